@@ -29,6 +29,9 @@ type CTA struct {
 	// wins are the generated code's cached global allocations (Window), one per inline
 	// access, kept from warp to warp and CTA to CTA of the launch on this worker.
 	wins []Window
+	// passMisses counts, per warp pass, the passes in a row that found the block's accesses
+	// unfit on this worker (Warp.PassOK).
+	passMisses []uint8
 }
 
 // barrier is the state of one named barrier.
@@ -50,7 +53,7 @@ type barWaiter struct {
 
 // newCTA builds the reusable state of a CTA for a launch: the warps and their local memory.
 func newCTA(l *launch) *CTA {
-	c := &CTA{L: l, threads: int(l.Block.Count()), wins: make([]Window, l.Mod.NumWindows)}
+	c := &CTA{L: l, threads: int(l.Block.Count()), wins: make([]Window, l.Mod.NumWindows), passMisses: make([]uint8, l.Mod.NumPasses)}
 	c.Shared = alignedBytes(l.Mod.SharedSize + l.DynamicShared)
 	nw := (c.threads + WarpSize - 1) / WarpSize
 	for i := range nw {

@@ -27,6 +27,27 @@ type Window struct {
 // Window returns the CTA worker's window i (i < Module.NumWindows), which stays valid for the launch.
 func (w *Warp) Window(i int) *Window { return &w.CTA.wins[i] }
 
+// passGiveUp is the number of warp passes in a row that must find a block's accesses unfit
+// before a worker stops trying that block's pass for the rest of the launch.
+const passGiveUp = 16
+
+// PassOK reports whether generated code should try warp pass i (i < Module.NumPasses): a
+// block run lane by lane for a full warp where a first loop over the lanes shows that no
+// lane can tell. A block whose accesses keep failing that check (a shared-memory row that
+// every lane of a half-warp reads) would pay for the loop on every run: the worker gives up
+// on it after passGiveUp failures in a row. Either way the results are the same.
+func (w *Warp) PassOK(i int) bool { return w.CTA.passMisses[i] < passGiveUp }
+
+// PassDone records whether warp pass i ran the block, and returns ok.
+func (w *Warp) PassDone(i int, ok bool) bool {
+	if ok {
+		w.CTA.passMisses[i] = 0
+	} else {
+		w.CTA.passMisses[i]++
+	}
+	return ok
+}
+
 // setWindow makes the window the allocation holding the n-byte access at addr, and reports
 // whether there is one.
 func (w *Warp) setWindow(win *Window, addr uint64, n int) bool {

@@ -22,6 +22,8 @@ type Module struct {
 	// NumWindows is the number of global-memory windows (Window) its generated code caches
 	// per CTA worker: one per inline global access.
 	NumWindows int
+	// NumPasses is the number of its generated code's warp passes (Warp.PassOK).
+	NumPasses int
 
 	loaded sync.Map // *Device → []Ptr: the addresses of Globals on that device
 	// heapUsed says a function calls malloc or free (usesHeap), computed once.

@@ -77,6 +77,8 @@ type gen struct {
 	decls  []jen.Code // block functions, in order
 	// nwin counts the global-memory windows of inline accesses (runtime.Module.NumWindows).
 	nwin int
+	// npass counts the warp passes (runtime.Module.NumPasses).
+	npass int
 	// atomVars are the package-level isa.AtomFunc variables declared.
 	atomVars map[string]bool
 	// fastPasses are the chunks' loops without slow paths, rendered last (chunks.go).
@@ -203,6 +205,7 @@ func (g *gen) render() ([]byte, error) {
 		jen.Id("LocalSize"):  jen.Lit(g.Mod.LocalSize),
 		jen.Id("SM"):         jen.Lit(g.prog.SM),
 		jen.Id("NumWindows"): jen.Lit(g.nwin),
+		jen.Id("NumPasses"):  jen.Lit(g.npass),
 	})
 	file.Line()
 	var fvars []jen.Code

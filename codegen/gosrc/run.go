@@ -37,7 +37,10 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 				blockDecls = append(blockDecls, jen.Comment(fmt.Sprintf("%s runs block %d of %s %s for a full warp in one pass over the lanes where its", passFn, i, kindName(f.Fn), f.Fn.Name)).Line().
 					Comment("accesses allow (codegen/gosrc/warppass.go), and reports whether it did.").Line().
 					Func().Id(passFn).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("m").Uint32(), jen.Id("budget").Int()).Bool().Block(b.pass...))
-				code = append([]jen.Code{jen.If(jen.Id("m").Op("==").Id("0xffffffff").Op("&&").Id("budget").Op("!=").Lit(0).Op("&&").Id(passFn).Call(jen.Id("w"), jen.Id("m"), jen.Id("budget"))).Block(jen.Return())}, code...)
+				pass := f.g.npass
+				f.g.npass++
+				code = append([]jen.Code{jen.If(jen.Id("m").Op("==").Id("0xffffffff").Op("&&").Id("budget").Op("!=").Lit(0).Op("&&").Id("w").Dot("PassOK").Call(jen.Lit(pass)).Op("&&").
+					Id("w").Dot("PassDone").Call(jen.Lit(pass), jen.Id(passFn).Call(jen.Id("w"), jen.Id("m"), jen.Id("budget")))).Block(jen.Return())}, code...)
 			}
 			blockDecls = append(blockDecls, jen.Comment(fmt.Sprintf("%s runs block %d of %s %s for the lanes m (budget 0: counting statistics).", blockFn, i, kindName(f.Fn), f.Fn.Name)).Line().
 				Comment(b.comment).Line().

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/atomics.ptx",
+	NumPasses:  1,
 	NumWindows: 12,
 	SM:         80,
 	SharedSize: 0,
@@ -2867,7 +2868,7 @@ func compactBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // compactBlock2 runs block 2 of kernel compact for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 202-207; divergent, reconverges at block 1 (b1 ($L__BB4_3))
 func compactBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && compactBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, compactBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

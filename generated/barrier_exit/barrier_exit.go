@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/barrier_exit.ptx",
+	NumPasses:  4,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 8208,
@@ -1275,7 +1276,7 @@ func earlyReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // earlyReturnBarrierBlock3 runs block 3 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 47-59
 func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && earlyReturnBarrierBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, earlyReturnBarrierBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1920,7 +1921,7 @@ func interleavedReturnBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) b
 // interleavedReturnBarrierBlock4 runs block 4 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 105-106; bar.sync at line 107
 func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && interleavedReturnBarrierBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, interleavedReturnBarrierBlock4Warp(w, m, budget)) {
 		return
 	}
 	r15 := w.Reg(15)
@@ -2050,7 +2051,7 @@ func interleavedReturnBarrierBlock5Warp(w *runtime.Warp, m uint32, budget int) b
 // interleavedReturnBarrierBlock5 runs block 5 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 108-112
 func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && interleavedReturnBarrierBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, interleavedReturnBarrierBlock5Warp(w, m, budget)) {
 		return
 	}
 	r6 := w.Reg(6)
@@ -2603,7 +2604,7 @@ func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpHandoffBlock5 runs block 5 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB2_7), PTX lines 166-169; ret
 func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpHandoffBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, warpHandoffBlock5Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/bitops.ptx",
+	NumPasses:  2,
 	NumWindows: 20,
 	SM:         80,
 	SharedSize: 0,
@@ -1214,7 +1215,7 @@ func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bitops32Block2 runs block 2 of kernel bitops32 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 31-79
 func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && bitops32Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bitops32Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2384,7 +2385,7 @@ func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bitops64Block2 runs block 2 of kernel bitops64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 104-129
 func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && bitops64Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bitops64Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

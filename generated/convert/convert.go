@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/convert.ptx",
+	NumPasses:  3,
 	NumWindows: 17,
 	SM:         80,
 	SharedSize: 0,
@@ -930,7 +931,7 @@ func toIntBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // toIntBlock2 runs block 2 of kernel to_int for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 31-52
 func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && toIntBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, toIntBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -1609,7 +1610,7 @@ func toFloatBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // toFloatBlock2 runs block 2 of kernel to_float for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 78-100
 func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && toFloatBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, toFloatBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2270,7 +2271,7 @@ func f64RoundtripBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // f64RoundtripBlock2 runs block 2 of kernel f64_roundtrip for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 128-150
 func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && f64RoundtripBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, f64RoundtripBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/device_malloc.ptx",
+	NumPasses:  7,
 	NumWindows: 18,
 	SM:         80,
 	SharedSize: 0,
@@ -1873,7 +1874,7 @@ func mallocSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock1 runs block 1 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_5), PTX lines 85-95; divergent, reconverges at block 2 (b2 ($L__BB0_6))
 func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, mallocSumBlock1Warp(w, m, budget)) {
 		return
 	}
 	r5 := w.Reg(5)
@@ -2197,7 +2198,7 @@ func mallocSumBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock3 runs block 3 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_8), PTX lines 108-112; divergent, reconverges at block 20 (b18)
 func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, mallocSumBlock3Warp(w, m, budget)) {
 		return
 	}
 	r5 := w.Reg(5)
@@ -2405,7 +2406,7 @@ func mallocSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock5 runs block 5 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_11), PTX lines 124-134; divergent, reconverges at block 6 (b6 ($L__BB0_12))
 func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, mallocSumBlock5Warp(w, m, budget)) {
 		return
 	}
 	r16 := w.Reg(16)
@@ -2687,7 +2688,7 @@ func mallocSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock7 runs block 7 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_14), PTX lines 144-148; divergent, reconverges at block 24 (b22)
 func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, mallocSumBlock7Warp(w, m, budget)) {
 		return
 	}
 	r16 := w.Reg(16)
@@ -3698,7 +3699,7 @@ func mallocKeepBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocKeepBlock1 runs block 1 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_3), PTX lines 212-214
 func mallocKeepBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocKeepBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, mallocKeepBlock1Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -3961,7 +3962,7 @@ func mallocKeepBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocKeepBlock6 runs block 6 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
 // b5, PTX lines 210-210
 func mallocKeepBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocKeepBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, mallocKeepBlock6Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -4423,7 +4424,7 @@ func freeKeptBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // freeKeptBlock5 runs block 5 of kernel free_kept for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 251-251
 func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && freeKeptBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, freeKeptBlock5Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)

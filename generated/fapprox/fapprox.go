@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fapprox.ptx",
+	NumPasses:  1,
 	NumWindows: 8,
 	SM:         80,
 	SharedSize: 0,
@@ -634,7 +635,7 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // fapproxBlock2 runs block 2 of kernel fapprox for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-58
 func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && fapproxBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, fapproxBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/bf16.ptx",
+	NumPasses:  1,
 	NumWindows: 11,
 	SM:         80,
 	SharedSize: 0,
@@ -894,7 +895,7 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bf16OpsBlock2 runs block 2 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 36-77
 func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && bf16OpsBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bf16OpsBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/constant_data.ptx",
+	NumPasses:  0,
 	NumWindows: 5,
 	SM:         80,
 	SharedSize: 0,

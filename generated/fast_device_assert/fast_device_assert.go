@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/device_assert.ptx",
+	NumPasses:  1,
 	NumWindows: 2,
 	SM:         80,
 	SharedSize: 0,
@@ -660,7 +661,7 @@ func checkPositiveBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // checkPositiveBlock2 runs block 2 of kernel check_positive for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 53-58; divergent, reconverges at block 1 (b1 ($L__BB0_4))
 func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && checkPositiveBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, checkPositiveBlock2Warp(w, m, budget)) {
 		return
 	}
 	r6 := w.Reg(6)

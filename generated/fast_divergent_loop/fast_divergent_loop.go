@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/divergent_loop.ptx",
+	NumPasses:  2,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
@@ -1116,7 +1117,7 @@ func collatzStepsBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // collatzStepsBlock1 runs block 1 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_7), PTX lines 43-45
 func collatzStepsBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && collatzStepsBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, collatzStepsBlock1Warp(w, m, budget)) {
 		return
 	}
 	r8 := w.Reg(8)
@@ -2099,7 +2100,7 @@ func tidHashBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tidHashBlock4 runs block 4 of kernel tid_hash for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_6), PTX lines 152-154
 func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tidHashBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, tidHashBlock4Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)

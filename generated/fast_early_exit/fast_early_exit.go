@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/early_exit.ptx",
+	NumPasses:  3,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
@@ -1444,7 +1445,7 @@ func findFirstBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock1 runs block 1 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_3), PTX lines 75-77; divergent, reconverges at block 4 (b4 ($L__BB1_7))
 func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && findFirstBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, findFirstBlock1Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -1668,7 +1669,7 @@ func findFirstBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock4 runs block 4 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_7), PTX lines 93-95
 func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && findFirstBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, findFirstBlock4Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2451,7 +2452,7 @@ func classifySumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifySumBlock6 runs block 6 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b5, PTX lines 150-152
 func classifySumBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifySumBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, classifySumBlock6Warp(w, m, budget)) {
 		return
 	}
 	r8 := w.Reg(8)

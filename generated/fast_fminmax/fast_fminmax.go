@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/fminmax.ptx",
+	NumPasses:  1,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
@@ -533,7 +534,7 @@ func minmaxNanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // minmaxNanBlock2 runs block 2 of kernel minmax_nan for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-51
 func minmaxNanBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && minmaxNanBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, minmaxNanBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/half.ptx",
+	NumPasses:  2,
 	NumWindows: 18,
 	SM:         80,
 	SharedSize: 0,
@@ -1238,7 +1239,7 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // halfOpsBlock2 runs block 2 of kernel half_ops for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 36-81
 func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && halfOpsBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, halfOpsBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2375,7 +2376,7 @@ func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // packHalf2Block2 runs block 2 of kernel pack_half2 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 108-125
 func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && packHalf2Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, packHalf2Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/intmisc.ptx",
+	NumPasses:  1,
 	NumWindows: 11,
 	SM:         80,
 	SharedSize: 0,
@@ -801,7 +802,7 @@ func intMiscBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // intMiscBlock2 runs block 2 of kernel int_misc for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-71
 func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && intMiscBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, intMiscBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

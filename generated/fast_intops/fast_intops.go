@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/intops.ptx",
+	NumPasses:  3,
 	NumWindows: 15,
 	SM:         80,
 	SharedSize: 0,
@@ -944,7 +945,7 @@ func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bytePermBlock2 runs block 2 of kernel byte_perm for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-50
 func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && bytePermBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bytePermBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -1600,7 +1601,7 @@ func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sadMul24Block2 runs block 2 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 77-102
 func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sadMul24Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, sadMul24Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2327,7 +2328,7 @@ func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findNthBlock2 runs block 2 of kernel find_nth for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 129-147
 func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && findNthBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, findNthBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

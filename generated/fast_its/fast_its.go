@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/its.ptx",
+	NumPasses:  7,
 	NumWindows: 15,
 	SM:         80,
 	SharedSize: 8192,
@@ -1750,7 +1751,7 @@ func laneHandoffBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock1 runs block 1 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_2), PTX lines 74-75; divergent, reconverges at block 8 (b8)
 func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && laneHandoffBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, laneHandoffBlock1Warp(w, m, budget)) {
 		return
 	}
 	r5 := w.Reg(5)
@@ -1873,7 +1874,7 @@ func laneHandoffBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock2 runs block 2 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_4), PTX lines 83-85
 func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && laneHandoffBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, laneHandoffBlock2Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)
@@ -1981,7 +1982,7 @@ func laneHandoffBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock3 runs block 3 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_5), PTX lines 87-88; divergent, reconverges at block 9 (b9)
 func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && laneHandoffBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, laneHandoffBlock3Warp(w, m, budget)) {
 		return
 	}
 	r5 := w.Reg(5)
@@ -2142,7 +2143,7 @@ func laneHandoffBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock4 runs block 4 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_6), PTX lines 91-96
 func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && laneHandoffBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, laneHandoffBlock4Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -2357,7 +2358,7 @@ func laneHandoffBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock8 runs block 8 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b8, PTX lines 78-80
 func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && laneHandoffBlock8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, laneHandoffBlock8Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -2919,7 +2920,7 @@ func storeReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // storeReturnBarrierBlock3 runs block 3 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB2_4), PTX lines 154-156
 func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && storeReturnBarrierBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, storeReturnBarrierBlock3Warp(w, m, budget)) {
 		return
 	}
 	r6 := w.Reg(6)
@@ -3475,7 +3476,7 @@ func syncwarpBothSidesBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // syncwarpBothSidesBlock3 runs block 3 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB3_3), PTX lines 202-208; ret
 func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && syncwarpBothSidesBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, syncwarpBothSidesBlock3Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/local_array.ptx",
+	NumPasses:  36,
 	NumWindows: 123,
 	SM:         80,
 	SharedSize: 0,
@@ -2581,7 +2582,7 @@ func sort8Block1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block1 runs block 1 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 2 (b2 ($L__BB0_6))
 func sort8Block1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, sort8Block1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2798,7 +2799,7 @@ func sort8Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block2 runs block 2 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_6), PTX lines 78-82; divergent, reconverges at block 3 (b3 ($L__BB0_10))
 func sort8Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, sort8Block2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3037,7 +3038,7 @@ func sort8Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block3 runs block 3 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_10), PTX lines 100-103; divergent, reconverges at block 4 (b4 ($L__BB0_15))
 func sort8Block3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, sort8Block3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3254,7 +3255,7 @@ func sort8Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block4 runs block 4 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_15), PTX lines 127-131; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 func sort8Block4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, sort8Block4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3529,7 +3530,7 @@ func sort8Block5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block5 runs block 5 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_21), PTX lines 161-166; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 func sort8Block5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, sort8Block5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3814,7 +3815,7 @@ func sort8Block6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block6 runs block 6 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_28), PTX lines 202-208; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, sort8Block6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4578,7 +4579,7 @@ func sort8Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block7 runs block 7 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_36), PTX lines 250-268
 func sort8Block7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, sort8Block7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5922,7 +5923,7 @@ func sort8Block9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block9 runs block 9 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 35-57; divergent, reconverges at block 1 (b1 ($L__BB0_3))
 func sort8Block9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block9Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, sort8Block9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6787,7 +6788,7 @@ func sort8Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block10 runs block 10 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b10, PTX lines 60-61
 func sort8Block10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block10Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, sort8Block10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6912,7 +6913,7 @@ func sort8Block11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block11 runs block 11 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 69-72; divergent, reconverges at block 2 (b2 ($L__BB0_6))
 func sort8Block11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block11Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, sort8Block11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7080,7 +7081,7 @@ func sort8Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block12 runs block 12 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 75-76
 func sort8Block12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block12Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, sort8Block12Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7205,7 +7206,7 @@ func sort8Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block13 runs block 13 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 85-88; divergent, reconverges at block 3 (b3 ($L__BB0_10))
 func sort8Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block13Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, sort8Block13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7403,7 +7404,7 @@ func sort8Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block14 runs block 14 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 91-94; divergent, reconverges at block 3 (b3 ($L__BB0_10))
 func sort8Block14(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block14Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, sort8Block14Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7571,7 +7572,7 @@ func sort8Block15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block15 runs block 15 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 97-98
 func sort8Block15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block15Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, sort8Block15Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7696,7 +7697,7 @@ func sort8Block16Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block16 runs block 16 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 106-109; divergent, reconverges at block 4 (b4 ($L__BB0_15))
 func sort8Block16(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block16Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, sort8Block16Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7894,7 +7895,7 @@ func sort8Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block17 runs block 17 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 112-115; divergent, reconverges at block 4 (b4 ($L__BB0_15))
 func sort8Block17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block17Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, sort8Block17Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8092,7 +8093,7 @@ func sort8Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block18 runs block 18 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 118-121; divergent, reconverges at block 4 (b4 ($L__BB0_15))
 func sort8Block18(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block18Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, sort8Block18Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8260,7 +8261,7 @@ func sort8Block19Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block19 runs block 19 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 124-125
 func sort8Block19(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block19Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, sort8Block19Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8385,7 +8386,7 @@ func sort8Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block20 runs block 20 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b20, PTX lines 134-137; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 func sort8Block20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block20Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(18) && w.PassDone(18, sort8Block20Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8583,7 +8584,7 @@ func sort8Block21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block21 runs block 21 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b21, PTX lines 140-143; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 func sort8Block21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block21Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(19) && w.PassDone(19, sort8Block21Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8781,7 +8782,7 @@ func sort8Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block22 runs block 22 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b22, PTX lines 146-149; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 func sort8Block22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block22Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(20) && w.PassDone(20, sort8Block22Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8979,7 +8980,7 @@ func sort8Block23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block23 runs block 23 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b23, PTX lines 152-155; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 func sort8Block23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block23Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(21) && w.PassDone(21, sort8Block23Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -9147,7 +9148,7 @@ func sort8Block24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block24 runs block 24 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b24, PTX lines 158-159
 func sort8Block24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block24Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(22) && w.PassDone(22, sort8Block24Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -9272,7 +9273,7 @@ func sort8Block25Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block25 runs block 25 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b25, PTX lines 169-172; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 func sort8Block25(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block25Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(23) && w.PassDone(23, sort8Block25Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -9470,7 +9471,7 @@ func sort8Block26Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block26 runs block 26 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b26, PTX lines 175-178; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 func sort8Block26(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block26Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(24) && w.PassDone(24, sort8Block26Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -9668,7 +9669,7 @@ func sort8Block27Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block27 runs block 27 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b27, PTX lines 181-184; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 func sort8Block27(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block27Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(25) && w.PassDone(25, sort8Block27Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -9866,7 +9867,7 @@ func sort8Block28Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block28 runs block 28 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b28, PTX lines 187-190; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 func sort8Block28(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block28Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(26) && w.PassDone(26, sort8Block28Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -10064,7 +10065,7 @@ func sort8Block29Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block29 runs block 29 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b29, PTX lines 193-196; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 func sort8Block29(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block29Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(27) && w.PassDone(27, sort8Block29Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -10232,7 +10233,7 @@ func sort8Block30Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block30 runs block 30 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b30, PTX lines 199-200
 func sort8Block30(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block30Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(28) && w.PassDone(28, sort8Block30Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -10357,7 +10358,7 @@ func sort8Block31Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block31 runs block 31 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b31, PTX lines 211-214; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block31(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block31Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(29) && w.PassDone(29, sort8Block31Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -10555,7 +10556,7 @@ func sort8Block32Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block32 runs block 32 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b32, PTX lines 217-220; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block32(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block32Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(30) && w.PassDone(30, sort8Block32Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -10753,7 +10754,7 @@ func sort8Block33Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block33 runs block 33 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b33, PTX lines 223-226; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block33(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block33Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(31) && w.PassDone(31, sort8Block33Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -10951,7 +10952,7 @@ func sort8Block34Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block34 runs block 34 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b34, PTX lines 229-232; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block34(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block34Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(32) && w.PassDone(32, sort8Block34Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -11149,7 +11150,7 @@ func sort8Block35Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block35 runs block 35 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b35, PTX lines 235-238; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block35(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block35Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(33) && w.PassDone(33, sort8Block35Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -11347,7 +11348,7 @@ func sort8Block36Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block36 runs block 36 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b36, PTX lines 241-244; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 func sort8Block36(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block36Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(34) && w.PassDone(34, sort8Block36Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -11515,7 +11516,7 @@ func sort8Block37Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block37 runs block 37 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b37, PTX lines 247-248
 func sort8Block37(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block37Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(35) && w.PassDone(35, sort8Block37Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/saxpy_math.ptx",
+	NumPasses:  2,
 	NumWindows: 9,
 	SM:         80,
 	SharedSize: 0,
@@ -730,7 +731,7 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saxpyBlock2 runs block 2 of kernel saxpy for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-43
 func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && saxpyBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, saxpyBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -1442,7 +1443,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // floatMathBlock2 runs block 2 of kernel float_math for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 73-110
 func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && floatMathBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, floatMathBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/struct_byval.ptx",
+	NumPasses:  0,
 	NumWindows: 20,
 	SM:         80,
 	SharedSize: 0,

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/vecadd.ptx",
+	NumPasses:  1,
 	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
@@ -458,7 +459,7 @@ func vecaddBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // vecaddBlock2 runs block 2 of kernel vecadd for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-45
 func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && vecaddBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, vecaddBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/warp_sync.ptx",
+	NumPasses:  1,
 	NumWindows: 14,
 	SM:         80,
 	SharedSize: 0,
@@ -769,7 +770,7 @@ func matchOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matchOpsBlock0 runs block 0 of kernel match_ops for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 23-37; the lanes wait here for those match.any.sync.b32 at line 38 names
 func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matchOpsBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, matchOpsBlock0Warp(w, m, budget)) {
 		return
 	}
 	r5 := w.Reg(5)

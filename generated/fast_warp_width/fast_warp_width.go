@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/warp_width.ptx",
+	NumPasses:  3,
 	NumWindows: 8,
 	SM:         80,
 	SharedSize: 0,
@@ -764,7 +765,7 @@ func shflWidthBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // shflWidthBlock0 runs block 0 of kernel shfl_width for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 21-38; the lanes wait here for those shfl.sync.idx.b32 at line 39 names
 func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && shflWidthBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, shflWidthBlock0Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -1404,7 +1405,7 @@ func divergentMaskBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // divergentMaskBlock3 runs block 3 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_4), PTX lines 89-91
 func divergentMaskBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && divergentMaskBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, divergentMaskBlock3Warp(w, m, budget)) {
 		return
 	}
 	r8 := w.Reg(8)
@@ -1566,7 +1567,7 @@ func divergentMaskBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // divergentMaskBlock5 runs block 5 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 70-78; divergent, reconverges at block 3 (b2 ($L__BB1_4))
 func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && divergentMaskBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, divergentMaskBlock5Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fp64_math.ptx",
+	NumPasses:  3,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
@@ -989,7 +990,7 @@ func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // dnormBlock2 runs block 2 of kernel dnorm for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-54
 func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && dnormBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, dnormBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -1827,7 +1828,7 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // newtonSqrtBlock4 runs block 4 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_7), PTX lines 130-132
 func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && newtonSqrtBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, newtonSqrtBlock4Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -2011,7 +2012,7 @@ func newtonSqrtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // newtonSqrtBlock6 runs block 6 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b6, PTX lines 81-91
 func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && newtonSqrtBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, newtonSqrtBlock6Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fround.ptx",
+	NumPasses:  2,
 	NumWindows: 54,
 	SM:         80,
 	SharedSize: 0,
@@ -2297,7 +2298,7 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // fround32Block2 runs block 2 of kernel fround32 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 33-98
 func fround32Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && fround32Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, fround32Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -5292,7 +5293,7 @@ func fround64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // fround64Block2 runs block 2 of kernel fround64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 126-191
 func fround64Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && fround64Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, fround64Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/funcptr.ptx",
+	NumPasses:  0,
 	NumWindows: 7,
 	SM:         80,
 	SharedSize: 0,

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/gcc/acc_vecadd.ptx",
+	NumPasses:  4,
 	NumWindows: 22,
 	SM:         80,
 	SharedSize: 0,
@@ -3065,7 +3066,7 @@ func vaddOmpFn0Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // vaddOmpFn0Block10 runs block 10 of kernel vadd$_omp_fn$0 for the lanes m (budget 0: counting statistics).
 // b2 ($L3), PTX lines 115-123; divergent, reconverges at block 14 (b6)
 func vaddOmpFn0Block10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && vaddOmpFn0Block10Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, vaddOmpFn0Block10Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)
@@ -4457,7 +4458,7 @@ func scaleRowsOmpFn0Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // scaleRowsOmpFn0Block22 runs block 22 of kernel scale_rows$_omp_fn$0 for the lanes m (budget 0: counting statistics).
 // b7 ($L10), PTX lines 277-281; divergent, reconverges at block 30 (b15)
 func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && scaleRowsOmpFn0Block22Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, scaleRowsOmpFn0Block22Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)
@@ -5716,7 +5717,7 @@ func countPositiveOmpFn0Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // countPositiveOmpFn0Block8 runs block 8 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
 // b2 ($L21), PTX lines 406-411; divergent, reconverges at block 27 (b12)
 func countPositiveOmpFn0Block8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && countPositiveOmpFn0Block8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, countPositiveOmpFn0Block8Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -6423,7 +6424,7 @@ func countPositiveOmpFn0Block28Warp(w *runtime.Warp, m uint32, budget int) bool 
 // countPositiveOmpFn0Block28 runs block 28 of kernel count_positive$_omp_fn$0 for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 431-433
 func countPositiveOmpFn0Block28(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && countPositiveOmpFn0Block28Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, countPositiveOmpFn0Block28Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

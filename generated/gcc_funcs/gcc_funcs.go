@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/gcc/funcs.ptx",
+	NumPasses:  4,
 	NumWindows: 6,
 	SM:         30,
 	SharedSize: 256,
@@ -4207,7 +4208,7 @@ func classifyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifyBlock3 runs block 3 of function classify for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 108-112
 func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifyBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, classifyBlock3Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)
@@ -7529,7 +7530,7 @@ func meanBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // meanBlock1 runs block 1 of function mean for the lanes m (budget 0: counting statistics).
 // b1 ($L54), PTX lines 476-479; divergent, reconverges at block 5 (b5)
 func meanBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && meanBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, meanBlock1Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -8976,7 +8977,7 @@ func primeWindowBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // primeWindowBlock1 runs block 1 of function prime_window for the lanes m (budget 0: counting statistics).
 // b1 ($L65), PTX lines 648-656; divergent, reconverges at block 3 (b3)
 func primeWindowBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && primeWindowBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, primeWindowBlock1Warp(w, m, budget)) {
 		return
 	}
 	r11 := w.Reg(11)
@@ -9187,7 +9188,7 @@ func primeWindowBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // primeWindowBlock2 runs block 2 of function prime_window for the lanes m (budget 0: counting statistics).
 // b2 ($L66), PTX lines 661-666; divergent, reconverges at block 4 (b4)
 func primeWindowBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && primeWindowBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, primeWindowBlock2Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/grid_stride.ptx",
+	NumPasses:  3,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
@@ -714,7 +715,7 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStrideScaleBlock1 runs block 1 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_2), PTX lines 40-48; divergent, reconverges at block 4 (b4)
 func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gridStrideScaleBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, gridStrideScaleBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1227,7 +1228,7 @@ func gridStridePartialBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStridePartialBlock1 runs block 1 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_2), PTX lines 88-92; divergent, reconverges at block 4 (b4)
 func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gridStridePartialBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, gridStridePartialBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1371,7 +1372,7 @@ func gridStridePartialBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStridePartialBlock2 runs block 2 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_3), PTX lines 95-96; ret
 func gridStridePartialBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gridStridePartialBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, gridStridePartialBlock2Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/brx_idx.ptx",
+	NumPasses:  1,
 	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
@@ -854,7 +855,7 @@ func brxIdxBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // brxIdxBlock10 runs block 10 of kernel brx_idx for the lanes m (budget 0: counting statistics).
 // b10 (DONE), PTX lines 69-73; ret
 func brxIdxBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && brxIdxBlock10Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, brxIdxBlock10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/calltable.ptx",
+	NumPasses:  0,
 	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/const_store.ptx",
+	NumPasses:  1,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
@@ -822,7 +823,7 @@ func globalStoreBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // globalStoreBlock2 runs block 2 of kernel global_store for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 50-53
 func globalStoreBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && globalStoreBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, globalStoreBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

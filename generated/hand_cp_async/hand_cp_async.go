@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/cp_async.ptx",
+	NumPasses:  2,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 1776,
@@ -1371,7 +1372,7 @@ func copiesBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // copiesBlock1 runs block 1 of kernel copies for the lanes m (budget 0: counting statistics).
 // b1 ($L_fill), PTX lines 31-34; divergent, reconverges at block 3 (b3)
 func copiesBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && copiesBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, copiesBlock1Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -1534,7 +1535,7 @@ func copiesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // copiesBlock2 runs block 2 of kernel copies for the lanes m (budget 0: counting statistics).
 // b2 ($L_out), PTX lines 80-86; divergent, reconverges at block 6 (b4)
 func copiesBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && copiesBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, copiesBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

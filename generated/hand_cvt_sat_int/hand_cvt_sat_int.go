@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/cvt_sat_int.ptx",
+	NumPasses:  1,
 	NumWindows: 33,
 	SM:         80,
 	SharedSize: 0,
@@ -2440,7 +2441,7 @@ func cvtSatIntBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // cvtSatIntBlock0 runs block 0 of kernel cvt_sat_int for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 16-91; ret
 func cvtSatIntBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && cvtSatIntBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, cvtSatIntBlock0Warp(w, m, budget)) {
 		return
 	}
 	r7 := w.Reg(7)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/directives.ptx",
+	NumPasses:  1,
 	NumWindows: 5,
 	SM:         90,
 	SharedSize: 0,
@@ -1319,7 +1320,7 @@ func kTunedBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // kTunedBlock4 runs block 4 of kernel k_tuned for the lanes m (budget 0: counting statistics).
 // b4 (NORMAL), PTX lines 101-109; ret
 func kTunedBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && kTunedBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, kTunedBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

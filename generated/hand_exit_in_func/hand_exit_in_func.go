@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/exit_in_func.ptx",
+	NumPasses:  1,
 	NumWindows: 2,
 	SM:         80,
 	SharedSize: 16,
@@ -1127,7 +1128,7 @@ func exitInFuncBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // exitInFuncBlock4 runs block 4 of kernel exit_in_func for the lanes m (budget 0: counting statistics).
 // b1, PTX lines 76-78; ret
 func exitInFuncBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && exitInFuncBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, exitInFuncBlock4Warp(w, m, budget)) {
 		return
 	}
 	r5 := w.Reg(5)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/fma_chain.ptx",
+	NumPasses:  0,
 	NumWindows: 9,
 	SM:         80,
 	SharedSize: 0,

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/half_chunks.ptx",
+	NumPasses:  0,
 	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,

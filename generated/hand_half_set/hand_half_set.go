@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/half_set.ptx",
+	NumPasses:  0,
 	NumWindows: 2,
 	SM:         90,
 	SharedSize: 0,

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/initializers.ptx",
+	NumPasses:  0,
 	NumWindows: 37,
 	SM:         80,
 	SharedSize: 16,

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/isspacep.ptx",
+	NumPasses:  0,
 	NumWindows: 52,
 	SM:         90,
 	SharedSize: 16,

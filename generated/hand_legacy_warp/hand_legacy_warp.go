@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/legacy_warp.ptx",
+	NumPasses:  0,
 	NumWindows: 0,
 	SM:         60,
 	SharedSize: 0,

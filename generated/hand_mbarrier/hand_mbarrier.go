@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/mbarrier.ptx",
+	NumPasses:  0,
 	NumWindows: 5,
 	SM:         80,
 	SharedSize: 32,

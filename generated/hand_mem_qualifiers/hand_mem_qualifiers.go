@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/mem_qualifiers.ptx",
+	NumPasses:  0,
 	NumWindows: 394,
 	SM:         90,
 	SharedSize: 0,

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/param_groups.ptx",
+	NumPasses:  0,
 	NumWindows: 2,
 	SM:         80,
 	SharedSize: 0,

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/region_park.ptx",
+	NumPasses:  1,
 	NumWindows: 2,
 	SM:         80,
 	SharedSize: 0,
@@ -590,7 +591,7 @@ func parkLoopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // parkLoopBlock2 runs block 2 of kernel park_loop for the lanes m (budget 0: counting statistics).
 // b2 ($DONE), PTX lines 44-45; ret
 func parkLoopBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && parkLoopBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, parkLoopBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/setp_two_dest.ptx",
+	NumPasses:  1,
 	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
@@ -619,7 +620,7 @@ func setpTwoDestBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // setpTwoDestBlock1 runs block 1 of kernel setp_two_dest for the lanes m (budget 0: counting statistics).
 // b1 (SKIP), PTX lines 60-64; ret
 func setpTwoDestBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && setpTwoDestBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, setpTwoDestBlock1Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/sink_vector.ptx",
+	NumPasses:  0,
 	NumWindows: 0,
 	SM:         100,
 	SharedSize: 0,

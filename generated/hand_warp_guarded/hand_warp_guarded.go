@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/warp_guarded.ptx",
+	NumPasses:  0,
 	NumWindows: 1,
 	SM:         90,
 	SharedSize: 0,

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/warp_pass.ptx",
+	NumPasses:  6,
 	NumWindows: 15,
 	SM:         80,
 	SharedSize: 256,
@@ -824,7 +825,7 @@ func inplaceBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // inplaceBlock0 runs block 0 of kernel inplace for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 13-25; ret
 func inplaceBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && inplaceBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, inplaceBlock0Warp(w, m, budget)) {
 		return
 	}
 	r7 := w.Reg(7)
@@ -1138,7 +1139,7 @@ func shiftBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // shiftBlock0 runs block 0 of kernel shift for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 35-43; ret
 func shiftBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && shiftBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, shiftBlock0Warp(w, m, budget)) {
 		return
 	}
 	r5 := w.Reg(5)
@@ -1462,7 +1463,7 @@ func bytesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bytesBlock0 runs block 0 of kernel bytes for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 53-68; ret
 func bytesBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && bytesBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, bytesBlock0Warp(w, m, budget)) {
 		return
 	}
 	r10 := w.Reg(10)
@@ -1849,7 +1850,7 @@ func stridedBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stridedBlock0 runs block 0 of kernel strided for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 77-88; ret
 func stridedBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && stridedBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, stridedBlock0Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -2355,7 +2356,7 @@ func stagedBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stagedBlock1 runs block 1 of kernel staged for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 111-118; ret
 func stagedBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && stagedBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, stagedBlock1Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -2682,7 +2683,7 @@ func copyBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // copyBlock0 runs block 0 of kernel copy for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 128-142; ret
 func copyBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && copyBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, copyBlock0Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/warp_sz.ptx",
+	NumPasses:  1,
 	NumWindows: 20,
 	SM:         80,
 	SharedSize: 0,
@@ -1535,7 +1536,7 @@ func warpSzBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpSzBlock2 runs block 2 of kernel warp_sz for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 100-100; code before the call
 func warpSzBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpSzBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, warpSzBlock2Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)

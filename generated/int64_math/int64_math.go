@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/int64_math.ptx",
+	NumPasses:  3,
 	NumWindows: 13,
 	SM:         80,
 	SharedSize: 0,
@@ -1261,7 +1262,7 @@ func int64MathBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock4 runs block 4 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_6), PTX lines 74-83; divergent, reconverges at block 8 (b8 ($L__BB0_11))
 func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && int64MathBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, int64MathBlock4Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -1705,7 +1706,7 @@ func int64MathBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock8 runs block 8 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_11), PTX lines 102-107
 func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && int64MathBlock8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, int64MathBlock8Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -2559,7 +2560,7 @@ func mix64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mix64Block2 runs block 2 of kernel mix64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 132-148
 func mix64Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mix64Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, mix64Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/lane_faults.ptx",
+	NumPasses:  4,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 128,
@@ -790,7 +791,7 @@ func twoLoadsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // twoLoadsBlock0 runs block 0 of kernel two_loads for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 19-30; ret
 func twoLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && twoLoadsBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, twoLoadsBlock0Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -1271,7 +1272,7 @@ func sharedLoadsBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sharedLoadsBlock1 runs block 1 of kernel shared_loads for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 54-65; ret
 func sharedLoadsBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sharedLoadsBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, sharedLoadsBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1739,7 +1740,7 @@ func longLoopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // longLoopBlock2 runs block 2 of kernel long_loop for the lanes m (budget 0: counting statistics).
 // b2 ($L_done), PTX lines 95-97; ret
 func longLoopBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && longLoopBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, longLoopBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2047,7 +2048,7 @@ func spinBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // spinBlock2 runs block 2 of kernel spin for the lanes m (budget 0: counting statistics).
 // b2 ($L_out), PTX lines 123-125; ret
 func spinBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && spinBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, spinBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

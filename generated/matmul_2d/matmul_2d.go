@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/matmul_2d.ptx",
+	NumPasses:  10,
 	NumWindows: 10,
 	SM:         80,
 	SharedSize: 2048,
@@ -1930,7 +1931,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock1 runs block 1 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_4), PTX lines 70-84; divergent, reconverges at block 2 (b2 ($L__BB0_5))
 func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, matmulBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2382,7 +2383,7 @@ func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock3 runs block 3 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_7), PTX lines 101-104
 func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, matmulBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2811,7 +2812,7 @@ func matmulBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock9 runs block 9 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 91-99
 func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulBlock9Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, matmulBlock9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3574,7 +3575,7 @@ func matmulTiledBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock4 runs block 4 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 182-185
 func matmulTiledBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, matmulTiledBlock4Warp(w, m, budget)) {
 		return
 	}
 	r15 := w.Reg(15)
@@ -3693,7 +3694,7 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock5 runs block 5 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 187-188; divergent, reconverges at block 6 (b5 ($L__BB1_7))
 func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, matmulTiledBlock5Warp(w, m, budget)) {
 		return
 	}
 	r21 := w.Reg(21)
@@ -3788,7 +3789,7 @@ func matmulTiledBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock6 runs block 6 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_7), PTX lines 201-201; bar.sync at line 202
 func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, matmulTiledBlock6Warp(w, m, budget)) {
 		return
 	}
 	r24 := w.Reg(24)
@@ -4179,7 +4180,7 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock8 runs block 8 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB1_10), PTX lines 218-233
 func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, matmulTiledBlock8Warp(w, m, budget)) {
 		return
 	}
 	r11 := w.Reg(11)
@@ -4960,7 +4961,7 @@ func matmulTiledBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock10 runs block 10 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB1_13), PTX lines 249-255
 func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock10Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, matmulTiledBlock10Warp(w, m, budget)) {
 		return
 	}
 	r11 := w.Reg(11)
@@ -5261,7 +5262,7 @@ func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock12 runs block 12 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_16), PTX lines 264-269
 func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock12Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, matmulTiledBlock12Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -5660,7 +5661,7 @@ func matmulTiledBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock18 runs block 18 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 196-199
 func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock18Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, matmulTiledBlock18Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/atomics.ptx",
+	NumPasses:  2,
 	NumWindows: 12,
 	SM:         80,
 	SharedSize: 0,
@@ -2709,7 +2710,7 @@ func saturatingAddBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saturatingAddBlock3 runs block 3 of kernel saturating_add for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 168-172
 func saturatingAddBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && saturatingAddBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, saturatingAddBlock3Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -3040,7 +3041,7 @@ func compactBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // compactBlock2 runs block 2 of kernel compact for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 214-218; divergent, reconverges at block 1 (b1 ($L__BB4_3))
 func compactBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && compactBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, compactBlock2Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)

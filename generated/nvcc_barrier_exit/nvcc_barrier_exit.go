@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/barrier_exit.ptx",
+	NumPasses:  5,
 	NumWindows: 7,
 	SM:         80,
 	SharedSize: 8208,
@@ -1327,7 +1328,7 @@ func earlyReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // earlyReturnBarrierBlock3 runs block 3 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 50-63
 func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && earlyReturnBarrierBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, earlyReturnBarrierBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2009,7 +2010,7 @@ func interleavedReturnBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) b
 // interleavedReturnBarrierBlock4 runs block 4 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 111-112; bar.sync at line 113
 func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && interleavedReturnBarrierBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, interleavedReturnBarrierBlock4Warp(w, m, budget)) {
 		return
 	}
 	r17 := w.Reg(17)
@@ -2143,7 +2144,7 @@ func interleavedReturnBarrierBlock5Warp(w *runtime.Warp, m uint32, budget int) b
 // interleavedReturnBarrierBlock5 runs block 5 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 114-119
 func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && interleavedReturnBarrierBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, interleavedReturnBarrierBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2674,7 +2675,7 @@ func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpHandoffBlock5 runs block 5 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB2_5), PTX lines 181-181
 func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpHandoffBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, warpHandoffBlock5Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -2794,7 +2795,7 @@ func warpHandoffBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpHandoffBlock9 runs block 9 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b8, PTX lines 163-165
 func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpHandoffBlock9Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, warpHandoffBlock9Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/bf16.ptx",
+	NumPasses:  0,
 	NumWindows: 11,
 	SM:         80,
 	SharedSize: 0,

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/bitops.ptx",
+	NumPasses:  2,
 	NumWindows: 20,
 	SM:         80,
 	SharedSize: 0,
@@ -1261,7 +1262,7 @@ func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bitops32Block2 runs block 2 of kernel bitops32 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 38-82
 func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && bitops32Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bitops32Block2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2387,7 +2388,7 @@ func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bitops64Block2 runs block 2 of kernel bitops64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 110-137
 func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && bitops64Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bitops64Block2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

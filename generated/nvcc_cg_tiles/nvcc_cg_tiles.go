@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/cg_tiles.ptx",
+	NumPasses:  11,
 	NumWindows: 10,
 	SM:         80,
 	SharedSize: 1248,
@@ -3979,7 +3980,7 @@ func tileReduce64Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce64Block3 runs block 3 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_4), PTX lines 111-118; divergent, reconverges at block 24 (b17)
 func tileReduce64Block3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tileReduce64Block3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, tileReduce64Block3Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -4478,7 +4479,7 @@ func tileReduce64Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce64Block13 runs block 13 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_13), PTX lines 256-256; the lanes wait here for those bar.warp.sync at line 260 names
 func tileReduce64Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tileReduce64Block13Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, tileReduce64Block13Warp(w, m, budget)) {
 		return
 	}
 	r34 := w.Reg(34)
@@ -4777,7 +4778,7 @@ func tileReduce64Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce64Block17 runs block 17 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB0_19), PTX lines 306-319; divergent, reconverges at block 35 (b27)
 func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tileReduce64Block17Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, tileReduce64Block17Warp(w, m, budget)) {
 		return
 	}
 	r76 := w.Reg(76)
@@ -5115,7 +5116,7 @@ func tileReduce64Block19Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce64Block19 runs block 19 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB0_22), PTX lines 333-338; divergent, reconverges at block 37 (b29)
 func tileReduce64Block19(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tileReduce64Block19Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, tileReduce64Block19Warp(w, m, budget)) {
 		return
 	}
 	r76 := w.Reg(76)
@@ -5270,7 +5271,7 @@ func tileReduce64Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce64Block20 runs block 20 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB0_23), PTX lines 343-347
 func tileReduce64Block20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tileReduce64Block20Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, tileReduce64Block20Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6696,7 +6697,7 @@ func tileReduce128Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block3 runs block 3 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_4), PTX lines 444-451; divergent, reconverges at block 24 (b17)
 func tileReduce128Block3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tileReduce128Block3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, tileReduce128Block3Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -7195,7 +7196,7 @@ func tileReduce128Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block13 runs block 13 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB1_13), PTX lines 603-603; the lanes wait here for those bar.warp.sync at line 607 names
 func tileReduce128Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tileReduce128Block13Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, tileReduce128Block13Warp(w, m, budget)) {
 		return
 	}
 	r34 := w.Reg(34)
@@ -7494,7 +7495,7 @@ func tileReduce128Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block17 runs block 17 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_19), PTX lines 652-665; divergent, reconverges at block 36 (b27)
 func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tileReduce128Block17Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, tileReduce128Block17Warp(w, m, budget)) {
 		return
 	}
 	r83 := w.Reg(83)
@@ -7832,7 +7833,7 @@ func tileReduce128Block19Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block19 runs block 19 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB1_22), PTX lines 679-684; divergent, reconverges at block 38 (b29)
 func tileReduce128Block19(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tileReduce128Block19Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, tileReduce128Block19Warp(w, m, budget)) {
 		return
 	}
 	r83 := w.Reg(83)
@@ -7987,7 +7988,7 @@ func tileReduce128Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block20 runs block 20 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB1_23), PTX lines 689-693
 func tileReduce128Block20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tileReduce128Block20Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, tileReduce128Block20Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8574,7 +8575,7 @@ func tileReduce128Block32Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block32 runs block 32 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b23, PTX lines 621-623
 func tileReduce128Block32(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tileReduce128Block32Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, tileReduce128Block32Warp(w, m, budget)) {
 		return
 	}
 	r40 := w.Reg(40)

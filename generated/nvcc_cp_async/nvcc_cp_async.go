@@ -19,6 +19,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/cp_async.ptx",
+	NumPasses:  6,
 	NumWindows: 5,
 	SM:         80,
 	SharedSize: 17424,
@@ -4463,7 +4464,7 @@ func pipelineTilesBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // pipelineTilesBlock3 runs block 3 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_5), PTX lines 147-151; bar.sync at line 153
 func pipelineTilesBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && pipelineTilesBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, pipelineTilesBlock3Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -4642,7 +4643,7 @@ func pipelineTilesBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // pipelineTilesBlock6 runs block 6 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_7), PTX lines 181-182; bar.sync at line 184
 func pipelineTilesBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && pipelineTilesBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, pipelineTilesBlock6Warp(w, m, budget)) {
 		return
 	}
 	r36 := w.Reg(36)
@@ -4803,7 +4804,7 @@ func pipelineTilesBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // pipelineTilesBlock9 runs block 9 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_9), PTX lines 212-213; bar.sync at line 215
 func pipelineTilesBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && pipelineTilesBlock9Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, pipelineTilesBlock9Warp(w, m, budget)) {
 		return
 	}
 	r36 := w.Reg(36)
@@ -4963,7 +4964,7 @@ func pipelineTilesBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // pipelineTilesBlock12 runs block 12 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_11), PTX lines 243-244; bar.sync at line 246
 func pipelineTilesBlock12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && pipelineTilesBlock12Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, pipelineTilesBlock12Warp(w, m, budget)) {
 		return
 	}
 	r16 := w.Reg(16)
@@ -5262,7 +5263,7 @@ func pipelineTilesBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // pipelineTilesBlock17 runs block 17 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_16), PTX lines 296-303; bar.sync at line 305
 func pipelineTilesBlock17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && pipelineTilesBlock17Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, pipelineTilesBlock17Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -5479,7 +5480,7 @@ func pipelineTilesBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 // pipelineTilesBlock19 runs block 19 of kernel pipeline_tiles for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_17), PTX lines 315-321; ret
 func pipelineTilesBlock19(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && pipelineTilesBlock19Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, pipelineTilesBlock19Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

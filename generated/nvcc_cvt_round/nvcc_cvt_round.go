@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/cvt_round.ptx",
+	NumPasses:  3,
 	NumWindows: 34,
 	SM:         80,
 	SharedSize: 0,
@@ -1764,7 +1765,7 @@ func f2iModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // f2iModesBlock2 runs block 2 of kernel f2i_modes for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 40-92
 func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && f2iModesBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, f2iModesBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3335,7 +3336,7 @@ func i2fModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // i2fModesBlock2 runs block 2 of kernel i2f_modes for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 124-158
 func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && i2fModesBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, i2fModesBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4297,7 +4298,7 @@ func saturateBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saturateBlock2 runs block 2 of kernel saturate for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 190-208
 func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && saturateBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, saturateBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/device_assert.ptx",
+	NumPasses:  1,
 	NumWindows: 2,
 	SM:         80,
 	SharedSize: 0,
@@ -734,7 +735,7 @@ func checkPositiveBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // checkPositiveBlock3 runs block 3 of kernel check_positive for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 58-62; divergent, reconverges at block 1 (b1 ($L__BB0_3))
 func checkPositiveBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && checkPositiveBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, checkPositiveBlock3Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/device_malloc.ptx",
+	NumPasses:  8,
 	NumWindows: 18,
 	SM:         80,
 	SharedSize: 0,
@@ -1919,7 +1920,7 @@ func mallocSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock1 runs block 1 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_5), PTX lines 96-107; divergent, reconverges at block 18 (b16)
 func mallocSumBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, mallocSumBlock1Warp(w, m, budget)) {
 		return
 	}
 	r22 := w.Reg(22)
@@ -2245,7 +2246,7 @@ func mallocSumBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock3 runs block 3 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_8), PTX lines 121-125; divergent, reconverges at block 20 (b18)
 func mallocSumBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, mallocSumBlock3Warp(w, m, budget)) {
 		return
 	}
 	r8 := w.Reg(8)
@@ -2458,7 +2459,7 @@ func mallocSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock5 runs block 5 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_11), PTX lines 137-148; divergent, reconverges at block 22 (b20)
 func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, mallocSumBlock5Warp(w, m, budget)) {
 		return
 	}
 	r19 := w.Reg(19)
@@ -2748,7 +2749,7 @@ func mallocSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock7 runs block 7 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_14), PTX lines 159-163; divergent, reconverges at block 24 (b22)
 func mallocSumBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, mallocSumBlock7Warp(w, m, budget)) {
 		return
 	}
 	r19 := w.Reg(19)
@@ -2977,7 +2978,7 @@ func mallocSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock10 runs block 10 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_16), PTX lines 181-182
 func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock10Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, mallocSumBlock10Warp(w, m, budget)) {
 		return
 	}
 	r18 := w.Reg(18)
@@ -3783,7 +3784,7 @@ func mallocKeepBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocKeepBlock1 runs block 1 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_3), PTX lines 228-231
 func mallocKeepBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocKeepBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, mallocKeepBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4014,7 +4015,7 @@ func mallocKeepBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocKeepBlock6 runs block 6 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
 // b5, PTX lines 225-225
 func mallocKeepBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocKeepBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, mallocKeepBlock6Warp(w, m, budget)) {
 		return
 	}
 	r6 := w.Reg(6)
@@ -4484,7 +4485,7 @@ func freeKeptBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // freeKeptBlock5 runs block 5 of kernel free_kept for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 268-268
 func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && freeKeptBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, freeKeptBlock5Warp(w, m, budget)) {
 		return
 	}
 	r11 := w.Reg(11)

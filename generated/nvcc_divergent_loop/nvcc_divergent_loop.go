@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/divergent_loop.ptx",
+	NumPasses:  2,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
@@ -916,7 +917,7 @@ func collatzStepsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // collatzStepsBlock2 runs block 2 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_4), PTX lines 61-64
 func collatzStepsBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && collatzStepsBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, collatzStepsBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1493,7 +1494,7 @@ func tidHashBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tidHashBlock4 runs block 4 of kernel tid_hash for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 108-110
 func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tidHashBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, tidHashBlock4Warp(w, m, budget)) {
 		return
 	}
 	r8 := w.Reg(8)

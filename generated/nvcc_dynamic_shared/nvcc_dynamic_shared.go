@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/dynamic_shared.ptx",
+	NumPasses:  6,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
@@ -973,7 +974,7 @@ func blockReverseBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // blockReverseBlock1 runs block 1 of kernel block_reverse for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 42-48; ret
 func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && blockReverseBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, blockReverseBlock1Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)
@@ -1587,7 +1588,7 @@ func stencil3Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block4 runs block 4 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_9), PTX lines 113-113
 func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && stencil3Block4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, stencil3Block4Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -1675,7 +1676,7 @@ func stencil3Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block8 runs block 8 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b7, PTX lines 79-79
 func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && stencil3Block8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, stencil3Block8Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -1868,7 +1869,7 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block10 runs block 10 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 95-95
 func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && stencil3Block10Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, stencil3Block10Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -2016,7 +2017,7 @@ func stencil3Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block12 runs block 12 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 110-110
 func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && stencil3Block12Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, stencil3Block12Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -2187,7 +2188,7 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block13 runs block 13 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 119-127
 func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && stencil3Block13Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, stencil3Block13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/early_exit.ptx",
+	NumPasses:  5,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
@@ -1591,7 +1592,7 @@ func findFirstBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock1 runs block 1 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_3), PTX lines 80-84; divergent, reconverges at block 5 (b5 ($L__BB1_9))
 func findFirstBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && findFirstBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, findFirstBlock1Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -1727,7 +1728,7 @@ func findFirstBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock2 runs block 2 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_6), PTX lines 95-96
 func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && findFirstBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, findFirstBlock2Warp(w, m, budget)) {
 		return
 	}
 	r11 := w.Reg(11)
@@ -1814,7 +1815,7 @@ func findFirstBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock3 runs block 3 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_8), PTX lines 100-100
 func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && findFirstBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, findFirstBlock3Warp(w, m, budget)) {
 		return
 	}
 	r11 := w.Reg(11)
@@ -1904,7 +1905,7 @@ func findFirstBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock4 runs block 4 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_7), PTX lines 104-106
 func findFirstBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && findFirstBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, findFirstBlock4Warp(w, m, budget)) {
 		return
 	}
 	r11 := w.Reg(11)
@@ -2668,7 +2669,7 @@ func classifySumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifySumBlock6 runs block 6 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b5, PTX lines 162-164
 func classifySumBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifySumBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, classifySumBlock6Warp(w, m, budget)) {
 		return
 	}
 	r6 := w.Reg(6)

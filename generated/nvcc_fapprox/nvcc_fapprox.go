@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/fapprox.ptx",
+	NumPasses:  1,
 	NumWindows: 8,
 	SM:         80,
 	SharedSize: 0,
@@ -679,7 +680,7 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // fapproxBlock2 runs block 2 of kernel fapprox for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 39-64
 func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && fapproxBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, fapproxBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/fround.ptx",
+	NumPasses:  2,
 	NumWindows: 54,
 	SM:         80,
 	SharedSize: 0,
@@ -2442,7 +2443,7 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // fround32Block2 runs block 2 of kernel fround32 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 41-102
 func fround32Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && fround32Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, fround32Block2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5530,7 +5531,7 @@ func fround64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // fround64Block2 runs block 2 of kernel fround64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 135-196
 func fround64Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && fround64Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, fround64Block2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/grid_stride.ptx",
+	NumPasses:  4,
 	NumWindows: 8,
 	SM:         80,
 	SharedSize: 0,
@@ -1085,7 +1086,7 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStrideScaleBlock1 runs block 1 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_2), PTX lines 45-53; divergent, reconverges at block 4 (b4)
 func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gridStrideScaleBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, gridStrideScaleBlock1Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)
@@ -1854,7 +1855,7 @@ func gridStridePartialBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStridePartialBlock3 runs block 3 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_6), PTX lines 127-144; divergent, reconverges at block 10 (b10)
 func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gridStridePartialBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, gridStridePartialBlock3Warp(w, m, budget)) {
 		return
 	}
 	r14 := w.Reg(14)
@@ -2217,7 +2218,7 @@ func gridStridePartialBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStridePartialBlock5 runs block 5 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_9), PTX lines 157-161; divergent, reconverges at block 12 (b12)
 func gridStridePartialBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gridStridePartialBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, gridStridePartialBlock5Warp(w, m, budget)) {
 		return
 	}
 	r15 := w.Reg(15)
@@ -2370,7 +2371,7 @@ func gridStridePartialBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStridePartialBlock6 runs block 6 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB1_10), PTX lines 165-168; ret
 func gridStridePartialBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gridStridePartialBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, gridStridePartialBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

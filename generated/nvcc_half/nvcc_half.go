@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/half.ptx",
+	NumPasses:  2,
 	NumWindows: 20,
 	SM:         80,
 	SharedSize: 0,
@@ -1329,7 +1330,7 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // halfOpsBlock2 runs block 2 of kernel half_ops for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 46-115
 func halfOpsBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && halfOpsBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, halfOpsBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2454,7 +2455,7 @@ func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // packHalf2Block2 runs block 2 of kernel pack_half2 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 146-168
 func packHalf2Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && packHalf2Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, packHalf2Block2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

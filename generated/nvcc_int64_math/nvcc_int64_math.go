@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/int64_math.ptx",
+	NumPasses:  4,
 	NumWindows: 13,
 	SM:         80,
 	SharedSize: 0,
@@ -1398,7 +1399,7 @@ func int64MathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock2 runs block 2 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_5), PTX lines 74-74; divergent, reconverges at block 4 (b4 ($L__BB0_9))
 func int64MathBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && int64MathBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, int64MathBlock2Warp(w, m, budget)) {
 		return
 	}
 	r18 := w.Reg(18)
@@ -1772,7 +1773,7 @@ func int64MathBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock6 runs block 6 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_13), PTX lines 119-119; divergent, reconverges at block 8 (b8 ($L__BB0_17))
 func int64MathBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && int64MathBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, int64MathBlock6Warp(w, m, budget)) {
 		return
 	}
 	r18 := w.Reg(18)
@@ -1931,7 +1932,7 @@ func int64MathBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock8 runs block 8 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_17), PTX lines 136-140
 func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && int64MathBlock8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, int64MathBlock8Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -2902,7 +2903,7 @@ func mix64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mix64Block2 runs block 2 of kernel mix64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 168-182
 func mix64Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mix64Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, mix64Block2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

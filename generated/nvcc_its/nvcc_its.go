@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/its.ptx",
+	NumPasses:  7,
 	NumWindows: 18,
 	SM:         80,
 	SharedSize: 8192,
@@ -1791,7 +1792,7 @@ func laneHandoffBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock1 runs block 1 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_3), PTX lines 86-87; divergent, reconverges at block 7 (b7)
 func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && laneHandoffBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, laneHandoffBlock1Warp(w, m, budget)) {
 		return
 	}
 	r7 := w.Reg(7)
@@ -1910,7 +1911,7 @@ func laneHandoffBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock2 runs block 2 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_5), PTX lines 97-98
 func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && laneHandoffBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, laneHandoffBlock2Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -2011,7 +2012,7 @@ func laneHandoffBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock3 runs block 3 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_6), PTX lines 101-102; divergent, reconverges at block 8 (b8)
 func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && laneHandoffBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, laneHandoffBlock3Warp(w, m, budget)) {
 		return
 	}
 	r7 := w.Reg(7)
@@ -2203,7 +2204,7 @@ func laneHandoffBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock7 runs block 7 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b7, PTX lines 90-93
 func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && laneHandoffBlock7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, laneHandoffBlock7Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2407,7 +2408,7 @@ func laneHandoffBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock8 runs block 8 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b8, PTX lines 105-106
 func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && laneHandoffBlock8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, laneHandoffBlock8Warp(w, m, budget)) {
 		return
 	}
 	r7 := w.Reg(7)
@@ -2734,7 +2735,7 @@ func storeReturnBarrierBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // storeReturnBarrierBlock1 runs block 1 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_3), PTX lines 147-148
 func storeReturnBarrierBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && storeReturnBarrierBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, storeReturnBarrierBlock1Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -3624,7 +3625,7 @@ func syncwarpBothSidesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // syncwarpBothSidesBlock5 runs block 5 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB3_3), PTX lines 217-224; ret
 func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && syncwarpBothSidesBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, syncwarpBothSidesBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/local_array.ptx",
+	NumPasses:  0,
 	NumWindows: 33,
 	SM:         80,
 	SharedSize: 0,

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/matmul_2d.ptx",
+	NumPasses:  12,
 	NumWindows: 14,
 	SM:         80,
 	SharedSize: 2048,
@@ -2165,7 +2166,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock1 runs block 1 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_4), PTX lines 74-93; divergent, reconverges at block 9 (b9)
 func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, matmulBlock1Warp(w, m, budget)) {
 		return
 	}
 	r16 := w.Reg(16)
@@ -2980,7 +2981,7 @@ func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock3 runs block 3 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_7), PTX lines 110-116; divergent, reconverges at block 11 (b11)
 func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, matmulBlock3Warp(w, m, budget)) {
 		return
 	}
 	r16 := w.Reg(16)
@@ -3211,7 +3212,7 @@ func matmulBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock4 runs block 4 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_8), PTX lines 120-124
 func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, matmulBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4155,7 +4156,7 @@ func matmulTiledBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock2 runs block 2 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_4), PTX lines 204-208; divergent, reconverges at block 3 (b3 ($L__BB1_6))
 func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, matmulTiledBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -4309,7 +4310,7 @@ func matmulTiledBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock3 runs block 3 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_6), PTX lines 217-217; bar.sync at line 218
 func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, matmulTiledBlock3Warp(w, m, budget)) {
 		return
 	}
 	r23 := w.Reg(23)
@@ -4705,7 +4706,7 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock5 runs block 5 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_9), PTX lines 233-249
 func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, matmulTiledBlock5Warp(w, m, budget)) {
 		return
 	}
 	r14 := w.Reg(14)
@@ -5729,7 +5730,7 @@ func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock12 runs block 12 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b10, PTX lines 198-201
 func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock12Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, matmulTiledBlock12Warp(w, m, budget)) {
 		return
 	}
 	r15 := w.Reg(15)
@@ -5861,7 +5862,7 @@ func matmulTiledBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock13 runs block 13 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 211-214
 func matmulTiledBlock13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock13Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, matmulTiledBlock13Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -6141,7 +6142,7 @@ func matmulTiledBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock17 runs block 17 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 256-264
 func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock17Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, matmulTiledBlock17Warp(w, m, budget)) {
 		return
 	}
 	r14 := w.Reg(14)
@@ -6402,7 +6403,7 @@ func matmulTiledBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock18 runs block 18 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 267-270
 func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock18Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, matmulTiledBlock18Warp(w, m, budget)) {
 		return
 	}
 	r14 := w.Reg(14)
@@ -6620,7 +6621,7 @@ func matmulTiledBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock19 runs block 19 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 273-275
 func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock19Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, matmulTiledBlock19Warp(w, m, budget)) {
 		return
 	}
 	r14 := w.Reg(14)
@@ -6810,7 +6811,7 @@ func matmulTiledBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock21 runs block 21 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 290-294
 func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock21Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, matmulTiledBlock21Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

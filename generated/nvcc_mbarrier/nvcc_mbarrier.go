@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/mbarrier.ptx",
+	NumPasses:  3,
 	NumWindows: 7,
 	SM:         80,
 	SharedSize: 8352,
@@ -8009,7 +8010,7 @@ func barrierRoundsBlock44Warp(w *runtime.Warp, m uint32, budget int) bool {
 // barrierRoundsBlock44 runs block 44 of kernel barrier_rounds for the lanes m (budget 0: counting statistics).
 // b43 ($L__BB0_14), PTX lines 797-799; ret
 func barrierRoundsBlock44(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && barrierRoundsBlock44Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, barrierRoundsBlock44Warp(w, m, budget)) {
 		return
 	}
 	r7 := w.Reg(7)
@@ -11631,7 +11632,7 @@ func barrierDropBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 // barrierDropBlock25 runs block 25 of kernel barrier_drop for the lanes m (budget 0: counting statistics).
 // b24 ($L__BB1_10), PTX lines 1267-1272
 func barrierDropBlock25(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && barrierDropBlock25Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, barrierDropBlock25Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -11771,7 +11772,7 @@ func barrierDropBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 // barrierDropBlock26 runs block 26 of kernel barrier_drop for the lanes m (budget 0: counting statistics).
 // b25 ($L__BB1_11), PTX lines 1276-1280; ret
 func barrierDropBlock26(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && barrierDropBlock26Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, barrierDropBlock26Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/reduce_shared.ptx",
+	NumPasses:  19,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 2048,
@@ -2624,7 +2625,7 @@ func reduceSumBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock20 runs block 20 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 40-43
 func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock20Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, reduceSumBlock20Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -2768,7 +2769,7 @@ func reduceSumBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock21 runs block 21 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 54-57
 func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock21Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, reduceSumBlock21Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -2986,7 +2987,7 @@ func reduceSumBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock22 runs block 22 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 64-67
 func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock22Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, reduceSumBlock22Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -3204,7 +3205,7 @@ func reduceSumBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock23 runs block 23 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 74-77
 func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock23Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, reduceSumBlock23Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -3422,7 +3423,7 @@ func reduceSumBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock24 runs block 24 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 84-87
 func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock24Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, reduceSumBlock24Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -3640,7 +3641,7 @@ func reduceSumBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock25 runs block 25 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 94-97
 func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock25Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, reduceSumBlock25Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -3858,7 +3859,7 @@ func reduceSumBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock26 runs block 26 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 104-107
 func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock26Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, reduceSumBlock26Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -4076,7 +4077,7 @@ func reduceSumBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock27 runs block 27 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 114-117
 func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock27Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, reduceSumBlock27Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -4290,7 +4291,7 @@ func reduceSumBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock28 runs block 28 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 124-127
 func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock28Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, reduceSumBlock28Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -4474,7 +4475,7 @@ func reduceSumBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock29 runs block 29 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b20, PTX lines 133-137
 func reduceSumBlock29(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock29Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, reduceSumBlock29Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5347,7 +5348,7 @@ func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock20 runs block 20 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 168-171
 func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock20Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, reduceMaxBlock20Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -5491,7 +5492,7 @@ func reduceMaxBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock21 runs block 21 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 182-185
 func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock21Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, reduceMaxBlock21Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -5709,7 +5710,7 @@ func reduceMaxBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock22 runs block 22 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 192-195
 func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock22Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, reduceMaxBlock22Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -5927,7 +5928,7 @@ func reduceMaxBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock23 runs block 23 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 202-205
 func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock23Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, reduceMaxBlock23Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -6145,7 +6146,7 @@ func reduceMaxBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock24 runs block 24 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 212-215
 func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock24Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, reduceMaxBlock24Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -6363,7 +6364,7 @@ func reduceMaxBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock25 runs block 25 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 222-225
 func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock25Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, reduceMaxBlock25Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -6581,7 +6582,7 @@ func reduceMaxBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock26 runs block 26 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 232-235
 func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock26Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, reduceMaxBlock26Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -6799,7 +6800,7 @@ func reduceMaxBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock27 runs block 27 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 242-245
 func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock27Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, reduceMaxBlock27Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -7133,7 +7134,7 @@ func reduceMaxBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock29 runs block 29 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b20, PTX lines 261-265
 func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock29Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(18) && w.PassDone(18, reduceMaxBlock29Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

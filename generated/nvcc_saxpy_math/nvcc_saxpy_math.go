@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/saxpy_math.ptx",
+	NumPasses:  1,
 	NumWindows: 9,
 	SM:         80,
 	SharedSize: 0,
@@ -763,7 +764,7 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saxpyBlock2 runs block 2 of kernel saxpy for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 39-47
 func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && saxpyBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, saxpyBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/struct_byval.ptx",
+	NumPasses:  3,
 	NumWindows: 14,
 	SM:         80,
 	SharedSize: 0,
@@ -2474,7 +2475,7 @@ func affineBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // affineBlock1 runs block 1 of kernel affine for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_3), PTX lines 107-110
 func affineBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && affineBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, affineBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2654,7 +2655,7 @@ func affineBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // affineBlock3 runs block 3 of kernel affine for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 90-100
 func affineBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && affineBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, affineBlock3Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -4683,7 +4684,7 @@ func mixedParamBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mixedParamBlock2 runs block 2 of kernel mixed_param for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 237-252
 func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mixedParamBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, mixedParamBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

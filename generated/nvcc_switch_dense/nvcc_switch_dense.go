@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/switch_dense.ptx",
+	NumPasses:  3,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
@@ -2344,7 +2345,7 @@ func switchDenseBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock11 runs block 11 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB0_18), PTX lines 112-115
 func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDenseBlock11Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, switchDenseBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2482,7 +2483,7 @@ func switchDenseBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock13 runs block 13 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 37-44; divergent, reconverges at block 11 (b11 ($L__BB0_18))
 func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDenseBlock13Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, switchDenseBlock13Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -3726,7 +3727,7 @@ func switchDefaultBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock14 runs block 14 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB1_22), PTX lines 230-233
 func switchDefaultBlock14(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock14Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, switchDefaultBlock14Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/vector_types.ptx",
+	NumPasses:  0,
 	NumWindows: 0,
 	SM:         80,
 	SharedSize: 0,

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/warp_ops.ptx",
+	NumPasses:  2,
 	NumWindows: 13,
 	SM:         80,
 	SharedSize: 0,
@@ -1930,7 +1931,7 @@ func warpReduceSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpReduceSumBlock7 runs block 7 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 56-63
 func warpReduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpReduceSumBlock7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, warpReduceSumBlock7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3875,7 +3876,7 @@ func warpVotesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpVotesBlock5 runs block 5 of kernel warp_votes for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 245-253
 func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpVotesBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, warpVotesBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/warp_sync.ptx",
+	NumPasses:  0,
 	NumWindows: 14,
 	SM:         80,
 	SharedSize: 0,

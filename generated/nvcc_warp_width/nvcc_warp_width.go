@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/warp_width.ptx",
+	NumPasses:  1,
 	NumWindows: 10,
 	SM:         80,
 	SharedSize: 0,
@@ -1498,7 +1499,7 @@ func divergentMaskBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // divergentMaskBlock5 runs block 5 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 84-90; divergent, reconverges at block 4 (b3 ($L__BB1_4))
 func divergentMaskBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && divergentMaskBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, divergentMaskBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/atomics.ptx",
+	NumPasses:  3,
 	NumWindows: 137,
 	SM:         80,
 	SharedSize: 0,
@@ -6640,7 +6641,7 @@ func saturatingAddBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saturatingAddBlock4 runs block 4 of kernel saturating_add for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB3_4), PTX lines 305-306
 func saturatingAddBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && saturatingAddBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, saturatingAddBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6743,7 +6744,7 @@ func saturatingAddBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saturatingAddBlock5 runs block 5 of kernel saturating_add for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB3_5), PTX lines 309-310
 func saturatingAddBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && saturatingAddBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, saturatingAddBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7347,7 +7348,7 @@ func saturatingAddBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saturatingAddBlock7 runs block 7 of kernel saturating_add for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB3_7), PTX lines 328-330; divergent, reconverges at block 11 (b11)
 func saturatingAddBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && saturatingAddBlock7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, saturatingAddBlock7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/barrier_exit.ptx",
+	NumPasses:  4,
 	NumWindows: 67,
 	SM:         80,
 	SharedSize: 8208,
@@ -3413,7 +3414,7 @@ func interleavedReturnBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) b
 // interleavedReturnBarrierBlock4 runs block 4 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 159-161
 func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && interleavedReturnBarrierBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, interleavedReturnBarrierBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4643,7 +4644,7 @@ func warpHandoffBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpHandoffBlock1 runs block 1 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_1), PTX lines 238-241
 func warpHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpHandoffBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, warpHandoffBlock1Warp(w, m, budget)) {
 		return
 	}
 	k0 := uint64(0x2000)
@@ -4743,7 +4744,7 @@ func warpHandoffBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpHandoffBlock3 runs block 3 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB2_2), PTX lines 245-246; divergent, reconverges at block 11 (b10 ($L__BB2_10))
 func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpHandoffBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, warpHandoffBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4872,7 +4873,7 @@ func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpHandoffBlock5 runs block 5 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB2_4), PTX lines 252-255; divergent, reconverges at block 7 (b6 ($L__BB2_6))
 func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpHandoffBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, warpHandoffBlock5Warp(w, m, budget)) {
 		return
 	}
 	k0 := uint64(0x2000)

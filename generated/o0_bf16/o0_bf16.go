@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/bf16.ptx",
+	NumPasses:  2,
 	NumWindows: 71,
 	SM:         80,
 	SharedSize: 0,
@@ -3555,7 +3556,7 @@ func bf16OpsBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bf16OpsBlock3 runs block 3 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 143-144; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 func bf16OpsBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && bf16OpsBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bf16OpsBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3936,7 +3937,7 @@ func bf16OpsBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bf16OpsBlock5 runs block 5 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 164-166
 func bf16OpsBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && bf16OpsBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bf16OpsBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/bitops.ptx",
+	NumPasses:  2,
 	NumWindows: 114,
 	SM:         80,
 	SharedSize: 0,
@@ -2605,7 +2606,7 @@ func bitops32Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bitops32Block4 runs block 4 of kernel bitops32 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 96-98
 func bitops32Block4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && bitops32Block4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bitops32Block4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6343,7 +6344,7 @@ func bitops64Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bitops64Block4 runs block 4 of kernel bitops64 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 256-258
 func bitops64Block4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && bitops64Block4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bitops64Block4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/constant_data.ptx",
+	NumPasses:  2,
 	NumWindows: 39,
 	SM:         80,
 	SharedSize: 0,
@@ -1591,7 +1592,7 @@ func polyEvalBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // polyEvalBlock3 runs block 3 of kernel poly_eval for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 72-73; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 func polyEvalBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && polyEvalBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, polyEvalBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1996,7 +1997,7 @@ func polyEvalBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // polyEvalBlock5 runs block 5 of kernel poly_eval for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 89-91
 func polyEvalBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && polyEvalBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, polyEvalBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/device_assert.ptx",
+	NumPasses:  0,
 	NumWindows: 16,
 	SM:         80,
 	SharedSize: 0,

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/device_malloc.ptx",
+	NumPasses:  6,
 	NumWindows: 75,
 	SM:         80,
 	SharedSize: 0,
@@ -2522,7 +2523,7 @@ func mallocSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock5 runs block 5 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 100-101
 func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, mallocSumBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2629,7 +2630,7 @@ func mallocSumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock6 runs block 6 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 104-106; divergent, reconverges at block 9 (b8 ($L__BB0_8))
 func mallocSumBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, mallocSumBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2992,7 +2993,7 @@ func mallocSumBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock8 runs block 8 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_7), PTX lines 121-123
 func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, mallocSumBlock8Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3149,7 +3150,7 @@ func mallocSumBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock9 runs block 9 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 126-128
 func mallocSumBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock9Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, mallocSumBlock9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3294,7 +3295,7 @@ func mallocSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock10 runs block 10 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_9), PTX lines 131-133; divergent, reconverges at block 13 (b12 ($L__BB0_12))
 func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock10Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, mallocSumBlock10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3684,7 +3685,7 @@ func mallocSumBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock12 runs block 12 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB0_11), PTX lines 147-149
 func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && mallocSumBlock12Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, mallocSumBlock12Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/device_printf.ptx",
+	NumPasses:  0,
 	NumWindows: 112,
 	SM:         80,
 	SharedSize: 0,

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/divergent_loop.ptx",
+	NumPasses:  9,
 	NumWindows: 46,
 	SM:         80,
 	SharedSize: 0,
@@ -1838,7 +1839,7 @@ func collatzStepsBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // collatzStepsBlock3 runs block 3 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 64-67; divergent, reconverges at block 5 (b5 ($L__BB0_5))
 func collatzStepsBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && collatzStepsBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, collatzStepsBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2006,7 +2007,7 @@ func collatzStepsBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // collatzStepsBlock4 runs block 4 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 71-73
 func collatzStepsBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && collatzStepsBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, collatzStepsBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2213,7 +2214,7 @@ func collatzStepsBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // collatzStepsBlock6 runs block 6 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_6), PTX lines 80-85; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 func collatzStepsBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && collatzStepsBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, collatzStepsBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2390,7 +2391,7 @@ func collatzStepsBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // collatzStepsBlock7 runs block 7 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_7), PTX lines 89-92
 func collatzStepsBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && collatzStepsBlock7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, collatzStepsBlock7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2506,7 +2507,7 @@ func collatzStepsBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // collatzStepsBlock8 runs block 8 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 95-97
 func collatzStepsBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && collatzStepsBlock8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, collatzStepsBlock8Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2651,7 +2652,7 @@ func collatzStepsBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // collatzStepsBlock9 runs block 9 of kernel collatz_steps for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_9), PTX lines 100-104
 func collatzStepsBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && collatzStepsBlock9Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, collatzStepsBlock9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3721,7 +3722,7 @@ func tidHashBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tidHashBlock3 runs block 3 of kernel tid_hash for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 171-173; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func tidHashBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tidHashBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, tidHashBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3892,7 +3893,7 @@ func tidHashBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tidHashBlock4 runs block 4 of kernel tid_hash for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 177-183
 func tidHashBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tidHashBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, tidHashBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4131,7 +4132,7 @@ func tidHashBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tidHashBlock5 runs block 5 of kernel tid_hash for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 186-188
 func tidHashBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && tidHashBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, tidHashBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/dynamic_shared.ptx",
+	NumPasses:  4,
 	NumWindows: 60,
 	SM:         80,
 	SharedSize: 0,
@@ -3213,7 +3214,7 @@ func stencil3Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block4 runs block 4 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 147-148; divergent, reconverges at block 8 (b8 ($L__BB1_8))
 func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && stencil3Block4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, stencil3Block4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3352,7 +3353,7 @@ func stencil3Block5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block5 runs block 5 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 152-155; divergent, reconverges at block 8 (b8 ($L__BB1_8))
 func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && stencil3Block5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, stencil3Block5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3912,7 +3913,7 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block10 runs block 10 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_10), PTX lines 185-188; divergent, reconverges at block 13 (b13 ($L__BB1_13))
 func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && stencil3Block10Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, stencil3Block10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4416,7 +4417,7 @@ func stencil3Block15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block15 runs block 15 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB1_14), PTX lines 213-215; divergent, reconverges at block 17 (b16 ($L__BB1_16))
 func stencil3Block15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && stencil3Block15Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, stencil3Block15Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/early_exit.ptx",
+	NumPasses:  15,
 	NumWindows: 69,
 	SM:         80,
 	SharedSize: 0,
@@ -1996,7 +1997,7 @@ func classifyBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifyBlock1 runs block 1 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_1), PTX lines 34-35
 func classifyBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifyBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, classifyBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2091,7 +2092,7 @@ func classifyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifyBlock2 runs block 2 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_2), PTX lines 38-39; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifyBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, classifyBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2206,7 +2207,7 @@ func classifyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifyBlock3 runs block 3 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 43-44
 func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifyBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, classifyBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2301,7 +2302,7 @@ func classifyBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifyBlock4 runs block 4 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 47-48; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 func classifyBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifyBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, classifyBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2416,7 +2417,7 @@ func classifyBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifyBlock5 runs block 5 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 52-53
 func classifyBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifyBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, classifyBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2511,7 +2512,7 @@ func classifyBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifyBlock6 runs block 6 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_6), PTX lines 56-57; divergent, reconverges at block 9 (b9 ($L__BB0_9))
 func classifyBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifyBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, classifyBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2626,7 +2627,7 @@ func classifyBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifyBlock7 runs block 7 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_7), PTX lines 61-62
 func classifyBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifyBlock7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, classifyBlock7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2712,7 +2713,7 @@ func classifyBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifyBlock8 runs block 8 of function _Z8classifyi for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 65-66
 func classifyBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifyBlock8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, classifyBlock8Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3478,7 +3479,7 @@ func findFirstBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock2 runs block 2 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_2), PTX lines 121-122
 func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && findFirstBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, findFirstBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3585,7 +3586,7 @@ func findFirstBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock3 runs block 3 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 125-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && findFirstBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, findFirstBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4302,7 +4303,7 @@ func findFirstBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock6 runs block 6 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB1_6), PTX lines 156-157; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && findFirstBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, findFirstBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4641,7 +4642,7 @@ func findFirstBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock9 runs block 9 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB1_9), PTX lines 173-175
 func findFirstBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && findFirstBlock9Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, findFirstBlock9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5421,7 +5422,7 @@ func classifySumBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifySumBlock2 runs block 2 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB2_2), PTX lines 230-233
 func classifySumBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifySumBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, classifySumBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5619,7 +5620,7 @@ func classifySumBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifySumBlock3 runs block 3 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB2_3), PTX lines 236-238; divergent, reconverges at block 9 (b8 ($L__BB2_8))
 func classifySumBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifySumBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, classifySumBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5973,7 +5974,7 @@ func classifySumBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifySumBlock8 runs block 8 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB2_7), PTX lines 272-274
 func classifySumBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && classifySumBlock8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, classifySumBlock8Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/fapprox.ptx",
+	NumPasses:  0,
 	NumWindows: 55,
 	SM:         80,
 	SharedSize: 0,

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/fp64_math.ptx",
+	NumPasses:  3,
 	NumWindows: 63,
 	SM:         80,
 	SharedSize: 0,
@@ -3576,7 +3577,7 @@ func newtonSqrtBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // newtonSqrtBlock3 runs block 3 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 173-175; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func newtonSqrtBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && newtonSqrtBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, newtonSqrtBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3778,7 +3779,7 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // newtonSqrtBlock4 runs block 4 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 179-184
 func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && newtonSqrtBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, newtonSqrtBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3995,7 +3996,7 @@ func newtonSqrtBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // newtonSqrtBlock5 runs block 5 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 187-189
 func newtonSqrtBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && newtonSqrtBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, newtonSqrtBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

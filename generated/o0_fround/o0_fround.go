@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/fround.ptx",
+	NumPasses:  0,
 	NumWindows: 406,
 	SM:         80,
 	SharedSize: 0,

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/funcptr.ptx",
+	NumPasses:  6,
 	NumWindows: 75,
 	SM:         80,
 	SharedSize: 0,
@@ -3448,7 +3449,7 @@ func opMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // opMaxBlock1 runs block 1 of function _Z6op_maxff for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB3_1), PTX lines 138-139
 func opMaxBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && opMaxBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, opMaxBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3551,7 +3552,7 @@ func opMaxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // opMaxBlock2 runs block 2 of function _Z6op_maxff for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB3_2), PTX lines 142-143
 func opMaxBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && opMaxBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, opMaxBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6100,7 +6101,7 @@ func applyNBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // applyNBlock1 runs block 1 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB8_1), PTX lines 340-342; divergent, reconverges at block 5 (b4 ($L__BB8_4))
 func applyNBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && applyNBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, applyNBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6409,7 +6410,7 @@ func applyNBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // applyNBlock4 runs block 4 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB8_3), PTX lines 364-366
 func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && applyNBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, applyNBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7259,7 +7260,7 @@ func funcptrTidBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // funcptrTidBlock2 runs block 2 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB9_2), PTX lines 415-421; divergent, reconverges at block 8 (b8 ($L__BB9_8))
 func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && funcptrTidBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, funcptrTidBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7466,7 +7467,7 @@ func funcptrTidBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // funcptrTidBlock4 runs block 4 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB9_4), PTX lines 429-430; divergent, reconverges at block 7 (b7 ($L__BB9_7))
 func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && funcptrTidBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, funcptrTidBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

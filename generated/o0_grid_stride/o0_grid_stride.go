@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/grid_stride.ptx",
+	NumPasses:  4,
 	NumWindows: 37,
 	SM:         80,
 	SharedSize: 0,
@@ -1114,7 +1115,7 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStrideScaleBlock1 runs block 1 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_1), PTX lines 53-55; divergent, reconverges at block 4 (b4 ($L__BB0_4))
 func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gridStrideScaleBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, gridStrideScaleBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1583,7 +1584,7 @@ func gridStrideScaleBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStrideScaleBlock3 runs block 3 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 73-78
 func gridStrideScaleBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gridStrideScaleBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, gridStrideScaleBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2230,7 +2231,7 @@ func gridStridePartialBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStridePartialBlock1 runs block 1 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_1), PTX lines 130-132; divergent, reconverges at block 4 (b4 ($L__BB1_4))
 func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gridStridePartialBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, gridStridePartialBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2633,7 +2634,7 @@ func gridStridePartialBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStridePartialBlock3 runs block 3 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 146-149
 func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gridStridePartialBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, gridStridePartialBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

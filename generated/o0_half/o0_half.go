@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/half.ptx",
+	NumPasses:  2,
 	NumWindows: 123,
 	SM:         80,
 	SharedSize: 0,
@@ -4682,7 +4683,7 @@ func halfOpsBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // halfOpsBlock3 runs block 3 of kernel half_ops for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 160-161; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 func halfOpsBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && halfOpsBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, halfOpsBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5063,7 +5064,7 @@ func halfOpsBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // halfOpsBlock5 runs block 5 of kernel half_ops for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 181-183
 func halfOpsBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && halfOpsBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, halfOpsBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/int64_math.ptx",
+	NumPasses:  6,
 	NumWindows: 97,
 	SM:         80,
 	SharedSize: 0,
@@ -2888,7 +2889,7 @@ func int64MathBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock3 runs block 3 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 86-89; divergent, reconverges at block 5 (b5 ($L__BB0_5))
 func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && int64MathBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, int64MathBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3056,7 +3057,7 @@ func int64MathBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock4 runs block 4 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 93-95
 func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && int64MathBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, int64MathBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3739,7 +3740,7 @@ func int64MathBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock8 runs block 8 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 125-128
 func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && int64MathBlock8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, int64MathBlock8Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4103,7 +4104,7 @@ func int64MathBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock11 runs block 11 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB0_11), PTX lines 144-147
 func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && int64MathBlock11Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, int64MathBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4979,7 +4980,7 @@ func int64MathBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock14 runs block 14 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB0_14), PTX lines 177-180
 func int64MathBlock14(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && int64MathBlock14Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, int64MathBlock14Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5339,7 +5340,7 @@ func int64MathBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock17 runs block 17 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b17 ($L__BB0_17), PTX lines 195-198
 func int64MathBlock17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && int64MathBlock17Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, int64MathBlock17Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

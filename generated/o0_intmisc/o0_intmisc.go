@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/intmisc.ptx",
+	NumPasses:  4,
 	NumWindows: 96,
 	SM:         80,
 	SharedSize: 0,
@@ -3304,7 +3305,7 @@ func intMiscBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // intMiscBlock3 runs block 3 of kernel int_misc for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 123-124
 func intMiscBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && intMiscBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, intMiscBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3407,7 +3408,7 @@ func intMiscBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // intMiscBlock4 runs block 4 of kernel int_misc for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 127-128
 func intMiscBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && intMiscBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, intMiscBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3890,7 +3891,7 @@ func intMiscBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // intMiscBlock6 runs block 6 of kernel int_misc for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_6), PTX lines 144-145
 func intMiscBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && intMiscBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, intMiscBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3993,7 +3994,7 @@ func intMiscBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // intMiscBlock7 runs block 7 of kernel int_misc for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_7), PTX lines 148-149
 func intMiscBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && intMiscBlock7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, intMiscBlock7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

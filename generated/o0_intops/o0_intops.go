@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/intops.ptx",
+	NumPasses:  0,
 	NumWindows: 110,
 	SM:         80,
 	SharedSize: 0,

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/its.ptx",
+	NumPasses:  2,
 	NumWindows: 110,
 	SM:         80,
 	SharedSize: 8192,
@@ -5326,7 +5327,7 @@ func storeReturnBarrierBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // storeReturnBarrierBlock2 runs block 2 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB2_2), PTX lines 234-240; divergent, reconverges at block 9 (b8 ($L__BB2_8))
 func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && storeReturnBarrierBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, storeReturnBarrierBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5991,7 +5992,7 @@ func storeReturnBarrierBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // storeReturnBarrierBlock6 runs block 6 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB2_5), PTX lines 272-274
 func storeReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && storeReturnBarrierBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, storeReturnBarrierBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/local_array.ptx",
+	NumPasses:  18,
 	NumWindows: 79,
 	SM:         80,
 	SharedSize: 0,
@@ -2335,7 +2336,7 @@ func sort8Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block2 runs block 2 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_2), PTX lines 54-55
 func sort8Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, sort8Block2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2430,7 +2431,7 @@ func sort8Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block3 runs block 3 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 58-59; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 func sort8Block3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, sort8Block3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2811,7 +2812,7 @@ func sort8Block5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block5 runs block 5 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 79-81
 func sort8Block5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, sort8Block5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2952,7 +2953,7 @@ func sort8Block6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block6 runs block 6 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_6), PTX lines 84-85
 func sort8Block6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, sort8Block6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3047,7 +3048,7 @@ func sort8Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block7 runs block 7 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_7), PTX lines 89-90; divergent, reconverges at block 15 (b15 ($L__BB0_15))
 func sort8Block7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, sort8Block7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3437,7 +3438,7 @@ func sort8Block9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block9 runs block 9 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_9), PTX lines 106-109; divergent, reconverges at block 11 (b11 ($L__BB0_11))
 func sort8Block9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block9Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, sort8Block9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4220,7 +4221,7 @@ func sort8Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block14 runs block 14 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB0_14), PTX lines 146-148
 func sort8Block14(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block14Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, sort8Block14Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4361,7 +4362,7 @@ func sort8Block15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block15 runs block 15 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b15 ($L__BB0_15), PTX lines 151-152
 func sort8Block15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block15Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, sort8Block15Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4456,7 +4457,7 @@ func sort8Block16Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block16 runs block 16 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB0_16), PTX lines 155-156; divergent, reconverges at block 19 (b19 ($L__BB0_19))
 func sort8Block16(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block16Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, sort8Block16Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4837,7 +4838,7 @@ func sort8Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block18 runs block 18 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b18 ($L__BB0_18), PTX lines 176-178
 func sort8Block18(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && sort8Block18Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, sort8Block18Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5473,7 +5474,7 @@ func nibbleHistBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock2 runs block 2 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_2), PTX lines 225-226
 func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && nibbleHistBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, nibbleHistBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5568,7 +5569,7 @@ func nibbleHistBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock3 runs block 3 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 229-230; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func nibbleHistBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && nibbleHistBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, nibbleHistBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5815,7 +5816,7 @@ func nibbleHistBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock5 runs block 5 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 242-244
 func nibbleHistBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && nibbleHistBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, nibbleHistBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6188,7 +6189,7 @@ func nibbleHistBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock7 runs block 7 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB1_7), PTX lines 257-258; divergent, reconverges at block 10 (b10 ($L__BB1_10))
 func nibbleHistBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && nibbleHistBlock7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, nibbleHistBlock7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6576,7 +6577,7 @@ func nibbleHistBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock9 runs block 9 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB1_9), PTX lines 275-277
 func nibbleHistBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && nibbleHistBlock9Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, nibbleHistBlock9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6717,7 +6718,7 @@ func nibbleHistBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock10 runs block 10 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_10), PTX lines 280-281
 func nibbleHistBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && nibbleHistBlock10Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, nibbleHistBlock10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6812,7 +6813,7 @@ func nibbleHistBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock11 runs block 11 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB1_11), PTX lines 284-285; divergent, reconverges at block 14 (b14 ($L__BB1_14))
 func nibbleHistBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && nibbleHistBlock11Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, nibbleHistBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7193,7 +7194,7 @@ func nibbleHistBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock13 runs block 13 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB1_13), PTX lines 305-307
 func nibbleHistBlock13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && nibbleHistBlock13Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, nibbleHistBlock13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

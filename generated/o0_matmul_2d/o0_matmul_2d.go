@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/matmul_2d.ptx",
+	NumPasses:  15,
 	NumWindows: 108,
 	SM:         80,
 	SharedSize: 2048,
@@ -2716,7 +2717,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock1 runs block 1 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_1), PTX lines 72-74; divergent, reconverges at block 8 (b8 ($L__BB0_8))
 func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, matmulBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2883,7 +2884,7 @@ func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock3 runs block 3 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 80-82
 func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, matmulBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3028,7 +3029,7 @@ func matmulBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock4 runs block 4 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 85-87; divergent, reconverges at block 7 (b7 ($L__BB0_7))
 func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, matmulBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3694,7 +3695,7 @@ func matmulBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock6 runs block 6 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_6), PTX lines 115-117
 func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, matmulBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5112,7 +5113,7 @@ func matmulTiledBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock1 runs block 1 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_1), PTX lines 198-200; divergent, reconverges at block 21 (b19 ($L__BB1_19))
 func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, matmulTiledBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5284,7 +5285,7 @@ func matmulTiledBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock2 runs block 2 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_2), PTX lines 204-206; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, matmulTiledBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5471,7 +5472,7 @@ func matmulTiledBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock3 runs block 3 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 210-214; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, matmulTiledBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6290,7 +6291,7 @@ func matmulTiledBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock7 runs block 7 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB1_7), PTX lines 253-257; divergent, reconverges at block 10 (b10 ($L__BB1_10))
 func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, matmulTiledBlock7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6991,7 +6992,7 @@ func matmulTiledBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock11 runs block 11 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_10), PTX lines 291-294; divergent, reconverges at block 14 (b13 ($L__BB1_13))
 func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock11Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, matmulTiledBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7163,7 +7164,7 @@ func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock12 runs block 12 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB1_11), PTX lines 298-301
 func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock12Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, matmulTiledBlock12Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7443,7 +7444,7 @@ func matmulTiledBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock15 runs block 15 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB1_14), PTX lines 315-317; divergent, reconverges at block 18 (b17 ($L__BB1_17))
 func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock15Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, matmulTiledBlock15Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8006,7 +8007,7 @@ func matmulTiledBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock17 runs block 17 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB1_16), PTX lines 343-345
 func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock17Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, matmulTiledBlock17Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8163,7 +8164,7 @@ func matmulTiledBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock20 runs block 20 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b18 ($L__BB1_18), PTX lines 351-353
 func matmulTiledBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock20Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, matmulTiledBlock20Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8325,7 +8326,7 @@ func matmulTiledBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock21 runs block 21 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b19 ($L__BB1_19), PTX lines 356-358; divergent, reconverges at block 24 (b22 ($L__BB1_22))
 func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock21Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, matmulTiledBlock21Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8497,7 +8498,7 @@ func matmulTiledBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock22 runs block 22 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b20 ($L__BB1_20), PTX lines 362-364; divergent, reconverges at block 24 (b22 ($L__BB1_22))
 func matmulTiledBlock22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && matmulTiledBlock22Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, matmulTiledBlock22Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

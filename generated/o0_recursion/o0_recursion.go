@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/recursion.ptx",
+	NumPasses:  6,
 	NumWindows: 59,
 	SM:         80,
 	SharedSize: 0,
@@ -1914,7 +1915,7 @@ func fibBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // fibBlock1 runs block 1 of function _Z3fibi for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_1), PTX lines 34-35
 func fibBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && fibBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, fibBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2810,7 +2811,7 @@ func treeDepthBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // treeDepthBlock1 runs block 1 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_1), PTX lines 94-95
 func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && treeDepthBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, treeDepthBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3004,7 +3005,7 @@ func treeDepthBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // treeDepthBlock4 runs block 4 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 133-134
 func treeDepthBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && treeDepthBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, treeDepthBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3107,7 +3108,7 @@ func treeDepthBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // treeDepthBlock5 runs block 5 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 137-138
 func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && treeDepthBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, treeDepthBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3212,7 +3213,7 @@ func treeDepthBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // treeDepthBlock6 runs block 6 of function _Z10tree_depthj for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 141-143
 func treeDepthBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && treeDepthBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, treeDepthBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4162,7 +4163,7 @@ func gcdBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gcdBlock1 runs block 1 of function _Z3gcdjj for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_1), PTX lines 175-176
 func gcdBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gcdBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, gcdBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

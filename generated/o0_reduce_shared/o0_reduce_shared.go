@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/reduce_shared.ptx",
+	NumPasses:  10,
 	NumWindows: 61,
 	SM:         80,
 	SharedSize: 2048,
@@ -2347,7 +2348,7 @@ func reduceSumBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock4 runs block 4 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 75-76
 func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, reduceSumBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2442,7 +2443,7 @@ func reduceSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock5 runs block 5 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 79-80; divergent, reconverges at block 11 (b9 ($L__BB0_9))
 func reduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, reduceSumBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2578,7 +2579,7 @@ func reduceSumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock6 runs block 6 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 84-86; divergent, reconverges at block 8 (b7 ($L__BB0_7))
 func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, reduceSumBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3014,7 +3015,7 @@ func reduceSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock10 runs block 10 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 110-112
 func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock10Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, reduceSumBlock10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3164,7 +3165,7 @@ func reduceSumBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock11 runs block 11 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_9), PTX lines 115-116; divergent, reconverges at block 13 (b11 ($L__BB0_11))
 func reduceSumBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceSumBlock11Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, reduceSumBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4304,7 +4305,7 @@ func reduceMaxBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock4 runs block 4 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 196-197
 func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, reduceMaxBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4399,7 +4400,7 @@ func reduceMaxBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock5 runs block 5 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 200-201; divergent, reconverges at block 11 (b9 ($L__BB1_9))
 func reduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, reduceMaxBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4535,7 +4536,7 @@ func reduceMaxBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock6 runs block 6 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 205-207; divergent, reconverges at block 8 (b7 ($L__BB1_7))
 func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, reduceMaxBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5185,7 +5186,7 @@ func reduceMaxBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock10 runs block 10 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB1_8), PTX lines 238-240
 func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock10Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, reduceMaxBlock10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5335,7 +5336,7 @@ func reduceMaxBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock11 runs block 11 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB1_9), PTX lines 243-244; divergent, reconverges at block 13 (b11 ($L__BB1_11))
 func reduceMaxBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && reduceMaxBlock11Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, reduceMaxBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

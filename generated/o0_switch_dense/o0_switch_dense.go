@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/switch_dense.ptx",
+	NumPasses:  18,
 	NumWindows: 56,
 	SM:         80,
 	SharedSize: 0,
@@ -3046,7 +3047,7 @@ func switchDenseBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock9 runs block 9 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_3), PTX lines 90-93
 func switchDenseBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDenseBlock9Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, switchDenseBlock9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3239,7 +3240,7 @@ func switchDenseBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock10 runs block 10 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB0_4), PTX lines 96-98
 func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDenseBlock10Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, switchDenseBlock10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3396,7 +3397,7 @@ func switchDenseBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock11 runs block 11 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB0_5), PTX lines 101-103
 func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDenseBlock11Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, switchDenseBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3553,7 +3554,7 @@ func switchDenseBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock12 runs block 12 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB0_6), PTX lines 106-108
 func switchDenseBlock12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDenseBlock12Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, switchDenseBlock12Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3725,7 +3726,7 @@ func switchDenseBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock13 runs block 13 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB0_7), PTX lines 111-114
 func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDenseBlock13Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, switchDenseBlock13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3928,7 +3929,7 @@ func switchDenseBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock14 runs block 14 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB0_8), PTX lines 117-123
 func switchDenseBlock14(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDenseBlock14Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, switchDenseBlock14Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4102,7 +4103,7 @@ func switchDenseBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock15 runs block 15 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b15 ($L__BB0_9), PTX lines 126-128
 func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDenseBlock15Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, switchDenseBlock15Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4257,7 +4258,7 @@ func switchDenseBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock16 runs block 16 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB0_10), PTX lines 131-133
 func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDenseBlock16Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, switchDenseBlock16Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5653,7 +5654,7 @@ func switchDefaultBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock11 runs block 11 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB1_3), PTX lines 229-230
 func switchDefaultBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock11Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, switchDefaultBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5739,7 +5740,7 @@ func switchDefaultBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock12 runs block 12 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB1_4), PTX lines 233-234
 func switchDefaultBlock12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock12Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, switchDefaultBlock12Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5825,7 +5826,7 @@ func switchDefaultBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock13 runs block 13 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB1_5), PTX lines 237-238
 func switchDefaultBlock13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock13Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, switchDefaultBlock13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5911,7 +5912,7 @@ func switchDefaultBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock14 runs block 14 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB1_6), PTX lines 241-242
 func switchDefaultBlock14(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock14Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, switchDefaultBlock14Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5997,7 +5998,7 @@ func switchDefaultBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock15 runs block 15 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b15 ($L__BB1_7), PTX lines 245-246
 func switchDefaultBlock15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock15Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, switchDefaultBlock15Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6083,7 +6084,7 @@ func switchDefaultBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock16 runs block 16 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB1_8), PTX lines 249-250
 func switchDefaultBlock16(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock16Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, switchDefaultBlock16Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6169,7 +6170,7 @@ func switchDefaultBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock17 runs block 17 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b17 ($L__BB1_9), PTX lines 253-254
 func switchDefaultBlock17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock17Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, switchDefaultBlock17Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6255,7 +6256,7 @@ func switchDefaultBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock18 runs block 18 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b18 ($L__BB1_10), PTX lines 257-258
 func switchDefaultBlock18(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock18Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, switchDefaultBlock18Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6341,7 +6342,7 @@ func switchDefaultBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock19 runs block 19 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b19 ($L__BB1_11), PTX lines 261-262
 func switchDefaultBlock19(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock19Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, switchDefaultBlock19Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6427,7 +6428,7 @@ func switchDefaultBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock20 runs block 20 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b20 ($L__BB1_12), PTX lines 265-266
 func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock20Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, switchDefaultBlock20Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

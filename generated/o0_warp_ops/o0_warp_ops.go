@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/warp_ops.ptx",
+	NumPasses:  7,
 	NumWindows: 150,
 	SM:         80,
 	SharedSize: 0,
@@ -2615,7 +2616,7 @@ func warpReduceSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpReduceSumBlock1 runs block 1 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_1), PTX lines 53-54; divergent, reconverges at block 5 (b4 ($L__BB0_4))
 func warpReduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpReduceSumBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, warpReduceSumBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3294,7 +3295,7 @@ func warpReduceSumBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpReduceSumBlock4 runs block 4 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 79-81
 func warpReduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpReduceSumBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, warpReduceSumBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4163,7 +4164,7 @@ func warpAllreduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpAllreduceMaxBlock1 runs block 1 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_1), PTX lines 147-148; divergent, reconverges at block 5 (b4 ($L__BB1_4))
 func warpAllreduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpAllreduceMaxBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, warpAllreduceMaxBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4956,7 +4957,7 @@ func warpAllreduceMaxBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpAllreduceMaxBlock4 runs block 4 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 176-178
 func warpAllreduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpAllreduceMaxBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, warpAllreduceMaxBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5824,7 +5825,7 @@ func warpScanBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpScanBlock1 runs block 1 of kernel warp_scan for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_1), PTX lines 232-233; divergent, reconverges at block 7 (b6 ($L__BB2_6))
 func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpScanBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, warpScanBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6562,7 +6563,7 @@ func warpScanBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpScanBlock4 runs block 4 of kernel warp_scan for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB2_3), PTX lines 259-262
 func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpScanBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, warpScanBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6755,7 +6756,7 @@ func warpScanBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpScanBlock6 runs block 6 of kernel warp_scan for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB2_5), PTX lines 267-269
 func warpScanBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpScanBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, warpScanBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

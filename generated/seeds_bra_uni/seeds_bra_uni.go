@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/bra_uni.ptx",
+	NumPasses:  1,
 	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
@@ -437,7 +438,7 @@ func braUniBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // braUniBlock2 runs block 2 of kernel bra_uni for the lanes m (budget 0: counting statistics).
 // b2 (L_exit), PTX lines 36-40; ret
 func braUniBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && braUniBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, braUniBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

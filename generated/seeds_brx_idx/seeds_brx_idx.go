@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/brx_idx.ptx",
+	NumPasses:  1,
 	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
@@ -743,7 +744,7 @@ func brxIdxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // brxIdxBlock2 runs block 2 of kernel brx_idx for the lanes m (budget 0: counting statistics).
 // b1, PTX lines 61-65; ret
 func brxIdxBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && brxIdxBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, brxIdxBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

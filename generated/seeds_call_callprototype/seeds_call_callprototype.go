@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/call_callprototype.ptx",
+	NumPasses:  0,
 	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,

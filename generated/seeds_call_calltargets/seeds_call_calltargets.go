@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/call_calltargets.ptx",
+	NumPasses:  1,
 	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
@@ -735,7 +736,7 @@ func callCalltargetsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // callCalltargetsBlock2 runs block 2 of kernel call_calltargets for the lanes m (budget 0: counting statistics).
 // b1, PTX lines 66-70; ret
 func callCalltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && callCalltargetsBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, callCalltargetsBlock2Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)

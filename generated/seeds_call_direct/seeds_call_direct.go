@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/call_direct.ptx",
+	NumPasses:  1,
 	NumWindows: 5,
 	SM:         80,
 	SharedSize: 0,
@@ -1001,7 +1002,7 @@ func callDirectBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // callDirectBlock4 runs block 4 of kernel call_direct for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 81-85; ret
 func callDirectBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && callDirectBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, callDirectBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

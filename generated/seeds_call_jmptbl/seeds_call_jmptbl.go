@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/call_jmptbl.ptx",
+	NumPasses:  1,
 	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
@@ -757,7 +758,7 @@ func callJmptblBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // callJmptblBlock2 runs block 2 of kernel call_jmptbl for the lanes m (budget 0: counting statistics).
 // b1, PTX lines 70-74; ret
 func callJmptblBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && callJmptblBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, callJmptblBlock2Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/call_jmptbl_addr32.ptx",
+	NumPasses:  1,
 	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
@@ -756,7 +757,7 @@ func callJmptblAddr32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // callJmptblAddr32Block2 runs block 2 of kernel call_jmptbl_addr32 for the lanes m (budget 0: counting statistics).
 // b1, PTX lines 61-65; ret
 func callJmptblAddr32Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && callJmptblAddr32Block2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, callJmptblAddr32Block2Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/exit.ptx",
+	NumPasses:  1,
 	NumWindows: 2,
 	SM:         80,
 	SharedSize: 0,
@@ -378,7 +379,7 @@ func exitKernelBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // exitKernelBlock2 runs block 2 of kernel exit_kernel for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 35-36
 func exitKernelBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && exitKernelBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, exitKernelBlock2Warp(w, m, budget)) {
 		return
 	}
 	r6 := w.Reg(6)

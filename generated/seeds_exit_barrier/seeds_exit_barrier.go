@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/exit_barrier.ptx",
+	NumPasses:  1,
 	NumWindows: 1,
 	SM:         80,
 	SharedSize: 256,
@@ -438,7 +439,7 @@ func exitBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // exitBarrierBlock4 runs block 4 of kernel exit_barrier for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 35-39; bar.sync at line 40
 func exitBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && exitBarrierBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, exitBarrierBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/group_scope.ptx",
+	NumPasses:  0,
 	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/min_max_abs.ptx",
+	NumPasses:  0,
 	NumWindows: 8,
 	SM:         80,
 	SharedSize: 0,

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/predicated_div.ptx",
+	NumPasses:  0,
 	NumWindows: 2,
 	SM:         80,
 	SharedSize: 0,

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/ret.ptx",
+	NumPasses:  1,
 	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
@@ -496,7 +497,7 @@ func retKernelBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // retKernelBlock2 runs block 2 of kernel ret_kernel for the lanes m (budget 0: counting statistics).
 // b1, PTX lines 38-42; ret
 func retKernelBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && retKernelBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, retKernelBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/selp.ptx",
+	NumPasses:  0,
 	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,

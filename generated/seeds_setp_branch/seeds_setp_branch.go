@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/setp_branch.ptx",
+	NumPasses:  1,
 	NumWindows: 1,
 	SM:         80,
 	SharedSize: 0,
@@ -395,7 +396,7 @@ func setpBranchBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // setpBranchBlock1 runs block 1 of kernel setp_branch for the lanes m (budget 0: counting statistics).
 // b1 (L1), PTX lines 45-45; ret
 func setpBranchBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && setpBranchBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, setpBranchBlock1Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/brauni.ptx",
+	NumPasses:  1,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
@@ -582,7 +583,7 @@ func brauniBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // brauniBlock2 runs block 2 of kernel brauni for the lanes m (budget 0: counting statistics).
 // b2 (CTA_JOIN), PTX lines 45-47
 func brauniBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && brauniBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, brauniBlock2Warp(w, m, budget)) {
 		return
 	}
 	r7 := w.Reg(7)

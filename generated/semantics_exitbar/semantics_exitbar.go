@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/exitbar.ptx",
+	NumPasses:  1,
 	NumWindows: 5,
 	SM:         80,
 	SharedSize: 512,
@@ -670,7 +671,7 @@ func maybeDieBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // maybeDieBlock2 runs block 2 of function maybe_die for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 38-39
 func maybeDieBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && maybeDieBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, maybeDieBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

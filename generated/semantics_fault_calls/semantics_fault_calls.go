@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/fault_calls.ptx",
+	NumPasses:  0,
 	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,

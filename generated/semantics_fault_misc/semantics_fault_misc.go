@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/fault_misc.ptx",
+	NumPasses:  2,
 	NumWindows: 5,
 	SM:         80,
 	SharedSize: 256,
@@ -1577,7 +1578,7 @@ func brxRangeBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // brxRangeBlock5 runs block 5 of kernel brx_range for the lanes m (budget 0: counting statistics).
 // b5 (JOIN), PTX lines 117-117; ret
 func brxRangeBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && brxRangeBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, brxRangeBlock5Warp(w, m, budget)) {
 		return
 	}
 	r8 := w.Reg(8)
@@ -1808,7 +1809,7 @@ func trapKernelBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // trapKernelBlock2 runs block 2 of kernel trap_kernel for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 137-141; ret
 func trapKernelBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && trapKernelBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, trapKernelBlock2Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)

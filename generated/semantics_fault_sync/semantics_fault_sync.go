@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/fault_sync.ptx",
+	NumPasses:  2,
 	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
@@ -613,7 +614,7 @@ func deadlockBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // deadlockBlock3 runs block 3 of kernel deadlock for the lanes m (budget 0: counting statistics).
 // b2 (DONE), PTX lines 30-34; ret
 func deadlockBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && deadlockBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, deadlockBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -866,7 +867,7 @@ func spinBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // spinBlock2 runs block 2 of kernel spin for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 53-55; ret
 func spinBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && spinBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, spinBlock2Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)

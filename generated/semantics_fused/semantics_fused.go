@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/fused.ptx",
+	NumPasses:  0,
 	NumWindows: 5,
 	SM:         80,
 	SharedSize: 8192,

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/guarded.ptx",
+	NumPasses:  0,
 	NumWindows: 9,
 	SM:         80,
 	SharedSize: 0,

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/loops.ptx",
+	NumPasses:  0,
 	NumWindows: 10,
 	SM:         80,
 	SharedSize: 0,

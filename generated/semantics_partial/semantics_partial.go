@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/partial.ptx",
+	NumPasses:  0,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/predication.ptx",
+	NumPasses:  0,
 	NumWindows: 12,
 	SM:         80,
 	SharedSize: 0,

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/predparams.ptx",
+	NumPasses:  6,
 	NumWindows: 8,
 	SM:         80,
 	SharedSize: 0,
@@ -1588,7 +1589,7 @@ func predparamsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // predparamsBlock2 runs block 2 of kernel predparams for the lanes m (budget 0: counting statistics).
 // b1 (AFTER), PTX lines 94-99; code before the call
 func predparamsBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && predparamsBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, predparamsBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1738,7 +1739,7 @@ func predparamsBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // predparamsBlock4 runs block 4 of kernel predparams for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 79-80; code before the call
 func predparamsBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && predparamsBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, predparamsBlock4Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -1891,7 +1892,7 @@ func predparamsBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // predparamsBlock6 runs block 6 of kernel predparams for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 83-90; divergent, reconverges at block 2 (b1 (AFTER))
 func predparamsBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && predparamsBlock6Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, predparamsBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2090,7 +2091,7 @@ func predparamsBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // predparamsBlock9 runs block 9 of kernel predparams for the lanes m (budget 0: counting statistics).
 // b6, PTX lines 101-102; code before the call
 func predparamsBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && predparamsBlock9Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, predparamsBlock9Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2329,7 +2330,7 @@ func predparamsBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // predparamsBlock13 runs block 13 of kernel predparams for the lanes m (budget 0: counting statistics).
 // b8, PTX lines 113-117; code before the call
 func predparamsBlock13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && predparamsBlock13Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, predparamsBlock13Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2468,7 +2469,7 @@ func predparamsBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // predparamsBlock15 runs block 15 of kernel predparams for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 119-120; ret
 func predparamsBlock15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && predparamsBlock15Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, predparamsBlock15Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

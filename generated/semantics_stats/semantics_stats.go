@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/stats.ptx",
+	NumPasses:  3,
 	NumWindows: 14,
 	SM:         80,
 	SharedSize: 512,
@@ -1761,7 +1762,7 @@ func branchBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // branchBlock2 runs block 2 of kernel branch for the lanes m (budget 0: counting statistics).
 // b2 (DONE), PTX lines 39-43
 func branchBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && branchBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, branchBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2100,7 +2101,7 @@ func loopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // loopBlock2 runs block 2 of kernel loop for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 64-68; ret
 func loopBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && loopBlock2Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, loopBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2396,7 +2397,7 @@ func brxBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // brxBlock4 runs block 4 of kernel brx for the lanes m (budget 0: counting statistics).
 // b4 (END), PTX lines 92-96; ret
 func brxBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && brxBlock4Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, brxBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

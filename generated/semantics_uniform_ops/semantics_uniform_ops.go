@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/uniform_ops.ptx",
+	NumPasses:  0,
 	NumWindows: 9,
 	SM:         80,
 	SharedSize: 0,

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/vecparams.ptx",
+	NumPasses:  3,
 	NumWindows: 12,
 	SM:         80,
 	SharedSize: 0,
@@ -1807,7 +1808,7 @@ func vecparamsBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // vecparamsBlock8 runs block 8 of kernel vecparams for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 95-104; divergent, reconverges at block 2 (b1 (AFTER))
 func vecparamsBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && vecparamsBlock8Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, vecparamsBlock8Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2126,7 +2127,7 @@ func vecparamsBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // vecparamsBlock11 runs block 11 of kernel vecparams for the lanes m (budget 0: counting statistics).
 // b7, PTX lines 117-121; code before the call
 func vecparamsBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && vecparamsBlock11Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, vecparamsBlock11Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2384,7 +2385,7 @@ func vecparamsBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // vecparamsBlock15 runs block 15 of kernel vecparams for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 130-131; ret
 func vecparamsBlock15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && vecparamsBlock15Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, vecparamsBlock15Warp(w, m, budget)) {
 		return
 	}
 	r8 := w.Reg(8)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/switch_dense.ptx",
+	NumPasses:  4,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
@@ -2670,7 +2671,7 @@ func switchDenseBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock16 runs block 16 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB0_21), PTX lines 104-109
 func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDenseBlock16Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, switchDenseBlock16Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2833,7 +2834,7 @@ func switchDenseBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock19 runs block 19 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 30-36; divergent, reconverges at the exit
 func switchDenseBlock19(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDenseBlock19Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, switchDenseBlock19Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -3966,7 +3967,7 @@ func switchDefaultBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock15 runs block 15 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b15 ($L__BB1_22), PTX lines 215-217
 func switchDefaultBlock15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock15Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, switchDefaultBlock15Warp(w, m, budget)) {
 		return
 	}
 	r8 := w.Reg(8)
@@ -4128,7 +4129,7 @@ func switchDefaultBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock17 runs block 17 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 138-146; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 func switchDefaultBlock17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && switchDefaultBlock17Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, switchDefaultBlock17Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

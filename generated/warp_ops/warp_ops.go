@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/warp_ops.ptx",
+	NumPasses:  7,
 	NumWindows: 13,
 	SM:         80,
 	SharedSize: 0,
@@ -1589,7 +1590,7 @@ func warpReduceSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpReduceSumBlock0 runs block 0 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 21-29; the lanes wait here for those shfl.sync.down.b32 at line 30 names
 func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpReduceSumBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, warpReduceSumBlock0Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -1936,7 +1937,7 @@ func warpReduceSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpReduceSumBlock7 runs block 7 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 43-52
 func warpReduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpReduceSumBlock7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, warpReduceSumBlock7Warp(w, m, budget)) {
 		return
 	}
 	r5 := w.Reg(5)
@@ -2196,7 +2197,7 @@ func warpAllreduceMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpAllreduceMaxBlock0 runs block 0 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 68-78; the lanes wait here for those shfl.sync.bfly.b32 at line 79 names
 func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpAllreduceMaxBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, warpAllreduceMaxBlock0Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -2655,7 +2656,7 @@ func warpScanBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpScanBlock0 runs block 0 of kernel warp_scan for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 105-116; the lanes wait here for those shfl.sync.up.b32 at line 117 names
 func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpScanBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, warpScanBlock0Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -3253,7 +3254,7 @@ func warpBroadcastBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpBroadcastBlock0 runs block 0 of kernel warp_broadcast for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 152-163; the lanes wait here for those shfl.sync.idx.b32 at line 164 names
 func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpBroadcastBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, warpBroadcastBlock0Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -3661,7 +3662,7 @@ func warpVotesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpVotesBlock0 runs block 0 of kernel warp_votes for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 184-200; the lanes wait here for those vote.sync.ballot.b32 at line 201 names
 func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpVotesBlock0Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, warpVotesBlock0Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -4192,7 +4193,7 @@ func warpVotesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpVotesBlock5 runs block 5 of kernel warp_votes for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 206-215
 func warpVotesBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && warpVotesBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, warpVotesBlock5Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
