@@ -92,6 +92,11 @@ func TestWarpPass(t *testing.T) {
 		require.NoError(t, launch("staged", 1, 64, in, out))
 		require.Equal(t, words(64, func(i int) uint32 { return 3*init[63-i] + 3*init[i] }), download(out, 64), "staged")
 
+		// carry: the address's carry chain must not touch the CC.CF the block reads first.
+		p = upload(make([]uint32, 96))
+		require.NoError(t, launch("carry", 1, 96, p))
+		require.Equal(t, words(96, func(i int) uint32 { return min(uint32(i%32), 1) }), download(p, 96), "carry")
+
 		// copy: in bounds over 3 CTAs; then 64 threads over 40 words, where thread 40 faults
 		// after warp 0 has stored; then CTA 1 of two on one worker misaligned (skew 2), where
 		// its thread 0 faults after CTA 0 has copied.

@@ -83,8 +83,9 @@ func (f *fnGen) emitWarpPass(b *ssa.Block, instrs []*ssa.Instr) []jen.Code {
 // passPlan returns the plan of the block's warp pass, or nil where it does not qualify:
 // it holds an instruction other than lane-local arithmetic, a load of one value for the
 // whole warp (a kernel parameter) and unguarded scalar loads and stores of global, generic or
-// shared memory at a register address computed without loads or predicates, or no such
-// access at all.
+// shared memory at a register address computed without loads, predicates or the carry flag
+// (the address loop must write nothing: an add.cc there would set CC.CF before an addc of the
+// ordinary code reads the old one), or no such access at all.
 func (e *blockEmit) passPlan(instrs []*ssa.Instr) *warpPass {
 	fp := &warpPass{index: map[*ssa.Instr]int{}, slice: map[*ssa.Instr]bool{}}
 	inBlock := map[*ssa.Instr]bool{}
@@ -136,7 +137,7 @@ func (e *blockEmit) passPlan(instrs []*ssa.Instr) *warpPass {
 			return true
 		}
 		d := v.Instr
-		if !laneLocal(d) || d.Guard != nil || len(d.Defs) != 1 || len(d.Dsts) != 1 || d.Dsts[0].Kind != ssa.ArgValue || d.Defs[0].Reg.Type == frontend.Pred {
+		if !laneLocal(d) || multiDst(d) || d.Guard != nil || len(d.Defs) != 1 || len(d.Dsts) != 1 || d.Dsts[0].Kind != ssa.ArgValue || d.Defs[0].Reg.Type == frontend.Pred {
 			return false
 		}
 		fp.slice[d] = true

@@ -9,6 +9,7 @@ import (
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/runtime/isa"
 )
 
 // Module is the PTX module warp_pass.ptx, compiled to Go. ptx2go.Load(Module) launches its kernels by name;
@@ -17,7 +18,7 @@ var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/warp_pass.ptx",
 	NumPasses:  6,
-	NumWindows: 15,
+	NumWindows: 16,
 	SM:         80,
 	SharedSize: 256,
 }
@@ -188,10 +189,31 @@ var (
 		Sig:          "()(.param 8,.param 8,.param 8)",
 		StackBytes:   0,
 	}
+	// carryFunc is PTX kernel carry (testdata/ptx/hand/warp_pass.ptx:148).
+	carryFunc = &runtime.Func{
+		Exit:   2,
+		Index:  6,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "carry_p",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 8,
+		Loc:          "testdata/ptx/hand/warp_pass.ptx:148",
+		Name:         "carry",
+		NumPreds:     0,
+		NumRegs:      16,
+		Sig:          "()(.param 8)",
+		StackBytes:   0,
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{inplaceFunc, shiftFunc, bytesFunc, stridedFunc, stagedFunc, copyFunc}
+	Module.Funcs = []*runtime.Func{inplaceFunc, shiftFunc, bytesFunc, stridedFunc, stagedFunc, copyFunc, carryFunc}
 	inplaceFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 13-25; ret
 	inplaceFunc.Blocks[0] = runtime.Block{
@@ -643,6 +665,107 @@ func init() {
 		Reconv: -1,
 	}}
 	copyFunc.Run = copyRun
+	carryFunc.Blocks = make([]runtime.Block, 3)
+	// b0, PTX lines 152-155
+	carryFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			carryRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/warp_pass.ptx:152",
+		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/warp_pass.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/warp_pass.ptx:156",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b1 ($BODY), PTX lines 158-169; ret
+	carryFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			carryRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/warp_pass.ptx:158",
+		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/warp_pass.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/warp_pass.ptx:170",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	carryFunc.Blocks[2] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	carryFunc.Run = carryRun
 }
 
 // Inplace launches PTX kernel inplace (testdata/ptx/hand/warp_pass.ptx:9) on dev with the launch configuration cfg. Parameters: p2 is inplace_p.
@@ -690,6 +813,13 @@ func Copy(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, a 
 	binary.LittleEndian.PutUint64(p[8:], uint64(out))
 	binary.LittleEndian.PutUint64(p[16:], skew)
 	return dev.Launch(ctx, Module, copyFunc, cfg, p[:])
+}
+
+// Carry launches PTX kernel carry (testdata/ptx/hand/warp_pass.ptx:148) on dev with the launch configuration cfg. Parameters: p2 is carry_p.
+func Carry(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p2 uint64) error {
+	var p [8]byte
+	binary.LittleEndian.PutUint64(p[0:], p2)
+	return dev.Launch(ctx, Module, carryFunc, cfg, p[:])
 }
 
 // inplaceRun runs blocks of kernel inplace for the lanes m from block pc, following jumps and branches all of them take
@@ -2861,6 +2991,214 @@ func copyBlock0(w *runtime.Warp, m uint32, budget int) {
 				} else {
 					{
 						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_pass.ptx:142")
+					}
+				}
+			}
+		}
+	}
+}
+
+// carryRun runs blocks of kernel carry for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func carryRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 152-155
+			carryBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 1:
+			// b1 ($BODY), PTX lines 158-169; ret
+			carryBlock1(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// carryBlock0 runs block 0 of kernel carry for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 152-155
+func carryBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r15 := w.Reg(15)
+	k0 := uint64(0x1f)
+	k1 := uint64(0xffffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 152: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_pass.ptx:152")
+	}
+	runtime.Broadcast(r0, m, u1)
+	// PTX lines 153, 154, 155: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 153: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+				// 154: and.b32
+				v3 := uint64(uint32(v2) & uint32(k0))
+				// 155: add.cc.u32
+				cc4x, cc4y := v3, k1
+				cc4r, cc4c := isa.AddCarry(cc4x, cc4y, uint64(0), 32)
+				r3[l] = cc4r
+				r15[l] = cc4c
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 153: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+				// 154: and.b32
+				v3 := uint64(uint32(v2) & uint32(k0))
+				// 155: add.cc.u32
+				cc4x, cc4y := v3, k1
+				cc4r, cc4c := isa.AddCarry(cc4x, cc4y, uint64(0), 32)
+				r3[l] = cc4r
+				r15[l] = cc4c
+			}
+		}
+	}
+	_ = u1
+}
+
+// carryBlock1 runs block 1 of kernel carry for the lanes m (budget 0: counting statistics).
+// b1 ($BODY), PTX lines 158-169; ret
+func carryBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	r15 := w.Reg(15)
+	k0 := uint64(0x0)
+	k1 := uint64(0x20)
+	k2 := uint64(0x2)
+	// PTX lines 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s12w := w.Window(15)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 158: addc.u32
+				cc1x, cc1y := k0, k0
+				cc1r, cc1c := isa.AddCarry(cc1x, cc1y, uint64(r15[l]&1), 32)
+				r4[l] = cc1r
+				_ = cc1c
+				// 159: cvt.u32.u64
+				v2 := uint64(uint32(uint64(r0[l])))
+				// 160: shr.u64
+				v3 := uint64(uint64(r0[l]) >> uint32(k1))
+				// 161: cvt.u32.u64
+				v4 := uint64(uint32(uint64(v3)))
+				// 162: shl.b32
+				v5 := uint64(uint32(r1[l]) << uint32(k2))
+				// 163: add.cc.u32
+				cc6x, cc6y := v2, v5
+				cc6r, cc6c := isa.AddCarry(cc6x, cc6y, uint64(0), 32)
+				r9[l] = cc6r
+				r15[l] = cc6c
+				// 164: addc.u32
+				cc7x, cc7y := v4, k0
+				cc7r, cc7c := isa.AddCarry(cc7x, cc7y, uint64(r15[l]&1), 32)
+				r10[l] = cc7r
+				_ = cc7c
+				// 165: cvt.u64.u32
+				v8 := uint64(uint64(uint32(r10[l])))
+				// 166: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k1))
+				// 167: cvt.u64.u32
+				v10 := uint64(uint64(uint32(r9[l])))
+				// 168: or.b64
+				v11 := uint64(uint64(v9) | uint64(v10))
+				// 169: st.global.u32
+				s12 := uint64(v11) + 0x0
+				s12v := uint64(r4[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_pass.ptx:169")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 158: addc.u32
+				cc1x, cc1y := k0, k0
+				cc1r, cc1c := isa.AddCarry(cc1x, cc1y, uint64(r15[l]&1), 32)
+				r4[l] = cc1r
+				_ = cc1c
+				// 159: cvt.u32.u64
+				v2 := uint64(uint32(uint64(r0[l])))
+				// 160: shr.u64
+				v3 := uint64(uint64(r0[l]) >> uint32(k1))
+				// 161: cvt.u32.u64
+				v4 := uint64(uint32(uint64(v3)))
+				// 162: shl.b32
+				v5 := uint64(uint32(r1[l]) << uint32(k2))
+				// 163: add.cc.u32
+				cc6x, cc6y := v2, v5
+				cc6r, cc6c := isa.AddCarry(cc6x, cc6y, uint64(0), 32)
+				r9[l] = cc6r
+				r15[l] = cc6c
+				// 164: addc.u32
+				cc7x, cc7y := v4, k0
+				cc7r, cc7c := isa.AddCarry(cc7x, cc7y, uint64(r15[l]&1), 32)
+				r10[l] = cc7r
+				_ = cc7c
+				// 165: cvt.u64.u32
+				v8 := uint64(uint64(uint32(r10[l])))
+				// 166: shl.b64
+				v9 := uint64(uint64(v8) << uint32(k1))
+				// 167: cvt.u64.u32
+				v10 := uint64(uint64(uint32(r9[l])))
+				// 168: or.b64
+				v11 := uint64(uint64(v9) | uint64(v10))
+				// 169: st.global.u32
+				s12 := uint64(v11) + 0x0
+				s12v := uint64(r4[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
+				} else {
+					{
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_pass.ptx:169")
 					}
 				}
 			}
