@@ -71,6 +71,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/grid_stride"
 	"github.com/ptx2go/ptx2go/generated/half"
 	"github.com/ptx2go/ptx2go/generated/hand_brx_idx"
+	"github.com/ptx2go/ptx2go/generated/hand_cache_policy"
 	"github.com/ptx2go/ptx2go/generated/hand_callprototype"
 	"github.com/ptx2go/ptx2go/generated/hand_calltable"
 	"github.com/ptx2go/ptx2go/generated/hand_calltargets"
@@ -353,6 +354,7 @@ var generatedModules = map[string]*runtime.Module{
 	"gcc/funcs":                    gcc_funcs.Module,
 	"gcc/funcs_sm80":               gcc_funcs_sm80.Module,
 	"hand/brx_idx":                 hand_brx_idx.Module,
+	"hand/cache_policy":            hand_cache_policy.Module,
 	"hand/callprototype":           hand_callprototype.Module,
 	"hand/calltable":               hand_calltable.Module,
 	"hand/calltargets":             hand_calltargets.Module,

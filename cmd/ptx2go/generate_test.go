@@ -99,21 +99,21 @@ func TestGeneratedTypeChecks(t *testing.T) {
 }
 
 // TestGenerateErrors checks that a module with an instruction the Go source back end does not
-// handle fails with its PTX line and writes nothing. discard.global.L2 is rejected by every
-// engine (README's list), so the case stays an error as the back end grows.
+// handle fails with its PTX line and writes nothing. stacksave is rejected by every engine
+// (README's list), so the case stays an error as the back end grows.
 func TestGenerateErrors(t *testing.T) {
-	bad := filepath.Join(t.TempDir(), "discard.ptx")
+	bad := filepath.Join(t.TempDir(), "stacksave.ptx")
 	src := ".version 7.5\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n" +
-		"\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\tdiscard.global.L2 [%rd1], 128;\n\tret;\n}\n"
+		"\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\tstacksave.u64 %rd1;\n\tret;\n}\n"
 	if err := os.WriteFile(bad, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	out := filepath.Join(filepath.Dir(bad), "discard.go")
+	out := filepath.Join(filepath.Dir(bad), "stacksave.go")
 	if code := run([]string{"generate", "-o", out, bad}, &stdout, &stderr); code != exitFail {
 		t.Fatalf("exit %d, want %d", code, exitFail)
 	}
-	if want := "gosrc: " + bad + ":8: instruction discard.global.L2 is not supported by the Go source back end yet"; !strings.Contains(stderr.String(), want) {
+	if want := "gosrc: " + bad + ":8: instruction stacksave.u64 is not supported by the Go source back end yet"; !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr = %q, want it to contain %q", stderr.String(), want)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {

@@ -404,6 +404,10 @@ func (e *emitter) lower() runtime.Instr {
 		return e.cpAsync()
 	case frontend.OpPrefetch, frontend.OpPrefetchu:
 		return e.prefetch()
+	case frontend.OpApplypriority, frontend.OpDiscard:
+		return e.cacheHint()
+	case frontend.OpCreatepolicy:
+		return e.createPolicy()
 	case frontend.OpNanosleep:
 		return e.nanosleep()
 	case frontend.OpPmevent:

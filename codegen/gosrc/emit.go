@@ -362,6 +362,14 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 	case frontend.OpPrefetch, frontend.OpPrefetchu, frontend.OpNanosleep, frontend.OpPmevent, frontend.OpBrkpt:
 		e.hint(in)
 		return
+	case frontend.OpApplypriority, frontend.OpDiscard:
+		switch ok, msg := layout.CheckCacheHint(in); {
+		case msg != "":
+			e.errorf(in, "%s", msg)
+		case !ok:
+			e.unsupported(in)
+		}
+		return // the L2 cache is not modelled (layout/cachepolicy.go)
 	case frontend.OpLd, frontend.OpLdu:
 		if e.laneMemOK(in) {
 			e.laneMem(in)
@@ -666,7 +674,13 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 	if !d.Uniform || d.Reg.Type == frontend.Pred || d.Reg.Type == frontend.B128 {
 		return false
 	}
-	for _, a := range in.Args {
+	args := in.Args
+	if in.Op == frontend.OpCreatepolicy {
+		if _, copy, _, _ := layout.CachePolicy(in); !copy {
+			args = nil // a fractional or range policy does not depend on its operands
+		}
+	}
+	for _, a := range args {
 		switch a.Kind {
 		case ssa.ArgImm, ssa.ArgFloat, ssa.ArgSym:
 		case ssa.ArgValue:

@@ -24,7 +24,7 @@ func laneLocalExt(op frontend.Opcode) bool {
 		frontend.OpBmsk, frontend.OpDp4a, frontend.OpDp2a, frontend.OpPrmt, frontend.OpLop3, frontend.OpShf,
 		frontend.OpBfi, frontend.OpVadd, frontend.OpVsub, frontend.OpVabsdiff, frontend.OpVmin, frontend.OpVmax,
 		frontend.OpSlct, frontend.OpCnot, frontend.OpTestp, frontend.OpCopysign, frontend.OpSet,
-		frontend.OpAddc, frontend.OpSubc, frontend.OpMadc, frontend.OpIsspacep:
+		frontend.OpAddc, frontend.OpSubc, frontend.OpMadc, frontend.OpIsspacep, frontend.OpCreatepolicy:
 		return true
 	}
 	return false

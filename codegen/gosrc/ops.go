@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
@@ -109,6 +110,18 @@ func (c ctx) value(in *ssa.Instr, n string) []jen.Code {
 		return c.cvt(in, n)
 	case frontend.OpLd, frontend.OpLdu:
 		return c.load(in, n)
+	case frontend.OpCreatepolicy:
+		policy, copy, ok, msg := layout.CachePolicy(in)
+		switch {
+		case msg != "":
+			c.e.errorf(in, "%s", msg)
+			return nil
+		case !ok:
+			return nil
+		case copy:
+			return define(n, u64(src(0, frontend.B64)))
+		}
+		return define(n, jen.Id(c.e.imm(policy)))
 	}
 	if t.IsFloat() {
 		return c.float(in, n, t)
