@@ -367,19 +367,9 @@ func (e *emitter) isspacep() runtime.Instr {
 	}
 }
 
-// prefetch and prefetchu only warm caches, and a prefetch of an invalid address is not a
-// fault on a GPU, so they do nothing (layout.CheckHint checks their forms).
 // cacheHint lowers applypriority and discard (layout.CheckCacheHint): the L2 cache is not
 // modelled, and memory a discard leaves as it was is one of the values the ISA allows.
-func (e *emitter) cacheHint() runtime.Instr {
-	switch ok, msg := layout.CheckCacheHint(e.in); {
-	case msg != "":
-		return e.errorf("%s", msg)
-	case !ok:
-		return e.unsupported()
-	}
-	return func(*runtime.Warp, uint32) {}
-}
+func (e *emitter) cacheHint() runtime.Instr { return e.noOp(layout.CheckCacheHint(e.in)) }
 
 // createPolicy lowers createpolicy (layout.CachePolicy): the policy, or the access property
 // createpolicy.cvt converts.
@@ -400,6 +390,8 @@ func (e *emitter) createPolicy() runtime.Instr {
 	return lanes1(e.dst(e.in.Dsts[0]), a, func(x uint64) uint64 { return x })
 }
 
+// prefetch and prefetchu only warm caches, and a prefetch of an invalid address is not a
+// fault on a GPU, so they do nothing (layout.CheckHint checks their forms).
 func (e *emitter) prefetch() runtime.Instr {
 	if ok, _ := layout.CheckHint(e.in); !ok {
 		return e.unsupported()

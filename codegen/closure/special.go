@@ -110,8 +110,12 @@ func (e *emitter) nanosleep() runtime.Instr {
 // pmevent a and pmevent.mask a signal performance-monitor events; there are no counters to
 // raise here, so they do nothing. The operand must be an immediate (an event 0-15, or a
 // 16-bit mask).
-func (e *emitter) pmevent() runtime.Instr {
-	switch ok, msg := layout.CheckHint(e.in); {
+func (e *emitter) pmevent() runtime.Instr { return e.noOp(layout.CheckHint(e.in)) }
+
+// noOp is an instruction that does nothing once its form check passed (ok), or the check's
+// error (msg), or unsupported.
+func (e *emitter) noOp(ok bool, msg string) runtime.Instr {
+	switch {
 	case msg != "":
 		return e.errorf("%s", msg)
 	case !ok:

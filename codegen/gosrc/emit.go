@@ -359,17 +359,10 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 	switch in.Op {
 	case frontend.OpMembar, frontend.OpFence:
 		return // CTAs share memory through Go atomics; program order gives the ordering.
-	case frontend.OpPrefetch, frontend.OpPrefetchu, frontend.OpNanosleep, frontend.OpPmevent, frontend.OpBrkpt:
+	case frontend.OpPrefetch, frontend.OpPrefetchu, frontend.OpNanosleep, frontend.OpPmevent, frontend.OpBrkpt,
+		frontend.OpApplypriority, frontend.OpDiscard:
 		e.hint(in)
 		return
-	case frontend.OpApplypriority, frontend.OpDiscard:
-		switch ok, msg := layout.CheckCacheHint(in); {
-		case msg != "":
-			e.errorf(in, "%s", msg)
-		case !ok:
-			e.unsupported(in)
-		}
-		return // the L2 cache is not modelled (layout/cachepolicy.go)
 	case frontend.OpLd, frontend.OpLdu:
 		if e.laneMemOK(in) {
 			e.laneMem(in)

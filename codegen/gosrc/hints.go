@@ -13,9 +13,14 @@ import (
 // in codegen/closure.
 
 // hint lowers prefetch, prefetchu, nanosleep, pmevent and brkpt, whose forms layout.CheckHint
-// checks for both back ends.
+// checks for both back ends, and applypriority and discard (layout.CheckCacheHint), which
+// do nothing: the L2 cache is not modelled.
 func (e *blockEmit) hint(in *ssa.Instr) {
-	switch ok, msg := layout.CheckHint(in); {
+	check := layout.CheckHint
+	if in.Op == frontend.OpApplypriority || in.Op == frontend.OpDiscard {
+		check = layout.CheckCacheHint
+	}
+	switch ok, msg := check(in); {
 	case msg != "":
 		e.errorf(in, "%s", msg)
 		return
