@@ -20,13 +20,13 @@ import (
 // discarded line to read as afterwards.
 
 var (
-	modFractional = hintMod(".fractional")
-	modRange      = hintMod(".range")
-	modCvt        = hintMod(".cvt")
-	modL2EvFirst  = hintMod(".L2::evict_first")
-	modL2EvUnch   = hintMod(".L2::evict_unchanged")
-	modB64        = hintMod(".b64")
-	modGlobal     = hintMod(".global")
+	modFractional = knownMod(".fractional")
+	modRange      = knownMod(".range")
+	modCvt        = knownMod(".cvt")
+	modL2EvFirst  = knownMod(".L2::evict_first")
+	modL2EvUnch   = knownMod(".L2::evict_unchanged")
+	modB64        = knownMod(".b64")
+	modGlobal     = knownMod(".global")
 )
 
 // CachePolicy classifies createpolicy. For the fractional and range forms it returns the

@@ -46,18 +46,18 @@ type CpAsyncForm struct {
 }
 
 var (
-	modAsync       = hintMod(".async")
-	modCa          = hintMod(".ca")
-	modCg          = hintMod(".cg")
-	modCommitGroup = hintMod(".commit_group")
-	modWaitGroup   = hintMod(".wait_group")
-	modWaitAll     = hintMod(".wait_all")
-	modMbarrier    = hintMod(".mbarrier")
-	modNoinc       = hintMod(".noinc")
-	modL2Hint      = hintMod(".L2::cache_hint")
-	modL2Pre64     = hintMod(".L2::64B")
-	modL2Pre128    = hintMod(".L2::128B")
-	modL2Pre256    = hintMod(".L2::256B")
+	modAsync       = knownMod(".async")
+	modCa          = knownMod(".ca")
+	modCg          = knownMod(".cg")
+	modCommitGroup = knownMod(".commit_group")
+	modWaitGroup   = knownMod(".wait_group")
+	modWaitAll     = knownMod(".wait_all")
+	modMbarrier    = knownMod(".mbarrier")
+	modNoinc       = knownMod(".noinc")
+	modL2Hint      = knownMod(".L2::cache_hint")
+	modL2Pre64     = knownMod(".L2::64B")
+	modL2Pre128    = knownMod(".L2::128B")
+	modL2Pre256    = knownMod(".L2::256B")
 )
 
 // CpAsync classifies a cp.async instruction of the sm_80 forms,

@@ -249,7 +249,7 @@ func (f *Frame) placeParams(vars []*ssa.Variable) int64 {
 }
 
 // modWarp is `.warp` (bar.warp.sync), which has no named constant in frontend.
-var modWarp, _ = frontend.LookupMod(".warp")
+var modWarp = knownMod(".warp")
 
 // IsBarrier reports whether an instruction waits at a CTA barrier and so ends a runtime block.
 func IsBarrier(in *ssa.Instr) bool {
@@ -283,7 +283,7 @@ func WarpSyncMask(in *ssa.Instr) (ssa.Arg, bool) {
 	return in.Args[i], true
 }
 
-var modSync, _ = frontend.LookupMod(".sync")
+var modSync = knownMod(".sync")
 
 // WarpSync describes the rendezvous before the warp-level synchronization in (whose
 // membermask operand WarpSyncMask returned) for the runtime: the register holding each lane's

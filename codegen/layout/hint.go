@@ -14,7 +14,7 @@ import (
 // (the back ends yield the goroutine), and brkpt is a debugger's breakpoint.
 
 // hintMod looks up a modifier the frontend knows.
-func hintMod(name string) frontend.Mod {
+func knownMod(name string) frontend.Mod {
 	m, ok := frontend.LookupMod(name)
 	if !ok {
 		panic("layout: frontend does not know the modifier " + name)
@@ -23,11 +23,11 @@ func hintMod(name string) frontend.Mod {
 }
 
 var (
-	modL1       = hintMod(".L1")
-	modL2       = hintMod(".L2")
-	modL2EvLast = hintMod(".L2::evict_last")
-	modL2EvNorm = hintMod(".L2::evict_normal")
-	modMask     = hintMod(".mask")
+	modL1       = knownMod(".L1")
+	modL2       = knownMod(".L2")
+	modL2EvLast = knownMod(".L2::evict_last")
+	modL2EvNorm = knownMod(".L2::evict_normal")
+	modMask     = knownMod(".mask")
 )
 
 // CheckHint checks the form of prefetch, prefetchu, nanosleep, pmevent and brkpt. It returns

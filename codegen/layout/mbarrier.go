@@ -24,18 +24,18 @@ type MbarForm struct {
 }
 
 var (
-	modMbarInit, _         = frontend.LookupMod(".init")
-	modMbarInval, _        = frontend.LookupMod(".inval")
-	modMbarArrive, _       = frontend.LookupMod(".arrive")
-	modMbarArriveDrop, _   = frontend.LookupMod(".arrive_drop")
-	modMbarTestWait, _     = frontend.LookupMod(".test_wait")
-	modMbarTryWait, _      = frontend.LookupMod(".try_wait")
-	modMbarPendingCount, _ = frontend.LookupMod(".pending_count")
-	modMbarParity, _       = frontend.LookupMod(".parity")
-	modMbarNoComplete, _   = frontend.LookupMod(".noComplete")
-	modCTA, _              = frontend.LookupMod(".cta")
-	modCluster, _          = frontend.LookupMod(".cluster")
-	modSharedCluster, _    = frontend.LookupMod(".shared::cluster")
+	modMbarInit         = knownMod(".init")
+	modMbarInval        = knownMod(".inval")
+	modMbarArrive       = knownMod(".arrive")
+	modMbarArriveDrop   = knownMod(".arrive_drop")
+	modMbarTestWait     = knownMod(".test_wait")
+	modMbarTryWait      = knownMod(".try_wait")
+	modMbarPendingCount = knownMod(".pending_count")
+	modMbarParity       = knownMod(".parity")
+	modMbarNoComplete   = knownMod(".noComplete")
+	modCTA              = knownMod(".cta")
+	modCluster          = knownMod(".cluster")
+	modSharedCluster    = knownMod(".shared::cluster")
 )
 
 // Mbarrier classifies an mbarrier instruction of the sm_80 forms,
