@@ -403,6 +403,11 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		e.stmts = append(e.stmts, e.countWarp(in))
 		e.cpAsync(in)
 		return
+	case frontend.OpLdmatrix, frontend.OpMma:
+		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
+		e.matrix(in)
+		return
 	}
 	if layout.IsWarpInstr(in) {
 		e.flush()
