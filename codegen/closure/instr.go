@@ -404,6 +404,8 @@ func (e *emitter) lower() runtime.Instr {
 		return e.cpAsync()
 	case frontend.OpLdmatrix, frontend.OpMma:
 		return e.matrix()
+	case frontend.OpWmma:
+		return e.wmma()
 	case frontend.OpPrefetch, frontend.OpPrefetchu:
 		return e.prefetch()
 	case frontend.OpNanosleep:

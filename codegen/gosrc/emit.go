@@ -408,6 +408,11 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		e.stmts = append(e.stmts, e.countWarp(in))
 		e.matrix(in)
 		return
+	case frontend.OpWmma:
+		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
+		e.wmma(in)
+		return
 	}
 	if layout.IsWarpInstr(in) {
 		e.flush()

@@ -17,13 +17,13 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/mma.ptx",
-	NumWindows: 103,
+	NumWindows: 113,
 	SM:         80,
-	SharedSize: 4352,
+	SharedSize: 5376,
 }
 
 var (
-	// ldsmCopyFunc is PTX kernel ldsm_copy (testdata/ptx/nvcc/mma.ptx:20).
+	// ldsmCopyFunc is PTX kernel ldsm_copy (testdata/ptx/nvcc/mma.ptx:22).
 	ldsmCopyFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   45,
@@ -48,14 +48,14 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/ptx/nvcc/mma.ptx:20",
+		Loc:          "testdata/ptx/nvcc/mma.ptx:22",
 		Name:         "ldsm_copy",
 		NumPreds:     2,
 		NumRegs:      46,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 	}
-	// gemmF16Func is PTX kernel gemm_f16 (testdata/ptx/nvcc/mma.ptx:154).
+	// gemmF16Func is PTX kernel gemm_f16 (testdata/ptx/nvcc/mma.ptx:156).
 	gemmF16Func = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   358,
@@ -100,14 +100,14 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 36,
-		Loc:          "testdata/ptx/nvcc/mma.ptx:154",
+		Loc:          "testdata/ptx/nvcc/mma.ptx:156",
 		Name:         "gemm_f16",
 		NumPreds:     20,
 		NumRegs:      359,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 	}
-	// gemmF16TransFunc is PTX kernel gemm_f16_trans (testdata/ptx/nvcc/mma.ptx:768).
+	// gemmF16TransFunc is PTX kernel gemm_f16_trans (testdata/ptx/nvcc/mma.ptx:770).
 	gemmF16TransFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   104,
@@ -146,14 +146,14 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 32,
-		Loc:          "testdata/ptx/nvcc/mma.ptx:768",
+		Loc:          "testdata/ptx/nvcc/mma.ptx:770",
 		Name:         "gemm_f16_trans",
 		NumPreds:     10,
 		NumRegs:      105,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8)",
 		StackBytes:   0,
 	}
-	// gemmBf16Func is PTX kernel gemm_bf16 (testdata/ptx/nvcc/mma.ptx:1003).
+	// gemmBf16Func is PTX kernel gemm_bf16 (testdata/ptx/nvcc/mma.ptx:1005).
 	gemmBf16Func = &runtime.Func{
 		Exit:   1,
 		Index:  3,
@@ -188,14 +188,14 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 32,
-		Loc:          "testdata/ptx/nvcc/mma.ptx:1003",
+		Loc:          "testdata/ptx/nvcc/mma.ptx:1005",
 		Name:         "gemm_bf16",
 		NumPreds:     0,
 		NumRegs:      126,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8)",
 		StackBytes:   0,
 	}
-	// gemmTf32Func is PTX kernel gemm_tf32 (testdata/ptx/nvcc/mma.ptx:1197).
+	// gemmTf32Func is PTX kernel gemm_tf32 (testdata/ptx/nvcc/mma.ptx:1199).
 	gemmTf32Func = &runtime.Func{
 		Exit:   1,
 		Index:  4,
@@ -244,24 +244,121 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 48,
-		Loc:          "testdata/ptx/nvcc/mma.ptx:1197",
+		Loc:          "testdata/ptx/nvcc/mma.ptx:1199",
 		Name:         "gemm_tf32",
 		NumPreds:     0,
 		NumRegs:      105,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 8,.param 8)",
 		StackBytes:   0,
 	}
+	// wmmaGemmFunc is PTX kernel wmma_gemm (testdata/ptx/nvcc/mma.ptx:1373).
+	wmmaGemmFunc = &runtime.Func{
+		Consts: []runtime.Const{{
+			Reg:   77,
+			Value: 0x10,
+		}},
+		Exit:   1,
+		Index:  5,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "wmma_gemm_param_0",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "wmma_gemm_param_1",
+			Offset:  8,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "wmma_gemm_param_2",
+			Offset:  16,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "wmma_gemm_param_3",
+			Offset:  24,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 32,
+		Loc:          "testdata/ptx/nvcc/mma.ptx:1373",
+		Name:         "wmma_gemm",
+		NumPreds:     0,
+		NumRegs:      78,
+		Sig:          "()(.param 8,.param 8,.param 8,.param 8)",
+		StackBytes:   0,
+		ZeroRegs:     []int32{14, 25},
+	}
+	// wmmaHalfFunc is PTX kernel wmma_half (testdata/ptx/nvcc/mma.ptx:1441).
+	wmmaHalfFunc = &runtime.Func{
+		Consts: []runtime.Const{{
+			Reg:   89,
+			Value: 0x0,
+		}, {
+			Reg:   90,
+			Value: 0x10,
+		}},
+		Exit:   11,
+		Index:  6,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "wmma_half_param_0",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "wmma_half_param_1",
+			Offset:  8,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "wmma_half_param_2",
+			Offset:  16,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "wmma_half_param_3",
+			Offset:  24,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 32,
+		Loc:          "testdata/ptx/nvcc/mma.ptx:1441",
+		Name:         "wmma_half",
+		NumPreds:     5,
+		NumRegs:      91,
+		Sig:          "()(.param 8,.param 8,.param 8,.param 8)",
+		StackBytes:   0,
+		ZeroRegs:     []int32{57},
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{ldsmCopyFunc, gemmF16Func, gemmF16TransFunc, gemmBf16Func, gemmTf32Func}
+	Module.Funcs = []*runtime.Func{ldsmCopyFunc, gemmF16Func, gemmF16TransFunc, gemmBf16Func, gemmTf32Func, wmmaGemmFunc, wmmaHalfFunc}
 	ldsmCopyFunc.Blocks = make([]runtime.Block, 7)
-	// b0, PTX lines 33-40; divergent, reconverges at block 2 (b2 ($L__BB0_3))
+	// b0, PTX lines 35-42; divergent, reconverges at block 2 (b2 ($L__BB0_3))
 	ldsmCopyFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			ldsmCopyRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:33",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:35",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -269,10 +366,7 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  33,
-			}, {
-				Count: 1,
-				Line:  34,
+				Line:  35,
 			}, {
 				Count: 1,
 				Line:  36,
@@ -284,24 +378,27 @@ func init() {
 				Line:  40,
 			}, {
 				Count: 1,
-				Line:  41,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:41",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:43",
 			Pred:   0,
 			Reconv: 2,
 			Succ:   2,
 		},
 	}
-	// b1 ($L__BB0_2), PTX lines 61-69; divergent, reconverges at block 5 (b4)
+	// b1 ($L__BB0_2), PTX lines 63-71; divergent, reconverges at block 5 (b4)
 	ldsmCopyFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			ldsmCopyRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:61",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:63",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -309,16 +406,13 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  61,
-			}, {
-				Count: 1,
-				Line:  62,
+				Line:  63,
 			}, {
 				Count: 1,
 				Line:  64,
 			}, {
 				Count: 1,
-				Line:  65,
+				Line:  66,
 			}, {
 				Count: 1,
 				Line:  67,
@@ -327,33 +421,36 @@ func init() {
 				Line:  69,
 			}, {
 				Count: 1,
-				Line:  70,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:70",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:72",
 			Pred:   1,
 			Reconv: 5,
 			Succ:   1,
 		},
 	}
-	// b2 ($L__BB0_3), PTX lines 73-73; bar.sync at line 75
+	// b2 ($L__BB0_3), PTX lines 75-75; bar.sync at line 77
 	ldsmCopyFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			ldsmCopyRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:73",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:75",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  73,
+				Line:  75,
 			}, {
 				Count: 1,
-				Line:  75,
+				Line:  77,
 			}},
 		},
 		Term: runtime.Term{
@@ -362,32 +459,26 @@ func init() {
 				ID:    45,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:75",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:77",
 			Reconv: -1,
 			Succ:   3,
 		},
 	}
-	// b2 ($L__BB0_3), PTX lines 77-148; ret
+	// b2 ($L__BB0_3), PTX lines 79-150; ret
 	ldsmCopyFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			ldsmCopyRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:77",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:79",
 		PTXInstrs: 35,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  77,
-			}, {
-				Count: 1,
-				Line:  78,
+				Line:  79,
 			}, {
 				Count: 1,
 				Line:  80,
-			}, {
-				Count: 1,
-				Line:  81,
 			}, {
 				Count: 1,
 				Line:  82,
@@ -399,19 +490,22 @@ func init() {
 				Line:  84,
 			}, {
 				Count: 1,
-				Line:  88,
+				Line:  85,
 			}, {
 				Count: 1,
-				Line:  89,
+				Line:  86,
 			}, {
 				Count: 1,
 				Line:  90,
 			}, {
 				Count: 1,
-				Line:  93,
+				Line:  91,
 			}, {
 				Count: 1,
-				Line:  96,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  95,
 			}, {
 				Count: 1,
 				Line:  98,
@@ -420,25 +514,25 @@ func init() {
 				Line:  100,
 			}, {
 				Count: 1,
-				Line:  101,
-			}, {
-				Count: 1,
 				Line:  102,
 			}, {
 				Count: 1,
-				Line:  105,
+				Line:  103,
 			}, {
 				Count: 1,
-				Line:  108,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  107,
 			}, {
 				Count: 1,
 				Line:  110,
 			}, {
 				Count: 1,
-				Line:  113,
+				Line:  112,
 			}, {
 				Count: 1,
-				Line:  116,
+				Line:  115,
 			}, {
 				Count: 1,
 				Line:  118,
@@ -450,25 +544,25 @@ func init() {
 				Line:  122,
 			}, {
 				Count: 1,
-				Line:  125,
+				Line:  124,
 			}, {
 				Count: 1,
-				Line:  128,
+				Line:  127,
 			}, {
 				Count: 1,
-				Line:  131,
+				Line:  130,
 			}, {
 				Count: 1,
-				Line:  134,
+				Line:  133,
 			}, {
 				Count: 1,
 				Line:  136,
 			}, {
 				Count: 1,
-				Line:  139,
+				Line:  138,
 			}, {
 				Count: 1,
-				Line:  142,
+				Line:  141,
 			}, {
 				Count: 1,
 				Line:  144,
@@ -481,34 +575,34 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  150,
+			}, {
+				Count: 1,
+				Line:  152,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:150",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:152",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b3, PTX lines 43-57
+	// b3, PTX lines 45-59
 	ldsmCopyFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			ldsmCopyRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:43",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:45",
 		PTXInstrs: 11,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  43,
-			}, {
-				Count: 1,
 				Line:  45,
 			}, {
 				Count: 1,
-				Line:  46,
+				Line:  47,
 			}, {
 				Count: 1,
 				Line:  48,
@@ -518,9 +612,6 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  52,
-			}, {
-				Count: 1,
-				Line:  53,
 			}, {
 				Count: 1,
 				Line:  54,
@@ -533,22 +624,28 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:59",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:61",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b4, PTX line 70
+	// b4, PTX line 72
 	ldsmCopyFunc.Blocks[5] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:72",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:74",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
@@ -561,24 +658,18 @@ func init() {
 	}}
 	ldsmCopyFunc.Run = ldsmCopyRun
 	gemmF16Func.Blocks = make([]runtime.Block, 35)
-	// b0, PTX lines 173-214
+	// b0, PTX lines 175-216
 	gemmF16Func.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:173",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:175",
 		PTXInstrs: 33,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  173,
-			}, {
-				Count: 1,
-				Line:  174,
-			}, {
 				Count: 1,
 				Line:  175,
 			}, {
@@ -589,10 +680,13 @@ func init() {
 				Line:  177,
 			}, {
 				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
 				Line:  179,
 			}, {
 				Count: 1,
-				Line:  180,
+				Line:  181,
 			}, {
 				Count: 1,
 				Line:  182,
@@ -601,13 +695,13 @@ func init() {
 				Line:  184,
 			}, {
 				Count: 1,
-				Line:  185,
-			}, {
-				Count: 1,
 				Line:  186,
 			}, {
 				Count: 1,
 				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
 			}, {
 				Count: 1,
 				Line:  189,
@@ -616,7 +710,7 @@ func init() {
 				Line:  191,
 			}, {
 				Count: 1,
-				Line:  192,
+				Line:  193,
 			}, {
 				Count: 1,
 				Line:  194,
@@ -625,19 +719,16 @@ func init() {
 				Line:  196,
 			}, {
 				Count: 1,
-				Line:  197,
+				Line:  198,
 			}, {
 				Count: 1,
-				Line:  198,
+				Line:  199,
 			}, {
 				Count: 1,
 				Line:  200,
 			}, {
 				Count: 1,
 				Line:  202,
-			}, {
-				Count: 1,
-				Line:  203,
 			}, {
 				Count: 1,
 				Line:  204,
@@ -667,38 +758,38 @@ func init() {
 				Line:  212,
 			}, {
 				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
 				Line:  214,
 			}, {
 				Count: 1,
-				Line:  215,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     14,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:215",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:217",
 			Pred:    0,
 			Reconv:  13,
 			Succ:    13,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__BB1_2), PTX lines 241-254; bar.sync at line 256
+	// b1 ($L__BB1_2), PTX lines 243-256; bar.sync at line 258
 	gemmF16Func.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:241",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:243",
 		PTXInstrs: 14,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  241,
-			}, {
-				Count: 1,
-				Line:  242,
-			}, {
 				Count: 1,
 				Line:  243,
 			}, {
@@ -730,10 +821,16 @@ func init() {
 				Line:  252,
 			}, {
 				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
 				Line:  254,
 			}, {
 				Count: 1,
 				Line:  256,
+			}, {
+				Count: 1,
+				Line:  258,
 			}},
 		},
 		Term: runtime.Term{
@@ -742,17 +839,17 @@ func init() {
 				ID:    358,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:256",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:258",
 			Reconv: -1,
 			Succ:   2,
 		},
 	}
-	// b1 ($L__BB1_2), PTX lines 258-259; divergent, reconverges at block 5 (b4 ($L__BB1_10))
+	// b1 ($L__BB1_2), PTX lines 260-261; divergent, reconverges at block 5 (b4 ($L__BB1_10))
 	gemmF16Func.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:258",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:260",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -760,30 +857,30 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  258,
-			}, {
-				Count: 1,
-				Line:  259,
-			}, {
-				Count: 1,
 				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:260",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:262",
 			Pred:   1,
 			Reconv: 5,
 			Succ:   5,
 		},
 	}
-	// b2 ($L__BB1_7), PTX lines 334-334; divergent, reconverges at block 5 (b4 ($L__BB1_10))
+	// b2 ($L__BB1_7), PTX lines 336-336; divergent, reconverges at block 5 (b4 ($L__BB1_10))
 	gemmF16Func.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:334",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:336",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -791,39 +888,33 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  334,
+				Line:  336,
 			}, {
 				Count: 1,
-				Line:  335,
+				Line:  337,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:335",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:337",
 			Pred:   5,
 			Reconv: 5,
 			Succ:   5,
 		},
 	}
-	// b3 ($L__BB1_9), PTX lines 339-405; divergent, reconverges at block 20 (b18)
+	// b3 ($L__BB1_9), PTX lines 341-407; divergent, reconverges at block 20 (b18)
 	gemmF16Func.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:339",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:341",
 		PTXInstrs: 67,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  339,
-			}, {
-				Count: 1,
-				Line:  340,
-			}, {
 				Count: 1,
 				Line:  341,
 			}, {
@@ -1011,30 +1102,36 @@ func init() {
 				Line:  402,
 			}, {
 				Count: 1,
+				Line:  403,
+			}, {
+				Count: 1,
 				Line:  404,
 			}, {
 				Count: 1,
-				Line:  405,
+				Line:  406,
 			}, {
 				Count: 1,
-				Line:  406,
+				Line:  407,
+			}, {
+				Count: 1,
+				Line:  408,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:406",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:408",
 			Pred:   6,
 			Reconv: 20,
 			Succ:   4,
 		},
 	}
-	// b4 ($L__BB1_10), PTX lines 410-411; divergent, reconverges at block 8 (b7 ($L__BB1_18))
+	// b4 ($L__BB1_10), PTX lines 412-413; divergent, reconverges at block 8 (b7 ($L__BB1_18))
 	gemmF16Func.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:410",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:412",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1042,30 +1139,30 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  410,
-			}, {
-				Count: 1,
-				Line:  411,
-			}, {
-				Count: 1,
 				Line:  412,
+			}, {
+				Count: 1,
+				Line:  413,
+			}, {
+				Count: 1,
+				Line:  414,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:412",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:414",
 			Pred:   7,
 			Reconv: 8,
 			Succ:   8,
 		},
 	}
-	// b5 ($L__BB1_15), PTX lines 486-486; divergent, reconverges at block 8 (b7 ($L__BB1_18))
+	// b5 ($L__BB1_15), PTX lines 488-488; divergent, reconverges at block 8 (b7 ($L__BB1_18))
 	gemmF16Func.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:486",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:488",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1073,39 +1170,33 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  486,
+				Line:  488,
 			}, {
 				Count: 1,
-				Line:  487,
+				Line:  489,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:487",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:489",
 			Pred:   11,
 			Reconv: 8,
 			Succ:   8,
 		},
 	}
-	// b6 ($L__BB1_17), PTX lines 491-564; divergent, reconverges at block 26 (b24)
+	// b6 ($L__BB1_17), PTX lines 493-566; divergent, reconverges at block 26 (b24)
 	gemmF16Func.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:491",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:493",
 		PTXInstrs: 67,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  491,
-			}, {
-				Count: 1,
-				Line:  492,
-			}, {
 				Count: 1,
 				Line:  493,
 			}, {
@@ -1149,13 +1240,13 @@ func init() {
 				Line:  506,
 			}, {
 				Count: 1,
+				Line:  507,
+			}, {
+				Count: 1,
 				Line:  508,
 			}, {
 				Count: 1,
 				Line:  510,
-			}, {
-				Count: 1,
-				Line:  511,
 			}, {
 				Count: 1,
 				Line:  512,
@@ -1197,13 +1288,13 @@ func init() {
 				Line:  524,
 			}, {
 				Count: 1,
+				Line:  525,
+			}, {
+				Count: 1,
 				Line:  526,
 			}, {
 				Count: 1,
 				Line:  528,
-			}, {
-				Count: 1,
-				Line:  529,
 			}, {
 				Count: 1,
 				Line:  530,
@@ -1245,13 +1336,13 @@ func init() {
 				Line:  542,
 			}, {
 				Count: 1,
+				Line:  543,
+			}, {
+				Count: 1,
 				Line:  544,
 			}, {
 				Count: 1,
 				Line:  546,
-			}, {
-				Count: 1,
-				Line:  547,
 			}, {
 				Count: 1,
 				Line:  548,
@@ -1293,33 +1384,39 @@ func init() {
 				Line:  560,
 			}, {
 				Count: 1,
+				Line:  561,
+			}, {
+				Count: 1,
 				Line:  562,
 			}, {
 				Count: 1,
 				Line:  564,
 			}, {
 				Count: 1,
-				Line:  565,
+				Line:  566,
+			}, {
+				Count: 1,
+				Line:  567,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:565",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:567",
 			Pred:   12,
 			Reconv: 26,
 			Succ:   7,
 		},
 	}
-	// b7 ($L__BB1_18), PTX line 567; bar.sync at line 569
+	// b7 ($L__BB1_18), PTX line 569; bar.sync at line 571
 	gemmF16Func.Blocks[8] = runtime.Block{
-		Loc:       "testdata/ptx/nvcc/mma.ptx:569",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:571",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  569,
+				Line:  571,
 			}},
 		},
 		Term: runtime.Term{
@@ -1328,17 +1425,17 @@ func init() {
 				ID:    358,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:569",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:571",
 			Reconv: -1,
 			Succ:   9,
 		},
 	}
-	// b7 ($L__BB1_18), PTX lines 571-571
+	// b7 ($L__BB1_18), PTX lines 573-573
 	gemmF16Func.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 9, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:571",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:573",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1346,28 +1443,28 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  571,
+				Line:  573,
 			}, {
 				Count: 1,
-				Line:  572,
+				Line:  574,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     27,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:572",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:574",
 			Pred:    13,
 			Reconv:  12,
 			Succ:    12,
 			Uniform: true,
 		},
 	}
-	// b8 ($L__BB1_21), PTX lines 585-664
+	// b8 ($L__BB1_21), PTX lines 587-666
 	gemmF16Func.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:585",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:587",
 		PTXInstrs: 30,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1375,22 +1472,19 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  585,
-			}, {
-				Count: 1,
 				Line:  587,
 			}, {
 				Count: 1,
 				Line:  589,
 			}, {
 				Count: 1,
-				Line:  590,
+				Line:  591,
 			}, {
 				Count: 1,
-				Line:  593,
+				Line:  592,
 			}, {
 				Count: 1,
-				Line:  598,
+				Line:  595,
 			}, {
 				Count: 1,
 				Line:  600,
@@ -1399,88 +1493,91 @@ func init() {
 				Line:  602,
 			}, {
 				Count: 1,
-				Line:  603,
+				Line:  604,
 			}, {
 				Count: 1,
-				Line:  606,
+				Line:  605,
 			}, {
 				Count: 1,
-				Line:  610,
+				Line:  608,
 			}, {
 				Count: 1,
-				Line:  613,
+				Line:  612,
 			}, {
 				Count: 1,
-				Line:  616,
+				Line:  615,
 			}, {
 				Count: 1,
-				Line:  619,
+				Line:  618,
 			}, {
 				Count: 1,
-				Line:  622,
+				Line:  621,
 			}, {
 				Count: 1,
-				Line:  626,
+				Line:  624,
 			}, {
 				Count: 1,
-				Line:  629,
+				Line:  628,
 			}, {
 				Count: 1,
-				Line:  632,
+				Line:  631,
 			}, {
 				Count: 1,
-				Line:  635,
+				Line:  634,
 			}, {
 				Count: 1,
-				Line:  638,
+				Line:  637,
 			}, {
 				Count: 1,
-				Line:  642,
+				Line:  640,
 			}, {
 				Count: 1,
-				Line:  645,
+				Line:  644,
 			}, {
 				Count: 1,
-				Line:  648,
+				Line:  647,
 			}, {
 				Count: 1,
-				Line:  651,
+				Line:  650,
 			}, {
 				Count: 1,
-				Line:  654,
+				Line:  653,
 			}, {
 				Count: 1,
-				Line:  658,
+				Line:  656,
 			}, {
 				Count: 1,
-				Line:  661,
+				Line:  660,
 			}, {
 				Count: 1,
 				Line:  663,
 			}, {
 				Count: 1,
-				Line:  664,
+				Line:  665,
 			}, {
 				Count: 1,
-				Line:  665,
+				Line:  666,
+			}, {
+				Count: 1,
+				Line:  667,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     29,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:665",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:667",
 			Pred:    15,
 			Reconv:  29,
 			Succ:    10,
 			Uniform: true,
 		},
 	}
-	// b9 ($L__BB1_22), PTX lines 668-668
+	// b9 ($L__BB1_22), PTX lines 670-670
 	gemmF16Func.Blocks[11] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 11, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:668",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:670",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1488,28 +1585,28 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  668,
+				Line:  670,
 			}, {
 				Count: 1,
-				Line:  669,
+				Line:  671,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     30,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:669",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:671",
 			Pred:    16,
 			Reconv:  12,
 			Succ:    12,
 			Uniform: true,
 		},
 	}
-	// b10 ($L__BB1_27), PTX lines 744-747
+	// b10 ($L__BB1_27), PTX lines 746-749
 	gemmF16Func.Blocks[12] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 12, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:744",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:746",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1517,46 +1614,43 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  744,
-			}, {
-				Count: 1,
 				Line:  746,
 			}, {
 				Count: 1,
-				Line:  747,
+				Line:  748,
 			}, {
 				Count: 1,
-				Line:  748,
+				Line:  749,
+			}, {
+				Count: 1,
+				Line:  750,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     33,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:748",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:750",
 			Pred:    19,
 			Reconv:  33,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b11 ($L__BB1_28), PTX lines 752-762; ret
+	// b11 ($L__BB1_28), PTX lines 754-764; ret
 	gemmF16Func.Blocks[13] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 13, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:752",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:754",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  752,
-			}, {
-				Count: 1,
 				Line:  754,
 			}, {
 				Count: 1,
-				Line:  755,
+				Line:  756,
 			}, {
 				Count: 1,
 				Line:  757,
@@ -1565,39 +1659,36 @@ func init() {
 				Line:  759,
 			}, {
 				Count: 1,
-				Line:  760,
+				Line:  761,
 			}, {
 				Count: 1,
 				Line:  762,
 			}, {
 				Count: 1,
 				Line:  764,
+			}, {
+				Count: 1,
+				Line:  766,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:764",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:766",
 			Reconv:  -1,
 			Succ:    34,
 			Uniform: true,
 		},
 	}
-	// b12, PTX lines 218-238
+	// b12, PTX lines 220-240
 	gemmF16Func.Blocks[14] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 14, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:218",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:220",
 		PTXInstrs: 18,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  218,
-			}, {
-				Count: 1,
-				Line:  219,
-			}, {
 				Count: 1,
 				Line:  220,
 			}, {
@@ -1617,19 +1708,19 @@ func init() {
 				Line:  225,
 			}, {
 				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
 				Line:  227,
 			}, {
 				Count: 1,
-				Line:  228,
+				Line:  229,
 			}, {
 				Count: 1,
 				Line:  230,
 			}, {
 				Count: 1,
 				Line:  232,
-			}, {
-				Count: 1,
-				Line:  233,
 			}, {
 				Count: 1,
 				Line:  234,
@@ -1645,22 +1736,28 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:240",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:242",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b13, PTX lines 263-268; divergent, reconverges at block 3 (b2 ($L__BB1_7))
+	// b13, PTX lines 265-270; divergent, reconverges at block 3 (b2 ($L__BB1_7))
 	gemmF16Func.Blocks[15] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 15, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:263",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:265",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1668,51 +1765,45 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  263,
-			}, {
-				Count: 1,
-				Line:  264,
+				Line:  265,
 			}, {
 				Count: 1,
 				Line:  266,
-			}, {
-				Count: 1,
-				Line:  267,
 			}, {
 				Count: 1,
 				Line:  268,
 			}, {
 				Count: 1,
 				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:269",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:271",
 			Pred:   2,
 			Reconv: 3,
 			Succ:   3,
 		},
 	}
-	// b14, PTX lines 272-290; divergent, reconverges at block 3 (b2 ($L__BB1_7))
+	// b14, PTX lines 274-292; divergent, reconverges at block 3 (b2 ($L__BB1_7))
 	gemmF16Func.Blocks[16] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 16, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:272",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:274",
 		PTXInstrs: 19,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  272,
-			}, {
-				Count: 1,
-				Line:  273,
-			}, {
 				Count: 1,
 				Line:  274,
 			}, {
@@ -1756,42 +1847,42 @@ func init() {
 				Line:  287,
 			}, {
 				Count: 1,
+				Line:  288,
+			}, {
+				Count: 1,
 				Line:  289,
 			}, {
 				Count: 1,
-				Line:  290,
+				Line:  291,
 			}, {
 				Count: 1,
-				Line:  291,
+				Line:  292,
+			}, {
+				Count: 1,
+				Line:  293,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:291",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:293",
 			Pred:   3,
 			Reconv: 3,
 			Succ:   3,
 		},
 	}
-	// b15, PTX lines 294-311; divergent, reconverges at block 3 (b2 ($L__BB1_7))
+	// b15, PTX lines 296-313; divergent, reconverges at block 3 (b2 ($L__BB1_7))
 	gemmF16Func.Blocks[17] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 17, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:294",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:296",
 		PTXInstrs: 18,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  294,
-			}, {
-				Count: 1,
-				Line:  295,
-			}, {
 				Count: 1,
 				Line:  296,
 			}, {
@@ -1832,40 +1923,40 @@ func init() {
 				Line:  308,
 			}, {
 				Count: 1,
+				Line:  309,
+			}, {
+				Count: 1,
 				Line:  310,
 			}, {
 				Count: 1,
-				Line:  311,
+				Line:  312,
 			}, {
 				Count: 1,
-				Line:  312,
+				Line:  313,
+			}, {
+				Count: 1,
+				Line:  314,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:312",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:314",
 			Pred:   4,
 			Reconv: 3,
 			Succ:   3,
 		},
 	}
-	// b16, PTX lines 315-330
+	// b16, PTX lines 317-332
 	gemmF16Func.Blocks[18] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 18, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:315",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:317",
 		PTXInstrs: 16,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  315,
-			}, {
-				Count: 1,
-				Line:  316,
-			}, {
 				Count: 1,
 				Line:  317,
 			}, {
@@ -1907,44 +1998,50 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  330,
+			}, {
+				Count: 1,
+				Line:  331,
+			}, {
+				Count: 1,
+				Line:  332,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:332",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:334",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b17, PTX line 335
+	// b17, PTX line 337
 	gemmF16Func.Blocks[19] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:337",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:339",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b18, PTX line 406
+	// b18, PTX line 408
 	gemmF16Func.Blocks[20] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:408",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:410",
 			Reconv:  -1,
 			Succ:    5,
 			Uniform: true,
 		},
 	}
-	// b19, PTX lines 415-420; divergent, reconverges at block 6 (b5 ($L__BB1_15))
+	// b19, PTX lines 417-422; divergent, reconverges at block 6 (b5 ($L__BB1_15))
 	gemmF16Func.Blocks[21] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 21, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:415",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:417",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1952,51 +2049,45 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  415,
-			}, {
-				Count: 1,
-				Line:  416,
+				Line:  417,
 			}, {
 				Count: 1,
 				Line:  418,
-			}, {
-				Count: 1,
-				Line:  419,
 			}, {
 				Count: 1,
 				Line:  420,
 			}, {
 				Count: 1,
 				Line:  421,
+			}, {
+				Count: 1,
+				Line:  422,
+			}, {
+				Count: 1,
+				Line:  423,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:421",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:423",
 			Pred:   8,
 			Reconv: 6,
 			Succ:   6,
 		},
 	}
-	// b20, PTX lines 424-442; divergent, reconverges at block 6 (b5 ($L__BB1_15))
+	// b20, PTX lines 426-444; divergent, reconverges at block 6 (b5 ($L__BB1_15))
 	gemmF16Func.Blocks[22] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 22, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:424",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:426",
 		PTXInstrs: 19,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  424,
-			}, {
-				Count: 1,
-				Line:  425,
-			}, {
 				Count: 1,
 				Line:  426,
 			}, {
@@ -2040,42 +2131,42 @@ func init() {
 				Line:  439,
 			}, {
 				Count: 1,
+				Line:  440,
+			}, {
+				Count: 1,
 				Line:  441,
 			}, {
 				Count: 1,
-				Line:  442,
+				Line:  443,
 			}, {
 				Count: 1,
-				Line:  443,
+				Line:  444,
+			}, {
+				Count: 1,
+				Line:  445,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:443",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:445",
 			Pred:   9,
 			Reconv: 6,
 			Succ:   6,
 		},
 	}
-	// b21, PTX lines 446-463; divergent, reconverges at block 6 (b5 ($L__BB1_15))
+	// b21, PTX lines 448-465; divergent, reconverges at block 6 (b5 ($L__BB1_15))
 	gemmF16Func.Blocks[23] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 23, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:446",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:448",
 		PTXInstrs: 18,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  446,
-			}, {
-				Count: 1,
-				Line:  447,
-			}, {
 				Count: 1,
 				Line:  448,
 			}, {
@@ -2116,40 +2207,40 @@ func init() {
 				Line:  460,
 			}, {
 				Count: 1,
+				Line:  461,
+			}, {
+				Count: 1,
 				Line:  462,
 			}, {
 				Count: 1,
-				Line:  463,
+				Line:  464,
 			}, {
 				Count: 1,
-				Line:  464,
+				Line:  465,
+			}, {
+				Count: 1,
+				Line:  466,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:464",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:466",
 			Pred:   10,
 			Reconv: 6,
 			Succ:   6,
 		},
 	}
-	// b22, PTX lines 467-482
+	// b22, PTX lines 469-484
 	gemmF16Func.Blocks[24] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 24, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:467",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:469",
 		PTXInstrs: 16,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  467,
-			}, {
-				Count: 1,
-				Line:  468,
-			}, {
 				Count: 1,
 				Line:  469,
 			}, {
@@ -2191,44 +2282,50 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  482,
+			}, {
+				Count: 1,
+				Line:  483,
+			}, {
+				Count: 1,
+				Line:  484,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:484",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:486",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b23, PTX line 487
+	// b23, PTX line 489
 	gemmF16Func.Blocks[25] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:489",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:491",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b24, PTX line 565
+	// b24, PTX line 567
 	gemmF16Func.Blocks[26] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:567",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:569",
 			Reconv:  -1,
 			Succ:    8,
 			Uniform: true,
 		},
 	}
-	// b25, PTX lines 574-576
+	// b25, PTX lines 576-578
 	gemmF16Func.Blocks[27] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 27, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:574",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:576",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2236,67 +2333,67 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  574,
-			}, {
-				Count: 1,
-				Line:  575,
-			}, {
-				Count: 1,
 				Line:  576,
 			}, {
 				Count: 1,
 				Line:  577,
+			}, {
+				Count: 1,
+				Line:  578,
+			}, {
+				Count: 1,
+				Line:  579,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     28,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:577",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:579",
 			Pred:    14,
 			Reconv:  11,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b26, PTX lines 579-579
+	// b26, PTX lines 581-581
 	gemmF16Func.Blocks[28] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 28, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:579",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:581",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  579,
+				Line:  581,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:581",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:583",
 			Reconv:  -1,
 			Succ:    10,
 			Uniform: true,
 		},
 	}
-	// b27, PTX line 665
+	// b27, PTX line 667
 	gemmF16Func.Blocks[29] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:667",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:669",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b28, PTX lines 672-696
+	// b28, PTX lines 674-698
 	gemmF16Func.Blocks[30] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 30, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:672",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:674",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2304,73 +2401,67 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  672,
-			}, {
-				Count: 1,
 				Line:  674,
-			}, {
-				Count: 1,
-				Line:  675,
 			}, {
 				Count: 1,
 				Line:  676,
 			}, {
 				Count: 1,
-				Line:  679,
+				Line:  677,
 			}, {
 				Count: 1,
-				Line:  682,
+				Line:  678,
+			}, {
+				Count: 1,
+				Line:  681,
 			}, {
 				Count: 1,
 				Line:  684,
 			}, {
 				Count: 1,
-				Line:  685,
-			}, {
-				Count: 1,
 				Line:  686,
 			}, {
 				Count: 1,
-				Line:  689,
+				Line:  687,
 			}, {
 				Count: 1,
-				Line:  693,
+				Line:  688,
 			}, {
 				Count: 1,
-				Line:  696,
+				Line:  691,
 			}, {
 				Count: 1,
-				Line:  697,
+				Line:  695,
+			}, {
+				Count: 1,
+				Line:  698,
+			}, {
+				Count: 1,
+				Line:  699,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     31,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:697",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:699",
 			Pred:    17,
 			Reconv:  12,
 			Succ:    12,
 			Uniform: true,
 		},
 	}
-	// b29, PTX lines 700-722
+	// b29, PTX lines 702-724
 	gemmF16Func.Blocks[31] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 31, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:700",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:702",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  700,
-			}, {
-				Count: 1,
-				Line:  701,
-			}, {
 				Count: 1,
 				Line:  702,
 			}, {
@@ -2378,13 +2469,13 @@ func init() {
 				Line:  703,
 			}, {
 				Count: 1,
-				Line:  706,
+				Line:  704,
 			}, {
 				Count: 1,
-				Line:  709,
+				Line:  705,
 			}, {
 				Count: 1,
-				Line:  710,
+				Line:  708,
 			}, {
 				Count: 1,
 				Line:  711,
@@ -2393,68 +2484,74 @@ func init() {
 				Line:  712,
 			}, {
 				Count: 1,
-				Line:  715,
+				Line:  713,
 			}, {
 				Count: 1,
-				Line:  719,
+				Line:  714,
 			}, {
 				Count: 1,
-				Line:  722,
+				Line:  717,
 			}, {
 				Count: 1,
-				Line:  723,
+				Line:  721,
+			}, {
+				Count: 1,
+				Line:  724,
+			}, {
+				Count: 1,
+				Line:  725,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     32,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:723",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:725",
 			Pred:    18,
 			Reconv:  12,
 			Succ:    12,
 			Uniform: true,
 		},
 	}
-	// b30, PTX lines 726-739
+	// b30, PTX lines 728-741
 	gemmF16Func.Blocks[32] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16Run(w, 32, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:726",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:728",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  726,
+				Line:  728,
 			}, {
 				Count: 1,
-				Line:  729,
+				Line:  731,
 			}, {
 				Count: 1,
-				Line:  732,
+				Line:  734,
 			}, {
 				Count: 1,
-				Line:  735,
+				Line:  737,
 			}, {
 				Count: 1,
-				Line:  739,
+				Line:  741,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:742",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:744",
 			Reconv:  -1,
 			Succ:    12,
 			Uniform: true,
 		},
 	}
-	// b31, PTX line 748
+	// b31, PTX line 750
 	gemmF16Func.Blocks[33] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:750",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:752",
 			Reconv:  -1,
 			Succ:    13,
 			Uniform: true,
@@ -2467,12 +2564,12 @@ func init() {
 	}}
 	gemmF16Func.Run = gemmF16Run
 	gemmF16TransFunc.Blocks = make([]runtime.Block, 21)
-	// b0, PTX lines 785-803; divergent, reconverges at block 4 (b4 ($L__BB2_7))
+	// b0, PTX lines 787-805; divergent, reconverges at block 4 (b4 ($L__BB2_7))
 	gemmF16TransFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:785",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:787",
 		PTXInstrs: 14,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2480,22 +2577,19 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  785,
-			}, {
-				Count: 1,
-				Line:  786,
-			}, {
-				Count: 1,
 				Line:  787,
 			}, {
 				Count: 1,
 				Line:  788,
 			}, {
 				Count: 1,
+				Line:  789,
+			}, {
+				Count: 1,
 				Line:  790,
 			}, {
 				Count: 1,
-				Line:  791,
+				Line:  792,
 			}, {
 				Count: 1,
 				Line:  793,
@@ -2504,13 +2598,13 @@ func init() {
 				Line:  795,
 			}, {
 				Count: 1,
-				Line:  796,
+				Line:  797,
 			}, {
 				Count: 1,
 				Line:  798,
 			}, {
 				Count: 1,
-				Line:  799,
+				Line:  800,
 			}, {
 				Count: 1,
 				Line:  801,
@@ -2519,24 +2613,27 @@ func init() {
 				Line:  803,
 			}, {
 				Count: 1,
-				Line:  804,
+				Line:  805,
+			}, {
+				Count: 1,
+				Line:  806,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:804",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:806",
 			Pred:   0,
 			Reconv: 4,
 			Succ:   4,
 		},
 	}
-	// b1 ($L__BB2_3), PTX lines 828-836; divergent, reconverges at block 12 (b11)
+	// b1 ($L__BB2_3), PTX lines 830-838; divergent, reconverges at block 12 (b11)
 	gemmF16TransFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:828",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:830",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2544,19 +2641,13 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  828,
-			}, {
-				Count: 1,
-				Line:  829,
+				Line:  830,
 			}, {
 				Count: 1,
 				Line:  831,
 			}, {
 				Count: 1,
 				Line:  833,
-			}, {
-				Count: 1,
-				Line:  834,
 			}, {
 				Count: 1,
 				Line:  835,
@@ -2566,23 +2657,29 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  837,
+			}, {
+				Count: 1,
+				Line:  838,
+			}, {
+				Count: 1,
+				Line:  839,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:837",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:839",
 			Pred:   2,
 			Reconv: 12,
 			Succ:   1,
 		},
 	}
-	// b2 ($L__BB2_4), PTX lines 840-840; divergent, reconverges at block 4 (b4 ($L__BB2_7))
+	// b2 ($L__BB2_4), PTX lines 842-842; divergent, reconverges at block 4 (b4 ($L__BB2_7))
 	gemmF16TransFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:840",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:842",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2590,39 +2687,33 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  840,
+				Line:  842,
 			}, {
 				Count: 1,
-				Line:  841,
+				Line:  843,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:841",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:843",
 			Pred:   3,
 			Reconv: 4,
 			Succ:   4,
 		},
 	}
-	// b3 ($L__BB2_6), PTX lines 856-868; divergent, reconverges at block 14 (b13)
+	// b3 ($L__BB2_6), PTX lines 858-870; divergent, reconverges at block 14 (b13)
 	gemmF16TransFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:856",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:858",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  856,
-			}, {
-				Count: 1,
-				Line:  857,
-			}, {
 				Count: 1,
 				Line:  858,
 			}, {
@@ -2642,10 +2733,10 @@ func init() {
 				Line:  863,
 			}, {
 				Count: 1,
-				Line:  865,
+				Line:  864,
 			}, {
 				Count: 1,
-				Line:  866,
+				Line:  865,
 			}, {
 				Count: 1,
 				Line:  867,
@@ -2655,23 +2746,29 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  869,
+			}, {
+				Count: 1,
+				Line:  870,
+			}, {
+				Count: 1,
+				Line:  871,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:869",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:871",
 			Pred:   4,
 			Reconv: 14,
 			Succ:   3,
 		},
 	}
-	// b4 ($L__BB2_7), PTX lines 873-873; divergent, reconverges at block 8 (b8 ($L__BB2_14))
+	// b4 ($L__BB2_7), PTX lines 875-875; divergent, reconverges at block 8 (b8 ($L__BB2_14))
 	gemmF16TransFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:873",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:875",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2679,27 +2776,27 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  873,
+				Line:  875,
 			}, {
 				Count: 1,
-				Line:  874,
+				Line:  876,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:874",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:876",
 			Pred:   5,
 			Reconv: 8,
 			Succ:   8,
 		},
 	}
-	// b5 ($L__BB2_10), PTX lines 898-906; divergent, reconverges at block 17 (b16)
+	// b5 ($L__BB2_10), PTX lines 900-908; divergent, reconverges at block 17 (b16)
 	gemmF16TransFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:898",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:900",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2707,19 +2804,13 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  898,
-			}, {
-				Count: 1,
-				Line:  899,
+				Line:  900,
 			}, {
 				Count: 1,
 				Line:  901,
 			}, {
 				Count: 1,
 				Line:  903,
-			}, {
-				Count: 1,
-				Line:  904,
 			}, {
 				Count: 1,
 				Line:  905,
@@ -2729,23 +2820,29 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  907,
+			}, {
+				Count: 1,
+				Line:  908,
+			}, {
+				Count: 1,
+				Line:  909,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:907",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:909",
 			Pred:   7,
 			Reconv: 17,
 			Succ:   5,
 		},
 	}
-	// b6 ($L__BB2_11), PTX lines 910-910; divergent, reconverges at block 8 (b8 ($L__BB2_14))
+	// b6 ($L__BB2_11), PTX lines 912-912; divergent, reconverges at block 8 (b8 ($L__BB2_14))
 	gemmF16TransFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:910",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:912",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2753,39 +2850,33 @@ func init() {
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  910,
+				Line:  912,
 			}, {
 				Count: 1,
-				Line:  911,
+				Line:  913,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:911",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:913",
 			Pred:   8,
 			Reconv: 8,
 			Succ:   8,
 		},
 	}
-	// b7 ($L__BB2_13), PTX lines 926-938; divergent, reconverges at block 19 (b18)
+	// b7 ($L__BB2_13), PTX lines 928-940; divergent, reconverges at block 19 (b18)
 	gemmF16TransFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:926",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:928",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  926,
-			}, {
-				Count: 1,
-				Line:  927,
-			}, {
 				Count: 1,
 				Line:  928,
 			}, {
@@ -2805,10 +2896,10 @@ func init() {
 				Line:  933,
 			}, {
 				Count: 1,
-				Line:  935,
+				Line:  934,
 			}, {
 				Count: 1,
-				Line:  936,
+				Line:  935,
 			}, {
 				Count: 1,
 				Line:  937,
@@ -2818,35 +2909,41 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  939,
+			}, {
+				Count: 1,
+				Line:  940,
+			}, {
+				Count: 1,
+				Line:  941,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:939",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:941",
 			Pred:   9,
 			Reconv: 19,
 			Succ:   7,
 		},
 	}
-	// b8 ($L__BB2_14), PTX lines 943-944; bar.sync at line 946
+	// b8 ($L__BB2_14), PTX lines 945-946; bar.sync at line 948
 	gemmF16TransFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 8, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:943",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:945",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  943,
-			}, {
-				Count: 1,
-				Line:  944,
+				Line:  945,
 			}, {
 				Count: 1,
 				Line:  946,
+			}, {
+				Count: 1,
+				Line:  948,
 			}},
 		},
 		Term: runtime.Term{
@@ -2855,27 +2952,21 @@ func init() {
 				ID:    104,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:946",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:948",
 			Reconv: -1,
 			Succ:   9,
 		},
 	}
-	// b8 ($L__BB2_14), PTX lines 948-997; ret
+	// b8 ($L__BB2_14), PTX lines 950-999; ret
 	gemmF16TransFunc.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 9, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:948",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:950",
 		PTXInstrs: 30,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  948,
-			}, {
-				Count: 1,
-				Line:  949,
-			}, {
 				Count: 1,
 				Line:  950,
 			}, {
@@ -2886,31 +2977,31 @@ func init() {
 				Line:  952,
 			}, {
 				Count: 1,
-				Line:  956,
+				Line:  953,
 			}, {
 				Count: 1,
-				Line:  957,
+				Line:  954,
 			}, {
 				Count: 1,
 				Line:  958,
 			}, {
 				Count: 1,
-				Line:  961,
+				Line:  959,
 			}, {
 				Count: 1,
-				Line:  966,
+				Line:  960,
 			}, {
 				Count: 1,
-				Line:  967,
+				Line:  963,
 			}, {
 				Count: 1,
-				Line:  970,
+				Line:  968,
 			}, {
 				Count: 1,
-				Line:  973,
+				Line:  969,
 			}, {
 				Count: 1,
-				Line:  974,
+				Line:  972,
 			}, {
 				Count: 1,
 				Line:  975,
@@ -2928,10 +3019,10 @@ func init() {
 				Line:  979,
 			}, {
 				Count: 1,
-				Line:  981,
+				Line:  980,
 			}, {
 				Count: 1,
-				Line:  982,
+				Line:  981,
 			}, {
 				Count: 1,
 				Line:  983,
@@ -2943,10 +3034,13 @@ func init() {
 				Line:  985,
 			}, {
 				Count: 1,
-				Line:  988,
+				Line:  986,
 			}, {
 				Count: 1,
-				Line:  991,
+				Line:  987,
+			}, {
+				Count: 1,
+				Line:  990,
 			}, {
 				Count: 1,
 				Line:  993,
@@ -2959,34 +3053,31 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  999,
+			}, {
+				Count: 1,
+				Line:  1001,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:999",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:1001",
 			Reconv:  -1,
 			Succ:    20,
 			Uniform: true,
 		},
 	}
-	// b9, PTX lines 806-813; divergent, reconverges at block 2 (b2 ($L__BB2_4))
+	// b9, PTX lines 808-815; divergent, reconverges at block 2 (b2 ($L__BB2_4))
 	gemmF16TransFunc.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:806",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:808",
 		PTXInstrs: 9,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  806,
-			}, {
-				Count: 1,
-				Line:  807,
-			}, {
 				Count: 1,
 				Line:  808,
 			}, {
@@ -3007,33 +3098,33 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  814,
+			}, {
+				Count: 1,
+				Line:  815,
+			}, {
+				Count: 1,
+				Line:  816,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:814",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:816",
 			Pred:   1,
 			Reconv: 2,
 			Succ:   2,
 		},
 	}
-	// b10, PTX lines 816-823
+	// b10, PTX lines 818-825
 	gemmF16TransFunc.Blocks[11] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 11, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:816",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:818",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  816,
-			}, {
-				Count: 1,
-				Line:  817,
-			}, {
 				Count: 1,
 				Line:  818,
 			}, {
@@ -3051,43 +3142,43 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  823,
+			}, {
+				Count: 1,
+				Line:  824,
+			}, {
+				Count: 1,
+				Line:  825,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:825",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:827",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b11, PTX line 837
+	// b11, PTX line 839
 	gemmF16TransFunc.Blocks[12] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:839",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:841",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b12, PTX lines 843-852
+	// b12, PTX lines 845-854
 	gemmF16TransFunc.Blocks[13] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 13, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:843",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:845",
 		PTXInstrs: 10,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  843,
-			}, {
-				Count: 1,
-				Line:  844,
-			}, {
 				Count: 1,
 				Line:  845,
 			}, {
@@ -3111,45 +3202,45 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  852,
+			}, {
+				Count: 1,
+				Line:  853,
+			}, {
+				Count: 1,
+				Line:  854,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:854",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:856",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b13, PTX line 869
+	// b13, PTX line 871
 	gemmF16TransFunc.Blocks[14] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:871",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:873",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b14, PTX lines 876-883; divergent, reconverges at block 6 (b6 ($L__BB2_11))
+	// b14, PTX lines 878-885; divergent, reconverges at block 6 (b6 ($L__BB2_11))
 	gemmF16TransFunc.Blocks[15] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 15, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:876",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:878",
 		PTXInstrs: 9,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  876,
-			}, {
-				Count: 1,
-				Line:  877,
-			}, {
 				Count: 1,
 				Line:  878,
 			}, {
@@ -3170,33 +3261,33 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  884,
+			}, {
+				Count: 1,
+				Line:  885,
+			}, {
+				Count: 1,
+				Line:  886,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/nvcc/mma.ptx:884",
+			Loc:    "testdata/ptx/nvcc/mma.ptx:886",
 			Pred:   6,
 			Reconv: 6,
 			Succ:   6,
 		},
 	}
-	// b15, PTX lines 886-893
+	// b15, PTX lines 888-895
 	gemmF16TransFunc.Blocks[16] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 16, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:886",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:888",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  886,
-			}, {
-				Count: 1,
-				Line:  887,
-			}, {
 				Count: 1,
 				Line:  888,
 			}, {
@@ -3214,43 +3305,43 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  893,
+			}, {
+				Count: 1,
+				Line:  894,
+			}, {
+				Count: 1,
+				Line:  895,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:895",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:897",
 			Reconv:  -1,
 			Succ:    5,
 			Uniform: true,
 		},
 	}
-	// b16, PTX line 907
+	// b16, PTX line 909
 	gemmF16TransFunc.Blocks[17] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:909",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:911",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b17, PTX lines 913-922
+	// b17, PTX lines 915-924
 	gemmF16TransFunc.Blocks[18] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmF16TransRun(w, 18, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:913",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:915",
 		PTXInstrs: 10,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  913,
-			}, {
-				Count: 1,
-				Line:  914,
-			}, {
 				Count: 1,
 				Line:  915,
 			}, {
@@ -3274,22 +3365,28 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  922,
+			}, {
+				Count: 1,
+				Line:  923,
+			}, {
+				Count: 1,
+				Line:  924,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:924",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:926",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b18, PTX line 939
+	// b18, PTX line 941
 	gemmF16TransFunc.Blocks[19] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:941",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:943",
 			Reconv:  -1,
 			Succ:    8,
 			Uniform: true,
@@ -3302,22 +3399,16 @@ func init() {
 	}}
 	gemmF16TransFunc.Run = gemmF16TransRun
 	gemmBf16Func.Blocks = make([]runtime.Block, 2)
-	// b0, PTX lines 1016-1191; ret
+	// b0, PTX lines 1018-1193; ret
 	gemmBf16Func.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmBf16Run(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:1016",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:1018",
 		PTXInstrs: 133,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1016,
-			}, {
-				Count: 1,
-				Line:  1017,
-			}, {
 				Count: 1,
 				Line:  1018,
 			}, {
@@ -3337,6 +3428,9 @@ func init() {
 				Line:  1023,
 			}, {
 				Count: 1,
+				Line:  1024,
+			}, {
+				Count: 1,
 				Line:  1025,
 			}, {
 				Count: 1,
@@ -3346,28 +3440,25 @@ func init() {
 				Line:  1029,
 			}, {
 				Count: 1,
-				Line:  1030,
+				Line:  1031,
 			}, {
 				Count: 1,
 				Line:  1032,
 			}, {
 				Count: 1,
-				Line:  1033,
+				Line:  1034,
 			}, {
 				Count: 1,
 				Line:  1035,
 			}, {
 				Count: 1,
-				Line:  1036,
+				Line:  1037,
 			}, {
 				Count: 1,
 				Line:  1038,
 			}, {
 				Count: 1,
 				Line:  1040,
-			}, {
-				Count: 1,
-				Line:  1041,
 			}, {
 				Count: 1,
 				Line:  1042,
@@ -3415,10 +3506,10 @@ func init() {
 				Line:  1056,
 			}, {
 				Count: 1,
-				Line:  1058,
+				Line:  1057,
 			}, {
 				Count: 1,
-				Line:  1059,
+				Line:  1058,
 			}, {
 				Count: 1,
 				Line:  1060,
@@ -3436,19 +3527,19 @@ func init() {
 				Line:  1064,
 			}, {
 				Count: 1,
-				Line:  1067,
+				Line:  1065,
 			}, {
 				Count: 1,
-				Line:  1068,
+				Line:  1066,
 			}, {
 				Count: 1,
 				Line:  1069,
 			}, {
 				Count: 1,
-				Line:  1071,
+				Line:  1070,
 			}, {
 				Count: 1,
-				Line:  1072,
+				Line:  1071,
 			}, {
 				Count: 1,
 				Line:  1073,
@@ -3460,16 +3551,16 @@ func init() {
 				Line:  1075,
 			}, {
 				Count: 1,
-				Line:  1078,
+				Line:  1076,
 			}, {
 				Count: 1,
-				Line:  1079,
+				Line:  1077,
+			}, {
+				Count: 1,
+				Line:  1080,
 			}, {
 				Count: 1,
 				Line:  1081,
-			}, {
-				Count: 1,
-				Line:  1082,
 			}, {
 				Count: 1,
 				Line:  1083,
@@ -3484,16 +3575,16 @@ func init() {
 				Line:  1086,
 			}, {
 				Count: 1,
-				Line:  1089,
+				Line:  1087,
 			}, {
 				Count: 1,
-				Line:  1090,
+				Line:  1088,
+			}, {
+				Count: 1,
+				Line:  1091,
 			}, {
 				Count: 1,
 				Line:  1092,
-			}, {
-				Count: 1,
-				Line:  1093,
 			}, {
 				Count: 1,
 				Line:  1094,
@@ -3508,16 +3599,16 @@ func init() {
 				Line:  1097,
 			}, {
 				Count: 1,
-				Line:  1100,
+				Line:  1098,
 			}, {
 				Count: 1,
-				Line:  1101,
+				Line:  1099,
+			}, {
+				Count: 1,
+				Line:  1102,
 			}, {
 				Count: 1,
 				Line:  1103,
-			}, {
-				Count: 1,
-				Line:  1104,
 			}, {
 				Count: 1,
 				Line:  1105,
@@ -3553,19 +3644,19 @@ func init() {
 				Line:  1115,
 			}, {
 				Count: 1,
-				Line:  1118,
+				Line:  1116,
 			}, {
 				Count: 1,
-				Line:  1119,
+				Line:  1117,
 			}, {
 				Count: 1,
 				Line:  1120,
 			}, {
 				Count: 1,
-				Line:  1122,
+				Line:  1121,
 			}, {
 				Count: 1,
-				Line:  1123,
+				Line:  1122,
 			}, {
 				Count: 1,
 				Line:  1124,
@@ -3592,22 +3683,22 @@ func init() {
 				Line:  1131,
 			}, {
 				Count: 1,
-				Line:  1134,
+				Line:  1132,
 			}, {
 				Count: 1,
-				Line:  1135,
+				Line:  1133,
 			}, {
 				Count: 1,
-				Line:  1138,
+				Line:  1136,
+			}, {
+				Count: 1,
+				Line:  1137,
 			}, {
 				Count: 1,
 				Line:  1140,
 			}, {
 				Count: 1,
 				Line:  1142,
-			}, {
-				Count: 1,
-				Line:  1143,
 			}, {
 				Count: 1,
 				Line:  1144,
@@ -3619,19 +3710,19 @@ func init() {
 				Line:  1146,
 			}, {
 				Count: 1,
-				Line:  1149,
+				Line:  1147,
 			}, {
 				Count: 1,
-				Line:  1150,
+				Line:  1148,
 			}, {
 				Count: 1,
 				Line:  1151,
 			}, {
 				Count: 1,
-				Line:  1153,
+				Line:  1152,
 			}, {
 				Count: 1,
-				Line:  1154,
+				Line:  1153,
 			}, {
 				Count: 1,
 				Line:  1155,
@@ -3643,19 +3734,19 @@ func init() {
 				Line:  1157,
 			}, {
 				Count: 1,
-				Line:  1160,
+				Line:  1158,
 			}, {
 				Count: 1,
-				Line:  1161,
+				Line:  1159,
 			}, {
 				Count: 1,
 				Line:  1162,
 			}, {
 				Count: 1,
-				Line:  1164,
+				Line:  1163,
 			}, {
 				Count: 1,
-				Line:  1165,
+				Line:  1164,
 			}, {
 				Count: 1,
 				Line:  1166,
@@ -3682,19 +3773,22 @@ func init() {
 				Line:  1173,
 			}, {
 				Count: 1,
-				Line:  1176,
+				Line:  1174,
 			}, {
 				Count: 1,
-				Line:  1177,
+				Line:  1175,
 			}, {
 				Count: 1,
-				Line:  1180,
+				Line:  1178,
 			}, {
 				Count: 1,
-				Line:  1183,
+				Line:  1179,
 			}, {
 				Count: 1,
-				Line:  1184,
+				Line:  1182,
+			}, {
+				Count: 1,
+				Line:  1185,
 			}, {
 				Count: 1,
 				Line:  1186,
@@ -3703,18 +3797,21 @@ func init() {
 				Line:  1188,
 			}, {
 				Count: 1,
-				Line:  1189,
+				Line:  1190,
 			}, {
 				Count: 1,
 				Line:  1191,
 			}, {
 				Count: 1,
 				Line:  1193,
+			}, {
+				Count: 1,
+				Line:  1195,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:1193",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:1195",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
@@ -3727,22 +3824,16 @@ func init() {
 	}}
 	gemmBf16Func.Run = gemmBf16Run
 	gemmTf32Func.Blocks = make([]runtime.Block, 2)
-	// b0, PTX lines 1212-1365; ret
+	// b0, PTX lines 1214-1367; ret
 	gemmTf32Func.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			gemmTf32Run(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/nvcc/mma.ptx:1212",
+		Loc:       "testdata/ptx/nvcc/mma.ptx:1214",
 		PTXInstrs: 113,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/nvcc/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1212,
-			}, {
-				Count: 1,
-				Line:  1213,
-			}, {
 				Count: 1,
 				Line:  1214,
 			}, {
@@ -3774,6 +3865,9 @@ func init() {
 				Line:  1223,
 			}, {
 				Count: 1,
+				Line:  1224,
+			}, {
+				Count: 1,
 				Line:  1225,
 			}, {
 				Count: 1,
@@ -3783,19 +3877,19 @@ func init() {
 				Line:  1229,
 			}, {
 				Count: 1,
-				Line:  1230,
+				Line:  1231,
 			}, {
 				Count: 1,
 				Line:  1232,
 			}, {
 				Count: 1,
-				Line:  1233,
+				Line:  1234,
 			}, {
 				Count: 1,
 				Line:  1235,
 			}, {
 				Count: 1,
-				Line:  1236,
+				Line:  1237,
 			}, {
 				Count: 1,
 				Line:  1238,
@@ -3805,9 +3899,6 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  1242,
-			}, {
-				Count: 1,
-				Line:  1243,
 			}, {
 				Count: 1,
 				Line:  1244,
@@ -3861,10 +3952,10 @@ func init() {
 				Line:  1260,
 			}, {
 				Count: 1,
-				Line:  1262,
+				Line:  1261,
 			}, {
 				Count: 1,
-				Line:  1263,
+				Line:  1262,
 			}, {
 				Count: 1,
 				Line:  1264,
@@ -3874,6 +3965,9 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  1266,
+			}, {
+				Count: 1,
+				Line:  1267,
 			}, {
 				Count: 1,
 				Line:  1268,
@@ -3886,9 +3980,6 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  1274,
-			}, {
-				Count: 1,
-				Line:  1275,
 			}, {
 				Count: 1,
 				Line:  1276,
@@ -3909,10 +4000,10 @@ func init() {
 				Line:  1281,
 			}, {
 				Count: 1,
-				Line:  1283,
+				Line:  1282,
 			}, {
 				Count: 1,
-				Line:  1284,
+				Line:  1283,
 			}, {
 				Count: 1,
 				Line:  1285,
@@ -3927,10 +4018,13 @@ func init() {
 				Line:  1288,
 			}, {
 				Count: 1,
-				Line:  1291,
+				Line:  1289,
 			}, {
 				Count: 1,
-				Line:  1294,
+				Line:  1290,
+			}, {
+				Count: 1,
+				Line:  1293,
 			}, {
 				Count: 1,
 				Line:  1296,
@@ -3943,9 +4037,6 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  1302,
-			}, {
-				Count: 1,
-				Line:  1303,
 			}, {
 				Count: 1,
 				Line:  1304,
@@ -3963,10 +4054,10 @@ func init() {
 				Line:  1308,
 			}, {
 				Count: 1,
-				Line:  1310,
+				Line:  1309,
 			}, {
 				Count: 1,
-				Line:  1311,
+				Line:  1310,
 			}, {
 				Count: 1,
 				Line:  1312,
@@ -3981,43 +4072,43 @@ func init() {
 				Line:  1315,
 			}, {
 				Count: 1,
-				Line:  1318,
+				Line:  1316,
 			}, {
 				Count: 1,
-				Line:  1321,
+				Line:  1317,
 			}, {
 				Count: 1,
-				Line:  1322,
+				Line:  1320,
 			}, {
 				Count: 1,
 				Line:  1323,
 			}, {
 				Count: 1,
-				Line:  1326,
+				Line:  1324,
 			}, {
 				Count: 1,
-				Line:  1327,
+				Line:  1325,
+			}, {
+				Count: 1,
+				Line:  1328,
 			}, {
 				Count: 1,
 				Line:  1329,
 			}, {
 				Count: 1,
-				Line:  1330,
-			}, {
-				Count: 1,
 				Line:  1331,
 			}, {
 				Count: 1,
-				Line:  1334,
+				Line:  1332,
 			}, {
 				Count: 1,
-				Line:  1335,
+				Line:  1333,
+			}, {
+				Count: 1,
+				Line:  1336,
 			}, {
 				Count: 1,
 				Line:  1337,
-			}, {
-				Count: 1,
-				Line:  1338,
 			}, {
 				Count: 1,
 				Line:  1339,
@@ -4047,19 +4138,22 @@ func init() {
 				Line:  1347,
 			}, {
 				Count: 1,
-				Line:  1350,
+				Line:  1348,
 			}, {
 				Count: 1,
-				Line:  1351,
+				Line:  1349,
 			}, {
 				Count: 1,
-				Line:  1354,
+				Line:  1352,
 			}, {
 				Count: 1,
-				Line:  1357,
+				Line:  1353,
 			}, {
 				Count: 1,
-				Line:  1358,
+				Line:  1356,
+			}, {
+				Count: 1,
+				Line:  1359,
 			}, {
 				Count: 1,
 				Line:  1360,
@@ -4068,18 +4162,21 @@ func init() {
 				Line:  1362,
 			}, {
 				Count: 1,
-				Line:  1363,
+				Line:  1364,
 			}, {
 				Count: 1,
 				Line:  1365,
 			}, {
 				Count: 1,
 				Line:  1367,
+			}, {
+				Count: 1,
+				Line:  1369,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/nvcc/mma.ptx:1367",
+			Loc:     "testdata/ptx/nvcc/mma.ptx:1369",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
@@ -4091,9 +4188,646 @@ func init() {
 		Reconv: -1,
 	}}
 	gemmTf32Func.Run = gemmTf32Run
+	wmmaGemmFunc.Blocks = make([]runtime.Block, 2)
+	// b0, PTX lines 1386-1435; ret
+	wmmaGemmFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaGemmRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/mma.ptx:1386",
+		PTXInstrs: 30,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1386,
+			}, {
+				Count: 1,
+				Line:  1387,
+			}, {
+				Count: 1,
+				Line:  1388,
+			}, {
+				Count: 1,
+				Line:  1389,
+			}, {
+				Count: 1,
+				Line:  1391,
+			}, {
+				Count: 1,
+				Line:  1392,
+			}, {
+				Count: 1,
+				Line:  1393,
+			}, {
+				Count: 1,
+				Line:  1394,
+			}, {
+				Count: 1,
+				Line:  1395,
+			}, {
+				Count: 1,
+				Line:  1397,
+			}, {
+				Count: 1,
+				Line:  1399,
+			}, {
+				Count: 1,
+				Line:  1400,
+			}, {
+				Count: 1,
+				Line:  1401,
+			}, {
+				Count: 1,
+				Line:  1403,
+			}, {
+				Count: 1,
+				Line:  1406,
+			}, {
+				Count: 1,
+				Line:  1407,
+			}, {
+				Count: 1,
+				Line:  1409,
+			}, {
+				Count: 1,
+				Line:  1410,
+			}, {
+				Count: 1,
+				Line:  1413,
+			}, {
+				Count: 1,
+				Line:  1414,
+			}, {
+				Count: 1,
+				Line:  1416,
+			}, {
+				Count: 1,
+				Line:  1419,
+			}, {
+				Count: 1,
+				Line:  1422,
+			}, {
+				Count: 1,
+				Line:  1424,
+			}, {
+				Count: 1,
+				Line:  1426,
+			}, {
+				Count: 1,
+				Line:  1428,
+			}, {
+				Count: 1,
+				Line:  1430,
+			}, {
+				Count: 1,
+				Line:  1432,
+			}, {
+				Count: 1,
+				Line:  1435,
+			}, {
+				Count: 1,
+				Line:  1437,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/mma.ptx:1437",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	wmmaGemmFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	wmmaGemmFunc.Run = wmmaGemmRun
+	wmmaHalfFunc.Blocks = make([]runtime.Block, 12)
+	// b0, PTX lines 1458-1471; divergent, reconverges at block 4 (b4 ($L__BB6_7))
+	wmmaHalfFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaHalfRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/mma.ptx:1458",
+		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1458,
+			}, {
+				Count: 1,
+				Line:  1459,
+			}, {
+				Count: 1,
+				Line:  1460,
+			}, {
+				Count: 1,
+				Line:  1461,
+			}, {
+				Count: 1,
+				Line:  1463,
+			}, {
+				Count: 1,
+				Line:  1464,
+			}, {
+				Count: 1,
+				Line:  1465,
+			}, {
+				Count: 1,
+				Line:  1467,
+			}, {
+				Count: 1,
+				Line:  1469,
+			}, {
+				Count: 1,
+				Line:  1471,
+			}, {
+				Count: 1,
+				Line:  1473,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    6,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/nvcc/mma.ptx:1473",
+			Pred:   0,
+			Reconv: 4,
+			Succ:   4,
+		},
+	}
+	// b1 ($L__BB6_3), PTX lines 1494-1509; divergent, reconverges at block 8 (b7)
+	wmmaHalfFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaHalfRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/mma.ptx:1494",
+		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1494,
+			}, {
+				Count: 1,
+				Line:  1495,
+			}, {
+				Count: 1,
+				Line:  1496,
+			}, {
+				Count: 1,
+				Line:  1497,
+			}, {
+				Count: 1,
+				Line:  1499,
+			}, {
+				Count: 1,
+				Line:  1500,
+			}, {
+				Count: 1,
+				Line:  1501,
+			}, {
+				Count: 1,
+				Line:  1503,
+			}, {
+				Count: 1,
+				Line:  1505,
+			}, {
+				Count: 1,
+				Line:  1506,
+			}, {
+				Count: 1,
+				Line:  1507,
+			}, {
+				Count: 1,
+				Line:  1508,
+			}, {
+				Count: 1,
+				Line:  1509,
+			}, {
+				Count: 1,
+				Line:  1510,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    8,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/nvcc/mma.ptx:1510",
+			Pred:   2,
+			Reconv: 8,
+			Succ:   1,
+		},
+	}
+	// b2 ($L__BB6_4), PTX lines 1513-1513; divergent, reconverges at block 4 (b4 ($L__BB6_7))
+	wmmaHalfFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaHalfRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/mma.ptx:1513",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1513,
+			}, {
+				Count: 1,
+				Line:  1514,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    9,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/nvcc/mma.ptx:1514",
+			Pred:   3,
+			Reconv: 4,
+			Succ:   4,
+		},
+	}
+	// b3 ($L__BB6_6), PTX lines 1528-1571; divergent, reconverges at block 10 (b9)
+	wmmaHalfFunc.Blocks[3] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaHalfRun(w, 3, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/mma.ptx:1528",
+		PTXInstrs: 37,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1528,
+			}, {
+				Count: 1,
+				Line:  1529,
+			}, {
+				Count: 1,
+				Line:  1530,
+			}, {
+				Count: 1,
+				Line:  1531,
+			}, {
+				Count: 1,
+				Line:  1533,
+			}, {
+				Count: 1,
+				Line:  1534,
+			}, {
+				Count: 1,
+				Line:  1535,
+			}, {
+				Count: 1,
+				Line:  1537,
+			}, {
+				Count: 1,
+				Line:  1538,
+			}, {
+				Count: 1,
+				Line:  1539,
+			}, {
+				Count: 1,
+				Line:  1540,
+			}, {
+				Count: 1,
+				Line:  1541,
+			}, {
+				Count: 1,
+				Line:  1543,
+			}, {
+				Count: 1,
+				Line:  1544,
+			}, {
+				Count: 1,
+				Line:  1545,
+			}, {
+				Count: 1,
+				Line:  1547,
+			}, {
+				Count: 1,
+				Line:  1548,
+			}, {
+				Count: 1,
+				Line:  1549,
+			}, {
+				Count: 1,
+				Line:  1550,
+			}, {
+				Count: 1,
+				Line:  1551,
+			}, {
+				Count: 1,
+				Line:  1553,
+			}, {
+				Count: 1,
+				Line:  1554,
+			}, {
+				Count: 1,
+				Line:  1555,
+			}, {
+				Count: 1,
+				Line:  1557,
+			}, {
+				Count: 1,
+				Line:  1558,
+			}, {
+				Count: 1,
+				Line:  1559,
+			}, {
+				Count: 1,
+				Line:  1560,
+			}, {
+				Count: 1,
+				Line:  1562,
+			}, {
+				Count: 1,
+				Line:  1563,
+			}, {
+				Count: 1,
+				Line:  1564,
+			}, {
+				Count: 1,
+				Line:  1566,
+			}, {
+				Count: 1,
+				Line:  1567,
+			}, {
+				Count: 1,
+				Line:  1568,
+			}, {
+				Count: 1,
+				Line:  1569,
+			}, {
+				Count: 1,
+				Line:  1570,
+			}, {
+				Count: 1,
+				Line:  1571,
+			}, {
+				Count: 1,
+				Line:  1572,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    10,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/nvcc/mma.ptx:1572",
+			Pred:   4,
+			Reconv: 10,
+			Succ:   3,
+		},
+	}
+	// b4 ($L__BB6_7), PTX line 1574; bar.sync at line 1576
+	wmmaHalfFunc.Blocks[4] = runtime.Block{
+		Loc:       "testdata/ptx/nvcc/mma.ptx:1576",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1576,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				ID:    89,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/ptx/nvcc/mma.ptx:1576",
+			Reconv: -1,
+			Succ:   5,
+		},
+	}
+	// b4 ($L__BB6_7), PTX lines 1579-1603; ret
+	wmmaHalfFunc.Blocks[5] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaHalfRun(w, 5, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/mma.ptx:1579",
+		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1579,
+			}, {
+				Count: 1,
+				Line:  1580,
+			}, {
+				Count: 1,
+				Line:  1581,
+			}, {
+				Count: 1,
+				Line:  1584,
+			}, {
+				Count: 1,
+				Line:  1585,
+			}, {
+				Count: 1,
+				Line:  1587,
+			}, {
+				Count: 1,
+				Line:  1589,
+			}, {
+				Count: 1,
+				Line:  1590,
+			}, {
+				Count: 1,
+				Line:  1593,
+			}, {
+				Count: 1,
+				Line:  1596,
+			}, {
+				Count: 1,
+				Line:  1598,
+			}, {
+				Count: 1,
+				Line:  1600,
+			}, {
+				Count: 1,
+				Line:  1603,
+			}, {
+				Count: 1,
+				Line:  1605,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/mma.ptx:1605",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
+	// b5, PTX lines 1475-1481; divergent, reconverges at block 2 (b2 ($L__BB6_4))
+	wmmaHalfFunc.Blocks[6] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaHalfRun(w, 6, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/mma.ptx:1475",
+		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/nvcc/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1475,
+			}, {
+				Count: 1,
+				Line:  1476,
+			}, {
+				Count: 1,
+				Line:  1477,
+			}, {
+				Count: 1,
+				Line:  1478,
+			}, {
+				Count: 1,
+				Line:  1479,
+			}, {
+				Count: 1,
+				Line:  1480,
+			}, {
+				Count: 1,
+				Line:  1481,
+			}, {
+				Count: 1,
+				Line:  1482,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    7,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/nvcc/mma.ptx:1482",
+			Pred:   1,
+			Reconv: 2,
+			Succ:   2,
+		},
+	}
+	// b6, PTX lines 1484-1489
+	wmmaHalfFunc.Blocks[7] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaHalfRun(w, 7, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/mma.ptx:1484",
+		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1484,
+			}, {
+				Count: 1,
+				Line:  1485,
+			}, {
+				Count: 1,
+				Line:  1486,
+			}, {
+				Count: 1,
+				Line:  1487,
+			}, {
+				Count: 1,
+				Line:  1488,
+			}, {
+				Count: 1,
+				Line:  1489,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/mma.ptx:1491",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b7, PTX line 1510
+	wmmaHalfFunc.Blocks[8] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/mma.ptx:1512",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
+	// b8, PTX lines 1516-1524
+	wmmaHalfFunc.Blocks[9] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaHalfRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/nvcc/mma.ptx:1516",
+		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/nvcc/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1516,
+			}, {
+				Count: 1,
+				Line:  1517,
+			}, {
+				Count: 1,
+				Line:  1518,
+			}, {
+				Count: 1,
+				Line:  1519,
+			}, {
+				Count: 1,
+				Line:  1520,
+			}, {
+				Count: 1,
+				Line:  1521,
+			}, {
+				Count: 1,
+				Line:  1522,
+			}, {
+				Count: 1,
+				Line:  1523,
+			}, {
+				Count: 1,
+				Line:  1524,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/mma.ptx:1526",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
+	// b9, PTX line 1572
+	wmmaHalfFunc.Blocks[10] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/nvcc/mma.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/nvcc/mma.ptx:1574",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	wmmaHalfFunc.Blocks[11] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	wmmaHalfFunc.Run = wmmaHalfRun
 }
 
-// LdsmCopy launches PTX kernel ldsm_copy (testdata/ptx/nvcc/mma.ptx:20) on dev with the launch configuration cfg. Parameters: param0 is ldsm_copy_param_0, param1 is ldsm_copy_param_1.
+// LdsmCopy launches PTX kernel ldsm_copy (testdata/ptx/nvcc/mma.ptx:22) on dev with the launch configuration cfg. Parameters: param0 is ldsm_copy_param_0, param1 is ldsm_copy_param_1.
 func LdsmCopy(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -4101,7 +4835,7 @@ func LdsmCopy(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, ldsmCopyFunc, cfg, p[:])
 }
 
-// GemmF16 launches PTX kernel gemm_f16 (testdata/ptx/nvcc/mma.ptx:154) on dev with the launch configuration cfg. Parameters: param0 is gemm_f16_param_0, param1 is gemm_f16_param_1, param2 is gemm_f16_param_2, param3 is gemm_f16_param_3, param4 is gemm_f16_param_4.
+// GemmF16 launches PTX kernel gemm_f16 (testdata/ptx/nvcc/mma.ptx:156) on dev with the launch configuration cfg. Parameters: param0 is gemm_f16_param_0, param1 is gemm_f16_param_1, param2 is gemm_f16_param_2, param3 is gemm_f16_param_3, param4 is gemm_f16_param_4.
 func GemmF16(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 runtime.Ptr, param3 runtime.Ptr, param4 uint32) error {
 	var p [36]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -4112,7 +4846,7 @@ func GemmF16(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, gemmF16Func, cfg, p[:])
 }
 
-// GemmF16Trans launches PTX kernel gemm_f16_trans (testdata/ptx/nvcc/mma.ptx:768) on dev with the launch configuration cfg. Parameters: param0 is gemm_f16_trans_param_0, param1 is gemm_f16_trans_param_1, param2 is gemm_f16_trans_param_2, param3 is gemm_f16_trans_param_3.
+// GemmF16Trans launches PTX kernel gemm_f16_trans (testdata/ptx/nvcc/mma.ptx:770) on dev with the launch configuration cfg. Parameters: param0 is gemm_f16_trans_param_0, param1 is gemm_f16_trans_param_1, param2 is gemm_f16_trans_param_2, param3 is gemm_f16_trans_param_3.
 func GemmF16Trans(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 runtime.Ptr, param3 runtime.Ptr) error {
 	var p [32]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -4122,7 +4856,7 @@ func GemmF16Trans(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 	return dev.Launch(ctx, Module, gemmF16TransFunc, cfg, p[:])
 }
 
-// GemmBf16 launches PTX kernel gemm_bf16 (testdata/ptx/nvcc/mma.ptx:1003) on dev with the launch configuration cfg. Parameters: param0 is gemm_bf16_param_0, param1 is gemm_bf16_param_1, param2 is gemm_bf16_param_2, param3 is gemm_bf16_param_3.
+// GemmBf16 launches PTX kernel gemm_bf16 (testdata/ptx/nvcc/mma.ptx:1005) on dev with the launch configuration cfg. Parameters: param0 is gemm_bf16_param_0, param1 is gemm_bf16_param_1, param2 is gemm_bf16_param_2, param3 is gemm_bf16_param_3.
 func GemmBf16(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 runtime.Ptr, param3 runtime.Ptr) error {
 	var p [32]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -4132,7 +4866,7 @@ func GemmBf16(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, gemmBf16Func, cfg, p[:])
 }
 
-// GemmTf32 launches PTX kernel gemm_tf32 (testdata/ptx/nvcc/mma.ptx:1197) on dev with the launch configuration cfg. Parameters: param0 is gemm_tf32_param_0, param1 is gemm_tf32_param_1, param2 is gemm_tf32_param_2, param3 is gemm_tf32_param_3, param4 is gemm_tf32_param_4, param5 is gemm_tf32_param_5.
+// GemmTf32 launches PTX kernel gemm_tf32 (testdata/ptx/nvcc/mma.ptx:1199) on dev with the launch configuration cfg. Parameters: param0 is gemm_tf32_param_0, param1 is gemm_tf32_param_1, param2 is gemm_tf32_param_2, param3 is gemm_tf32_param_3, param4 is gemm_tf32_param_4, param5 is gemm_tf32_param_5.
 func GemmTf32(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 runtime.Ptr, param3 runtime.Ptr, param4 runtime.Ptr, param5 runtime.Ptr) error {
 	var p [48]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -4144,6 +4878,26 @@ func GemmTf32(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, gemmTf32Func, cfg, p[:])
 }
 
+// WmmaGemm launches PTX kernel wmma_gemm (testdata/ptx/nvcc/mma.ptx:1373) on dev with the launch configuration cfg. Parameters: param0 is wmma_gemm_param_0, param1 is wmma_gemm_param_1, param2 is wmma_gemm_param_2, param3 is wmma_gemm_param_3.
+func WmmaGemm(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 runtime.Ptr, param3 runtime.Ptr) error {
+	var p [32]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
+	binary.LittleEndian.PutUint64(p[8:], uint64(param1))
+	binary.LittleEndian.PutUint64(p[16:], uint64(param2))
+	binary.LittleEndian.PutUint64(p[24:], uint64(param3))
+	return dev.Launch(ctx, Module, wmmaGemmFunc, cfg, p[:])
+}
+
+// WmmaHalf launches PTX kernel wmma_half (testdata/ptx/nvcc/mma.ptx:1441) on dev with the launch configuration cfg. Parameters: param0 is wmma_half_param_0, param1 is wmma_half_param_1, param2 is wmma_half_param_2, param3 is wmma_half_param_3.
+func WmmaHalf(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 runtime.Ptr, param3 runtime.Ptr) error {
+	var p [32]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
+	binary.LittleEndian.PutUint64(p[8:], uint64(param1))
+	binary.LittleEndian.PutUint64(p[16:], uint64(param2))
+	binary.LittleEndian.PutUint64(p[24:], uint64(param3))
+	return dev.Launch(ctx, Module, wmmaHalfFunc, cfg, p[:])
+}
+
 // ldsmCopyRun runs blocks of kernel ldsm_copy for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func ldsmCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -4151,7 +4905,7 @@ func ldsmCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 33-40; divergent, reconverges at block 2 (b2 ($L__BB0_3))
+			// b0, PTX lines 35-42; divergent, reconverges at block 2 (b2 ($L__BB0_3))
 			ldsmCopyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -4165,7 +4919,7 @@ func ldsmCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				return pc, budget
 			}
 		case 1:
-			// b1 ($L__BB0_2), PTX lines 61-69; divergent, reconverges at block 5 (b4)
+			// b1 ($L__BB0_2), PTX lines 63-71; divergent, reconverges at block 5 (b4)
 			ldsmCopyBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -4179,28 +4933,28 @@ func ldsmCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				return pc, budget
 			}
 		case 2:
-			// b2 ($L__BB0_3), PTX lines 73-73; bar.sync at line 75
+			// b2 ($L__BB0_3), PTX lines 75-75; bar.sync at line 77
 			ldsmCopyBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 3:
-			// b2 ($L__BB0_3), PTX lines 77-148; ret
+			// b2 ($L__BB0_3), PTX lines 79-150; ret
 			ldsmCopyBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 4:
-			// b3, PTX lines 43-57
+			// b3, PTX lines 45-59
 			ldsmCopyBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 5:
-			// b4, PTX line 70
+			// b4, PTX line 72
 			next = 2
 		default:
 			return pc, budget
@@ -4213,7 +4967,7 @@ func ldsmCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 }
 
 // ldsmCopyBlock0 runs block 0 of kernel ldsm_copy for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 33-40; divergent, reconverges at block 2 (b2 ($L__BB0_3))
+// b0, PTX lines 35-42; divergent, reconverges at block 2 (b2 ($L__BB0_3))
 func ldsmCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
@@ -4229,12 +4983,12 @@ func ldsmCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 33: ld.param.u64
+	// PTX line 35: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:33")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:35")
 	}
 	runtime.Broadcast(r0, m, u1)
 	if budget == 0 {
@@ -4246,28 +5000,28 @@ func ldsmCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 34: ld.param.u64
+	// PTX line 36: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:34")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:36")
 	}
 	runtime.Broadcast(r1, m, u2)
-	// PTX line 36: mov.u32, warp-uniform
+	// PTX line 38: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r2, m, u3)
-	// PTX lines 38, 40: lane-local, one loop over the lanes
+	// PTX lines 40, 42: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 38: mov.u32
+				// 40: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				r3[l] = v4
-				// 40: setp.gt.u32
+				// 42: setp.gt.u32
 				c5t := uint32(v4) > uint32(k0)
 				c5 := c5t
 				c5b0 := uint32(0)
@@ -4279,10 +5033,10 @@ func ldsmCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 38: mov.u32
+				// 40: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				r3[l] = v4
-				// 40: setp.gt.u32
+				// 42: setp.gt.u32
 				c5t := uint32(v4) > uint32(k0)
 				c5 := c5t
 				c5b0 := uint32(0)
@@ -4313,11 +5067,11 @@ func ldsmCopyBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl1, fh1 := ^uint64(0), uint64(0)
 	{
 		for l := range 32 {
-			// 61: the address of ld.global.u16
+			// 63: the address of ld.global.u16
 			fd0 := uint64(r10[l]) + 0x0 - uint64(l)<<1
 			fl0 &= fd0
 			fh0 |= fd0
-			// 62: the address of st.shared.u16
+			// 64: the address of st.shared.u16
 			fd1 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<1
 			fl1 &= fd1
 			fh1 |= fd1
@@ -4338,25 +5092,25 @@ func ldsmCopyBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
-	// PTX lines 61, 62, 64, 65, 67, 69: one pass over a full warp's lanes
+	// PTX lines 63, 64, 66, 67, 69, 71: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
-			// 61: ld.global.u16
+			// 63: ld.global.u16
 			v1 := runtime.Load16(fp0, fo0+uint64(l)<<1)
-			// 62: st.shared.u16
+			// 64: st.shared.u16
 			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v1))
-			// 64: add.s64
+			// 66: add.s64
 			v2 := uint64(uint64(r10[l]) + uint64(k0))
 			r10[l] = v2
-			// 65: add.s32
+			// 67: add.s32
 			v3 := uint64(uint32(r13[l]) + uint32(k0))
 			r13[l] = v3
-			// 67: add.s32
+			// 69: add.s32
 			v4 := uint64(uint32(r14[l]) + uint32(k1))
 			r14[l] = v4
-			// 69: setp.lt.u32
+			// 71: setp.lt.u32
 			c5t := uint32(v4) < uint32(k2)
 			c5 := c5t
 			c5b0 := uint32(0)
@@ -4371,7 +5125,7 @@ func ldsmCopyBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // ldsmCopyBlock1 runs block 1 of kernel ldsm_copy for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB0_2), PTX lines 61-69; divergent, reconverges at block 5 (b4)
+// b1 ($L__BB0_2), PTX lines 63-71; divergent, reconverges at block 5 (b4)
 func ldsmCopyBlock1(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && ldsmCopyBlock1Warp(w, m, budget) {
 		return
@@ -4383,7 +5137,7 @@ func ldsmCopyBlock1(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x40)
 	k1 := uint64(0x20)
 	k2 := uint64(0x100)
-	// PTX lines 61: lane-local, one loop over the lanes
+	// PTX lines 63: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4398,7 +5152,7 @@ func ldsmCopyBlock1(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 61: ld.global.u16
+				// 63: ld.global.u16
 				v1a := uint64(r10[l]) + 0x0
 				var v1 uint64
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
@@ -4407,7 +5161,7 @@ func ldsmCopyBlock1(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 2, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:61")
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:63")
 							continue
 						}
 						v1 = v1x
@@ -4418,7 +5172,7 @@ func ldsmCopyBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 61: ld.global.u16
+				// 63: ld.global.u16
 				v1a := uint64(r10[l]) + 0x0
 				var v1 uint64
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
@@ -4427,7 +5181,7 @@ func ldsmCopyBlock1(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 2, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:61")
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:63")
 							continue
 						}
 						v1 = v1x
@@ -4438,7 +5192,7 @@ func ldsmCopyBlock1(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 62, 64, 65, 67, 69: lane-local, one loop over the lanes
+	// PTX lines 64, 66, 67, 69, 71: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		if budget == 0 {
@@ -4456,26 +5210,26 @@ func ldsmCopyBlock1(w *runtime.Warp, m uint32, budget int) {
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 62: st.shared.u16
+				// 64: st.shared.u16
 				s2 := uint64(uint64(uint32(r13[l]))) + 0x0
 				s2v := uint64(r15[l])
 				if s2 < shEnd2 && s2&1 == 0 {
 					runtime.Store16(shp, s2, s2v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:62")
+						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:64")
 					}
 				}
-				// 64: add.s64
+				// 66: add.s64
 				v3 := uint64(uint64(r10[l]) + uint64(k0))
 				r10[l] = v3
-				// 65: add.s32
+				// 67: add.s32
 				v4 := uint64(uint32(r13[l]) + uint32(k0))
 				r13[l] = v4
-				// 67: add.s32
+				// 69: add.s32
 				v5 := uint64(uint32(r14[l]) + uint32(k1))
 				r14[l] = v5
-				// 69: setp.lt.u32
+				// 71: setp.lt.u32
 				c6t := uint32(v5) < uint32(k2)
 				c6 := c6t
 				c6b0 := uint32(0)
@@ -4487,26 +5241,26 @@ func ldsmCopyBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 62: st.shared.u16
+				// 64: st.shared.u16
 				s2 := uint64(uint64(uint32(r13[l]))) + 0x0
 				s2v := uint64(r15[l])
 				if s2 < shEnd2 && s2&1 == 0 {
 					runtime.Store16(shp, s2, s2v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:62")
+						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:64")
 					}
 				}
-				// 64: add.s64
+				// 66: add.s64
 				v3 := uint64(uint64(r10[l]) + uint64(k0))
 				r10[l] = v3
-				// 65: add.s32
+				// 67: add.s32
 				v4 := uint64(uint32(r13[l]) + uint32(k0))
 				r13[l] = v4
-				// 67: add.s32
+				// 69: add.s32
 				v5 := uint64(uint32(r14[l]) + uint32(k1))
 				r14[l] = v5
-				// 69: setp.lt.u32
+				// 71: setp.lt.u32
 				c6t := uint32(v5) < uint32(k2)
 				c6 := c6t
 				c6b0 := uint32(0)
@@ -4521,22 +5275,22 @@ func ldsmCopyBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // ldsmCopyBlock2 runs block 2 of kernel ldsm_copy for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB0_3), PTX lines 73-73; bar.sync at line 75
+// b2 ($L__BB0_3), PTX lines 75-75; bar.sync at line 77
 func ldsmCopyBlock2(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r16 := w.Reg(16)
-	// PTX lines 73: lane-local, one loop over the lanes
+	// PTX lines 75: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 73: cvt.u64.u32
+				// 75: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r3[l])))
 				r16[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 73: cvt.u64.u32
+				// 75: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r3[l])))
 				r16[l] = v1
 			}
@@ -4545,7 +5299,7 @@ func ldsmCopyBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // ldsmCopyBlock3 runs block 3 of kernel ldsm_copy for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB0_3), PTX lines 77-148; ret
+// b2 ($L__BB0_3), PTX lines 79-150; ret
 func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r2 := w.Reg(2)
@@ -4576,75 +5330,75 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 	k4 := uint64(0x7ffffff8)
 	k5 := uint64(0x0)
 	k6 := uint64(0x2)
-	// PTX lines 77, 78, 80, 81, 82, 83, 84, 88: lane-local, one loop over the lanes
+	// PTX lines 79, 80, 82, 83, 84, 85, 86, 90: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 77: mul.lo.s32
+				// 79: mul.lo.s32
 				v1 := uint64(uint32(r2[l]) * uint32(k0))
-				// 78: cvt.u64.u32
+				// 80: cvt.u64.u32
 				v2 := uint64(uint64(uint32(v1)))
 				r18[l] = v2
-				// 80: shl.b32
+				// 82: shl.b32
 				v3 := uint64(uint32(r3[l]) << uint32(k1))
-				// 81: and.b32
-				v4 := uint64(uint32(v3) & uint32(k2))
-				// 82: shr.u32
-				v5 := uint64(uint32(r3[l]) >> uint32(k3))
 				// 83: and.b32
+				v4 := uint64(uint32(v3) & uint32(k2))
+				// 84: shr.u32
+				v5 := uint64(uint32(r3[l]) >> uint32(k3))
+				// 85: and.b32
 				v6 := uint64(uint32(v5) & uint32(k4))
-				// 84: add.s32
+				// 86: add.s32
 				v7 := uint64(uint32(v4) + uint32(v6))
-				// 88: shl.b32
+				// 90: shl.b32
 				v8 := uint64(uint32(v7) << uint32(k3))
 				r24[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 77: mul.lo.s32
+				// 79: mul.lo.s32
 				v1 := uint64(uint32(r2[l]) * uint32(k0))
-				// 78: cvt.u64.u32
+				// 80: cvt.u64.u32
 				v2 := uint64(uint64(uint32(v1)))
 				r18[l] = v2
-				// 80: shl.b32
+				// 82: shl.b32
 				v3 := uint64(uint32(r3[l]) << uint32(k1))
-				// 81: and.b32
-				v4 := uint64(uint32(v3) & uint32(k2))
-				// 82: shr.u32
-				v5 := uint64(uint32(r3[l]) >> uint32(k3))
 				// 83: and.b32
+				v4 := uint64(uint32(v3) & uint32(k2))
+				// 84: shr.u32
+				v5 := uint64(uint32(r3[l]) >> uint32(k3))
+				// 85: and.b32
 				v6 := uint64(uint32(v5) & uint32(k4))
-				// 84: add.s32
+				// 86: add.s32
 				v7 := uint64(uint32(v4) + uint32(v6))
-				// 88: shl.b32
+				// 90: shl.b32
 				v8 := uint64(uint32(v7) << uint32(k3))
 				r24[l] = v8
 			}
 		}
 	}
-	// PTX line 89: mov.u32, warp-uniform
+	// PTX line 91: mov.u32, warp-uniform
 	u9 := uint64(k5)
-	// PTX lines 90: lane-local, one loop over the lanes
+	// PTX lines 92: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 90: add.s32
+				// 92: add.s32
 				v10 := uint64(uint32(u9) + uint32(r24[l]))
 				r26[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 90: add.s32
+				// 92: add.s32
 				v10 := uint64(uint32(u9) + uint32(r24[l]))
 				r26[l] = v10
 			}
 		}
 	}
-	// PTX line 93: ldmatrix.sync.aligned.m8n8.x1.shared.b16
-	w.Ldmatrix([4]int{27, 0, 0, 0}, 1, false, r26, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:93")
-	// PTX lines 96, 98, 100, 101, 102: lane-local, one loop over the lanes
+	// PTX line 95: ldmatrix.sync.aligned.m8n8.x1.shared.b16
+	w.Ldmatrix([4]int{27, 0, 0, 0}, 1, false, r26, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:95")
+	// PTX lines 98, 100, 102, 103, 104: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4658,54 +5412,54 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 		s15w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 96: add.s64
+				// 98: add.s64
 				v11 := uint64(uint64(r18[l]) + uint64(r16[l]))
-				// 98: cvta.to.global.u64
+				// 100: cvta.to.global.u64
 				v12 := uint64(r0[l])
-				// 100: shl.b64
+				// 102: shl.b64
 				v13 := uint64(uint64(v11) << uint32(k6))
-				// 101: add.s64
+				// 103: add.s64
 				v14 := uint64(uint64(v12) + uint64(v13))
 				r31[l] = v14
-				// 102: st.global.u32
+				// 104: st.global.u32
 				s15 := uint64(v14) + 0x0
 				s15v := uint64(r27[l])
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
 					{
-						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/mma.ptx:102")
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/mma.ptx:104")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 96: add.s64
+				// 98: add.s64
 				v11 := uint64(uint64(r18[l]) + uint64(r16[l]))
-				// 98: cvta.to.global.u64
+				// 100: cvta.to.global.u64
 				v12 := uint64(r0[l])
-				// 100: shl.b64
+				// 102: shl.b64
 				v13 := uint64(uint64(v11) << uint32(k6))
-				// 101: add.s64
+				// 103: add.s64
 				v14 := uint64(uint64(v12) + uint64(v13))
 				r31[l] = v14
-				// 102: st.global.u32
+				// 104: st.global.u32
 				s15 := uint64(v14) + 0x0
 				s15v := uint64(r27[l])
 				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
 					{
-						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/mma.ptx:102")
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/mma.ptx:104")
 					}
 				}
 			}
 		}
 	}
-	// PTX line 105: ldmatrix.sync.aligned.m8n8.x2.shared.b16
-	w.Ldmatrix([4]int{32, 33, 0, 0}, 2, false, r26, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:105")
-	// PTX lines 108: lane-local, one loop over the lanes
+	// PTX line 107: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+	w.Ldmatrix([4]int{32, 33, 0, 0}, 2, false, r26, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:107")
+	// PTX lines 110: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4719,34 +5473,34 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 		s16w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 108: st.global.u32
+				// 110: st.global.u32
 				s16 := uint64(r31[l]) + 0x80
 				s16v := uint64(r32[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
 					{
-						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/mma.ptx:108")
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/mma.ptx:110")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 108: st.global.u32
+				// 110: st.global.u32
 				s16 := uint64(r31[l]) + 0x80
 				s16v := uint64(r32[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
 					{
-						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/mma.ptx:108")
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/nvcc/mma.ptx:110")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 110: lane-local, one loop over the lanes
+	// PTX lines 112: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4760,36 +5514,36 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 		s17w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 110: st.global.u32
+				// 112: st.global.u32
 				s17 := uint64(r31[l]) + 0x100
 				s17v := uint64(r33[l])
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
 					{
-						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/mma.ptx:110")
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/mma.ptx:112")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 110: st.global.u32
+				// 112: st.global.u32
 				s17 := uint64(r31[l]) + 0x100
 				s17v := uint64(r33[l])
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
 					{
-						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/mma.ptx:110")
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/mma.ptx:112")
 					}
 				}
 			}
 		}
 	}
-	// PTX line 113: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-	w.Ldmatrix([4]int{34, 35, 36, 37}, 4, false, r26, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:113")
-	// PTX lines 116: lane-local, one loop over the lanes
+	// PTX line 115: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+	w.Ldmatrix([4]int{34, 35, 36, 37}, 4, false, r26, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:115")
+	// PTX lines 118: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4803,55 +5557,14 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 		s18w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 116: st.global.u32
-				s18 := uint64(r31[l]) + 0x180
-				s18v := uint64(r34[l])
-				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-					runtime.Store32(s18w.Ptr, s18o, s18v)
-				} else {
-					{
-						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/mma.ptx:116")
-					}
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 116: st.global.u32
-				s18 := uint64(r31[l]) + 0x180
-				s18v := uint64(r34[l])
-				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-					runtime.Store32(s18w.Ptr, s18o, s18v)
-				} else {
-					{
-						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/mma.ptx:116")
-					}
-				}
-			}
-		}
-	}
-	// PTX lines 118: lane-local, one loop over the lanes
-	{
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 4,
-				Guard: -1,
-				Kind:  runtime.MemStore,
-				Space: runtime.MemGlobal,
-			}, m)
-		}
-		s19w := w.Window(5)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 118: st.global.u32
-				s19 := uint64(r31[l]) + 0x200
-				s19v := uint64(r35[l])
-				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-					runtime.Store32(s19w.Ptr, s19o, s19v)
+				s18 := uint64(r31[l]) + 0x180
+				s18v := uint64(r34[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
 					{
-						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/nvcc/mma.ptx:118")
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/mma.ptx:118")
 					}
 				}
 			}
@@ -4859,13 +5572,13 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 118: st.global.u32
-				s19 := uint64(r31[l]) + 0x200
-				s19v := uint64(r35[l])
-				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-					runtime.Store32(s19w.Ptr, s19o, s19v)
+				s18 := uint64(r31[l]) + 0x180
+				s18v := uint64(r34[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
 					{
-						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/nvcc/mma.ptx:118")
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/nvcc/mma.ptx:118")
 					}
 				}
 			}
@@ -4882,17 +5595,17 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s20w := w.Window(6)
+		s19w := w.Window(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 120: st.global.u32
-				s20 := uint64(r31[l]) + 0x280
-				s20v := uint64(r36[l])
-				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-					runtime.Store32(s20w.Ptr, s20o, s20v)
+				s19 := uint64(r31[l]) + 0x200
+				s19v := uint64(r35[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
 					{
-						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/mma.ptx:120")
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/nvcc/mma.ptx:120")
 					}
 				}
 			}
@@ -4900,13 +5613,13 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 120: st.global.u32
-				s20 := uint64(r31[l]) + 0x280
-				s20v := uint64(r36[l])
-				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-					runtime.Store32(s20w.Ptr, s20o, s20v)
+				s19 := uint64(r31[l]) + 0x200
+				s19v := uint64(r35[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
 					{
-						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/mma.ptx:120")
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/nvcc/mma.ptx:120")
 					}
 				}
 			}
@@ -4923,17 +5636,17 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s21w := w.Window(7)
+		s20w := w.Window(6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 122: st.global.u32
-				s21 := uint64(r31[l]) + 0x300
-				s21v := uint64(r37[l])
-				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-					runtime.Store32(s21w.Ptr, s21o, s21v)
+				s20 := uint64(r31[l]) + 0x280
+				s20v := uint64(r36[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
 					{
-						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/mma.ptx:122")
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/mma.ptx:122")
 					}
 				}
 			}
@@ -4941,21 +5654,62 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 122: st.global.u32
+				s20 := uint64(r31[l]) + 0x280
+				s20v := uint64(r36[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
+				} else {
+					{
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/nvcc/mma.ptx:122")
+					}
+				}
+			}
+		}
+	}
+	// PTX lines 124: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s21w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: st.global.u32
 				s21 := uint64(r31[l]) + 0x300
 				s21v := uint64(r37[l])
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
 					{
-						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/mma.ptx:122")
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/mma.ptx:124")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: st.global.u32
+				s21 := uint64(r31[l]) + 0x300
+				s21v := uint64(r37[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
+				} else {
+					{
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/nvcc/mma.ptx:124")
 					}
 				}
 			}
 		}
 	}
-	// PTX line 125: ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16
-	w.Ldmatrix([4]int{38, 0, 0, 0}, 1, true, r26, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:125")
-	// PTX lines 128: lane-local, one loop over the lanes
+	// PTX line 127: ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16
+	w.Ldmatrix([4]int{38, 0, 0, 0}, 1, true, r26, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:127")
+	// PTX lines 130: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4969,36 +5723,36 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 		s22w := w.Window(8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 128: st.global.u32
+				// 130: st.global.u32
 				s22 := uint64(r31[l]) + 0x380
 				s22v := uint64(r38[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
 					{
-						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/mma.ptx:128")
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/mma.ptx:130")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 128: st.global.u32
+				// 130: st.global.u32
 				s22 := uint64(r31[l]) + 0x380
 				s22v := uint64(r38[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
 					{
-						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/mma.ptx:128")
+						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/nvcc/mma.ptx:130")
 					}
 				}
 			}
 		}
 	}
-	// PTX line 131: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
-	w.Ldmatrix([4]int{39, 40, 0, 0}, 2, true, r26, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:131")
-	// PTX lines 134: lane-local, one loop over the lanes
+	// PTX line 133: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+	w.Ldmatrix([4]int{39, 40, 0, 0}, 2, true, r26, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:133")
+	// PTX lines 136: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -5012,34 +5766,34 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 		s23w := w.Window(9)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 134: st.global.u32
+				// 136: st.global.u32
 				s23 := uint64(r31[l]) + 0x400
 				s23v := uint64(r39[l])
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
 					{
-						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/nvcc/mma.ptx:134")
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/nvcc/mma.ptx:136")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 134: st.global.u32
+				// 136: st.global.u32
 				s23 := uint64(r31[l]) + 0x400
 				s23v := uint64(r39[l])
 				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
 					{
-						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/nvcc/mma.ptx:134")
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/nvcc/mma.ptx:136")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 136: lane-local, one loop over the lanes
+	// PTX lines 138: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -5053,36 +5807,36 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 		s24w := w.Window(10)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 136: st.global.u32
+				// 138: st.global.u32
 				s24 := uint64(r31[l]) + 0x480
 				s24v := uint64(r40[l])
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
 					{
-						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/mma.ptx:136")
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/mma.ptx:138")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 136: st.global.u32
+				// 138: st.global.u32
 				s24 := uint64(r31[l]) + 0x480
 				s24v := uint64(r40[l])
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
 					{
-						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/mma.ptx:136")
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/nvcc/mma.ptx:138")
 					}
 				}
 			}
 		}
 	}
-	// PTX line 139: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
-	w.Ldmatrix([4]int{41, 42, 43, 44}, 4, true, r26, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:139")
-	// PTX lines 142: lane-local, one loop over the lanes
+	// PTX line 141: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+	w.Ldmatrix([4]int{41, 42, 43, 44}, 4, true, r26, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:141")
+	// PTX lines 144: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -5096,55 +5850,14 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 		s25w := w.Window(11)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 142: st.global.u32
-				s25 := uint64(r31[l]) + 0x500
-				s25v := uint64(r41[l])
-				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-					runtime.Store32(s25w.Ptr, s25o, s25v)
-				} else {
-					{
-						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/nvcc/mma.ptx:142")
-					}
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 142: st.global.u32
-				s25 := uint64(r31[l]) + 0x500
-				s25v := uint64(r41[l])
-				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-					runtime.Store32(s25w.Ptr, s25o, s25v)
-				} else {
-					{
-						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/nvcc/mma.ptx:142")
-					}
-				}
-			}
-		}
-	}
-	// PTX lines 144: lane-local, one loop over the lanes
-	{
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 4,
-				Guard: -1,
-				Kind:  runtime.MemStore,
-				Space: runtime.MemGlobal,
-			}, m)
-		}
-		s26w := w.Window(12)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 144: st.global.u32
-				s26 := uint64(r31[l]) + 0x580
-				s26v := uint64(r42[l])
-				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-					runtime.Store32(s26w.Ptr, s26o, s26v)
+				s25 := uint64(r31[l]) + 0x500
+				s25v := uint64(r41[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
 					{
-						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/mma.ptx:144")
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/nvcc/mma.ptx:144")
 					}
 				}
 			}
@@ -5152,13 +5865,13 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 144: st.global.u32
-				s26 := uint64(r31[l]) + 0x580
-				s26v := uint64(r42[l])
-				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-					runtime.Store32(s26w.Ptr, s26o, s26v)
+				s25 := uint64(r31[l]) + 0x500
+				s25v := uint64(r41[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
 					{
-						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/mma.ptx:144")
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/nvcc/mma.ptx:144")
 					}
 				}
 			}
@@ -5175,17 +5888,17 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s27w := w.Window(13)
+		s26w := w.Window(12)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 146: st.global.u32
-				s27 := uint64(r31[l]) + 0x600
-				s27v := uint64(r43[l])
-				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-					runtime.Store32(s27w.Ptr, s27o, s27v)
+				s26 := uint64(r31[l]) + 0x580
+				s26v := uint64(r42[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
 					{
-						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/mma.ptx:146")
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/mma.ptx:146")
 					}
 				}
 			}
@@ -5193,13 +5906,13 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 146: st.global.u32
-				s27 := uint64(r31[l]) + 0x600
-				s27v := uint64(r43[l])
-				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-					runtime.Store32(s27w.Ptr, s27o, s27v)
+				s26 := uint64(r31[l]) + 0x580
+				s26v := uint64(r42[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
 					{
-						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/mma.ptx:146")
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/mma.ptx:146")
 					}
 				}
 			}
@@ -5216,17 +5929,17 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s28w := w.Window(14)
+		s27w := w.Window(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 148: st.global.u32
-				s28 := uint64(r31[l]) + 0x680
-				s28v := uint64(r44[l])
-				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-					runtime.Store32(s28w.Ptr, s28o, s28v)
+				s27 := uint64(r31[l]) + 0x600
+				s27v := uint64(r43[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
 					{
-						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/mma.ptx:148")
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/mma.ptx:148")
 					}
 				}
 			}
@@ -5234,13 +5947,54 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 148: st.global.u32
+				s27 := uint64(r31[l]) + 0x600
+				s27v := uint64(r43[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
+				} else {
+					{
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/mma.ptx:148")
+					}
+				}
+			}
+		}
+	}
+	// PTX lines 150: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s28w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 150: st.global.u32
 				s28 := uint64(r31[l]) + 0x680
 				s28v := uint64(r44[l])
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
 					{
-						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/mma.ptx:148")
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/mma.ptx:150")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 150: st.global.u32
+				s28 := uint64(r31[l]) + 0x680
+				s28v := uint64(r44[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
+				} else {
+					{
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/nvcc/mma.ptx:150")
 					}
 				}
 			}
@@ -5249,7 +6003,7 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // ldsmCopyBlock4 runs block 4 of kernel ldsm_copy for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 43-57
+// b3, PTX lines 45-59
 func ldsmCopyBlock4(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -5261,73 +6015,73 @@ func ldsmCopyBlock4(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x8)
 	k1 := uint64(0x1)
 	k2 := uint64(0x0)
-	// PTX lines 43, 45, 46, 48, 50, 52, 53, 54: lane-local, one loop over the lanes
+	// PTX lines 45, 47, 48, 50, 52, 54, 55, 56: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 43: cvt.u64.u32
+				// 45: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r3[l])))
-				// 45: shl.b32
+				// 47: shl.b32
 				v2 := uint64(uint32(r2[l]) << uint32(k0))
-				// 46: cvt.u64.u32
+				// 48: cvt.u64.u32
 				v3 := uint64(uint64(uint32(v2)))
-				// 48: add.s64
+				// 50: add.s64
 				v4 := uint64(uint64(v1) + uint64(v3))
-				// 50: cvta.to.global.u64
+				// 52: cvta.to.global.u64
 				v5 := uint64(r1[l])
-				// 52: shl.b64
+				// 54: shl.b64
 				v6 := uint64(uint64(v4) << uint32(k1))
-				// 53: add.s64
+				// 55: add.s64
 				v7 := uint64(uint64(v5) + uint64(v6))
 				r10[l] = v7
-				// 54: shl.b32
+				// 56: shl.b32
 				v8 := uint64(uint32(r3[l]) << uint32(k1))
 				r11[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 43: cvt.u64.u32
+				// 45: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r3[l])))
-				// 45: shl.b32
+				// 47: shl.b32
 				v2 := uint64(uint32(r2[l]) << uint32(k0))
-				// 46: cvt.u64.u32
+				// 48: cvt.u64.u32
 				v3 := uint64(uint64(uint32(v2)))
-				// 48: add.s64
+				// 50: add.s64
 				v4 := uint64(uint64(v1) + uint64(v3))
-				// 50: cvta.to.global.u64
+				// 52: cvta.to.global.u64
 				v5 := uint64(r1[l])
-				// 52: shl.b64
+				// 54: shl.b64
 				v6 := uint64(uint64(v4) << uint32(k1))
-				// 53: add.s64
+				// 55: add.s64
 				v7 := uint64(uint64(v5) + uint64(v6))
 				r10[l] = v7
-				// 54: shl.b32
+				// 56: shl.b32
 				v8 := uint64(uint32(r3[l]) << uint32(k1))
 				r11[l] = v8
 			}
 		}
 	}
-	// PTX line 55: mov.u32, warp-uniform
+	// PTX line 57: mov.u32, warp-uniform
 	u9 := uint64(k2)
-	// PTX lines 56, 57: lane-local, one loop over the lanes
+	// PTX lines 58, 59: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 56: add.s32
+				// 58: add.s32
 				v10 := uint64(uint32(u9) + uint32(r11[l]))
 				r13[l] = v10
-				// 57: mov.u32
+				// 59: mov.u32
 				v11 := uint64(r3[l])
 				r14[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 56: add.s32
+				// 58: add.s32
 				v10 := uint64(uint32(u9) + uint32(r11[l]))
 				r13[l] = v10
-				// 57: mov.u32
+				// 59: mov.u32
 				v11 := uint64(r3[l])
 				r14[l] = v11
 			}
@@ -5342,7 +6096,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 173-214
+			// b0, PTX lines 175-216
 			gemmF16Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5356,14 +6110,14 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 1:
-			// b1 ($L__BB1_2), PTX lines 241-254; bar.sync at line 256
+			// b1 ($L__BB1_2), PTX lines 243-256; bar.sync at line 258
 			gemmF16Block1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 2:
-			// b1 ($L__BB1_2), PTX lines 258-259; divergent, reconverges at block 5 (b4 ($L__BB1_10))
+			// b1 ($L__BB1_2), PTX lines 260-261; divergent, reconverges at block 5 (b4 ($L__BB1_10))
 			gemmF16Block2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5377,7 +6131,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 3:
-			// b2 ($L__BB1_7), PTX lines 334-334; divergent, reconverges at block 5 (b4 ($L__BB1_10))
+			// b2 ($L__BB1_7), PTX lines 336-336; divergent, reconverges at block 5 (b4 ($L__BB1_10))
 			gemmF16Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5391,7 +6145,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 4:
-			// b3 ($L__BB1_9), PTX lines 339-405; divergent, reconverges at block 20 (b18)
+			// b3 ($L__BB1_9), PTX lines 341-407; divergent, reconverges at block 20 (b18)
 			gemmF16Block4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5405,7 +6159,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 5:
-			// b4 ($L__BB1_10), PTX lines 410-411; divergent, reconverges at block 8 (b7 ($L__BB1_18))
+			// b4 ($L__BB1_10), PTX lines 412-413; divergent, reconverges at block 8 (b7 ($L__BB1_18))
 			gemmF16Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5419,7 +6173,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 6:
-			// b5 ($L__BB1_15), PTX lines 486-486; divergent, reconverges at block 8 (b7 ($L__BB1_18))
+			// b5 ($L__BB1_15), PTX lines 488-488; divergent, reconverges at block 8 (b7 ($L__BB1_18))
 			gemmF16Block6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5433,7 +6187,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 7:
-			// b6 ($L__BB1_17), PTX lines 491-564; divergent, reconverges at block 26 (b24)
+			// b6 ($L__BB1_17), PTX lines 493-566; divergent, reconverges at block 26 (b24)
 			gemmF16Block7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5447,10 +6201,10 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 8:
-			// b7 ($L__BB1_18), PTX line 567; bar.sync at line 569
+			// b7 ($L__BB1_18), PTX line 569; bar.sync at line 571
 			return pc, budget
 		case 9:
-			// b7 ($L__BB1_18), PTX lines 571-571
+			// b7 ($L__BB1_18), PTX lines 573-573
 			gemmF16Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5464,7 +6218,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 10:
-			// b8 ($L__BB1_21), PTX lines 585-664
+			// b8 ($L__BB1_21), PTX lines 587-666
 			gemmF16Block10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5478,7 +6232,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 11:
-			// b9 ($L__BB1_22), PTX lines 668-668
+			// b9 ($L__BB1_22), PTX lines 670-670
 			gemmF16Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5492,7 +6246,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 12:
-			// b10 ($L__BB1_27), PTX lines 744-747
+			// b10 ($L__BB1_27), PTX lines 746-749
 			gemmF16Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5506,21 +6260,21 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 13:
-			// b11 ($L__BB1_28), PTX lines 752-762; ret
+			// b11 ($L__BB1_28), PTX lines 754-764; ret
 			gemmF16Block13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 34
 		case 14:
-			// b12, PTX lines 218-238
+			// b12, PTX lines 220-240
 			gemmF16Block14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 15:
-			// b13, PTX lines 263-268; divergent, reconverges at block 3 (b2 ($L__BB1_7))
+			// b13, PTX lines 265-270; divergent, reconverges at block 3 (b2 ($L__BB1_7))
 			gemmF16Block15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5534,7 +6288,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 16:
-			// b14, PTX lines 272-290; divergent, reconverges at block 3 (b2 ($L__BB1_7))
+			// b14, PTX lines 274-292; divergent, reconverges at block 3 (b2 ($L__BB1_7))
 			gemmF16Block16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5548,7 +6302,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 17:
-			// b15, PTX lines 294-311; divergent, reconverges at block 3 (b2 ($L__BB1_7))
+			// b15, PTX lines 296-313; divergent, reconverges at block 3 (b2 ($L__BB1_7))
 			gemmF16Block17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5562,20 +6316,20 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 18:
-			// b16, PTX lines 315-330
+			// b16, PTX lines 317-332
 			gemmF16Block18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 19:
-			// b17, PTX line 335
+			// b17, PTX line 337
 			next = 4
 		case 20:
-			// b18, PTX line 406
+			// b18, PTX line 408
 			next = 5
 		case 21:
-			// b19, PTX lines 415-420; divergent, reconverges at block 6 (b5 ($L__BB1_15))
+			// b19, PTX lines 417-422; divergent, reconverges at block 6 (b5 ($L__BB1_15))
 			gemmF16Block21(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5589,7 +6343,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 22:
-			// b20, PTX lines 424-442; divergent, reconverges at block 6 (b5 ($L__BB1_15))
+			// b20, PTX lines 426-444; divergent, reconverges at block 6 (b5 ($L__BB1_15))
 			gemmF16Block22(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5603,7 +6357,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 23:
-			// b21, PTX lines 446-463; divergent, reconverges at block 6 (b5 ($L__BB1_15))
+			// b21, PTX lines 448-465; divergent, reconverges at block 6 (b5 ($L__BB1_15))
 			gemmF16Block23(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5617,20 +6371,20 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 24:
-			// b22, PTX lines 467-482
+			// b22, PTX lines 469-484
 			gemmF16Block24(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 6
 		case 25:
-			// b23, PTX line 487
+			// b23, PTX line 489
 			next = 7
 		case 26:
-			// b24, PTX line 565
+			// b24, PTX line 567
 			next = 8
 		case 27:
-			// b25, PTX lines 574-576
+			// b25, PTX lines 576-578
 			gemmF16Block27(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5644,17 +6398,17 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 28:
-			// b26, PTX lines 579-579
+			// b26, PTX lines 581-581
 			gemmF16Block28(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 10
 		case 29:
-			// b27, PTX line 665
+			// b27, PTX line 667
 			next = 11
 		case 30:
-			// b28, PTX lines 672-696
+			// b28, PTX lines 674-698
 			gemmF16Block30(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5668,7 +6422,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 31:
-			// b29, PTX lines 700-722
+			// b29, PTX lines 702-724
 			gemmF16Block31(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5682,14 +6436,14 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 32:
-			// b30, PTX lines 726-739
+			// b30, PTX lines 728-741
 			gemmF16Block32(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 12
 		case 33:
-			// b31, PTX line 748
+			// b31, PTX line 750
 			next = 13
 		default:
 			return pc, budget
@@ -5702,7 +6456,7 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 }
 
 // gemmF16Block0 runs block 0 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 173-214
+// b0, PTX lines 175-216
 func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r4 := w.Reg(4)
@@ -5734,12 +6488,12 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 173: ld.param.u64
+	// PTX line 175: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:173")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:175")
 	}
 	runtime.Broadcast(r0, m, u1)
 	if budget == 0 {
@@ -5751,12 +6505,12 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 174: ld.param.u64
+	// PTX line 176: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:174")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:176")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -5767,12 +6521,12 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 175: ld.param.u64
+	// PTX line 177: ld.param.u64
 	var u3 uint64
 	if kp := w.KernelParams(); len(kp) >= 24 {
 		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/mma.ptx:175")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/mma.ptx:177")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -5783,12 +6537,12 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 176: ld.param.u64
+	// PTX line 178: ld.param.u64
 	var u4 uint64
 	if kp := w.KernelParams(); len(kp) >= 32 {
 		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
 	} else {
-		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/mma.ptx:176")
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/mma.ptx:178")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -5799,75 +6553,75 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 177: ld.param.u32
+	// PTX line 179: ld.param.u32
 	var u5 uint64
 	if kp := w.KernelParams(); len(kp) >= 36 {
 		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/mma.ptx:177")
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/mma.ptx:179")
 	}
 	runtime.Broadcast(r4, m, u5)
-	// PTX line 179: cvta.to.global.u64, warp-uniform
+	// PTX line 181: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u2)
 	runtime.Broadcast(r5, m, u6)
-	// PTX line 180: cvta.to.global.u64, warp-uniform
+	// PTX line 182: cvta.to.global.u64, warp-uniform
 	u7 := uint64(u3)
 	runtime.Broadcast(r6, m, u7)
-	// PTX line 182: mov.u32, warp-uniform
+	// PTX line 184: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.CTAID().X))
-	// PTX line 184: cvt.u64.u32, warp-uniform
+	// PTX line 186: cvt.u64.u32, warp-uniform
 	u9 := uint64(uint64(uint32(u8)))
-	// PTX line 185: cvt.s64.s32, warp-uniform
+	// PTX line 187: cvt.s64.s32, warp-uniform
 	u10 := uint64(uint64(int32(u5)))
-	// PTX line 186: mul.lo.s64, warp-uniform
+	// PTX line 188: mul.lo.s64, warp-uniform
 	u11 := uint64(uint64(u9) * uint64(u10))
-	// PTX line 187: shl.b64, warp-uniform
+	// PTX line 189: shl.b64, warp-uniform
 	u12 := uint64(uint64(u11) << uint32(k0))
 	runtime.Broadcast(r11, m, u12)
-	// PTX line 189: shl.b64, warp-uniform
+	// PTX line 191: shl.b64, warp-uniform
 	u13 := uint64(uint64(u11) << uint32(k1))
 	runtime.Broadcast(r12, m, u13)
-	// PTX line 191: shl.b32, warp-uniform
+	// PTX line 193: shl.b32, warp-uniform
 	u14 := uint64(uint32(u8) << uint32(k2))
-	// PTX line 192: cvt.u64.u32, warp-uniform
+	// PTX line 194: cvt.u64.u32, warp-uniform
 	u15 := uint64(uint64(uint32(u14)))
-	// PTX lines 194, 196, 197, 198: lane-local, one loop over the lanes
+	// PTX lines 196, 198, 199, 200: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 194: mov.u32
+				// 196: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				r15[l] = v16
-				// 196: shl.b32
+				// 198: shl.b32
 				v17 := uint64(uint32(v16) << uint32(k3))
 				r16[l] = v17
-				// 197: cvt.u64.u32
+				// 199: cvt.u64.u32
 				v18 := uint64(uint64(uint32(v17)))
-				// 198: add.s64
+				// 200: add.s64
 				v19 := uint64(uint64(v18) + uint64(u15))
 				r18[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 194: mov.u32
+				// 196: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				r15[l] = v16
-				// 196: shl.b32
+				// 198: shl.b32
 				v17 := uint64(uint32(v16) << uint32(k3))
 				r16[l] = v17
-				// 197: cvt.u64.u32
+				// 199: cvt.u64.u32
 				v18 := uint64(uint64(uint32(v17)))
-				// 198: add.s64
+				// 200: add.s64
 				v19 := uint64(uint64(v18) + uint64(u15))
 				r18[l] = v19
 			}
 		}
 	}
-	// PTX line 200: cvta.to.global.u64, warp-uniform
+	// PTX line 202: cvta.to.global.u64, warp-uniform
 	u20 := uint64(u4)
-	// PTX lines 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 214: lane-local, one loop over the lanes
+	// PTX lines 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 216: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		if budget == 0 {
@@ -5914,12 +6668,12 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 202: shl.b64
+				// 204: shl.b64
 				v21 := uint64(uint64(r18[l]) << uint32(k4))
 				r20[l] = v21
-				// 203: add.s64
+				// 205: add.s64
 				v22 := uint64(uint64(u20) + uint64(v21))
-				// 204: ld.global.f32
+				// 206: ld.global.f32
 				v23a := uint64(v22) + 0x0
 				var v23 uint64
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
@@ -5928,14 +6682,14 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
 						if !v23ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/mma.ptx:204")
+							flt.Note(0, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/mma.ptx:206")
 							continue
 						}
 						v23 = v23x
 					}
 				}
 				r22[l] = v23
-				// 205: ld.global.f32
+				// 207: ld.global.f32
 				v24a := uint64(v22) + 0x4
 				var v24 uint64
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
@@ -5944,25 +6698,25 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGlobal, v24a, 4, l)
 						if !v24ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v24a, 4, "testdata/ptx/nvcc/mma.ptx:205")
+							flt.Note(1, l, runtime.SpaceGlobal, v24a, 4, "testdata/ptx/nvcc/mma.ptx:207")
 							continue
 						}
 						v24 = v24x
 					}
 				}
 				r23[l] = v24
-				// 206: add.s32
+				// 208: add.s32
 				v25 := uint64(uint32(r16[l]) + uint32(k5))
-				// 207: cvt.u64.u32
+				// 209: cvt.u64.u32
 				v26 := uint64(uint64(uint32(v25)))
-				// 208: add.s64
+				// 210: add.s64
 				v27 := uint64(uint64(v26) + uint64(u15))
-				// 209: shl.b64
+				// 211: shl.b64
 				v28 := uint64(uint64(v27) << uint32(k4))
 				r27[l] = v28
-				// 210: add.s64
+				// 212: add.s64
 				v29 := uint64(uint64(u20) + uint64(v28))
-				// 211: ld.global.f32
+				// 213: ld.global.f32
 				v30a := uint64(v29) + 0x0
 				var v30 uint64
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
@@ -5971,14 +6725,14 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGlobal, v30a, 4, l)
 						if !v30ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v30a, 4, "testdata/ptx/nvcc/mma.ptx:211")
+							flt.Note(2, l, runtime.SpaceGlobal, v30a, 4, "testdata/ptx/nvcc/mma.ptx:213")
 							continue
 						}
 						v30 = v30x
 					}
 				}
 				r29[l] = v30
-				// 212: ld.global.f32
+				// 214: ld.global.f32
 				v31a := uint64(v29) + 0x4
 				var v31 uint64
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
@@ -5987,14 +6741,14 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGlobal, v31a, 4, l)
 						if !v31ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v31a, 4, "testdata/ptx/nvcc/mma.ptx:212")
+							flt.Note(3, l, runtime.SpaceGlobal, v31a, 4, "testdata/ptx/nvcc/mma.ptx:214")
 							continue
 						}
 						v31 = v31x
 					}
 				}
 				r30[l] = v31
-				// 214: setp.lt.s32
+				// 216: setp.lt.s32
 				c32t := int32(u5) < int32(k3)
 				c32 := c32t
 				c32b0 := uint32(0)
@@ -6006,12 +6760,12 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 202: shl.b64
+				// 204: shl.b64
 				v21 := uint64(uint64(r18[l]) << uint32(k4))
 				r20[l] = v21
-				// 203: add.s64
+				// 205: add.s64
 				v22 := uint64(uint64(u20) + uint64(v21))
-				// 204: ld.global.f32
+				// 206: ld.global.f32
 				v23a := uint64(v22) + 0x0
 				var v23 uint64
 				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
@@ -6020,14 +6774,14 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
 						if !v23ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/mma.ptx:204")
+							flt.Note(0, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/nvcc/mma.ptx:206")
 							continue
 						}
 						v23 = v23x
 					}
 				}
 				r22[l] = v23
-				// 205: ld.global.f32
+				// 207: ld.global.f32
 				v24a := uint64(v22) + 0x4
 				var v24 uint64
 				if v24ao := v24a - v24aw.Base; v24ao < v24aw.End && v24a&3 == 0 {
@@ -6036,25 +6790,25 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v24x, v24ok := w.TryLoad(v24aw, runtime.SpaceGlobal, v24a, 4, l)
 						if !v24ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v24a, 4, "testdata/ptx/nvcc/mma.ptx:205")
+							flt.Note(1, l, runtime.SpaceGlobal, v24a, 4, "testdata/ptx/nvcc/mma.ptx:207")
 							continue
 						}
 						v24 = v24x
 					}
 				}
 				r23[l] = v24
-				// 206: add.s32
+				// 208: add.s32
 				v25 := uint64(uint32(r16[l]) + uint32(k5))
-				// 207: cvt.u64.u32
+				// 209: cvt.u64.u32
 				v26 := uint64(uint64(uint32(v25)))
-				// 208: add.s64
+				// 210: add.s64
 				v27 := uint64(uint64(v26) + uint64(u15))
-				// 209: shl.b64
+				// 211: shl.b64
 				v28 := uint64(uint64(v27) << uint32(k4))
 				r27[l] = v28
-				// 210: add.s64
+				// 212: add.s64
 				v29 := uint64(uint64(u20) + uint64(v28))
-				// 211: ld.global.f32
+				// 213: ld.global.f32
 				v30a := uint64(v29) + 0x0
 				var v30 uint64
 				if v30ao := v30a - v30aw.Base; v30ao < v30aw.End && v30a&3 == 0 {
@@ -6063,14 +6817,14 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v30x, v30ok := w.TryLoad(v30aw, runtime.SpaceGlobal, v30a, 4, l)
 						if !v30ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v30a, 4, "testdata/ptx/nvcc/mma.ptx:211")
+							flt.Note(2, l, runtime.SpaceGlobal, v30a, 4, "testdata/ptx/nvcc/mma.ptx:213")
 							continue
 						}
 						v30 = v30x
 					}
 				}
 				r29[l] = v30
-				// 212: ld.global.f32
+				// 214: ld.global.f32
 				v31a := uint64(v29) + 0x4
 				var v31 uint64
 				if v31ao := v31a - v31aw.Base; v31ao < v31aw.End && v31a&3 == 0 {
@@ -6079,14 +6833,14 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v31x, v31ok := w.TryLoad(v31aw, runtime.SpaceGlobal, v31a, 4, l)
 						if !v31ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v31a, 4, "testdata/ptx/nvcc/mma.ptx:212")
+							flt.Note(3, l, runtime.SpaceGlobal, v31a, 4, "testdata/ptx/nvcc/mma.ptx:214")
 							continue
 						}
 						v31 = v31x
 					}
 				}
 				r30[l] = v31
-				// 214: setp.lt.s32
+				// 216: setp.lt.s32
 				c32t := int32(u5) < int32(k3)
 				c32 := c32t
 				c32b0 := uint32(0)
@@ -6107,7 +6861,7 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block1 runs block 1 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB1_2), PTX lines 241-254; bar.sync at line 256
+// b1 ($L__BB1_2), PTX lines 243-256; bar.sync at line 258
 func gemmF16Block1(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r40 := w.Reg(40)
@@ -6128,76 +6882,76 @@ func gemmF16Block1(w *runtime.Warp, m uint32, budget int) {
 	k4 := uint64(0x1)
 	k5 := uint64(0x3)
 	k6 := uint64(0x40)
-	// PTX lines 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 254: lane-local, one loop over the lanes
+	// PTX lines 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 256: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 241: add.s32
+				// 243: add.s32
 				v1 := uint64(uint32(r47[l]) + uint32(r41[l]))
-				// 242: max.s32
-				v2 := uint64(uint32(max(int32(v1), int32(k0))))
-				// 243: not.b32
-				v3 := uint64(^uint32(v2))
 				// 244: max.s32
+				v2 := uint64(uint32(max(int32(v1), int32(k0))))
+				// 245: not.b32
+				v3 := uint64(^uint32(v2))
+				// 246: max.s32
 				v4 := uint64(uint32(max(int32(v3), int32(k1))))
-				// 245: add.s32
+				// 247: add.s32
 				v5 := uint64(uint32(v4) + uint32(k2))
 				r53[l] = v5
-				// 246: shr.u32
+				// 248: shr.u32
 				v6 := uint64(uint32(v5) >> uint32(k3))
-				// 247: add.s32
+				// 249: add.s32
 				v7 := uint64(uint32(v6) + uint32(k4))
 				r55[l] = v7
-				// 248: shl.b32
+				// 250: shl.b32
 				v8 := uint64(uint32(v2) << uint32(k5))
-				// 249: sub.s32
+				// 251: sub.s32
 				v9 := uint64(uint32(r43[l]) - uint32(v8))
 				r57[l] = v9
-				// 250: shl.b32
+				// 252: shl.b32
 				v10 := uint64(uint32(v2) << uint32(k3))
-				// 251: sub.s32
+				// 253: sub.s32
 				v11 := uint64(uint32(r40[l]) - uint32(v10))
 				r59[l] = v11
-				// 252: sub.s32
+				// 254: sub.s32
 				v12 := uint64(uint32(r4[l]) - uint32(r48[l]))
 				r60[l] = v12
-				// 254: min.s32
+				// 256: min.s32
 				v13 := uint64(uint32(min(int32(v12), int32(k6))))
 				r61[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 241: add.s32
+				// 243: add.s32
 				v1 := uint64(uint32(r47[l]) + uint32(r41[l]))
-				// 242: max.s32
-				v2 := uint64(uint32(max(int32(v1), int32(k0))))
-				// 243: not.b32
-				v3 := uint64(^uint32(v2))
 				// 244: max.s32
+				v2 := uint64(uint32(max(int32(v1), int32(k0))))
+				// 245: not.b32
+				v3 := uint64(^uint32(v2))
+				// 246: max.s32
 				v4 := uint64(uint32(max(int32(v3), int32(k1))))
-				// 245: add.s32
+				// 247: add.s32
 				v5 := uint64(uint32(v4) + uint32(k2))
 				r53[l] = v5
-				// 246: shr.u32
+				// 248: shr.u32
 				v6 := uint64(uint32(v5) >> uint32(k3))
-				// 247: add.s32
+				// 249: add.s32
 				v7 := uint64(uint32(v6) + uint32(k4))
 				r55[l] = v7
-				// 248: shl.b32
+				// 250: shl.b32
 				v8 := uint64(uint32(v2) << uint32(k5))
-				// 249: sub.s32
+				// 251: sub.s32
 				v9 := uint64(uint32(r43[l]) - uint32(v8))
 				r57[l] = v9
-				// 250: shl.b32
+				// 252: shl.b32
 				v10 := uint64(uint32(v2) << uint32(k3))
-				// 251: sub.s32
+				// 253: sub.s32
 				v11 := uint64(uint32(r40[l]) - uint32(v10))
 				r59[l] = v11
-				// 252: sub.s32
+				// 254: sub.s32
 				v12 := uint64(uint32(r4[l]) - uint32(r48[l]))
 				r60[l] = v12
-				// 254: min.s32
+				// 256: min.s32
 				v13 := uint64(uint32(min(int32(v12), int32(k6))))
 				r61[l] = v13
 			}
@@ -6206,22 +6960,22 @@ func gemmF16Block1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block2 runs block 2 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB1_2), PTX lines 258-259; divergent, reconverges at block 5 (b4 ($L__BB1_10))
+// b1 ($L__BB1_2), PTX lines 260-261; divergent, reconverges at block 5 (b4 ($L__BB1_10))
 func gemmF16Block2(w *runtime.Warp, m uint32, budget int) {
 	r15 := w.Reg(15)
 	r61 := w.Reg(61)
 	r62 := w.Reg(62)
 	k0 := uint64(0x4)
-	// PTX lines 258, 259: lane-local, one loop over the lanes
+	// PTX lines 260, 261: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 258: shl.b32
+				// 260: shl.b32
 				v1 := uint64(uint32(r61[l]) << uint32(k0))
 				r62[l] = v1
-				// 259: setp.ge.s32
+				// 261: setp.ge.s32
 				c2t := int32(r15[l]) >= int32(v1)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -6233,10 +6987,10 @@ func gemmF16Block2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 258: shl.b32
+				// 260: shl.b32
 				v1 := uint64(uint32(r61[l]) << uint32(k0))
 				r62[l] = v1
-				// 259: setp.ge.s32
+				// 261: setp.ge.s32
 				c2t := int32(r15[l]) >= int32(v1)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -6251,17 +7005,17 @@ func gemmF16Block2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block3 runs block 3 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB1_7), PTX lines 334-334; divergent, reconverges at block 5 (b4 ($L__BB1_10))
+// b2 ($L__BB1_7), PTX lines 336-336; divergent, reconverges at block 5 (b4 ($L__BB1_10))
 func gemmF16Block3(w *runtime.Warp, m uint32, budget int) {
 	r59 := w.Reg(59)
 	k0 := uint64(0x60)
-	// PTX lines 334: lane-local, one loop over the lanes
+	// PTX lines 336: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 334: setp.lt.u32
+				// 336: setp.lt.u32
 				c1t := uint32(r59[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -6273,7 +7027,7 @@ func gemmF16Block3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 334: setp.lt.u32
+				// 336: setp.lt.u32
 				c1t := uint32(r59[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -6288,7 +7042,7 @@ func gemmF16Block3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block4 runs block 4 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b3 ($L__BB1_9), PTX lines 339-405; divergent, reconverges at block 20 (b18)
+// b3 ($L__BB1_9), PTX lines 341-407; divergent, reconverges at block 20 (b18)
 func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
@@ -6318,7 +7072,7 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 	k4 := uint64(0x40)
 	k5 := uint64(0x60)
 	k6 := uint64(0x80)
-	// PTX lines 339, 340, 341, 342, 343, 344, 345, 346, 347, 348, 349, 350, 351: lane-local, one loop over the lanes
+	// PTX lines 341, 342, 343, 344, 345, 346, 347, 348, 349, 350, 351, 352, 353: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -6333,29 +7087,29 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 339: div.s32
+				// 341: div.s32
 				v1 := isa.Div(r66[l], r61[l], 32, true)
-				// 340: shl.b32
+				// 342: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 341: mul.lo.s32
+				// 343: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 342: sub.s32
+				// 344: sub.s32
 				v4 := uint64(uint32(r66[l]) - uint32(v3))
-				// 343: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 344: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 345: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 346: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 347: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 346: cvt.s64.s32
+				// 348: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 347: add.s64
-				v9 := uint64(uint64(r11[l]) + uint64(v8))
-				// 348: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 349: add.s64
+				v9 := uint64(uint64(r11[l]) + uint64(v8))
+				// 350: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 351: add.s64
 				v11 := uint64(uint64(r5[l]) + uint64(v10))
-				// 350: ld.global.u16
+				// 352: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -6364,43 +7118,43 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:350")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:352")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r121[l] = v12
-				// 351: shl.b32
+				// 353: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
 				r122[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 339: div.s32
+				// 341: div.s32
 				v1 := isa.Div(r66[l], r61[l], 32, true)
-				// 340: shl.b32
+				// 342: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 341: mul.lo.s32
+				// 343: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 342: sub.s32
+				// 344: sub.s32
 				v4 := uint64(uint32(r66[l]) - uint32(v3))
-				// 343: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 344: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 345: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 346: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 347: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 346: cvt.s64.s32
+				// 348: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 347: add.s64
-				v9 := uint64(uint64(r11[l]) + uint64(v8))
-				// 348: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 349: add.s64
+				v9 := uint64(uint64(r11[l]) + uint64(v8))
+				// 350: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 351: add.s64
 				v11 := uint64(uint64(r5[l]) + uint64(v10))
-				// 350: ld.global.u16
+				// 352: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -6409,23 +7163,23 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:350")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:352")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r121[l] = v12
-				// 351: shl.b32
+				// 353: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
 				r122[l] = v13
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 352: mov.u32, warp-uniform
+	// PTX line 354: mov.u32, warp-uniform
 	u14 := uint64(k2)
-	// PTX lines 353, 354, 355, 356, 357, 358, 359, 360, 361, 362, 363, 364, 365, 366: lane-local, one loop over the lanes
+	// PTX lines 355, 356, 357, 358, 359, 360, 361, 362, 363, 364, 365, 366, 367, 368: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -6441,90 +7195,90 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 		shEnd2 := runtime.AccessEnd(sh, 2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 353: add.s32
+				// 355: add.s32
 				v15 := uint64(uint32(u14) + uint32(r122[l]))
-				// 354: st.shared.u16
+				// 356: st.shared.u16
 				s16 := uint64(uint64(uint32(v15))) + 0x0
 				s16v := uint64(r121[l])
 				if s16 < shEnd2 && s16&1 == 0 {
 					runtime.Store16(shp, s16, s16v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:354")
+						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:356")
 					}
 				}
-				// 355: add.s32
+				// 357: add.s32
 				v17 := uint64(uint32(r66[l]) + uint32(k3))
-				// 356: div.s32
+				// 358: div.s32
 				v18 := isa.Div(v17, r61[l], 32, true)
-				// 357: shl.b32
+				// 359: shl.b32
 				v19 := uint64(uint32(v18) << uint32(k0))
-				// 358: mul.lo.s32
+				// 360: mul.lo.s32
 				v20 := uint64(uint32(v18) * uint32(r61[l]))
-				// 359: sub.s32
+				// 361: sub.s32
 				v21 := uint64(uint32(v17) - uint32(v20))
-				// 360: add.s32
+				// 362: add.s32
 				v22 := uint64(uint32(v19) + uint32(v21))
 				r130[l] = v22
-				// 361: mad.lo.s32
+				// 363: mad.lo.s32
 				v23 := uint64(uint32(uint32(v18)*uint32(r4[l]) + uint32(r48[l])))
-				// 362: add.s32
+				// 364: add.s32
 				v24 := uint64(uint32(v23) + uint32(v21))
-				// 363: cvt.s64.s32
+				// 365: cvt.s64.s32
 				v25 := uint64(uint64(int32(v24)))
-				// 364: add.s64
-				v26 := uint64(uint64(r11[l]) + uint64(v25))
-				// 365: shl.b64
-				v27 := uint64(uint64(v26) << uint32(k1))
 				// 366: add.s64
+				v26 := uint64(uint64(r11[l]) + uint64(v25))
+				// 367: shl.b64
+				v27 := uint64(uint64(v26) << uint32(k1))
+				// 368: add.s64
 				v28 := uint64(uint64(r5[l]) + uint64(v27))
 				r136[l] = v28
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 353: add.s32
+				// 355: add.s32
 				v15 := uint64(uint32(u14) + uint32(r122[l]))
-				// 354: st.shared.u16
+				// 356: st.shared.u16
 				s16 := uint64(uint64(uint32(v15))) + 0x0
 				s16v := uint64(r121[l])
 				if s16 < shEnd2 && s16&1 == 0 {
 					runtime.Store16(shp, s16, s16v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:354")
+						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:356")
 					}
 				}
-				// 355: add.s32
+				// 357: add.s32
 				v17 := uint64(uint32(r66[l]) + uint32(k3))
-				// 356: div.s32
+				// 358: div.s32
 				v18 := isa.Div(v17, r61[l], 32, true)
-				// 357: shl.b32
+				// 359: shl.b32
 				v19 := uint64(uint32(v18) << uint32(k0))
-				// 358: mul.lo.s32
+				// 360: mul.lo.s32
 				v20 := uint64(uint32(v18) * uint32(r61[l]))
-				// 359: sub.s32
+				// 361: sub.s32
 				v21 := uint64(uint32(v17) - uint32(v20))
-				// 360: add.s32
+				// 362: add.s32
 				v22 := uint64(uint32(v19) + uint32(v21))
 				r130[l] = v22
-				// 361: mad.lo.s32
+				// 363: mad.lo.s32
 				v23 := uint64(uint32(uint32(v18)*uint32(r4[l]) + uint32(r48[l])))
-				// 362: add.s32
+				// 364: add.s32
 				v24 := uint64(uint32(v23) + uint32(v21))
-				// 363: cvt.s64.s32
+				// 365: cvt.s64.s32
 				v25 := uint64(uint64(int32(v24)))
-				// 364: add.s64
-				v26 := uint64(uint64(r11[l]) + uint64(v25))
-				// 365: shl.b64
-				v27 := uint64(uint64(v26) << uint32(k1))
 				// 366: add.s64
+				v26 := uint64(uint64(r11[l]) + uint64(v25))
+				// 367: shl.b64
+				v27 := uint64(uint64(v26) << uint32(k1))
+				// 368: add.s64
 				v28 := uint64(uint64(r5[l]) + uint64(v27))
 				r136[l] = v28
 			}
 		}
 	}
-	// PTX lines 367, 368, 369: lane-local, one loop over the lanes
+	// PTX lines 369, 370, 371: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -6539,7 +7293,7 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 367: ld.global.u16
+				// 369: ld.global.u16
 				v29a := uint64(r136[l]) + 0x0
 				var v29 uint64
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&1 == 0 {
@@ -6548,23 +7302,23 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 					{
 						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGlobal, v29a, 2, l)
 						if !v29ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v29a, 2, "testdata/ptx/nvcc/mma.ptx:367")
+							flt.Note(0, l, runtime.SpaceGlobal, v29a, 2, "testdata/ptx/nvcc/mma.ptx:369")
 							continue
 						}
 						v29 = v29x
 					}
 				}
 				r137[l] = v29
-				// 368: shl.b32
+				// 370: shl.b32
 				v30 := uint64(uint32(r130[l]) << uint32(k1))
-				// 369: add.s32
+				// 371: add.s32
 				v31 := uint64(uint32(u14) + uint32(v30))
 				r139[l] = v31
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 367: ld.global.u16
+				// 369: ld.global.u16
 				v29a := uint64(r136[l]) + 0x0
 				var v29 uint64
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&1 == 0 {
@@ -6573,23 +7327,23 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 					{
 						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGlobal, v29a, 2, l)
 						if !v29ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v29a, 2, "testdata/ptx/nvcc/mma.ptx:367")
+							flt.Note(0, l, runtime.SpaceGlobal, v29a, 2, "testdata/ptx/nvcc/mma.ptx:369")
 							continue
 						}
 						v29 = v29x
 					}
 				}
 				r137[l] = v29
-				// 368: shl.b32
+				// 370: shl.b32
 				v30 := uint64(uint32(r130[l]) << uint32(k1))
-				// 369: add.s32
+				// 371: add.s32
 				v31 := uint64(uint32(u14) + uint32(v30))
 				r139[l] = v31
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 370, 371, 372, 373, 374, 375, 376, 377, 378, 379, 380, 381, 382: lane-local, one loop over the lanes
+	// PTX lines 372, 373, 374, 375, 376, 377, 378, 379, 380, 381, 382, 383, 384: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -6605,86 +7359,86 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 		shEnd2 := runtime.AccessEnd(sh, 2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 370: st.shared.u16
+				// 372: st.shared.u16
 				s32 := uint64(uint64(uint32(r139[l]))) + 0x0
 				s32v := uint64(r137[l])
 				if s32 < shEnd2 && s32&1 == 0 {
 					runtime.Store16(shp, s32, s32v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s32, 2, s32v, l, "testdata/ptx/nvcc/mma.ptx:370")
+						w.StoreLane(nil, runtime.SpaceShared, s32, 2, s32v, l, "testdata/ptx/nvcc/mma.ptx:372")
 					}
 				}
-				// 371: add.s32
+				// 373: add.s32
 				v33 := uint64(uint32(r66[l]) + uint32(k4))
-				// 372: div.s32
+				// 374: div.s32
 				v34 := isa.Div(v33, r61[l], 32, true)
-				// 373: shl.b32
+				// 375: shl.b32
 				v35 := uint64(uint32(v34) << uint32(k0))
-				// 374: mul.lo.s32
+				// 376: mul.lo.s32
 				v36 := uint64(uint32(v34) * uint32(r61[l]))
-				// 375: sub.s32
+				// 377: sub.s32
 				v37 := uint64(uint32(v33) - uint32(v36))
-				// 376: add.s32
+				// 378: add.s32
 				v38 := uint64(uint32(v35) + uint32(v37))
 				r145[l] = v38
-				// 377: mad.lo.s32
+				// 379: mad.lo.s32
 				v39 := uint64(uint32(uint32(v34)*uint32(r4[l]) + uint32(r48[l])))
-				// 378: add.s32
+				// 380: add.s32
 				v40 := uint64(uint32(v39) + uint32(v37))
-				// 379: cvt.s64.s32
+				// 381: cvt.s64.s32
 				v41 := uint64(uint64(int32(v40)))
-				// 380: add.s64
-				v42 := uint64(uint64(r11[l]) + uint64(v41))
-				// 381: shl.b64
-				v43 := uint64(uint64(v42) << uint32(k1))
 				// 382: add.s64
+				v42 := uint64(uint64(r11[l]) + uint64(v41))
+				// 383: shl.b64
+				v43 := uint64(uint64(v42) << uint32(k1))
+				// 384: add.s64
 				v44 := uint64(uint64(r5[l]) + uint64(v43))
 				r151[l] = v44
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 370: st.shared.u16
+				// 372: st.shared.u16
 				s32 := uint64(uint64(uint32(r139[l]))) + 0x0
 				s32v := uint64(r137[l])
 				if s32 < shEnd2 && s32&1 == 0 {
 					runtime.Store16(shp, s32, s32v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s32, 2, s32v, l, "testdata/ptx/nvcc/mma.ptx:370")
+						w.StoreLane(nil, runtime.SpaceShared, s32, 2, s32v, l, "testdata/ptx/nvcc/mma.ptx:372")
 					}
 				}
-				// 371: add.s32
+				// 373: add.s32
 				v33 := uint64(uint32(r66[l]) + uint32(k4))
-				// 372: div.s32
+				// 374: div.s32
 				v34 := isa.Div(v33, r61[l], 32, true)
-				// 373: shl.b32
+				// 375: shl.b32
 				v35 := uint64(uint32(v34) << uint32(k0))
-				// 374: mul.lo.s32
+				// 376: mul.lo.s32
 				v36 := uint64(uint32(v34) * uint32(r61[l]))
-				// 375: sub.s32
+				// 377: sub.s32
 				v37 := uint64(uint32(v33) - uint32(v36))
-				// 376: add.s32
+				// 378: add.s32
 				v38 := uint64(uint32(v35) + uint32(v37))
 				r145[l] = v38
-				// 377: mad.lo.s32
+				// 379: mad.lo.s32
 				v39 := uint64(uint32(uint32(v34)*uint32(r4[l]) + uint32(r48[l])))
-				// 378: add.s32
+				// 380: add.s32
 				v40 := uint64(uint32(v39) + uint32(v37))
-				// 379: cvt.s64.s32
+				// 381: cvt.s64.s32
 				v41 := uint64(uint64(int32(v40)))
-				// 380: add.s64
-				v42 := uint64(uint64(r11[l]) + uint64(v41))
-				// 381: shl.b64
-				v43 := uint64(uint64(v42) << uint32(k1))
 				// 382: add.s64
+				v42 := uint64(uint64(r11[l]) + uint64(v41))
+				// 383: shl.b64
+				v43 := uint64(uint64(v42) << uint32(k1))
+				// 384: add.s64
 				v44 := uint64(uint64(r5[l]) + uint64(v43))
 				r151[l] = v44
 			}
 		}
 	}
-	// PTX lines 383, 384, 385: lane-local, one loop over the lanes
+	// PTX lines 385, 386, 387: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -6699,7 +7453,7 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 383: ld.global.u16
+				// 385: ld.global.u16
 				v45a := uint64(r151[l]) + 0x0
 				var v45 uint64
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&1 == 0 {
@@ -6708,23 +7462,23 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 					{
 						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGlobal, v45a, 2, l)
 						if !v45ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v45a, 2, "testdata/ptx/nvcc/mma.ptx:383")
+							flt.Note(0, l, runtime.SpaceGlobal, v45a, 2, "testdata/ptx/nvcc/mma.ptx:385")
 							continue
 						}
 						v45 = v45x
 					}
 				}
 				r152[l] = v45
-				// 384: shl.b32
+				// 386: shl.b32
 				v46 := uint64(uint32(r145[l]) << uint32(k1))
-				// 385: add.s32
+				// 387: add.s32
 				v47 := uint64(uint32(u14) + uint32(v46))
 				r154[l] = v47
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 383: ld.global.u16
+				// 385: ld.global.u16
 				v45a := uint64(r151[l]) + 0x0
 				var v45 uint64
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&1 == 0 {
@@ -6733,23 +7487,23 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 					{
 						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGlobal, v45a, 2, l)
 						if !v45ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v45a, 2, "testdata/ptx/nvcc/mma.ptx:383")
+							flt.Note(0, l, runtime.SpaceGlobal, v45a, 2, "testdata/ptx/nvcc/mma.ptx:385")
 							continue
 						}
 						v45 = v45x
 					}
 				}
 				r152[l] = v45
-				// 384: shl.b32
+				// 386: shl.b32
 				v46 := uint64(uint32(r145[l]) << uint32(k1))
-				// 385: add.s32
+				// 387: add.s32
 				v47 := uint64(uint32(u14) + uint32(v46))
 				r154[l] = v47
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 386, 387, 388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398: lane-local, one loop over the lanes
+	// PTX lines 388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398, 399, 400: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -6765,86 +7519,86 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 		shEnd2 := runtime.AccessEnd(sh, 2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 386: st.shared.u16
+				// 388: st.shared.u16
 				s48 := uint64(uint64(uint32(r154[l]))) + 0x0
 				s48v := uint64(r152[l])
 				if s48 < shEnd2 && s48&1 == 0 {
 					runtime.Store16(shp, s48, s48v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s48, 2, s48v, l, "testdata/ptx/nvcc/mma.ptx:386")
+						w.StoreLane(nil, runtime.SpaceShared, s48, 2, s48v, l, "testdata/ptx/nvcc/mma.ptx:388")
 					}
 				}
-				// 387: add.s32
+				// 389: add.s32
 				v49 := uint64(uint32(r66[l]) + uint32(k5))
-				// 388: div.s32
+				// 390: div.s32
 				v50 := isa.Div(v49, r61[l], 32, true)
-				// 389: shl.b32
+				// 391: shl.b32
 				v51 := uint64(uint32(v50) << uint32(k0))
-				// 390: mul.lo.s32
+				// 392: mul.lo.s32
 				v52 := uint64(uint32(v50) * uint32(r61[l]))
-				// 391: sub.s32
+				// 393: sub.s32
 				v53 := uint64(uint32(v49) - uint32(v52))
-				// 392: add.s32
+				// 394: add.s32
 				v54 := uint64(uint32(v51) + uint32(v53))
 				r160[l] = v54
-				// 393: mad.lo.s32
+				// 395: mad.lo.s32
 				v55 := uint64(uint32(uint32(v50)*uint32(r4[l]) + uint32(r48[l])))
-				// 394: add.s32
+				// 396: add.s32
 				v56 := uint64(uint32(v55) + uint32(v53))
-				// 395: cvt.s64.s32
+				// 397: cvt.s64.s32
 				v57 := uint64(uint64(int32(v56)))
-				// 396: add.s64
-				v58 := uint64(uint64(r11[l]) + uint64(v57))
-				// 397: shl.b64
-				v59 := uint64(uint64(v58) << uint32(k1))
 				// 398: add.s64
+				v58 := uint64(uint64(r11[l]) + uint64(v57))
+				// 399: shl.b64
+				v59 := uint64(uint64(v58) << uint32(k1))
+				// 400: add.s64
 				v60 := uint64(uint64(r5[l]) + uint64(v59))
 				r166[l] = v60
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 386: st.shared.u16
+				// 388: st.shared.u16
 				s48 := uint64(uint64(uint32(r154[l]))) + 0x0
 				s48v := uint64(r152[l])
 				if s48 < shEnd2 && s48&1 == 0 {
 					runtime.Store16(shp, s48, s48v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s48, 2, s48v, l, "testdata/ptx/nvcc/mma.ptx:386")
+						w.StoreLane(nil, runtime.SpaceShared, s48, 2, s48v, l, "testdata/ptx/nvcc/mma.ptx:388")
 					}
 				}
-				// 387: add.s32
+				// 389: add.s32
 				v49 := uint64(uint32(r66[l]) + uint32(k5))
-				// 388: div.s32
+				// 390: div.s32
 				v50 := isa.Div(v49, r61[l], 32, true)
-				// 389: shl.b32
+				// 391: shl.b32
 				v51 := uint64(uint32(v50) << uint32(k0))
-				// 390: mul.lo.s32
+				// 392: mul.lo.s32
 				v52 := uint64(uint32(v50) * uint32(r61[l]))
-				// 391: sub.s32
+				// 393: sub.s32
 				v53 := uint64(uint32(v49) - uint32(v52))
-				// 392: add.s32
+				// 394: add.s32
 				v54 := uint64(uint32(v51) + uint32(v53))
 				r160[l] = v54
-				// 393: mad.lo.s32
+				// 395: mad.lo.s32
 				v55 := uint64(uint32(uint32(v50)*uint32(r4[l]) + uint32(r48[l])))
-				// 394: add.s32
+				// 396: add.s32
 				v56 := uint64(uint32(v55) + uint32(v53))
-				// 395: cvt.s64.s32
+				// 397: cvt.s64.s32
 				v57 := uint64(uint64(int32(v56)))
-				// 396: add.s64
-				v58 := uint64(uint64(r11[l]) + uint64(v57))
-				// 397: shl.b64
-				v59 := uint64(uint64(v58) << uint32(k1))
 				// 398: add.s64
+				v58 := uint64(uint64(r11[l]) + uint64(v57))
+				// 399: shl.b64
+				v59 := uint64(uint64(v58) << uint32(k1))
+				// 400: add.s64
 				v60 := uint64(uint64(r5[l]) + uint64(v59))
 				r166[l] = v60
 			}
 		}
 	}
-	// PTX lines 399, 400, 401: lane-local, one loop over the lanes
+	// PTX lines 401, 402, 403: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -6859,7 +7613,7 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 399: ld.global.u16
+				// 401: ld.global.u16
 				v61a := uint64(r166[l]) + 0x0
 				var v61 uint64
 				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&1 == 0 {
@@ -6868,23 +7622,23 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 					{
 						v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGlobal, v61a, 2, l)
 						if !v61ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v61a, 2, "testdata/ptx/nvcc/mma.ptx:399")
+							flt.Note(0, l, runtime.SpaceGlobal, v61a, 2, "testdata/ptx/nvcc/mma.ptx:401")
 							continue
 						}
 						v61 = v61x
 					}
 				}
 				r167[l] = v61
-				// 400: shl.b32
+				// 402: shl.b32
 				v62 := uint64(uint32(r160[l]) << uint32(k1))
-				// 401: add.s32
+				// 403: add.s32
 				v63 := uint64(uint32(u14) + uint32(v62))
 				r169[l] = v63
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 399: ld.global.u16
+				// 401: ld.global.u16
 				v61a := uint64(r166[l]) + 0x0
 				var v61 uint64
 				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&1 == 0 {
@@ -6893,23 +7647,23 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 					{
 						v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGlobal, v61a, 2, l)
 						if !v61ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v61a, 2, "testdata/ptx/nvcc/mma.ptx:399")
+							flt.Note(0, l, runtime.SpaceGlobal, v61a, 2, "testdata/ptx/nvcc/mma.ptx:401")
 							continue
 						}
 						v61 = v61x
 					}
 				}
 				r167[l] = v61
-				// 400: shl.b32
+				// 402: shl.b32
 				v62 := uint64(uint32(r160[l]) << uint32(k1))
-				// 401: add.s32
+				// 403: add.s32
 				v63 := uint64(uint32(u14) + uint32(v62))
 				r169[l] = v63
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 402, 404, 405: lane-local, one loop over the lanes
+	// PTX lines 404, 406, 407: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
 		if budget == 0 {
@@ -6927,20 +7681,20 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 402: st.shared.u16
+				// 404: st.shared.u16
 				s64 := uint64(uint64(uint32(r169[l]))) + 0x0
 				s64v := uint64(r167[l])
 				if s64 < shEnd2 && s64&1 == 0 {
 					runtime.Store16(shp, s64, s64v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s64, 2, s64v, l, "testdata/ptx/nvcc/mma.ptx:402")
+						w.StoreLane(nil, runtime.SpaceShared, s64, 2, s64v, l, "testdata/ptx/nvcc/mma.ptx:404")
 					}
 				}
-				// 404: add.s32
+				// 406: add.s32
 				v65 := uint64(uint32(r66[l]) + uint32(k6))
 				r66[l] = v65
-				// 405: setp.lt.s32
+				// 407: setp.lt.s32
 				c66t := int32(v65) < int32(r62[l])
 				c66 := c66t
 				c66b0 := uint32(0)
@@ -6952,20 +7706,20 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 402: st.shared.u16
+				// 404: st.shared.u16
 				s64 := uint64(uint64(uint32(r169[l]))) + 0x0
 				s64v := uint64(r167[l])
 				if s64 < shEnd2 && s64&1 == 0 {
 					runtime.Store16(shp, s64, s64v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s64, 2, s64v, l, "testdata/ptx/nvcc/mma.ptx:402")
+						w.StoreLane(nil, runtime.SpaceShared, s64, 2, s64v, l, "testdata/ptx/nvcc/mma.ptx:404")
 					}
 				}
-				// 404: add.s32
+				// 406: add.s32
 				v65 := uint64(uint32(r66[l]) + uint32(k6))
 				r66[l] = v65
-				// 405: setp.lt.s32
+				// 407: setp.lt.s32
 				c66t := int32(v65) < int32(r62[l])
 				c66 := c66t
 				c66b0 := uint32(0)
@@ -6980,22 +7734,22 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block5 runs block 5 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB1_10), PTX lines 410-411; divergent, reconverges at block 8 (b7 ($L__BB1_18))
+// b4 ($L__BB1_10), PTX lines 412-413; divergent, reconverges at block 8 (b7 ($L__BB1_18))
 func gemmF16Block5(w *runtime.Warp, m uint32, budget int) {
 	r15 := w.Reg(15)
 	r61 := w.Reg(61)
 	r170 := w.Reg(170)
 	k0 := uint64(0x3)
-	// PTX lines 410, 411: lane-local, one loop over the lanes
+	// PTX lines 412, 413: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
 		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 410: shl.b32
+				// 412: shl.b32
 				v1 := uint64(uint32(r61[l]) << uint32(k0))
 				r170[l] = v1
-				// 411: setp.ge.s32
+				// 413: setp.ge.s32
 				c2t := int32(r15[l]) >= int32(v1)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -7007,10 +7761,10 @@ func gemmF16Block5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 410: shl.b32
+				// 412: shl.b32
 				v1 := uint64(uint32(r61[l]) << uint32(k0))
 				r170[l] = v1
-				// 411: setp.ge.s32
+				// 413: setp.ge.s32
 				c2t := int32(r15[l]) >= int32(v1)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -7025,17 +7779,17 @@ func gemmF16Block5(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block6 runs block 6 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB1_15), PTX lines 486-486; divergent, reconverges at block 8 (b7 ($L__BB1_18))
+// b5 ($L__BB1_15), PTX lines 488-488; divergent, reconverges at block 8 (b7 ($L__BB1_18))
 func gemmF16Block6(w *runtime.Warp, m uint32, budget int) {
 	r57 := w.Reg(57)
 	k0 := uint64(0x60)
-	// PTX lines 486: lane-local, one loop over the lanes
+	// PTX lines 488: lane-local, one loop over the lanes
 	{
 		p11 := w.P[11]
 		p11n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 486: setp.lt.u32
+				// 488: setp.lt.u32
 				c1t := uint32(r57[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7047,7 +7801,7 @@ func gemmF16Block6(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 486: setp.lt.u32
+				// 488: setp.lt.u32
 				c1t := uint32(r57[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7062,7 +7816,7 @@ func gemmF16Block6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block7 runs block 7 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b6 ($L__BB1_17), PTX lines 491-564; divergent, reconverges at block 26 (b24)
+// b6 ($L__BB1_17), PTX lines 493-566; divergent, reconverges at block 26 (b24)
 func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r6 := w.Reg(6)
@@ -7092,7 +7846,7 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 	k4 := uint64(0x40)
 	k5 := uint64(0x60)
 	k6 := uint64(0x80)
-	// PTX lines 491, 492, 493, 494, 495, 496, 497, 498, 499, 500, 501, 502, 503: lane-local, one loop over the lanes
+	// PTX lines 493, 494, 495, 496, 497, 498, 499, 500, 501, 502, 503, 504, 505: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -7107,29 +7861,29 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 491: div.s32
+				// 493: div.s32
 				v1 := isa.Div(r174[l], r61[l], 32, true)
-				// 492: shl.b32
+				// 494: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 493: mul.lo.s32
+				// 495: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 494: sub.s32
+				// 496: sub.s32
 				v4 := uint64(uint32(r174[l]) - uint32(v3))
-				// 495: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 496: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 497: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 498: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 499: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 498: cvt.s64.s32
+				// 500: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 499: add.s64
-				v9 := uint64(uint64(r12[l]) + uint64(v8))
-				// 500: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 501: add.s64
+				v9 := uint64(uint64(r12[l]) + uint64(v8))
+				// 502: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 503: add.s64
 				v11 := uint64(uint64(r6[l]) + uint64(v10))
-				// 502: ld.global.u16
+				// 504: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -7138,43 +7892,43 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:502")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:504")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r229[l] = v12
-				// 503: shl.b32
+				// 505: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
 				r230[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 491: div.s32
+				// 493: div.s32
 				v1 := isa.Div(r174[l], r61[l], 32, true)
-				// 492: shl.b32
+				// 494: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 493: mul.lo.s32
+				// 495: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 494: sub.s32
+				// 496: sub.s32
 				v4 := uint64(uint32(r174[l]) - uint32(v3))
-				// 495: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 496: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 497: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 498: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 499: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 498: cvt.s64.s32
+				// 500: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 499: add.s64
-				v9 := uint64(uint64(r12[l]) + uint64(v8))
-				// 500: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 501: add.s64
+				v9 := uint64(uint64(r12[l]) + uint64(v8))
+				// 502: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 503: add.s64
 				v11 := uint64(uint64(r6[l]) + uint64(v10))
-				// 502: ld.global.u16
+				// 504: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -7183,23 +7937,23 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:502")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:504")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r229[l] = v12
-				// 503: shl.b32
+				// 505: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
 				r230[l] = v13
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 504: mov.u32, warp-uniform
+	// PTX line 506: mov.u32, warp-uniform
 	u14 := uint64(k2)
-	// PTX lines 505, 506, 508, 510, 511, 512, 513, 514, 515, 516, 517, 518, 519, 520: lane-local, one loop over the lanes
+	// PTX lines 507, 508, 510, 512, 513, 514, 515, 516, 517, 518, 519, 520, 521, 522: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -7215,90 +7969,90 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 		shEnd2 := runtime.AccessEnd(sh, 2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 505: add.s32
+				// 507: add.s32
 				v15 := uint64(uint32(u14) + uint32(r230[l]))
-				// 506: st.shared.u16
+				// 508: st.shared.u16
 				s16 := uint64(uint64(uint32(v15))) + 0x0
 				s16v := uint64(r229[l])
 				if s16 < shEnd2 && s16&1 == 0 {
 					runtime.Store16(shp, s16, s16v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:506")
+						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:508")
 					}
 				}
-				// 508: add.s32
+				// 510: add.s32
 				v17 := uint64(uint32(r174[l]) + uint32(k3))
-				// 510: div.s32
+				// 512: div.s32
 				v18 := isa.Div(v17, r61[l], 32, true)
-				// 511: shl.b32
+				// 513: shl.b32
 				v19 := uint64(uint32(v18) << uint32(k0))
-				// 512: mul.lo.s32
+				// 514: mul.lo.s32
 				v20 := uint64(uint32(v18) * uint32(r61[l]))
-				// 513: sub.s32
+				// 515: sub.s32
 				v21 := uint64(uint32(v17) - uint32(v20))
-				// 514: add.s32
+				// 516: add.s32
 				v22 := uint64(uint32(v19) + uint32(v21))
 				r238[l] = v22
-				// 515: mad.lo.s32
+				// 517: mad.lo.s32
 				v23 := uint64(uint32(uint32(v18)*uint32(r4[l]) + uint32(r48[l])))
-				// 516: add.s32
+				// 518: add.s32
 				v24 := uint64(uint32(v23) + uint32(v21))
-				// 517: cvt.s64.s32
+				// 519: cvt.s64.s32
 				v25 := uint64(uint64(int32(v24)))
-				// 518: add.s64
-				v26 := uint64(uint64(r12[l]) + uint64(v25))
-				// 519: shl.b64
-				v27 := uint64(uint64(v26) << uint32(k1))
 				// 520: add.s64
+				v26 := uint64(uint64(r12[l]) + uint64(v25))
+				// 521: shl.b64
+				v27 := uint64(uint64(v26) << uint32(k1))
+				// 522: add.s64
 				v28 := uint64(uint64(r6[l]) + uint64(v27))
 				r244[l] = v28
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 505: add.s32
+				// 507: add.s32
 				v15 := uint64(uint32(u14) + uint32(r230[l]))
-				// 506: st.shared.u16
+				// 508: st.shared.u16
 				s16 := uint64(uint64(uint32(v15))) + 0x0
 				s16v := uint64(r229[l])
 				if s16 < shEnd2 && s16&1 == 0 {
 					runtime.Store16(shp, s16, s16v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:506")
+						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:508")
 					}
 				}
-				// 508: add.s32
+				// 510: add.s32
 				v17 := uint64(uint32(r174[l]) + uint32(k3))
-				// 510: div.s32
+				// 512: div.s32
 				v18 := isa.Div(v17, r61[l], 32, true)
-				// 511: shl.b32
+				// 513: shl.b32
 				v19 := uint64(uint32(v18) << uint32(k0))
-				// 512: mul.lo.s32
+				// 514: mul.lo.s32
 				v20 := uint64(uint32(v18) * uint32(r61[l]))
-				// 513: sub.s32
+				// 515: sub.s32
 				v21 := uint64(uint32(v17) - uint32(v20))
-				// 514: add.s32
+				// 516: add.s32
 				v22 := uint64(uint32(v19) + uint32(v21))
 				r238[l] = v22
-				// 515: mad.lo.s32
+				// 517: mad.lo.s32
 				v23 := uint64(uint32(uint32(v18)*uint32(r4[l]) + uint32(r48[l])))
-				// 516: add.s32
+				// 518: add.s32
 				v24 := uint64(uint32(v23) + uint32(v21))
-				// 517: cvt.s64.s32
+				// 519: cvt.s64.s32
 				v25 := uint64(uint64(int32(v24)))
-				// 518: add.s64
-				v26 := uint64(uint64(r12[l]) + uint64(v25))
-				// 519: shl.b64
-				v27 := uint64(uint64(v26) << uint32(k1))
 				// 520: add.s64
+				v26 := uint64(uint64(r12[l]) + uint64(v25))
+				// 521: shl.b64
+				v27 := uint64(uint64(v26) << uint32(k1))
+				// 522: add.s64
 				v28 := uint64(uint64(r6[l]) + uint64(v27))
 				r244[l] = v28
 			}
 		}
 	}
-	// PTX lines 521, 522, 523: lane-local, one loop over the lanes
+	// PTX lines 523, 524, 525: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -7313,7 +8067,7 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 521: ld.global.u16
+				// 523: ld.global.u16
 				v29a := uint64(r244[l]) + 0x0
 				var v29 uint64
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&1 == 0 {
@@ -7322,23 +8076,23 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGlobal, v29a, 2, l)
 						if !v29ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v29a, 2, "testdata/ptx/nvcc/mma.ptx:521")
+							flt.Note(0, l, runtime.SpaceGlobal, v29a, 2, "testdata/ptx/nvcc/mma.ptx:523")
 							continue
 						}
 						v29 = v29x
 					}
 				}
 				r245[l] = v29
-				// 522: shl.b32
+				// 524: shl.b32
 				v30 := uint64(uint32(r238[l]) << uint32(k1))
-				// 523: add.s32
+				// 525: add.s32
 				v31 := uint64(uint32(u14) + uint32(v30))
 				r247[l] = v31
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 521: ld.global.u16
+				// 523: ld.global.u16
 				v29a := uint64(r244[l]) + 0x0
 				var v29 uint64
 				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&1 == 0 {
@@ -7347,23 +8101,23 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGlobal, v29a, 2, l)
 						if !v29ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v29a, 2, "testdata/ptx/nvcc/mma.ptx:521")
+							flt.Note(0, l, runtime.SpaceGlobal, v29a, 2, "testdata/ptx/nvcc/mma.ptx:523")
 							continue
 						}
 						v29 = v29x
 					}
 				}
 				r245[l] = v29
-				// 522: shl.b32
+				// 524: shl.b32
 				v30 := uint64(uint32(r238[l]) << uint32(k1))
-				// 523: add.s32
+				// 525: add.s32
 				v31 := uint64(uint32(u14) + uint32(v30))
 				r247[l] = v31
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 524, 526, 528, 529, 530, 531, 532, 533, 534, 535, 536, 537, 538: lane-local, one loop over the lanes
+	// PTX lines 526, 528, 530, 531, 532, 533, 534, 535, 536, 537, 538, 539, 540: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -7379,86 +8133,86 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 		shEnd2 := runtime.AccessEnd(sh, 2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 524: st.shared.u16
+				// 526: st.shared.u16
 				s32 := uint64(uint64(uint32(r247[l]))) + 0x0
 				s32v := uint64(r245[l])
 				if s32 < shEnd2 && s32&1 == 0 {
 					runtime.Store16(shp, s32, s32v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s32, 2, s32v, l, "testdata/ptx/nvcc/mma.ptx:524")
+						w.StoreLane(nil, runtime.SpaceShared, s32, 2, s32v, l, "testdata/ptx/nvcc/mma.ptx:526")
 					}
 				}
-				// 526: add.s32
+				// 528: add.s32
 				v33 := uint64(uint32(r174[l]) + uint32(k4))
-				// 528: div.s32
+				// 530: div.s32
 				v34 := isa.Div(v33, r61[l], 32, true)
-				// 529: shl.b32
+				// 531: shl.b32
 				v35 := uint64(uint32(v34) << uint32(k0))
-				// 530: mul.lo.s32
+				// 532: mul.lo.s32
 				v36 := uint64(uint32(v34) * uint32(r61[l]))
-				// 531: sub.s32
+				// 533: sub.s32
 				v37 := uint64(uint32(v33) - uint32(v36))
-				// 532: add.s32
+				// 534: add.s32
 				v38 := uint64(uint32(v35) + uint32(v37))
 				r253[l] = v38
-				// 533: mad.lo.s32
+				// 535: mad.lo.s32
 				v39 := uint64(uint32(uint32(v34)*uint32(r4[l]) + uint32(r48[l])))
-				// 534: add.s32
+				// 536: add.s32
 				v40 := uint64(uint32(v39) + uint32(v37))
-				// 535: cvt.s64.s32
+				// 537: cvt.s64.s32
 				v41 := uint64(uint64(int32(v40)))
-				// 536: add.s64
-				v42 := uint64(uint64(r12[l]) + uint64(v41))
-				// 537: shl.b64
-				v43 := uint64(uint64(v42) << uint32(k1))
 				// 538: add.s64
+				v42 := uint64(uint64(r12[l]) + uint64(v41))
+				// 539: shl.b64
+				v43 := uint64(uint64(v42) << uint32(k1))
+				// 540: add.s64
 				v44 := uint64(uint64(r6[l]) + uint64(v43))
 				r259[l] = v44
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 524: st.shared.u16
+				// 526: st.shared.u16
 				s32 := uint64(uint64(uint32(r247[l]))) + 0x0
 				s32v := uint64(r245[l])
 				if s32 < shEnd2 && s32&1 == 0 {
 					runtime.Store16(shp, s32, s32v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s32, 2, s32v, l, "testdata/ptx/nvcc/mma.ptx:524")
+						w.StoreLane(nil, runtime.SpaceShared, s32, 2, s32v, l, "testdata/ptx/nvcc/mma.ptx:526")
 					}
 				}
-				// 526: add.s32
+				// 528: add.s32
 				v33 := uint64(uint32(r174[l]) + uint32(k4))
-				// 528: div.s32
+				// 530: div.s32
 				v34 := isa.Div(v33, r61[l], 32, true)
-				// 529: shl.b32
+				// 531: shl.b32
 				v35 := uint64(uint32(v34) << uint32(k0))
-				// 530: mul.lo.s32
+				// 532: mul.lo.s32
 				v36 := uint64(uint32(v34) * uint32(r61[l]))
-				// 531: sub.s32
+				// 533: sub.s32
 				v37 := uint64(uint32(v33) - uint32(v36))
-				// 532: add.s32
+				// 534: add.s32
 				v38 := uint64(uint32(v35) + uint32(v37))
 				r253[l] = v38
-				// 533: mad.lo.s32
+				// 535: mad.lo.s32
 				v39 := uint64(uint32(uint32(v34)*uint32(r4[l]) + uint32(r48[l])))
-				// 534: add.s32
+				// 536: add.s32
 				v40 := uint64(uint32(v39) + uint32(v37))
-				// 535: cvt.s64.s32
+				// 537: cvt.s64.s32
 				v41 := uint64(uint64(int32(v40)))
-				// 536: add.s64
-				v42 := uint64(uint64(r12[l]) + uint64(v41))
-				// 537: shl.b64
-				v43 := uint64(uint64(v42) << uint32(k1))
 				// 538: add.s64
+				v42 := uint64(uint64(r12[l]) + uint64(v41))
+				// 539: shl.b64
+				v43 := uint64(uint64(v42) << uint32(k1))
+				// 540: add.s64
 				v44 := uint64(uint64(r6[l]) + uint64(v43))
 				r259[l] = v44
 			}
 		}
 	}
-	// PTX lines 539, 540, 541: lane-local, one loop over the lanes
+	// PTX lines 541, 542, 543: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -7473,7 +8227,7 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 539: ld.global.u16
+				// 541: ld.global.u16
 				v45a := uint64(r259[l]) + 0x0
 				var v45 uint64
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&1 == 0 {
@@ -7482,23 +8236,23 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGlobal, v45a, 2, l)
 						if !v45ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v45a, 2, "testdata/ptx/nvcc/mma.ptx:539")
+							flt.Note(0, l, runtime.SpaceGlobal, v45a, 2, "testdata/ptx/nvcc/mma.ptx:541")
 							continue
 						}
 						v45 = v45x
 					}
 				}
 				r260[l] = v45
-				// 540: shl.b32
+				// 542: shl.b32
 				v46 := uint64(uint32(r253[l]) << uint32(k1))
-				// 541: add.s32
+				// 543: add.s32
 				v47 := uint64(uint32(u14) + uint32(v46))
 				r262[l] = v47
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 539: ld.global.u16
+				// 541: ld.global.u16
 				v45a := uint64(r259[l]) + 0x0
 				var v45 uint64
 				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&1 == 0 {
@@ -7507,23 +8261,23 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGlobal, v45a, 2, l)
 						if !v45ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v45a, 2, "testdata/ptx/nvcc/mma.ptx:539")
+							flt.Note(0, l, runtime.SpaceGlobal, v45a, 2, "testdata/ptx/nvcc/mma.ptx:541")
 							continue
 						}
 						v45 = v45x
 					}
 				}
 				r260[l] = v45
-				// 540: shl.b32
+				// 542: shl.b32
 				v46 := uint64(uint32(r253[l]) << uint32(k1))
-				// 541: add.s32
+				// 543: add.s32
 				v47 := uint64(uint32(u14) + uint32(v46))
 				r262[l] = v47
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 542, 544, 546, 547, 548, 549, 550, 551, 552, 553, 554, 555, 556: lane-local, one loop over the lanes
+	// PTX lines 544, 546, 548, 549, 550, 551, 552, 553, 554, 555, 556, 557, 558: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -7539,86 +8293,86 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 		shEnd2 := runtime.AccessEnd(sh, 2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 542: st.shared.u16
+				// 544: st.shared.u16
 				s48 := uint64(uint64(uint32(r262[l]))) + 0x0
 				s48v := uint64(r260[l])
 				if s48 < shEnd2 && s48&1 == 0 {
 					runtime.Store16(shp, s48, s48v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s48, 2, s48v, l, "testdata/ptx/nvcc/mma.ptx:542")
+						w.StoreLane(nil, runtime.SpaceShared, s48, 2, s48v, l, "testdata/ptx/nvcc/mma.ptx:544")
 					}
 				}
-				// 544: add.s32
+				// 546: add.s32
 				v49 := uint64(uint32(r174[l]) + uint32(k5))
-				// 546: div.s32
+				// 548: div.s32
 				v50 := isa.Div(v49, r61[l], 32, true)
-				// 547: shl.b32
+				// 549: shl.b32
 				v51 := uint64(uint32(v50) << uint32(k0))
-				// 548: mul.lo.s32
+				// 550: mul.lo.s32
 				v52 := uint64(uint32(v50) * uint32(r61[l]))
-				// 549: sub.s32
+				// 551: sub.s32
 				v53 := uint64(uint32(v49) - uint32(v52))
-				// 550: add.s32
+				// 552: add.s32
 				v54 := uint64(uint32(v51) + uint32(v53))
 				r268[l] = v54
-				// 551: mad.lo.s32
+				// 553: mad.lo.s32
 				v55 := uint64(uint32(uint32(v50)*uint32(r4[l]) + uint32(r48[l])))
-				// 552: add.s32
+				// 554: add.s32
 				v56 := uint64(uint32(v55) + uint32(v53))
-				// 553: cvt.s64.s32
+				// 555: cvt.s64.s32
 				v57 := uint64(uint64(int32(v56)))
-				// 554: add.s64
-				v58 := uint64(uint64(r12[l]) + uint64(v57))
-				// 555: shl.b64
-				v59 := uint64(uint64(v58) << uint32(k1))
 				// 556: add.s64
+				v58 := uint64(uint64(r12[l]) + uint64(v57))
+				// 557: shl.b64
+				v59 := uint64(uint64(v58) << uint32(k1))
+				// 558: add.s64
 				v60 := uint64(uint64(r6[l]) + uint64(v59))
 				r274[l] = v60
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 542: st.shared.u16
+				// 544: st.shared.u16
 				s48 := uint64(uint64(uint32(r262[l]))) + 0x0
 				s48v := uint64(r260[l])
 				if s48 < shEnd2 && s48&1 == 0 {
 					runtime.Store16(shp, s48, s48v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s48, 2, s48v, l, "testdata/ptx/nvcc/mma.ptx:542")
+						w.StoreLane(nil, runtime.SpaceShared, s48, 2, s48v, l, "testdata/ptx/nvcc/mma.ptx:544")
 					}
 				}
-				// 544: add.s32
+				// 546: add.s32
 				v49 := uint64(uint32(r174[l]) + uint32(k5))
-				// 546: div.s32
+				// 548: div.s32
 				v50 := isa.Div(v49, r61[l], 32, true)
-				// 547: shl.b32
+				// 549: shl.b32
 				v51 := uint64(uint32(v50) << uint32(k0))
-				// 548: mul.lo.s32
+				// 550: mul.lo.s32
 				v52 := uint64(uint32(v50) * uint32(r61[l]))
-				// 549: sub.s32
+				// 551: sub.s32
 				v53 := uint64(uint32(v49) - uint32(v52))
-				// 550: add.s32
+				// 552: add.s32
 				v54 := uint64(uint32(v51) + uint32(v53))
 				r268[l] = v54
-				// 551: mad.lo.s32
+				// 553: mad.lo.s32
 				v55 := uint64(uint32(uint32(v50)*uint32(r4[l]) + uint32(r48[l])))
-				// 552: add.s32
+				// 554: add.s32
 				v56 := uint64(uint32(v55) + uint32(v53))
-				// 553: cvt.s64.s32
+				// 555: cvt.s64.s32
 				v57 := uint64(uint64(int32(v56)))
-				// 554: add.s64
-				v58 := uint64(uint64(r12[l]) + uint64(v57))
-				// 555: shl.b64
-				v59 := uint64(uint64(v58) << uint32(k1))
 				// 556: add.s64
+				v58 := uint64(uint64(r12[l]) + uint64(v57))
+				// 557: shl.b64
+				v59 := uint64(uint64(v58) << uint32(k1))
+				// 558: add.s64
 				v60 := uint64(uint64(r6[l]) + uint64(v59))
 				r274[l] = v60
 			}
 		}
 	}
-	// PTX lines 557, 558, 559: lane-local, one loop over the lanes
+	// PTX lines 559, 560, 561: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -7633,7 +8387,7 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 557: ld.global.u16
+				// 559: ld.global.u16
 				v61a := uint64(r274[l]) + 0x0
 				var v61 uint64
 				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&1 == 0 {
@@ -7642,23 +8396,23 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGlobal, v61a, 2, l)
 						if !v61ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v61a, 2, "testdata/ptx/nvcc/mma.ptx:557")
+							flt.Note(0, l, runtime.SpaceGlobal, v61a, 2, "testdata/ptx/nvcc/mma.ptx:559")
 							continue
 						}
 						v61 = v61x
 					}
 				}
 				r275[l] = v61
-				// 558: shl.b32
+				// 560: shl.b32
 				v62 := uint64(uint32(r268[l]) << uint32(k1))
-				// 559: add.s32
+				// 561: add.s32
 				v63 := uint64(uint32(u14) + uint32(v62))
 				r277[l] = v63
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 557: ld.global.u16
+				// 559: ld.global.u16
 				v61a := uint64(r274[l]) + 0x0
 				var v61 uint64
 				if v61ao := v61a - v61aw.Base; v61ao < v61aw.End && v61a&1 == 0 {
@@ -7667,23 +8421,23 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v61x, v61ok := w.TryLoad(v61aw, runtime.SpaceGlobal, v61a, 2, l)
 						if !v61ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v61a, 2, "testdata/ptx/nvcc/mma.ptx:557")
+							flt.Note(0, l, runtime.SpaceGlobal, v61a, 2, "testdata/ptx/nvcc/mma.ptx:559")
 							continue
 						}
 						v61 = v61x
 					}
 				}
 				r275[l] = v61
-				// 558: shl.b32
+				// 560: shl.b32
 				v62 := uint64(uint32(r268[l]) << uint32(k1))
-				// 559: add.s32
+				// 561: add.s32
 				v63 := uint64(uint32(u14) + uint32(v62))
 				r277[l] = v63
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 560, 562, 564: lane-local, one loop over the lanes
+	// PTX lines 562, 564, 566: lane-local, one loop over the lanes
 	{
 		p12 := w.P[12]
 		if budget == 0 {
@@ -7701,20 +8455,20 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 		p12n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 560: st.shared.u16
+				// 562: st.shared.u16
 				s64 := uint64(uint64(uint32(r277[l]))) + 0x0
 				s64v := uint64(r275[l])
 				if s64 < shEnd2 && s64&1 == 0 {
 					runtime.Store16(shp, s64, s64v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s64, 2, s64v, l, "testdata/ptx/nvcc/mma.ptx:560")
+						w.StoreLane(nil, runtime.SpaceShared, s64, 2, s64v, l, "testdata/ptx/nvcc/mma.ptx:562")
 					}
 				}
-				// 562: add.s32
+				// 564: add.s32
 				v65 := uint64(uint32(r174[l]) + uint32(k6))
 				r174[l] = v65
-				// 564: setp.lt.s32
+				// 566: setp.lt.s32
 				c66t := int32(v65) < int32(r170[l])
 				c66 := c66t
 				c66b0 := uint32(0)
@@ -7726,20 +8480,20 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 560: st.shared.u16
+				// 562: st.shared.u16
 				s64 := uint64(uint64(uint32(r277[l]))) + 0x0
 				s64v := uint64(r275[l])
 				if s64 < shEnd2 && s64&1 == 0 {
 					runtime.Store16(shp, s64, s64v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s64, 2, s64v, l, "testdata/ptx/nvcc/mma.ptx:560")
+						w.StoreLane(nil, runtime.SpaceShared, s64, 2, s64v, l, "testdata/ptx/nvcc/mma.ptx:562")
 					}
 				}
-				// 562: add.s32
+				// 564: add.s32
 				v65 := uint64(uint32(r174[l]) + uint32(k6))
 				r174[l] = v65
-				// 564: setp.lt.s32
+				// 566: setp.lt.s32
 				c66t := int32(v65) < int32(r170[l])
 				c66 := c66t
 				c66b0 := uint32(0)
@@ -7754,17 +8508,17 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block9 runs block 9 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b7 ($L__BB1_18), PTX lines 571-571
+// b7 ($L__BB1_18), PTX lines 573-573
 func gemmF16Block9(w *runtime.Warp, m uint32, budget int) {
 	r60 := w.Reg(60)
 	k0 := uint64(0x1)
-	// PTX lines 571: lane-local, one loop over the lanes
+	// PTX lines 573: lane-local, one loop over the lanes
 	{
 		p13 := w.P[13]
 		p13n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 571: setp.lt.s32
+				// 573: setp.lt.s32
 				c1t := int32(r60[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7776,7 +8530,7 @@ func gemmF16Block9(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 571: setp.lt.s32
+				// 573: setp.lt.s32
 				c1t := int32(r60[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -7791,7 +8545,7 @@ func gemmF16Block9(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block10 runs block 10 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB1_21), PTX lines 585-664
+// b8 ($L__BB1_21), PTX lines 587-666
 func gemmF16Block10(w *runtime.Warp, m uint32, budget int) {
 	r35 := w.Reg(35)
 	r38 := w.Reg(38)
@@ -7813,199 +8567,199 @@ func gemmF16Block10(w *runtime.Warp, m uint32, budget int) {
 	k5 := uint64(0x60)
 	k6 := uint64(0xfffffffc)
 	k7 := uint64(0x0)
-	// PTX line 585: mov.u32, warp-uniform
+	// PTX line 587: mov.u32, warp-uniform
 	u1 := uint64(k0)
-	// PTX lines 587, 589, 590: lane-local, one loop over the lanes
+	// PTX lines 589, 591, 592: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 587: add.s32
+				// 589: add.s32
 				v2 := uint64(uint32(r35[l]) + uint32(r279[l]))
-				// 589: shl.b32
+				// 591: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k1))
-				// 590: add.s32
+				// 592: add.s32
 				v4 := uint64(uint32(u1) + uint32(v3))
 				r284[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 587: add.s32
+				// 589: add.s32
 				v2 := uint64(uint32(r35[l]) + uint32(r279[l]))
-				// 589: shl.b32
+				// 591: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k1))
-				// 590: add.s32
+				// 592: add.s32
 				v4 := uint64(uint32(u1) + uint32(v3))
 				r284[l] = v4
 			}
 		}
 	}
-	// PTX line 593: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-	w.Ldmatrix([4]int{285, 286, 287, 288}, 4, false, r284, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:593")
-	// PTX line 598: mov.u32, warp-uniform
+	// PTX line 595: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+	w.Ldmatrix([4]int{285, 286, 287, 288}, 4, false, r284, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:595")
+	// PTX line 600: mov.u32, warp-uniform
 	u5 := uint64(k2)
-	// PTX lines 600, 602, 603: lane-local, one loop over the lanes
+	// PTX lines 602, 604, 605: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 600: add.s32
+				// 602: add.s32
 				v6 := uint64(uint32(r38[l]) + uint32(r279[l]))
-				// 602: shl.b32
+				// 604: shl.b32
 				v7 := uint64(uint32(v6) << uint32(k1))
-				// 603: add.s32
+				// 605: add.s32
 				v8 := uint64(uint32(u5) + uint32(v7))
 				r292[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 600: add.s32
+				// 602: add.s32
 				v6 := uint64(uint32(r38[l]) + uint32(r279[l]))
-				// 602: shl.b32
+				// 604: shl.b32
 				v7 := uint64(uint32(v6) << uint32(k1))
-				// 603: add.s32
+				// 605: add.s32
 				v8 := uint64(uint32(u5) + uint32(v7))
 				r292[l] = v8
 			}
 		}
 	}
-	// PTX line 606: ldmatrix.sync.aligned.m8n8.x2.shared.b16
-	w.Ldmatrix([4]int{293, 294, 0, 0}, 2, false, r292, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:606")
-	// PTX line 610: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{285, 286, 287, 288}, [4]int{293, 294, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:610")
-	// PTX lines 613: lane-local, one loop over the lanes
+	// PTX line 608: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+	w.Ldmatrix([4]int{293, 294, 0, 0}, 2, false, r292, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:608")
+	// PTX line 612: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{285, 286, 287, 288}, [4]int{293, 294, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:612")
+	// PTX lines 615: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 613: add.s32
+				// 615: add.s32
 				v9 := uint64(uint32(r284[l]) + uint32(k3))
 				r295[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 613: add.s32
+				// 615: add.s32
 				v9 := uint64(uint32(r284[l]) + uint32(k3))
 				r295[l] = v9
 			}
 		}
 	}
-	// PTX line 616: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-	w.Ldmatrix([4]int{296, 297, 298, 299}, 4, false, r295, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:616")
-	// PTX lines 619: lane-local, one loop over the lanes
+	// PTX line 618: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+	w.Ldmatrix([4]int{296, 297, 298, 299}, 4, false, r295, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:618")
+	// PTX lines 621: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 619: add.s32
+				// 621: add.s32
 				v10 := uint64(uint32(r292[l]) + uint32(k3))
 				r300[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 619: add.s32
+				// 621: add.s32
 				v10 := uint64(uint32(r292[l]) + uint32(k3))
 				r300[l] = v10
 			}
 		}
 	}
-	// PTX line 622: ldmatrix.sync.aligned.m8n8.x2.shared.b16
-	w.Ldmatrix([4]int{301, 302, 0, 0}, 2, false, r300, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:622")
-	// PTX line 626: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{296, 297, 298, 299}, [4]int{301, 302, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:626")
-	// PTX lines 629: lane-local, one loop over the lanes
+	// PTX line 624: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+	w.Ldmatrix([4]int{301, 302, 0, 0}, 2, false, r300, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:624")
+	// PTX line 628: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{296, 297, 298, 299}, [4]int{301, 302, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:628")
+	// PTX lines 631: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 629: add.s32
+				// 631: add.s32
 				v11 := uint64(uint32(r284[l]) + uint32(k4))
 				r303[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 629: add.s32
+				// 631: add.s32
 				v11 := uint64(uint32(r284[l]) + uint32(k4))
 				r303[l] = v11
 			}
 		}
 	}
-	// PTX line 632: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-	w.Ldmatrix([4]int{304, 305, 306, 307}, 4, false, r303, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:632")
-	// PTX lines 635: lane-local, one loop over the lanes
+	// PTX line 634: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+	w.Ldmatrix([4]int{304, 305, 306, 307}, 4, false, r303, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:634")
+	// PTX lines 637: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 635: add.s32
+				// 637: add.s32
 				v12 := uint64(uint32(r292[l]) + uint32(k4))
 				r308[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 635: add.s32
+				// 637: add.s32
 				v12 := uint64(uint32(r292[l]) + uint32(k4))
 				r308[l] = v12
 			}
 		}
 	}
-	// PTX line 638: ldmatrix.sync.aligned.m8n8.x2.shared.b16
-	w.Ldmatrix([4]int{309, 310, 0, 0}, 2, false, r308, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:638")
-	// PTX line 642: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{304, 305, 306, 307}, [4]int{309, 310, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:642")
-	// PTX lines 645: lane-local, one loop over the lanes
+	// PTX line 640: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+	w.Ldmatrix([4]int{309, 310, 0, 0}, 2, false, r308, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:640")
+	// PTX line 644: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{304, 305, 306, 307}, [4]int{309, 310, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:644")
+	// PTX lines 647: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 645: add.s32
+				// 647: add.s32
 				v13 := uint64(uint32(r284[l]) + uint32(k5))
 				r311[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 645: add.s32
+				// 647: add.s32
 				v13 := uint64(uint32(r284[l]) + uint32(k5))
 				r311[l] = v13
 			}
 		}
 	}
-	// PTX line 648: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-	w.Ldmatrix([4]int{312, 313, 314, 315}, 4, false, r311, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:648")
-	// PTX lines 651: lane-local, one loop over the lanes
+	// PTX line 650: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+	w.Ldmatrix([4]int{312, 313, 314, 315}, 4, false, r311, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:650")
+	// PTX lines 653: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 651: add.s32
+				// 653: add.s32
 				v14 := uint64(uint32(r292[l]) + uint32(k5))
 				r316[l] = v14
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 651: add.s32
+				// 653: add.s32
 				v14 := uint64(uint32(r292[l]) + uint32(k5))
 				r316[l] = v14
 			}
 		}
 	}
-	// PTX line 654: ldmatrix.sync.aligned.m8n8.x2.shared.b16
-	w.Ldmatrix([4]int{317, 318, 0, 0}, 2, false, r316, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:654")
-	// PTX line 658: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{312, 313, 314, 315}, [4]int{317, 318, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:658")
-	// PTX lines 661, 663, 664: lane-local, one loop over the lanes
+	// PTX line 656: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+	w.Ldmatrix([4]int{317, 318, 0, 0}, 2, false, r316, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:656")
+	// PTX line 660: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{312, 313, 314, 315}, [4]int{317, 318, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:660")
+	// PTX lines 663, 665, 666: lane-local, one loop over the lanes
 	{
 		p15 := w.P[15]
 		p15n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 661: add.s32
+				// 663: add.s32
 				v15 := uint64(uint32(r279[l]) + uint32(k4))
 				r279[l] = v15
-				// 663: add.s32
+				// 665: add.s32
 				v16 := uint64(uint32(r280[l]) + uint32(k6))
 				r280[l] = v16
-				// 664: setp.ne.s32
+				// 666: setp.ne.s32
 				c17t := uint32(v16) != uint32(k7)
 				c17 := c17t
 				c17b0 := uint32(0)
@@ -8017,13 +8771,13 @@ func gemmF16Block10(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 661: add.s32
+				// 663: add.s32
 				v15 := uint64(uint32(r279[l]) + uint32(k4))
 				r279[l] = v15
-				// 663: add.s32
+				// 665: add.s32
 				v16 := uint64(uint32(r280[l]) + uint32(k6))
 				r280[l] = v16
-				// 664: setp.ne.s32
+				// 666: setp.ne.s32
 				c17t := uint32(v16) != uint32(k7)
 				c17 := c17t
 				c17b0 := uint32(0)
@@ -8038,17 +8792,17 @@ func gemmF16Block10(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block11 runs block 11 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b9 ($L__BB1_22), PTX lines 668-668
+// b9 ($L__BB1_22), PTX lines 670-670
 func gemmF16Block11(w *runtime.Warp, m uint32, budget int) {
 	r278 := w.Reg(278)
 	k0 := uint64(0x0)
-	// PTX lines 668: lane-local, one loop over the lanes
+	// PTX lines 670: lane-local, one loop over the lanes
 	{
 		p16 := w.P[16]
 		p16n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 668: setp.eq.s32
+				// 670: setp.eq.s32
 				c1t := uint32(r278[l]) == uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8060,7 +8814,7 @@ func gemmF16Block11(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 668: setp.eq.s32
+				// 670: setp.eq.s32
 				c1t := uint32(r278[l]) == uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8075,22 +8829,22 @@ func gemmF16Block11(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block12 runs block 12 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b10 ($L__BB1_27), PTX lines 744-747
+// b10 ($L__BB1_27), PTX lines 746-749
 func gemmF16Block12(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r47 := w.Reg(47)
 	r48 := w.Reg(48)
 	k0 := uint64(0x40)
-	// PTX lines 744, 746, 747: lane-local, one loop over the lanes
+	// PTX lines 746, 748, 749: lane-local, one loop over the lanes
 	{
 		p19 := w.P[19]
 		p19n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 744: add.s32
+				// 746: add.s32
 				v1 := uint64(uint32(r48[l]) + uint32(k0))
 				r48[l] = v1
-				// 746: setp.lt.s32
+				// 748: setp.lt.s32
 				c2t := int32(v1) < int32(r4[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -8098,17 +8852,17 @@ func gemmF16Block12(w *runtime.Warp, m uint32, budget int) {
 					c2b0 = 1
 				}
 				p19n |= c2b0 << l
-				// 747: add.s32
+				// 749: add.s32
 				v3 := uint64(uint32(r47[l]) + uint32(k0))
 				r47[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 744: add.s32
+				// 746: add.s32
 				v1 := uint64(uint32(r48[l]) + uint32(k0))
 				r48[l] = v1
-				// 746: setp.lt.s32
+				// 748: setp.lt.s32
 				c2t := int32(v1) < int32(r4[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -8116,7 +8870,7 @@ func gemmF16Block12(w *runtime.Warp, m uint32, budget int) {
 					c2b0 = 1
 				}
 				p19n |= c2b0 << l
-				// 747: add.s32
+				// 749: add.s32
 				v3 := uint64(uint32(r47[l]) + uint32(k0))
 				r47[l] = v3
 			}
@@ -8142,25 +8896,25 @@ func gemmF16Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl3, fh3 := ^uint64(0), uint64(0)
 	{
 		for l := range 32 {
-			// 752: cvta.to.global.u64
+			// 754: cvta.to.global.u64
 			v1 := uint64(r0[l])
-			// 754: add.s64
+			// 756: add.s64
 			v2 := uint64(uint64(v1) + uint64(r20[l]))
-			// 755: the address of st.global.f32
+			// 757: the address of st.global.f32
 			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
-			// 757: the address of st.global.f32
+			// 759: the address of st.global.f32
 			fd1 := uint64(v2) + 0x4 - uint64(l)<<2
 			fl1 &= fd1
 			fh1 |= fd1
-			// 759: add.s64
+			// 761: add.s64
 			v3 := uint64(uint64(v1) + uint64(r27[l]))
-			// 760: the address of st.global.f32
+			// 762: the address of st.global.f32
 			fd2 := uint64(v3) + 0x0 - uint64(l)<<2
 			fl2 &= fd2
 			fh2 |= fd2
-			// 762: the address of st.global.f32
+			// 764: the address of st.global.f32
 			fd3 := uint64(v3) + 0x4 - uint64(l)<<2
 			fl3 &= fd3
 			fh3 |= fd3
@@ -8211,24 +8965,24 @@ func gemmF16Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
 		return false
 	}
-	// PTX lines 752, 754, 755, 757, 759, 760, 762: one pass over a full warp's lanes
+	// PTX lines 754, 756, 757, 759, 761, 762, 764: one pass over a full warp's lanes
 	{
 		for l := range 32 {
-			// 752: cvta.to.global.u64
+			// 754: cvta.to.global.u64
 			v4 := uint64(r0[l])
-			// 754: add.s64
+			// 756: add.s64
 			v5 := uint64(uint64(v4) + uint64(r20[l]))
 			_ = v5
-			// 755: st.global.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r22[l]))
 			// 757: st.global.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r22[l]))
+			// 759: st.global.f32
 			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r23[l]))
-			// 759: add.s64
+			// 761: add.s64
 			v6 := uint64(uint64(v4) + uint64(r27[l]))
 			_ = v6
-			// 760: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r29[l]))
 			// 762: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r29[l]))
+			// 764: st.global.f32
 			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r30[l]))
 		}
 	}
@@ -8236,7 +8990,7 @@ func gemmF16Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // gemmF16Block13 runs block 13 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b11 ($L__BB1_28), PTX lines 752-762; ret
+// b11 ($L__BB1_28), PTX lines 754-764; ret
 func gemmF16Block13(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && gemmF16Block13Warp(w, m, budget) {
 		return
@@ -8251,7 +9005,7 @@ func gemmF16Block13(w *runtime.Warp, m uint32, budget int) {
 	r355 := w.Reg(355)
 	r356 := w.Reg(356)
 	r357 := w.Reg(357)
-	// PTX lines 752, 754, 755: lane-local, one loop over the lanes
+	// PTX lines 754, 756, 757: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8265,46 +9019,46 @@ func gemmF16Block13(w *runtime.Warp, m uint32, budget int) {
 		s3w := w.Window(27)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 752: cvta.to.global.u64
+				// 754: cvta.to.global.u64
 				v1 := uint64(r0[l])
 				r355[l] = v1
-				// 754: add.s64
+				// 756: add.s64
 				v2 := uint64(uint64(v1) + uint64(r20[l]))
 				r356[l] = v2
-				// 755: st.global.f32
+				// 757: st.global.f32
 				s3 := uint64(v2) + 0x0
 				s3v := uint64(r22[l])
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
 					{
-						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/mma.ptx:755")
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/mma.ptx:757")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 752: cvta.to.global.u64
+				// 754: cvta.to.global.u64
 				v1 := uint64(r0[l])
 				r355[l] = v1
-				// 754: add.s64
+				// 756: add.s64
 				v2 := uint64(uint64(v1) + uint64(r20[l]))
 				r356[l] = v2
-				// 755: st.global.f32
+				// 757: st.global.f32
 				s3 := uint64(v2) + 0x0
 				s3v := uint64(r22[l])
 				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 					runtime.Store32(s3w.Ptr, s3o, s3v)
 				} else {
 					{
-						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/mma.ptx:755")
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/nvcc/mma.ptx:757")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 757, 759: lane-local, one loop over the lanes
+	// PTX lines 759, 761: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8318,77 +9072,36 @@ func gemmF16Block13(w *runtime.Warp, m uint32, budget int) {
 		s4w := w.Window(28)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 757: st.global.f32
+				// 759: st.global.f32
 				s4 := uint64(r356[l]) + 0x4
 				s4v := uint64(r23[l])
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
 					{
-						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/mma.ptx:757")
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/mma.ptx:759")
 					}
 				}
-				// 759: add.s64
+				// 761: add.s64
 				v5 := uint64(uint64(r355[l]) + uint64(r27[l]))
 				r357[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 757: st.global.f32
+				// 759: st.global.f32
 				s4 := uint64(r356[l]) + 0x4
 				s4v := uint64(r23[l])
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
 				} else {
 					{
-						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/mma.ptx:757")
+						w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/nvcc/mma.ptx:759")
 					}
 				}
-				// 759: add.s64
+				// 761: add.s64
 				v5 := uint64(uint64(r355[l]) + uint64(r27[l]))
 				r357[l] = v5
-			}
-		}
-	}
-	// PTX lines 760: lane-local, one loop over the lanes
-	{
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 4,
-				Guard: -1,
-				Kind:  runtime.MemStore,
-				Space: runtime.MemGlobal,
-			}, m)
-		}
-		s6w := w.Window(29)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 760: st.global.f32
-				s6 := uint64(r357[l]) + 0x0
-				s6v := uint64(r29[l])
-				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-					runtime.Store32(s6w.Ptr, s6o, s6v)
-				} else {
-					{
-						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/mma.ptx:760")
-					}
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 760: st.global.f32
-				s6 := uint64(r357[l]) + 0x0
-				s6v := uint64(r29[l])
-				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-					runtime.Store32(s6w.Ptr, s6o, s6v)
-				} else {
-					{
-						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/mma.ptx:760")
-					}
-				}
 			}
 		}
 	}
@@ -8403,17 +9116,17 @@ func gemmF16Block13(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s7w := w.Window(30)
+		s6w := w.Window(29)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 762: st.global.f32
-				s7 := uint64(r357[l]) + 0x4
-				s7v := uint64(r30[l])
-				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-					runtime.Store32(s7w.Ptr, s7o, s7v)
+				s6 := uint64(r357[l]) + 0x0
+				s6v := uint64(r29[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
 					{
-						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/mma.ptx:762")
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/mma.ptx:762")
 					}
 				}
 			}
@@ -8421,13 +9134,54 @@ func gemmF16Block13(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 762: st.global.f32
+				s6 := uint64(r357[l]) + 0x0
+				s6v := uint64(r29[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Ptr, s6o, s6v)
+				} else {
+					{
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/nvcc/mma.ptx:762")
+					}
+				}
+			}
+		}
+	}
+	// PTX lines 764: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s7w := w.Window(30)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 764: st.global.f32
 				s7 := uint64(r357[l]) + 0x4
 				s7v := uint64(r30[l])
 				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
 					{
-						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/mma.ptx:762")
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/mma.ptx:764")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 764: st.global.f32
+				s7 := uint64(r357[l]) + 0x4
+				s7v := uint64(r30[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
+				} else {
+					{
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/nvcc/mma.ptx:764")
 					}
 				}
 			}
@@ -8436,7 +9190,7 @@ func gemmF16Block13(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block14 runs block 14 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b12, PTX lines 218-238
+// b12, PTX lines 220-240
 func gemmF16Block14(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r15 := w.Reg(15)
@@ -8462,126 +9216,126 @@ func gemmF16Block14(w *runtime.Warp, m uint32, budget int) {
 	k9 := uint64(0x40)
 	k10 := uint64(0x60)
 	k11 := uint64(0x0)
-	// PTX lines 218, 219, 220, 221, 222, 223, 224, 225: lane-local, one loop over the lanes
+	// PTX lines 220, 221, 222, 223, 224, 225, 226, 227: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 218: shl.b32
+				// 220: shl.b32
 				v1 := uint64(uint32(r15[l]) << uint32(k0))
-				// 219: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				// 220: shr.u32
-				v3 := uint64(uint32(r15[l]) >> uint32(k2))
 				// 221: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				// 222: shr.u32
+				v3 := uint64(uint32(r15[l]) >> uint32(k2))
+				// 223: and.b32
 				v4 := uint64(uint32(v3) & uint32(k3))
-				// 222: add.s32
+				// 224: add.s32
 				v5 := uint64(uint32(v4) + uint32(v2))
 				r35[l] = v5
-				// 223: and.b32
+				// 225: and.b32
 				v6 := uint64(uint32(v1) & uint32(k4))
-				// 224: and.b32
+				// 226: and.b32
 				v7 := uint64(uint32(r15[l]) & uint32(k5))
-				// 225: or.b32
+				// 227: or.b32
 				v8 := uint64(uint32(v6) | uint32(v7))
 				r38[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 218: shl.b32
+				// 220: shl.b32
 				v1 := uint64(uint32(r15[l]) << uint32(k0))
-				// 219: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				// 220: shr.u32
-				v3 := uint64(uint32(r15[l]) >> uint32(k2))
 				// 221: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				// 222: shr.u32
+				v3 := uint64(uint32(r15[l]) >> uint32(k2))
+				// 223: and.b32
 				v4 := uint64(uint32(v3) & uint32(k3))
-				// 222: add.s32
+				// 224: add.s32
 				v5 := uint64(uint32(v4) + uint32(v2))
 				r35[l] = v5
-				// 223: and.b32
+				// 225: and.b32
 				v6 := uint64(uint32(v1) & uint32(k4))
-				// 224: and.b32
+				// 226: and.b32
 				v7 := uint64(uint32(r15[l]) & uint32(k5))
-				// 225: or.b32
+				// 227: or.b32
 				v8 := uint64(uint32(v6) | uint32(v7))
 				r38[l] = v8
 			}
 		}
 	}
-	// PTX line 227: mov.u32, warp-uniform
+	// PTX line 229: mov.u32, warp-uniform
 	u9 := uint64(k6)
-	// PTX lines 228, 230: lane-local, one loop over the lanes
+	// PTX lines 230, 232: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 228: sub.s32
+				// 230: sub.s32
 				v10 := uint64(uint32(u9) - uint32(r15[l]))
 				r40[l] = v10
-				// 230: not.b32
+				// 232: not.b32
 				v11 := uint64(^uint32(r4[l]))
 				r41[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 228: sub.s32
+				// 230: sub.s32
 				v10 := uint64(uint32(u9) - uint32(r15[l]))
 				r40[l] = v10
-				// 230: not.b32
+				// 232: not.b32
 				v11 := uint64(^uint32(r4[l]))
 				r41[l] = v11
 			}
 		}
 	}
-	// PTX line 232: mov.u32, warp-uniform
+	// PTX line 234: mov.u32, warp-uniform
 	u12 := uint64(k7)
-	// PTX lines 233, 234, 235, 236: lane-local, one loop over the lanes
+	// PTX lines 235, 236, 237, 238: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 233: sub.s32
+				// 235: sub.s32
 				v13 := uint64(uint32(u12) - uint32(r15[l]))
 				r43[l] = v13
-				// 234: add.s32
+				// 236: add.s32
 				v14 := uint64(uint32(r15[l]) + uint32(k8))
 				r44[l] = v14
-				// 235: add.s32
+				// 237: add.s32
 				v15 := uint64(uint32(r15[l]) + uint32(k9))
 				r45[l] = v15
-				// 236: add.s32
+				// 238: add.s32
 				v16 := uint64(uint32(r15[l]) + uint32(k10))
 				r46[l] = v16
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 233: sub.s32
+				// 235: sub.s32
 				v13 := uint64(uint32(u12) - uint32(r15[l]))
 				r43[l] = v13
-				// 234: add.s32
+				// 236: add.s32
 				v14 := uint64(uint32(r15[l]) + uint32(k8))
 				r44[l] = v14
-				// 235: add.s32
+				// 237: add.s32
 				v15 := uint64(uint32(r15[l]) + uint32(k9))
 				r45[l] = v15
-				// 236: add.s32
+				// 238: add.s32
 				v16 := uint64(uint32(r15[l]) + uint32(k10))
 				r46[l] = v16
 			}
 		}
 	}
-	// PTX line 237: mov.u32, warp-uniform
+	// PTX line 239: mov.u32, warp-uniform
 	u17 := uint64(k11)
 	runtime.Broadcast(r47, m, u17)
-	// PTX line 238: mov.u32, warp-uniform
+	// PTX line 240: mov.u32, warp-uniform
 	u18 := uint64(u17)
 	runtime.Broadcast(r48, m, u18)
 	_ = u18
 }
 
 // gemmF16Block15 runs block 15 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b13, PTX lines 263-268; divergent, reconverges at block 3 (b2 ($L__BB1_7))
+// b13, PTX lines 265-270; divergent, reconverges at block 3 (b2 ($L__BB1_7))
 func gemmF16Block15(w *runtime.Warp, m uint32, budget int) {
 	r15 := w.Reg(15)
 	r59 := w.Reg(59)
@@ -8591,20 +9345,20 @@ func gemmF16Block15(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x1)
 	k2 := uint64(0x3)
 	k3 := uint64(0x0)
-	// PTX lines 263, 264, 266, 267, 268: lane-local, one loop over the lanes
+	// PTX lines 265, 266, 268, 269, 270: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 263: shr.u32
+				// 265: shr.u32
 				v1 := uint64(uint32(r59[l]) >> uint32(k0))
-				// 264: add.s32
+				// 266: add.s32
 				v2 := uint64(uint32(v1) + uint32(k1))
-				// 266: and.b32
+				// 268: and.b32
 				v3 := uint64(uint32(v2) & uint32(k2))
 				r65[l] = v3
-				// 267: setp.eq.s32
+				// 269: setp.eq.s32
 				c4t := uint32(v3) == uint32(k3)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -8612,21 +9366,21 @@ func gemmF16Block15(w *runtime.Warp, m uint32, budget int) {
 					c4b0 = 1
 				}
 				p2n |= c4b0 << l
-				// 268: mov.u32
+				// 270: mov.u32
 				v5 := uint64(r15[l])
 				r66[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 263: shr.u32
+				// 265: shr.u32
 				v1 := uint64(uint32(r59[l]) >> uint32(k0))
-				// 264: add.s32
+				// 266: add.s32
 				v2 := uint64(uint32(v1) + uint32(k1))
-				// 266: and.b32
+				// 268: and.b32
 				v3 := uint64(uint32(v2) & uint32(k2))
 				r65[l] = v3
-				// 267: setp.eq.s32
+				// 269: setp.eq.s32
 				c4t := uint32(v3) == uint32(k3)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -8634,7 +9388,7 @@ func gemmF16Block15(w *runtime.Warp, m uint32, budget int) {
 					c4b0 = 1
 				}
 				p2n |= c4b0 << l
-				// 268: mov.u32
+				// 270: mov.u32
 				v5 := uint64(r15[l])
 				r66[l] = v5
 			}
@@ -8644,7 +9398,7 @@ func gemmF16Block15(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block16 runs block 16 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 272-290; divergent, reconverges at block 3 (b2 ($L__BB1_7))
+// b14, PTX lines 274-292; divergent, reconverges at block 3 (b2 ($L__BB1_7))
 func gemmF16Block16(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
@@ -8661,7 +9415,7 @@ func gemmF16Block16(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
 	k2 := uint64(0x200)
-	// PTX lines 272, 273, 274, 275, 276, 277, 278, 279, 280, 281, 282, 283, 284: lane-local, one loop over the lanes
+	// PTX lines 274, 275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8676,29 +9430,29 @@ func gemmF16Block16(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 272: div.s32
+				// 274: div.s32
 				v1 := isa.Div(r15[l], r61[l], 32, true)
-				// 273: shl.b32
+				// 275: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 274: mul.lo.s32
+				// 276: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 275: sub.s32
+				// 277: sub.s32
 				v4 := uint64(uint32(r15[l]) - uint32(v3))
-				// 276: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 277: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 278: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 279: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 280: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 279: cvt.s64.s32
+				// 281: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 280: add.s64
-				v9 := uint64(uint64(r11[l]) + uint64(v8))
-				// 281: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 282: add.s64
+				v9 := uint64(uint64(r11[l]) + uint64(v8))
+				// 283: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 284: add.s64
 				v11 := uint64(uint64(r5[l]) + uint64(v10))
-				// 283: ld.global.u16
+				// 285: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -8707,43 +9461,43 @@ func gemmF16Block16(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:283")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:285")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r78[l] = v12
-				// 284: shl.b32
+				// 286: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
 				r79[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 272: div.s32
+				// 274: div.s32
 				v1 := isa.Div(r15[l], r61[l], 32, true)
-				// 273: shl.b32
+				// 275: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 274: mul.lo.s32
+				// 276: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 275: sub.s32
+				// 277: sub.s32
 				v4 := uint64(uint32(r15[l]) - uint32(v3))
-				// 276: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 277: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 278: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 279: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 280: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 279: cvt.s64.s32
+				// 281: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 280: add.s64
-				v9 := uint64(uint64(r11[l]) + uint64(v8))
-				// 281: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 282: add.s64
+				v9 := uint64(uint64(r11[l]) + uint64(v8))
+				// 283: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 284: add.s64
 				v11 := uint64(uint64(r5[l]) + uint64(v10))
-				// 283: ld.global.u16
+				// 285: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -8752,24 +9506,24 @@ func gemmF16Block16(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:283")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:285")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r78[l] = v12
-				// 284: shl.b32
+				// 286: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
 				r79[l] = v13
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 285: mov.u32, warp-uniform
+	// PTX line 287: mov.u32, warp-uniform
 	u14 := uint64(k2)
 	runtime.Broadcast(r80, m, u14)
-	// PTX lines 286, 287, 289, 290: lane-local, one loop over the lanes
+	// PTX lines 288, 289, 291, 292: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
 		if budget == 0 {
@@ -8787,19 +9541,19 @@ func gemmF16Block16(w *runtime.Warp, m uint32, budget int) {
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 286: add.s32
+				// 288: add.s32
 				v15 := uint64(uint32(u14) + uint32(r79[l]))
-				// 287: st.shared.u16
+				// 289: st.shared.u16
 				s16 := uint64(uint64(uint32(v15))) + 0x0
 				s16v := uint64(r78[l])
 				if s16 < shEnd2 && s16&1 == 0 {
 					runtime.Store16(shp, s16, s16v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:287")
+						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:289")
 					}
 				}
-				// 289: setp.eq.s32
+				// 291: setp.eq.s32
 				c17t := uint32(r65[l]) == uint32(k1)
 				c17 := c17t
 				c17b0 := uint32(0)
@@ -8807,26 +9561,26 @@ func gemmF16Block16(w *runtime.Warp, m uint32, budget int) {
 					c17b0 = 1
 				}
 				p3n |= c17b0 << l
-				// 290: mov.u32
+				// 292: mov.u32
 				v18 := uint64(r44[l])
 				r66[l] = v18
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 286: add.s32
+				// 288: add.s32
 				v15 := uint64(uint32(u14) + uint32(r79[l]))
-				// 287: st.shared.u16
+				// 289: st.shared.u16
 				s16 := uint64(uint64(uint32(v15))) + 0x0
 				s16v := uint64(r78[l])
 				if s16 < shEnd2 && s16&1 == 0 {
 					runtime.Store16(shp, s16, s16v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:287")
+						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:289")
 					}
 				}
-				// 289: setp.eq.s32
+				// 291: setp.eq.s32
 				c17t := uint32(r65[l]) == uint32(k1)
 				c17 := c17t
 				c17b0 := uint32(0)
@@ -8834,7 +9588,7 @@ func gemmF16Block16(w *runtime.Warp, m uint32, budget int) {
 					c17b0 = 1
 				}
 				p3n |= c17b0 << l
-				// 290: mov.u32
+				// 292: mov.u32
 				v18 := uint64(r44[l])
 				r66[l] = v18
 			}
@@ -8864,37 +9618,37 @@ func gemmF16Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl1, fh1 := ^uint64(0), uint64(0)
 	{
 		for l := range 32 {
-			// 294: div.s32
+			// 296: div.s32
 			v1 := isa.Div(r44[l], r61[l], 32, true)
-			// 295: shl.b32
+			// 297: shl.b32
 			v2 := uint64(uint32(v1) << uint32(k0))
-			// 296: mul.lo.s32
+			// 298: mul.lo.s32
 			v3 := uint64(uint32(v1) * uint32(r61[l]))
-			// 297: sub.s32
+			// 299: sub.s32
 			v4 := uint64(uint32(r44[l]) - uint32(v3))
-			// 298: add.s32
-			v5 := uint64(uint32(v2) + uint32(v4))
-			// 299: mad.lo.s32
-			v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 			// 300: add.s32
+			v5 := uint64(uint32(v2) + uint32(v4))
+			// 301: mad.lo.s32
+			v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+			// 302: add.s32
 			v7 := uint64(uint32(v6) + uint32(v4))
-			// 301: cvt.s64.s32
+			// 303: cvt.s64.s32
 			v8 := uint64(uint64(int32(v7)))
-			// 302: add.s64
-			v9 := uint64(uint64(r11[l]) + uint64(v8))
-			// 303: shl.b64
-			v10 := uint64(uint64(v9) << uint32(k1))
 			// 304: add.s64
+			v9 := uint64(uint64(r11[l]) + uint64(v8))
+			// 305: shl.b64
+			v10 := uint64(uint64(v9) << uint32(k1))
+			// 306: add.s64
 			v11 := uint64(uint64(r5[l]) + uint64(v10))
-			// 305: the address of ld.global.u16
+			// 307: the address of ld.global.u16
 			fd0 := uint64(v11) + 0x0 - uint64(l)<<1
 			fl0 &= fd0
 			fh0 |= fd0
-			// 306: shl.b32
+			// 308: shl.b32
 			v12 := uint64(uint32(v5) << uint32(k1))
-			// 307: add.s32
+			// 309: add.s32
 			v13 := uint64(uint32(r80[l]) + uint32(v12))
-			// 308: the address of st.shared.u16
+			// 310: the address of st.shared.u16
 			fd1 := uint64(uint64(uint32(v13))) + 0x0 - uint64(l)<<1
 			fl1 &= fd1
 			fh1 |= fd1
@@ -8915,44 +9669,44 @@ func gemmF16Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
-	// PTX lines 294, 295, 296, 297, 298, 299, 300, 301, 302, 303, 304, 305, 306, 307, 308, 310, 311: one pass over a full warp's lanes
+	// PTX lines 296, 297, 298, 299, 300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 310, 312, 313: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		for l := range 32 {
-			// 294: div.s32
+			// 296: div.s32
 			v14 := isa.Div(r44[l], r61[l], 32, true)
-			// 295: shl.b32
+			// 297: shl.b32
 			v15 := uint64(uint32(v14) << uint32(k0))
-			// 296: mul.lo.s32
+			// 298: mul.lo.s32
 			v16 := uint64(uint32(v14) * uint32(r61[l]))
-			// 297: sub.s32
+			// 299: sub.s32
 			v17 := uint64(uint32(r44[l]) - uint32(v16))
-			// 298: add.s32
-			v18 := uint64(uint32(v15) + uint32(v17))
-			// 299: mad.lo.s32
-			v19 := uint64(uint32(uint32(v14)*uint32(r4[l]) + uint32(r48[l])))
 			// 300: add.s32
+			v18 := uint64(uint32(v15) + uint32(v17))
+			// 301: mad.lo.s32
+			v19 := uint64(uint32(uint32(v14)*uint32(r4[l]) + uint32(r48[l])))
+			// 302: add.s32
 			v20 := uint64(uint32(v19) + uint32(v17))
-			// 301: cvt.s64.s32
+			// 303: cvt.s64.s32
 			v21 := uint64(uint64(int32(v20)))
-			// 302: add.s64
-			v22 := uint64(uint64(r11[l]) + uint64(v21))
-			// 303: shl.b64
-			v23 := uint64(uint64(v22) << uint32(k1))
 			// 304: add.s64
+			v22 := uint64(uint64(r11[l]) + uint64(v21))
+			// 305: shl.b64
+			v23 := uint64(uint64(v22) << uint32(k1))
+			// 306: add.s64
 			v24 := uint64(uint64(r5[l]) + uint64(v23))
 			_ = v24
-			// 305: ld.global.u16
+			// 307: ld.global.u16
 			v25 := runtime.Load16(fp0, fo0+uint64(l)<<1)
-			// 306: shl.b32
+			// 308: shl.b32
 			v26 := uint64(uint32(v18) << uint32(k1))
-			// 307: add.s32
+			// 309: add.s32
 			v27 := uint64(uint32(r80[l]) + uint32(v26))
 			_ = v27
-			// 308: st.shared.u16
+			// 310: st.shared.u16
 			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v25))
-			// 310: setp.eq.s32
+			// 312: setp.eq.s32
 			c28t := uint32(r65[l]) == uint32(k2)
 			c28 := c28t
 			c28b0 := uint32(0)
@@ -8960,7 +9714,7 @@ func gemmF16Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 				c28b0 = 1
 			}
 			p4n |= c28b0 << l
-			// 311: mov.u32
+			// 313: mov.u32
 			v29 := uint64(r45[l])
 			r66[l] = v29
 		}
@@ -8970,7 +9724,7 @@ func gemmF16Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // gemmF16Block17 runs block 17 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b15, PTX lines 294-311; divergent, reconverges at block 3 (b2 ($L__BB1_7))
+// b15, PTX lines 296-313; divergent, reconverges at block 3 (b2 ($L__BB1_7))
 func gemmF16Block17(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && gemmF16Block17Warp(w, m, budget) {
 		return
@@ -8990,7 +9744,7 @@ func gemmF16Block17(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
 	k2 := uint64(0x2)
-	// PTX lines 294, 295, 296, 297, 298, 299, 300, 301, 302, 303, 304, 305, 306, 307: lane-local, one loop over the lanes
+	// PTX lines 296, 297, 298, 299, 300, 301, 302, 303, 304, 305, 306, 307, 308, 309: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -9005,29 +9759,29 @@ func gemmF16Block17(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 294: div.s32
+				// 296: div.s32
 				v1 := isa.Div(r44[l], r61[l], 32, true)
-				// 295: shl.b32
+				// 297: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 296: mul.lo.s32
+				// 298: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 297: sub.s32
+				// 299: sub.s32
 				v4 := uint64(uint32(r44[l]) - uint32(v3))
-				// 298: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 299: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 300: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 301: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 302: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 301: cvt.s64.s32
+				// 303: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 302: add.s64
-				v9 := uint64(uint64(r11[l]) + uint64(v8))
-				// 303: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 304: add.s64
+				v9 := uint64(uint64(r11[l]) + uint64(v8))
+				// 305: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 306: add.s64
 				v11 := uint64(uint64(r5[l]) + uint64(v10))
-				// 305: ld.global.u16
+				// 307: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -9036,45 +9790,45 @@ func gemmF16Block17(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:305")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:307")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r93[l] = v12
-				// 306: shl.b32
+				// 308: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
-				// 307: add.s32
+				// 309: add.s32
 				v14 := uint64(uint32(r80[l]) + uint32(v13))
 				r95[l] = v14
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 294: div.s32
+				// 296: div.s32
 				v1 := isa.Div(r44[l], r61[l], 32, true)
-				// 295: shl.b32
+				// 297: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 296: mul.lo.s32
+				// 298: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 297: sub.s32
+				// 299: sub.s32
 				v4 := uint64(uint32(r44[l]) - uint32(v3))
-				// 298: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 299: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 300: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 301: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 302: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 301: cvt.s64.s32
+				// 303: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 302: add.s64
-				v9 := uint64(uint64(r11[l]) + uint64(v8))
-				// 303: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 304: add.s64
+				v9 := uint64(uint64(r11[l]) + uint64(v8))
+				// 305: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 306: add.s64
 				v11 := uint64(uint64(r5[l]) + uint64(v10))
-				// 305: ld.global.u16
+				// 307: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -9083,23 +9837,23 @@ func gemmF16Block17(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:305")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:307")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r93[l] = v12
-				// 306: shl.b32
+				// 308: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
-				// 307: add.s32
+				// 309: add.s32
 				v14 := uint64(uint32(r80[l]) + uint32(v13))
 				r95[l] = v14
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 308, 310, 311: lane-local, one loop over the lanes
+	// PTX lines 310, 312, 313: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
 		if budget == 0 {
@@ -9117,17 +9871,17 @@ func gemmF16Block17(w *runtime.Warp, m uint32, budget int) {
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 308: st.shared.u16
+				// 310: st.shared.u16
 				s15 := uint64(uint64(uint32(r95[l]))) + 0x0
 				s15v := uint64(r93[l])
 				if s15 < shEnd2 && s15&1 == 0 {
 					runtime.Store16(shp, s15, s15v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:308")
+						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:310")
 					}
 				}
-				// 310: setp.eq.s32
+				// 312: setp.eq.s32
 				c16t := uint32(r65[l]) == uint32(k2)
 				c16 := c16t
 				c16b0 := uint32(0)
@@ -9135,24 +9889,24 @@ func gemmF16Block17(w *runtime.Warp, m uint32, budget int) {
 					c16b0 = 1
 				}
 				p4n |= c16b0 << l
-				// 311: mov.u32
+				// 313: mov.u32
 				v17 := uint64(r45[l])
 				r66[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 308: st.shared.u16
+				// 310: st.shared.u16
 				s15 := uint64(uint64(uint32(r95[l]))) + 0x0
 				s15v := uint64(r93[l])
 				if s15 < shEnd2 && s15&1 == 0 {
 					runtime.Store16(shp, s15, s15v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:308")
+						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:310")
 					}
 				}
-				// 310: setp.eq.s32
+				// 312: setp.eq.s32
 				c16t := uint32(r65[l]) == uint32(k2)
 				c16 := c16t
 				c16b0 := uint32(0)
@@ -9160,7 +9914,7 @@ func gemmF16Block17(w *runtime.Warp, m uint32, budget int) {
 					c16b0 = 1
 				}
 				p4n |= c16b0 << l
-				// 311: mov.u32
+				// 313: mov.u32
 				v17 := uint64(r45[l])
 				r66[l] = v17
 			}
@@ -9188,37 +9942,37 @@ func gemmF16Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl1, fh1 := ^uint64(0), uint64(0)
 	{
 		for l := range 32 {
-			// 315: div.s32
+			// 317: div.s32
 			v1 := isa.Div(r45[l], r61[l], 32, true)
-			// 316: shl.b32
+			// 318: shl.b32
 			v2 := uint64(uint32(v1) << uint32(k0))
-			// 317: mul.lo.s32
+			// 319: mul.lo.s32
 			v3 := uint64(uint32(v1) * uint32(r61[l]))
-			// 318: sub.s32
+			// 320: sub.s32
 			v4 := uint64(uint32(r45[l]) - uint32(v3))
-			// 319: add.s32
-			v5 := uint64(uint32(v2) + uint32(v4))
-			// 320: mad.lo.s32
-			v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 			// 321: add.s32
+			v5 := uint64(uint32(v2) + uint32(v4))
+			// 322: mad.lo.s32
+			v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+			// 323: add.s32
 			v7 := uint64(uint32(v6) + uint32(v4))
-			// 322: cvt.s64.s32
+			// 324: cvt.s64.s32
 			v8 := uint64(uint64(int32(v7)))
-			// 323: add.s64
-			v9 := uint64(uint64(r11[l]) + uint64(v8))
-			// 324: shl.b64
-			v10 := uint64(uint64(v9) << uint32(k1))
 			// 325: add.s64
+			v9 := uint64(uint64(r11[l]) + uint64(v8))
+			// 326: shl.b64
+			v10 := uint64(uint64(v9) << uint32(k1))
+			// 327: add.s64
 			v11 := uint64(uint64(r5[l]) + uint64(v10))
-			// 326: the address of ld.global.u16
+			// 328: the address of ld.global.u16
 			fd0 := uint64(v11) + 0x0 - uint64(l)<<1
 			fl0 &= fd0
 			fh0 |= fd0
-			// 327: shl.b32
+			// 329: shl.b32
 			v12 := uint64(uint32(v5) << uint32(k1))
-			// 328: add.s32
+			// 330: add.s32
 			v13 := uint64(uint32(r80[l]) + uint32(v12))
-			// 329: the address of st.shared.u16
+			// 331: the address of st.shared.u16
 			fd1 := uint64(uint64(uint32(v13))) + 0x0 - uint64(l)<<1
 			fl1 &= fd1
 			fh1 |= fd1
@@ -9239,42 +9993,42 @@ func gemmF16Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
-	// PTX lines 315, 316, 317, 318, 319, 320, 321, 322, 323, 324, 325, 326, 327, 328, 329, 330: one pass over a full warp's lanes
+	// PTX lines 317, 318, 319, 320, 321, 322, 323, 324, 325, 326, 327, 328, 329, 330, 331, 332: one pass over a full warp's lanes
 	{
 		for l := range 32 {
-			// 315: div.s32
+			// 317: div.s32
 			v14 := isa.Div(r45[l], r61[l], 32, true)
-			// 316: shl.b32
+			// 318: shl.b32
 			v15 := uint64(uint32(v14) << uint32(k0))
-			// 317: mul.lo.s32
+			// 319: mul.lo.s32
 			v16 := uint64(uint32(v14) * uint32(r61[l]))
-			// 318: sub.s32
+			// 320: sub.s32
 			v17 := uint64(uint32(r45[l]) - uint32(v16))
-			// 319: add.s32
-			v18 := uint64(uint32(v15) + uint32(v17))
-			// 320: mad.lo.s32
-			v19 := uint64(uint32(uint32(v14)*uint32(r4[l]) + uint32(r48[l])))
 			// 321: add.s32
+			v18 := uint64(uint32(v15) + uint32(v17))
+			// 322: mad.lo.s32
+			v19 := uint64(uint32(uint32(v14)*uint32(r4[l]) + uint32(r48[l])))
+			// 323: add.s32
 			v20 := uint64(uint32(v19) + uint32(v17))
-			// 322: cvt.s64.s32
+			// 324: cvt.s64.s32
 			v21 := uint64(uint64(int32(v20)))
-			// 323: add.s64
-			v22 := uint64(uint64(r11[l]) + uint64(v21))
-			// 324: shl.b64
-			v23 := uint64(uint64(v22) << uint32(k1))
 			// 325: add.s64
+			v22 := uint64(uint64(r11[l]) + uint64(v21))
+			// 326: shl.b64
+			v23 := uint64(uint64(v22) << uint32(k1))
+			// 327: add.s64
 			v24 := uint64(uint64(r5[l]) + uint64(v23))
 			_ = v24
-			// 326: ld.global.u16
+			// 328: ld.global.u16
 			v25 := runtime.Load16(fp0, fo0+uint64(l)<<1)
-			// 327: shl.b32
+			// 329: shl.b32
 			v26 := uint64(uint32(v18) << uint32(k1))
-			// 328: add.s32
+			// 330: add.s32
 			v27 := uint64(uint32(r80[l]) + uint32(v26))
 			_ = v27
-			// 329: st.shared.u16
+			// 331: st.shared.u16
 			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v25))
-			// 330: mov.u32
+			// 332: mov.u32
 			v28 := uint64(r46[l])
 			r66[l] = v28
 		}
@@ -9283,7 +10037,7 @@ func gemmF16Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // gemmF16Block18 runs block 18 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b16, PTX lines 315-330
+// b16, PTX lines 317-332
 func gemmF16Block18(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && gemmF16Block18Warp(w, m, budget) {
 		return
@@ -9301,7 +10055,7 @@ func gemmF16Block18(w *runtime.Warp, m uint32, budget int) {
 	r109 := w.Reg(109)
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
-	// PTX lines 315, 316, 317, 318, 319, 320, 321, 322, 323, 324, 325, 326, 327, 328: lane-local, one loop over the lanes
+	// PTX lines 317, 318, 319, 320, 321, 322, 323, 324, 325, 326, 327, 328, 329, 330: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -9316,29 +10070,29 @@ func gemmF16Block18(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 315: div.s32
+				// 317: div.s32
 				v1 := isa.Div(r45[l], r61[l], 32, true)
-				// 316: shl.b32
+				// 318: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 317: mul.lo.s32
+				// 319: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 318: sub.s32
+				// 320: sub.s32
 				v4 := uint64(uint32(r45[l]) - uint32(v3))
-				// 319: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 320: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 321: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 322: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 323: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 322: cvt.s64.s32
+				// 324: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 323: add.s64
-				v9 := uint64(uint64(r11[l]) + uint64(v8))
-				// 324: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 325: add.s64
+				v9 := uint64(uint64(r11[l]) + uint64(v8))
+				// 326: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 327: add.s64
 				v11 := uint64(uint64(r5[l]) + uint64(v10))
-				// 326: ld.global.u16
+				// 328: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -9347,45 +10101,45 @@ func gemmF16Block18(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:326")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:328")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r107[l] = v12
-				// 327: shl.b32
+				// 329: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
-				// 328: add.s32
+				// 330: add.s32
 				v14 := uint64(uint32(r80[l]) + uint32(v13))
 				r109[l] = v14
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 315: div.s32
+				// 317: div.s32
 				v1 := isa.Div(r45[l], r61[l], 32, true)
-				// 316: shl.b32
+				// 318: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 317: mul.lo.s32
+				// 319: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 318: sub.s32
+				// 320: sub.s32
 				v4 := uint64(uint32(r45[l]) - uint32(v3))
-				// 319: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 320: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 321: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 322: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 323: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 322: cvt.s64.s32
+				// 324: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 323: add.s64
-				v9 := uint64(uint64(r11[l]) + uint64(v8))
-				// 324: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 325: add.s64
+				v9 := uint64(uint64(r11[l]) + uint64(v8))
+				// 326: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 327: add.s64
 				v11 := uint64(uint64(r5[l]) + uint64(v10))
-				// 326: ld.global.u16
+				// 328: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -9394,23 +10148,23 @@ func gemmF16Block18(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:326")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:328")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r107[l] = v12
-				// 327: shl.b32
+				// 329: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
-				// 328: add.s32
+				// 330: add.s32
 				v14 := uint64(uint32(r80[l]) + uint32(v13))
 				r109[l] = v14
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 329, 330: lane-local, one loop over the lanes
+	// PTX lines 331, 332: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -9426,34 +10180,34 @@ func gemmF16Block18(w *runtime.Warp, m uint32, budget int) {
 		shEnd2 := runtime.AccessEnd(sh, 2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 329: st.shared.u16
+				// 331: st.shared.u16
 				s15 := uint64(uint64(uint32(r109[l]))) + 0x0
 				s15v := uint64(r107[l])
 				if s15 < shEnd2 && s15&1 == 0 {
 					runtime.Store16(shp, s15, s15v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:329")
+						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:331")
 					}
 				}
-				// 330: mov.u32
+				// 332: mov.u32
 				v16 := uint64(r46[l])
 				r66[l] = v16
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 329: st.shared.u16
+				// 331: st.shared.u16
 				s15 := uint64(uint64(uint32(r109[l]))) + 0x0
 				s15v := uint64(r107[l])
 				if s15 < shEnd2 && s15&1 == 0 {
 					runtime.Store16(shp, s15, s15v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:329")
+						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:331")
 					}
 				}
-				// 330: mov.u32
+				// 332: mov.u32
 				v16 := uint64(r46[l])
 				r66[l] = v16
 			}
@@ -9462,7 +10216,7 @@ func gemmF16Block18(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block21 runs block 21 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b19, PTX lines 415-420; divergent, reconverges at block 6 (b5 ($L__BB1_15))
+// b19, PTX lines 417-422; divergent, reconverges at block 6 (b5 ($L__BB1_15))
 func gemmF16Block21(w *runtime.Warp, m uint32, budget int) {
 	r15 := w.Reg(15)
 	r57 := w.Reg(57)
@@ -9472,20 +10226,20 @@ func gemmF16Block21(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x1)
 	k2 := uint64(0x3)
 	k3 := uint64(0x0)
-	// PTX lines 415, 416, 418, 419, 420: lane-local, one loop over the lanes
+	// PTX lines 417, 418, 420, 421, 422: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
 		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 415: shr.u32
+				// 417: shr.u32
 				v1 := uint64(uint32(r57[l]) >> uint32(k0))
-				// 416: add.s32
+				// 418: add.s32
 				v2 := uint64(uint32(v1) + uint32(k1))
-				// 418: and.b32
+				// 420: and.b32
 				v3 := uint64(uint32(v2) & uint32(k2))
 				r173[l] = v3
-				// 419: setp.eq.s32
+				// 421: setp.eq.s32
 				c4t := uint32(v3) == uint32(k3)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -9493,21 +10247,21 @@ func gemmF16Block21(w *runtime.Warp, m uint32, budget int) {
 					c4b0 = 1
 				}
 				p8n |= c4b0 << l
-				// 420: mov.u32
+				// 422: mov.u32
 				v5 := uint64(r15[l])
 				r174[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 415: shr.u32
+				// 417: shr.u32
 				v1 := uint64(uint32(r57[l]) >> uint32(k0))
-				// 416: add.s32
+				// 418: add.s32
 				v2 := uint64(uint32(v1) + uint32(k1))
-				// 418: and.b32
+				// 420: and.b32
 				v3 := uint64(uint32(v2) & uint32(k2))
 				r173[l] = v3
-				// 419: setp.eq.s32
+				// 421: setp.eq.s32
 				c4t := uint32(v3) == uint32(k3)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -9515,7 +10269,7 @@ func gemmF16Block21(w *runtime.Warp, m uint32, budget int) {
 					c4b0 = 1
 				}
 				p8n |= c4b0 << l
-				// 420: mov.u32
+				// 422: mov.u32
 				v5 := uint64(r15[l])
 				r174[l] = v5
 			}
@@ -9525,7 +10279,7 @@ func gemmF16Block21(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block22 runs block 22 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b20, PTX lines 424-442; divergent, reconverges at block 6 (b5 ($L__BB1_15))
+// b20, PTX lines 426-444; divergent, reconverges at block 6 (b5 ($L__BB1_15))
 func gemmF16Block22(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r6 := w.Reg(6)
@@ -9542,7 +10296,7 @@ func gemmF16Block22(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
 	k2 := uint64(0xa00)
-	// PTX lines 424, 425, 426, 427, 428, 429, 430, 431, 432, 433, 434, 435, 436: lane-local, one loop over the lanes
+	// PTX lines 426, 427, 428, 429, 430, 431, 432, 433, 434, 435, 436, 437, 438: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -9557,29 +10311,29 @@ func gemmF16Block22(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 424: div.s32
+				// 426: div.s32
 				v1 := isa.Div(r15[l], r61[l], 32, true)
-				// 425: shl.b32
+				// 427: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 426: mul.lo.s32
+				// 428: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 427: sub.s32
+				// 429: sub.s32
 				v4 := uint64(uint32(r15[l]) - uint32(v3))
-				// 428: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 429: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 430: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 431: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 432: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 431: cvt.s64.s32
+				// 433: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 432: add.s64
-				v9 := uint64(uint64(r12[l]) + uint64(v8))
-				// 433: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 434: add.s64
+				v9 := uint64(uint64(r12[l]) + uint64(v8))
+				// 435: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 436: add.s64
 				v11 := uint64(uint64(r6[l]) + uint64(v10))
-				// 435: ld.global.u16
+				// 437: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -9588,43 +10342,43 @@ func gemmF16Block22(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:435")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:437")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r186[l] = v12
-				// 436: shl.b32
+				// 438: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
 				r187[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 424: div.s32
+				// 426: div.s32
 				v1 := isa.Div(r15[l], r61[l], 32, true)
-				// 425: shl.b32
+				// 427: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 426: mul.lo.s32
+				// 428: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 427: sub.s32
+				// 429: sub.s32
 				v4 := uint64(uint32(r15[l]) - uint32(v3))
-				// 428: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 429: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 430: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 431: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 432: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 431: cvt.s64.s32
+				// 433: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 432: add.s64
-				v9 := uint64(uint64(r12[l]) + uint64(v8))
-				// 433: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 434: add.s64
+				v9 := uint64(uint64(r12[l]) + uint64(v8))
+				// 435: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 436: add.s64
 				v11 := uint64(uint64(r6[l]) + uint64(v10))
-				// 435: ld.global.u16
+				// 437: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -9633,24 +10387,24 @@ func gemmF16Block22(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:435")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:437")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r186[l] = v12
-				// 436: shl.b32
+				// 438: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
 				r187[l] = v13
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 437: mov.u32, warp-uniform
+	// PTX line 439: mov.u32, warp-uniform
 	u14 := uint64(k2)
 	runtime.Broadcast(r188, m, u14)
-	// PTX lines 438, 439, 441, 442: lane-local, one loop over the lanes
+	// PTX lines 440, 441, 443, 444: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
 		if budget == 0 {
@@ -9668,19 +10422,19 @@ func gemmF16Block22(w *runtime.Warp, m uint32, budget int) {
 		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 438: add.s32
+				// 440: add.s32
 				v15 := uint64(uint32(u14) + uint32(r187[l]))
-				// 439: st.shared.u16
+				// 441: st.shared.u16
 				s16 := uint64(uint64(uint32(v15))) + 0x0
 				s16v := uint64(r186[l])
 				if s16 < shEnd2 && s16&1 == 0 {
 					runtime.Store16(shp, s16, s16v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:439")
+						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:441")
 					}
 				}
-				// 441: setp.eq.s32
+				// 443: setp.eq.s32
 				c17t := uint32(r173[l]) == uint32(k1)
 				c17 := c17t
 				c17b0 := uint32(0)
@@ -9688,26 +10442,26 @@ func gemmF16Block22(w *runtime.Warp, m uint32, budget int) {
 					c17b0 = 1
 				}
 				p9n |= c17b0 << l
-				// 442: mov.u32
+				// 444: mov.u32
 				v18 := uint64(r44[l])
 				r174[l] = v18
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 438: add.s32
+				// 440: add.s32
 				v15 := uint64(uint32(u14) + uint32(r187[l]))
-				// 439: st.shared.u16
+				// 441: st.shared.u16
 				s16 := uint64(uint64(uint32(v15))) + 0x0
 				s16v := uint64(r186[l])
 				if s16 < shEnd2 && s16&1 == 0 {
 					runtime.Store16(shp, s16, s16v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:439")
+						w.StoreLane(nil, runtime.SpaceShared, s16, 2, s16v, l, "testdata/ptx/nvcc/mma.ptx:441")
 					}
 				}
-				// 441: setp.eq.s32
+				// 443: setp.eq.s32
 				c17t := uint32(r173[l]) == uint32(k1)
 				c17 := c17t
 				c17b0 := uint32(0)
@@ -9715,7 +10469,7 @@ func gemmF16Block22(w *runtime.Warp, m uint32, budget int) {
 					c17b0 = 1
 				}
 				p9n |= c17b0 << l
-				// 442: mov.u32
+				// 444: mov.u32
 				v18 := uint64(r44[l])
 				r174[l] = v18
 			}
@@ -9745,37 +10499,37 @@ func gemmF16Block23Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl1, fh1 := ^uint64(0), uint64(0)
 	{
 		for l := range 32 {
-			// 446: div.s32
+			// 448: div.s32
 			v1 := isa.Div(r44[l], r61[l], 32, true)
-			// 447: shl.b32
+			// 449: shl.b32
 			v2 := uint64(uint32(v1) << uint32(k0))
-			// 448: mul.lo.s32
+			// 450: mul.lo.s32
 			v3 := uint64(uint32(v1) * uint32(r61[l]))
-			// 449: sub.s32
+			// 451: sub.s32
 			v4 := uint64(uint32(r44[l]) - uint32(v3))
-			// 450: add.s32
-			v5 := uint64(uint32(v2) + uint32(v4))
-			// 451: mad.lo.s32
-			v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 			// 452: add.s32
+			v5 := uint64(uint32(v2) + uint32(v4))
+			// 453: mad.lo.s32
+			v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+			// 454: add.s32
 			v7 := uint64(uint32(v6) + uint32(v4))
-			// 453: cvt.s64.s32
+			// 455: cvt.s64.s32
 			v8 := uint64(uint64(int32(v7)))
-			// 454: add.s64
-			v9 := uint64(uint64(r12[l]) + uint64(v8))
-			// 455: shl.b64
-			v10 := uint64(uint64(v9) << uint32(k1))
 			// 456: add.s64
+			v9 := uint64(uint64(r12[l]) + uint64(v8))
+			// 457: shl.b64
+			v10 := uint64(uint64(v9) << uint32(k1))
+			// 458: add.s64
 			v11 := uint64(uint64(r6[l]) + uint64(v10))
-			// 457: the address of ld.global.u16
+			// 459: the address of ld.global.u16
 			fd0 := uint64(v11) + 0x0 - uint64(l)<<1
 			fl0 &= fd0
 			fh0 |= fd0
-			// 458: shl.b32
+			// 460: shl.b32
 			v12 := uint64(uint32(v5) << uint32(k1))
-			// 459: add.s32
+			// 461: add.s32
 			v13 := uint64(uint32(r188[l]) + uint32(v12))
-			// 460: the address of st.shared.u16
+			// 462: the address of st.shared.u16
 			fd1 := uint64(uint64(uint32(v13))) + 0x0 - uint64(l)<<1
 			fl1 &= fd1
 			fh1 |= fd1
@@ -9796,44 +10550,44 @@ func gemmF16Block23Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
-	// PTX lines 446, 447, 448, 449, 450, 451, 452, 453, 454, 455, 456, 457, 458, 459, 460, 462, 463: one pass over a full warp's lanes
+	// PTX lines 448, 449, 450, 451, 452, 453, 454, 455, 456, 457, 458, 459, 460, 461, 462, 464, 465: one pass over a full warp's lanes
 	{
 		p10 := w.P[10]
 		p10n := uint32(0)
 		for l := range 32 {
-			// 446: div.s32
+			// 448: div.s32
 			v14 := isa.Div(r44[l], r61[l], 32, true)
-			// 447: shl.b32
+			// 449: shl.b32
 			v15 := uint64(uint32(v14) << uint32(k0))
-			// 448: mul.lo.s32
+			// 450: mul.lo.s32
 			v16 := uint64(uint32(v14) * uint32(r61[l]))
-			// 449: sub.s32
+			// 451: sub.s32
 			v17 := uint64(uint32(r44[l]) - uint32(v16))
-			// 450: add.s32
-			v18 := uint64(uint32(v15) + uint32(v17))
-			// 451: mad.lo.s32
-			v19 := uint64(uint32(uint32(v14)*uint32(r4[l]) + uint32(r48[l])))
 			// 452: add.s32
+			v18 := uint64(uint32(v15) + uint32(v17))
+			// 453: mad.lo.s32
+			v19 := uint64(uint32(uint32(v14)*uint32(r4[l]) + uint32(r48[l])))
+			// 454: add.s32
 			v20 := uint64(uint32(v19) + uint32(v17))
-			// 453: cvt.s64.s32
+			// 455: cvt.s64.s32
 			v21 := uint64(uint64(int32(v20)))
-			// 454: add.s64
-			v22 := uint64(uint64(r12[l]) + uint64(v21))
-			// 455: shl.b64
-			v23 := uint64(uint64(v22) << uint32(k1))
 			// 456: add.s64
+			v22 := uint64(uint64(r12[l]) + uint64(v21))
+			// 457: shl.b64
+			v23 := uint64(uint64(v22) << uint32(k1))
+			// 458: add.s64
 			v24 := uint64(uint64(r6[l]) + uint64(v23))
 			_ = v24
-			// 457: ld.global.u16
+			// 459: ld.global.u16
 			v25 := runtime.Load16(fp0, fo0+uint64(l)<<1)
-			// 458: shl.b32
+			// 460: shl.b32
 			v26 := uint64(uint32(v18) << uint32(k1))
-			// 459: add.s32
+			// 461: add.s32
 			v27 := uint64(uint32(r188[l]) + uint32(v26))
 			_ = v27
-			// 460: st.shared.u16
+			// 462: st.shared.u16
 			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v25))
-			// 462: setp.eq.s32
+			// 464: setp.eq.s32
 			c28t := uint32(r173[l]) == uint32(k2)
 			c28 := c28t
 			c28b0 := uint32(0)
@@ -9841,7 +10595,7 @@ func gemmF16Block23Warp(w *runtime.Warp, m uint32, budget int) bool {
 				c28b0 = 1
 			}
 			p10n |= c28b0 << l
-			// 463: mov.u32
+			// 465: mov.u32
 			v29 := uint64(r45[l])
 			r174[l] = v29
 		}
@@ -9851,7 +10605,7 @@ func gemmF16Block23Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // gemmF16Block23 runs block 23 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b21, PTX lines 446-463; divergent, reconverges at block 6 (b5 ($L__BB1_15))
+// b21, PTX lines 448-465; divergent, reconverges at block 6 (b5 ($L__BB1_15))
 func gemmF16Block23(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && gemmF16Block23Warp(w, m, budget) {
 		return
@@ -9871,7 +10625,7 @@ func gemmF16Block23(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
 	k2 := uint64(0x2)
-	// PTX lines 446, 447, 448, 449, 450, 451, 452, 453, 454, 455, 456, 457, 458, 459: lane-local, one loop over the lanes
+	// PTX lines 448, 449, 450, 451, 452, 453, 454, 455, 456, 457, 458, 459, 460, 461: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -9886,29 +10640,29 @@ func gemmF16Block23(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 446: div.s32
+				// 448: div.s32
 				v1 := isa.Div(r44[l], r61[l], 32, true)
-				// 447: shl.b32
+				// 449: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 448: mul.lo.s32
+				// 450: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 449: sub.s32
+				// 451: sub.s32
 				v4 := uint64(uint32(r44[l]) - uint32(v3))
-				// 450: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 451: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 452: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 453: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 454: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 453: cvt.s64.s32
+				// 455: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 454: add.s64
-				v9 := uint64(uint64(r12[l]) + uint64(v8))
-				// 455: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 456: add.s64
+				v9 := uint64(uint64(r12[l]) + uint64(v8))
+				// 457: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 458: add.s64
 				v11 := uint64(uint64(r6[l]) + uint64(v10))
-				// 457: ld.global.u16
+				// 459: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -9917,45 +10671,45 @@ func gemmF16Block23(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:457")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:459")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r201[l] = v12
-				// 458: shl.b32
+				// 460: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
-				// 459: add.s32
+				// 461: add.s32
 				v14 := uint64(uint32(r188[l]) + uint32(v13))
 				r203[l] = v14
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 446: div.s32
+				// 448: div.s32
 				v1 := isa.Div(r44[l], r61[l], 32, true)
-				// 447: shl.b32
+				// 449: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 448: mul.lo.s32
+				// 450: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 449: sub.s32
+				// 451: sub.s32
 				v4 := uint64(uint32(r44[l]) - uint32(v3))
-				// 450: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 451: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 452: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 453: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 454: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 453: cvt.s64.s32
+				// 455: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 454: add.s64
-				v9 := uint64(uint64(r12[l]) + uint64(v8))
-				// 455: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 456: add.s64
+				v9 := uint64(uint64(r12[l]) + uint64(v8))
+				// 457: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 458: add.s64
 				v11 := uint64(uint64(r6[l]) + uint64(v10))
-				// 457: ld.global.u16
+				// 459: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -9964,23 +10718,23 @@ func gemmF16Block23(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:457")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:459")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r201[l] = v12
-				// 458: shl.b32
+				// 460: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
-				// 459: add.s32
+				// 461: add.s32
 				v14 := uint64(uint32(r188[l]) + uint32(v13))
 				r203[l] = v14
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 460, 462, 463: lane-local, one loop over the lanes
+	// PTX lines 462, 464, 465: lane-local, one loop over the lanes
 	{
 		p10 := w.P[10]
 		if budget == 0 {
@@ -9998,17 +10752,17 @@ func gemmF16Block23(w *runtime.Warp, m uint32, budget int) {
 		p10n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 460: st.shared.u16
+				// 462: st.shared.u16
 				s15 := uint64(uint64(uint32(r203[l]))) + 0x0
 				s15v := uint64(r201[l])
 				if s15 < shEnd2 && s15&1 == 0 {
 					runtime.Store16(shp, s15, s15v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:460")
+						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:462")
 					}
 				}
-				// 462: setp.eq.s32
+				// 464: setp.eq.s32
 				c16t := uint32(r173[l]) == uint32(k2)
 				c16 := c16t
 				c16b0 := uint32(0)
@@ -10016,24 +10770,24 @@ func gemmF16Block23(w *runtime.Warp, m uint32, budget int) {
 					c16b0 = 1
 				}
 				p10n |= c16b0 << l
-				// 463: mov.u32
+				// 465: mov.u32
 				v17 := uint64(r45[l])
 				r174[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 460: st.shared.u16
+				// 462: st.shared.u16
 				s15 := uint64(uint64(uint32(r203[l]))) + 0x0
 				s15v := uint64(r201[l])
 				if s15 < shEnd2 && s15&1 == 0 {
 					runtime.Store16(shp, s15, s15v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:460")
+						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:462")
 					}
 				}
-				// 462: setp.eq.s32
+				// 464: setp.eq.s32
 				c16t := uint32(r173[l]) == uint32(k2)
 				c16 := c16t
 				c16b0 := uint32(0)
@@ -10041,7 +10795,7 @@ func gemmF16Block23(w *runtime.Warp, m uint32, budget int) {
 					c16b0 = 1
 				}
 				p10n |= c16b0 << l
-				// 463: mov.u32
+				// 465: mov.u32
 				v17 := uint64(r45[l])
 				r174[l] = v17
 			}
@@ -10069,37 +10823,37 @@ func gemmF16Block24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl1, fh1 := ^uint64(0), uint64(0)
 	{
 		for l := range 32 {
-			// 467: div.s32
+			// 469: div.s32
 			v1 := isa.Div(r45[l], r61[l], 32, true)
-			// 468: shl.b32
+			// 470: shl.b32
 			v2 := uint64(uint32(v1) << uint32(k0))
-			// 469: mul.lo.s32
+			// 471: mul.lo.s32
 			v3 := uint64(uint32(v1) * uint32(r61[l]))
-			// 470: sub.s32
+			// 472: sub.s32
 			v4 := uint64(uint32(r45[l]) - uint32(v3))
-			// 471: add.s32
-			v5 := uint64(uint32(v2) + uint32(v4))
-			// 472: mad.lo.s32
-			v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 			// 473: add.s32
+			v5 := uint64(uint32(v2) + uint32(v4))
+			// 474: mad.lo.s32
+			v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+			// 475: add.s32
 			v7 := uint64(uint32(v6) + uint32(v4))
-			// 474: cvt.s64.s32
+			// 476: cvt.s64.s32
 			v8 := uint64(uint64(int32(v7)))
-			// 475: add.s64
-			v9 := uint64(uint64(r12[l]) + uint64(v8))
-			// 476: shl.b64
-			v10 := uint64(uint64(v9) << uint32(k1))
 			// 477: add.s64
+			v9 := uint64(uint64(r12[l]) + uint64(v8))
+			// 478: shl.b64
+			v10 := uint64(uint64(v9) << uint32(k1))
+			// 479: add.s64
 			v11 := uint64(uint64(r6[l]) + uint64(v10))
-			// 478: the address of ld.global.u16
+			// 480: the address of ld.global.u16
 			fd0 := uint64(v11) + 0x0 - uint64(l)<<1
 			fl0 &= fd0
 			fh0 |= fd0
-			// 479: shl.b32
+			// 481: shl.b32
 			v12 := uint64(uint32(v5) << uint32(k1))
-			// 480: add.s32
+			// 482: add.s32
 			v13 := uint64(uint32(r188[l]) + uint32(v12))
-			// 481: the address of st.shared.u16
+			// 483: the address of st.shared.u16
 			fd1 := uint64(uint64(uint32(v13))) + 0x0 - uint64(l)<<1
 			fl1 &= fd1
 			fh1 |= fd1
@@ -10120,42 +10874,42 @@ func gemmF16Block24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
-	// PTX lines 467, 468, 469, 470, 471, 472, 473, 474, 475, 476, 477, 478, 479, 480, 481, 482: one pass over a full warp's lanes
+	// PTX lines 469, 470, 471, 472, 473, 474, 475, 476, 477, 478, 479, 480, 481, 482, 483, 484: one pass over a full warp's lanes
 	{
 		for l := range 32 {
-			// 467: div.s32
+			// 469: div.s32
 			v14 := isa.Div(r45[l], r61[l], 32, true)
-			// 468: shl.b32
+			// 470: shl.b32
 			v15 := uint64(uint32(v14) << uint32(k0))
-			// 469: mul.lo.s32
+			// 471: mul.lo.s32
 			v16 := uint64(uint32(v14) * uint32(r61[l]))
-			// 470: sub.s32
+			// 472: sub.s32
 			v17 := uint64(uint32(r45[l]) - uint32(v16))
-			// 471: add.s32
-			v18 := uint64(uint32(v15) + uint32(v17))
-			// 472: mad.lo.s32
-			v19 := uint64(uint32(uint32(v14)*uint32(r4[l]) + uint32(r48[l])))
 			// 473: add.s32
+			v18 := uint64(uint32(v15) + uint32(v17))
+			// 474: mad.lo.s32
+			v19 := uint64(uint32(uint32(v14)*uint32(r4[l]) + uint32(r48[l])))
+			// 475: add.s32
 			v20 := uint64(uint32(v19) + uint32(v17))
-			// 474: cvt.s64.s32
+			// 476: cvt.s64.s32
 			v21 := uint64(uint64(int32(v20)))
-			// 475: add.s64
-			v22 := uint64(uint64(r12[l]) + uint64(v21))
-			// 476: shl.b64
-			v23 := uint64(uint64(v22) << uint32(k1))
 			// 477: add.s64
+			v22 := uint64(uint64(r12[l]) + uint64(v21))
+			// 478: shl.b64
+			v23 := uint64(uint64(v22) << uint32(k1))
+			// 479: add.s64
 			v24 := uint64(uint64(r6[l]) + uint64(v23))
 			_ = v24
-			// 478: ld.global.u16
+			// 480: ld.global.u16
 			v25 := runtime.Load16(fp0, fo0+uint64(l)<<1)
-			// 479: shl.b32
+			// 481: shl.b32
 			v26 := uint64(uint32(v18) << uint32(k1))
-			// 480: add.s32
+			// 482: add.s32
 			v27 := uint64(uint32(r188[l]) + uint32(v26))
 			_ = v27
-			// 481: st.shared.u16
+			// 483: st.shared.u16
 			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v25))
-			// 482: mov.u32
+			// 484: mov.u32
 			v28 := uint64(r46[l])
 			r174[l] = v28
 		}
@@ -10164,7 +10918,7 @@ func gemmF16Block24Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // gemmF16Block24 runs block 24 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b22, PTX lines 467-482
+// b22, PTX lines 469-484
 func gemmF16Block24(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && gemmF16Block24Warp(w, m, budget) {
 		return
@@ -10182,7 +10936,7 @@ func gemmF16Block24(w *runtime.Warp, m uint32, budget int) {
 	r217 := w.Reg(217)
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
-	// PTX lines 467, 468, 469, 470, 471, 472, 473, 474, 475, 476, 477, 478, 479, 480: lane-local, one loop over the lanes
+	// PTX lines 469, 470, 471, 472, 473, 474, 475, 476, 477, 478, 479, 480, 481, 482: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -10197,29 +10951,29 @@ func gemmF16Block24(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 467: div.s32
+				// 469: div.s32
 				v1 := isa.Div(r45[l], r61[l], 32, true)
-				// 468: shl.b32
+				// 470: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 469: mul.lo.s32
+				// 471: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 470: sub.s32
+				// 472: sub.s32
 				v4 := uint64(uint32(r45[l]) - uint32(v3))
-				// 471: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 472: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 473: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 474: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 475: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 474: cvt.s64.s32
+				// 476: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 475: add.s64
-				v9 := uint64(uint64(r12[l]) + uint64(v8))
-				// 476: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 477: add.s64
+				v9 := uint64(uint64(r12[l]) + uint64(v8))
+				// 478: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 479: add.s64
 				v11 := uint64(uint64(r6[l]) + uint64(v10))
-				// 478: ld.global.u16
+				// 480: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -10228,45 +10982,45 @@ func gemmF16Block24(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:478")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:480")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r215[l] = v12
-				// 479: shl.b32
+				// 481: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
-				// 480: add.s32
+				// 482: add.s32
 				v14 := uint64(uint32(r188[l]) + uint32(v13))
 				r217[l] = v14
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 467: div.s32
+				// 469: div.s32
 				v1 := isa.Div(r45[l], r61[l], 32, true)
-				// 468: shl.b32
+				// 470: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				// 469: mul.lo.s32
+				// 471: mul.lo.s32
 				v3 := uint64(uint32(v1) * uint32(r61[l]))
-				// 470: sub.s32
+				// 472: sub.s32
 				v4 := uint64(uint32(r45[l]) - uint32(v3))
-				// 471: add.s32
-				v5 := uint64(uint32(v2) + uint32(v4))
-				// 472: mad.lo.s32
-				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
 				// 473: add.s32
+				v5 := uint64(uint32(v2) + uint32(v4))
+				// 474: mad.lo.s32
+				v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+				// 475: add.s32
 				v7 := uint64(uint32(v6) + uint32(v4))
-				// 474: cvt.s64.s32
+				// 476: cvt.s64.s32
 				v8 := uint64(uint64(int32(v7)))
-				// 475: add.s64
-				v9 := uint64(uint64(r12[l]) + uint64(v8))
-				// 476: shl.b64
-				v10 := uint64(uint64(v9) << uint32(k1))
 				// 477: add.s64
+				v9 := uint64(uint64(r12[l]) + uint64(v8))
+				// 478: shl.b64
+				v10 := uint64(uint64(v9) << uint32(k1))
+				// 479: add.s64
 				v11 := uint64(uint64(r6[l]) + uint64(v10))
-				// 478: ld.global.u16
+				// 480: ld.global.u16
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&1 == 0 {
@@ -10275,23 +11029,23 @@ func gemmF16Block24(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 2, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:478")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 2, "testdata/ptx/nvcc/mma.ptx:480")
 							continue
 						}
 						v12 = v12x
 					}
 				}
 				r215[l] = v12
-				// 479: shl.b32
+				// 481: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
-				// 480: add.s32
+				// 482: add.s32
 				v14 := uint64(uint32(r188[l]) + uint32(v13))
 				r217[l] = v14
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 481, 482: lane-local, one loop over the lanes
+	// PTX lines 483, 484: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -10307,34 +11061,34 @@ func gemmF16Block24(w *runtime.Warp, m uint32, budget int) {
 		shEnd2 := runtime.AccessEnd(sh, 2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 481: st.shared.u16
+				// 483: st.shared.u16
 				s15 := uint64(uint64(uint32(r217[l]))) + 0x0
 				s15v := uint64(r215[l])
 				if s15 < shEnd2 && s15&1 == 0 {
 					runtime.Store16(shp, s15, s15v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:481")
+						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:483")
 					}
 				}
-				// 482: mov.u32
+				// 484: mov.u32
 				v16 := uint64(r46[l])
 				r174[l] = v16
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 481: st.shared.u16
+				// 483: st.shared.u16
 				s15 := uint64(uint64(uint32(r217[l]))) + 0x0
 				s15v := uint64(r215[l])
 				if s15 < shEnd2 && s15&1 == 0 {
 					runtime.Store16(shp, s15, s15v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:481")
+						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:483")
 					}
 				}
-				// 482: mov.u32
+				// 484: mov.u32
 				v16 := uint64(r46[l])
 				r174[l] = v16
 			}
@@ -10343,7 +11097,7 @@ func gemmF16Block24(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block27 runs block 27 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b25, PTX lines 574-576
+// b25, PTX lines 576-578
 func gemmF16Block27(w *runtime.Warp, m uint32, budget int) {
 	r53 := w.Reg(53)
 	r55 := w.Reg(55)
@@ -10352,16 +11106,16 @@ func gemmF16Block27(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x3)
 	k1 := uint64(0x30)
 	k2 := uint64(0x0)
-	// PTX lines 574, 575: lane-local, one loop over the lanes
+	// PTX lines 576, 577: lane-local, one loop over the lanes
 	{
 		p14 := w.P[14]
 		p14n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 574: and.b32
+				// 576: and.b32
 				v1 := uint64(uint32(r55[l]) & uint32(k0))
 				r278[l] = v1
-				// 575: setp.lt.u32
+				// 577: setp.lt.u32
 				c2t := uint32(r53[l]) < uint32(k1)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -10373,10 +11127,10 @@ func gemmF16Block27(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 574: and.b32
+				// 576: and.b32
 				v1 := uint64(uint32(r55[l]) & uint32(k0))
 				r278[l] = v1
-				// 575: setp.lt.u32
+				// 577: setp.lt.u32
 				c2t := uint32(r53[l]) < uint32(k1)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -10388,30 +11142,30 @@ func gemmF16Block27(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[14] = p14&^m | p14n
 	}
-	// PTX line 576: mov.u32, warp-uniform
+	// PTX line 578: mov.u32, warp-uniform
 	u3 := uint64(k2)
 	runtime.Broadcast(r279, m, u3)
 	_ = u3
 }
 
 // gemmF16Block28 runs block 28 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b26, PTX lines 579-579
+// b26, PTX lines 581-581
 func gemmF16Block28(w *runtime.Warp, m uint32, budget int) {
 	r55 := w.Reg(55)
 	r278 := w.Reg(278)
 	r280 := w.Reg(280)
-	// PTX lines 579: lane-local, one loop over the lanes
+	// PTX lines 581: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 579: sub.s32
+				// 581: sub.s32
 				v1 := uint64(uint32(r55[l]) - uint32(r278[l]))
 				r280[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 579: sub.s32
+				// 581: sub.s32
 				v1 := uint64(uint32(r55[l]) - uint32(r278[l]))
 				r280[l] = v1
 			}
@@ -10420,7 +11174,7 @@ func gemmF16Block28(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block30 runs block 30 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b28, PTX lines 672-696
+// b28, PTX lines 674-698
 func gemmF16Block30(w *runtime.Warp, m uint32, budget int) {
 	r35 := w.Reg(35)
 	r38 := w.Reg(38)
@@ -10435,101 +11189,101 @@ func gemmF16Block30(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x1)
 	k1 := uint64(0x200)
 	k2 := uint64(0xa00)
-	// PTX lines 672, 674: lane-local, one loop over the lanes
+	// PTX lines 674, 676: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 672: add.s32
+				// 674: add.s32
 				v1 := uint64(uint32(r35[l]) + uint32(r279[l]))
-				// 674: shl.b32
+				// 676: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
 				r320[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 672: add.s32
+				// 674: add.s32
 				v1 := uint64(uint32(r35[l]) + uint32(r279[l]))
-				// 674: shl.b32
+				// 676: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
 				r320[l] = v2
 			}
 		}
 	}
-	// PTX line 675: mov.u32, warp-uniform
+	// PTX line 677: mov.u32, warp-uniform
 	u3 := uint64(k1)
 	runtime.Broadcast(r321, m, u3)
-	// PTX lines 676: lane-local, one loop over the lanes
+	// PTX lines 678: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 676: add.s32
+				// 678: add.s32
 				v4 := uint64(uint32(u3) + uint32(r320[l]))
 				r322[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 676: add.s32
+				// 678: add.s32
 				v4 := uint64(uint32(u3) + uint32(r320[l]))
 				r322[l] = v4
 			}
 		}
 	}
-	// PTX line 679: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-	w.Ldmatrix([4]int{323, 324, 325, 326}, 4, false, r322, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:679")
-	// PTX lines 682, 684: lane-local, one loop over the lanes
+	// PTX line 681: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+	w.Ldmatrix([4]int{323, 324, 325, 326}, 4, false, r322, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:681")
+	// PTX lines 684, 686: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 682: add.s32
+				// 684: add.s32
 				v5 := uint64(uint32(r38[l]) + uint32(r279[l]))
-				// 684: shl.b32
+				// 686: shl.b32
 				v6 := uint64(uint32(v5) << uint32(k0))
 				r328[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 682: add.s32
+				// 684: add.s32
 				v5 := uint64(uint32(r38[l]) + uint32(r279[l]))
-				// 684: shl.b32
+				// 686: shl.b32
 				v6 := uint64(uint32(v5) << uint32(k0))
 				r328[l] = v6
 			}
 		}
 	}
-	// PTX line 685: mov.u32, warp-uniform
+	// PTX line 687: mov.u32, warp-uniform
 	u7 := uint64(k2)
 	runtime.Broadcast(r329, m, u7)
-	// PTX lines 686: lane-local, one loop over the lanes
+	// PTX lines 688: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 686: add.s32
+				// 688: add.s32
 				v8 := uint64(uint32(u7) + uint32(r328[l]))
 				r330[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 686: add.s32
+				// 688: add.s32
 				v8 := uint64(uint32(u7) + uint32(r328[l]))
 				r330[l] = v8
 			}
 		}
 	}
-	// PTX line 689: ldmatrix.sync.aligned.m8n8.x2.shared.b16
-	w.Ldmatrix([4]int{331, 332, 0, 0}, 2, false, r330, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:689")
-	// PTX line 693: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{323, 324, 325, 326}, [4]int{331, 332, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:693")
-	// PTX lines 696: lane-local, one loop over the lanes
+	// PTX line 691: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+	w.Ldmatrix([4]int{331, 332, 0, 0}, 2, false, r330, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:691")
+	// PTX line 695: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{323, 324, 325, 326}, [4]int{331, 332, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:695")
+	// PTX lines 698: lane-local, one loop over the lanes
 	{
 		p17 := w.P[17]
 		p17n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 696: setp.eq.s32
+				// 698: setp.eq.s32
 				c9t := uint32(r278[l]) == uint32(k0)
 				c9 := c9t
 				c9b0 := uint32(0)
@@ -10541,7 +11295,7 @@ func gemmF16Block30(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 696: setp.eq.s32
+				// 698: setp.eq.s32
 				c9t := uint32(r278[l]) == uint32(k0)
 				c9 := c9t
 				c9b0 := uint32(0)
@@ -10556,7 +11310,7 @@ func gemmF16Block30(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block31 runs block 31 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b29, PTX lines 700-722
+// b29, PTX lines 702-724
 func gemmF16Block31(w *runtime.Warp, m uint32, budget int) {
 	r35 := w.Reg(35)
 	r38 := w.Reg(38)
@@ -10571,81 +11325,81 @@ func gemmF16Block31(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x1)
 	k1 := uint64(0x20)
 	k2 := uint64(0x2)
-	// PTX lines 700, 701, 702, 703: lane-local, one loop over the lanes
+	// PTX lines 702, 703, 704, 705: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 700: add.s32
-				v1 := uint64(uint32(r279[l]) + uint32(r35[l]))
-				// 701: shl.b32
-				v2 := uint64(uint32(v1) << uint32(k0))
 				// 702: add.s32
+				v1 := uint64(uint32(r279[l]) + uint32(r35[l]))
+				// 703: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k0))
+				// 704: add.s32
 				v3 := uint64(uint32(r321[l]) + uint32(v2))
 				r335[l] = v3
-				// 703: add.s32
+				// 705: add.s32
 				v4 := uint64(uint32(v3) + uint32(k1))
 				r336[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 700: add.s32
-				v1 := uint64(uint32(r279[l]) + uint32(r35[l]))
-				// 701: shl.b32
-				v2 := uint64(uint32(v1) << uint32(k0))
 				// 702: add.s32
+				v1 := uint64(uint32(r279[l]) + uint32(r35[l]))
+				// 703: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k0))
+				// 704: add.s32
 				v3 := uint64(uint32(r321[l]) + uint32(v2))
 				r335[l] = v3
-				// 703: add.s32
+				// 705: add.s32
 				v4 := uint64(uint32(v3) + uint32(k1))
 				r336[l] = v4
 			}
 		}
 	}
-	// PTX line 706: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-	w.Ldmatrix([4]int{337, 338, 339, 340}, 4, false, r336, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:706")
-	// PTX lines 709, 710, 711, 712: lane-local, one loop over the lanes
+	// PTX line 708: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+	w.Ldmatrix([4]int{337, 338, 339, 340}, 4, false, r336, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:708")
+	// PTX lines 711, 712, 713, 714: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 709: add.s32
-				v5 := uint64(uint32(r279[l]) + uint32(r38[l]))
-				// 710: shl.b32
-				v6 := uint64(uint32(v5) << uint32(k0))
 				// 711: add.s32
+				v5 := uint64(uint32(r279[l]) + uint32(r38[l]))
+				// 712: shl.b32
+				v6 := uint64(uint32(v5) << uint32(k0))
+				// 713: add.s32
 				v7 := uint64(uint32(r329[l]) + uint32(v6))
 				r343[l] = v7
-				// 712: add.s32
+				// 714: add.s32
 				v8 := uint64(uint32(v7) + uint32(k1))
 				r344[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 709: add.s32
-				v5 := uint64(uint32(r279[l]) + uint32(r38[l]))
-				// 710: shl.b32
-				v6 := uint64(uint32(v5) << uint32(k0))
 				// 711: add.s32
+				v5 := uint64(uint32(r279[l]) + uint32(r38[l]))
+				// 712: shl.b32
+				v6 := uint64(uint32(v5) << uint32(k0))
+				// 713: add.s32
 				v7 := uint64(uint32(r329[l]) + uint32(v6))
 				r343[l] = v7
-				// 712: add.s32
+				// 714: add.s32
 				v8 := uint64(uint32(v7) + uint32(k1))
 				r344[l] = v8
 			}
 		}
 	}
-	// PTX line 715: ldmatrix.sync.aligned.m8n8.x2.shared.b16
-	w.Ldmatrix([4]int{345, 346, 0, 0}, 2, false, r344, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:715")
-	// PTX line 719: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{337, 338, 339, 340}, [4]int{345, 346, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:719")
-	// PTX lines 722: lane-local, one loop over the lanes
+	// PTX line 717: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+	w.Ldmatrix([4]int{345, 346, 0, 0}, 2, false, r344, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:717")
+	// PTX line 721: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{337, 338, 339, 340}, [4]int{345, 346, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:721")
+	// PTX lines 724: lane-local, one loop over the lanes
 	{
 		p18 := w.P[18]
 		p18n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 722: setp.eq.s32
+				// 724: setp.eq.s32
 				c9t := uint32(r278[l]) == uint32(k2)
 				c9 := c9t
 				c9b0 := uint32(0)
@@ -10657,7 +11411,7 @@ func gemmF16Block31(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 722: setp.eq.s32
+				// 724: setp.eq.s32
 				c9t := uint32(r278[l]) == uint32(k2)
 				c9 := c9t
 				c9b0 := uint32(0)
@@ -10672,53 +11426,53 @@ func gemmF16Block31(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16Block32 runs block 32 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b30, PTX lines 726-739
+// b30, PTX lines 728-741
 func gemmF16Block32(w *runtime.Warp, m uint32, budget int) {
 	r335 := w.Reg(335)
 	r343 := w.Reg(343)
 	r347 := w.Reg(347)
 	r352 := w.Reg(352)
 	k0 := uint64(0x40)
-	// PTX lines 726: lane-local, one loop over the lanes
+	// PTX lines 728: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 726: add.s32
+				// 728: add.s32
 				v1 := uint64(uint32(r335[l]) + uint32(k0))
 				r347[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 726: add.s32
+				// 728: add.s32
 				v1 := uint64(uint32(r335[l]) + uint32(k0))
 				r347[l] = v1
 			}
 		}
 	}
-	// PTX line 729: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-	w.Ldmatrix([4]int{348, 349, 350, 351}, 4, false, r347, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:729")
-	// PTX lines 732: lane-local, one loop over the lanes
+	// PTX line 731: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+	w.Ldmatrix([4]int{348, 349, 350, 351}, 4, false, r347, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:731")
+	// PTX lines 734: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 732: add.s32
+				// 734: add.s32
 				v2 := uint64(uint32(r343[l]) + uint32(k0))
 				r352[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 732: add.s32
+				// 734: add.s32
 				v2 := uint64(uint32(r343[l]) + uint32(k0))
 				r352[l] = v2
 			}
 		}
 	}
-	// PTX line 735: ldmatrix.sync.aligned.m8n8.x2.shared.b16
-	w.Ldmatrix([4]int{353, 354, 0, 0}, 2, false, r352, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:735")
-	// PTX line 739: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{348, 349, 350, 351}, [4]int{353, 354, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:739")
+	// PTX line 737: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+	w.Ldmatrix([4]int{353, 354, 0, 0}, 2, false, r352, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:737")
+	// PTX line 741: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{22, 23, 29, 30}, [4]int{348, 349, 350, 351}, [4]int{353, 354, 0, 0}, [4]int{22, 23, 29, 30}, m, "testdata/ptx/nvcc/mma.ptx:741")
 }
 
 // gemmF16TransRun runs blocks of kernel gemm_f16_trans for the lanes m from block pc, following jumps and branches all of them take
@@ -10728,7 +11482,7 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 785-803; divergent, reconverges at block 4 (b4 ($L__BB2_7))
+			// b0, PTX lines 787-805; divergent, reconverges at block 4 (b4 ($L__BB2_7))
 			gemmF16TransBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -10742,7 +11496,7 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				return pc, budget
 			}
 		case 1:
-			// b1 ($L__BB2_3), PTX lines 828-836; divergent, reconverges at block 12 (b11)
+			// b1 ($L__BB2_3), PTX lines 830-838; divergent, reconverges at block 12 (b11)
 			gemmF16TransBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -10756,7 +11510,7 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				return pc, budget
 			}
 		case 2:
-			// b2 ($L__BB2_4), PTX lines 840-840; divergent, reconverges at block 4 (b4 ($L__BB2_7))
+			// b2 ($L__BB2_4), PTX lines 842-842; divergent, reconverges at block 4 (b4 ($L__BB2_7))
 			gemmF16TransBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -10770,7 +11524,7 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				return pc, budget
 			}
 		case 3:
-			// b3 ($L__BB2_6), PTX lines 856-868; divergent, reconverges at block 14 (b13)
+			// b3 ($L__BB2_6), PTX lines 858-870; divergent, reconverges at block 14 (b13)
 			gemmF16TransBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -10784,7 +11538,7 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				return pc, budget
 			}
 		case 4:
-			// b4 ($L__BB2_7), PTX lines 873-873; divergent, reconverges at block 8 (b8 ($L__BB2_14))
+			// b4 ($L__BB2_7), PTX lines 875-875; divergent, reconverges at block 8 (b8 ($L__BB2_14))
 			gemmF16TransBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -10798,7 +11552,7 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				return pc, budget
 			}
 		case 5:
-			// b5 ($L__BB2_10), PTX lines 898-906; divergent, reconverges at block 17 (b16)
+			// b5 ($L__BB2_10), PTX lines 900-908; divergent, reconverges at block 17 (b16)
 			gemmF16TransBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -10812,7 +11566,7 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				return pc, budget
 			}
 		case 6:
-			// b6 ($L__BB2_11), PTX lines 910-910; divergent, reconverges at block 8 (b8 ($L__BB2_14))
+			// b6 ($L__BB2_11), PTX lines 912-912; divergent, reconverges at block 8 (b8 ($L__BB2_14))
 			gemmF16TransBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -10826,7 +11580,7 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				return pc, budget
 			}
 		case 7:
-			// b7 ($L__BB2_13), PTX lines 926-938; divergent, reconverges at block 19 (b18)
+			// b7 ($L__BB2_13), PTX lines 928-940; divergent, reconverges at block 19 (b18)
 			gemmF16TransBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -10840,21 +11594,21 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				return pc, budget
 			}
 		case 8:
-			// b8 ($L__BB2_14), PTX lines 943-944; bar.sync at line 946
+			// b8 ($L__BB2_14), PTX lines 945-946; bar.sync at line 948
 			gemmF16TransBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 9:
-			// b8 ($L__BB2_14), PTX lines 948-997; ret
+			// b8 ($L__BB2_14), PTX lines 950-999; ret
 			gemmF16TransBlock9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 20
 		case 10:
-			// b9, PTX lines 806-813; divergent, reconverges at block 2 (b2 ($L__BB2_4))
+			// b9, PTX lines 808-815; divergent, reconverges at block 2 (b2 ($L__BB2_4))
 			gemmF16TransBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -10868,27 +11622,27 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				return pc, budget
 			}
 		case 11:
-			// b10, PTX lines 816-823
+			// b10, PTX lines 818-825
 			gemmF16TransBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 1
 		case 12:
-			// b11, PTX line 837
+			// b11, PTX line 839
 			next = 2
 		case 13:
-			// b12, PTX lines 843-852
+			// b12, PTX lines 845-854
 			gemmF16TransBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 14:
-			// b13, PTX line 869
+			// b13, PTX line 871
 			next = 4
 		case 15:
-			// b14, PTX lines 876-883; divergent, reconverges at block 6 (b6 ($L__BB2_11))
+			// b14, PTX lines 878-885; divergent, reconverges at block 6 (b6 ($L__BB2_11))
 			gemmF16TransBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -10902,24 +11656,24 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				return pc, budget
 			}
 		case 16:
-			// b15, PTX lines 886-893
+			// b15, PTX lines 888-895
 			gemmF16TransBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 5
 		case 17:
-			// b16, PTX line 907
+			// b16, PTX line 909
 			next = 6
 		case 18:
-			// b17, PTX lines 913-922
+			// b17, PTX lines 915-924
 			gemmF16TransBlock18(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 7
 		case 19:
-			// b18, PTX line 939
+			// b18, PTX line 941
 			next = 8
 		default:
 			return pc, budget
@@ -10932,7 +11686,7 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 }
 
 // gemmF16TransBlock0 runs block 0 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 785-803; divergent, reconverges at block 4 (b4 ($L__BB2_7))
+// b0, PTX lines 787-805; divergent, reconverges at block 4 (b4 ($L__BB2_7))
 func gemmF16TransBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
@@ -10953,12 +11707,12 @@ func gemmF16TransBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 785: ld.param.u64
+	// PTX line 787: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:785")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:787")
 	}
 	runtime.Broadcast(r0, m, u1)
 	if budget == 0 {
@@ -10970,12 +11724,12 @@ func gemmF16TransBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 786: ld.param.u64
+	// PTX line 788: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:786")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:788")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10986,12 +11740,12 @@ func gemmF16TransBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 787: ld.param.u64
+	// PTX line 789: ld.param.u64
 	var u3 uint64
 	if kp := w.KernelParams(); len(kp) >= 24 {
 		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/mma.ptx:787")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/mma.ptx:789")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11002,43 +11756,43 @@ func gemmF16TransBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 788: ld.param.u64
+	// PTX line 790: ld.param.u64
 	var u4 uint64
 	if kp := w.KernelParams(); len(kp) >= 32 {
 		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
 	} else {
-		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/mma.ptx:788")
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/mma.ptx:790")
 	}
 	runtime.Broadcast(r3, m, u4)
-	// PTX line 790: cvta.to.global.u64, warp-uniform
+	// PTX line 792: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u2)
 	runtime.Broadcast(r4, m, u5)
-	// PTX line 791: cvta.to.global.u64, warp-uniform
+	// PTX line 793: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u3)
 	runtime.Broadcast(r5, m, u6)
-	// PTX line 793: mov.u32, warp-uniform
+	// PTX line 795: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.CTAID().X))
-	// PTX line 795: shl.b32, warp-uniform
+	// PTX line 797: shl.b32, warp-uniform
 	u8 := uint64(uint32(u7) << uint32(k0))
-	// PTX line 796: cvt.u64.u32, warp-uniform
+	// PTX line 798: cvt.u64.u32, warp-uniform
 	u9 := uint64(uint64(uint32(u8)))
 	runtime.Broadcast(r8, m, u9)
-	// PTX line 798: shl.b32, warp-uniform
+	// PTX line 800: shl.b32, warp-uniform
 	u10 := uint64(uint32(u7) << uint32(k1))
-	// PTX line 799: cvt.u64.u32, warp-uniform
+	// PTX line 801: cvt.u64.u32, warp-uniform
 	u11 := uint64(uint64(uint32(u10)))
 	runtime.Broadcast(r10, m, u11)
-	// PTX lines 801, 803: lane-local, one loop over the lanes
+	// PTX lines 803, 805: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 801: mov.u32
+				// 803: mov.u32
 				v12 := uint64(uint64(tid0[l]))
 				r11[l] = v12
-				// 803: setp.gt.s32
+				// 805: setp.gt.s32
 				c13t := int32(v12) > int32(k2)
 				c13 := c13t
 				c13b0 := uint32(0)
@@ -11050,10 +11804,10 @@ func gemmF16TransBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 801: mov.u32
+				// 803: mov.u32
 				v12 := uint64(uint64(tid0[l]))
 				r11[l] = v12
-				// 803: setp.gt.s32
+				// 805: setp.gt.s32
 				c13t := int32(v12) > int32(k2)
 				c13 := c13t
 				c13b0 := uint32(0)
@@ -11089,11 +11843,11 @@ func gemmF16TransBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl1, fh1 := ^uint64(0), uint64(0)
 	{
 		for l := range 32 {
-			// 828: the address of ld.global.u16
+			// 830: the address of ld.global.u16
 			fd0 := uint64(r25[l]) + 0x0 - uint64(l)<<1
 			fl0 &= fd0
 			fh0 |= fd0
-			// 829: the address of st.shared.u16
+			// 831: the address of st.shared.u16
 			fd1 := uint64(uint64(uint32(r21[l]))) + 0x0 - uint64(l)<<1
 			fl1 &= fd1
 			fh1 |= fd1
@@ -11114,28 +11868,28 @@ func gemmF16TransBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
-	// PTX lines 828, 829, 831, 833, 834, 835, 836: one pass over a full warp's lanes
+	// PTX lines 830, 831, 833, 835, 836, 837, 838: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
-			// 828: ld.global.u16
+			// 830: ld.global.u16
 			v1 := runtime.Load16(fp0, fo0+uint64(l)<<1)
-			// 829: st.shared.u16
+			// 831: st.shared.u16
 			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v1))
-			// 831: add.s32
+			// 833: add.s32
 			v2 := uint64(uint32(r18[l]) + uint32(k0))
 			r18[l] = v2
-			// 833: add.s32
+			// 835: add.s32
 			v3 := uint64(uint32(r21[l]) + uint32(k1))
 			r21[l] = v3
-			// 834: add.s64
+			// 836: add.s64
 			v4 := uint64(uint64(r25[l]) + uint64(k1))
 			r25[l] = v4
-			// 835: add.s32
+			// 837: add.s32
 			v5 := uint64(uint32(r17[l]) + uint32(k2))
 			r17[l] = v5
-			// 836: setp.ne.s32
+			// 838: setp.ne.s32
 			c6t := uint32(v5) != uint32(k3)
 			c6 := c6t
 			c6b0 := uint32(0)
@@ -11150,7 +11904,7 @@ func gemmF16TransBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // gemmF16TransBlock1 runs block 1 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB2_3), PTX lines 828-836; divergent, reconverges at block 12 (b11)
+// b1 ($L__BB2_3), PTX lines 830-838; divergent, reconverges at block 12 (b11)
 func gemmF16TransBlock1(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && gemmF16TransBlock1Warp(w, m, budget) {
 		return
@@ -11164,7 +11918,7 @@ func gemmF16TransBlock1(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x40)
 	k2 := uint64(0xffffffff)
 	k3 := uint64(0x0)
-	// PTX lines 828: lane-local, one loop over the lanes
+	// PTX lines 830: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -11179,7 +11933,7 @@ func gemmF16TransBlock1(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 828: ld.global.u16
+				// 830: ld.global.u16
 				v1a := uint64(r25[l]) + 0x0
 				var v1 uint64
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
@@ -11188,7 +11942,7 @@ func gemmF16TransBlock1(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 2, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:828")
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:830")
 							continue
 						}
 						v1 = v1x
@@ -11199,7 +11953,7 @@ func gemmF16TransBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 828: ld.global.u16
+				// 830: ld.global.u16
 				v1a := uint64(r25[l]) + 0x0
 				var v1 uint64
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
@@ -11208,7 +11962,7 @@ func gemmF16TransBlock1(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 2, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:828")
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:830")
 							continue
 						}
 						v1 = v1x
@@ -11219,7 +11973,7 @@ func gemmF16TransBlock1(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 829, 831, 833, 834, 835, 836: lane-local, one loop over the lanes
+	// PTX lines 831, 833, 835, 836, 837, 838: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
 		if budget == 0 {
@@ -11237,29 +11991,29 @@ func gemmF16TransBlock1(w *runtime.Warp, m uint32, budget int) {
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 829: st.shared.u16
+				// 831: st.shared.u16
 				s2 := uint64(uint64(uint32(r21[l]))) + 0x0
 				s2v := uint64(r26[l])
 				if s2 < shEnd2 && s2&1 == 0 {
 					runtime.Store16(shp, s2, s2v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:829")
+						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:831")
 					}
 				}
-				// 831: add.s32
+				// 833: add.s32
 				v3 := uint64(uint32(r18[l]) + uint32(k0))
 				r18[l] = v3
-				// 833: add.s32
+				// 835: add.s32
 				v4 := uint64(uint32(r21[l]) + uint32(k1))
 				r21[l] = v4
-				// 834: add.s64
+				// 836: add.s64
 				v5 := uint64(uint64(r25[l]) + uint64(k1))
 				r25[l] = v5
-				// 835: add.s32
+				// 837: add.s32
 				v6 := uint64(uint32(r17[l]) + uint32(k2))
 				r17[l] = v6
-				// 836: setp.ne.s32
+				// 838: setp.ne.s32
 				c7t := uint32(v6) != uint32(k3)
 				c7 := c7t
 				c7b0 := uint32(0)
@@ -11271,29 +12025,29 @@ func gemmF16TransBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 829: st.shared.u16
+				// 831: st.shared.u16
 				s2 := uint64(uint64(uint32(r21[l]))) + 0x0
 				s2v := uint64(r26[l])
 				if s2 < shEnd2 && s2&1 == 0 {
 					runtime.Store16(shp, s2, s2v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:829")
+						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:831")
 					}
 				}
-				// 831: add.s32
+				// 833: add.s32
 				v3 := uint64(uint32(r18[l]) + uint32(k0))
 				r18[l] = v3
-				// 833: add.s32
+				// 835: add.s32
 				v4 := uint64(uint32(r21[l]) + uint32(k1))
 				r21[l] = v4
-				// 834: add.s64
+				// 836: add.s64
 				v5 := uint64(uint64(r25[l]) + uint64(k1))
 				r25[l] = v5
-				// 835: add.s32
+				// 837: add.s32
 				v6 := uint64(uint32(r17[l]) + uint32(k2))
 				r17[l] = v6
-				// 836: setp.ne.s32
+				// 838: setp.ne.s32
 				c7t := uint32(v6) != uint32(k3)
 				c7 := c7t
 				c7b0 := uint32(0)
@@ -11308,17 +12062,17 @@ func gemmF16TransBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16TransBlock2 runs block 2 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB2_4), PTX lines 840-840; divergent, reconverges at block 4 (b4 ($L__BB2_7))
+// b2 ($L__BB2_4), PTX lines 842-842; divergent, reconverges at block 4 (b4 ($L__BB2_7))
 func gemmF16TransBlock2(w *runtime.Warp, m uint32, budget int) {
 	r14 := w.Reg(14)
 	k0 := uint64(0x60)
-	// PTX lines 840: lane-local, one loop over the lanes
+	// PTX lines 842: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 840: setp.lt.u32
+				// 842: setp.lt.u32
 				c1t := uint32(r14[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11330,7 +12084,7 @@ func gemmF16TransBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 840: setp.lt.u32
+				// 842: setp.lt.u32
 				c1t := uint32(r14[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11363,35 +12117,35 @@ func gemmF16TransBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl7, fh7 := ^uint64(0), uint64(0)
 	{
 		for l := range 32 {
-			// 856: the address of ld.global.u16
+			// 858: the address of ld.global.u16
 			fd0 := uint64(r36[l]) + 0xffffffffffffff80 - uint64(l)<<1
 			fl0 &= fd0
 			fh0 |= fd0
-			// 857: the address of st.shared.u16
+			// 859: the address of st.shared.u16
 			fd1 := uint64(uint64(uint32(r31[l]))) + 0xffffffffffffff80 - uint64(l)<<1
 			fl1 &= fd1
 			fh1 |= fd1
-			// 858: the address of ld.global.u16
+			// 860: the address of ld.global.u16
 			fd2 := uint64(r36[l]) + 0xffffffffffffffc0 - uint64(l)<<1
 			fl2 &= fd2
 			fh2 |= fd2
-			// 859: the address of st.shared.u16
+			// 861: the address of st.shared.u16
 			fd3 := uint64(uint64(uint32(r31[l]))) + 0xffffffffffffffc0 - uint64(l)<<1
 			fl3 &= fd3
 			fh3 |= fd3
-			// 860: the address of ld.global.u16
+			// 862: the address of ld.global.u16
 			fd4 := uint64(r36[l]) + 0x0 - uint64(l)<<1
 			fl4 &= fd4
 			fh4 |= fd4
-			// 861: the address of st.shared.u16
+			// 863: the address of st.shared.u16
 			fd5 := uint64(uint64(uint32(r31[l]))) + 0x0 - uint64(l)<<1
 			fl5 &= fd5
 			fh5 |= fd5
-			// 862: the address of ld.global.u16
+			// 864: the address of ld.global.u16
 			fd6 := uint64(r36[l]) + 0x40 - uint64(l)<<1
 			fl6 &= fd6
 			fh6 |= fd6
-			// 863: the address of st.shared.u16
+			// 865: the address of st.shared.u16
 			fd7 := uint64(uint64(uint32(r31[l]))) + 0x40 - uint64(l)<<1
 			fl7 &= fd7
 			fh7 |= fd7
@@ -11463,37 +12217,37 @@ func gemmF16TransBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
 		return false
 	}
-	// PTX lines 856, 857, 858, 859, 860, 861, 862, 863, 865, 866, 867, 868: one pass over a full warp's lanes
+	// PTX lines 858, 859, 860, 861, 862, 863, 864, 865, 867, 868, 869, 870: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		for l := range 32 {
-			// 856: ld.global.u16
-			v1 := runtime.Load16(fp0, fo0+uint64(l)<<1)
-			// 857: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v1))
 			// 858: ld.global.u16
-			v2 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v1 := runtime.Load16(fp0, fo0+uint64(l)<<1)
 			// 859: st.shared.u16
-			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v2))
+			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v1))
 			// 860: ld.global.u16
-			v3 := runtime.Load16(fp4, fo4+uint64(l)<<1)
+			v2 := runtime.Load16(fp2, fo2+uint64(l)<<1)
 			// 861: st.shared.u16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v3))
+			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v2))
 			// 862: ld.global.u16
-			v4 := runtime.Load16(fp6, fo6+uint64(l)<<1)
+			v3 := runtime.Load16(fp4, fo4+uint64(l)<<1)
 			// 863: st.shared.u16
+			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v3))
+			// 864: ld.global.u16
+			v4 := runtime.Load16(fp6, fo6+uint64(l)<<1)
+			// 865: st.shared.u16
 			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v4))
-			// 865: add.s32
+			// 867: add.s32
 			v5 := uint64(uint32(r31[l]) + uint32(k0))
 			r31[l] = v5
-			// 866: add.s64
+			// 868: add.s64
 			v6 := uint64(uint64(r36[l]) + uint64(k0))
 			r36[l] = v6
-			// 867: add.s32
+			// 869: add.s32
 			v7 := uint64(uint32(r27[l]) + uint32(k1))
 			r27[l] = v7
-			// 868: setp.lt.s32
+			// 870: setp.lt.s32
 			c8t := int32(v7) < int32(k1)
 			c8 := c8t
 			c8b0 := uint32(0)
@@ -11508,7 +12262,7 @@ func gemmF16TransBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // gemmF16TransBlock3 runs block 3 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b3 ($L__BB2_6), PTX lines 856-868; divergent, reconverges at block 14 (b13)
+// b3 ($L__BB2_6), PTX lines 858-870; divergent, reconverges at block 14 (b13)
 func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && gemmF16TransBlock3Warp(w, m, budget) {
 		return
@@ -11522,7 +12276,7 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 	r40 := w.Reg(40)
 	k0 := uint64(0x100)
 	k1 := uint64(0x80)
-	// PTX lines 856: lane-local, one loop over the lanes
+	// PTX lines 858: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -11537,7 +12291,7 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 856: ld.global.u16
+				// 858: ld.global.u16
 				v1a := uint64(r36[l]) + 0xffffffffffffff80
 				var v1 uint64
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
@@ -11546,7 +12300,7 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 2, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:856")
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:858")
 							continue
 						}
 						v1 = v1x
@@ -11557,7 +12311,7 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 856: ld.global.u16
+				// 858: ld.global.u16
 				v1a := uint64(r36[l]) + 0xffffffffffffff80
 				var v1 uint64
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
@@ -11566,111 +12320,13 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 2, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:856")
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:858")
 							continue
 						}
 						v1 = v1x
 					}
 				}
 				r37[l] = v1
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 857: lane-local, one loop over the lanes
-	{
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 2,
-				Guard: -1,
-				Kind:  runtime.MemStore,
-				Space: runtime.MemShared,
-			}, m)
-		}
-		sh := w.SharedMem()
-		shp := runtime.MemPtr(sh)
-		shEnd2 := runtime.AccessEnd(sh, 2)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 857: st.shared.u16
-				s2 := uint64(uint64(uint32(r31[l]))) + 0xffffffffffffff80
-				s2v := uint64(r37[l])
-				if s2 < shEnd2 && s2&1 == 0 {
-					runtime.Store16(shp, s2, s2v)
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:857")
-					}
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 857: st.shared.u16
-				s2 := uint64(uint64(uint32(r31[l]))) + 0xffffffffffffff80
-				s2v := uint64(r37[l])
-				if s2 < shEnd2 && s2&1 == 0 {
-					runtime.Store16(shp, s2, s2v)
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:857")
-					}
-				}
-			}
-		}
-	}
-	// PTX lines 858: lane-local, one loop over the lanes
-	{
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 2,
-				Guard: -1,
-				Kind:  runtime.MemLoad,
-				Space: runtime.MemGlobal,
-			}, m)
-		}
-		v3aw := w.Window(39)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 858: ld.global.u16
-				v3a := uint64(r36[l]) + 0xffffffffffffffc0
-				var v3 uint64
-				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
-					v3 = runtime.Load16(v3aw.Ptr, v3ao)
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 2, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v3a, 2, "testdata/ptx/nvcc/mma.ptx:858")
-							continue
-						}
-						v3 = v3x
-					}
-				}
-				r38[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 858: ld.global.u16
-				v3a := uint64(r36[l]) + 0xffffffffffffffc0
-				var v3 uint64
-				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
-					v3 = runtime.Load16(v3aw.Ptr, v3ao)
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 2, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v3a, 2, "testdata/ptx/nvcc/mma.ptx:858")
-							continue
-						}
-						v3 = v3x
-					}
-				}
-				r38[l] = v3
 			}
 		}
 		flt.Raise(w)
@@ -11692,13 +12348,13 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 859: st.shared.u16
-				s4 := uint64(uint64(uint32(r31[l]))) + 0xffffffffffffffc0
-				s4v := uint64(r38[l])
-				if s4 < shEnd2 && s4&1 == 0 {
-					runtime.Store16(shp, s4, s4v)
+				s2 := uint64(uint64(uint32(r31[l]))) + 0xffffffffffffff80
+				s2v := uint64(r37[l])
+				if s2 < shEnd2 && s2&1 == 0 {
+					runtime.Store16(shp, s2, s2v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s4, 2, s4v, l, "testdata/ptx/nvcc/mma.ptx:859")
+						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:859")
 					}
 				}
 			}
@@ -11706,13 +12362,13 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 859: st.shared.u16
-				s4 := uint64(uint64(uint32(r31[l]))) + 0xffffffffffffffc0
-				s4v := uint64(r38[l])
-				if s4 < shEnd2 && s4&1 == 0 {
-					runtime.Store16(shp, s4, s4v)
+				s2 := uint64(uint64(uint32(r31[l]))) + 0xffffffffffffff80
+				s2v := uint64(r37[l])
+				if s2 < shEnd2 && s2&1 == 0 {
+					runtime.Store16(shp, s2, s2v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s4, 2, s4v, l, "testdata/ptx/nvcc/mma.ptx:859")
+						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:859")
 					}
 				}
 			}
@@ -11729,46 +12385,46 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v5aw := w.Window(40)
+		v3aw := w.Window(39)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 860: ld.global.u16
-				v5a := uint64(r36[l]) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
-					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				v3a := uint64(r36[l]) + 0xffffffffffffffc0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
+					v3 = runtime.Load16(v3aw.Ptr, v3ao)
 				} else {
 					{
-						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
-						if !v5ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/mma.ptx:860")
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 2, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 2, "testdata/ptx/nvcc/mma.ptx:860")
 							continue
 						}
-						v5 = v5x
+						v3 = v3x
 					}
 				}
-				r39[l] = v5
+				r38[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 860: ld.global.u16
-				v5a := uint64(r36[l]) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
-					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				v3a := uint64(r36[l]) + 0xffffffffffffffc0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
+					v3 = runtime.Load16(v3aw.Ptr, v3ao)
 				} else {
 					{
-						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
-						if !v5ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/mma.ptx:860")
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 2, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 2, "testdata/ptx/nvcc/mma.ptx:860")
 							continue
 						}
-						v5 = v5x
+						v3 = v3x
 					}
 				}
-				r39[l] = v5
+				r38[l] = v3
 			}
 		}
 		flt.Raise(w)
@@ -11790,13 +12446,13 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 861: st.shared.u16
-				s6 := uint64(uint64(uint32(r31[l]))) + 0x0
-				s6v := uint64(r39[l])
-				if s6 < shEnd2 && s6&1 == 0 {
-					runtime.Store16(shp, s6, s6v)
+				s4 := uint64(uint64(uint32(r31[l]))) + 0xffffffffffffffc0
+				s4v := uint64(r38[l])
+				if s4 < shEnd2 && s4&1 == 0 {
+					runtime.Store16(shp, s4, s4v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s6, 2, s6v, l, "testdata/ptx/nvcc/mma.ptx:861")
+						w.StoreLane(nil, runtime.SpaceShared, s4, 2, s4v, l, "testdata/ptx/nvcc/mma.ptx:861")
 					}
 				}
 			}
@@ -11804,13 +12460,13 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 861: st.shared.u16
-				s6 := uint64(uint64(uint32(r31[l]))) + 0x0
-				s6v := uint64(r39[l])
-				if s6 < shEnd2 && s6&1 == 0 {
-					runtime.Store16(shp, s6, s6v)
+				s4 := uint64(uint64(uint32(r31[l]))) + 0xffffffffffffffc0
+				s4v := uint64(r38[l])
+				if s4 < shEnd2 && s4&1 == 0 {
+					runtime.Store16(shp, s4, s4v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s6, 2, s6v, l, "testdata/ptx/nvcc/mma.ptx:861")
+						w.StoreLane(nil, runtime.SpaceShared, s4, 2, s4v, l, "testdata/ptx/nvcc/mma.ptx:861")
 					}
 				}
 			}
@@ -11827,11 +12483,109 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v7aw := w.Window(41)
+		v5aw := w.Window(40)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 862: ld.global.u16
+				v5a := uint64(r36[l]) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				} else {
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/mma.ptx:862")
+							continue
+						}
+						v5 = v5x
+					}
+				}
+				r39[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 862: ld.global.u16
+				v5a := uint64(r36[l]) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				} else {
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/mma.ptx:862")
+							continue
+						}
+						v5 = v5x
+					}
+				}
+				r39[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 863: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd2 := runtime.AccessEnd(sh, 2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 863: st.shared.u16
+				s6 := uint64(uint64(uint32(r31[l]))) + 0x0
+				s6v := uint64(r39[l])
+				if s6 < shEnd2 && s6&1 == 0 {
+					runtime.Store16(shp, s6, s6v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s6, 2, s6v, l, "testdata/ptx/nvcc/mma.ptx:863")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 863: st.shared.u16
+				s6 := uint64(uint64(uint32(r31[l]))) + 0x0
+				s6v := uint64(r39[l])
+				if s6 < shEnd2 && s6&1 == 0 {
+					runtime.Store16(shp, s6, s6v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s6, 2, s6v, l, "testdata/ptx/nvcc/mma.ptx:863")
+					}
+				}
+			}
+		}
+	}
+	// PTX lines 864: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(41)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 864: ld.global.u16
 				v7a := uint64(r36[l]) + 0x40
 				var v7 uint64
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&1 == 0 {
@@ -11840,7 +12594,7 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 2, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 2, "testdata/ptx/nvcc/mma.ptx:862")
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 2, "testdata/ptx/nvcc/mma.ptx:864")
 							continue
 						}
 						v7 = v7x
@@ -11851,7 +12605,7 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 862: ld.global.u16
+				// 864: ld.global.u16
 				v7a := uint64(r36[l]) + 0x40
 				var v7 uint64
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&1 == 0 {
@@ -11860,7 +12614,7 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 2, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 2, "testdata/ptx/nvcc/mma.ptx:862")
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 2, "testdata/ptx/nvcc/mma.ptx:864")
 							continue
 						}
 						v7 = v7x
@@ -11871,7 +12625,7 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 863, 865, 866, 867, 868: lane-local, one loop over the lanes
+	// PTX lines 865, 867, 868, 869, 870: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
 		if budget == 0 {
@@ -11889,26 +12643,26 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 863: st.shared.u16
+				// 865: st.shared.u16
 				s8 := uint64(uint64(uint32(r31[l]))) + 0x40
 				s8v := uint64(r40[l])
 				if s8 < shEnd2 && s8&1 == 0 {
 					runtime.Store16(shp, s8, s8v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s8, 2, s8v, l, "testdata/ptx/nvcc/mma.ptx:863")
+						w.StoreLane(nil, runtime.SpaceShared, s8, 2, s8v, l, "testdata/ptx/nvcc/mma.ptx:865")
 					}
 				}
-				// 865: add.s32
+				// 867: add.s32
 				v9 := uint64(uint32(r31[l]) + uint32(k0))
 				r31[l] = v9
-				// 866: add.s64
+				// 868: add.s64
 				v10 := uint64(uint64(r36[l]) + uint64(k0))
 				r36[l] = v10
-				// 867: add.s32
+				// 869: add.s32
 				v11 := uint64(uint32(r27[l]) + uint32(k1))
 				r27[l] = v11
-				// 868: setp.lt.s32
+				// 870: setp.lt.s32
 				c12t := int32(v11) < int32(k1)
 				c12 := c12t
 				c12b0 := uint32(0)
@@ -11920,26 +12674,26 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 863: st.shared.u16
+				// 865: st.shared.u16
 				s8 := uint64(uint64(uint32(r31[l]))) + 0x40
 				s8v := uint64(r40[l])
 				if s8 < shEnd2 && s8&1 == 0 {
 					runtime.Store16(shp, s8, s8v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s8, 2, s8v, l, "testdata/ptx/nvcc/mma.ptx:863")
+						w.StoreLane(nil, runtime.SpaceShared, s8, 2, s8v, l, "testdata/ptx/nvcc/mma.ptx:865")
 					}
 				}
-				// 865: add.s32
+				// 867: add.s32
 				v9 := uint64(uint32(r31[l]) + uint32(k0))
 				r31[l] = v9
-				// 866: add.s64
+				// 868: add.s64
 				v10 := uint64(uint64(r36[l]) + uint64(k0))
 				r36[l] = v10
-				// 867: add.s32
+				// 869: add.s32
 				v11 := uint64(uint32(r27[l]) + uint32(k1))
 				r27[l] = v11
-				// 868: setp.lt.s32
+				// 870: setp.lt.s32
 				c12t := int32(v11) < int32(k1)
 				c12 := c12t
 				c12b0 := uint32(0)
@@ -11954,17 +12708,17 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16TransBlock4 runs block 4 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB2_7), PTX lines 873-873; divergent, reconverges at block 8 (b8 ($L__BB2_14))
+// b4 ($L__BB2_7), PTX lines 875-875; divergent, reconverges at block 8 (b8 ($L__BB2_14))
 func gemmF16TransBlock4(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	k0 := uint64(0x7f)
-	// PTX lines 873: lane-local, one loop over the lanes
+	// PTX lines 875: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 873: setp.gt.s32
+				// 875: setp.gt.s32
 				c1t := int32(r11[l]) > int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11976,7 +12730,7 @@ func gemmF16TransBlock4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 873: setp.gt.s32
+				// 875: setp.gt.s32
 				c1t := int32(r11[l]) > int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -12006,11 +12760,11 @@ func gemmF16TransBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl1, fh1 := ^uint64(0), uint64(0)
 	{
 		for l := range 32 {
-			// 898: the address of ld.global.u16
+			// 900: the address of ld.global.u16
 			fd0 := uint64(r54[l]) + 0x0 - uint64(l)<<1
 			fl0 &= fd0
 			fh0 |= fd0
-			// 899: the address of st.shared.u16
+			// 901: the address of st.shared.u16
 			fd1 := uint64(uint64(uint32(r50[l]))) + 0x0 - uint64(l)<<1
 			fl1 &= fd1
 			fh1 |= fd1
@@ -12031,28 +12785,28 @@ func gemmF16TransBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
-	// PTX lines 898, 899, 901, 903, 904, 905, 906: one pass over a full warp's lanes
+	// PTX lines 900, 901, 903, 905, 906, 907, 908: one pass over a full warp's lanes
 	{
 		p7 := w.P[7]
 		p7n := uint32(0)
 		for l := range 32 {
-			// 898: ld.global.u16
+			// 900: ld.global.u16
 			v1 := runtime.Load16(fp0, fo0+uint64(l)<<1)
-			// 899: st.shared.u16
+			// 901: st.shared.u16
 			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v1))
-			// 901: add.s32
+			// 903: add.s32
 			v2 := uint64(uint32(r47[l]) + uint32(k0))
 			r47[l] = v2
-			// 903: add.s32
+			// 905: add.s32
 			v3 := uint64(uint32(r50[l]) + uint32(k1))
 			r50[l] = v3
-			// 904: add.s64
+			// 906: add.s64
 			v4 := uint64(uint64(r54[l]) + uint64(k1))
 			r54[l] = v4
-			// 905: add.s32
+			// 907: add.s32
 			v5 := uint64(uint32(r46[l]) + uint32(k2))
 			r46[l] = v5
-			// 906: setp.ne.s32
+			// 908: setp.ne.s32
 			c6t := uint32(v5) != uint32(k3)
 			c6 := c6t
 			c6b0 := uint32(0)
@@ -12067,7 +12821,7 @@ func gemmF16TransBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // gemmF16TransBlock5 runs block 5 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB2_10), PTX lines 898-906; divergent, reconverges at block 17 (b16)
+// b5 ($L__BB2_10), PTX lines 900-908; divergent, reconverges at block 17 (b16)
 func gemmF16TransBlock5(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && gemmF16TransBlock5Warp(w, m, budget) {
 		return
@@ -12081,7 +12835,7 @@ func gemmF16TransBlock5(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x40)
 	k2 := uint64(0xffffffff)
 	k3 := uint64(0x0)
-	// PTX lines 898: lane-local, one loop over the lanes
+	// PTX lines 900: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -12096,7 +12850,7 @@ func gemmF16TransBlock5(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 898: ld.global.u16
+				// 900: ld.global.u16
 				v1a := uint64(r54[l]) + 0x0
 				var v1 uint64
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
@@ -12105,7 +12859,7 @@ func gemmF16TransBlock5(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 2, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:898")
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:900")
 							continue
 						}
 						v1 = v1x
@@ -12116,7 +12870,7 @@ func gemmF16TransBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 898: ld.global.u16
+				// 900: ld.global.u16
 				v1a := uint64(r54[l]) + 0x0
 				var v1 uint64
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
@@ -12125,7 +12879,7 @@ func gemmF16TransBlock5(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 2, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:898")
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:900")
 							continue
 						}
 						v1 = v1x
@@ -12136,7 +12890,7 @@ func gemmF16TransBlock5(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 899, 901, 903, 904, 905, 906: lane-local, one loop over the lanes
+	// PTX lines 901, 903, 905, 906, 907, 908: lane-local, one loop over the lanes
 	{
 		p7 := w.P[7]
 		if budget == 0 {
@@ -12154,29 +12908,29 @@ func gemmF16TransBlock5(w *runtime.Warp, m uint32, budget int) {
 		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 899: st.shared.u16
+				// 901: st.shared.u16
 				s2 := uint64(uint64(uint32(r50[l]))) + 0x0
 				s2v := uint64(r55[l])
 				if s2 < shEnd2 && s2&1 == 0 {
 					runtime.Store16(shp, s2, s2v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:899")
+						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:901")
 					}
 				}
-				// 901: add.s32
+				// 903: add.s32
 				v3 := uint64(uint32(r47[l]) + uint32(k0))
 				r47[l] = v3
-				// 903: add.s32
+				// 905: add.s32
 				v4 := uint64(uint32(r50[l]) + uint32(k1))
 				r50[l] = v4
-				// 904: add.s64
+				// 906: add.s64
 				v5 := uint64(uint64(r54[l]) + uint64(k1))
 				r54[l] = v5
-				// 905: add.s32
+				// 907: add.s32
 				v6 := uint64(uint32(r46[l]) + uint32(k2))
 				r46[l] = v6
-				// 906: setp.ne.s32
+				// 908: setp.ne.s32
 				c7t := uint32(v6) != uint32(k3)
 				c7 := c7t
 				c7b0 := uint32(0)
@@ -12188,29 +12942,29 @@ func gemmF16TransBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 899: st.shared.u16
+				// 901: st.shared.u16
 				s2 := uint64(uint64(uint32(r50[l]))) + 0x0
 				s2v := uint64(r55[l])
 				if s2 < shEnd2 && s2&1 == 0 {
 					runtime.Store16(shp, s2, s2v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:899")
+						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:901")
 					}
 				}
-				// 901: add.s32
+				// 903: add.s32
 				v3 := uint64(uint32(r47[l]) + uint32(k0))
 				r47[l] = v3
-				// 903: add.s32
+				// 905: add.s32
 				v4 := uint64(uint32(r50[l]) + uint32(k1))
 				r50[l] = v4
-				// 904: add.s64
+				// 906: add.s64
 				v5 := uint64(uint64(r54[l]) + uint64(k1))
 				r54[l] = v5
-				// 905: add.s32
+				// 907: add.s32
 				v6 := uint64(uint32(r46[l]) + uint32(k2))
 				r46[l] = v6
-				// 906: setp.ne.s32
+				// 908: setp.ne.s32
 				c7t := uint32(v6) != uint32(k3)
 				c7 := c7t
 				c7b0 := uint32(0)
@@ -12225,17 +12979,17 @@ func gemmF16TransBlock5(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16TransBlock6 runs block 6 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b6 ($L__BB2_11), PTX lines 910-910; divergent, reconverges at block 8 (b8 ($L__BB2_14))
+// b6 ($L__BB2_11), PTX lines 912-912; divergent, reconverges at block 8 (b8 ($L__BB2_14))
 func gemmF16TransBlock6(w *runtime.Warp, m uint32, budget int) {
 	r43 := w.Reg(43)
 	k0 := uint64(0x60)
-	// PTX lines 910: lane-local, one loop over the lanes
+	// PTX lines 912: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
 		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 910: setp.lt.u32
+				// 912: setp.lt.u32
 				c1t := uint32(r43[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -12247,7 +13001,7 @@ func gemmF16TransBlock6(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 910: setp.lt.u32
+				// 912: setp.lt.u32
 				c1t := uint32(r43[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -12281,35 +13035,35 @@ func gemmF16TransBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl7, fh7 := ^uint64(0), uint64(0)
 	{
 		for l := range 32 {
-			// 926: the address of ld.global.u16
+			// 928: the address of ld.global.u16
 			fd0 := uint64(r65[l]) + 0xffffffffffffff80 - uint64(l)<<1
 			fl0 &= fd0
 			fh0 |= fd0
-			// 927: the address of st.shared.u16
+			// 929: the address of st.shared.u16
 			fd1 := uint64(uint64(uint32(r60[l]))) + 0xffffffffffffff80 - uint64(l)<<1
 			fl1 &= fd1
 			fh1 |= fd1
-			// 928: the address of ld.global.u16
+			// 930: the address of ld.global.u16
 			fd2 := uint64(r65[l]) + 0xffffffffffffffc0 - uint64(l)<<1
 			fl2 &= fd2
 			fh2 |= fd2
-			// 929: the address of st.shared.u16
+			// 931: the address of st.shared.u16
 			fd3 := uint64(uint64(uint32(r60[l]))) + 0xffffffffffffffc0 - uint64(l)<<1
 			fl3 &= fd3
 			fh3 |= fd3
-			// 930: the address of ld.global.u16
+			// 932: the address of ld.global.u16
 			fd4 := uint64(r65[l]) + 0x0 - uint64(l)<<1
 			fl4 &= fd4
 			fh4 |= fd4
-			// 931: the address of st.shared.u16
+			// 933: the address of st.shared.u16
 			fd5 := uint64(uint64(uint32(r60[l]))) + 0x0 - uint64(l)<<1
 			fl5 &= fd5
 			fh5 |= fd5
-			// 932: the address of ld.global.u16
+			// 934: the address of ld.global.u16
 			fd6 := uint64(r65[l]) + 0x40 - uint64(l)<<1
 			fl6 &= fd6
 			fh6 |= fd6
-			// 933: the address of st.shared.u16
+			// 935: the address of st.shared.u16
 			fd7 := uint64(uint64(uint32(r60[l]))) + 0x40 - uint64(l)<<1
 			fl7 &= fd7
 			fh7 |= fd7
@@ -12381,37 +13135,37 @@ func gemmF16TransBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
 		return false
 	}
-	// PTX lines 926, 927, 928, 929, 930, 931, 932, 933, 935, 936, 937, 938: one pass over a full warp's lanes
+	// PTX lines 928, 929, 930, 931, 932, 933, 934, 935, 937, 938, 939, 940: one pass over a full warp's lanes
 	{
 		p9 := w.P[9]
 		p9n := uint32(0)
 		for l := range 32 {
-			// 926: ld.global.u16
-			v1 := runtime.Load16(fp0, fo0+uint64(l)<<1)
-			// 927: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v1))
 			// 928: ld.global.u16
-			v2 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v1 := runtime.Load16(fp0, fo0+uint64(l)<<1)
 			// 929: st.shared.u16
-			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v2))
+			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v1))
 			// 930: ld.global.u16
-			v3 := runtime.Load16(fp4, fo4+uint64(l)<<1)
+			v2 := runtime.Load16(fp2, fo2+uint64(l)<<1)
 			// 931: st.shared.u16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v3))
+			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v2))
 			// 932: ld.global.u16
-			v4 := runtime.Load16(fp6, fo6+uint64(l)<<1)
+			v3 := runtime.Load16(fp4, fo4+uint64(l)<<1)
 			// 933: st.shared.u16
+			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v3))
+			// 934: ld.global.u16
+			v4 := runtime.Load16(fp6, fo6+uint64(l)<<1)
+			// 935: st.shared.u16
 			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v4))
-			// 935: add.s32
+			// 937: add.s32
 			v5 := uint64(uint32(r60[l]) + uint32(k0))
 			r60[l] = v5
-			// 936: add.s64
+			// 938: add.s64
 			v6 := uint64(uint64(r65[l]) + uint64(k0))
 			r65[l] = v6
-			// 937: add.s32
+			// 939: add.s32
 			v7 := uint64(uint32(r56[l]) + uint32(k1))
 			r56[l] = v7
-			// 938: setp.lt.s32
+			// 940: setp.lt.s32
 			c8t := int32(v7) < int32(k2)
 			c8 := c8t
 			c8b0 := uint32(0)
@@ -12426,7 +13180,7 @@ func gemmF16TransBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // gemmF16TransBlock7 runs block 7 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b7 ($L__BB2_13), PTX lines 926-938; divergent, reconverges at block 19 (b18)
+// b7 ($L__BB2_13), PTX lines 928-940; divergent, reconverges at block 19 (b18)
 func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && gemmF16TransBlock7Warp(w, m, budget) {
 		return
@@ -12441,7 +13195,7 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x100)
 	k1 := uint64(0x80)
 	k2 := uint64(0x0)
-	// PTX lines 926: lane-local, one loop over the lanes
+	// PTX lines 928: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -12456,7 +13210,7 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 926: ld.global.u16
+				// 928: ld.global.u16
 				v1a := uint64(r65[l]) + 0xffffffffffffff80
 				var v1 uint64
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
@@ -12465,7 +13219,7 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 2, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:926")
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:928")
 							continue
 						}
 						v1 = v1x
@@ -12476,7 +13230,7 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 926: ld.global.u16
+				// 928: ld.global.u16
 				v1a := uint64(r65[l]) + 0xffffffffffffff80
 				var v1 uint64
 				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&1 == 0 {
@@ -12485,111 +13239,13 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 2, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:926")
+							flt.Note(0, l, runtime.SpaceGlobal, v1a, 2, "testdata/ptx/nvcc/mma.ptx:928")
 							continue
 						}
 						v1 = v1x
 					}
 				}
 				r66[l] = v1
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 927: lane-local, one loop over the lanes
-	{
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 2,
-				Guard: -1,
-				Kind:  runtime.MemStore,
-				Space: runtime.MemShared,
-			}, m)
-		}
-		sh := w.SharedMem()
-		shp := runtime.MemPtr(sh)
-		shEnd2 := runtime.AccessEnd(sh, 2)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 927: st.shared.u16
-				s2 := uint64(uint64(uint32(r60[l]))) + 0xffffffffffffff80
-				s2v := uint64(r66[l])
-				if s2 < shEnd2 && s2&1 == 0 {
-					runtime.Store16(shp, s2, s2v)
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:927")
-					}
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 927: st.shared.u16
-				s2 := uint64(uint64(uint32(r60[l]))) + 0xffffffffffffff80
-				s2v := uint64(r66[l])
-				if s2 < shEnd2 && s2&1 == 0 {
-					runtime.Store16(shp, s2, s2v)
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:927")
-					}
-				}
-			}
-		}
-	}
-	// PTX lines 928: lane-local, one loop over the lanes
-	{
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 2,
-				Guard: -1,
-				Kind:  runtime.MemLoad,
-				Space: runtime.MemGlobal,
-			}, m)
-		}
-		v3aw := w.Window(44)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 928: ld.global.u16
-				v3a := uint64(r65[l]) + 0xffffffffffffffc0
-				var v3 uint64
-				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
-					v3 = runtime.Load16(v3aw.Ptr, v3ao)
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 2, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v3a, 2, "testdata/ptx/nvcc/mma.ptx:928")
-							continue
-						}
-						v3 = v3x
-					}
-				}
-				r67[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 928: ld.global.u16
-				v3a := uint64(r65[l]) + 0xffffffffffffffc0
-				var v3 uint64
-				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
-					v3 = runtime.Load16(v3aw.Ptr, v3ao)
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 2, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v3a, 2, "testdata/ptx/nvcc/mma.ptx:928")
-							continue
-						}
-						v3 = v3x
-					}
-				}
-				r67[l] = v3
 			}
 		}
 		flt.Raise(w)
@@ -12611,13 +13267,13 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 929: st.shared.u16
-				s4 := uint64(uint64(uint32(r60[l]))) + 0xffffffffffffffc0
-				s4v := uint64(r67[l])
-				if s4 < shEnd2 && s4&1 == 0 {
-					runtime.Store16(shp, s4, s4v)
+				s2 := uint64(uint64(uint32(r60[l]))) + 0xffffffffffffff80
+				s2v := uint64(r66[l])
+				if s2 < shEnd2 && s2&1 == 0 {
+					runtime.Store16(shp, s2, s2v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s4, 2, s4v, l, "testdata/ptx/nvcc/mma.ptx:929")
+						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:929")
 					}
 				}
 			}
@@ -12625,13 +13281,13 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 929: st.shared.u16
-				s4 := uint64(uint64(uint32(r60[l]))) + 0xffffffffffffffc0
-				s4v := uint64(r67[l])
-				if s4 < shEnd2 && s4&1 == 0 {
-					runtime.Store16(shp, s4, s4v)
+				s2 := uint64(uint64(uint32(r60[l]))) + 0xffffffffffffff80
+				s2v := uint64(r66[l])
+				if s2 < shEnd2 && s2&1 == 0 {
+					runtime.Store16(shp, s2, s2v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s4, 2, s4v, l, "testdata/ptx/nvcc/mma.ptx:929")
+						w.StoreLane(nil, runtime.SpaceShared, s2, 2, s2v, l, "testdata/ptx/nvcc/mma.ptx:929")
 					}
 				}
 			}
@@ -12648,46 +13304,46 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v5aw := w.Window(45)
+		v3aw := w.Window(44)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 930: ld.global.u16
-				v5a := uint64(r65[l]) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
-					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				v3a := uint64(r65[l]) + 0xffffffffffffffc0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
+					v3 = runtime.Load16(v3aw.Ptr, v3ao)
 				} else {
 					{
-						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
-						if !v5ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/mma.ptx:930")
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 2, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 2, "testdata/ptx/nvcc/mma.ptx:930")
 							continue
 						}
-						v5 = v5x
+						v3 = v3x
 					}
 				}
-				r68[l] = v5
+				r67[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 930: ld.global.u16
-				v5a := uint64(r65[l]) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
-					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				v3a := uint64(r65[l]) + 0xffffffffffffffc0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
+					v3 = runtime.Load16(v3aw.Ptr, v3ao)
 				} else {
 					{
-						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
-						if !v5ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/mma.ptx:930")
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 2, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 2, "testdata/ptx/nvcc/mma.ptx:930")
 							continue
 						}
-						v5 = v5x
+						v3 = v3x
 					}
 				}
-				r68[l] = v5
+				r67[l] = v3
 			}
 		}
 		flt.Raise(w)
@@ -12709,13 +13365,13 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 931: st.shared.u16
-				s6 := uint64(uint64(uint32(r60[l]))) + 0x0
-				s6v := uint64(r68[l])
-				if s6 < shEnd2 && s6&1 == 0 {
-					runtime.Store16(shp, s6, s6v)
+				s4 := uint64(uint64(uint32(r60[l]))) + 0xffffffffffffffc0
+				s4v := uint64(r67[l])
+				if s4 < shEnd2 && s4&1 == 0 {
+					runtime.Store16(shp, s4, s4v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s6, 2, s6v, l, "testdata/ptx/nvcc/mma.ptx:931")
+						w.StoreLane(nil, runtime.SpaceShared, s4, 2, s4v, l, "testdata/ptx/nvcc/mma.ptx:931")
 					}
 				}
 			}
@@ -12723,13 +13379,13 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 931: st.shared.u16
-				s6 := uint64(uint64(uint32(r60[l]))) + 0x0
-				s6v := uint64(r68[l])
-				if s6 < shEnd2 && s6&1 == 0 {
-					runtime.Store16(shp, s6, s6v)
+				s4 := uint64(uint64(uint32(r60[l]))) + 0xffffffffffffffc0
+				s4v := uint64(r67[l])
+				if s4 < shEnd2 && s4&1 == 0 {
+					runtime.Store16(shp, s4, s4v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s6, 2, s6v, l, "testdata/ptx/nvcc/mma.ptx:931")
+						w.StoreLane(nil, runtime.SpaceShared, s4, 2, s4v, l, "testdata/ptx/nvcc/mma.ptx:931")
 					}
 				}
 			}
@@ -12746,11 +13402,109 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v7aw := w.Window(46)
+		v5aw := w.Window(45)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 932: ld.global.u16
+				v5a := uint64(r65[l]) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				} else {
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/mma.ptx:932")
+							continue
+						}
+						v5 = v5x
+					}
+				}
+				r68[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 932: ld.global.u16
+				v5a := uint64(r65[l]) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&1 == 0 {
+					v5 = runtime.Load16(v5aw.Ptr, v5ao)
+				} else {
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 2, l)
+						if !v5ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v5a, 2, "testdata/ptx/nvcc/mma.ptx:932")
+							continue
+						}
+						v5 = v5x
+					}
+				}
+				r68[l] = v5
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 933: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd2 := runtime.AccessEnd(sh, 2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 933: st.shared.u16
+				s6 := uint64(uint64(uint32(r60[l]))) + 0x0
+				s6v := uint64(r68[l])
+				if s6 < shEnd2 && s6&1 == 0 {
+					runtime.Store16(shp, s6, s6v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s6, 2, s6v, l, "testdata/ptx/nvcc/mma.ptx:933")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 933: st.shared.u16
+				s6 := uint64(uint64(uint32(r60[l]))) + 0x0
+				s6v := uint64(r68[l])
+				if s6 < shEnd2 && s6&1 == 0 {
+					runtime.Store16(shp, s6, s6v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s6, 2, s6v, l, "testdata/ptx/nvcc/mma.ptx:933")
+					}
+				}
+			}
+		}
+	}
+	// PTX lines 934: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v7aw := w.Window(46)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 934: ld.global.u16
 				v7a := uint64(r65[l]) + 0x40
 				var v7 uint64
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&1 == 0 {
@@ -12759,7 +13513,7 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 2, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 2, "testdata/ptx/nvcc/mma.ptx:932")
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 2, "testdata/ptx/nvcc/mma.ptx:934")
 							continue
 						}
 						v7 = v7x
@@ -12770,7 +13524,7 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 932: ld.global.u16
+				// 934: ld.global.u16
 				v7a := uint64(r65[l]) + 0x40
 				var v7 uint64
 				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&1 == 0 {
@@ -12779,7 +13533,7 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 2, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 2, "testdata/ptx/nvcc/mma.ptx:932")
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 2, "testdata/ptx/nvcc/mma.ptx:934")
 							continue
 						}
 						v7 = v7x
@@ -12790,7 +13544,7 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 933, 935, 936, 937, 938: lane-local, one loop over the lanes
+	// PTX lines 935, 937, 938, 939, 940: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
 		if budget == 0 {
@@ -12808,26 +13562,26 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 		p9n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 933: st.shared.u16
+				// 935: st.shared.u16
 				s8 := uint64(uint64(uint32(r60[l]))) + 0x40
 				s8v := uint64(r69[l])
 				if s8 < shEnd2 && s8&1 == 0 {
 					runtime.Store16(shp, s8, s8v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s8, 2, s8v, l, "testdata/ptx/nvcc/mma.ptx:933")
+						w.StoreLane(nil, runtime.SpaceShared, s8, 2, s8v, l, "testdata/ptx/nvcc/mma.ptx:935")
 					}
 				}
-				// 935: add.s32
+				// 937: add.s32
 				v9 := uint64(uint32(r60[l]) + uint32(k0))
 				r60[l] = v9
-				// 936: add.s64
+				// 938: add.s64
 				v10 := uint64(uint64(r65[l]) + uint64(k0))
 				r65[l] = v10
-				// 937: add.s32
+				// 939: add.s32
 				v11 := uint64(uint32(r56[l]) + uint32(k1))
 				r56[l] = v11
-				// 938: setp.lt.s32
+				// 940: setp.lt.s32
 				c12t := int32(v11) < int32(k2)
 				c12 := c12t
 				c12b0 := uint32(0)
@@ -12839,26 +13593,26 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 933: st.shared.u16
+				// 935: st.shared.u16
 				s8 := uint64(uint64(uint32(r60[l]))) + 0x40
 				s8v := uint64(r69[l])
 				if s8 < shEnd2 && s8&1 == 0 {
 					runtime.Store16(shp, s8, s8v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s8, 2, s8v, l, "testdata/ptx/nvcc/mma.ptx:933")
+						w.StoreLane(nil, runtime.SpaceShared, s8, 2, s8v, l, "testdata/ptx/nvcc/mma.ptx:935")
 					}
 				}
-				// 935: add.s32
+				// 937: add.s32
 				v9 := uint64(uint32(r60[l]) + uint32(k0))
 				r60[l] = v9
-				// 936: add.s64
+				// 938: add.s64
 				v10 := uint64(uint64(r65[l]) + uint64(k0))
 				r65[l] = v10
-				// 937: add.s32
+				// 939: add.s32
 				v11 := uint64(uint32(r56[l]) + uint32(k1))
 				r56[l] = v11
-				// 938: setp.lt.s32
+				// 940: setp.lt.s32
 				c12t := int32(v11) < int32(k2)
 				c12 := c12t
 				c12b0 := uint32(0)
@@ -12873,30 +13627,30 @@ func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16TransBlock8 runs block 8 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB2_14), PTX lines 943-944; bar.sync at line 946
+// b8 ($L__BB2_14), PTX lines 945-946; bar.sync at line 948
 func gemmF16TransBlock8(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
 	r70 := w.Reg(70)
 	r71 := w.Reg(71)
-	// PTX lines 943, 944: lane-local, one loop over the lanes
+	// PTX lines 945, 946: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 943: cvta.to.global.u64
+				// 945: cvta.to.global.u64
 				v1 := uint64(r0[l])
 				r70[l] = v1
-				// 944: cvta.to.global.u64
+				// 946: cvta.to.global.u64
 				v2 := uint64(r3[l])
 				r71[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 943: cvta.to.global.u64
+				// 945: cvta.to.global.u64
 				v1 := uint64(r0[l])
 				r70[l] = v1
-				// 944: cvta.to.global.u64
+				// 946: cvta.to.global.u64
 				v2 := uint64(r3[l])
 				r71[l] = v2
 			}
@@ -12905,7 +13659,7 @@ func gemmF16TransBlock8(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16TransBlock9 runs block 9 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB2_14), PTX lines 948-997; ret
+// b8 ($L__BB2_14), PTX lines 950-999; ret
 func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
@@ -12929,88 +13683,88 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 	k4 := uint64(0xe00)
 	k5 := uint64(0x1000)
 	k6 := uint64(0x40)
-	// PTX lines 948, 949, 950, 951, 952, 956: lane-local, one loop over the lanes
+	// PTX lines 950, 951, 952, 953, 954, 958: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 948: shr.u32
+				// 950: shr.u32
 				v1 := uint64(uint32(r11[l]) >> uint32(k0))
-				// 949: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				// 950: shl.b32
-				v3 := uint64(uint32(r11[l]) << uint32(k2))
 				// 951: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				// 952: shl.b32
+				v3 := uint64(uint32(r11[l]) << uint32(k2))
+				// 953: and.b32
 				v4 := uint64(uint32(v3) & uint32(k3))
 				r75[l] = v4
-				// 952: add.s32
+				// 954: add.s32
 				v5 := uint64(uint32(v4) + uint32(v2))
-				// 956: shl.b32
+				// 958: shl.b32
 				v6 := uint64(uint32(v5) << uint32(k0))
 				r77[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 948: shr.u32
+				// 950: shr.u32
 				v1 := uint64(uint32(r11[l]) >> uint32(k0))
-				// 949: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				// 950: shl.b32
-				v3 := uint64(uint32(r11[l]) << uint32(k2))
 				// 951: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				// 952: shl.b32
+				v3 := uint64(uint32(r11[l]) << uint32(k2))
+				// 953: and.b32
 				v4 := uint64(uint32(v3) & uint32(k3))
 				r75[l] = v4
-				// 952: add.s32
+				// 954: add.s32
 				v5 := uint64(uint32(v4) + uint32(v2))
-				// 956: shl.b32
+				// 958: shl.b32
 				v6 := uint64(uint32(v5) << uint32(k0))
 				r77[l] = v6
 			}
 		}
 	}
-	// PTX line 957: mov.u32, warp-uniform
+	// PTX line 959: mov.u32, warp-uniform
 	u7 := uint64(k4)
-	// PTX lines 958: lane-local, one loop over the lanes
+	// PTX lines 960: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 958: add.s32
+				// 960: add.s32
 				v8 := uint64(uint32(u7) + uint32(r77[l]))
 				r79[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 958: add.s32
+				// 960: add.s32
 				v8 := uint64(uint32(u7) + uint32(r77[l]))
 				r79[l] = v8
 			}
 		}
 	}
-	// PTX line 961: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-	w.Ldmatrix([4]int{80, 81, 82, 83}, 4, false, r79, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:961")
-	// PTX line 966: mov.u32, warp-uniform
+	// PTX line 963: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+	w.Ldmatrix([4]int{80, 81, 82, 83}, 4, false, r79, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:963")
+	// PTX line 968: mov.u32, warp-uniform
 	u9 := uint64(k5)
-	// PTX lines 967: lane-local, one loop over the lanes
+	// PTX lines 969: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 967: add.s32
+				// 969: add.s32
 				v10 := uint64(uint32(u9) + uint32(r75[l]))
 				r85[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 967: add.s32
+				// 969: add.s32
 				v10 := uint64(uint32(u9) + uint32(r75[l]))
 				r85[l] = v10
 			}
 		}
 	}
-	// PTX line 970: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
-	w.Ldmatrix([4]int{86, 87, 0, 0}, 2, true, r85, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:970")
-	// PTX lines 973, 974, 975, 976, 977, 978, 979, 981, 982, 983, 984, 985: lane-local, one loop over the lanes
+	// PTX line 972: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+	w.Ldmatrix([4]int{86, 87, 0, 0}, 2, true, r85, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mma.ptx:972")
+	// PTX lines 975, 976, 977, 978, 979, 980, 981, 983, 984, 985, 986, 987: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -13035,18 +13789,18 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 973: shl.b32
+				// 975: shl.b32
 				v11 := uint64(uint32(r11[l]) << uint32(k0))
-				// 974: cvt.u64.u32
+				// 976: cvt.u64.u32
 				v12 := uint64(uint64(uint32(v11)))
-				// 975: add.s64
+				// 977: add.s64
 				v13 := uint64(uint64(v12) + uint64(r10[l]))
-				// 976: shl.b64
+				// 978: shl.b64
 				v14 := uint64(uint64(v13) << uint32(k0))
 				r91[l] = v14
-				// 977: add.s64
+				// 979: add.s64
 				v15 := uint64(uint64(r71[l]) + uint64(v14))
-				// 978: ld.global.u32
+				// 980: ld.global.u32
 				v16a := uint64(v15) + 0x0
 				var v16 uint64
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
@@ -13055,25 +13809,25 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 					{
 						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
 						if !v16ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/mma.ptx:978")
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/mma.ptx:980")
 							continue
 						}
 						v16 = v16x
 					}
 				}
 				r93[l] = v16
-				// 979: add.s32
+				// 981: add.s32
 				v17 := uint64(uint32(v11) + uint32(k6))
-				// 981: cvt.u64.u32
+				// 983: cvt.u64.u32
 				v18 := uint64(uint64(uint32(v17)))
-				// 982: add.s64
+				// 984: add.s64
 				v19 := uint64(uint64(v18) + uint64(r10[l]))
-				// 983: shl.b64
+				// 985: shl.b64
 				v20 := uint64(uint64(v19) << uint32(k0))
 				r97[l] = v20
-				// 984: add.s64
+				// 986: add.s64
 				v21 := uint64(uint64(r71[l]) + uint64(v20))
-				// 985: ld.global.u32
+				// 987: ld.global.u32
 				v22a := uint64(v21) + 0x0
 				var v22 uint64
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
@@ -13082,7 +13836,7 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 					{
 						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGlobal, v22a, 4, l)
 						if !v22ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v22a, 4, "testdata/ptx/nvcc/mma.ptx:985")
+							flt.Note(1, l, runtime.SpaceGlobal, v22a, 4, "testdata/ptx/nvcc/mma.ptx:987")
 							continue
 						}
 						v22 = v22x
@@ -13093,18 +13847,18 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 973: shl.b32
+				// 975: shl.b32
 				v11 := uint64(uint32(r11[l]) << uint32(k0))
-				// 974: cvt.u64.u32
+				// 976: cvt.u64.u32
 				v12 := uint64(uint64(uint32(v11)))
-				// 975: add.s64
+				// 977: add.s64
 				v13 := uint64(uint64(v12) + uint64(r10[l]))
-				// 976: shl.b64
+				// 978: shl.b64
 				v14 := uint64(uint64(v13) << uint32(k0))
 				r91[l] = v14
-				// 977: add.s64
+				// 979: add.s64
 				v15 := uint64(uint64(r71[l]) + uint64(v14))
-				// 978: ld.global.u32
+				// 980: ld.global.u32
 				v16a := uint64(v15) + 0x0
 				var v16 uint64
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
@@ -13113,25 +13867,25 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 					{
 						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
 						if !v16ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/mma.ptx:978")
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/mma.ptx:980")
 							continue
 						}
 						v16 = v16x
 					}
 				}
 				r93[l] = v16
-				// 979: add.s32
+				// 981: add.s32
 				v17 := uint64(uint32(v11) + uint32(k6))
-				// 981: cvt.u64.u32
+				// 983: cvt.u64.u32
 				v18 := uint64(uint64(uint32(v17)))
-				// 982: add.s64
+				// 984: add.s64
 				v19 := uint64(uint64(v18) + uint64(r10[l]))
-				// 983: shl.b64
+				// 985: shl.b64
 				v20 := uint64(uint64(v19) << uint32(k0))
 				r97[l] = v20
-				// 984: add.s64
+				// 986: add.s64
 				v21 := uint64(uint64(r71[l]) + uint64(v20))
-				// 985: ld.global.u32
+				// 987: ld.global.u32
 				v22a := uint64(v21) + 0x0
 				var v22 uint64
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
@@ -13140,7 +13894,7 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 					{
 						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGlobal, v22a, 4, l)
 						if !v22ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v22a, 4, "testdata/ptx/nvcc/mma.ptx:985")
+							flt.Note(1, l, runtime.SpaceGlobal, v22a, 4, "testdata/ptx/nvcc/mma.ptx:987")
 							continue
 						}
 						v22 = v22x
@@ -13151,9 +13905,9 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 988: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
-	w.Mma(16, isa.MatF16, isa.MatF16, isa.MatF16, [4]int{100, 101, 0, 0}, [4]int{80, 81, 82, 83}, [4]int{86, 87, 0, 0}, [4]int{93, 99, 0, 0}, m, "testdata/ptx/nvcc/mma.ptx:988")
-	// PTX lines 991, 993, 995: lane-local, one loop over the lanes
+	// PTX line 990: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
+	w.Mma(16, isa.MatF16, isa.MatF16, isa.MatF16, [4]int{100, 101, 0, 0}, [4]int{80, 81, 82, 83}, [4]int{86, 87, 0, 0}, [4]int{93, 99, 0, 0}, m, "testdata/ptx/nvcc/mma.ptx:990")
+	// PTX lines 993, 995, 997: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -13167,44 +13921,44 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 		s25w := w.Window(49)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 991: add.s64
-				v23 := uint64(uint64(r70[l]) + uint64(r91[l]))
 				// 993: add.s64
+				v23 := uint64(uint64(r70[l]) + uint64(r91[l]))
+				// 995: add.s64
 				v24 := uint64(uint64(r70[l]) + uint64(r97[l]))
 				r103[l] = v24
-				// 995: st.global.u32
+				// 997: st.global.u32
 				s25 := uint64(v23) + 0x0
 				s25v := uint64(r100[l])
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
 					{
-						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/nvcc/mma.ptx:995")
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/nvcc/mma.ptx:997")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 991: add.s64
-				v23 := uint64(uint64(r70[l]) + uint64(r91[l]))
 				// 993: add.s64
+				v23 := uint64(uint64(r70[l]) + uint64(r91[l]))
+				// 995: add.s64
 				v24 := uint64(uint64(r70[l]) + uint64(r97[l]))
 				r103[l] = v24
-				// 995: st.global.u32
+				// 997: st.global.u32
 				s25 := uint64(v23) + 0x0
 				s25v := uint64(r100[l])
 				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
 					{
-						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/nvcc/mma.ptx:995")
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/nvcc/mma.ptx:997")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 997: lane-local, one loop over the lanes
+	// PTX lines 999: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -13218,28 +13972,28 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 		s26w := w.Window(50)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 997: st.global.u32
+				// 999: st.global.u32
 				s26 := uint64(r103[l]) + 0x0
 				s26v := uint64(r101[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
 					{
-						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/mma.ptx:997")
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/mma.ptx:999")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 997: st.global.u32
+				// 999: st.global.u32
 				s26 := uint64(r103[l]) + 0x0
 				s26v := uint64(r101[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
 					{
-						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/mma.ptx:997")
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/nvcc/mma.ptx:999")
 					}
 				}
 			}
@@ -13248,7 +14002,7 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16TransBlock10 runs block 10 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b9, PTX lines 806-813; divergent, reconverges at block 2 (b2 ($L__BB2_4))
+// b9, PTX lines 808-815; divergent, reconverges at block 2 (b2 ($L__BB2_4))
 func gemmF16TransBlock10(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r14 := w.Reg(14)
@@ -13260,27 +14014,27 @@ func gemmF16TransBlock10(w *runtime.Warp, m uint32, budget int) {
 	k3 := uint64(0x1)
 	k4 := uint64(0x3)
 	k5 := uint64(0x0)
-	// PTX lines 806, 807, 808, 809, 810, 811, 812, 813: lane-local, one loop over the lanes
+	// PTX lines 808, 809, 810, 811, 812, 813, 814, 815: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 806: max.s32
+				// 808: max.s32
 				v1 := uint64(uint32(max(int32(r11[l]), int32(k0))))
-				// 807: add.s32
+				// 809: add.s32
 				v2 := uint64(uint32(v1) + uint32(k1))
-				// 808: sub.s32
+				// 810: sub.s32
 				v3 := uint64(uint32(v2) - uint32(r11[l]))
 				r14[l] = v3
-				// 809: shr.u32
+				// 811: shr.u32
 				v4 := uint64(uint32(v3) >> uint32(k2))
-				// 810: add.s32
+				// 812: add.s32
 				v5 := uint64(uint32(v4) + uint32(k3))
-				// 811: and.b32
+				// 813: and.b32
 				v6 := uint64(uint32(v5) & uint32(k4))
 				r17[l] = v6
-				// 812: setp.eq.s32
+				// 814: setp.eq.s32
 				c7t := uint32(v6) == uint32(k5)
 				c7 := c7t
 				c7b0 := uint32(0)
@@ -13288,28 +14042,28 @@ func gemmF16TransBlock10(w *runtime.Warp, m uint32, budget int) {
 					c7b0 = 1
 				}
 				p1n |= c7b0 << l
-				// 813: mov.u32
+				// 815: mov.u32
 				v8 := uint64(r11[l])
 				r18[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 806: max.s32
+				// 808: max.s32
 				v1 := uint64(uint32(max(int32(r11[l]), int32(k0))))
-				// 807: add.s32
+				// 809: add.s32
 				v2 := uint64(uint32(v1) + uint32(k1))
-				// 808: sub.s32
+				// 810: sub.s32
 				v3 := uint64(uint32(v2) - uint32(r11[l]))
 				r14[l] = v3
-				// 809: shr.u32
+				// 811: shr.u32
 				v4 := uint64(uint32(v3) >> uint32(k2))
-				// 810: add.s32
+				// 812: add.s32
 				v5 := uint64(uint32(v4) + uint32(k3))
-				// 811: and.b32
+				// 813: and.b32
 				v6 := uint64(uint32(v5) & uint32(k4))
 				r17[l] = v6
-				// 812: setp.eq.s32
+				// 814: setp.eq.s32
 				c7t := uint32(v6) == uint32(k5)
 				c7 := c7t
 				c7b0 := uint32(0)
@@ -13317,7 +14071,7 @@ func gemmF16TransBlock10(w *runtime.Warp, m uint32, budget int) {
 					c7b0 = 1
 				}
 				p1n |= c7b0 << l
-				// 813: mov.u32
+				// 815: mov.u32
 				v8 := uint64(r11[l])
 				r18[l] = v8
 			}
@@ -13327,7 +14081,7 @@ func gemmF16TransBlock10(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16TransBlock11 runs block 11 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b10, PTX lines 816-823
+// b10, PTX lines 818-825
 func gemmF16TransBlock11(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
@@ -13338,61 +14092,61 @@ func gemmF16TransBlock11(w *runtime.Warp, m uint32, budget int) {
 	r25 := w.Reg(25)
 	k0 := uint64(0x1)
 	k1 := uint64(0xe00)
-	// PTX lines 816: lane-local, one loop over the lanes
+	// PTX lines 818: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 816: shl.b32
+				// 818: shl.b32
 				v1 := uint64(uint32(r11[l]) << uint32(k0))
 				r19[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 816: shl.b32
+				// 818: shl.b32
 				v1 := uint64(uint32(r11[l]) << uint32(k0))
 				r19[l] = v1
 			}
 		}
 	}
-	// PTX line 817: mov.u32, warp-uniform
+	// PTX line 819: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 818, 819, 820, 821, 822, 823: lane-local, one loop over the lanes
+	// PTX lines 820, 821, 822, 823, 824, 825: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 818: add.s32
+				// 820: add.s32
 				v3 := uint64(uint32(u2) + uint32(r19[l]))
 				r21[l] = v3
-				// 819: cvt.s64.s32
+				// 821: cvt.s64.s32
 				v4 := uint64(uint64(int32(r11[l])))
-				// 820: add.s64
-				v5 := uint64(uint64(v4) + uint64(r8[l]))
-				// 821: shl.b64
-				v6 := uint64(uint64(v5) << uint32(k0))
 				// 822: add.s64
+				v5 := uint64(uint64(v4) + uint64(r8[l]))
+				// 823: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 824: add.s64
 				v7 := uint64(uint64(r4[l]) + uint64(v6))
 				r25[l] = v7
-				// 823: mov.u32
+				// 825: mov.u32
 				v8 := uint64(r11[l])
 				r18[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 818: add.s32
+				// 820: add.s32
 				v3 := uint64(uint32(u2) + uint32(r19[l]))
 				r21[l] = v3
-				// 819: cvt.s64.s32
+				// 821: cvt.s64.s32
 				v4 := uint64(uint64(int32(r11[l])))
-				// 820: add.s64
-				v5 := uint64(uint64(v4) + uint64(r8[l]))
-				// 821: shl.b64
-				v6 := uint64(uint64(v5) << uint32(k0))
 				// 822: add.s64
+				v5 := uint64(uint64(v4) + uint64(r8[l]))
+				// 823: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 824: add.s64
 				v7 := uint64(uint64(r4[l]) + uint64(v6))
 				r25[l] = v7
-				// 823: mov.u32
+				// 825: mov.u32
 				v8 := uint64(r11[l])
 				r18[l] = v8
 			}
@@ -13401,7 +14155,7 @@ func gemmF16TransBlock11(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16TransBlock13 runs block 13 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b12, PTX lines 843-852
+// b12, PTX lines 845-854
 func gemmF16TransBlock13(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
@@ -13414,69 +14168,69 @@ func gemmF16TransBlock13(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x1)
 	k2 := uint64(0xe00)
 	k3 := uint64(0x80)
-	// PTX lines 843, 844: lane-local, one loop over the lanes
+	// PTX lines 845, 846: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 843: add.s32
+				// 845: add.s32
 				v1 := uint64(uint32(r18[l]) + uint32(k0))
 				r27[l] = v1
-				// 844: shl.b32
+				// 846: shl.b32
 				v2 := uint64(uint32(r18[l]) << uint32(k1))
 				r28[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 843: add.s32
+				// 845: add.s32
 				v1 := uint64(uint32(r18[l]) + uint32(k0))
 				r27[l] = v1
-				// 844: shl.b32
+				// 846: shl.b32
 				v2 := uint64(uint32(r18[l]) << uint32(k1))
 				r28[l] = v2
 			}
 		}
 	}
-	// PTX line 845: mov.u32, warp-uniform
+	// PTX line 847: mov.u32, warp-uniform
 	u3 := uint64(k2)
-	// PTX lines 846, 847, 848, 849, 850, 851, 852: lane-local, one loop over the lanes
+	// PTX lines 848, 849, 850, 851, 852, 853, 854: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 846: add.s32
+				// 848: add.s32
 				v4 := uint64(uint32(u3) + uint32(r28[l]))
-				// 847: add.s32
+				// 849: add.s32
 				v5 := uint64(uint32(v4) + uint32(k3))
 				r31[l] = v5
-				// 848: cvt.s64.s32
+				// 850: cvt.s64.s32
 				v6 := uint64(uint64(int32(r18[l])))
-				// 849: add.s64
-				v7 := uint64(uint64(v6) + uint64(r8[l]))
-				// 850: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k1))
 				// 851: add.s64
+				v7 := uint64(uint64(v6) + uint64(r8[l]))
+				// 852: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k1))
+				// 853: add.s64
 				v9 := uint64(uint64(r4[l]) + uint64(v8))
-				// 852: add.s64
+				// 854: add.s64
 				v10 := uint64(uint64(v9) + uint64(k3))
 				r36[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 846: add.s32
+				// 848: add.s32
 				v4 := uint64(uint32(u3) + uint32(r28[l]))
-				// 847: add.s32
+				// 849: add.s32
 				v5 := uint64(uint32(v4) + uint32(k3))
 				r31[l] = v5
-				// 848: cvt.s64.s32
+				// 850: cvt.s64.s32
 				v6 := uint64(uint64(int32(r18[l])))
-				// 849: add.s64
-				v7 := uint64(uint64(v6) + uint64(r8[l]))
-				// 850: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k1))
 				// 851: add.s64
+				v7 := uint64(uint64(v6) + uint64(r8[l]))
+				// 852: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k1))
+				// 853: add.s64
 				v9 := uint64(uint64(r4[l]) + uint64(v8))
-				// 852: add.s64
+				// 854: add.s64
 				v10 := uint64(uint64(v9) + uint64(k3))
 				r36[l] = v10
 			}
@@ -13485,7 +14239,7 @@ func gemmF16TransBlock13(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16TransBlock15 runs block 15 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 876-883; divergent, reconverges at block 6 (b6 ($L__BB2_11))
+// b14, PTX lines 878-885; divergent, reconverges at block 6 (b6 ($L__BB2_11))
 func gemmF16TransBlock15(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r43 := w.Reg(43)
@@ -13497,27 +14251,27 @@ func gemmF16TransBlock15(w *runtime.Warp, m uint32, budget int) {
 	k3 := uint64(0x1)
 	k4 := uint64(0x3)
 	k5 := uint64(0x0)
-	// PTX lines 876, 877, 878, 879, 880, 881, 882, 883: lane-local, one loop over the lanes
+	// PTX lines 878, 879, 880, 881, 882, 883, 884, 885: lane-local, one loop over the lanes
 	{
 		p6 := w.P[6]
 		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 876: max.s32
+				// 878: max.s32
 				v1 := uint64(uint32(max(int32(r11[l]), int32(k0))))
-				// 877: add.s32
+				// 879: add.s32
 				v2 := uint64(uint32(v1) + uint32(k1))
-				// 878: sub.s32
+				// 880: sub.s32
 				v3 := uint64(uint32(v2) - uint32(r11[l]))
 				r43[l] = v3
-				// 879: shr.u32
+				// 881: shr.u32
 				v4 := uint64(uint32(v3) >> uint32(k2))
-				// 880: add.s32
+				// 882: add.s32
 				v5 := uint64(uint32(v4) + uint32(k3))
-				// 881: and.b32
+				// 883: and.b32
 				v6 := uint64(uint32(v5) & uint32(k4))
 				r46[l] = v6
-				// 882: setp.eq.s32
+				// 884: setp.eq.s32
 				c7t := uint32(v6) == uint32(k5)
 				c7 := c7t
 				c7b0 := uint32(0)
@@ -13525,28 +14279,28 @@ func gemmF16TransBlock15(w *runtime.Warp, m uint32, budget int) {
 					c7b0 = 1
 				}
 				p6n |= c7b0 << l
-				// 883: mov.u32
+				// 885: mov.u32
 				v8 := uint64(r11[l])
 				r47[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 876: max.s32
+				// 878: max.s32
 				v1 := uint64(uint32(max(int32(r11[l]), int32(k0))))
-				// 877: add.s32
+				// 879: add.s32
 				v2 := uint64(uint32(v1) + uint32(k1))
-				// 878: sub.s32
+				// 880: sub.s32
 				v3 := uint64(uint32(v2) - uint32(r11[l]))
 				r43[l] = v3
-				// 879: shr.u32
+				// 881: shr.u32
 				v4 := uint64(uint32(v3) >> uint32(k2))
-				// 880: add.s32
+				// 882: add.s32
 				v5 := uint64(uint32(v4) + uint32(k3))
-				// 881: and.b32
+				// 883: and.b32
 				v6 := uint64(uint32(v5) & uint32(k4))
 				r46[l] = v6
-				// 882: setp.eq.s32
+				// 884: setp.eq.s32
 				c7t := uint32(v6) == uint32(k5)
 				c7 := c7t
 				c7b0 := uint32(0)
@@ -13554,7 +14308,7 @@ func gemmF16TransBlock15(w *runtime.Warp, m uint32, budget int) {
 					c7b0 = 1
 				}
 				p6n |= c7b0 << l
-				// 883: mov.u32
+				// 885: mov.u32
 				v8 := uint64(r11[l])
 				r47[l] = v8
 			}
@@ -13564,7 +14318,7 @@ func gemmF16TransBlock15(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16TransBlock16 runs block 16 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b15, PTX lines 886-893
+// b15, PTX lines 888-895
 func gemmF16TransBlock16(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r10 := w.Reg(10)
@@ -13575,61 +14329,61 @@ func gemmF16TransBlock16(w *runtime.Warp, m uint32, budget int) {
 	r54 := w.Reg(54)
 	k0 := uint64(0x1)
 	k1 := uint64(0x1000)
-	// PTX lines 886: lane-local, one loop over the lanes
+	// PTX lines 888: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 886: shl.b32
+				// 888: shl.b32
 				v1 := uint64(uint32(r11[l]) << uint32(k0))
 				r48[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 886: shl.b32
+				// 888: shl.b32
 				v1 := uint64(uint32(r11[l]) << uint32(k0))
 				r48[l] = v1
 			}
 		}
 	}
-	// PTX line 887: mov.u32, warp-uniform
+	// PTX line 889: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 888, 889, 890, 891, 892, 893: lane-local, one loop over the lanes
+	// PTX lines 890, 891, 892, 893, 894, 895: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 888: add.s32
+				// 890: add.s32
 				v3 := uint64(uint32(u2) + uint32(r48[l]))
 				r50[l] = v3
-				// 889: cvt.s64.s32
+				// 891: cvt.s64.s32
 				v4 := uint64(uint64(int32(r11[l])))
-				// 890: add.s64
-				v5 := uint64(uint64(v4) + uint64(r10[l]))
-				// 891: shl.b64
-				v6 := uint64(uint64(v5) << uint32(k0))
 				// 892: add.s64
+				v5 := uint64(uint64(v4) + uint64(r10[l]))
+				// 893: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 894: add.s64
 				v7 := uint64(uint64(r5[l]) + uint64(v6))
 				r54[l] = v7
-				// 893: mov.u32
+				// 895: mov.u32
 				v8 := uint64(r11[l])
 				r47[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 888: add.s32
+				// 890: add.s32
 				v3 := uint64(uint32(u2) + uint32(r48[l]))
 				r50[l] = v3
-				// 889: cvt.s64.s32
+				// 891: cvt.s64.s32
 				v4 := uint64(uint64(int32(r11[l])))
-				// 890: add.s64
-				v5 := uint64(uint64(v4) + uint64(r10[l]))
-				// 891: shl.b64
-				v6 := uint64(uint64(v5) << uint32(k0))
 				// 892: add.s64
+				v5 := uint64(uint64(v4) + uint64(r10[l]))
+				// 893: shl.b64
+				v6 := uint64(uint64(v5) << uint32(k0))
+				// 894: add.s64
 				v7 := uint64(uint64(r5[l]) + uint64(v6))
 				r54[l] = v7
-				// 893: mov.u32
+				// 895: mov.u32
 				v8 := uint64(r11[l])
 				r47[l] = v8
 			}
@@ -13638,7 +14392,7 @@ func gemmF16TransBlock16(w *runtime.Warp, m uint32, budget int) {
 }
 
 // gemmF16TransBlock18 runs block 18 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
-// b17, PTX lines 913-922
+// b17, PTX lines 915-924
 func gemmF16TransBlock18(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r10 := w.Reg(10)
@@ -13651,69 +14405,69 @@ func gemmF16TransBlock18(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x1)
 	k2 := uint64(0x1000)
 	k3 := uint64(0x80)
-	// PTX lines 913, 914: lane-local, one loop over the lanes
+	// PTX lines 915, 916: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 913: add.s32
+				// 915: add.s32
 				v1 := uint64(uint32(r47[l]) + uint32(k0))
 				r56[l] = v1
-				// 914: shl.b32
+				// 916: shl.b32
 				v2 := uint64(uint32(r47[l]) << uint32(k1))
 				r57[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 913: add.s32
+				// 915: add.s32
 				v1 := uint64(uint32(r47[l]) + uint32(k0))
 				r56[l] = v1
-				// 914: shl.b32
+				// 916: shl.b32
 				v2 := uint64(uint32(r47[l]) << uint32(k1))
 				r57[l] = v2
 			}
 		}
 	}
-	// PTX line 915: mov.u32, warp-uniform
+	// PTX line 917: mov.u32, warp-uniform
 	u3 := uint64(k2)
-	// PTX lines 916, 917, 918, 919, 920, 921, 922: lane-local, one loop over the lanes
+	// PTX lines 918, 919, 920, 921, 922, 923, 924: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 916: add.s32
+				// 918: add.s32
 				v4 := uint64(uint32(u3) + uint32(r57[l]))
-				// 917: add.s32
+				// 919: add.s32
 				v5 := uint64(uint32(v4) + uint32(k3))
 				r60[l] = v5
-				// 918: cvt.s64.s32
+				// 920: cvt.s64.s32
 				v6 := uint64(uint64(int32(r47[l])))
-				// 919: add.s64
-				v7 := uint64(uint64(v6) + uint64(r10[l]))
-				// 920: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k1))
 				// 921: add.s64
+				v7 := uint64(uint64(v6) + uint64(r10[l]))
+				// 922: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k1))
+				// 923: add.s64
 				v9 := uint64(uint64(r5[l]) + uint64(v8))
-				// 922: add.s64
+				// 924: add.s64
 				v10 := uint64(uint64(v9) + uint64(k3))
 				r65[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 916: add.s32
+				// 918: add.s32
 				v4 := uint64(uint32(u3) + uint32(r57[l]))
-				// 917: add.s32
+				// 919: add.s32
 				v5 := uint64(uint32(v4) + uint32(k3))
 				r60[l] = v5
-				// 918: cvt.s64.s32
+				// 920: cvt.s64.s32
 				v6 := uint64(uint64(int32(r47[l])))
-				// 919: add.s64
-				v7 := uint64(uint64(v6) + uint64(r10[l]))
-				// 920: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k1))
 				// 921: add.s64
+				v7 := uint64(uint64(v6) + uint64(r10[l]))
+				// 922: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k1))
+				// 923: add.s64
 				v9 := uint64(uint64(r5[l]) + uint64(v8))
-				// 922: add.s64
+				// 924: add.s64
 				v10 := uint64(uint64(v9) + uint64(k3))
 				r65[l] = v10
 			}
@@ -13728,7 +14482,7 @@ func gemmBf16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 1016-1191; ret
+			// b0, PTX lines 1018-1193; ret
 			gemmBf16Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -13745,7 +14499,7 @@ func gemmBf16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 }
 
 // gemmBf16Block0 runs block 0 of kernel gemm_bf16 for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 1016-1191; ret
+// b0, PTX lines 1018-1193; ret
 func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r23 := w.Reg(23)
@@ -13794,44 +14548,12 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1016: ld.param.u64
+	// PTX line 1018: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:1016")
-	}
-	if budget == 0 {
-		w.CountMem(&runtime.MemOp{
-			Base:  -1,
-			Bytes: 8,
-			Guard: -1,
-			Kind:  runtime.MemLoad,
-			Space: runtime.MemParam,
-		}, m)
-	}
-	// PTX line 1017: ld.param.u64
-	var u2 uint64
-	if kp := w.KernelParams(); len(kp) >= 16 {
-		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:1017")
-	}
-	if budget == 0 {
-		w.CountMem(&runtime.MemOp{
-			Base:  -1,
-			Bytes: 8,
-			Guard: -1,
-			Kind:  runtime.MemLoad,
-			Space: runtime.MemParam,
-		}, m)
-	}
-	// PTX line 1018: ld.param.u64
-	var u3 uint64
-	if kp := w.KernelParams(); len(kp) >= 24 {
-		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/mma.ptx:1018")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:1018")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -13843,53 +14565,85 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 1019: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:1019")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1020: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/mma.ptx:1020")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1021: ld.param.u64
 	var u4 uint64
 	if kp := w.KernelParams(); len(kp) >= 32 {
 		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
 	} else {
-		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/mma.ptx:1019")
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/mma.ptx:1021")
 	}
-	// PTX line 1020: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u1)
-	// PTX line 1021: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u3)
 	// PTX line 1022: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u2)
+	u5 := uint64(u1)
 	// PTX line 1023: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u3)
+	// PTX line 1024: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u2)
+	// PTX line 1025: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u4)
-	// PTX lines 1025: lane-local, one loop over the lanes
+	// PTX lines 1027: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1025: mov.u32
+				// 1027: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				r8[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1025: mov.u32
+				// 1027: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				r8[l] = v9
 			}
 		}
 	}
-	// PTX line 1027: mov.u32, warp-uniform
+	// PTX line 1029: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
-	// PTX line 1029: mul.lo.s32, warp-uniform
+	// PTX line 1031: mul.lo.s32, warp-uniform
 	u11 := uint64(uint32(u10) * uint32(k0))
-	// PTX line 1030: cvt.u64.u32, warp-uniform
+	// PTX line 1032: cvt.u64.u32, warp-uniform
 	u12 := uint64(uint64(uint32(u11)))
-	// PTX line 1032: mul.lo.s32, warp-uniform
+	// PTX line 1034: mul.lo.s32, warp-uniform
 	u13 := uint64(uint32(u10) * uint32(k1))
-	// PTX line 1033: cvt.u64.u32, warp-uniform
+	// PTX line 1035: cvt.u64.u32, warp-uniform
 	u14 := uint64(uint64(uint32(u13)))
-	// PTX line 1035: shl.b32, warp-uniform
+	// PTX line 1037: shl.b32, warp-uniform
 	u15 := uint64(uint32(u10) << uint32(k2))
-	// PTX line 1036: cvt.u64.u32, warp-uniform
+	// PTX line 1038: cvt.u64.u32, warp-uniform
 	u16 := uint64(uint64(uint32(u15)))
-	// PTX lines 1038, 1040, 1041, 1042, 1043, 1044, 1045, 1046, 1047, 1048, 1049, 1050, 1051, 1052, 1053, 1054, 1055, 1056, 1058, 1059, 1060, 1061, 1062, 1063, 1064, 1067, 1068, 1069, 1071, 1072, 1073, 1074, 1075, 1078, 1079, 1081, 1082, 1083, 1084, 1085, 1086, 1089, 1090, 1092, 1093, 1094, 1095, 1096, 1097, 1100, 1101, 1103, 1104, 1105, 1106, 1107, 1108, 1109, 1110, 1111, 1112, 1113, 1114, 1115, 1118, 1119, 1120, 1122, 1123, 1124, 1125, 1126, 1127, 1128, 1129, 1130, 1131, 1134, 1135: lane-local, one loop over the lanes
+	// PTX lines 1040, 1042, 1043, 1044, 1045, 1046, 1047, 1048, 1049, 1050, 1051, 1052, 1053, 1054, 1055, 1056, 1057, 1058, 1060, 1061, 1062, 1063, 1064, 1065, 1066, 1069, 1070, 1071, 1073, 1074, 1075, 1076, 1077, 1080, 1081, 1083, 1084, 1085, 1086, 1087, 1088, 1091, 1092, 1094, 1095, 1096, 1097, 1098, 1099, 1102, 1103, 1105, 1106, 1107, 1108, 1109, 1110, 1111, 1112, 1113, 1114, 1115, 1116, 1117, 1120, 1121, 1122, 1124, 1125, 1126, 1127, 1128, 1129, 1130, 1131, 1132, 1133, 1136, 1137: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -14054,26 +14808,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1038: shr.u32
+				// 1040: shr.u32
 				v17 := uint64(uint32(r8[l]) >> uint32(k3))
-				// 1040: shl.b32
+				// 1042: shl.b32
 				v18 := uint64(uint32(v17) << uint32(k4))
-				// 1041: shl.b32
+				// 1043: shl.b32
 				v19 := uint64(uint32(r8[l]) << uint32(k5))
-				// 1042: and.b32
+				// 1044: and.b32
 				v20 := uint64(uint32(v19) & uint32(k6))
-				// 1043: or.b32
+				// 1045: or.b32
 				v21 := uint64(uint32(v18) | uint32(v20))
-				// 1044: cvt.u64.u32
+				// 1046: cvt.u64.u32
 				v22 := uint64(uint64(uint32(v21)))
-				// 1045: add.s64
+				// 1047: add.s64
 				v23 := uint64(uint64(v22) + uint64(u16))
-				// 1046: shl.b64
+				// 1048: shl.b64
 				v24 := uint64(uint64(v23) << uint32(k3))
 				r23[l] = v24
-				// 1047: add.s64
+				// 1049: add.s64
 				v25 := uint64(uint64(u8) + uint64(v24))
-				// 1048: ld.global.f32
+				// 1050: ld.global.f32
 				v26a := uint64(v25) + 0x0
 				var v26 uint64
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
@@ -14082,14 +14836,14 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 4, l)
 						if !v26ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/nvcc/mma.ptx:1048")
+							flt.Note(0, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/nvcc/mma.ptx:1050")
 							continue
 						}
 						v26 = v26x
 					}
 				}
 				r25[l] = v26
-				// 1049: ld.global.f32
+				// 1051: ld.global.f32
 				v27a := uint64(v25) + 0x4
 				var v27 uint64
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
@@ -14098,25 +14852,25 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGlobal, v27a, 4, l)
 						if !v27ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v27a, 4, "testdata/ptx/nvcc/mma.ptx:1049")
+							flt.Note(1, l, runtime.SpaceGlobal, v27a, 4, "testdata/ptx/nvcc/mma.ptx:1051")
 							continue
 						}
 						v27 = v27x
 					}
 				}
 				r26[l] = v27
-				// 1050: add.s32
+				// 1052: add.s32
 				v28 := uint64(uint32(v21) + uint32(k7))
-				// 1051: cvt.u64.u32
+				// 1053: cvt.u64.u32
 				v29 := uint64(uint64(uint32(v28)))
-				// 1052: add.s64
+				// 1054: add.s64
 				v30 := uint64(uint64(v29) + uint64(u16))
-				// 1053: shl.b64
+				// 1055: shl.b64
 				v31 := uint64(uint64(v30) << uint32(k3))
 				r30[l] = v31
-				// 1054: add.s64
+				// 1056: add.s64
 				v32 := uint64(uint64(u8) + uint64(v31))
-				// 1055: ld.global.f32
+				// 1057: ld.global.f32
 				v33a := uint64(v32) + 0x0
 				var v33 uint64
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
@@ -14125,14 +14879,14 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGlobal, v33a, 4, l)
 						if !v33ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v33a, 4, "testdata/ptx/nvcc/mma.ptx:1055")
+							flt.Note(2, l, runtime.SpaceGlobal, v33a, 4, "testdata/ptx/nvcc/mma.ptx:1057")
 							continue
 						}
 						v33 = v33x
 					}
 				}
 				r32[l] = v33
-				// 1056: ld.global.f32
+				// 1058: ld.global.f32
 				v34a := uint64(v32) + 0x4
 				var v34 uint64
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
@@ -14141,27 +14895,27 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGlobal, v34a, 4, l)
 						if !v34ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v34a, 4, "testdata/ptx/nvcc/mma.ptx:1056")
+							flt.Note(3, l, runtime.SpaceGlobal, v34a, 4, "testdata/ptx/nvcc/mma.ptx:1058")
 							continue
 						}
 						v34 = v34x
 					}
 				}
 				r33[l] = v34
-				// 1058: shl.b32
+				// 1060: shl.b32
 				v35 := uint64(uint32(v17) << uint32(k8))
-				// 1059: add.s32
+				// 1061: add.s32
 				v36 := uint64(uint32(v21) + uint32(v35))
 				r35[l] = v36
-				// 1060: cvt.u64.u32
+				// 1062: cvt.u64.u32
 				v37 := uint64(uint64(uint32(v36)))
-				// 1061: add.s64
-				v38 := uint64(uint64(v37) + uint64(u12))
-				// 1062: shl.b64
-				v39 := uint64(uint64(v38) << uint32(k5))
 				// 1063: add.s64
+				v38 := uint64(uint64(v37) + uint64(u12))
+				// 1064: shl.b64
+				v39 := uint64(uint64(v38) << uint32(k5))
+				// 1065: add.s64
 				v40 := uint64(uint64(u7) + uint64(v39))
-				// 1064: ld.global.u16
+				// 1066: ld.global.u16
 				v41a := uint64(v40) + 0x0
 				var v41 uint64
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&1 == 0 {
@@ -14170,13 +14924,13 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGlobal, v41a, 2, l)
 						if !v41ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v41a, 2, "testdata/ptx/nvcc/mma.ptx:1064")
+							flt.Note(4, l, runtime.SpaceGlobal, v41a, 2, "testdata/ptx/nvcc/mma.ptx:1066")
 							continue
 						}
 						v41 = v41x
 					}
 				}
-				// 1067: ld.global.u16
+				// 1069: ld.global.u16
 				v42a := uint64(v40) + 0x2
 				var v42 uint64
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&1 == 0 {
@@ -14185,26 +14939,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGlobal, v42a, 2, l)
 						if !v42ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v42a, 2, "testdata/ptx/nvcc/mma.ptx:1067")
+							flt.Note(5, l, runtime.SpaceGlobal, v42a, 2, "testdata/ptx/nvcc/mma.ptx:1069")
 							continue
 						}
 						v42 = v42x
 					}
 				}
-				// 1068: prmt.b32
+				// 1070: prmt.b32
 				v43 := uint64(isa.Prmt(uint32(v42), uint32(v41), uint32(k9), isa.PrmtGeneric))
 				r42[l] = v43
-				// 1069: add.s32
+				// 1071: add.s32
 				v44 := uint64(uint32(v36) + uint32(k1))
-				// 1071: cvt.u64.u32
+				// 1073: cvt.u64.u32
 				v45 := uint64(uint64(uint32(v44)))
-				// 1072: add.s64
-				v46 := uint64(uint64(v45) + uint64(u12))
-				// 1073: shl.b64
-				v47 := uint64(uint64(v46) << uint32(k5))
 				// 1074: add.s64
+				v46 := uint64(uint64(v45) + uint64(u12))
+				// 1075: shl.b64
+				v47 := uint64(uint64(v46) << uint32(k5))
+				// 1076: add.s64
 				v48 := uint64(uint64(u7) + uint64(v47))
-				// 1075: ld.global.u16
+				// 1077: ld.global.u16
 				v49a := uint64(v48) + 0x0
 				var v49 uint64
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&1 == 0 {
@@ -14213,13 +14967,13 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGlobal, v49a, 2, l)
 						if !v49ok {
-							flt.Note(6, l, runtime.SpaceGlobal, v49a, 2, "testdata/ptx/nvcc/mma.ptx:1075")
+							flt.Note(6, l, runtime.SpaceGlobal, v49a, 2, "testdata/ptx/nvcc/mma.ptx:1077")
 							continue
 						}
 						v49 = v49x
 					}
 				}
-				// 1078: ld.global.u16
+				// 1080: ld.global.u16
 				v50a := uint64(v48) + 0x2
 				var v50 uint64
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&1 == 0 {
@@ -14228,26 +14982,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGlobal, v50a, 2, l)
 						if !v50ok {
-							flt.Note(7, l, runtime.SpaceGlobal, v50a, 2, "testdata/ptx/nvcc/mma.ptx:1078")
+							flt.Note(7, l, runtime.SpaceGlobal, v50a, 2, "testdata/ptx/nvcc/mma.ptx:1080")
 							continue
 						}
 						v50 = v50x
 					}
 				}
-				// 1079: prmt.b32
+				// 1081: prmt.b32
 				v51 := uint64(isa.Prmt(uint32(v50), uint32(v49), uint32(k9), isa.PrmtGeneric))
 				r50[l] = v51
-				// 1081: add.s32
+				// 1083: add.s32
 				v52 := uint64(uint32(v36) + uint32(k10))
-				// 1082: cvt.u64.u32
+				// 1084: cvt.u64.u32
 				v53 := uint64(uint64(uint32(v52)))
-				// 1083: add.s64
-				v54 := uint64(uint64(v53) + uint64(u12))
-				// 1084: shl.b64
-				v55 := uint64(uint64(v54) << uint32(k5))
 				// 1085: add.s64
+				v54 := uint64(uint64(v53) + uint64(u12))
+				// 1086: shl.b64
+				v55 := uint64(uint64(v54) << uint32(k5))
+				// 1087: add.s64
 				v56 := uint64(uint64(u7) + uint64(v55))
-				// 1086: ld.global.u16
+				// 1088: ld.global.u16
 				v57a := uint64(v56) + 0x0
 				var v57 uint64
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
@@ -14256,13 +15010,13 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 2, l)
 						if !v57ok {
-							flt.Note(8, l, runtime.SpaceGlobal, v57a, 2, "testdata/ptx/nvcc/mma.ptx:1086")
+							flt.Note(8, l, runtime.SpaceGlobal, v57a, 2, "testdata/ptx/nvcc/mma.ptx:1088")
 							continue
 						}
 						v57 = v57x
 					}
 				}
-				// 1089: ld.global.u16
+				// 1091: ld.global.u16
 				v58a := uint64(v56) + 0x2
 				var v58 uint64
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&1 == 0 {
@@ -14271,26 +15025,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGlobal, v58a, 2, l)
 						if !v58ok {
-							flt.Note(9, l, runtime.SpaceGlobal, v58a, 2, "testdata/ptx/nvcc/mma.ptx:1089")
+							flt.Note(9, l, runtime.SpaceGlobal, v58a, 2, "testdata/ptx/nvcc/mma.ptx:1091")
 							continue
 						}
 						v58 = v58x
 					}
 				}
-				// 1090: prmt.b32
+				// 1092: prmt.b32
 				v59 := uint64(isa.Prmt(uint32(v58), uint32(v57), uint32(k9), isa.PrmtGeneric))
 				r58[l] = v59
-				// 1092: add.s32
+				// 1094: add.s32
 				v60 := uint64(uint32(v36) + uint32(k11))
-				// 1093: cvt.u64.u32
+				// 1095: cvt.u64.u32
 				v61 := uint64(uint64(uint32(v60)))
-				// 1094: add.s64
-				v62 := uint64(uint64(v61) + uint64(u12))
-				// 1095: shl.b64
-				v63 := uint64(uint64(v62) << uint32(k5))
 				// 1096: add.s64
+				v62 := uint64(uint64(v61) + uint64(u12))
+				// 1097: shl.b64
+				v63 := uint64(uint64(v62) << uint32(k5))
+				// 1098: add.s64
 				v64 := uint64(uint64(u7) + uint64(v63))
-				// 1097: ld.global.u16
+				// 1099: ld.global.u16
 				v65a := uint64(v64) + 0x0
 				var v65 uint64
 				if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&1 == 0 {
@@ -14299,13 +15053,13 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGlobal, v65a, 2, l)
 						if !v65ok {
-							flt.Note(10, l, runtime.SpaceGlobal, v65a, 2, "testdata/ptx/nvcc/mma.ptx:1097")
+							flt.Note(10, l, runtime.SpaceGlobal, v65a, 2, "testdata/ptx/nvcc/mma.ptx:1099")
 							continue
 						}
 						v65 = v65x
 					}
 				}
-				// 1100: ld.global.u16
+				// 1102: ld.global.u16
 				v66a := uint64(v64) + 0x2
 				var v66 uint64
 				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&1 == 0 {
@@ -14314,31 +15068,31 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGlobal, v66a, 2, l)
 						if !v66ok {
-							flt.Note(11, l, runtime.SpaceGlobal, v66a, 2, "testdata/ptx/nvcc/mma.ptx:1100")
+							flt.Note(11, l, runtime.SpaceGlobal, v66a, 2, "testdata/ptx/nvcc/mma.ptx:1102")
 							continue
 						}
 						v66 = v66x
 					}
 				}
-				// 1101: prmt.b32
+				// 1103: prmt.b32
 				v67 := uint64(isa.Prmt(uint32(v66), uint32(v65), uint32(k9), isa.PrmtGeneric))
 				r66[l] = v67
-				// 1103: shl.b32
+				// 1105: shl.b32
 				v68 := uint64(uint32(r8[l]) << uint32(k8))
-				// 1104: and.b32
+				// 1106: and.b32
 				v69 := uint64(uint32(v68) & uint32(k12))
-				// 1105: add.s32
+				// 1107: add.s32
 				v70 := uint64(uint32(v69) + uint32(v17))
 				r69[l] = v70
-				// 1106: cvt.u64.u32
+				// 1108: cvt.u64.u32
 				v71 := uint64(uint64(uint32(v70)))
-				// 1107: add.s64
-				v72 := uint64(uint64(v71) + uint64(u14))
-				// 1108: shl.b64
-				v73 := uint64(uint64(v72) << uint32(k5))
 				// 1109: add.s64
+				v72 := uint64(uint64(v71) + uint64(u14))
+				// 1110: shl.b64
+				v73 := uint64(uint64(v72) << uint32(k5))
+				// 1111: add.s64
 				v74 := uint64(uint64(u6) + uint64(v73))
-				// 1110: ld.global.u16
+				// 1112: ld.global.u16
 				v75a := uint64(v74) + 0x0
 				var v75 uint64
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&1 == 0 {
@@ -14347,23 +15101,23 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGlobal, v75a, 2, l)
 						if !v75ok {
-							flt.Note(12, l, runtime.SpaceGlobal, v75a, 2, "testdata/ptx/nvcc/mma.ptx:1110")
+							flt.Note(12, l, runtime.SpaceGlobal, v75a, 2, "testdata/ptx/nvcc/mma.ptx:1112")
 							continue
 						}
 						v75 = v75x
 					}
 				}
-				// 1111: add.s32
+				// 1113: add.s32
 				v76 := uint64(uint32(v70) + uint32(k10))
-				// 1112: cvt.u64.u32
+				// 1114: cvt.u64.u32
 				v77 := uint64(uint64(uint32(v76)))
-				// 1113: add.s64
-				v78 := uint64(uint64(v77) + uint64(u14))
-				// 1114: shl.b64
-				v79 := uint64(uint64(v78) << uint32(k5))
 				// 1115: add.s64
+				v78 := uint64(uint64(v77) + uint64(u14))
+				// 1116: shl.b64
+				v79 := uint64(uint64(v78) << uint32(k5))
+				// 1117: add.s64
 				v80 := uint64(uint64(u6) + uint64(v79))
-				// 1118: ld.global.u16
+				// 1120: ld.global.u16
 				v81a := uint64(v80) + 0x0
 				var v81 uint64
 				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&1 == 0 {
@@ -14372,26 +15126,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGlobal, v81a, 2, l)
 						if !v81ok {
-							flt.Note(13, l, runtime.SpaceGlobal, v81a, 2, "testdata/ptx/nvcc/mma.ptx:1118")
+							flt.Note(13, l, runtime.SpaceGlobal, v81a, 2, "testdata/ptx/nvcc/mma.ptx:1120")
 							continue
 						}
 						v81 = v81x
 					}
 				}
-				// 1119: prmt.b32
+				// 1121: prmt.b32
 				v82 := uint64(isa.Prmt(uint32(v81), uint32(v75), uint32(k9), isa.PrmtGeneric))
 				r81[l] = v82
-				// 1120: add.s32
+				// 1122: add.s32
 				v83 := uint64(uint32(v70) + uint32(k7))
-				// 1122: cvt.u64.u32
+				// 1124: cvt.u64.u32
 				v84 := uint64(uint64(uint32(v83)))
-				// 1123: add.s64
-				v85 := uint64(uint64(v84) + uint64(u14))
-				// 1124: shl.b64
-				v86 := uint64(uint64(v85) << uint32(k5))
 				// 1125: add.s64
+				v85 := uint64(uint64(v84) + uint64(u14))
+				// 1126: shl.b64
+				v86 := uint64(uint64(v85) << uint32(k5))
+				// 1127: add.s64
 				v87 := uint64(uint64(u6) + uint64(v86))
-				// 1126: ld.global.u16
+				// 1128: ld.global.u16
 				v88a := uint64(v87) + 0x0
 				var v88 uint64
 				if v88ao := v88a - v88aw.Base; v88ao < v88aw.End && v88a&1 == 0 {
@@ -14400,23 +15154,23 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v88x, v88ok := w.TryLoad(v88aw, runtime.SpaceGlobal, v88a, 2, l)
 						if !v88ok {
-							flt.Note(14, l, runtime.SpaceGlobal, v88a, 2, "testdata/ptx/nvcc/mma.ptx:1126")
+							flt.Note(14, l, runtime.SpaceGlobal, v88a, 2, "testdata/ptx/nvcc/mma.ptx:1128")
 							continue
 						}
 						v88 = v88x
 					}
 				}
-				// 1127: add.s32
+				// 1129: add.s32
 				v89 := uint64(uint32(v70) + uint32(k13))
-				// 1128: cvt.u64.u32
+				// 1130: cvt.u64.u32
 				v90 := uint64(uint64(uint32(v89)))
-				// 1129: add.s64
-				v91 := uint64(uint64(v90) + uint64(u14))
-				// 1130: shl.b64
-				v92 := uint64(uint64(v91) << uint32(k5))
 				// 1131: add.s64
+				v91 := uint64(uint64(v90) + uint64(u14))
+				// 1132: shl.b64
+				v92 := uint64(uint64(v91) << uint32(k5))
+				// 1133: add.s64
 				v93 := uint64(uint64(u6) + uint64(v92))
-				// 1134: ld.global.u16
+				// 1136: ld.global.u16
 				v94a := uint64(v93) + 0x0
 				var v94 uint64
 				if v94ao := v94a - v94aw.Base; v94ao < v94aw.End && v94a&1 == 0 {
@@ -14425,39 +15179,39 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGlobal, v94a, 2, l)
 						if !v94ok {
-							flt.Note(15, l, runtime.SpaceGlobal, v94a, 2, "testdata/ptx/nvcc/mma.ptx:1134")
+							flt.Note(15, l, runtime.SpaceGlobal, v94a, 2, "testdata/ptx/nvcc/mma.ptx:1136")
 							continue
 						}
 						v94 = v94x
 					}
 				}
-				// 1135: prmt.b32
+				// 1137: prmt.b32
 				v95 := uint64(isa.Prmt(uint32(v94), uint32(v88), uint32(k9), isa.PrmtGeneric))
 				r94[l] = v95
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1038: shr.u32
+				// 1040: shr.u32
 				v17 := uint64(uint32(r8[l]) >> uint32(k3))
-				// 1040: shl.b32
+				// 1042: shl.b32
 				v18 := uint64(uint32(v17) << uint32(k4))
-				// 1041: shl.b32
+				// 1043: shl.b32
 				v19 := uint64(uint32(r8[l]) << uint32(k5))
-				// 1042: and.b32
+				// 1044: and.b32
 				v20 := uint64(uint32(v19) & uint32(k6))
-				// 1043: or.b32
+				// 1045: or.b32
 				v21 := uint64(uint32(v18) | uint32(v20))
-				// 1044: cvt.u64.u32
+				// 1046: cvt.u64.u32
 				v22 := uint64(uint64(uint32(v21)))
-				// 1045: add.s64
+				// 1047: add.s64
 				v23 := uint64(uint64(v22) + uint64(u16))
-				// 1046: shl.b64
+				// 1048: shl.b64
 				v24 := uint64(uint64(v23) << uint32(k3))
 				r23[l] = v24
-				// 1047: add.s64
+				// 1049: add.s64
 				v25 := uint64(uint64(u8) + uint64(v24))
-				// 1048: ld.global.f32
+				// 1050: ld.global.f32
 				v26a := uint64(v25) + 0x0
 				var v26 uint64
 				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&3 == 0 {
@@ -14466,14 +15220,14 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 4, l)
 						if !v26ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/nvcc/mma.ptx:1048")
+							flt.Note(0, l, runtime.SpaceGlobal, v26a, 4, "testdata/ptx/nvcc/mma.ptx:1050")
 							continue
 						}
 						v26 = v26x
 					}
 				}
 				r25[l] = v26
-				// 1049: ld.global.f32
+				// 1051: ld.global.f32
 				v27a := uint64(v25) + 0x4
 				var v27 uint64
 				if v27ao := v27a - v27aw.Base; v27ao < v27aw.End && v27a&3 == 0 {
@@ -14482,25 +15236,25 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v27x, v27ok := w.TryLoad(v27aw, runtime.SpaceGlobal, v27a, 4, l)
 						if !v27ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v27a, 4, "testdata/ptx/nvcc/mma.ptx:1049")
+							flt.Note(1, l, runtime.SpaceGlobal, v27a, 4, "testdata/ptx/nvcc/mma.ptx:1051")
 							continue
 						}
 						v27 = v27x
 					}
 				}
 				r26[l] = v27
-				// 1050: add.s32
+				// 1052: add.s32
 				v28 := uint64(uint32(v21) + uint32(k7))
-				// 1051: cvt.u64.u32
+				// 1053: cvt.u64.u32
 				v29 := uint64(uint64(uint32(v28)))
-				// 1052: add.s64
+				// 1054: add.s64
 				v30 := uint64(uint64(v29) + uint64(u16))
-				// 1053: shl.b64
+				// 1055: shl.b64
 				v31 := uint64(uint64(v30) << uint32(k3))
 				r30[l] = v31
-				// 1054: add.s64
+				// 1056: add.s64
 				v32 := uint64(uint64(u8) + uint64(v31))
-				// 1055: ld.global.f32
+				// 1057: ld.global.f32
 				v33a := uint64(v32) + 0x0
 				var v33 uint64
 				if v33ao := v33a - v33aw.Base; v33ao < v33aw.End && v33a&3 == 0 {
@@ -14509,14 +15263,14 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v33x, v33ok := w.TryLoad(v33aw, runtime.SpaceGlobal, v33a, 4, l)
 						if !v33ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v33a, 4, "testdata/ptx/nvcc/mma.ptx:1055")
+							flt.Note(2, l, runtime.SpaceGlobal, v33a, 4, "testdata/ptx/nvcc/mma.ptx:1057")
 							continue
 						}
 						v33 = v33x
 					}
 				}
 				r32[l] = v33
-				// 1056: ld.global.f32
+				// 1058: ld.global.f32
 				v34a := uint64(v32) + 0x4
 				var v34 uint64
 				if v34ao := v34a - v34aw.Base; v34ao < v34aw.End && v34a&3 == 0 {
@@ -14525,27 +15279,27 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v34x, v34ok := w.TryLoad(v34aw, runtime.SpaceGlobal, v34a, 4, l)
 						if !v34ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v34a, 4, "testdata/ptx/nvcc/mma.ptx:1056")
+							flt.Note(3, l, runtime.SpaceGlobal, v34a, 4, "testdata/ptx/nvcc/mma.ptx:1058")
 							continue
 						}
 						v34 = v34x
 					}
 				}
 				r33[l] = v34
-				// 1058: shl.b32
+				// 1060: shl.b32
 				v35 := uint64(uint32(v17) << uint32(k8))
-				// 1059: add.s32
+				// 1061: add.s32
 				v36 := uint64(uint32(v21) + uint32(v35))
 				r35[l] = v36
-				// 1060: cvt.u64.u32
+				// 1062: cvt.u64.u32
 				v37 := uint64(uint64(uint32(v36)))
-				// 1061: add.s64
-				v38 := uint64(uint64(v37) + uint64(u12))
-				// 1062: shl.b64
-				v39 := uint64(uint64(v38) << uint32(k5))
 				// 1063: add.s64
+				v38 := uint64(uint64(v37) + uint64(u12))
+				// 1064: shl.b64
+				v39 := uint64(uint64(v38) << uint32(k5))
+				// 1065: add.s64
 				v40 := uint64(uint64(u7) + uint64(v39))
-				// 1064: ld.global.u16
+				// 1066: ld.global.u16
 				v41a := uint64(v40) + 0x0
 				var v41 uint64
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&1 == 0 {
@@ -14554,13 +15308,13 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGlobal, v41a, 2, l)
 						if !v41ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v41a, 2, "testdata/ptx/nvcc/mma.ptx:1064")
+							flt.Note(4, l, runtime.SpaceGlobal, v41a, 2, "testdata/ptx/nvcc/mma.ptx:1066")
 							continue
 						}
 						v41 = v41x
 					}
 				}
-				// 1067: ld.global.u16
+				// 1069: ld.global.u16
 				v42a := uint64(v40) + 0x2
 				var v42 uint64
 				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&1 == 0 {
@@ -14569,26 +15323,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGlobal, v42a, 2, l)
 						if !v42ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v42a, 2, "testdata/ptx/nvcc/mma.ptx:1067")
+							flt.Note(5, l, runtime.SpaceGlobal, v42a, 2, "testdata/ptx/nvcc/mma.ptx:1069")
 							continue
 						}
 						v42 = v42x
 					}
 				}
-				// 1068: prmt.b32
+				// 1070: prmt.b32
 				v43 := uint64(isa.Prmt(uint32(v42), uint32(v41), uint32(k9), isa.PrmtGeneric))
 				r42[l] = v43
-				// 1069: add.s32
+				// 1071: add.s32
 				v44 := uint64(uint32(v36) + uint32(k1))
-				// 1071: cvt.u64.u32
+				// 1073: cvt.u64.u32
 				v45 := uint64(uint64(uint32(v44)))
-				// 1072: add.s64
-				v46 := uint64(uint64(v45) + uint64(u12))
-				// 1073: shl.b64
-				v47 := uint64(uint64(v46) << uint32(k5))
 				// 1074: add.s64
+				v46 := uint64(uint64(v45) + uint64(u12))
+				// 1075: shl.b64
+				v47 := uint64(uint64(v46) << uint32(k5))
+				// 1076: add.s64
 				v48 := uint64(uint64(u7) + uint64(v47))
-				// 1075: ld.global.u16
+				// 1077: ld.global.u16
 				v49a := uint64(v48) + 0x0
 				var v49 uint64
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&1 == 0 {
@@ -14597,13 +15351,13 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGlobal, v49a, 2, l)
 						if !v49ok {
-							flt.Note(6, l, runtime.SpaceGlobal, v49a, 2, "testdata/ptx/nvcc/mma.ptx:1075")
+							flt.Note(6, l, runtime.SpaceGlobal, v49a, 2, "testdata/ptx/nvcc/mma.ptx:1077")
 							continue
 						}
 						v49 = v49x
 					}
 				}
-				// 1078: ld.global.u16
+				// 1080: ld.global.u16
 				v50a := uint64(v48) + 0x2
 				var v50 uint64
 				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&1 == 0 {
@@ -14612,26 +15366,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGlobal, v50a, 2, l)
 						if !v50ok {
-							flt.Note(7, l, runtime.SpaceGlobal, v50a, 2, "testdata/ptx/nvcc/mma.ptx:1078")
+							flt.Note(7, l, runtime.SpaceGlobal, v50a, 2, "testdata/ptx/nvcc/mma.ptx:1080")
 							continue
 						}
 						v50 = v50x
 					}
 				}
-				// 1079: prmt.b32
+				// 1081: prmt.b32
 				v51 := uint64(isa.Prmt(uint32(v50), uint32(v49), uint32(k9), isa.PrmtGeneric))
 				r50[l] = v51
-				// 1081: add.s32
+				// 1083: add.s32
 				v52 := uint64(uint32(v36) + uint32(k10))
-				// 1082: cvt.u64.u32
+				// 1084: cvt.u64.u32
 				v53 := uint64(uint64(uint32(v52)))
-				// 1083: add.s64
-				v54 := uint64(uint64(v53) + uint64(u12))
-				// 1084: shl.b64
-				v55 := uint64(uint64(v54) << uint32(k5))
 				// 1085: add.s64
+				v54 := uint64(uint64(v53) + uint64(u12))
+				// 1086: shl.b64
+				v55 := uint64(uint64(v54) << uint32(k5))
+				// 1087: add.s64
 				v56 := uint64(uint64(u7) + uint64(v55))
-				// 1086: ld.global.u16
+				// 1088: ld.global.u16
 				v57a := uint64(v56) + 0x0
 				var v57 uint64
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&1 == 0 {
@@ -14640,13 +15394,13 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 2, l)
 						if !v57ok {
-							flt.Note(8, l, runtime.SpaceGlobal, v57a, 2, "testdata/ptx/nvcc/mma.ptx:1086")
+							flt.Note(8, l, runtime.SpaceGlobal, v57a, 2, "testdata/ptx/nvcc/mma.ptx:1088")
 							continue
 						}
 						v57 = v57x
 					}
 				}
-				// 1089: ld.global.u16
+				// 1091: ld.global.u16
 				v58a := uint64(v56) + 0x2
 				var v58 uint64
 				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&1 == 0 {
@@ -14655,26 +15409,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGlobal, v58a, 2, l)
 						if !v58ok {
-							flt.Note(9, l, runtime.SpaceGlobal, v58a, 2, "testdata/ptx/nvcc/mma.ptx:1089")
+							flt.Note(9, l, runtime.SpaceGlobal, v58a, 2, "testdata/ptx/nvcc/mma.ptx:1091")
 							continue
 						}
 						v58 = v58x
 					}
 				}
-				// 1090: prmt.b32
+				// 1092: prmt.b32
 				v59 := uint64(isa.Prmt(uint32(v58), uint32(v57), uint32(k9), isa.PrmtGeneric))
 				r58[l] = v59
-				// 1092: add.s32
+				// 1094: add.s32
 				v60 := uint64(uint32(v36) + uint32(k11))
-				// 1093: cvt.u64.u32
+				// 1095: cvt.u64.u32
 				v61 := uint64(uint64(uint32(v60)))
-				// 1094: add.s64
-				v62 := uint64(uint64(v61) + uint64(u12))
-				// 1095: shl.b64
-				v63 := uint64(uint64(v62) << uint32(k5))
 				// 1096: add.s64
+				v62 := uint64(uint64(v61) + uint64(u12))
+				// 1097: shl.b64
+				v63 := uint64(uint64(v62) << uint32(k5))
+				// 1098: add.s64
 				v64 := uint64(uint64(u7) + uint64(v63))
-				// 1097: ld.global.u16
+				// 1099: ld.global.u16
 				v65a := uint64(v64) + 0x0
 				var v65 uint64
 				if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&1 == 0 {
@@ -14683,13 +15437,13 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGlobal, v65a, 2, l)
 						if !v65ok {
-							flt.Note(10, l, runtime.SpaceGlobal, v65a, 2, "testdata/ptx/nvcc/mma.ptx:1097")
+							flt.Note(10, l, runtime.SpaceGlobal, v65a, 2, "testdata/ptx/nvcc/mma.ptx:1099")
 							continue
 						}
 						v65 = v65x
 					}
 				}
-				// 1100: ld.global.u16
+				// 1102: ld.global.u16
 				v66a := uint64(v64) + 0x2
 				var v66 uint64
 				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&1 == 0 {
@@ -14698,31 +15452,31 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGlobal, v66a, 2, l)
 						if !v66ok {
-							flt.Note(11, l, runtime.SpaceGlobal, v66a, 2, "testdata/ptx/nvcc/mma.ptx:1100")
+							flt.Note(11, l, runtime.SpaceGlobal, v66a, 2, "testdata/ptx/nvcc/mma.ptx:1102")
 							continue
 						}
 						v66 = v66x
 					}
 				}
-				// 1101: prmt.b32
+				// 1103: prmt.b32
 				v67 := uint64(isa.Prmt(uint32(v66), uint32(v65), uint32(k9), isa.PrmtGeneric))
 				r66[l] = v67
-				// 1103: shl.b32
+				// 1105: shl.b32
 				v68 := uint64(uint32(r8[l]) << uint32(k8))
-				// 1104: and.b32
+				// 1106: and.b32
 				v69 := uint64(uint32(v68) & uint32(k12))
-				// 1105: add.s32
+				// 1107: add.s32
 				v70 := uint64(uint32(v69) + uint32(v17))
 				r69[l] = v70
-				// 1106: cvt.u64.u32
+				// 1108: cvt.u64.u32
 				v71 := uint64(uint64(uint32(v70)))
-				// 1107: add.s64
-				v72 := uint64(uint64(v71) + uint64(u14))
-				// 1108: shl.b64
-				v73 := uint64(uint64(v72) << uint32(k5))
 				// 1109: add.s64
+				v72 := uint64(uint64(v71) + uint64(u14))
+				// 1110: shl.b64
+				v73 := uint64(uint64(v72) << uint32(k5))
+				// 1111: add.s64
 				v74 := uint64(uint64(u6) + uint64(v73))
-				// 1110: ld.global.u16
+				// 1112: ld.global.u16
 				v75a := uint64(v74) + 0x0
 				var v75 uint64
 				if v75ao := v75a - v75aw.Base; v75ao < v75aw.End && v75a&1 == 0 {
@@ -14731,23 +15485,23 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v75x, v75ok := w.TryLoad(v75aw, runtime.SpaceGlobal, v75a, 2, l)
 						if !v75ok {
-							flt.Note(12, l, runtime.SpaceGlobal, v75a, 2, "testdata/ptx/nvcc/mma.ptx:1110")
+							flt.Note(12, l, runtime.SpaceGlobal, v75a, 2, "testdata/ptx/nvcc/mma.ptx:1112")
 							continue
 						}
 						v75 = v75x
 					}
 				}
-				// 1111: add.s32
+				// 1113: add.s32
 				v76 := uint64(uint32(v70) + uint32(k10))
-				// 1112: cvt.u64.u32
+				// 1114: cvt.u64.u32
 				v77 := uint64(uint64(uint32(v76)))
-				// 1113: add.s64
-				v78 := uint64(uint64(v77) + uint64(u14))
-				// 1114: shl.b64
-				v79 := uint64(uint64(v78) << uint32(k5))
 				// 1115: add.s64
+				v78 := uint64(uint64(v77) + uint64(u14))
+				// 1116: shl.b64
+				v79 := uint64(uint64(v78) << uint32(k5))
+				// 1117: add.s64
 				v80 := uint64(uint64(u6) + uint64(v79))
-				// 1118: ld.global.u16
+				// 1120: ld.global.u16
 				v81a := uint64(v80) + 0x0
 				var v81 uint64
 				if v81ao := v81a - v81aw.Base; v81ao < v81aw.End && v81a&1 == 0 {
@@ -14756,26 +15510,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v81x, v81ok := w.TryLoad(v81aw, runtime.SpaceGlobal, v81a, 2, l)
 						if !v81ok {
-							flt.Note(13, l, runtime.SpaceGlobal, v81a, 2, "testdata/ptx/nvcc/mma.ptx:1118")
+							flt.Note(13, l, runtime.SpaceGlobal, v81a, 2, "testdata/ptx/nvcc/mma.ptx:1120")
 							continue
 						}
 						v81 = v81x
 					}
 				}
-				// 1119: prmt.b32
+				// 1121: prmt.b32
 				v82 := uint64(isa.Prmt(uint32(v81), uint32(v75), uint32(k9), isa.PrmtGeneric))
 				r81[l] = v82
-				// 1120: add.s32
+				// 1122: add.s32
 				v83 := uint64(uint32(v70) + uint32(k7))
-				// 1122: cvt.u64.u32
+				// 1124: cvt.u64.u32
 				v84 := uint64(uint64(uint32(v83)))
-				// 1123: add.s64
-				v85 := uint64(uint64(v84) + uint64(u14))
-				// 1124: shl.b64
-				v86 := uint64(uint64(v85) << uint32(k5))
 				// 1125: add.s64
+				v85 := uint64(uint64(v84) + uint64(u14))
+				// 1126: shl.b64
+				v86 := uint64(uint64(v85) << uint32(k5))
+				// 1127: add.s64
 				v87 := uint64(uint64(u6) + uint64(v86))
-				// 1126: ld.global.u16
+				// 1128: ld.global.u16
 				v88a := uint64(v87) + 0x0
 				var v88 uint64
 				if v88ao := v88a - v88aw.Base; v88ao < v88aw.End && v88a&1 == 0 {
@@ -14784,23 +15538,23 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v88x, v88ok := w.TryLoad(v88aw, runtime.SpaceGlobal, v88a, 2, l)
 						if !v88ok {
-							flt.Note(14, l, runtime.SpaceGlobal, v88a, 2, "testdata/ptx/nvcc/mma.ptx:1126")
+							flt.Note(14, l, runtime.SpaceGlobal, v88a, 2, "testdata/ptx/nvcc/mma.ptx:1128")
 							continue
 						}
 						v88 = v88x
 					}
 				}
-				// 1127: add.s32
+				// 1129: add.s32
 				v89 := uint64(uint32(v70) + uint32(k13))
-				// 1128: cvt.u64.u32
+				// 1130: cvt.u64.u32
 				v90 := uint64(uint64(uint32(v89)))
-				// 1129: add.s64
-				v91 := uint64(uint64(v90) + uint64(u14))
-				// 1130: shl.b64
-				v92 := uint64(uint64(v91) << uint32(k5))
 				// 1131: add.s64
+				v91 := uint64(uint64(v90) + uint64(u14))
+				// 1132: shl.b64
+				v92 := uint64(uint64(v91) << uint32(k5))
+				// 1133: add.s64
 				v93 := uint64(uint64(u6) + uint64(v92))
-				// 1134: ld.global.u16
+				// 1136: ld.global.u16
 				v94a := uint64(v93) + 0x0
 				var v94 uint64
 				if v94ao := v94a - v94aw.Base; v94ao < v94aw.End && v94a&1 == 0 {
@@ -14809,22 +15563,22 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v94x, v94ok := w.TryLoad(v94aw, runtime.SpaceGlobal, v94a, 2, l)
 						if !v94ok {
-							flt.Note(15, l, runtime.SpaceGlobal, v94a, 2, "testdata/ptx/nvcc/mma.ptx:1134")
+							flt.Note(15, l, runtime.SpaceGlobal, v94a, 2, "testdata/ptx/nvcc/mma.ptx:1136")
 							continue
 						}
 						v94 = v94x
 					}
 				}
-				// 1135: prmt.b32
+				// 1137: prmt.b32
 				v95 := uint64(isa.Prmt(uint32(v94), uint32(v88), uint32(k9), isa.PrmtGeneric))
 				r94[l] = v95
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 1138: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-	w.Mma(16, isa.MatBF16, isa.MatF32, isa.MatF32, [4]int{25, 26, 32, 33}, [4]int{42, 50, 58, 66}, [4]int{81, 94, 0, 0}, [4]int{25, 26, 32, 33}, m, "testdata/ptx/nvcc/mma.ptx:1138")
-	// PTX lines 1140, 1142, 1143, 1144, 1145, 1146, 1149, 1150, 1151, 1153, 1154, 1155, 1156, 1157, 1160, 1161, 1162, 1164, 1165, 1166, 1167, 1168, 1169, 1170, 1171, 1172, 1173, 1176, 1177: lane-local, one loop over the lanes
+	// PTX line 1140: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+	w.Mma(16, isa.MatBF16, isa.MatF32, isa.MatF32, [4]int{25, 26, 32, 33}, [4]int{42, 50, 58, 66}, [4]int{81, 94, 0, 0}, [4]int{25, 26, 32, 33}, m, "testdata/ptx/nvcc/mma.ptx:1140")
+	// PTX lines 1142, 1144, 1145, 1146, 1147, 1148, 1151, 1152, 1153, 1155, 1156, 1157, 1158, 1159, 1162, 1163, 1164, 1166, 1167, 1168, 1169, 1170, 1171, 1172, 1173, 1174, 1175, 1178, 1179: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -14889,17 +15643,17 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1140: add.s32
+				// 1142: add.s32
 				v96 := uint64(uint32(r35[l]) + uint32(k14))
-				// 1142: cvt.u64.u32
+				// 1144: cvt.u64.u32
 				v97 := uint64(uint64(uint32(v96)))
-				// 1143: add.s64
-				v98 := uint64(uint64(v97) + uint64(u12))
-				// 1144: shl.b64
-				v99 := uint64(uint64(v98) << uint32(k5))
 				// 1145: add.s64
+				v98 := uint64(uint64(v97) + uint64(u12))
+				// 1146: shl.b64
+				v99 := uint64(uint64(v98) << uint32(k5))
+				// 1147: add.s64
 				v100 := uint64(uint64(u7) + uint64(v99))
-				// 1146: ld.global.u16
+				// 1148: ld.global.u16
 				v101a := uint64(v100) + 0x0
 				var v101 uint64
 				if v101ao := v101a - v101aw.Base; v101ao < v101aw.End && v101a&1 == 0 {
@@ -14908,13 +15662,13 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v101x, v101ok := w.TryLoad(v101aw, runtime.SpaceGlobal, v101a, 2, l)
 						if !v101ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v101a, 2, "testdata/ptx/nvcc/mma.ptx:1146")
+							flt.Note(0, l, runtime.SpaceGlobal, v101a, 2, "testdata/ptx/nvcc/mma.ptx:1148")
 							continue
 						}
 						v101 = v101x
 					}
 				}
-				// 1149: ld.global.u16
+				// 1151: ld.global.u16
 				v102a := uint64(v100) + 0x2
 				var v102 uint64
 				if v102ao := v102a - v102aw.Base; v102ao < v102aw.End && v102a&1 == 0 {
@@ -14923,26 +15677,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v102x, v102ok := w.TryLoad(v102aw, runtime.SpaceGlobal, v102a, 2, l)
 						if !v102ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v102a, 2, "testdata/ptx/nvcc/mma.ptx:1149")
+							flt.Note(1, l, runtime.SpaceGlobal, v102a, 2, "testdata/ptx/nvcc/mma.ptx:1151")
 							continue
 						}
 						v102 = v102x
 					}
 				}
-				// 1150: prmt.b32
+				// 1152: prmt.b32
 				v103 := uint64(isa.Prmt(uint32(v102), uint32(v101), uint32(k9), isa.PrmtGeneric))
 				r102[l] = v103
-				// 1151: add.s32
+				// 1153: add.s32
 				v104 := uint64(uint32(r35[l]) + uint32(k15))
-				// 1153: cvt.u64.u32
+				// 1155: cvt.u64.u32
 				v105 := uint64(uint64(uint32(v104)))
-				// 1154: add.s64
-				v106 := uint64(uint64(v105) + uint64(u12))
-				// 1155: shl.b64
-				v107 := uint64(uint64(v106) << uint32(k5))
 				// 1156: add.s64
+				v106 := uint64(uint64(v105) + uint64(u12))
+				// 1157: shl.b64
+				v107 := uint64(uint64(v106) << uint32(k5))
+				// 1158: add.s64
 				v108 := uint64(uint64(u7) + uint64(v107))
-				// 1157: ld.global.u16
+				// 1159: ld.global.u16
 				v109a := uint64(v108) + 0x0
 				var v109 uint64
 				if v109ao := v109a - v109aw.Base; v109ao < v109aw.End && v109a&1 == 0 {
@@ -14951,13 +15705,13 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v109x, v109ok := w.TryLoad(v109aw, runtime.SpaceGlobal, v109a, 2, l)
 						if !v109ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v109a, 2, "testdata/ptx/nvcc/mma.ptx:1157")
+							flt.Note(2, l, runtime.SpaceGlobal, v109a, 2, "testdata/ptx/nvcc/mma.ptx:1159")
 							continue
 						}
 						v109 = v109x
 					}
 				}
-				// 1160: ld.global.u16
+				// 1162: ld.global.u16
 				v110a := uint64(v108) + 0x2
 				var v110 uint64
 				if v110ao := v110a - v110aw.Base; v110ao < v110aw.End && v110a&1 == 0 {
@@ -14966,26 +15720,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGlobal, v110a, 2, l)
 						if !v110ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v110a, 2, "testdata/ptx/nvcc/mma.ptx:1160")
+							flt.Note(3, l, runtime.SpaceGlobal, v110a, 2, "testdata/ptx/nvcc/mma.ptx:1162")
 							continue
 						}
 						v110 = v110x
 					}
 				}
-				// 1161: prmt.b32
+				// 1163: prmt.b32
 				v111 := uint64(isa.Prmt(uint32(v110), uint32(v109), uint32(k9), isa.PrmtGeneric))
 				r110[l] = v111
-				// 1162: add.s32
+				// 1164: add.s32
 				v112 := uint64(uint32(r69[l]) + uint32(k16))
-				// 1164: cvt.u64.u32
+				// 1166: cvt.u64.u32
 				v113 := uint64(uint64(uint32(v112)))
-				// 1165: add.s64
-				v114 := uint64(uint64(v113) + uint64(u14))
-				// 1166: shl.b64
-				v115 := uint64(uint64(v114) << uint32(k5))
 				// 1167: add.s64
+				v114 := uint64(uint64(v113) + uint64(u14))
+				// 1168: shl.b64
+				v115 := uint64(uint64(v114) << uint32(k5))
+				// 1169: add.s64
 				v116 := uint64(uint64(u6) + uint64(v115))
-				// 1168: ld.global.u16
+				// 1170: ld.global.u16
 				v117a := uint64(v116) + 0x0
 				var v117 uint64
 				if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&1 == 0 {
@@ -14994,23 +15748,23 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGlobal, v117a, 2, l)
 						if !v117ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v117a, 2, "testdata/ptx/nvcc/mma.ptx:1168")
+							flt.Note(4, l, runtime.SpaceGlobal, v117a, 2, "testdata/ptx/nvcc/mma.ptx:1170")
 							continue
 						}
 						v117 = v117x
 					}
 				}
-				// 1169: add.s32
+				// 1171: add.s32
 				v118 := uint64(uint32(r69[l]) + uint32(k17))
-				// 1170: cvt.u64.u32
+				// 1172: cvt.u64.u32
 				v119 := uint64(uint64(uint32(v118)))
-				// 1171: add.s64
-				v120 := uint64(uint64(v119) + uint64(u14))
-				// 1172: shl.b64
-				v121 := uint64(uint64(v120) << uint32(k5))
 				// 1173: add.s64
+				v120 := uint64(uint64(v119) + uint64(u14))
+				// 1174: shl.b64
+				v121 := uint64(uint64(v120) << uint32(k5))
+				// 1175: add.s64
 				v122 := uint64(uint64(u6) + uint64(v121))
-				// 1176: ld.global.u16
+				// 1178: ld.global.u16
 				v123a := uint64(v122) + 0x0
 				var v123 uint64
 				if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&1 == 0 {
@@ -15019,30 +15773,30 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGlobal, v123a, 2, l)
 						if !v123ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v123a, 2, "testdata/ptx/nvcc/mma.ptx:1176")
+							flt.Note(5, l, runtime.SpaceGlobal, v123a, 2, "testdata/ptx/nvcc/mma.ptx:1178")
 							continue
 						}
 						v123 = v123x
 					}
 				}
-				// 1177: prmt.b32
+				// 1179: prmt.b32
 				v124 := uint64(isa.Prmt(uint32(v123), uint32(v117), uint32(k9), isa.PrmtGeneric))
 				r123[l] = v124
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1140: add.s32
+				// 1142: add.s32
 				v96 := uint64(uint32(r35[l]) + uint32(k14))
-				// 1142: cvt.u64.u32
+				// 1144: cvt.u64.u32
 				v97 := uint64(uint64(uint32(v96)))
-				// 1143: add.s64
-				v98 := uint64(uint64(v97) + uint64(u12))
-				// 1144: shl.b64
-				v99 := uint64(uint64(v98) << uint32(k5))
 				// 1145: add.s64
+				v98 := uint64(uint64(v97) + uint64(u12))
+				// 1146: shl.b64
+				v99 := uint64(uint64(v98) << uint32(k5))
+				// 1147: add.s64
 				v100 := uint64(uint64(u7) + uint64(v99))
-				// 1146: ld.global.u16
+				// 1148: ld.global.u16
 				v101a := uint64(v100) + 0x0
 				var v101 uint64
 				if v101ao := v101a - v101aw.Base; v101ao < v101aw.End && v101a&1 == 0 {
@@ -15051,13 +15805,13 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v101x, v101ok := w.TryLoad(v101aw, runtime.SpaceGlobal, v101a, 2, l)
 						if !v101ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v101a, 2, "testdata/ptx/nvcc/mma.ptx:1146")
+							flt.Note(0, l, runtime.SpaceGlobal, v101a, 2, "testdata/ptx/nvcc/mma.ptx:1148")
 							continue
 						}
 						v101 = v101x
 					}
 				}
-				// 1149: ld.global.u16
+				// 1151: ld.global.u16
 				v102a := uint64(v100) + 0x2
 				var v102 uint64
 				if v102ao := v102a - v102aw.Base; v102ao < v102aw.End && v102a&1 == 0 {
@@ -15066,26 +15820,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v102x, v102ok := w.TryLoad(v102aw, runtime.SpaceGlobal, v102a, 2, l)
 						if !v102ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v102a, 2, "testdata/ptx/nvcc/mma.ptx:1149")
+							flt.Note(1, l, runtime.SpaceGlobal, v102a, 2, "testdata/ptx/nvcc/mma.ptx:1151")
 							continue
 						}
 						v102 = v102x
 					}
 				}
-				// 1150: prmt.b32
+				// 1152: prmt.b32
 				v103 := uint64(isa.Prmt(uint32(v102), uint32(v101), uint32(k9), isa.PrmtGeneric))
 				r102[l] = v103
-				// 1151: add.s32
+				// 1153: add.s32
 				v104 := uint64(uint32(r35[l]) + uint32(k15))
-				// 1153: cvt.u64.u32
+				// 1155: cvt.u64.u32
 				v105 := uint64(uint64(uint32(v104)))
-				// 1154: add.s64
-				v106 := uint64(uint64(v105) + uint64(u12))
-				// 1155: shl.b64
-				v107 := uint64(uint64(v106) << uint32(k5))
 				// 1156: add.s64
+				v106 := uint64(uint64(v105) + uint64(u12))
+				// 1157: shl.b64
+				v107 := uint64(uint64(v106) << uint32(k5))
+				// 1158: add.s64
 				v108 := uint64(uint64(u7) + uint64(v107))
-				// 1157: ld.global.u16
+				// 1159: ld.global.u16
 				v109a := uint64(v108) + 0x0
 				var v109 uint64
 				if v109ao := v109a - v109aw.Base; v109ao < v109aw.End && v109a&1 == 0 {
@@ -15094,13 +15848,13 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v109x, v109ok := w.TryLoad(v109aw, runtime.SpaceGlobal, v109a, 2, l)
 						if !v109ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v109a, 2, "testdata/ptx/nvcc/mma.ptx:1157")
+							flt.Note(2, l, runtime.SpaceGlobal, v109a, 2, "testdata/ptx/nvcc/mma.ptx:1159")
 							continue
 						}
 						v109 = v109x
 					}
 				}
-				// 1160: ld.global.u16
+				// 1162: ld.global.u16
 				v110a := uint64(v108) + 0x2
 				var v110 uint64
 				if v110ao := v110a - v110aw.Base; v110ao < v110aw.End && v110a&1 == 0 {
@@ -15109,26 +15863,26 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v110x, v110ok := w.TryLoad(v110aw, runtime.SpaceGlobal, v110a, 2, l)
 						if !v110ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v110a, 2, "testdata/ptx/nvcc/mma.ptx:1160")
+							flt.Note(3, l, runtime.SpaceGlobal, v110a, 2, "testdata/ptx/nvcc/mma.ptx:1162")
 							continue
 						}
 						v110 = v110x
 					}
 				}
-				// 1161: prmt.b32
+				// 1163: prmt.b32
 				v111 := uint64(isa.Prmt(uint32(v110), uint32(v109), uint32(k9), isa.PrmtGeneric))
 				r110[l] = v111
-				// 1162: add.s32
+				// 1164: add.s32
 				v112 := uint64(uint32(r69[l]) + uint32(k16))
-				// 1164: cvt.u64.u32
+				// 1166: cvt.u64.u32
 				v113 := uint64(uint64(uint32(v112)))
-				// 1165: add.s64
-				v114 := uint64(uint64(v113) + uint64(u14))
-				// 1166: shl.b64
-				v115 := uint64(uint64(v114) << uint32(k5))
 				// 1167: add.s64
+				v114 := uint64(uint64(v113) + uint64(u14))
+				// 1168: shl.b64
+				v115 := uint64(uint64(v114) << uint32(k5))
+				// 1169: add.s64
 				v116 := uint64(uint64(u6) + uint64(v115))
-				// 1168: ld.global.u16
+				// 1170: ld.global.u16
 				v117a := uint64(v116) + 0x0
 				var v117 uint64
 				if v117ao := v117a - v117aw.Base; v117ao < v117aw.End && v117a&1 == 0 {
@@ -15137,23 +15891,23 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v117x, v117ok := w.TryLoad(v117aw, runtime.SpaceGlobal, v117a, 2, l)
 						if !v117ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v117a, 2, "testdata/ptx/nvcc/mma.ptx:1168")
+							flt.Note(4, l, runtime.SpaceGlobal, v117a, 2, "testdata/ptx/nvcc/mma.ptx:1170")
 							continue
 						}
 						v117 = v117x
 					}
 				}
-				// 1169: add.s32
+				// 1171: add.s32
 				v118 := uint64(uint32(r69[l]) + uint32(k17))
-				// 1170: cvt.u64.u32
+				// 1172: cvt.u64.u32
 				v119 := uint64(uint64(uint32(v118)))
-				// 1171: add.s64
-				v120 := uint64(uint64(v119) + uint64(u14))
-				// 1172: shl.b64
-				v121 := uint64(uint64(v120) << uint32(k5))
 				// 1173: add.s64
+				v120 := uint64(uint64(v119) + uint64(u14))
+				// 1174: shl.b64
+				v121 := uint64(uint64(v120) << uint32(k5))
+				// 1175: add.s64
 				v122 := uint64(uint64(u6) + uint64(v121))
-				// 1176: ld.global.u16
+				// 1178: ld.global.u16
 				v123a := uint64(v122) + 0x0
 				var v123 uint64
 				if v123ao := v123a - v123aw.Base; v123ao < v123aw.End && v123a&1 == 0 {
@@ -15162,22 +15916,22 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v123x, v123ok := w.TryLoad(v123aw, runtime.SpaceGlobal, v123a, 2, l)
 						if !v123ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v123a, 2, "testdata/ptx/nvcc/mma.ptx:1176")
+							flt.Note(5, l, runtime.SpaceGlobal, v123a, 2, "testdata/ptx/nvcc/mma.ptx:1178")
 							continue
 						}
 						v123 = v123x
 					}
 				}
-				// 1177: prmt.b32
+				// 1179: prmt.b32
 				v124 := uint64(isa.Prmt(uint32(v123), uint32(v117), uint32(k9), isa.PrmtGeneric))
 				r123[l] = v124
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 1180: mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32
-	w.Mma(8, isa.MatBF16, isa.MatF32, isa.MatF32, [4]int{25, 26, 32, 33}, [4]int{102, 110, 0, 0}, [4]int{123, 0, 0, 0}, [4]int{25, 26, 32, 33}, m, "testdata/ptx/nvcc/mma.ptx:1180")
-	// PTX lines 1183, 1184: lane-local, one loop over the lanes
+	// PTX line 1182: mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32
+	w.Mma(8, isa.MatBF16, isa.MatF32, isa.MatF32, [4]int{25, 26, 32, 33}, [4]int{102, 110, 0, 0}, [4]int{123, 0, 0, 0}, [4]int{25, 26, 32, 33}, m, "testdata/ptx/nvcc/mma.ptx:1182")
+	// PTX lines 1185, 1186: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -15191,40 +15945,40 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 		s126w := w.Window(73)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1183: add.s64
+				// 1185: add.s64
 				v125 := uint64(uint64(u5) + uint64(r23[l]))
 				r124[l] = v125
-				// 1184: st.global.f32
+				// 1186: st.global.f32
 				s126 := uint64(v125) + 0x0
 				s126v := uint64(r25[l])
 				if s126o := s126 - s126w.Base; s126o < s126w.End && s126&3 == 0 {
 					runtime.Store32(s126w.Ptr, s126o, s126v)
 				} else {
 					{
-						w.StoreLane(s126w, runtime.SpaceGlobal, s126, 4, s126v, l, "testdata/ptx/nvcc/mma.ptx:1184")
+						w.StoreLane(s126w, runtime.SpaceGlobal, s126, 4, s126v, l, "testdata/ptx/nvcc/mma.ptx:1186")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1183: add.s64
+				// 1185: add.s64
 				v125 := uint64(uint64(u5) + uint64(r23[l]))
 				r124[l] = v125
-				// 1184: st.global.f32
+				// 1186: st.global.f32
 				s126 := uint64(v125) + 0x0
 				s126v := uint64(r25[l])
 				if s126o := s126 - s126w.Base; s126o < s126w.End && s126&3 == 0 {
 					runtime.Store32(s126w.Ptr, s126o, s126v)
 				} else {
 					{
-						w.StoreLane(s126w, runtime.SpaceGlobal, s126, 4, s126v, l, "testdata/ptx/nvcc/mma.ptx:1184")
+						w.StoreLane(s126w, runtime.SpaceGlobal, s126, 4, s126v, l, "testdata/ptx/nvcc/mma.ptx:1186")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 1186, 1188: lane-local, one loop over the lanes
+	// PTX lines 1188, 1190: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -15238,77 +15992,36 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 		s127w := w.Window(74)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1186: st.global.f32
+				// 1188: st.global.f32
 				s127 := uint64(r124[l]) + 0x4
 				s127v := uint64(r26[l])
 				if s127o := s127 - s127w.Base; s127o < s127w.End && s127&3 == 0 {
 					runtime.Store32(s127w.Ptr, s127o, s127v)
 				} else {
 					{
-						w.StoreLane(s127w, runtime.SpaceGlobal, s127, 4, s127v, l, "testdata/ptx/nvcc/mma.ptx:1186")
+						w.StoreLane(s127w, runtime.SpaceGlobal, s127, 4, s127v, l, "testdata/ptx/nvcc/mma.ptx:1188")
 					}
 				}
-				// 1188: add.s64
+				// 1190: add.s64
 				v128 := uint64(uint64(u5) + uint64(r30[l]))
 				r125[l] = v128
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1186: st.global.f32
+				// 1188: st.global.f32
 				s127 := uint64(r124[l]) + 0x4
 				s127v := uint64(r26[l])
 				if s127o := s127 - s127w.Base; s127o < s127w.End && s127&3 == 0 {
 					runtime.Store32(s127w.Ptr, s127o, s127v)
 				} else {
 					{
-						w.StoreLane(s127w, runtime.SpaceGlobal, s127, 4, s127v, l, "testdata/ptx/nvcc/mma.ptx:1186")
+						w.StoreLane(s127w, runtime.SpaceGlobal, s127, 4, s127v, l, "testdata/ptx/nvcc/mma.ptx:1188")
 					}
 				}
-				// 1188: add.s64
+				// 1190: add.s64
 				v128 := uint64(uint64(u5) + uint64(r30[l]))
 				r125[l] = v128
-			}
-		}
-	}
-	// PTX lines 1189: lane-local, one loop over the lanes
-	{
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 4,
-				Guard: -1,
-				Kind:  runtime.MemStore,
-				Space: runtime.MemGlobal,
-			}, m)
-		}
-		s129w := w.Window(75)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1189: st.global.f32
-				s129 := uint64(r125[l]) + 0x0
-				s129v := uint64(r32[l])
-				if s129o := s129 - s129w.Base; s129o < s129w.End && s129&3 == 0 {
-					runtime.Store32(s129w.Ptr, s129o, s129v)
-				} else {
-					{
-						w.StoreLane(s129w, runtime.SpaceGlobal, s129, 4, s129v, l, "testdata/ptx/nvcc/mma.ptx:1189")
-					}
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1189: st.global.f32
-				s129 := uint64(r125[l]) + 0x0
-				s129v := uint64(r32[l])
-				if s129o := s129 - s129w.Base; s129o < s129w.End && s129&3 == 0 {
-					runtime.Store32(s129w.Ptr, s129o, s129v)
-				} else {
-					{
-						w.StoreLane(s129w, runtime.SpaceGlobal, s129, 4, s129v, l, "testdata/ptx/nvcc/mma.ptx:1189")
-					}
-				}
 			}
 		}
 	}
@@ -15323,17 +16036,17 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s130w := w.Window(76)
+		s129w := w.Window(75)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1191: st.global.f32
-				s130 := uint64(r125[l]) + 0x4
-				s130v := uint64(r33[l])
-				if s130o := s130 - s130w.Base; s130o < s130w.End && s130&3 == 0 {
-					runtime.Store32(s130w.Ptr, s130o, s130v)
+				s129 := uint64(r125[l]) + 0x0
+				s129v := uint64(r32[l])
+				if s129o := s129 - s129w.Base; s129o < s129w.End && s129&3 == 0 {
+					runtime.Store32(s129w.Ptr, s129o, s129v)
 				} else {
 					{
-						w.StoreLane(s130w, runtime.SpaceGlobal, s130, 4, s130v, l, "testdata/ptx/nvcc/mma.ptx:1191")
+						w.StoreLane(s129w, runtime.SpaceGlobal, s129, 4, s129v, l, "testdata/ptx/nvcc/mma.ptx:1191")
 					}
 				}
 			}
@@ -15341,13 +16054,54 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 1191: st.global.f32
+				s129 := uint64(r125[l]) + 0x0
+				s129v := uint64(r32[l])
+				if s129o := s129 - s129w.Base; s129o < s129w.End && s129&3 == 0 {
+					runtime.Store32(s129w.Ptr, s129o, s129v)
+				} else {
+					{
+						w.StoreLane(s129w, runtime.SpaceGlobal, s129, 4, s129v, l, "testdata/ptx/nvcc/mma.ptx:1191")
+					}
+				}
+			}
+		}
+	}
+	// PTX lines 1193: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s130w := w.Window(76)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1193: st.global.f32
 				s130 := uint64(r125[l]) + 0x4
 				s130v := uint64(r33[l])
 				if s130o := s130 - s130w.Base; s130o < s130w.End && s130&3 == 0 {
 					runtime.Store32(s130w.Ptr, s130o, s130v)
 				} else {
 					{
-						w.StoreLane(s130w, runtime.SpaceGlobal, s130, 4, s130v, l, "testdata/ptx/nvcc/mma.ptx:1191")
+						w.StoreLane(s130w, runtime.SpaceGlobal, s130, 4, s130v, l, "testdata/ptx/nvcc/mma.ptx:1193")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1193: st.global.f32
+				s130 := uint64(r125[l]) + 0x4
+				s130v := uint64(r33[l])
+				if s130o := s130 - s130w.Base; s130o < s130w.End && s130&3 == 0 {
+					runtime.Store32(s130w.Ptr, s130o, s130v)
+				} else {
+					{
+						w.StoreLane(s130w, runtime.SpaceGlobal, s130, 4, s130v, l, "testdata/ptx/nvcc/mma.ptx:1193")
 					}
 				}
 			}
@@ -15362,7 +16116,7 @@ func gemmTf32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 1212-1365; ret
+			// b0, PTX lines 1214-1367; ret
 			gemmTf32Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -15379,7 +16133,7 @@ func gemmTf32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 }
 
 // gemmTf32Block0 runs block 0 of kernel gemm_tf32 for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 1212-1365; ret
+// b0, PTX lines 1214-1367; ret
 func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r20 := w.Reg(20)
@@ -15433,44 +16187,12 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1212: ld.param.u64
+	// PTX line 1214: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:1212")
-	}
-	if budget == 0 {
-		w.CountMem(&runtime.MemOp{
-			Base:  -1,
-			Bytes: 8,
-			Guard: -1,
-			Kind:  runtime.MemLoad,
-			Space: runtime.MemParam,
-		}, m)
-	}
-	// PTX line 1213: ld.param.u64
-	var u2 uint64
-	if kp := w.KernelParams(); len(kp) >= 16 {
-		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:1213")
-	}
-	if budget == 0 {
-		w.CountMem(&runtime.MemOp{
-			Base:  -1,
-			Bytes: 8,
-			Guard: -1,
-			Kind:  runtime.MemLoad,
-			Space: runtime.MemParam,
-		}, m)
-	}
-	// PTX line 1214: ld.param.u64
-	var u3 uint64
-	if kp := w.KernelParams(); len(kp) >= 24 {
-		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
-	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/mma.ptx:1214")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:1214")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -15482,11 +16204,11 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 1215: ld.param.u64
-	var u4 uint64
-	if kp := w.KernelParams(); len(kp) >= 32 {
-		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/mma.ptx:1215")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:1215")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -15498,11 +16220,11 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 1216: ld.param.u64
-	var u5 uint64
-	if kp := w.KernelParams(); len(kp) >= 40 {
-		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/mma.ptx:1216")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/mma.ptx:1216")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -15514,57 +16236,89 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 1217: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/mma.ptx:1217")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1218: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/mma.ptx:1218")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1219: ld.param.u64
 	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 48 {
 		u6 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/nvcc/mma.ptx:1217")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/nvcc/mma.ptx:1219")
 	}
-	// PTX line 1218: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u3)
-	// PTX line 1219: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u2)
 	// PTX line 1220: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u1)
+	u7 := uint64(u3)
 	// PTX line 1221: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u6)
+	u8 := uint64(u2)
 	// PTX line 1222: cvta.to.global.u64, warp-uniform
-	u11 := uint64(u5)
+	u9 := uint64(u1)
 	// PTX line 1223: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u6)
+	// PTX line 1224: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u5)
+	// PTX line 1225: cvta.to.global.u64, warp-uniform
 	u12 := uint64(u4)
-	// PTX lines 1225: lane-local, one loop over the lanes
+	// PTX lines 1227: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1225: mov.u32
+				// 1227: mov.u32
 				v13 := uint64(uint64(tid0[l]))
 				r12[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1225: mov.u32
+				// 1227: mov.u32
 				v13 := uint64(uint64(tid0[l]))
 				r12[l] = v13
 			}
 		}
 	}
-	// PTX line 1227: mov.u32, warp-uniform
+	// PTX line 1229: mov.u32, warp-uniform
 	u14 := uint64(uint64(w.CTAID().X))
-	// PTX line 1229: shl.b32, warp-uniform
+	// PTX line 1231: shl.b32, warp-uniform
 	u15 := uint64(uint32(u14) << uint32(k0))
-	// PTX line 1230: cvt.u64.u32, warp-uniform
+	// PTX line 1232: cvt.u64.u32, warp-uniform
 	u16 := uint64(uint64(uint32(u15)))
-	// PTX line 1232: shl.b32, warp-uniform
+	// PTX line 1234: shl.b32, warp-uniform
 	u17 := uint64(uint32(u14) << uint32(k1))
-	// PTX line 1233: cvt.u64.u32, warp-uniform
+	// PTX line 1235: cvt.u64.u32, warp-uniform
 	u18 := uint64(uint64(uint32(u17)))
-	// PTX line 1235: shl.b32, warp-uniform
+	// PTX line 1237: shl.b32, warp-uniform
 	u19 := uint64(uint32(u14) << uint32(k2))
-	// PTX line 1236: cvt.u64.u32, warp-uniform
+	// PTX line 1238: cvt.u64.u32, warp-uniform
 	u20 := uint64(uint64(uint32(u19)))
-	// PTX lines 1238, 1240, 1242, 1243, 1244, 1245, 1246, 1247, 1248, 1249, 1250, 1251, 1252, 1253, 1254, 1255, 1256, 1257, 1258, 1259, 1260, 1262, 1263, 1264, 1265, 1266, 1268, 1270, 1272, 1274, 1275, 1276, 1277, 1278, 1279, 1280, 1281, 1283, 1284, 1285, 1286, 1287, 1288: lane-local, one loop over the lanes
+	// PTX lines 1240, 1242, 1244, 1245, 1246, 1247, 1248, 1249, 1250, 1251, 1252, 1253, 1254, 1255, 1256, 1257, 1258, 1259, 1260, 1261, 1262, 1264, 1265, 1266, 1267, 1268, 1270, 1272, 1274, 1276, 1277, 1278, 1279, 1280, 1281, 1282, 1283, 1285, 1286, 1287, 1288, 1289, 1290: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -15669,47 +16423,47 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1238: shr.u32
+				// 1240: shr.u32
 				v21 := uint64(uint32(r12[l]) >> uint32(k3))
 				r20[l] = v21
-				// 1240: and.b32
+				// 1242: and.b32
 				v22 := uint64(uint32(r12[l]) & uint32(k4))
-				// 1242: shl.b32
+				// 1244: shl.b32
 				v23 := uint64(uint32(v21) << uint32(k4))
-				// 1243: shl.b32
+				// 1245: shl.b32
 				v24 := uint64(uint32(r12[l]) << uint32(k5))
-				// 1244: and.b32
+				// 1246: and.b32
 				v25 := uint64(uint32(v24) & uint32(k2))
-				// 1245: or.b32
+				// 1247: or.b32
 				v26 := uint64(uint32(v23) | uint32(v25))
-				// 1246: cvt.u64.u32
+				// 1248: cvt.u64.u32
 				v27 := uint64(uint64(uint32(v26)))
-				// 1247: add.s64
+				// 1249: add.s64
 				v28 := uint64(uint64(v27) + uint64(u18))
 				r27[l] = v28
-				// 1248: shl.b64
+				// 1250: shl.b64
 				v29 := uint64(uint64(v28) << uint32(k3))
 				r28[l] = v29
-				// 1249: add.s64
+				// 1251: add.s64
 				v30 := uint64(uint64(u12) + uint64(v29))
-				// 1250: add.s32
+				// 1252: add.s32
 				v31 := uint64(uint32(v26) + uint32(k6))
-				// 1251: cvt.u64.u32
+				// 1253: cvt.u64.u32
 				v32 := uint64(uint64(uint32(v31)))
-				// 1252: add.s64
+				// 1254: add.s64
 				v33 := uint64(uint64(v32) + uint64(u18))
 				r32[l] = v33
-				// 1253: shl.b64
+				// 1255: shl.b64
 				v34 := uint64(uint64(v33) << uint32(k3))
 				r33[l] = v34
-				// 1254: add.s64
+				// 1256: add.s64
 				v35 := uint64(uint64(u12) + uint64(v34))
-				// 1255: bfi.b32
+				// 1257: bfi.b32
 				v36 := isa.Bfi(v21, v22, uint32(k7), uint32(k8), 32)
-				// 1256: add.s32
+				// 1258: add.s32
 				v37 := uint64(uint32(v21) + uint32(k9))
 				r36[l] = v37
-				// 1257: ld.global.f32
+				// 1259: ld.global.f32
 				v38a := uint64(v35) + 0x4
 				var v38 uint64
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
@@ -15718,14 +16472,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGlobal, v38a, 4, l)
 						if !v38ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v38a, 4, "testdata/ptx/nvcc/mma.ptx:1257")
+							flt.Note(0, l, runtime.SpaceGlobal, v38a, 4, "testdata/ptx/nvcc/mma.ptx:1259")
 							continue
 						}
 						v38 = v38x
 					}
 				}
 				r37[l] = v38
-				// 1258: ld.global.f32
+				// 1260: ld.global.f32
 				v39a := uint64(v35) + 0x0
 				var v39 uint64
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
@@ -15734,14 +16488,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGlobal, v39a, 4, l)
 						if !v39ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v39a, 4, "testdata/ptx/nvcc/mma.ptx:1258")
+							flt.Note(1, l, runtime.SpaceGlobal, v39a, 4, "testdata/ptx/nvcc/mma.ptx:1260")
 							continue
 						}
 						v39 = v39x
 					}
 				}
 				r38[l] = v39
-				// 1259: ld.global.f32
+				// 1261: ld.global.f32
 				v40a := uint64(v30) + 0x4
 				var v40 uint64
 				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
@@ -15750,14 +16504,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGlobal, v40a, 4, l)
 						if !v40ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v40a, 4, "testdata/ptx/nvcc/mma.ptx:1259")
+							flt.Note(2, l, runtime.SpaceGlobal, v40a, 4, "testdata/ptx/nvcc/mma.ptx:1261")
 							continue
 						}
 						v40 = v40x
 					}
 				}
 				r39[l] = v40
-				// 1260: ld.global.f32
+				// 1262: ld.global.f32
 				v41a := uint64(v30) + 0x0
 				var v41 uint64
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
@@ -15766,23 +16520,23 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGlobal, v41a, 4, l)
 						if !v41ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v41a, 4, "testdata/ptx/nvcc/mma.ptx:1260")
+							flt.Note(3, l, runtime.SpaceGlobal, v41a, 4, "testdata/ptx/nvcc/mma.ptx:1262")
 							continue
 						}
 						v41 = v41x
 					}
 				}
 				r40[l] = v41
-				// 1262: cvt.u64.u32
+				// 1264: cvt.u64.u32
 				v42 := uint64(uint64(uint32(v36)))
-				// 1263: add.s64
-				v43 := uint64(uint64(v42) + uint64(u16))
-				// 1264: shl.b64
-				v44 := uint64(uint64(v43) << uint32(k3))
 				// 1265: add.s64
+				v43 := uint64(uint64(v42) + uint64(u16))
+				// 1266: shl.b64
+				v44 := uint64(uint64(v43) << uint32(k3))
+				// 1267: add.s64
 				v45 := uint64(uint64(u8) + uint64(v44))
 				r44[l] = v45
-				// 1266: ld.global.u32
+				// 1268: ld.global.u32
 				v46a := uint64(v45) + 0x0
 				var v46 uint64
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
@@ -15791,14 +16545,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGlobal, v46a, 4, l)
 						if !v46ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v46a, 4, "testdata/ptx/nvcc/mma.ptx:1266")
+							flt.Note(4, l, runtime.SpaceGlobal, v46a, 4, "testdata/ptx/nvcc/mma.ptx:1268")
 							continue
 						}
 						v46 = v46x
 					}
 				}
 				r45[l] = v46
-				// 1268: ld.global.u32
+				// 1270: ld.global.u32
 				v47a := uint64(v45) + 0x200
 				var v47 uint64
 				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
@@ -15807,14 +16561,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGlobal, v47a, 4, l)
 						if !v47ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/nvcc/mma.ptx:1268")
+							flt.Note(5, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/nvcc/mma.ptx:1270")
 							continue
 						}
 						v47 = v47x
 					}
 				}
 				r46[l] = v47
-				// 1270: ld.global.u32
+				// 1272: ld.global.u32
 				v48a := uint64(v45) + 0x10
 				var v48 uint64
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
@@ -15823,14 +16577,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGlobal, v48a, 4, l)
 						if !v48ok {
-							flt.Note(6, l, runtime.SpaceGlobal, v48a, 4, "testdata/ptx/nvcc/mma.ptx:1270")
+							flt.Note(6, l, runtime.SpaceGlobal, v48a, 4, "testdata/ptx/nvcc/mma.ptx:1272")
 							continue
 						}
 						v48 = v48x
 					}
 				}
 				r47[l] = v48
-				// 1272: ld.global.u32
+				// 1274: ld.global.u32
 				v49a := uint64(v45) + 0x210
 				var v49 uint64
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
@@ -15839,30 +16593,30 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGlobal, v49a, 4, l)
 						if !v49ok {
-							flt.Note(7, l, runtime.SpaceGlobal, v49a, 4, "testdata/ptx/nvcc/mma.ptx:1272")
+							flt.Note(7, l, runtime.SpaceGlobal, v49a, 4, "testdata/ptx/nvcc/mma.ptx:1274")
 							continue
 						}
 						v49 = v49x
 					}
 				}
 				r48[l] = v49
-				// 1274: shl.b32
+				// 1276: shl.b32
 				v50 := uint64(uint32(r12[l]) << uint32(k4))
-				// 1275: and.b32
+				// 1277: and.b32
 				v51 := uint64(uint32(v50) & uint32(k10))
 				r50[l] = v51
-				// 1276: add.s32
+				// 1278: add.s32
 				v52 := uint64(uint32(v51) + uint32(v21))
 				r51[l] = v52
-				// 1277: cvt.u64.u32
+				// 1279: cvt.u64.u32
 				v53 := uint64(uint64(uint32(v52)))
-				// 1278: add.s64
-				v54 := uint64(uint64(v53) + uint64(u18))
-				// 1279: shl.b64
-				v55 := uint64(uint64(v54) << uint32(k3))
 				// 1280: add.s64
+				v54 := uint64(uint64(v53) + uint64(u18))
+				// 1281: shl.b64
+				v55 := uint64(uint64(v54) << uint32(k3))
+				// 1282: add.s64
 				v56 := uint64(uint64(u7) + uint64(v55))
-				// 1281: ld.global.u32
+				// 1283: ld.global.u32
 				v57a := uint64(v56) + 0x0
 				var v57 uint64
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
@@ -15871,24 +16625,24 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 4, l)
 						if !v57ok {
-							flt.Note(8, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/nvcc/mma.ptx:1281")
+							flt.Note(8, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/nvcc/mma.ptx:1283")
 							continue
 						}
 						v57 = v57x
 					}
 				}
 				r56[l] = v57
-				// 1283: add.s32
+				// 1285: add.s32
 				v58 := uint64(uint32(v37) + uint32(v51))
-				// 1284: cvt.u64.u32
+				// 1286: cvt.u64.u32
 				v59 := uint64(uint64(uint32(v58)))
-				// 1285: add.s64
-				v60 := uint64(uint64(v59) + uint64(u18))
-				// 1286: shl.b64
-				v61 := uint64(uint64(v60) << uint32(k3))
 				// 1287: add.s64
+				v60 := uint64(uint64(v59) + uint64(u18))
+				// 1288: shl.b64
+				v61 := uint64(uint64(v60) << uint32(k3))
+				// 1289: add.s64
 				v62 := uint64(uint64(u7) + uint64(v61))
-				// 1288: ld.global.u32
+				// 1290: ld.global.u32
 				v63a := uint64(v62) + 0x0
 				var v63 uint64
 				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&3 == 0 {
@@ -15897,7 +16651,7 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGlobal, v63a, 4, l)
 						if !v63ok {
-							flt.Note(9, l, runtime.SpaceGlobal, v63a, 4, "testdata/ptx/nvcc/mma.ptx:1288")
+							flt.Note(9, l, runtime.SpaceGlobal, v63a, 4, "testdata/ptx/nvcc/mma.ptx:1290")
 							continue
 						}
 						v63 = v63x
@@ -15908,47 +16662,47 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1238: shr.u32
+				// 1240: shr.u32
 				v21 := uint64(uint32(r12[l]) >> uint32(k3))
 				r20[l] = v21
-				// 1240: and.b32
+				// 1242: and.b32
 				v22 := uint64(uint32(r12[l]) & uint32(k4))
-				// 1242: shl.b32
+				// 1244: shl.b32
 				v23 := uint64(uint32(v21) << uint32(k4))
-				// 1243: shl.b32
+				// 1245: shl.b32
 				v24 := uint64(uint32(r12[l]) << uint32(k5))
-				// 1244: and.b32
+				// 1246: and.b32
 				v25 := uint64(uint32(v24) & uint32(k2))
-				// 1245: or.b32
+				// 1247: or.b32
 				v26 := uint64(uint32(v23) | uint32(v25))
-				// 1246: cvt.u64.u32
+				// 1248: cvt.u64.u32
 				v27 := uint64(uint64(uint32(v26)))
-				// 1247: add.s64
+				// 1249: add.s64
 				v28 := uint64(uint64(v27) + uint64(u18))
 				r27[l] = v28
-				// 1248: shl.b64
+				// 1250: shl.b64
 				v29 := uint64(uint64(v28) << uint32(k3))
 				r28[l] = v29
-				// 1249: add.s64
+				// 1251: add.s64
 				v30 := uint64(uint64(u12) + uint64(v29))
-				// 1250: add.s32
+				// 1252: add.s32
 				v31 := uint64(uint32(v26) + uint32(k6))
-				// 1251: cvt.u64.u32
+				// 1253: cvt.u64.u32
 				v32 := uint64(uint64(uint32(v31)))
-				// 1252: add.s64
+				// 1254: add.s64
 				v33 := uint64(uint64(v32) + uint64(u18))
 				r32[l] = v33
-				// 1253: shl.b64
+				// 1255: shl.b64
 				v34 := uint64(uint64(v33) << uint32(k3))
 				r33[l] = v34
-				// 1254: add.s64
+				// 1256: add.s64
 				v35 := uint64(uint64(u12) + uint64(v34))
-				// 1255: bfi.b32
+				// 1257: bfi.b32
 				v36 := isa.Bfi(v21, v22, uint32(k7), uint32(k8), 32)
-				// 1256: add.s32
+				// 1258: add.s32
 				v37 := uint64(uint32(v21) + uint32(k9))
 				r36[l] = v37
-				// 1257: ld.global.f32
+				// 1259: ld.global.f32
 				v38a := uint64(v35) + 0x4
 				var v38 uint64
 				if v38ao := v38a - v38aw.Base; v38ao < v38aw.End && v38a&3 == 0 {
@@ -15957,14 +16711,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v38x, v38ok := w.TryLoad(v38aw, runtime.SpaceGlobal, v38a, 4, l)
 						if !v38ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v38a, 4, "testdata/ptx/nvcc/mma.ptx:1257")
+							flt.Note(0, l, runtime.SpaceGlobal, v38a, 4, "testdata/ptx/nvcc/mma.ptx:1259")
 							continue
 						}
 						v38 = v38x
 					}
 				}
 				r37[l] = v38
-				// 1258: ld.global.f32
+				// 1260: ld.global.f32
 				v39a := uint64(v35) + 0x0
 				var v39 uint64
 				if v39ao := v39a - v39aw.Base; v39ao < v39aw.End && v39a&3 == 0 {
@@ -15973,14 +16727,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v39x, v39ok := w.TryLoad(v39aw, runtime.SpaceGlobal, v39a, 4, l)
 						if !v39ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v39a, 4, "testdata/ptx/nvcc/mma.ptx:1258")
+							flt.Note(1, l, runtime.SpaceGlobal, v39a, 4, "testdata/ptx/nvcc/mma.ptx:1260")
 							continue
 						}
 						v39 = v39x
 					}
 				}
 				r38[l] = v39
-				// 1259: ld.global.f32
+				// 1261: ld.global.f32
 				v40a := uint64(v30) + 0x4
 				var v40 uint64
 				if v40ao := v40a - v40aw.Base; v40ao < v40aw.End && v40a&3 == 0 {
@@ -15989,14 +16743,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v40x, v40ok := w.TryLoad(v40aw, runtime.SpaceGlobal, v40a, 4, l)
 						if !v40ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v40a, 4, "testdata/ptx/nvcc/mma.ptx:1259")
+							flt.Note(2, l, runtime.SpaceGlobal, v40a, 4, "testdata/ptx/nvcc/mma.ptx:1261")
 							continue
 						}
 						v40 = v40x
 					}
 				}
 				r39[l] = v40
-				// 1260: ld.global.f32
+				// 1262: ld.global.f32
 				v41a := uint64(v30) + 0x0
 				var v41 uint64
 				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
@@ -16005,23 +16759,23 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGlobal, v41a, 4, l)
 						if !v41ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v41a, 4, "testdata/ptx/nvcc/mma.ptx:1260")
+							flt.Note(3, l, runtime.SpaceGlobal, v41a, 4, "testdata/ptx/nvcc/mma.ptx:1262")
 							continue
 						}
 						v41 = v41x
 					}
 				}
 				r40[l] = v41
-				// 1262: cvt.u64.u32
+				// 1264: cvt.u64.u32
 				v42 := uint64(uint64(uint32(v36)))
-				// 1263: add.s64
-				v43 := uint64(uint64(v42) + uint64(u16))
-				// 1264: shl.b64
-				v44 := uint64(uint64(v43) << uint32(k3))
 				// 1265: add.s64
+				v43 := uint64(uint64(v42) + uint64(u16))
+				// 1266: shl.b64
+				v44 := uint64(uint64(v43) << uint32(k3))
+				// 1267: add.s64
 				v45 := uint64(uint64(u8) + uint64(v44))
 				r44[l] = v45
-				// 1266: ld.global.u32
+				// 1268: ld.global.u32
 				v46a := uint64(v45) + 0x0
 				var v46 uint64
 				if v46ao := v46a - v46aw.Base; v46ao < v46aw.End && v46a&3 == 0 {
@@ -16030,14 +16784,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v46x, v46ok := w.TryLoad(v46aw, runtime.SpaceGlobal, v46a, 4, l)
 						if !v46ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v46a, 4, "testdata/ptx/nvcc/mma.ptx:1266")
+							flt.Note(4, l, runtime.SpaceGlobal, v46a, 4, "testdata/ptx/nvcc/mma.ptx:1268")
 							continue
 						}
 						v46 = v46x
 					}
 				}
 				r45[l] = v46
-				// 1268: ld.global.u32
+				// 1270: ld.global.u32
 				v47a := uint64(v45) + 0x200
 				var v47 uint64
 				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
@@ -16046,14 +16800,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGlobal, v47a, 4, l)
 						if !v47ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/nvcc/mma.ptx:1268")
+							flt.Note(5, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/nvcc/mma.ptx:1270")
 							continue
 						}
 						v47 = v47x
 					}
 				}
 				r46[l] = v47
-				// 1270: ld.global.u32
+				// 1272: ld.global.u32
 				v48a := uint64(v45) + 0x10
 				var v48 uint64
 				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
@@ -16062,14 +16816,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGlobal, v48a, 4, l)
 						if !v48ok {
-							flt.Note(6, l, runtime.SpaceGlobal, v48a, 4, "testdata/ptx/nvcc/mma.ptx:1270")
+							flt.Note(6, l, runtime.SpaceGlobal, v48a, 4, "testdata/ptx/nvcc/mma.ptx:1272")
 							continue
 						}
 						v48 = v48x
 					}
 				}
 				r47[l] = v48
-				// 1272: ld.global.u32
+				// 1274: ld.global.u32
 				v49a := uint64(v45) + 0x210
 				var v49 uint64
 				if v49ao := v49a - v49aw.Base; v49ao < v49aw.End && v49a&3 == 0 {
@@ -16078,30 +16832,30 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v49x, v49ok := w.TryLoad(v49aw, runtime.SpaceGlobal, v49a, 4, l)
 						if !v49ok {
-							flt.Note(7, l, runtime.SpaceGlobal, v49a, 4, "testdata/ptx/nvcc/mma.ptx:1272")
+							flt.Note(7, l, runtime.SpaceGlobal, v49a, 4, "testdata/ptx/nvcc/mma.ptx:1274")
 							continue
 						}
 						v49 = v49x
 					}
 				}
 				r48[l] = v49
-				// 1274: shl.b32
+				// 1276: shl.b32
 				v50 := uint64(uint32(r12[l]) << uint32(k4))
-				// 1275: and.b32
+				// 1277: and.b32
 				v51 := uint64(uint32(v50) & uint32(k10))
 				r50[l] = v51
-				// 1276: add.s32
+				// 1278: add.s32
 				v52 := uint64(uint32(v51) + uint32(v21))
 				r51[l] = v52
-				// 1277: cvt.u64.u32
+				// 1279: cvt.u64.u32
 				v53 := uint64(uint64(uint32(v52)))
-				// 1278: add.s64
-				v54 := uint64(uint64(v53) + uint64(u18))
-				// 1279: shl.b64
-				v55 := uint64(uint64(v54) << uint32(k3))
 				// 1280: add.s64
+				v54 := uint64(uint64(v53) + uint64(u18))
+				// 1281: shl.b64
+				v55 := uint64(uint64(v54) << uint32(k3))
+				// 1282: add.s64
 				v56 := uint64(uint64(u7) + uint64(v55))
-				// 1281: ld.global.u32
+				// 1283: ld.global.u32
 				v57a := uint64(v56) + 0x0
 				var v57 uint64
 				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
@@ -16110,24 +16864,24 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 4, l)
 						if !v57ok {
-							flt.Note(8, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/nvcc/mma.ptx:1281")
+							flt.Note(8, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/nvcc/mma.ptx:1283")
 							continue
 						}
 						v57 = v57x
 					}
 				}
 				r56[l] = v57
-				// 1283: add.s32
+				// 1285: add.s32
 				v58 := uint64(uint32(v37) + uint32(v51))
-				// 1284: cvt.u64.u32
+				// 1286: cvt.u64.u32
 				v59 := uint64(uint64(uint32(v58)))
-				// 1285: add.s64
-				v60 := uint64(uint64(v59) + uint64(u18))
-				// 1286: shl.b64
-				v61 := uint64(uint64(v60) << uint32(k3))
 				// 1287: add.s64
+				v60 := uint64(uint64(v59) + uint64(u18))
+				// 1288: shl.b64
+				v61 := uint64(uint64(v60) << uint32(k3))
+				// 1289: add.s64
 				v62 := uint64(uint64(u7) + uint64(v61))
-				// 1288: ld.global.u32
+				// 1290: ld.global.u32
 				v63a := uint64(v62) + 0x0
 				var v63 uint64
 				if v63ao := v63a - v63aw.Base; v63ao < v63aw.End && v63a&3 == 0 {
@@ -16136,7 +16890,7 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v63x, v63ok := w.TryLoad(v63aw, runtime.SpaceGlobal, v63a, 4, l)
 						if !v63ok {
-							flt.Note(9, l, runtime.SpaceGlobal, v63a, 4, "testdata/ptx/nvcc/mma.ptx:1288")
+							flt.Note(9, l, runtime.SpaceGlobal, v63a, 4, "testdata/ptx/nvcc/mma.ptx:1290")
 							continue
 						}
 						v63 = v63x
@@ -16147,9 +16901,9 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 1291: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
-	w.Mma(8, isa.MatTF32, isa.MatF32, isa.MatF32, [4]int{40, 39, 38, 37}, [4]int{45, 46, 47, 48}, [4]int{56, 62, 0, 0}, [4]int{40, 39, 38, 37}, m, "testdata/ptx/nvcc/mma.ptx:1291")
-	// PTX lines 1294, 1296, 1298, 1300, 1302, 1303, 1304, 1305, 1306, 1307, 1308, 1310, 1311, 1312, 1313, 1314, 1315: lane-local, one loop over the lanes
+	// PTX line 1293: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+	w.Mma(8, isa.MatTF32, isa.MatF32, isa.MatF32, [4]int{40, 39, 38, 37}, [4]int{45, 46, 47, 48}, [4]int{56, 62, 0, 0}, [4]int{40, 39, 38, 37}, m, "testdata/ptx/nvcc/mma.ptx:1293")
+	// PTX lines 1296, 1298, 1300, 1302, 1304, 1305, 1306, 1307, 1308, 1309, 1310, 1312, 1313, 1314, 1315, 1316, 1317: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -16214,7 +16968,7 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1294: ld.global.u32
+				// 1296: ld.global.u32
 				v64a := uint64(r44[l]) + 0x20
 				var v64 uint64
 				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
@@ -16223,14 +16977,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGlobal, v64a, 4, l)
 						if !v64ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v64a, 4, "testdata/ptx/nvcc/mma.ptx:1294")
+							flt.Note(0, l, runtime.SpaceGlobal, v64a, 4, "testdata/ptx/nvcc/mma.ptx:1296")
 							continue
 						}
 						v64 = v64x
 					}
 				}
 				r63[l] = v64
-				// 1296: ld.global.u32
+				// 1298: ld.global.u32
 				v65a := uint64(r44[l]) + 0x220
 				var v65 uint64
 				if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&3 == 0 {
@@ -16239,14 +16993,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGlobal, v65a, 4, l)
 						if !v65ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v65a, 4, "testdata/ptx/nvcc/mma.ptx:1296")
+							flt.Note(1, l, runtime.SpaceGlobal, v65a, 4, "testdata/ptx/nvcc/mma.ptx:1298")
 							continue
 						}
 						v65 = v65x
 					}
 				}
 				r64[l] = v65
-				// 1298: ld.global.u32
+				// 1300: ld.global.u32
 				v66a := uint64(r44[l]) + 0x30
 				var v66 uint64
 				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&3 == 0 {
@@ -16255,14 +17009,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGlobal, v66a, 4, l)
 						if !v66ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v66a, 4, "testdata/ptx/nvcc/mma.ptx:1298")
+							flt.Note(2, l, runtime.SpaceGlobal, v66a, 4, "testdata/ptx/nvcc/mma.ptx:1300")
 							continue
 						}
 						v66 = v66x
 					}
 				}
 				r65[l] = v66
-				// 1300: ld.global.u32
+				// 1302: ld.global.u32
 				v67a := uint64(r44[l]) + 0x230
 				var v67 uint64
 				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&3 == 0 {
@@ -16271,26 +17025,26 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGlobal, v67a, 4, l)
 						if !v67ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v67a, 4, "testdata/ptx/nvcc/mma.ptx:1300")
+							flt.Note(3, l, runtime.SpaceGlobal, v67a, 4, "testdata/ptx/nvcc/mma.ptx:1302")
 							continue
 						}
 						v67 = v67x
 					}
 				}
 				r66[l] = v67
-				// 1302: or.b32
+				// 1304: or.b32
 				v68 := uint64(uint32(r50[l]) | uint32(k6))
-				// 1303: add.s32
+				// 1305: add.s32
 				v69 := uint64(uint32(v68) + uint32(r20[l]))
-				// 1304: cvt.u64.u32
+				// 1306: cvt.u64.u32
 				v70 := uint64(uint64(uint32(v69)))
-				// 1305: add.s64
-				v71 := uint64(uint64(v70) + uint64(u18))
-				// 1306: shl.b64
-				v72 := uint64(uint64(v71) << uint32(k3))
 				// 1307: add.s64
+				v71 := uint64(uint64(v70) + uint64(u18))
+				// 1308: shl.b64
+				v72 := uint64(uint64(v71) << uint32(k3))
+				// 1309: add.s64
 				v73 := uint64(uint64(u7) + uint64(v72))
-				// 1308: ld.global.u32
+				// 1310: ld.global.u32
 				v74a := uint64(v73) + 0x0
 				var v74 uint64
 				if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&3 == 0 {
@@ -16299,24 +17053,24 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGlobal, v74a, 4, l)
 						if !v74ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v74a, 4, "testdata/ptx/nvcc/mma.ptx:1308")
+							flt.Note(4, l, runtime.SpaceGlobal, v74a, 4, "testdata/ptx/nvcc/mma.ptx:1310")
 							continue
 						}
 						v74 = v74x
 					}
 				}
 				r73[l] = v74
-				// 1310: add.s32
+				// 1312: add.s32
 				v75 := uint64(uint32(r36[l]) + uint32(v68))
-				// 1311: cvt.u64.u32
+				// 1313: cvt.u64.u32
 				v76 := uint64(uint64(uint32(v75)))
-				// 1312: add.s64
-				v77 := uint64(uint64(v76) + uint64(u18))
-				// 1313: shl.b64
-				v78 := uint64(uint64(v77) << uint32(k3))
 				// 1314: add.s64
+				v77 := uint64(uint64(v76) + uint64(u18))
+				// 1315: shl.b64
+				v78 := uint64(uint64(v77) << uint32(k3))
+				// 1316: add.s64
 				v79 := uint64(uint64(u7) + uint64(v78))
-				// 1315: ld.global.u32
+				// 1317: ld.global.u32
 				v80a := uint64(v79) + 0x0
 				var v80 uint64
 				if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&3 == 0 {
@@ -16325,7 +17079,7 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGlobal, v80a, 4, l)
 						if !v80ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v80a, 4, "testdata/ptx/nvcc/mma.ptx:1315")
+							flt.Note(5, l, runtime.SpaceGlobal, v80a, 4, "testdata/ptx/nvcc/mma.ptx:1317")
 							continue
 						}
 						v80 = v80x
@@ -16336,7 +17090,7 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1294: ld.global.u32
+				// 1296: ld.global.u32
 				v64a := uint64(r44[l]) + 0x20
 				var v64 uint64
 				if v64ao := v64a - v64aw.Base; v64ao < v64aw.End && v64a&3 == 0 {
@@ -16345,14 +17099,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v64x, v64ok := w.TryLoad(v64aw, runtime.SpaceGlobal, v64a, 4, l)
 						if !v64ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v64a, 4, "testdata/ptx/nvcc/mma.ptx:1294")
+							flt.Note(0, l, runtime.SpaceGlobal, v64a, 4, "testdata/ptx/nvcc/mma.ptx:1296")
 							continue
 						}
 						v64 = v64x
 					}
 				}
 				r63[l] = v64
-				// 1296: ld.global.u32
+				// 1298: ld.global.u32
 				v65a := uint64(r44[l]) + 0x220
 				var v65 uint64
 				if v65ao := v65a - v65aw.Base; v65ao < v65aw.End && v65a&3 == 0 {
@@ -16361,14 +17115,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v65x, v65ok := w.TryLoad(v65aw, runtime.SpaceGlobal, v65a, 4, l)
 						if !v65ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v65a, 4, "testdata/ptx/nvcc/mma.ptx:1296")
+							flt.Note(1, l, runtime.SpaceGlobal, v65a, 4, "testdata/ptx/nvcc/mma.ptx:1298")
 							continue
 						}
 						v65 = v65x
 					}
 				}
 				r64[l] = v65
-				// 1298: ld.global.u32
+				// 1300: ld.global.u32
 				v66a := uint64(r44[l]) + 0x30
 				var v66 uint64
 				if v66ao := v66a - v66aw.Base; v66ao < v66aw.End && v66a&3 == 0 {
@@ -16377,14 +17131,14 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v66x, v66ok := w.TryLoad(v66aw, runtime.SpaceGlobal, v66a, 4, l)
 						if !v66ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v66a, 4, "testdata/ptx/nvcc/mma.ptx:1298")
+							flt.Note(2, l, runtime.SpaceGlobal, v66a, 4, "testdata/ptx/nvcc/mma.ptx:1300")
 							continue
 						}
 						v66 = v66x
 					}
 				}
 				r65[l] = v66
-				// 1300: ld.global.u32
+				// 1302: ld.global.u32
 				v67a := uint64(r44[l]) + 0x230
 				var v67 uint64
 				if v67ao := v67a - v67aw.Base; v67ao < v67aw.End && v67a&3 == 0 {
@@ -16393,26 +17147,26 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v67x, v67ok := w.TryLoad(v67aw, runtime.SpaceGlobal, v67a, 4, l)
 						if !v67ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v67a, 4, "testdata/ptx/nvcc/mma.ptx:1300")
+							flt.Note(3, l, runtime.SpaceGlobal, v67a, 4, "testdata/ptx/nvcc/mma.ptx:1302")
 							continue
 						}
 						v67 = v67x
 					}
 				}
 				r66[l] = v67
-				// 1302: or.b32
+				// 1304: or.b32
 				v68 := uint64(uint32(r50[l]) | uint32(k6))
-				// 1303: add.s32
+				// 1305: add.s32
 				v69 := uint64(uint32(v68) + uint32(r20[l]))
-				// 1304: cvt.u64.u32
+				// 1306: cvt.u64.u32
 				v70 := uint64(uint64(uint32(v69)))
-				// 1305: add.s64
-				v71 := uint64(uint64(v70) + uint64(u18))
-				// 1306: shl.b64
-				v72 := uint64(uint64(v71) << uint32(k3))
 				// 1307: add.s64
+				v71 := uint64(uint64(v70) + uint64(u18))
+				// 1308: shl.b64
+				v72 := uint64(uint64(v71) << uint32(k3))
+				// 1309: add.s64
 				v73 := uint64(uint64(u7) + uint64(v72))
-				// 1308: ld.global.u32
+				// 1310: ld.global.u32
 				v74a := uint64(v73) + 0x0
 				var v74 uint64
 				if v74ao := v74a - v74aw.Base; v74ao < v74aw.End && v74a&3 == 0 {
@@ -16421,24 +17175,24 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v74x, v74ok := w.TryLoad(v74aw, runtime.SpaceGlobal, v74a, 4, l)
 						if !v74ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v74a, 4, "testdata/ptx/nvcc/mma.ptx:1308")
+							flt.Note(4, l, runtime.SpaceGlobal, v74a, 4, "testdata/ptx/nvcc/mma.ptx:1310")
 							continue
 						}
 						v74 = v74x
 					}
 				}
 				r73[l] = v74
-				// 1310: add.s32
+				// 1312: add.s32
 				v75 := uint64(uint32(r36[l]) + uint32(v68))
-				// 1311: cvt.u64.u32
+				// 1313: cvt.u64.u32
 				v76 := uint64(uint64(uint32(v75)))
-				// 1312: add.s64
-				v77 := uint64(uint64(v76) + uint64(u18))
-				// 1313: shl.b64
-				v78 := uint64(uint64(v77) << uint32(k3))
 				// 1314: add.s64
+				v77 := uint64(uint64(v76) + uint64(u18))
+				// 1315: shl.b64
+				v78 := uint64(uint64(v77) << uint32(k3))
+				// 1316: add.s64
 				v79 := uint64(uint64(u7) + uint64(v78))
-				// 1315: ld.global.u32
+				// 1317: ld.global.u32
 				v80a := uint64(v79) + 0x0
 				var v80 uint64
 				if v80ao := v80a - v80aw.Base; v80ao < v80aw.End && v80a&3 == 0 {
@@ -16447,7 +17201,7 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v80x, v80ok := w.TryLoad(v80aw, runtime.SpaceGlobal, v80a, 4, l)
 						if !v80ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v80a, 4, "testdata/ptx/nvcc/mma.ptx:1315")
+							flt.Note(5, l, runtime.SpaceGlobal, v80a, 4, "testdata/ptx/nvcc/mma.ptx:1317")
 							continue
 						}
 						v80 = v80x
@@ -16458,9 +17212,9 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 1318: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
-	w.Mma(8, isa.MatTF32, isa.MatF32, isa.MatF32, [4]int{40, 39, 38, 37}, [4]int{63, 64, 65, 66}, [4]int{73, 79, 0, 0}, [4]int{40, 39, 38, 37}, m, "testdata/ptx/nvcc/mma.ptx:1318")
-	// PTX lines 1321, 1322, 1323, 1326, 1327, 1329, 1330, 1331, 1334, 1335, 1337, 1338, 1339, 1340, 1341, 1342, 1343, 1344, 1345, 1346, 1347, 1350, 1351: lane-local, one loop over the lanes
+	// PTX line 1320: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+	w.Mma(8, isa.MatTF32, isa.MatF32, isa.MatF32, [4]int{40, 39, 38, 37}, [4]int{63, 64, 65, 66}, [4]int{73, 79, 0, 0}, [4]int{40, 39, 38, 37}, m, "testdata/ptx/nvcc/mma.ptx:1320")
+	// PTX lines 1323, 1324, 1325, 1328, 1329, 1331, 1332, 1333, 1336, 1337, 1339, 1340, 1341, 1342, 1343, 1344, 1345, 1346, 1347, 1348, 1349, 1352, 1353: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -16525,11 +17279,11 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1321: shl.b64
+				// 1323: shl.b64
 				v81 := uint64(uint64(r27[l]) << uint32(k5))
-				// 1322: add.s64
+				// 1324: add.s64
 				v82 := uint64(uint64(u11) + uint64(v81))
-				// 1323: ld.global.u16
+				// 1325: ld.global.u16
 				v83a := uint64(v82) + 0x0
 				var v83 uint64
 				if v83ao := v83a - v83aw.Base; v83ao < v83aw.End && v83a&1 == 0 {
@@ -16538,13 +17292,13 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v83x, v83ok := w.TryLoad(v83aw, runtime.SpaceGlobal, v83a, 2, l)
 						if !v83ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v83a, 2, "testdata/ptx/nvcc/mma.ptx:1323")
+							flt.Note(0, l, runtime.SpaceGlobal, v83a, 2, "testdata/ptx/nvcc/mma.ptx:1325")
 							continue
 						}
 						v83 = v83x
 					}
 				}
-				// 1326: ld.global.u16
+				// 1328: ld.global.u16
 				v84a := uint64(v82) + 0x2
 				var v84 uint64
 				if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&1 == 0 {
@@ -16553,20 +17307,20 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGlobal, v84a, 2, l)
 						if !v84ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v84a, 2, "testdata/ptx/nvcc/mma.ptx:1326")
+							flt.Note(1, l, runtime.SpaceGlobal, v84a, 2, "testdata/ptx/nvcc/mma.ptx:1328")
 							continue
 						}
 						v84 = v84x
 					}
 				}
-				// 1327: prmt.b32
+				// 1329: prmt.b32
 				v85 := uint64(isa.Prmt(uint32(v84), uint32(v83), uint32(k11), isa.PrmtGeneric))
 				r84[l] = v85
-				// 1329: shl.b64
+				// 1331: shl.b64
 				v86 := uint64(uint64(r32[l]) << uint32(k5))
-				// 1330: add.s64
+				// 1332: add.s64
 				v87 := uint64(uint64(u11) + uint64(v86))
-				// 1331: ld.global.u16
+				// 1333: ld.global.u16
 				v88a := uint64(v87) + 0x0
 				var v88 uint64
 				if v88ao := v88a - v88aw.Base; v88ao < v88aw.End && v88a&1 == 0 {
@@ -16575,13 +17329,13 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v88x, v88ok := w.TryLoad(v88aw, runtime.SpaceGlobal, v88a, 2, l)
 						if !v88ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v88a, 2, "testdata/ptx/nvcc/mma.ptx:1331")
+							flt.Note(2, l, runtime.SpaceGlobal, v88a, 2, "testdata/ptx/nvcc/mma.ptx:1333")
 							continue
 						}
 						v88 = v88x
 					}
 				}
-				// 1334: ld.global.u16
+				// 1336: ld.global.u16
 				v89a := uint64(v87) + 0x2
 				var v89 uint64
 				if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&1 == 0 {
@@ -16590,26 +17344,26 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGlobal, v89a, 2, l)
 						if !v89ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v89a, 2, "testdata/ptx/nvcc/mma.ptx:1334")
+							flt.Note(3, l, runtime.SpaceGlobal, v89a, 2, "testdata/ptx/nvcc/mma.ptx:1336")
 							continue
 						}
 						v89 = v89x
 					}
 				}
-				// 1335: prmt.b32
+				// 1337: prmt.b32
 				v90 := uint64(isa.Prmt(uint32(v89), uint32(v88), uint32(k11), isa.PrmtGeneric))
 				r89[l] = v90
-				// 1337: add.s32
+				// 1339: add.s32
 				v91 := uint64(uint32(r51[l]) + uint32(r50[l]))
-				// 1338: cvt.u64.u32
+				// 1340: cvt.u64.u32
 				v92 := uint64(uint64(uint32(v91)))
-				// 1339: add.s64
-				v93 := uint64(uint64(v92) + uint64(u20))
-				// 1340: shl.b64
-				v94 := uint64(uint64(v93) << uint32(k5))
 				// 1341: add.s64
+				v93 := uint64(uint64(v92) + uint64(u20))
+				// 1342: shl.b64
+				v94 := uint64(uint64(v93) << uint32(k5))
+				// 1343: add.s64
 				v95 := uint64(uint64(u10) + uint64(v94))
-				// 1342: ld.global.u16
+				// 1344: ld.global.u16
 				v96a := uint64(v95) + 0x0
 				var v96 uint64
 				if v96ao := v96a - v96aw.Base; v96ao < v96aw.End && v96a&1 == 0 {
@@ -16618,23 +17372,23 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGlobal, v96a, 2, l)
 						if !v96ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v96a, 2, "testdata/ptx/nvcc/mma.ptx:1342")
+							flt.Note(4, l, runtime.SpaceGlobal, v96a, 2, "testdata/ptx/nvcc/mma.ptx:1344")
 							continue
 						}
 						v96 = v96x
 					}
 				}
-				// 1343: add.s32
+				// 1345: add.s32
 				v97 := uint64(uint32(v91) + uint32(k0))
-				// 1344: cvt.u64.u32
+				// 1346: cvt.u64.u32
 				v98 := uint64(uint64(uint32(v97)))
-				// 1345: add.s64
-				v99 := uint64(uint64(v98) + uint64(u20))
-				// 1346: shl.b64
-				v100 := uint64(uint64(v99) << uint32(k5))
 				// 1347: add.s64
+				v99 := uint64(uint64(v98) + uint64(u20))
+				// 1348: shl.b64
+				v100 := uint64(uint64(v99) << uint32(k5))
+				// 1349: add.s64
 				v101 := uint64(uint64(u10) + uint64(v100))
-				// 1350: ld.global.u16
+				// 1352: ld.global.u16
 				v102a := uint64(v101) + 0x0
 				var v102 uint64
 				if v102ao := v102a - v102aw.Base; v102ao < v102aw.End && v102a&1 == 0 {
@@ -16643,24 +17397,24 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v102x, v102ok := w.TryLoad(v102aw, runtime.SpaceGlobal, v102a, 2, l)
 						if !v102ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v102a, 2, "testdata/ptx/nvcc/mma.ptx:1350")
+							flt.Note(5, l, runtime.SpaceGlobal, v102a, 2, "testdata/ptx/nvcc/mma.ptx:1352")
 							continue
 						}
 						v102 = v102x
 					}
 				}
-				// 1351: prmt.b32
+				// 1353: prmt.b32
 				v103 := uint64(isa.Prmt(uint32(v102), uint32(v96), uint32(k11), isa.PrmtGeneric))
 				r102[l] = v103
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1321: shl.b64
+				// 1323: shl.b64
 				v81 := uint64(uint64(r27[l]) << uint32(k5))
-				// 1322: add.s64
+				// 1324: add.s64
 				v82 := uint64(uint64(u11) + uint64(v81))
-				// 1323: ld.global.u16
+				// 1325: ld.global.u16
 				v83a := uint64(v82) + 0x0
 				var v83 uint64
 				if v83ao := v83a - v83aw.Base; v83ao < v83aw.End && v83a&1 == 0 {
@@ -16669,13 +17423,13 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v83x, v83ok := w.TryLoad(v83aw, runtime.SpaceGlobal, v83a, 2, l)
 						if !v83ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v83a, 2, "testdata/ptx/nvcc/mma.ptx:1323")
+							flt.Note(0, l, runtime.SpaceGlobal, v83a, 2, "testdata/ptx/nvcc/mma.ptx:1325")
 							continue
 						}
 						v83 = v83x
 					}
 				}
-				// 1326: ld.global.u16
+				// 1328: ld.global.u16
 				v84a := uint64(v82) + 0x2
 				var v84 uint64
 				if v84ao := v84a - v84aw.Base; v84ao < v84aw.End && v84a&1 == 0 {
@@ -16684,20 +17438,20 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v84x, v84ok := w.TryLoad(v84aw, runtime.SpaceGlobal, v84a, 2, l)
 						if !v84ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v84a, 2, "testdata/ptx/nvcc/mma.ptx:1326")
+							flt.Note(1, l, runtime.SpaceGlobal, v84a, 2, "testdata/ptx/nvcc/mma.ptx:1328")
 							continue
 						}
 						v84 = v84x
 					}
 				}
-				// 1327: prmt.b32
+				// 1329: prmt.b32
 				v85 := uint64(isa.Prmt(uint32(v84), uint32(v83), uint32(k11), isa.PrmtGeneric))
 				r84[l] = v85
-				// 1329: shl.b64
+				// 1331: shl.b64
 				v86 := uint64(uint64(r32[l]) << uint32(k5))
-				// 1330: add.s64
+				// 1332: add.s64
 				v87 := uint64(uint64(u11) + uint64(v86))
-				// 1331: ld.global.u16
+				// 1333: ld.global.u16
 				v88a := uint64(v87) + 0x0
 				var v88 uint64
 				if v88ao := v88a - v88aw.Base; v88ao < v88aw.End && v88a&1 == 0 {
@@ -16706,13 +17460,13 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v88x, v88ok := w.TryLoad(v88aw, runtime.SpaceGlobal, v88a, 2, l)
 						if !v88ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v88a, 2, "testdata/ptx/nvcc/mma.ptx:1331")
+							flt.Note(2, l, runtime.SpaceGlobal, v88a, 2, "testdata/ptx/nvcc/mma.ptx:1333")
 							continue
 						}
 						v88 = v88x
 					}
 				}
-				// 1334: ld.global.u16
+				// 1336: ld.global.u16
 				v89a := uint64(v87) + 0x2
 				var v89 uint64
 				if v89ao := v89a - v89aw.Base; v89ao < v89aw.End && v89a&1 == 0 {
@@ -16721,26 +17475,26 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v89x, v89ok := w.TryLoad(v89aw, runtime.SpaceGlobal, v89a, 2, l)
 						if !v89ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v89a, 2, "testdata/ptx/nvcc/mma.ptx:1334")
+							flt.Note(3, l, runtime.SpaceGlobal, v89a, 2, "testdata/ptx/nvcc/mma.ptx:1336")
 							continue
 						}
 						v89 = v89x
 					}
 				}
-				// 1335: prmt.b32
+				// 1337: prmt.b32
 				v90 := uint64(isa.Prmt(uint32(v89), uint32(v88), uint32(k11), isa.PrmtGeneric))
 				r89[l] = v90
-				// 1337: add.s32
+				// 1339: add.s32
 				v91 := uint64(uint32(r51[l]) + uint32(r50[l]))
-				// 1338: cvt.u64.u32
+				// 1340: cvt.u64.u32
 				v92 := uint64(uint64(uint32(v91)))
-				// 1339: add.s64
-				v93 := uint64(uint64(v92) + uint64(u20))
-				// 1340: shl.b64
-				v94 := uint64(uint64(v93) << uint32(k5))
 				// 1341: add.s64
+				v93 := uint64(uint64(v92) + uint64(u20))
+				// 1342: shl.b64
+				v94 := uint64(uint64(v93) << uint32(k5))
+				// 1343: add.s64
 				v95 := uint64(uint64(u10) + uint64(v94))
-				// 1342: ld.global.u16
+				// 1344: ld.global.u16
 				v96a := uint64(v95) + 0x0
 				var v96 uint64
 				if v96ao := v96a - v96aw.Base; v96ao < v96aw.End && v96a&1 == 0 {
@@ -16749,23 +17503,23 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v96x, v96ok := w.TryLoad(v96aw, runtime.SpaceGlobal, v96a, 2, l)
 						if !v96ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v96a, 2, "testdata/ptx/nvcc/mma.ptx:1342")
+							flt.Note(4, l, runtime.SpaceGlobal, v96a, 2, "testdata/ptx/nvcc/mma.ptx:1344")
 							continue
 						}
 						v96 = v96x
 					}
 				}
-				// 1343: add.s32
+				// 1345: add.s32
 				v97 := uint64(uint32(v91) + uint32(k0))
-				// 1344: cvt.u64.u32
+				// 1346: cvt.u64.u32
 				v98 := uint64(uint64(uint32(v97)))
-				// 1345: add.s64
-				v99 := uint64(uint64(v98) + uint64(u20))
-				// 1346: shl.b64
-				v100 := uint64(uint64(v99) << uint32(k5))
 				// 1347: add.s64
+				v99 := uint64(uint64(v98) + uint64(u20))
+				// 1348: shl.b64
+				v100 := uint64(uint64(v99) << uint32(k5))
+				// 1349: add.s64
 				v101 := uint64(uint64(u10) + uint64(v100))
-				// 1350: ld.global.u16
+				// 1352: ld.global.u16
 				v102a := uint64(v101) + 0x0
 				var v102 uint64
 				if v102ao := v102a - v102aw.Base; v102ao < v102aw.End && v102a&1 == 0 {
@@ -16774,22 +17528,22 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v102x, v102ok := w.TryLoad(v102aw, runtime.SpaceGlobal, v102a, 2, l)
 						if !v102ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v102a, 2, "testdata/ptx/nvcc/mma.ptx:1350")
+							flt.Note(5, l, runtime.SpaceGlobal, v102a, 2, "testdata/ptx/nvcc/mma.ptx:1352")
 							continue
 						}
 						v102 = v102x
 					}
 				}
-				// 1351: prmt.b32
+				// 1353: prmt.b32
 				v103 := uint64(isa.Prmt(uint32(v102), uint32(v96), uint32(k11), isa.PrmtGeneric))
 				r102[l] = v103
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 1354: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
-	w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{40, 39, 38, 37}, [4]int{84, 89, 0, 0}, [4]int{102, 0, 0, 0}, [4]int{40, 39, 38, 37}, m, "testdata/ptx/nvcc/mma.ptx:1354")
-	// PTX lines 1357, 1358: lane-local, one loop over the lanes
+	// PTX line 1356: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
+	w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{40, 39, 38, 37}, [4]int{84, 89, 0, 0}, [4]int{102, 0, 0, 0}, [4]int{40, 39, 38, 37}, m, "testdata/ptx/nvcc/mma.ptx:1356")
+	// PTX lines 1359, 1360: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -16803,40 +17557,40 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		s105w := w.Window(99)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1357: add.s64
+				// 1359: add.s64
 				v104 := uint64(uint64(u9) + uint64(r28[l]))
 				r103[l] = v104
-				// 1358: st.global.f32
+				// 1360: st.global.f32
 				s105 := uint64(v104) + 0x0
 				s105v := uint64(r40[l])
 				if s105o := s105 - s105w.Base; s105o < s105w.End && s105&3 == 0 {
 					runtime.Store32(s105w.Ptr, s105o, s105v)
 				} else {
 					{
-						w.StoreLane(s105w, runtime.SpaceGlobal, s105, 4, s105v, l, "testdata/ptx/nvcc/mma.ptx:1358")
+						w.StoreLane(s105w, runtime.SpaceGlobal, s105, 4, s105v, l, "testdata/ptx/nvcc/mma.ptx:1360")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1357: add.s64
+				// 1359: add.s64
 				v104 := uint64(uint64(u9) + uint64(r28[l]))
 				r103[l] = v104
-				// 1358: st.global.f32
+				// 1360: st.global.f32
 				s105 := uint64(v104) + 0x0
 				s105v := uint64(r40[l])
 				if s105o := s105 - s105w.Base; s105o < s105w.End && s105&3 == 0 {
 					runtime.Store32(s105w.Ptr, s105o, s105v)
 				} else {
 					{
-						w.StoreLane(s105w, runtime.SpaceGlobal, s105, 4, s105v, l, "testdata/ptx/nvcc/mma.ptx:1358")
+						w.StoreLane(s105w, runtime.SpaceGlobal, s105, 4, s105v, l, "testdata/ptx/nvcc/mma.ptx:1360")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 1360, 1362: lane-local, one loop over the lanes
+	// PTX lines 1362, 1364: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -16850,77 +17604,36 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		s106w := w.Window(100)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1360: st.global.f32
+				// 1362: st.global.f32
 				s106 := uint64(r103[l]) + 0x4
 				s106v := uint64(r39[l])
 				if s106o := s106 - s106w.Base; s106o < s106w.End && s106&3 == 0 {
 					runtime.Store32(s106w.Ptr, s106o, s106v)
 				} else {
 					{
-						w.StoreLane(s106w, runtime.SpaceGlobal, s106, 4, s106v, l, "testdata/ptx/nvcc/mma.ptx:1360")
+						w.StoreLane(s106w, runtime.SpaceGlobal, s106, 4, s106v, l, "testdata/ptx/nvcc/mma.ptx:1362")
 					}
 				}
-				// 1362: add.s64
+				// 1364: add.s64
 				v107 := uint64(uint64(u9) + uint64(r33[l]))
 				r104[l] = v107
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1360: st.global.f32
+				// 1362: st.global.f32
 				s106 := uint64(r103[l]) + 0x4
 				s106v := uint64(r39[l])
 				if s106o := s106 - s106w.Base; s106o < s106w.End && s106&3 == 0 {
 					runtime.Store32(s106w.Ptr, s106o, s106v)
 				} else {
 					{
-						w.StoreLane(s106w, runtime.SpaceGlobal, s106, 4, s106v, l, "testdata/ptx/nvcc/mma.ptx:1360")
+						w.StoreLane(s106w, runtime.SpaceGlobal, s106, 4, s106v, l, "testdata/ptx/nvcc/mma.ptx:1362")
 					}
 				}
-				// 1362: add.s64
+				// 1364: add.s64
 				v107 := uint64(uint64(u9) + uint64(r33[l]))
 				r104[l] = v107
-			}
-		}
-	}
-	// PTX lines 1363: lane-local, one loop over the lanes
-	{
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 4,
-				Guard: -1,
-				Kind:  runtime.MemStore,
-				Space: runtime.MemGlobal,
-			}, m)
-		}
-		s108w := w.Window(101)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1363: st.global.f32
-				s108 := uint64(r104[l]) + 0x0
-				s108v := uint64(r38[l])
-				if s108o := s108 - s108w.Base; s108o < s108w.End && s108&3 == 0 {
-					runtime.Store32(s108w.Ptr, s108o, s108v)
-				} else {
-					{
-						w.StoreLane(s108w, runtime.SpaceGlobal, s108, 4, s108v, l, "testdata/ptx/nvcc/mma.ptx:1363")
-					}
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1363: st.global.f32
-				s108 := uint64(r104[l]) + 0x0
-				s108v := uint64(r38[l])
-				if s108o := s108 - s108w.Base; s108o < s108w.End && s108&3 == 0 {
-					runtime.Store32(s108w.Ptr, s108o, s108v)
-				} else {
-					{
-						w.StoreLane(s108w, runtime.SpaceGlobal, s108, 4, s108v, l, "testdata/ptx/nvcc/mma.ptx:1363")
-					}
-				}
 			}
 		}
 	}
@@ -16935,17 +17648,17 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s109w := w.Window(102)
+		s108w := w.Window(101)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1365: st.global.f32
-				s109 := uint64(r104[l]) + 0x4
-				s109v := uint64(r37[l])
-				if s109o := s109 - s109w.Base; s109o < s109w.End && s109&3 == 0 {
-					runtime.Store32(s109w.Ptr, s109o, s109v)
+				s108 := uint64(r104[l]) + 0x0
+				s108v := uint64(r38[l])
+				if s108o := s108 - s108w.Base; s108o < s108w.End && s108&3 == 0 {
+					runtime.Store32(s108w.Ptr, s108o, s108v)
 				} else {
 					{
-						w.StoreLane(s109w, runtime.SpaceGlobal, s109, 4, s109v, l, "testdata/ptx/nvcc/mma.ptx:1365")
+						w.StoreLane(s108w, runtime.SpaceGlobal, s108, 4, s108v, l, "testdata/ptx/nvcc/mma.ptx:1365")
 					}
 				}
 			}
@@ -16953,15 +17666,2608 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 1365: st.global.f32
+				s108 := uint64(r104[l]) + 0x0
+				s108v := uint64(r38[l])
+				if s108o := s108 - s108w.Base; s108o < s108w.End && s108&3 == 0 {
+					runtime.Store32(s108w.Ptr, s108o, s108v)
+				} else {
+					{
+						w.StoreLane(s108w, runtime.SpaceGlobal, s108, 4, s108v, l, "testdata/ptx/nvcc/mma.ptx:1365")
+					}
+				}
+			}
+		}
+	}
+	// PTX lines 1367: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s109w := w.Window(102)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1367: st.global.f32
 				s109 := uint64(r104[l]) + 0x4
 				s109v := uint64(r37[l])
 				if s109o := s109 - s109w.Base; s109o < s109w.End && s109&3 == 0 {
 					runtime.Store32(s109w.Ptr, s109o, s109v)
 				} else {
 					{
-						w.StoreLane(s109w, runtime.SpaceGlobal, s109, 4, s109v, l, "testdata/ptx/nvcc/mma.ptx:1365")
+						w.StoreLane(s109w, runtime.SpaceGlobal, s109, 4, s109v, l, "testdata/ptx/nvcc/mma.ptx:1367")
 					}
 				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1367: st.global.f32
+				s109 := uint64(r104[l]) + 0x4
+				s109v := uint64(r37[l])
+				if s109o := s109 - s109w.Base; s109o < s109w.End && s109&3 == 0 {
+					runtime.Store32(s109w.Ptr, s109o, s109v)
+				} else {
+					{
+						w.StoreLane(s109w, runtime.SpaceGlobal, s109, 4, s109v, l, "testdata/ptx/nvcc/mma.ptx:1367")
+					}
+				}
+			}
+		}
+	}
+}
+
+// wmmaGemmRun runs blocks of kernel wmma_gemm for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func wmmaGemmRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 1386-1435; ret
+			wmmaGemmBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// wmmaGemmBlock0 runs block 0 of kernel wmma_gemm for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 1386-1435; ret
+func wmmaGemmBlock0(w *runtime.Warp, m uint32, budget int) {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r34 := w.Reg(34)
+	r51 := w.Reg(51)
+	r60 := w.Reg(60)
+	k0 := uint64(0x9)
+	k1 := uint64(0x8)
+	k2 := uint64(0x4)
+	k3 := uint64(0x10)
+	k4 := uint64(0x2)
+	k5 := uint64(0x20)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1386: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:1386")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1387: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:1387")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1388: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/mma.ptx:1388")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1389: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/mma.ptx:1389")
+	}
+	// PTX line 1391: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 1392: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u2)
+	// PTX line 1393: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u1)
+	// PTX line 1394: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 1395: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 1397: shl.b32, warp-uniform
+	u10 := uint64(uint32(u9) << uint32(k0))
+	// PTX line 1399: shl.b32, warp-uniform
+	u11 := uint64(uint32(u9) << uint32(k1))
+	// PTX line 1400: mul.wide.u32, warp-uniform
+	u12 := uint64(uint64(uint64(uint32(u11)) * uint64(uint32(k2))))
+	// PTX line 1401: add.s64, warp-uniform
+	u13 := uint64(uint64(u8) + uint64(u12))
+	runtime.Broadcast(r12, m, u13)
+	// PTX line 1403: add.s64, warp-uniform
+	u14 := uint64(uint64(u7) + uint64(u12))
+	runtime.Broadcast(r13, m, u14)
+	// PTX line 1406: mov.u32, warp-uniform
+	u15 := uint64(k3)
+	runtime.Broadcast(r14, m, u15)
+	// PTX line 1407: wmma.load.c.sync.aligned.row.m16n16k16.global.f32
+	w.WmmaLoad(runtime.WmmaC, isa.MatF32, false, runtime.SpaceGlobal, [8]int{15, 16, 17, 18, 19, 20, 21, 22}, r12, 0xffffffffffffffff, 0x0, 14, m, "testdata/ptx/nvcc/mma.ptx:1407")
+	// PTX line 1409: mul.wide.u32, warp-uniform
+	u16 := uint64(uint64(uint64(uint32(u10)) * uint64(uint32(k4))))
+	// PTX line 1410: add.s64, warp-uniform
+	u17 := uint64(uint64(u6) + uint64(u16))
+	runtime.Broadcast(r24, m, u17)
+	// PTX line 1413: mov.u32, warp-uniform
+	u18 := uint64(k5)
+	runtime.Broadcast(r25, m, u18)
+	// PTX line 1414: wmma.load.a.sync.aligned.row.m16n16k16.global.f16
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceGlobal, [8]int{26, 27, 28, 29, 30, 31, 32, 33}, r24, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1414")
+	// PTX line 1416: add.s64, warp-uniform
+	u19 := uint64(uint64(u5) + uint64(u16))
+	runtime.Broadcast(r34, m, u19)
+	// PTX line 1419: wmma.load.b.sync.aligned.col.m16n16k16.global.f16
+	w.WmmaLoad(runtime.WmmaB, isa.MatF16, true, runtime.SpaceGlobal, [8]int{35, 36, 37, 38, 39, 40, 41, 42}, r34, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1419")
+	// PTX line 1422: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
+	w.WmmaMma(isa.MatF32, isa.MatF32, [8]int{43, 44, 45, 46, 47, 48, 49, 50}, [8]int{26, 27, 28, 29, 30, 31, 32, 33}, [8]int{35, 36, 37, 38, 39, 40, 41, 42}, [8]int{15, 16, 17, 18, 19, 20, 21, 22}, m, "testdata/ptx/nvcc/mma.ptx:1422")
+	// PTX line 1424: add.s64, warp-uniform
+	u20 := uint64(uint64(u17) + uint64(k5))
+	runtime.Broadcast(r51, m, u20)
+	// PTX line 1426: wmma.load.a.sync.aligned.row.m16n16k16.global.f16
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceGlobal, [8]int{52, 53, 54, 55, 56, 57, 58, 59}, r51, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1426")
+	// PTX line 1428: add.s64, warp-uniform
+	u21 := uint64(uint64(u19) + uint64(k5))
+	runtime.Broadcast(r60, m, u21)
+	// PTX line 1430: wmma.load.b.sync.aligned.col.m16n16k16.global.f16
+	w.WmmaLoad(runtime.WmmaB, isa.MatF16, true, runtime.SpaceGlobal, [8]int{61, 62, 63, 64, 65, 66, 67, 68}, r60, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1430")
+	// PTX line 1432: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
+	w.WmmaMma(isa.MatF32, isa.MatF32, [8]int{69, 70, 71, 72, 73, 74, 75, 76}, [8]int{52, 53, 54, 55, 56, 57, 58, 59}, [8]int{61, 62, 63, 64, 65, 66, 67, 68}, [8]int{43, 44, 45, 46, 47, 48, 49, 50}, m, "testdata/ptx/nvcc/mma.ptx:1432")
+	// PTX line 1435: wmma.store.d.sync.aligned.row.m16n16k16.global.f32
+	w.WmmaStore(isa.MatF32, false, runtime.SpaceGlobal, [8]int{69, 70, 71, 72, 73, 74, 75, 76}, r13, 0xffffffffffffffff, 0x0, 14, m, "testdata/ptx/nvcc/mma.ptx:1435")
+	_ = u13
+	_ = u14
+	_ = u15
+	_ = u18
+	_ = u20
+	_ = u21
+}
+
+// wmmaHalfRun runs blocks of kernel wmma_half for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func wmmaHalfRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 1458-1471; divergent, reconverges at block 4 (b4 ($L__BB6_7))
+			wmmaHalfBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L__BB6_3), PTX lines 1494-1509; divergent, reconverges at block 8 (b7)
+			wmmaHalfBlock1(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[2]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L__BB6_4), PTX lines 1513-1513; divergent, reconverges at block 4 (b4 ($L__BB6_7))
+			wmmaHalfBlock2(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[3]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 3:
+			// b3 ($L__BB6_6), PTX lines 1528-1571; divergent, reconverges at block 10 (b9)
+			wmmaHalfBlock3(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[4]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 4:
+			// b4 ($L__BB6_7), PTX line 1574; bar.sync at line 1576
+			return pc, budget
+		case 5:
+			// b4 ($L__BB6_7), PTX lines 1579-1603; ret
+			wmmaHalfBlock5(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 6:
+			// b5, PTX lines 1475-1481; divergent, reconverges at block 2 (b2 ($L__BB6_4))
+			wmmaHalfBlock6(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 7:
+			// b6, PTX lines 1484-1489
+			wmmaHalfBlock7(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		case 8:
+			// b7, PTX line 1510
+			next = 2
+		case 9:
+			// b8, PTX lines 1516-1524
+			wmmaHalfBlock9(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 10:
+			// b9, PTX line 1572
+			next = 4
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// wmmaHalfBlock0 runs block 0 of kernel wmma_half for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 1458-1471; divergent, reconverges at block 4 (b4 ($L__BB6_7))
+func wmmaHalfBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	k0 := uint64(0xff)
+	k1 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1458: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:1458")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1459: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:1459")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1460: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/mma.ptx:1460")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1461: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/mma.ptx:1461")
+	}
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 1463: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 1464: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u2)
+	runtime.Broadcast(r5, m, u6)
+	// PTX lines 1465, 1467: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1465: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				r6[l] = v7
+				// 1467: setp.gt.s32
+				c8t := int32(v7) > int32(k0)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0n |= c8b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1465: mov.u32
+				v7 := uint64(uint64(tid0[l]))
+				r6[l] = v7
+				// 1467: setp.gt.s32
+				c8t := int32(v7) > int32(k0)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0n |= c8b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	// PTX line 1469: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 1471: shl.b32, warp-uniform
+	u10 := uint64(uint32(u9) << uint32(k1))
+	runtime.Broadcast(r8, m, u10)
+	_ = u1
+	_ = u4
+	_ = u5
+	_ = u6
+	_ = u10
+}
+
+// wmmaHalfBlock1Warp runs block 1 of kernel wmma_half for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func wmmaHalfBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r14 := w.Reg(14)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	k0 := uint64(0x2)
+	k1 := uint64(0x20)
+	k2 := uint64(0x40)
+	k3 := uint64(0xffffffff)
+	k4 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 1494: mul.wide.u32
+			v1 := uint64(uint64(uint64(uint32(r20[l])) * uint64(uint32(k0))))
+			// 1495: add.s64
+			v2 := uint64(uint64(r5[l]) + uint64(v1))
+			// 1496: the address of ld.global.u16
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<1
+			fl0 &= fd0
+			fh0 |= fd0
+			// 1497: the address of st.shared.u16
+			fd1 := uint64(uint64(uint32(r19[l]))) + 0x0 - uint64(l)<<1
+			fl1 &= fd1
+			fh1 |= fd1
+			// 1499: add.s64
+			v3 := uint64(uint64(r4[l]) + uint64(v1))
+			// 1500: the address of ld.global.u16
+			fd2 := uint64(v3) + 0x0 - uint64(l)<<1
+			fl2 &= fd2
+			fh2 |= fd2
+			// 1501: the address of st.shared.u16
+			fd3 := uint64(uint64(uint32(r17[l]))) + 0x0 - uint64(l)<<1
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(103)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x3e && fb0&1 == 0) {
+		return false
+	}
+	fb1 := fl1
+	sh := w.SharedMem()
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(104)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x3e && fb2&1 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fp3, fo3 := runtime.MemPtr(sh), fb3
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo3 < runtime.AccessEnd(sh, 2)-0x3e && fb3&1 == 0) {
+		return false
+	}
+	if fb1 != fb3 && fb1+64 > fb3 && fb3+64 > fb1 {
+		return false
+	}
+	// PTX lines 1494, 1495, 1496, 1497, 1499, 1500, 1501, 1503, 1505, 1506, 1507, 1508, 1509: one pass over a full warp's lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		for l := range 32 {
+			// 1494: mul.wide.u32
+			v4 := uint64(uint64(uint64(uint32(r20[l])) * uint64(uint32(k0))))
+			// 1495: add.s64
+			v5 := uint64(uint64(r5[l]) + uint64(v4))
+			_ = v5
+			// 1496: ld.global.u16
+			v6 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			// 1497: st.shared.u16
+			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v6))
+			// 1499: add.s64
+			v7 := uint64(uint64(r4[l]) + uint64(v4))
+			_ = v7
+			// 1500: ld.global.u16
+			v8 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			// 1501: st.shared.u16
+			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v8))
+			// 1503: add.s32
+			v9 := uint64(uint32(r6[l]) + uint32(k1))
+			r6[l] = v9
+			// 1505: add.s32
+			v10 := uint64(uint32(r17[l]) + uint32(k2))
+			r17[l] = v10
+			// 1506: add.s32
+			v11 := uint64(uint32(r19[l]) + uint32(k2))
+			r19[l] = v11
+			// 1507: add.s32
+			v12 := uint64(uint32(r20[l]) + uint32(k1))
+			r20[l] = v12
+			// 1508: add.s32
+			v13 := uint64(uint32(r14[l]) + uint32(k3))
+			r14[l] = v13
+			// 1509: setp.ne.s32
+			c14t := uint32(v13) != uint32(k4)
+			c14 := c14t
+			c14b0 := uint32(0)
+			if c14 {
+				c14b0 = 1
+			}
+			p2n |= c14b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
+// wmmaHalfBlock1 runs block 1 of kernel wmma_half for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB6_3), PTX lines 1494-1509; divergent, reconverges at block 8 (b7)
+func wmmaHalfBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && wmmaHalfBlock1Warp(w, m, budget) {
+		return
+	}
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r14 := w.Reg(14)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	k0 := uint64(0x2)
+	k1 := uint64(0x20)
+	k2 := uint64(0x40)
+	k3 := uint64(0xffffffff)
+	k4 := uint64(0x0)
+	// PTX lines 1494, 1495, 1496: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(103)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1494: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r20[l])) * uint64(uint32(k0))))
+				r21[l] = v1
+				// 1495: add.s64
+				v2 := uint64(uint64(r5[l]) + uint64(v1))
+				// 1496: ld.global.u16
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
+					v3 = runtime.Load16(v3aw.Ptr, v3ao)
+				} else {
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 2, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 2, "testdata/ptx/nvcc/mma.ptx:1496")
+							continue
+						}
+						v3 = v3x
+					}
+				}
+				r23[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1494: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r20[l])) * uint64(uint32(k0))))
+				r21[l] = v1
+				// 1495: add.s64
+				v2 := uint64(uint64(r5[l]) + uint64(v1))
+				// 1496: ld.global.u16
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
+					v3 = runtime.Load16(v3aw.Ptr, v3ao)
+				} else {
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 2, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 2, "testdata/ptx/nvcc/mma.ptx:1496")
+							continue
+						}
+						v3 = v3x
+					}
+				}
+				r23[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 1497, 1499: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd2 := runtime.AccessEnd(sh, 2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1497: st.shared.u16
+				s4 := uint64(uint64(uint32(r19[l]))) + 0x0
+				s4v := uint64(r23[l])
+				if s4 < shEnd2 && s4&1 == 0 {
+					runtime.Store16(shp, s4, s4v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 2, s4v, l, "testdata/ptx/nvcc/mma.ptx:1497")
+					}
+				}
+				// 1499: add.s64
+				v5 := uint64(uint64(r4[l]) + uint64(r21[l]))
+				r24[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1497: st.shared.u16
+				s4 := uint64(uint64(uint32(r19[l]))) + 0x0
+				s4v := uint64(r23[l])
+				if s4 < shEnd2 && s4&1 == 0 {
+					runtime.Store16(shp, s4, s4v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 2, s4v, l, "testdata/ptx/nvcc/mma.ptx:1497")
+					}
+				}
+				// 1499: add.s64
+				v5 := uint64(uint64(r4[l]) + uint64(r21[l]))
+				r24[l] = v5
+			}
+		}
+	}
+	// PTX lines 1500: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(104)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1500: ld.global.u16
+				v6a := uint64(r24[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+					v6 = runtime.Load16(v6aw.Ptr, v6ao)
+				} else {
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/nvcc/mma.ptx:1500")
+							continue
+						}
+						v6 = v6x
+					}
+				}
+				r25[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1500: ld.global.u16
+				v6a := uint64(r24[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+					v6 = runtime.Load16(v6aw.Ptr, v6ao)
+				} else {
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/nvcc/mma.ptx:1500")
+							continue
+						}
+						v6 = v6x
+					}
+				}
+				r25[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 1501, 1503, 1505, 1506, 1507, 1508, 1509: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd2 := runtime.AccessEnd(sh, 2)
+		p2n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1501: st.shared.u16
+				s7 := uint64(uint64(uint32(r17[l]))) + 0x0
+				s7v := uint64(r25[l])
+				if s7 < shEnd2 && s7&1 == 0 {
+					runtime.Store16(shp, s7, s7v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s7, 2, s7v, l, "testdata/ptx/nvcc/mma.ptx:1501")
+					}
+				}
+				// 1503: add.s32
+				v8 := uint64(uint32(r6[l]) + uint32(k1))
+				r6[l] = v8
+				// 1505: add.s32
+				v9 := uint64(uint32(r17[l]) + uint32(k2))
+				r17[l] = v9
+				// 1506: add.s32
+				v10 := uint64(uint32(r19[l]) + uint32(k2))
+				r19[l] = v10
+				// 1507: add.s32
+				v11 := uint64(uint32(r20[l]) + uint32(k1))
+				r20[l] = v11
+				// 1508: add.s32
+				v12 := uint64(uint32(r14[l]) + uint32(k3))
+				r14[l] = v12
+				// 1509: setp.ne.s32
+				c13t := uint32(v12) != uint32(k4)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p2n |= c13b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1501: st.shared.u16
+				s7 := uint64(uint64(uint32(r17[l]))) + 0x0
+				s7v := uint64(r25[l])
+				if s7 < shEnd2 && s7&1 == 0 {
+					runtime.Store16(shp, s7, s7v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s7, 2, s7v, l, "testdata/ptx/nvcc/mma.ptx:1501")
+					}
+				}
+				// 1503: add.s32
+				v8 := uint64(uint32(r6[l]) + uint32(k1))
+				r6[l] = v8
+				// 1505: add.s32
+				v9 := uint64(uint32(r17[l]) + uint32(k2))
+				r17[l] = v9
+				// 1506: add.s32
+				v10 := uint64(uint32(r19[l]) + uint32(k2))
+				r19[l] = v10
+				// 1507: add.s32
+				v11 := uint64(uint32(r20[l]) + uint32(k1))
+				r20[l] = v11
+				// 1508: add.s32
+				v12 := uint64(uint32(r14[l]) + uint32(k3))
+				r14[l] = v12
+				// 1509: setp.ne.s32
+				c13t := uint32(v12) != uint32(k4)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p2n |= c13b0 << l
+			}
+		}
+		w.P[2] = p2&^m | p2n
+	}
+}
+
+// wmmaHalfBlock2 runs block 2 of kernel wmma_half for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB6_4), PTX lines 1513-1513; divergent, reconverges at block 4 (b4 ($L__BB6_7))
+func wmmaHalfBlock2(w *runtime.Warp, m uint32, budget int) {
+	r11 := w.Reg(11)
+	k0 := uint64(0x60)
+	// PTX lines 1513: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1513: setp.lt.u32
+				c1t := uint32(r11[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3n |= c1b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1513: setp.lt.u32
+				c1t := uint32(r11[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p3n |= c1b0 << l
+			}
+		}
+		w.P[3] = p3&^m | p3n
+	}
+}
+
+// wmmaHalfBlock3Warp runs block 3 of kernel wmma_half for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func wmmaHalfBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r32 := w.Reg(32)
+	r34 := w.Reg(34)
+	k0 := uint64(0x2)
+	k1 := uint64(0xffffffc0)
+	k2 := uint64(0xffffffe0)
+	k3 := uint64(0x80)
+	k4 := uint64(0x100)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	fl10, fh10 := ^uint64(0), uint64(0)
+	fl11, fh11 := ^uint64(0), uint64(0)
+	fl12, fh12 := ^uint64(0), uint64(0)
+	fl13, fh13 := ^uint64(0), uint64(0)
+	fl14, fh14 := ^uint64(0), uint64(0)
+	fl15, fh15 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 1528: mul.wide.u32
+			v1 := uint64(uint64(uint64(uint32(r27[l])) * uint64(uint32(k0))))
+			// 1529: add.s64
+			v2 := uint64(uint64(r5[l]) + uint64(v1))
+			// 1530: the address of ld.global.u16
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<1
+			fl0 &= fd0
+			fh0 |= fd0
+			// 1531: the address of st.shared.u16
+			fd1 := uint64(uint64(uint32(r32[l]))) + 0xffffffffffffff80 - uint64(l)<<1
+			fl1 &= fd1
+			fh1 |= fd1
+			// 1533: add.s64
+			v3 := uint64(uint64(r4[l]) + uint64(v1))
+			// 1534: the address of ld.global.u16
+			fd2 := uint64(v3) + 0x0 - uint64(l)<<1
+			fl2 &= fd2
+			fh2 |= fd2
+			// 1535: the address of st.shared.u16
+			fd3 := uint64(uint64(uint32(r34[l]))) + 0xffffffffffffff80 - uint64(l)<<1
+			fl3 &= fd3
+			fh3 |= fd3
+			// 1537: add.s32
+			v4 := uint64(uint32(r28[l]) + uint32(k1))
+			// 1538: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+			// 1539: add.s64
+			v6 := uint64(uint64(r5[l]) + uint64(v5))
+			// 1540: the address of ld.global.u16
+			fd4 := uint64(v6) + 0x0 - uint64(l)<<1
+			fl4 &= fd4
+			fh4 |= fd4
+			// 1541: the address of st.shared.u16
+			fd5 := uint64(uint64(uint32(r32[l]))) + 0xffffffffffffffc0 - uint64(l)<<1
+			fl5 &= fd5
+			fh5 |= fd5
+			// 1543: add.s64
+			v7 := uint64(uint64(r4[l]) + uint64(v5))
+			// 1544: the address of ld.global.u16
+			fd6 := uint64(v7) + 0x0 - uint64(l)<<1
+			fl6 &= fd6
+			fh6 |= fd6
+			// 1545: the address of st.shared.u16
+			fd7 := uint64(uint64(uint32(r34[l]))) + 0xffffffffffffffc0 - uint64(l)<<1
+			fl7 &= fd7
+			fh7 |= fd7
+			// 1547: add.s32
+			v8 := uint64(uint32(r28[l]) + uint32(k2))
+			// 1548: mul.wide.u32
+			v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+			// 1549: add.s64
+			v10 := uint64(uint64(r5[l]) + uint64(v9))
+			// 1550: the address of ld.global.u16
+			fd8 := uint64(v10) + 0x0 - uint64(l)<<1
+			fl8 &= fd8
+			fh8 |= fd8
+			// 1551: the address of st.shared.u16
+			fd9 := uint64(uint64(uint32(r32[l]))) + 0x0 - uint64(l)<<1
+			fl9 &= fd9
+			fh9 |= fd9
+			// 1553: add.s64
+			v11 := uint64(uint64(r4[l]) + uint64(v9))
+			// 1554: the address of ld.global.u16
+			fd10 := uint64(v11) + 0x0 - uint64(l)<<1
+			fl10 &= fd10
+			fh10 |= fd10
+			// 1555: the address of st.shared.u16
+			fd11 := uint64(uint64(uint32(r34[l]))) + 0x0 - uint64(l)<<1
+			fl11 &= fd11
+			fh11 |= fd11
+			// 1557: mul.wide.u32
+			v12 := uint64(uint64(uint64(uint32(r28[l])) * uint64(uint32(k0))))
+			// 1558: add.s64
+			v13 := uint64(uint64(r5[l]) + uint64(v12))
+			// 1559: the address of ld.global.u16
+			fd12 := uint64(v13) + 0x0 - uint64(l)<<1
+			fl12 &= fd12
+			fh12 |= fd12
+			// 1560: the address of st.shared.u16
+			fd13 := uint64(uint64(uint32(r32[l]))) + 0x40 - uint64(l)<<1
+			fl13 &= fd13
+			fh13 |= fd13
+			// 1562: add.s64
+			v14 := uint64(uint64(r4[l]) + uint64(v12))
+			// 1563: the address of ld.global.u16
+			fd14 := uint64(v14) + 0x0 - uint64(l)<<1
+			fl14 &= fd14
+			fh14 |= fd14
+			// 1564: the address of st.shared.u16
+			fd15 := uint64(uint64(uint32(r34[l]))) + 0x40 - uint64(l)<<1
+			fl15 &= fd15
+			fh15 |= fd15
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9)|(fl10^fh10)|(fl11^fh11)|(fl12^fh12)|(fl13^fh13)|(fl14^fh14)|(fl15^fh15) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(105)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x3e && fb0&1 == 0) {
+		return false
+	}
+	fb1 := fl1
+	sh := w.SharedMem()
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(106)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x3e && fb2&1 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fp3, fo3 := runtime.MemPtr(sh), fb3
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo3 < runtime.AccessEnd(sh, 2)-0x3e && fb3&1 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(107)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x3e && fb4&1 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fp5, fo5 := runtime.MemPtr(sh), fb5
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo5 < runtime.AccessEnd(sh, 2)-0x3e && fb5&1 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(108)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x3e && fb6&1 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fp7, fo7 := runtime.MemPtr(sh), fb7
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo7 < runtime.AccessEnd(sh, 2)-0x3e && fb7&1 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(109)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x3e && fb8&1 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fp9, fo9 := runtime.MemPtr(sh), fb9
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo9 < runtime.AccessEnd(sh, 2)-0x3e && fb9&1 == 0) {
+		return false
+	}
+	fb10 := fl10
+	fw10 := w.Window(110)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x3e && fb10&1 == 0) {
+		return false
+	}
+	fb11 := fl11
+	fp11, fo11 := runtime.MemPtr(sh), fb11
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo11 < runtime.AccessEnd(sh, 2)-0x3e && fb11&1 == 0) {
+		return false
+	}
+	fb12 := fl12
+	fw12 := w.Window(111)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x3e && fb12&1 == 0) {
+		return false
+	}
+	fb13 := fl13
+	fp13, fo13 := runtime.MemPtr(sh), fb13
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo13 < runtime.AccessEnd(sh, 2)-0x3e && fb13&1 == 0) {
+		return false
+	}
+	fb14 := fl14
+	fw14 := w.Window(112)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0x3e && fb14&1 == 0) {
+		return false
+	}
+	fb15 := fl15
+	fp15, fo15 := runtime.MemPtr(sh), fb15
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo15 < runtime.AccessEnd(sh, 2)-0x3e && fb15&1 == 0) {
+		return false
+	}
+	if fb1 != fb3 && fb1+64 > fb3 && fb3+64 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+64 > fb5 && fb5+64 > fb1 {
+		return false
+	}
+	if fb1 != fb7 && fb1+64 > fb7 && fb7+64 > fb1 {
+		return false
+	}
+	if fb1 != fb9 && fb1+64 > fb9 && fb9+64 > fb1 {
+		return false
+	}
+	if fb1 != fb11 && fb1+64 > fb11 && fb11+64 > fb1 {
+		return false
+	}
+	if fb1 != fb13 && fb1+64 > fb13 && fb13+64 > fb1 {
+		return false
+	}
+	if fb1 != fb15 && fb1+64 > fb15 && fb15+64 > fb1 {
+		return false
+	}
+	if fb3 != fb5 && fb3+64 > fb5 && fb5+64 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+64 > fb7 && fb7+64 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+64 > fb9 && fb9+64 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+64 > fb11 && fb11+64 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+64 > fb13 && fb13+64 > fb3 {
+		return false
+	}
+	if fb3 != fb15 && fb3+64 > fb15 && fb15+64 > fb3 {
+		return false
+	}
+	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+64 > fb9 && fb9+64 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+64 > fb11 && fb11+64 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+64 > fb13 && fb13+64 > fb5 {
+		return false
+	}
+	if fb5 != fb15 && fb5+64 > fb15 && fb15+64 > fb5 {
+		return false
+	}
+	if fb7 != fb9 && fb7+64 > fb9 && fb9+64 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+64 > fb11 && fb11+64 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+64 > fb13 && fb13+64 > fb7 {
+		return false
+	}
+	if fb7 != fb15 && fb7+64 > fb15 && fb15+64 > fb7 {
+		return false
+	}
+	if fb9 != fb11 && fb9+64 > fb11 && fb11+64 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+64 > fb13 && fb13+64 > fb9 {
+		return false
+	}
+	if fb9 != fb15 && fb9+64 > fb15 && fb15+64 > fb9 {
+		return false
+	}
+	if fb11 != fb13 && fb11+64 > fb13 && fb13+64 > fb11 {
+		return false
+	}
+	if fb11 != fb15 && fb11+64 > fb15 && fb15+64 > fb11 {
+		return false
+	}
+	if fb13 != fb15 && fb13+64 > fb15 && fb15+64 > fb13 {
+		return false
+	}
+	// PTX lines 1528, 1529, 1530, 1531, 1533, 1534, 1535, 1537, 1538, 1539, 1540, 1541, 1543, 1544, 1545, 1547, 1548, 1549, 1550, 1551, 1553, 1554, 1555, 1557, 1558, 1559, 1560, 1562, 1563, 1564, 1566, 1567, 1568, 1569, 1570, 1571: one pass over a full warp's lanes
+	{
+		p4 := w.P[4]
+		p4n := uint32(0)
+		for l := range 32 {
+			// 1528: mul.wide.u32
+			v15 := uint64(uint64(uint64(uint32(r27[l])) * uint64(uint32(k0))))
+			// 1529: add.s64
+			v16 := uint64(uint64(r5[l]) + uint64(v15))
+			_ = v16
+			// 1530: ld.global.u16
+			v17 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			// 1531: st.shared.u16
+			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v17))
+			// 1533: add.s64
+			v18 := uint64(uint64(r4[l]) + uint64(v15))
+			_ = v18
+			// 1534: ld.global.u16
+			v19 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			// 1535: st.shared.u16
+			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v19))
+			// 1537: add.s32
+			v20 := uint64(uint32(r28[l]) + uint32(k1))
+			// 1538: mul.wide.u32
+			v21 := uint64(uint64(uint64(uint32(v20)) * uint64(uint32(k0))))
+			// 1539: add.s64
+			v22 := uint64(uint64(r5[l]) + uint64(v21))
+			_ = v22
+			// 1540: ld.global.u16
+			v23 := runtime.Load16(fp4, fo4+uint64(l)<<1)
+			// 1541: st.shared.u16
+			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v23))
+			// 1543: add.s64
+			v24 := uint64(uint64(r4[l]) + uint64(v21))
+			_ = v24
+			// 1544: ld.global.u16
+			v25 := runtime.Load16(fp6, fo6+uint64(l)<<1)
+			// 1545: st.shared.u16
+			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v25))
+			// 1547: add.s32
+			v26 := uint64(uint32(r28[l]) + uint32(k2))
+			// 1548: mul.wide.u32
+			v27 := uint64(uint64(uint64(uint32(v26)) * uint64(uint32(k0))))
+			// 1549: add.s64
+			v28 := uint64(uint64(r5[l]) + uint64(v27))
+			_ = v28
+			// 1550: ld.global.u16
+			v29 := runtime.Load16(fp8, fo8+uint64(l)<<1)
+			// 1551: st.shared.u16
+			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v29))
+			// 1553: add.s64
+			v30 := uint64(uint64(r4[l]) + uint64(v27))
+			_ = v30
+			// 1554: ld.global.u16
+			v31 := runtime.Load16(fp10, fo10+uint64(l)<<1)
+			// 1555: st.shared.u16
+			runtime.Store16(fp11, fo11+uint64(l)<<1, uint64(v31))
+			// 1557: mul.wide.u32
+			v32 := uint64(uint64(uint64(uint32(r28[l])) * uint64(uint32(k0))))
+			// 1558: add.s64
+			v33 := uint64(uint64(r5[l]) + uint64(v32))
+			_ = v33
+			// 1559: ld.global.u16
+			v34 := runtime.Load16(fp12, fo12+uint64(l)<<1)
+			// 1560: st.shared.u16
+			runtime.Store16(fp13, fo13+uint64(l)<<1, uint64(v34))
+			// 1562: add.s64
+			v35 := uint64(uint64(r4[l]) + uint64(v32))
+			_ = v35
+			// 1563: ld.global.u16
+			v36 := runtime.Load16(fp14, fo14+uint64(l)<<1)
+			// 1564: st.shared.u16
+			runtime.Store16(fp15, fo15+uint64(l)<<1, uint64(v36))
+			// 1566: add.s32
+			v37 := uint64(uint32(r27[l]) + uint32(k3))
+			r27[l] = v37
+			// 1567: add.s32
+			v38 := uint64(uint32(r28[l]) + uint32(k3))
+			r28[l] = v38
+			// 1568: add.s32
+			v39 := uint64(uint32(r32[l]) + uint32(k4))
+			r32[l] = v39
+			// 1569: add.s32
+			v40 := uint64(uint32(r34[l]) + uint32(k4))
+			r34[l] = v40
+			// 1570: add.s32
+			v41 := uint64(uint32(r26[l]) + uint32(k3))
+			r26[l] = v41
+			// 1571: setp.lt.s32
+			c42t := int32(v41) < int32(k3)
+			c42 := c42t
+			c42b0 := uint32(0)
+			if c42 {
+				c42b0 = 1
+			}
+			p4n |= c42b0 << l
+		}
+		w.P[4] = p4&^m | p4n
+	}
+	return true
+}
+
+// wmmaHalfBlock3 runs block 3 of kernel wmma_half for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB6_6), PTX lines 1528-1571; divergent, reconverges at block 10 (b9)
+func wmmaHalfBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && wmmaHalfBlock3Warp(w, m, budget) {
+		return
+	}
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r32 := w.Reg(32)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	r43 := w.Reg(43)
+	r44 := w.Reg(44)
+	r45 := w.Reg(45)
+	r47 := w.Reg(47)
+	r48 := w.Reg(48)
+	r49 := w.Reg(49)
+	r50 := w.Reg(50)
+	r51 := w.Reg(51)
+	r52 := w.Reg(52)
+	r53 := w.Reg(53)
+	r54 := w.Reg(54)
+	r55 := w.Reg(55)
+	r56 := w.Reg(56)
+	k0 := uint64(0x2)
+	k1 := uint64(0xffffffc0)
+	k2 := uint64(0xffffffe0)
+	k3 := uint64(0x80)
+	k4 := uint64(0x100)
+	// PTX lines 1528, 1529, 1530: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v3aw := w.Window(105)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1528: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r27[l])) * uint64(uint32(k0))))
+				r35[l] = v1
+				// 1529: add.s64
+				v2 := uint64(uint64(r5[l]) + uint64(v1))
+				// 1530: ld.global.u16
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
+					v3 = runtime.Load16(v3aw.Ptr, v3ao)
+				} else {
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 2, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 2, "testdata/ptx/nvcc/mma.ptx:1530")
+							continue
+						}
+						v3 = v3x
+					}
+				}
+				r37[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1528: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r27[l])) * uint64(uint32(k0))))
+				r35[l] = v1
+				// 1529: add.s64
+				v2 := uint64(uint64(r5[l]) + uint64(v1))
+				// 1530: ld.global.u16
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&1 == 0 {
+					v3 = runtime.Load16(v3aw.Ptr, v3ao)
+				} else {
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 2, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v3a, 2, "testdata/ptx/nvcc/mma.ptx:1530")
+							continue
+						}
+						v3 = v3x
+					}
+				}
+				r37[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 1531, 1533: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd2 := runtime.AccessEnd(sh, 2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1531: st.shared.u16
+				s4 := uint64(uint64(uint32(r32[l]))) + 0xffffffffffffff80
+				s4v := uint64(r37[l])
+				if s4 < shEnd2 && s4&1 == 0 {
+					runtime.Store16(shp, s4, s4v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 2, s4v, l, "testdata/ptx/nvcc/mma.ptx:1531")
+					}
+				}
+				// 1533: add.s64
+				v5 := uint64(uint64(r4[l]) + uint64(r35[l]))
+				r38[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1531: st.shared.u16
+				s4 := uint64(uint64(uint32(r32[l]))) + 0xffffffffffffff80
+				s4v := uint64(r37[l])
+				if s4 < shEnd2 && s4&1 == 0 {
+					runtime.Store16(shp, s4, s4v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s4, 2, s4v, l, "testdata/ptx/nvcc/mma.ptx:1531")
+					}
+				}
+				// 1533: add.s64
+				v5 := uint64(uint64(r4[l]) + uint64(r35[l]))
+				r38[l] = v5
+			}
+		}
+	}
+	// PTX lines 1534: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v6aw := w.Window(106)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1534: ld.global.u16
+				v6a := uint64(r38[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+					v6 = runtime.Load16(v6aw.Ptr, v6ao)
+				} else {
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/nvcc/mma.ptx:1534")
+							continue
+						}
+						v6 = v6x
+					}
+				}
+				r39[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1534: ld.global.u16
+				v6a := uint64(r38[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+					v6 = runtime.Load16(v6aw.Ptr, v6ao)
+				} else {
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/nvcc/mma.ptx:1534")
+							continue
+						}
+						v6 = v6x
+					}
+				}
+				r39[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 1535, 1537, 1538, 1539: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd2 := runtime.AccessEnd(sh, 2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1535: st.shared.u16
+				s7 := uint64(uint64(uint32(r34[l]))) + 0xffffffffffffff80
+				s7v := uint64(r39[l])
+				if s7 < shEnd2 && s7&1 == 0 {
+					runtime.Store16(shp, s7, s7v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s7, 2, s7v, l, "testdata/ptx/nvcc/mma.ptx:1535")
+					}
+				}
+				// 1537: add.s32
+				v8 := uint64(uint32(r28[l]) + uint32(k1))
+				// 1538: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+				r41[l] = v9
+				// 1539: add.s64
+				v10 := uint64(uint64(r5[l]) + uint64(v9))
+				r42[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1535: st.shared.u16
+				s7 := uint64(uint64(uint32(r34[l]))) + 0xffffffffffffff80
+				s7v := uint64(r39[l])
+				if s7 < shEnd2 && s7&1 == 0 {
+					runtime.Store16(shp, s7, s7v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s7, 2, s7v, l, "testdata/ptx/nvcc/mma.ptx:1535")
+					}
+				}
+				// 1537: add.s32
+				v8 := uint64(uint32(r28[l]) + uint32(k1))
+				// 1538: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+				r41[l] = v9
+				// 1539: add.s64
+				v10 := uint64(uint64(r5[l]) + uint64(v9))
+				r42[l] = v10
+			}
+		}
+	}
+	// PTX lines 1540: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v11aw := w.Window(107)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1540: ld.global.u16
+				v11a := uint64(r42[l]) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
+					v11 = runtime.Load16(v11aw.Ptr, v11ao)
+				} else {
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/mma.ptx:1540")
+							continue
+						}
+						v11 = v11x
+					}
+				}
+				r43[l] = v11
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1540: ld.global.u16
+				v11a := uint64(r42[l]) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&1 == 0 {
+					v11 = runtime.Load16(v11aw.Ptr, v11ao)
+				} else {
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 2, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 2, "testdata/ptx/nvcc/mma.ptx:1540")
+							continue
+						}
+						v11 = v11x
+					}
+				}
+				r43[l] = v11
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 1541, 1543: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd2 := runtime.AccessEnd(sh, 2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1541: st.shared.u16
+				s12 := uint64(uint64(uint32(r32[l]))) + 0xffffffffffffffc0
+				s12v := uint64(r43[l])
+				if s12 < shEnd2 && s12&1 == 0 {
+					runtime.Store16(shp, s12, s12v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s12, 2, s12v, l, "testdata/ptx/nvcc/mma.ptx:1541")
+					}
+				}
+				// 1543: add.s64
+				v13 := uint64(uint64(r4[l]) + uint64(r41[l]))
+				r44[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1541: st.shared.u16
+				s12 := uint64(uint64(uint32(r32[l]))) + 0xffffffffffffffc0
+				s12v := uint64(r43[l])
+				if s12 < shEnd2 && s12&1 == 0 {
+					runtime.Store16(shp, s12, s12v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s12, 2, s12v, l, "testdata/ptx/nvcc/mma.ptx:1541")
+					}
+				}
+				// 1543: add.s64
+				v13 := uint64(uint64(r4[l]) + uint64(r41[l]))
+				r44[l] = v13
+			}
+		}
+	}
+	// PTX lines 1544: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v14aw := w.Window(108)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1544: ld.global.u16
+				v14a := uint64(r44[l]) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&1 == 0 {
+					v14 = runtime.Load16(v14aw.Ptr, v14ao)
+				} else {
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 2, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 2, "testdata/ptx/nvcc/mma.ptx:1544")
+							continue
+						}
+						v14 = v14x
+					}
+				}
+				r45[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1544: ld.global.u16
+				v14a := uint64(r44[l]) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&1 == 0 {
+					v14 = runtime.Load16(v14aw.Ptr, v14ao)
+				} else {
+					{
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 2, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 2, "testdata/ptx/nvcc/mma.ptx:1544")
+							continue
+						}
+						v14 = v14x
+					}
+				}
+				r45[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 1545, 1547, 1548, 1549: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd2 := runtime.AccessEnd(sh, 2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1545: st.shared.u16
+				s15 := uint64(uint64(uint32(r34[l]))) + 0xffffffffffffffc0
+				s15v := uint64(r45[l])
+				if s15 < shEnd2 && s15&1 == 0 {
+					runtime.Store16(shp, s15, s15v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:1545")
+					}
+				}
+				// 1547: add.s32
+				v16 := uint64(uint32(r28[l]) + uint32(k2))
+				// 1548: mul.wide.u32
+				v17 := uint64(uint64(uint64(uint32(v16)) * uint64(uint32(k0))))
+				r47[l] = v17
+				// 1549: add.s64
+				v18 := uint64(uint64(r5[l]) + uint64(v17))
+				r48[l] = v18
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1545: st.shared.u16
+				s15 := uint64(uint64(uint32(r34[l]))) + 0xffffffffffffffc0
+				s15v := uint64(r45[l])
+				if s15 < shEnd2 && s15&1 == 0 {
+					runtime.Store16(shp, s15, s15v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s15, 2, s15v, l, "testdata/ptx/nvcc/mma.ptx:1545")
+					}
+				}
+				// 1547: add.s32
+				v16 := uint64(uint32(r28[l]) + uint32(k2))
+				// 1548: mul.wide.u32
+				v17 := uint64(uint64(uint64(uint32(v16)) * uint64(uint32(k0))))
+				r47[l] = v17
+				// 1549: add.s64
+				v18 := uint64(uint64(r5[l]) + uint64(v17))
+				r48[l] = v18
+			}
+		}
+	}
+	// PTX lines 1550: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v19aw := w.Window(109)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1550: ld.global.u16
+				v19a := uint64(r48[l]) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
+					v19 = runtime.Load16(v19aw.Ptr, v19ao)
+				} else {
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/nvcc/mma.ptx:1550")
+							continue
+						}
+						v19 = v19x
+					}
+				}
+				r49[l] = v19
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1550: ld.global.u16
+				v19a := uint64(r48[l]) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&1 == 0 {
+					v19 = runtime.Load16(v19aw.Ptr, v19ao)
+				} else {
+					{
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 2, l)
+						if !v19ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v19a, 2, "testdata/ptx/nvcc/mma.ptx:1550")
+							continue
+						}
+						v19 = v19x
+					}
+				}
+				r49[l] = v19
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 1551, 1553: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd2 := runtime.AccessEnd(sh, 2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1551: st.shared.u16
+				s20 := uint64(uint64(uint32(r32[l]))) + 0x0
+				s20v := uint64(r49[l])
+				if s20 < shEnd2 && s20&1 == 0 {
+					runtime.Store16(shp, s20, s20v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s20, 2, s20v, l, "testdata/ptx/nvcc/mma.ptx:1551")
+					}
+				}
+				// 1553: add.s64
+				v21 := uint64(uint64(r4[l]) + uint64(r47[l]))
+				r50[l] = v21
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1551: st.shared.u16
+				s20 := uint64(uint64(uint32(r32[l]))) + 0x0
+				s20v := uint64(r49[l])
+				if s20 < shEnd2 && s20&1 == 0 {
+					runtime.Store16(shp, s20, s20v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s20, 2, s20v, l, "testdata/ptx/nvcc/mma.ptx:1551")
+					}
+				}
+				// 1553: add.s64
+				v21 := uint64(uint64(r4[l]) + uint64(r47[l]))
+				r50[l] = v21
+			}
+		}
+	}
+	// PTX lines 1554: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v22aw := w.Window(110)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1554: ld.global.u16
+				v22a := uint64(r50[l]) + 0x0
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&1 == 0 {
+					v22 = runtime.Load16(v22aw.Ptr, v22ao)
+				} else {
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGlobal, v22a, 2, l)
+						if !v22ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v22a, 2, "testdata/ptx/nvcc/mma.ptx:1554")
+							continue
+						}
+						v22 = v22x
+					}
+				}
+				r51[l] = v22
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1554: ld.global.u16
+				v22a := uint64(r50[l]) + 0x0
+				var v22 uint64
+				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&1 == 0 {
+					v22 = runtime.Load16(v22aw.Ptr, v22ao)
+				} else {
+					{
+						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGlobal, v22a, 2, l)
+						if !v22ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v22a, 2, "testdata/ptx/nvcc/mma.ptx:1554")
+							continue
+						}
+						v22 = v22x
+					}
+				}
+				r51[l] = v22
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 1555, 1557, 1558: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd2 := runtime.AccessEnd(sh, 2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1555: st.shared.u16
+				s23 := uint64(uint64(uint32(r34[l]))) + 0x0
+				s23v := uint64(r51[l])
+				if s23 < shEnd2 && s23&1 == 0 {
+					runtime.Store16(shp, s23, s23v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s23, 2, s23v, l, "testdata/ptx/nvcc/mma.ptx:1555")
+					}
+				}
+				// 1557: mul.wide.u32
+				v24 := uint64(uint64(uint64(uint32(r28[l])) * uint64(uint32(k0))))
+				r52[l] = v24
+				// 1558: add.s64
+				v25 := uint64(uint64(r5[l]) + uint64(v24))
+				r53[l] = v25
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1555: st.shared.u16
+				s23 := uint64(uint64(uint32(r34[l]))) + 0x0
+				s23v := uint64(r51[l])
+				if s23 < shEnd2 && s23&1 == 0 {
+					runtime.Store16(shp, s23, s23v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s23, 2, s23v, l, "testdata/ptx/nvcc/mma.ptx:1555")
+					}
+				}
+				// 1557: mul.wide.u32
+				v24 := uint64(uint64(uint64(uint32(r28[l])) * uint64(uint32(k0))))
+				r52[l] = v24
+				// 1558: add.s64
+				v25 := uint64(uint64(r5[l]) + uint64(v24))
+				r53[l] = v25
+			}
+		}
+	}
+	// PTX lines 1559: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v26aw := w.Window(111)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1559: ld.global.u16
+				v26a := uint64(r53[l]) + 0x0
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&1 == 0 {
+					v26 = runtime.Load16(v26aw.Ptr, v26ao)
+				} else {
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 2, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v26a, 2, "testdata/ptx/nvcc/mma.ptx:1559")
+							continue
+						}
+						v26 = v26x
+					}
+				}
+				r54[l] = v26
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1559: ld.global.u16
+				v26a := uint64(r53[l]) + 0x0
+				var v26 uint64
+				if v26ao := v26a - v26aw.Base; v26ao < v26aw.End && v26a&1 == 0 {
+					v26 = runtime.Load16(v26aw.Ptr, v26ao)
+				} else {
+					{
+						v26x, v26ok := w.TryLoad(v26aw, runtime.SpaceGlobal, v26a, 2, l)
+						if !v26ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v26a, 2, "testdata/ptx/nvcc/mma.ptx:1559")
+							continue
+						}
+						v26 = v26x
+					}
+				}
+				r54[l] = v26
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 1560, 1562: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd2 := runtime.AccessEnd(sh, 2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1560: st.shared.u16
+				s27 := uint64(uint64(uint32(r32[l]))) + 0x40
+				s27v := uint64(r54[l])
+				if s27 < shEnd2 && s27&1 == 0 {
+					runtime.Store16(shp, s27, s27v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s27, 2, s27v, l, "testdata/ptx/nvcc/mma.ptx:1560")
+					}
+				}
+				// 1562: add.s64
+				v28 := uint64(uint64(r4[l]) + uint64(r52[l]))
+				r55[l] = v28
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1560: st.shared.u16
+				s27 := uint64(uint64(uint32(r32[l]))) + 0x40
+				s27v := uint64(r54[l])
+				if s27 < shEnd2 && s27&1 == 0 {
+					runtime.Store16(shp, s27, s27v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s27, 2, s27v, l, "testdata/ptx/nvcc/mma.ptx:1560")
+					}
+				}
+				// 1562: add.s64
+				v28 := uint64(uint64(r4[l]) + uint64(r52[l]))
+				r55[l] = v28
+			}
+		}
+	}
+	// PTX lines 1563: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v29aw := w.Window(112)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1563: ld.global.u16
+				v29a := uint64(r55[l]) + 0x0
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&1 == 0 {
+					v29 = runtime.Load16(v29aw.Ptr, v29ao)
+				} else {
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGlobal, v29a, 2, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v29a, 2, "testdata/ptx/nvcc/mma.ptx:1563")
+							continue
+						}
+						v29 = v29x
+					}
+				}
+				r56[l] = v29
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1563: ld.global.u16
+				v29a := uint64(r55[l]) + 0x0
+				var v29 uint64
+				if v29ao := v29a - v29aw.Base; v29ao < v29aw.End && v29a&1 == 0 {
+					v29 = runtime.Load16(v29aw.Ptr, v29ao)
+				} else {
+					{
+						v29x, v29ok := w.TryLoad(v29aw, runtime.SpaceGlobal, v29a, 2, l)
+						if !v29ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v29a, 2, "testdata/ptx/nvcc/mma.ptx:1563")
+							continue
+						}
+						v29 = v29x
+					}
+				}
+				r56[l] = v29
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 1564, 1566, 1567, 1568, 1569, 1570, 1571: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd2 := runtime.AccessEnd(sh, 2)
+		p4n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1564: st.shared.u16
+				s30 := uint64(uint64(uint32(r34[l]))) + 0x40
+				s30v := uint64(r56[l])
+				if s30 < shEnd2 && s30&1 == 0 {
+					runtime.Store16(shp, s30, s30v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s30, 2, s30v, l, "testdata/ptx/nvcc/mma.ptx:1564")
+					}
+				}
+				// 1566: add.s32
+				v31 := uint64(uint32(r27[l]) + uint32(k3))
+				r27[l] = v31
+				// 1567: add.s32
+				v32 := uint64(uint32(r28[l]) + uint32(k3))
+				r28[l] = v32
+				// 1568: add.s32
+				v33 := uint64(uint32(r32[l]) + uint32(k4))
+				r32[l] = v33
+				// 1569: add.s32
+				v34 := uint64(uint32(r34[l]) + uint32(k4))
+				r34[l] = v34
+				// 1570: add.s32
+				v35 := uint64(uint32(r26[l]) + uint32(k3))
+				r26[l] = v35
+				// 1571: setp.lt.s32
+				c36t := int32(v35) < int32(k3)
+				c36 := c36t
+				c36b0 := uint32(0)
+				if c36 {
+					c36b0 = 1
+				}
+				p4n |= c36b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1564: st.shared.u16
+				s30 := uint64(uint64(uint32(r34[l]))) + 0x40
+				s30v := uint64(r56[l])
+				if s30 < shEnd2 && s30&1 == 0 {
+					runtime.Store16(shp, s30, s30v)
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceShared, s30, 2, s30v, l, "testdata/ptx/nvcc/mma.ptx:1564")
+					}
+				}
+				// 1566: add.s32
+				v31 := uint64(uint32(r27[l]) + uint32(k3))
+				r27[l] = v31
+				// 1567: add.s32
+				v32 := uint64(uint32(r28[l]) + uint32(k3))
+				r28[l] = v32
+				// 1568: add.s32
+				v33 := uint64(uint32(r32[l]) + uint32(k4))
+				r32[l] = v33
+				// 1569: add.s32
+				v34 := uint64(uint32(r34[l]) + uint32(k4))
+				r34[l] = v34
+				// 1570: add.s32
+				v35 := uint64(uint32(r26[l]) + uint32(k3))
+				r26[l] = v35
+				// 1571: setp.lt.s32
+				c36t := int32(v35) < int32(k3)
+				c36 := c36t
+				c36b0 := uint32(0)
+				if c36 {
+					c36b0 = 1
+				}
+				p4n |= c36b0 << l
+			}
+		}
+		w.P[4] = p4&^m | p4n
+	}
+}
+
+// wmmaHalfBlock5 runs block 5 of kernel wmma_half for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB6_7), PTX lines 1579-1603; ret
+func wmmaHalfBlock5(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r8 := w.Reg(8)
+	r57 := w.Reg(57)
+	r58 := w.Reg(58)
+	r67 := w.Reg(67)
+	r77 := w.Reg(77)
+	r78 := w.Reg(78)
+	r88 := w.Reg(88)
+	k0 := uint64(0x10)
+	k1 := uint64(0x1100)
+	k2 := uint64(0x1300)
+	k3 := uint64(0x2)
+	// PTX line 1579: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r57, m, u1)
+	// PTX line 1580: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r58, m, u2)
+	// PTX line 1581: wmma.load.a.sync.aligned.col.m16n16k16.shared.f16
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, true, runtime.SpaceShared, [8]int{59, 60, 61, 62, 63, 64, 65, 66}, r58, 0xffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1581")
+	// PTX line 1584: mov.u32, warp-uniform
+	u3 := uint64(k2)
+	runtime.Broadcast(r67, m, u3)
+	// PTX line 1585: wmma.load.b.sync.aligned.row.m16n16k16.shared.f16
+	w.WmmaLoad(runtime.WmmaB, isa.MatF16, false, runtime.SpaceShared, [8]int{68, 69, 70, 71, 72, 73, 74, 75}, r67, 0xffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1585")
+	// PTX lines 1587, 1589, 1590: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1587: cvta.to.global.u64
+				v4 := uint64(r3[l])
+				// 1589: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(r8[l])) * uint64(uint32(k3))))
+				r77[l] = v5
+				// 1590: add.s64
+				v6 := uint64(uint64(v4) + uint64(v5))
+				r78[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1587: cvta.to.global.u64
+				v4 := uint64(r3[l])
+				// 1589: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(r8[l])) * uint64(uint32(k3))))
+				r77[l] = v5
+				// 1590: add.s64
+				v6 := uint64(uint64(v4) + uint64(v5))
+				r78[l] = v6
+			}
+		}
+	}
+	// PTX line 1593: wmma.load.c.sync.aligned.col.m16n16k16.global.f16
+	w.WmmaLoad(runtime.WmmaC, isa.MatF16, true, runtime.SpaceGlobal, [8]int{79, 80, 81, 82, 0, 0, 0, 0}, r78, 0xffffffffffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1593")
+	// PTX line 1596: wmma.mma.sync.aligned.col.row.m16n16k16.f16.f16
+	w.WmmaMma(isa.MatF16, isa.MatF16, [8]int{83, 84, 85, 86, 0, 0, 0, 0}, [8]int{59, 60, 61, 62, 63, 64, 65, 66}, [8]int{68, 69, 70, 71, 72, 73, 74, 75}, [8]int{79, 80, 81, 82, 0, 0, 0, 0}, m, "testdata/ptx/nvcc/mma.ptx:1596")
+	// PTX lines 1598, 1600: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1598: cvta.to.global.u64
+				v7 := uint64(r0[l])
+				// 1600: add.s64
+				v8 := uint64(uint64(v7) + uint64(r77[l]))
+				r88[l] = v8
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1598: cvta.to.global.u64
+				v7 := uint64(r0[l])
+				// 1600: add.s64
+				v8 := uint64(uint64(v7) + uint64(r77[l]))
+				r88[l] = v8
+			}
+		}
+	}
+	// PTX line 1603: wmma.store.d.sync.aligned.col.m16n16k16.global.f16
+	w.WmmaStore(isa.MatF16, true, runtime.SpaceGlobal, [8]int{83, 84, 85, 86, 0, 0, 0, 0}, r88, 0xffffffffffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1603")
+	_ = u1
+	_ = u2
+	_ = u3
+}
+
+// wmmaHalfBlock6 runs block 6 of kernel wmma_half for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 1475-1481; divergent, reconverges at block 2 (b2 ($L__BB6_4))
+func wmmaHalfBlock6(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r11 := w.Reg(11)
+	r14 := w.Reg(14)
+	k0 := uint64(0xe0)
+	k1 := uint64(0x1f)
+	k2 := uint64(0x5)
+	k3 := uint64(0x1)
+	k4 := uint64(0x3)
+	k5 := uint64(0x0)
+	// PTX lines 1475, 1476, 1477, 1478, 1479, 1480, 1481: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1475: max.s32
+				v1 := uint64(uint32(max(int32(r6[l]), int32(k0))))
+				// 1476: add.s32
+				v2 := uint64(uint32(v1) + uint32(k1))
+				// 1477: sub.s32
+				v3 := uint64(uint32(v2) - uint32(r6[l]))
+				r11[l] = v3
+				// 1478: shr.u32
+				v4 := uint64(uint32(v3) >> uint32(k2))
+				// 1479: add.s32
+				v5 := uint64(uint32(v4) + uint32(k3))
+				// 1480: and.b32
+				v6 := uint64(uint32(v5) & uint32(k4))
+				r14[l] = v6
+				// 1481: setp.eq.s32
+				c7t := uint32(v6) == uint32(k5)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1n |= c7b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1475: max.s32
+				v1 := uint64(uint32(max(int32(r6[l]), int32(k0))))
+				// 1476: add.s32
+				v2 := uint64(uint32(v1) + uint32(k1))
+				// 1477: sub.s32
+				v3 := uint64(uint32(v2) - uint32(r6[l]))
+				r11[l] = v3
+				// 1478: shr.u32
+				v4 := uint64(uint32(v3) >> uint32(k2))
+				// 1479: add.s32
+				v5 := uint64(uint32(v4) + uint32(k3))
+				// 1480: and.b32
+				v6 := uint64(uint32(v5) & uint32(k4))
+				r14[l] = v6
+				// 1481: setp.eq.s32
+				c7t := uint32(v6) == uint32(k5)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1n |= c7b0 << l
+			}
+		}
+		w.P[1] = p1&^m | p1n
+	}
+}
+
+// wmmaHalfBlock7 runs block 7 of kernel wmma_half for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 1484-1489
+func wmmaHalfBlock7(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	k0 := uint64(0x1)
+	k1 := uint64(0x1300)
+	k2 := uint64(0x1100)
+	// PTX lines 1484: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1484: shl.b32
+				v1 := uint64(uint32(r6[l]) << uint32(k0))
+				r15[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1484: shl.b32
+				v1 := uint64(uint32(r6[l]) << uint32(k0))
+				r15[l] = v1
+			}
+		}
+	}
+	// PTX line 1485: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 1486: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1486: add.s32
+				v3 := uint64(uint32(u2) + uint32(r15[l]))
+				r17[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1486: add.s32
+				v3 := uint64(uint32(u2) + uint32(r15[l]))
+				r17[l] = v3
+			}
+		}
+	}
+	// PTX line 1487: mov.u32, warp-uniform
+	u4 := uint64(k2)
+	// PTX lines 1488, 1489: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1488: add.s32
+				v5 := uint64(uint32(u4) + uint32(r15[l]))
+				r19[l] = v5
+				// 1489: add.s32
+				v6 := uint64(uint32(r6[l]) + uint32(r8[l]))
+				r20[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1488: add.s32
+				v5 := uint64(uint32(u4) + uint32(r15[l]))
+				r19[l] = v5
+				// 1489: add.s32
+				v6 := uint64(uint32(r6[l]) + uint32(r8[l]))
+				r20[l] = v6
+			}
+		}
+	}
+}
+
+// wmmaHalfBlock9 runs block 9 of kernel wmma_half for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 1516-1524
+func wmmaHalfBlock9(w *runtime.Warp, m uint32, budget int) {
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r30 := w.Reg(30)
+	r32 := w.Reg(32)
+	r34 := w.Reg(34)
+	k0 := uint64(0xffffff80)
+	k1 := uint64(0x60)
+	k2 := uint64(0x1)
+	k3 := uint64(0x80)
+	k4 := uint64(0x1100)
+	k5 := uint64(0x1300)
+	// PTX lines 1516, 1517, 1518, 1519, 1520: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1516: add.s32
+				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				r26[l] = v1
+				// 1517: add.s32
+				v2 := uint64(uint32(r6[l]) + uint32(r8[l]))
+				r27[l] = v2
+				// 1518: add.s32
+				v3 := uint64(uint32(v2) + uint32(k1))
+				r28[l] = v3
+				// 1519: shl.b32
+				v4 := uint64(uint32(r6[l]) << uint32(k2))
+				// 1520: add.s32
+				v5 := uint64(uint32(v4) + uint32(k3))
+				r30[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1516: add.s32
+				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				r26[l] = v1
+				// 1517: add.s32
+				v2 := uint64(uint32(r6[l]) + uint32(r8[l]))
+				r27[l] = v2
+				// 1518: add.s32
+				v3 := uint64(uint32(v2) + uint32(k1))
+				r28[l] = v3
+				// 1519: shl.b32
+				v4 := uint64(uint32(r6[l]) << uint32(k2))
+				// 1520: add.s32
+				v5 := uint64(uint32(v4) + uint32(k3))
+				r30[l] = v5
+			}
+		}
+	}
+	// PTX line 1521: mov.u32, warp-uniform
+	u6 := uint64(k4)
+	// PTX lines 1522: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1522: add.s32
+				v7 := uint64(uint32(u6) + uint32(r30[l]))
+				r32[l] = v7
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1522: add.s32
+				v7 := uint64(uint32(u6) + uint32(r30[l]))
+				r32[l] = v7
+			}
+		}
+	}
+	// PTX line 1523: mov.u32, warp-uniform
+	u8 := uint64(k5)
+	// PTX lines 1524: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1524: add.s32
+				v9 := uint64(uint32(u8) + uint32(r30[l]))
+				r34[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1524: add.s32
+				v9 := uint64(uint32(u8) + uint32(r30[l]))
+				r34[l] = v9
 			}
 		}
 	}

@@ -194,4 +194,54 @@ var mmaKernelCases = []kernelCase{
 			requireElemsF32(t, "d", want, readBuf[float32](f, d, len(want)))
 		}}
 	}},
+	// nvcuda::wmma, f32 accumulator: random f16 values (integers over 256), exact sums,
+	// rounded to f32 after each k-16 step.
+	{file: "mma", kernel: "wmma_gemm", shapes: mmaShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		blocks := int(s.grid.X)
+		a, b := f.f16s(512*blocks, -1024, 1024, 256), f.f16s(512*blocks, -1024, 1024, 256)
+		c := f.f32(256*blocks, -100, 100)
+		d := outputBuf[float32](f, 256*blocks)
+		return kernelLaunch{args: []any{d, inputBuf(f, a), inputBuf(f, b), inputBuf(f, c)}, check: func(t *testing.T) {
+			want := make([]float32, 0, 256*blocks)
+			for blk := range blocks {
+				A, B := a[512*blk:], b[512*blk:] // A[i*32+k] row-major, B[j*32+k] column-major
+				for i := range 16 {
+					for j := range 16 {
+						acc := c[256*blk+i*16+j]
+						for k0 := 0; k0 < 32; k0 += 16 {
+							s := float64(acc)
+							for k := k0; k < k0+16; k++ {
+								s += f16Val(A[i*32+k]) * f16Val(B[j*32+k])
+							}
+							acc = float32(s)
+						}
+						want = append(want, acc)
+					}
+				}
+			}
+			requireElemsF32(t, "d", want, readBuf[float32](f, d, len(want)))
+		}}
+	}},
+	// nvcuda::wmma with an f16 accumulator: small integers, every result exact.
+	{file: "mma", kernel: "wmma_half", shapes: mmaShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		blocks := int(s.grid.X)
+		a, b, c := f.f16s(256*blocks, -8, 8, 1), f.f16s(256*blocks, -8, 8, 1), f.f16s(256*blocks, -8, 8, 1)
+		d := outputBuf[uint16](f, 256*blocks)
+		return kernelLaunch{args: []any{d, inputBuf(f, a), inputBuf(f, b), inputBuf(f, c)}, check: func(t *testing.T) {
+			want := make([]uint16, 256*blocks)
+			for blk := range blocks {
+				A, B, C := a[256*blk:], b[256*blk:], c[256*blk:] // A, C, D column-major; B row-major
+				for i := range 16 {
+					for j := range 16 {
+						s := f16Val(C[j*16+i])
+						for k := range 16 {
+							s += f16Val(A[k*16+i]) * f16Val(B[k*16+j])
+						}
+						want[256*blk+j*16+i] = f16Exact(s)
+					}
+				}
+			}
+			requireElems(t, "d", want, readBuf[uint16](f, d, len(want)))
+		}}
+	}},
 }

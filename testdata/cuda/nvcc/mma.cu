@@ -1,10 +1,12 @@
 // mma: sm_80's warp-level matrix instructions as tensor-core code reaches them with inline
 // PTX: ldmatrix.sync.aligned.m8n8{.x1,.x2,.x4}{.trans}.shared.b16 loads of fragments from
 // shared memory and mma.sync.aligned m16n8k16 / m16n8k8 on f16, bf16 and tf32 inputs with
-// f32 (and f16) accumulators. Each kernel runs one warp a block (blockDim.x == 32) on the
+// f32 (and f16) accumulators, and nvcuda::wmma's m16n16k16 f16 fragments (wmma.load, wmma.mma,
+// wmma.store). Each kernel runs one warp a block (blockDim.x == 32) on the
 // block's own tile. compiled by nvcc only.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <mma.h>
 #include <stdint.h>
 
 __device__ __forceinline__ unsigned smem(const void *p) {
@@ -188,4 +190,48 @@ extern "C" __global__ void gemm_tf32(float *d, const float *a, const float *b, c
   d[g * 8 + 2 * q + 1] = acc[1];
   d[(g + 8) * 8 + 2 * q] = acc[2];
   d[(g + 8) * 8 + 2 * q + 1] = acc[3];
+}
+
+// wmma_gemm computes one 16x16 tile per block with nvcuda::wmma: D = A*B + C over K = 32 (two
+// wmma.mma steps), A 16x32 row-major (lda 32), B 32x16 column-major (ldb 32), C and D 16x16
+// f32 row-major (ldc 16), all in global memory.
+extern "C" __global__ void wmma_gemm(float *d, const __half *a, const __half *b, const float *c) {
+  using namespace nvcuda;
+  unsigned blk = blockIdx.x;
+  a += blk * 16 * 32;
+  b += blk * 32 * 16;
+  c += blk * 256;
+  d += blk * 256;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::load_matrix_sync(acc, c, 16, wmma::mem_row_major);
+  for (int k = 0; k < 32; k += 16) {
+    wmma::load_matrix_sync(fa, a + k, 32);
+    wmma::load_matrix_sync(fb, b + k, 32);
+    wmma::mma_sync(acc, fa, fb, acc);
+  }
+  wmma::store_matrix_sync(d, acc, 16, wmma::mem_row_major);
+}
+
+// wmma_half stages A (16x16, column-major) and B (16x16, row-major) in shared memory and
+// computes D = A*B + C with an f16 accumulator, C and D 16x16 f16 column-major in global
+// memory.
+extern "C" __global__ void wmma_half(__half *d, const __half *a, const __half *b, const __half *c) {
+  using namespace nvcuda;
+  __shared__ __align__(32) __half sa[256], sb[256];
+  unsigned t = threadIdx.x, blk = blockIdx.x;
+  for (int i = t; i < 256; i += 32) {
+    sa[i] = a[blk * 256 + i];
+    sb[i] = b[blk * 256 + i];
+  }
+  __syncthreads();
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::col_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, __half> acc;
+  wmma::load_matrix_sync(fa, sa, 16);
+  wmma::load_matrix_sync(fb, sb, 16);
+  wmma::load_matrix_sync(acc, c + blk * 256, 16, wmma::mem_col_major);
+  wmma::mma_sync(acc, fa, fb, acc);
+  wmma::store_matrix_sync(d + blk * 256, acc, 16, wmma::mem_col_major);
 }
