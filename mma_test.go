@@ -40,8 +40,9 @@ func mmaF16Bits(t *testing.T, x float64) uint32 {
 // "... m16n8k8"), against D = A*B + C with exact products summed in float64 from c in k order
 // and rounded once (tf32 operands with their low 13 mantissa bits ignored); an mma whose d is
 // its c; ldmatrix .x1, .x2 and .x4, with and without .trans, with per-lane, 64-bit and
-// uniform addresses; and the faults of a partial warp, divergent or exited lanes, a guard
-// false in one lane, and bad row addresses.
+// uniform addresses; wmma's loads, mma and stores (wmma_forms); and the faults of a partial
+// warp, divergent or exited lanes, a guard false in one lane, bad row addresses, and wmma
+// addresses that differ between lanes.
 func TestMma(t *testing.T) {
 	const path = "testdata/ptx/hand/mma.ptx"
 	onEngines(t, path, func(t *testing.T) {
@@ -244,14 +245,72 @@ func TestMma(t *testing.T) {
 			{runtime.FaultIllegal, "exited", 32, 0},
 			{runtime.FaultMisaligned, "misaligned", 32, 3},
 			{runtime.FaultOutOfBounds, "oob", 32, 7},
+			{runtime.FaultIllegal, "wmma_addr", 32, 9},
+			{runtime.FaultIllegal, "wmma_guarded", 32, 0},
 		} {
 			err := kb.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(f.threads), uint32(kind))
 			checkFault(t, err, faultWant{kind: f.kind, kernel: "bad", loc: faultLocIn(t, path, f.marker), thread: runtime.Dim3{X: f.thread}})
-			if f.kind == runtime.FaultIllegal {
+			if f.kind == runtime.FaultIllegal && f.marker != "wmma_addr" {
 				require.ErrorContains(t, err, "every lane of the warp must execute it")
 			}
 		}
-		require.NoError(t, kb.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), uint32(6)), "guard false in every lane")
+		require.NoError(t, kb.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), uint32(8)), "guard false in every lane")
+
+		// wmma_forms: small integers, every result exact.
+		var wa, wb [256]uint16
+		var wc [256]float32
+		var win []byte
+		for i := range 256 {
+			wa[i] = uint16(mmaF16Bits(t, float64(rng.IntN(9)-4)))
+			wb[i] = uint16(mmaF16Bits(t, float64(rng.IntN(9)-4)))
+			wc[i] = float32(rng.IntN(9) - 4)
+		}
+		f16v := func(h uint16) float64 {
+			if h&0x7fff == 0 {
+				return 0
+			}
+			v := math.Ldexp(1+float64(h&0x3ff)/1024, int(h>>10&0x1f)-15)
+			if h&0x8000 != 0 {
+				return -v
+			}
+			return v
+		}
+		for _, h := range wa {
+			win = append(win, byte(h), byte(h>>8))
+		}
+		for _, h := range wb {
+			win = append(win, byte(h), byte(h>>8))
+		}
+		for _, x := range wc {
+			b := math.Float32bits(x)
+			win = append(win, byte(b), byte(b>>8), byte(b>>16), byte(b>>24))
+		}
+		var wantD1 [256]uint32
+		var wantD2 [256]uint16
+		for i := range 16 {
+			for j := range 16 {
+				ab := 0.0
+				for k := range 16 {
+					ab += f16v(wa[i*16+k]) * f16v(wb[k*16+j])
+				}
+				d1 := float64(wc[i*16+j]) + ab
+				wantD1[j*16+i] = math.Float32bits(float32(d1))
+				wantD2[i*16+j] = uint16(mmaF16Bits(t, d1+ab))
+			}
+		}
+		wsrc, err := runtime.Upload(dev, win)
+		require.NoError(t, err)
+		wout, err := dev.Malloc(1536)
+		require.NoError(t, err)
+		kw, err := mod.Kernel("wmma_forms")
+		require.NoError(t, err)
+		require.NoError(t, kw.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), wout, wsrc))
+		gotW := make([]uint32, 384)
+		require.NoError(t, runtime.Download(dev, gotW, wout))
+		require.Equal(t, wantD1[:], gotW[:256], "wmma_forms D1")
+		for e := range 256 {
+			require.Equal(t, wantD2[e], uint16(gotW[256+e/2]>>(16*(e%2))), "wmma_forms D2 element %d", e)
+		}
 	})
 }
 

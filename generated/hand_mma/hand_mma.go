@@ -19,7 +19,7 @@ var Module = &runtime.Module{
 	Name:       "testdata/ptx/hand/mma.ptx",
 	NumWindows: 130,
 	SM:         80,
-	SharedSize: 784,
+	SharedSize: 1824,
 }
 
 var (
@@ -335,9 +335,16 @@ var (
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 	}
-	// badFunc is PTX kernel bad (testdata/ptx/hand/mma.ptx:396).
+	// badFunc is PTX kernel bad (testdata/ptx/hand/mma.ptx:398).
 	badFunc = &runtime.Func{
-		Exit:   17,
+		Consts: []runtime.Const{{
+			Reg:   20,
+			Value: 0x10,
+		}, {
+			Reg:   21,
+			Value: 0x8,
+		}},
+		Exit:   21,
 		Index:  11,
 		Kernel: true,
 		KernelArgs: []runtime.KernelParam{{
@@ -348,18 +355,54 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 4,
-		Loc:          "testdata/ptx/hand/mma.ptx:396",
+		Loc:          "testdata/ptx/hand/mma.ptx:398",
 		Name:         "bad",
 		NumPreds:     2,
-		NumRegs:      16,
+		NumRegs:      22,
 		Sig:          "()(.param 4)",
 		StackBytes:   0,
 		ZeroRegs:     []int32{10},
 	}
+	// wmmaFormsFunc is PTX kernel wmma_forms (testdata/ptx/hand/mma.ptx:483).
+	wmmaFormsFunc = &runtime.Func{
+		Consts: []runtime.Const{{
+			Reg:   43,
+			Value: 0x0,
+		}, {
+			Reg:   44,
+			Value: 0x10,
+		}},
+		Exit:   2,
+		Index:  12,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "wmma_forms_out",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "wmma_forms_in",
+			Offset:  8,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 16,
+		Loc:          "testdata/ptx/hand/mma.ptx:483",
+		Name:         "wmma_forms",
+		NumPreds:     0,
+		NumRegs:      45,
+		Sig:          "()(.param 8,.param 8)",
+		StackBytes:   0,
+		ZeroRegs:     []int32{32},
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{k16F32F16Func, k16F32Bf16Func, k8F32F16Func, k8F32Bf16Func, k8F32Tf32Func, k16F16F16Func, k8F16F16Func, k16F32F16C16Func, k16F16F16C32Func, accFunc, ldsmFunc, badFunc}
+	Module.Funcs = []*runtime.Func{k16F32F16Func, k16F32Bf16Func, k8F32F16Func, k8F32Bf16Func, k8F32Tf32Func, k16F16F16Func, k8F16F16Func, k16F32F16C16Func, k16F16F16C32Func, accFunc, ldsmFunc, badFunc, wmmaFormsFunc}
 	k16F32F16Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 18-40; ret
 	k16F32F16Func.Blocks[0] = runtime.Block{
@@ -1436,25 +1479,19 @@ func init() {
 		Reconv: -1,
 	}}
 	ldsmFunc.Run = ldsmRun
-	badFunc.Blocks = make([]runtime.Block, 18)
-	// b0, PTX lines 402-413
+	badFunc.Blocks = make([]runtime.Block, 22)
+	// b0, PTX lines 404-415
 	badFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			badRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:402",
+		Loc:       "testdata/ptx/hand/mma.ptx:404",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  402,
-			}, {
-				Count: 1,
-				Line:  403,
-			}, {
 				Count: 1,
 				Line:  404,
 			}, {
@@ -1487,62 +1524,36 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  414,
+			}, {
+				Count: 1,
+				Line:  415,
+			}, {
+				Count: 1,
+				Line:  416,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     8,
+			Alt:     10,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/hand/mma.ptx:414",
+			Loc:     "testdata/ptx/hand/mma.ptx:416",
 			Pred:    0,
-			Reconv:  17,
+			Reconv:  21,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L_diverge), PTX lines 428-428; divergent, reconverges at block 7 (b7 ($L_done))
+	// b1 ($L_diverge), PTX lines 434-434; divergent, reconverges at block 9 (b9 ($L_done))
 	badFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			badRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:428",
+		Loc:       "testdata/ptx/hand/mma.ptx:434",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  428,
-			}, {
-				Count: 1,
-				Line:  429,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    14,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/hand/mma.ptx:429",
-			Negate: true,
-			Pred:   1,
-			Reconv: 7,
-			Succ:   7,
-		},
-	}
-	// b2 ($L_guard), PTX lines 433-434
-	badFunc.Blocks[2] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 2, m, -1, 0)
-		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:433",
-		PTXInstrs: 3,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/ptx/hand/mma.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  433,
-			}, {
 				Count: 1,
 				Line:  434,
 			}, {
@@ -1551,79 +1562,75 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/mma.ptx:435",
-			Reconv:  -1,
-			Succ:    7,
-			Uniform: true,
-		},
-	}
-	// b3 ($L_exit), PTX lines 437-437; divergent, reconverges at the exit
-	badFunc.Blocks[3] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 3, m, -1, 0)
-		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:437",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/ptx/hand/mma.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  437,
-			}, {
-				Count: 1,
-				Line:  438,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    16,
+			Alt:    18,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/hand/mma.ptx:438",
+			Loc:    "testdata/ptx/hand/mma.ptx:435",
+			Negate: true,
 			Pred:   1,
-			Reconv: 17,
-			Succ:   15,
+			Reconv: 9,
+			Succ:   9,
 		},
 	}
-	// b4 ($L_misaligned), PTX lines 442-445
-	badFunc.Blocks[4] = runtime.Block{
+	// b2 ($L_guard), PTX lines 439-440
+	badFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 4, m, -1, 0)
+			badRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:442",
-		PTXInstrs: 5,
+		Loc:       "testdata/ptx/hand/mma.ptx:439",
+		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  442,
+				Line:  439,
 			}, {
+				Count: 1,
+				Line:  440,
+			}, {
+				Count: 1,
+				Line:  441,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:441",
+			Reconv:  -1,
+			Succ:    9,
+			Uniform: true,
+		},
+	}
+	// b3 ($L_exit), PTX lines 443-443; divergent, reconverges at the exit
+	badFunc.Blocks[3] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 3, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:443",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  443,
 			}, {
 				Count: 1,
 				Line:  444,
-			}, {
-				Count: 1,
-				Line:  445,
-			}, {
-				Count: 1,
-				Line:  446,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/mma.ptx:446",
-			Reconv:  -1,
-			Succ:    7,
-			Uniform: true,
+			Alt:    20,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/hand/mma.ptx:444",
+			Pred:   1,
+			Reconv: 21,
+			Succ:   19,
 		},
 	}
-	// b5 ($L_oob), PTX lines 448-451
-	badFunc.Blocks[5] = runtime.Block{
+	// b4 ($L_misaligned), PTX lines 448-451
+	badFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 5, m, -1, 0)
+			badRun(w, 4, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:448",
 		PTXInstrs: 5,
@@ -1652,19 +1659,21 @@ func init() {
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/mma.ptx:452",
 			Reconv:  -1,
-			Succ:    7,
+			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b6 ($L_none), PTX lines 454-456
-	badFunc.Blocks[6] = runtime.Block{
+	// b5 ($L_oob), PTX lines 454-457
+	badFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 6, m, -1, 0)
+			badRun(w, 5, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:454",
-		PTXInstrs: 3,
+		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
-			File: "testdata/ptx/hand/mma.ptx",
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  454,
@@ -1674,23 +1683,10 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  456,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/mma.ptx:457",
-			Reconv:  -1,
-			Succ:    7,
-			Uniform: true,
-		},
-	}
-	// b7 ($L_done), PTX line 457; ret
-	badFunc.Blocks[7] = runtime.Block{
-		Loc:       "testdata/ptx/hand/mma.ptx:458",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/ptx/hand/mma.ptx",
-			Lines: []runtime.LineCount{{
+			}, {
+				Count: 1,
+				Line:  457,
+			}, {
 				Count: 1,
 				Line:  458,
 			}},
@@ -1699,43 +1695,127 @@ func init() {
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/mma.ptx:458",
 			Reconv:  -1,
-			Succ:    17,
+			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b8, PTX lines 415-415
-	badFunc.Blocks[8] = runtime.Block{
+	// b6 ($L_wmma_addr), PTX lines 460-463
+	badFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 8, m, -1, 0)
+			badRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:415",
-		PTXInstrs: 2,
+		Loc:       "testdata/ptx/hand/mma.ptx:460",
+		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  415,
+				Line:  460,
 			}, {
 				Count: 1,
-				Line:  416,
+				Line:  461,
+			}, {
+				Count: 1,
+				Line:  462,
+			}, {
+				Count: 1,
+				Line:  463,
+			}, {
+				Count: 1,
+				Line:  464,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     9,
-			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/hand/mma.ptx:416",
-			Pred:    0,
-			Reconv:  17,
-			Succ:    2,
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:464",
+			Reconv:  -1,
+			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b9, PTX lines 417-417
-	badFunc.Blocks[9] = runtime.Block{
+	// b7 ($L_wmma_diverge), PTX lines 466-467
+	badFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 9, m, -1, 0)
+			badRun(w, 7, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:466",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  466,
+			}, {
+				Count: 1,
+				Line:  467,
+			}, {
+				Count: 1,
+				Line:  468,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:468",
+			Reconv:  -1,
+			Succ:    9,
+			Uniform: true,
+		},
+	}
+	// b8 ($L_none), PTX lines 470-472
+	badFunc.Blocks[8] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 8, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:470",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  470,
+			}, {
+				Count: 1,
+				Line:  471,
+			}, {
+				Count: 1,
+				Line:  472,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:473",
+			Reconv:  -1,
+			Succ:    9,
+			Uniform: true,
+		},
+	}
+	// b9 ($L_done), PTX line 473; ret
+	badFunc.Blocks[9] = runtime.Block{
+		Loc:       "testdata/ptx/hand/mma.ptx:474",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  474,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:474",
+			Reconv:  -1,
+			Succ:    21,
+			Uniform: true,
+		},
+	}
+	// b10, PTX lines 417-417
+	badFunc.Blocks[10] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 10, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:417",
 		PTXInstrs: 2,
@@ -1752,19 +1832,19 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     10,
+			Alt:     11,
 			Kind:    runtime.TermBranch,
 			Loc:     "testdata/ptx/hand/mma.ptx:418",
 			Pred:    0,
-			Reconv:  17,
-			Succ:    3,
+			Reconv:  21,
+			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b10, PTX lines 419-419
-	badFunc.Blocks[10] = runtime.Block{
+	// b11, PTX lines 419-419
+	badFunc.Blocks[11] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 10, m, -1, 0)
+			badRun(w, 11, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:419",
 		PTXInstrs: 2,
@@ -1781,19 +1861,19 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     11,
+			Alt:     12,
 			Kind:    runtime.TermBranch,
 			Loc:     "testdata/ptx/hand/mma.ptx:420",
 			Pred:    0,
-			Reconv:  17,
-			Succ:    4,
+			Reconv:  21,
+			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b11, PTX lines 421-421
-	badFunc.Blocks[11] = runtime.Block{
+	// b12, PTX lines 421-421
+	badFunc.Blocks[12] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 11, m, -1, 0)
+			badRun(w, 12, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:421",
 		PTXInstrs: 2,
@@ -1810,19 +1890,19 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     12,
+			Alt:     13,
 			Kind:    runtime.TermBranch,
 			Loc:     "testdata/ptx/hand/mma.ptx:422",
 			Pred:    0,
-			Reconv:  17,
-			Succ:    5,
+			Reconv:  21,
+			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b12, PTX lines 423-423
-	badFunc.Blocks[12] = runtime.Block{
+	// b13, PTX lines 423-423
+	badFunc.Blocks[13] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 12, m, -1, 0)
+			badRun(w, 13, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:423",
 		PTXInstrs: 2,
@@ -1839,24 +1919,26 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     13,
+			Alt:     14,
 			Kind:    runtime.TermBranch,
 			Loc:     "testdata/ptx/hand/mma.ptx:424",
 			Pred:    0,
-			Reconv:  17,
-			Succ:    6,
+			Reconv:  21,
+			Succ:    5,
 			Uniform: true,
 		},
 	}
-	// b13, PTX lines 425-425; ret
-	badFunc.Blocks[13] = runtime.Block{
+	// b14, PTX lines 425-425
+	badFunc.Blocks[14] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 13, m, -1, 0)
+			badRun(w, 14, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:425",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
-			File: "testdata/ptx/hand/mma.ptx",
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  425,
@@ -1866,19 +1948,21 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
+			Alt:     15,
+			Kind:    runtime.TermBranch,
 			Loc:     "testdata/ptx/hand/mma.ptx:426",
-			Reconv:  -1,
-			Succ:    17,
+			Pred:    0,
+			Reconv:  21,
+			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b14, PTX lines 430-430
-	badFunc.Blocks[14] = runtime.Block{
+	// b15, PTX lines 427-427
+	badFunc.Blocks[15] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 14, m, -1, 0)
+			badRun(w, 15, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:430",
+		Loc:       "testdata/ptx/hand/mma.ptx:427",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1886,36 +1970,28 @@ func init() {
 			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  430,
+				Line:  427,
 			}, {
 				Count: 1,
-				Line:  431,
+				Line:  428,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/mma.ptx:431",
-			Reconv:  -1,
+			Alt:     16,
+			Kind:    runtime.TermBranch,
+			Loc:     "testdata/ptx/hand/mma.ptx:428",
+			Pred:    0,
+			Reconv:  21,
 			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b15, PTX line 438
-	badFunc.Blocks[15] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/mma.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermExit,
-			Loc:     "testdata/ptx/hand/mma.ptx:438",
-			Reconv:  -1,
-			Uniform: true,
-		},
-	}
-	// b16, PTX lines 439-439
+	// b16, PTX lines 429-429
 	badFunc.Blocks[16] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			badRun(w, 16, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:439",
+		Loc:       "testdata/ptx/hand/mma.ptx:429",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -1923,26 +1999,237 @@ func init() {
 			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  439,
+				Line:  429,
 			}, {
 				Count: 1,
-				Line:  440,
+				Line:  430,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:     17,
+			Kind:    runtime.TermBranch,
+			Loc:     "testdata/ptx/hand/mma.ptx:430",
+			Pred:    0,
+			Reconv:  21,
+			Succ:    8,
+			Uniform: true,
+		},
+	}
+	// b17, PTX lines 431-431; ret
+	badFunc.Blocks[17] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 17, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:431",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  431,
+			}, {
+				Count: 1,
+				Line:  432,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/mma.ptx:440",
+			Loc:     "testdata/ptx/hand/mma.ptx:432",
 			Reconv:  -1,
-			Succ:    7,
+			Succ:    21,
+			Uniform: true,
+		},
+	}
+	// b18, PTX lines 436-436
+	badFunc.Blocks[18] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 18, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:436",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  436,
+			}, {
+				Count: 1,
+				Line:  437,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:437",
+			Reconv:  -1,
+			Succ:    9,
+			Uniform: true,
+		},
+	}
+	// b19, PTX line 444
+	badFunc.Blocks[19] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/mma.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermExit,
+			Loc:     "testdata/ptx/hand/mma.ptx:444",
+			Reconv:  -1,
+			Uniform: true,
+		},
+	}
+	// b20, PTX lines 445-445
+	badFunc.Blocks[20] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 20, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:445",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  445,
+			}, {
+				Count: 1,
+				Line:  446,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:446",
+			Reconv:  -1,
+			Succ:    9,
 			Uniform: true,
 		},
 	}
 	// the virtual exit
-	badFunc.Blocks[17] = runtime.Block{Term: runtime.Term{
+	badFunc.Blocks[21] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
 	badFunc.Run = badRun
+	wmmaFormsFunc.Blocks = make([]runtime.Block, 3)
+	// b0, PTX lines 489-500; bar.sync at line 501
+	wmmaFormsFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaFormsRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:489",
+		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  489,
+			}, {
+				Count: 1,
+				Line:  490,
+			}, {
+				Count: 1,
+				Line:  491,
+			}, {
+				Count: 1,
+				Line:  492,
+			}, {
+				Count: 1,
+				Line:  493,
+			}, {
+				Count: 1,
+				Line:  494,
+			}, {
+				Count: 1,
+				Line:  495,
+			}, {
+				Count: 1,
+				Line:  496,
+			}, {
+				Count: 1,
+				Line:  497,
+			}, {
+				Count: 1,
+				Line:  498,
+			}, {
+				Count: 1,
+				Line:  499,
+			}, {
+				Count: 1,
+				Line:  500,
+			}, {
+				Count: 1,
+				Line:  501,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				ID:    43,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/ptx/hand/mma.ptx:501",
+			Reconv: -1,
+			Succ:   1,
+		},
+	}
+	// b0, PTX lines 502-511; ret
+	wmmaFormsFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaFormsRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:502",
+		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  502,
+			}, {
+				Count: 1,
+				Line:  503,
+			}, {
+				Count: 1,
+				Line:  504,
+			}, {
+				Count: 1,
+				Line:  505,
+			}, {
+				Count: 1,
+				Line:  506,
+			}, {
+				Count: 1,
+				Line:  507,
+			}, {
+				Count: 1,
+				Line:  508,
+			}, {
+				Count: 1,
+				Line:  509,
+			}, {
+				Count: 1,
+				Line:  510,
+			}, {
+				Count: 1,
+				Line:  511,
+			}, {
+				Count: 1,
+				Line:  512,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:512",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	wmmaFormsFunc.Blocks[2] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	wmmaFormsFunc.Run = wmmaFormsRun
 }
 
 // K16F32F16 launches PTX kernel k16_f32_f16 (testdata/ptx/hand/mma.ptx:10) on dev with the launch configuration cfg. Parameters: out is k16_f32_f16_out, in is k16_f32_f16_in.
@@ -2033,11 +2320,19 @@ func Ldsm(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, ou
 	return dev.Launch(ctx, Module, ldsmFunc, cfg, p[:])
 }
 
-// Bad launches PTX kernel bad (testdata/ptx/hand/mma.ptx:396) on dev with the launch configuration cfg. Parameters: kind is bad_kind.
+// Bad launches PTX kernel bad (testdata/ptx/hand/mma.ptx:398) on dev with the launch configuration cfg. Parameters: kind is bad_kind.
 func Bad(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, kind uint32) error {
 	var p [4]byte
 	binary.LittleEndian.PutUint32(p[0:], kind)
 	return dev.Launch(ctx, Module, badFunc, cfg, p[:])
+}
+
+// WmmaForms launches PTX kernel wmma_forms (testdata/ptx/hand/mma.ptx:483) on dev with the launch configuration cfg. Parameters: out is wmma_forms_out, in is wmma_forms_in.
+func WmmaForms(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr, in runtime.Ptr) error {
+	var p [16]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(out))
+	binary.LittleEndian.PutUint64(p[8:], uint64(in))
+	return dev.Launch(ctx, Module, wmmaFormsFunc, cfg, p[:])
 }
 
 // k16F32F16Run runs blocks of kernel k16_f32_f16 for the lanes m from block pc, following jumps and branches all of them take
@@ -8817,7 +9112,7 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 402-413
+			// b0, PTX lines 404-415
 			badBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -8826,72 +9121,86 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 1
 			} else if t == 0 {
-				next = 8
+				next = 10
 			} else {
 				return pc, budget
 			}
 		case 1:
-			// b1 ($L_diverge), PTX lines 428-428; divergent, reconverges at block 7 (b7 ($L_done))
+			// b1 ($L_diverge), PTX lines 434-434; divergent, reconverges at block 9 (b9 ($L_done))
 			badBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			t := m & ^w.P[1]
 			if t == m {
-				next = 7
+				next = 9
 			} else if t == 0 {
-				next = 14
+				next = 18
 			} else {
 				return pc, budget
 			}
 		case 2:
-			// b2 ($L_guard), PTX lines 433-434
+			// b2 ($L_guard), PTX lines 439-440
 			badBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
-			next = 7
+			next = 9
 		case 3:
-			// b3 ($L_exit), PTX lines 437-437; divergent, reconverges at the exit
+			// b3 ($L_exit), PTX lines 443-443; divergent, reconverges at the exit
 			badBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			t := m & w.P[1]
 			if t == m {
-				next = 15
+				next = 19
 			} else if t == 0 {
-				next = 16
+				next = 20
 			} else {
 				return pc, budget
 			}
 		case 4:
-			// b4 ($L_misaligned), PTX lines 442-445
+			// b4 ($L_misaligned), PTX lines 448-451
 			badBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
-			next = 7
+			next = 9
 		case 5:
-			// b5 ($L_oob), PTX lines 448-451
+			// b5 ($L_oob), PTX lines 454-457
 			badBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
-			next = 7
+			next = 9
 		case 6:
-			// b6 ($L_none), PTX lines 454-456
+			// b6 ($L_wmma_addr), PTX lines 460-463
 			badBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
-			next = 7
+			next = 9
 		case 7:
-			// b7 ($L_done), PTX line 457; ret
-			next = 17
+			// b7 ($L_wmma_diverge), PTX lines 466-467
+			badBlock7(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
 		case 8:
-			// b8, PTX lines 415-415
+			// b8 ($L_none), PTX lines 470-472
 			badBlock8(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 9:
+			// b9 ($L_done), PTX line 473; ret
+			next = 21
+		case 10:
+			// b10, PTX lines 417-417
+			badBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8899,13 +9208,13 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 2
 			} else if t == 0 {
-				next = 9
+				next = 11
 			} else {
 				return pc, budget
 			}
-		case 9:
-			// b9, PTX lines 417-417
-			badBlock9(w, m, budget)
+		case 11:
+			// b11, PTX lines 419-419
+			badBlock11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8913,13 +9222,13 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 3
 			} else if t == 0 {
-				next = 10
+				next = 12
 			} else {
 				return pc, budget
 			}
-		case 10:
-			// b10, PTX lines 419-419
-			badBlock10(w, m, budget)
+		case 12:
+			// b12, PTX lines 421-421
+			badBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8927,13 +9236,13 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 4
 			} else if t == 0 {
-				next = 11
+				next = 13
 			} else {
 				return pc, budget
 			}
-		case 11:
-			// b11, PTX lines 421-421
-			badBlock11(w, m, budget)
+		case 13:
+			// b13, PTX lines 423-423
+			badBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8941,13 +9250,13 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 5
 			} else if t == 0 {
-				next = 12
+				next = 14
 			} else {
 				return pc, budget
 			}
-		case 12:
-			// b12, PTX lines 423-423
-			badBlock12(w, m, budget)
+		case 14:
+			// b14, PTX lines 425-425
+			badBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -8955,38 +9264,66 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 6
 			} else if t == 0 {
-				next = 13
+				next = 15
 			} else {
 				return pc, budget
 			}
-		case 13:
-			// b13, PTX lines 425-425; ret
-			badBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 14:
-			// b14, PTX lines 430-430
-			badBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
 		case 15:
-			// b15, PTX line 438
-			return pc, budget
+			// b15, PTX lines 427-427
+			badBlock15(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 16
+			} else {
+				return pc, budget
+			}
 		case 16:
-			// b16, PTX lines 439-439
+			// b16, PTX lines 429-429
 			badBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
-			next = 7
+			t := m & w.P[0]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 17
+			} else {
+				return pc, budget
+			}
+		case 17:
+			// b17, PTX lines 431-431; ret
+			badBlock17(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 21
+		case 18:
+			// b18, PTX lines 436-436
+			badBlock18(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
+		case 19:
+			// b19, PTX line 444
+			return pc, budget
+		case 20:
+			// b20, PTX lines 445-445
+			badBlock20(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 9
 		default:
 			return pc, budget
 		}
-		if next == stop || next >= 17 || budget <= 1 {
+		if next == stop || next >= 21 || budget <= 1 {
 			return pc, budget
 		}
 		pc, budget = next, budget-1
@@ -8994,7 +9331,7 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 }
 
 // badBlock0 runs block 0 of kernel bad for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 402-413
+// b0, PTX lines 404-415
 func badBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
@@ -9004,6 +9341,7 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
+	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	k0 := uint64(0x3c003c00)
 	k1 := uint64(0x0)
@@ -9020,80 +9358,81 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 402: ld.param.u32
+	// PTX line 404: ld.param.u32
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 4 {
 		u1 = uint64(binary.LittleEndian.Uint32(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 4, m, "testdata/ptx/hand/mma.ptx:402")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 4, m, "testdata/ptx/hand/mma.ptx:404")
 	}
 	runtime.Broadcast(r0, m, u1)
-	// PTX lines 403: lane-local, one loop over the lanes
+	// PTX lines 405: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 403: mov.u32
+				// 405: mov.u32
 				v2 := uint64(uint64(tid0[l]))
 				r1[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 403: mov.u32
+				// 405: mov.u32
 				v2 := uint64(uint64(tid0[l]))
 				r1[l] = v2
 			}
 		}
 	}
-	// PTX line 404: mov.b32, warp-uniform
+	// PTX line 406: mov.b32, warp-uniform
 	u3 := uint64(k0)
 	runtime.Broadcast(r2, m, u3)
-	// PTX line 405: mov.f32, warp-uniform
+	// PTX line 407: mov.f32, warp-uniform
 	u4 := uint64(k1)
 	runtime.Broadcast(r3, m, u4)
-	// PTX line 406: mov.f32, warp-uniform
+	// PTX line 408: mov.f32, warp-uniform
 	u5 := uint64(k1)
 	runtime.Broadcast(r4, m, u5)
-	// PTX line 407: mov.f32, warp-uniform
+	// PTX line 409: mov.f32, warp-uniform
 	u6 := uint64(k1)
 	runtime.Broadcast(r5, m, u6)
-	// PTX line 408: mov.f32, warp-uniform
+	// PTX line 410: mov.f32, warp-uniform
 	u7 := uint64(k1)
 	runtime.Broadcast(r6, m, u7)
-	// PTX lines 409, 410: lane-local, one loop over the lanes
+	// PTX lines 411, 412: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 409: and.b32
+				// 411: and.b32
 				v8 := uint64(uint32(r1[l]) & uint32(k2))
-				// 410: shl.b32
+				// 412: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k3))
 				r7[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 409: and.b32
+				// 411: and.b32
 				v8 := uint64(uint32(r1[l]) & uint32(k2))
-				// 410: shl.b32
+				// 412: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k3))
 				r7[l] = v9
 			}
 		}
 	}
-	// PTX line 411: mov.u32, warp-uniform
+	// PTX line 413: mov.u32, warp-uniform
 	u10 := uint64(k4)
-	// PTX lines 412, 413: lane-local, one loop over the lanes
+	runtime.Broadcast(r8, m, u10)
+	// PTX lines 414, 415: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 412: add.u32
+				// 414: add.u32
 				v11 := uint64(uint32(u10) + uint32(r7[l]))
 				r9[l] = v11
-				// 413: setp.eq.u32
+				// 415: setp.eq.u32
 				c12t := uint32(u1) == uint32(k5)
 				c12 := c12t
 				c12b0 := uint32(0)
@@ -9105,10 +9444,10 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 412: add.u32
+				// 414: add.u32
 				v11 := uint64(uint32(u10) + uint32(r7[l]))
 				r9[l] = v11
-				// 413: setp.eq.u32
+				// 415: setp.eq.u32
 				c12t := uint32(u1) == uint32(k5)
 				c12 := c12t
 				c12b0 := uint32(0)
@@ -9128,17 +9467,17 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // badBlock1 runs block 1 of kernel bad for the lanes m (budget 0: counting statistics).
-// b1 ($L_diverge), PTX lines 428-428; divergent, reconverges at block 7 (b7 ($L_done))
+// b1 ($L_diverge), PTX lines 434-434; divergent, reconverges at block 9 (b9 ($L_done))
 func badBlock1(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x10)
-	// PTX lines 428: lane-local, one loop over the lanes
+	// PTX lines 434: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 428: setp.lt.u32
+				// 434: setp.lt.u32
 				c1t := uint32(r1[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9150,7 +9489,7 @@ func badBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 428: setp.lt.u32
+				// 434: setp.lt.u32
 				c1t := uint32(r1[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9165,17 +9504,17 @@ func badBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // badBlock2 runs block 2 of kernel bad for the lanes m (budget 0: counting statistics).
-// b2 ($L_guard), PTX lines 433-434
+// b2 ($L_guard), PTX lines 439-440
 func badBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x5)
-	// PTX lines 433: lane-local, one loop over the lanes
+	// PTX lines 439: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 433: setp.ne.u32
+				// 439: setp.ne.u32
 				c1t := uint32(r1[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9187,7 +9526,7 @@ func badBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 433: setp.ne.u32
+				// 439: setp.ne.u32
 				c1t := uint32(r1[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9199,25 +9538,25 @@ func badBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 434: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
+	// PTX line 440: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
 	m2 := m & w.P[1]
 	if m2 != 0 {
-		w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m2, "testdata/ptx/hand/mma.ptx:434")
+		w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m2, "testdata/ptx/hand/mma.ptx:440")
 	}
 }
 
 // badBlock3 runs block 3 of kernel bad for the lanes m (budget 0: counting statistics).
-// b3 ($L_exit), PTX lines 437-437; divergent, reconverges at the exit
+// b3 ($L_exit), PTX lines 443-443; divergent, reconverges at the exit
 func badBlock3(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x10)
-	// PTX lines 437: lane-local, one loop over the lanes
+	// PTX lines 443: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 437: setp.ge.u32
+				// 443: setp.ge.u32
 				c1t := uint32(r1[l]) >= uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9229,7 +9568,7 @@ func badBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 437: setp.ge.u32
+				// 443: setp.ge.u32
 				c1t := uint32(r1[l]) >= uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9244,7 +9583,7 @@ func badBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // badBlock4 runs block 4 of kernel bad for the lanes m (budget 0: counting statistics).
-// b4 ($L_misaligned), PTX lines 442-445
+// b4 ($L_misaligned), PTX lines 448-451
 func badBlock4(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r9 := w.Reg(9)
@@ -9252,65 +9591,6 @@ func badBlock4(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x3)
 	k1 := uint64(0x0)
 	k2 := uint64(0x8)
-	// PTX lines 442, 443, 444: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p1n := uint32(0)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 442: setp.eq.u32
-				c1t := uint32(r1[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1n |= c1b0 << l
-				// 443: selp.u32
-				v2 := uint64(k1)
-				if c1 {
-					v2 = uint64(k2)
-				}
-				// 444: add.u32
-				v3 := uint64(uint32(r9[l]) + uint32(v2))
-				r15[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 442: setp.eq.u32
-				c1t := uint32(r1[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1n |= c1b0 << l
-				// 443: selp.u32
-				v2 := uint64(k1)
-				if c1 {
-					v2 = uint64(k2)
-				}
-				// 444: add.u32
-				v3 := uint64(uint32(r9[l]) + uint32(v2))
-				r15[l] = v3
-			}
-		}
-		w.P[1] = p1&^m | p1n
-	}
-	// PTX line 445: ldmatrix.sync.aligned.m8n8.x2.shared.b16
-	w.Ldmatrix([4]int{10, 11, 0, 0}, 2, false, r15, 0xffffffff, 0x0, m, "testdata/ptx/hand/mma.ptx:445")
-}
-
-// badBlock5 runs block 5 of kernel bad for the lanes m (budget 0: counting statistics).
-// b5 ($L_oob), PTX lines 448-451
-func badBlock5(w *runtime.Warp, m uint32, budget int) {
-	r1 := w.Reg(1)
-	r9 := w.Reg(9)
-	r15 := w.Reg(15)
-	k0 := uint64(0x7)
-	k1 := uint64(0x0)
-	k2 := uint64(0x1000)
 	// PTX lines 448, 449, 450: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
@@ -9357,23 +9637,183 @@ func badBlock5(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 451: ldmatrix.sync.aligned.m8n8.x1.shared.b16
-	w.Ldmatrix([4]int{10, 0, 0, 0}, 1, false, r15, 0xffffffff, 0x0, m, "testdata/ptx/hand/mma.ptx:451")
+	// PTX line 451: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+	w.Ldmatrix([4]int{10, 11, 0, 0}, 2, false, r15, 0xffffffff, 0x0, m, "testdata/ptx/hand/mma.ptx:451")
 }
 
-// badBlock6 runs block 6 of kernel bad for the lanes m (budget 0: counting statistics).
-// b6 ($L_none), PTX lines 454-456
-func badBlock6(w *runtime.Warp, m uint32, budget int) {
+// badBlock5 runs block 5 of kernel bad for the lanes m (budget 0: counting statistics).
+// b5 ($L_oob), PTX lines 454-457
+func badBlock5(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r9 := w.Reg(9)
-	k0 := uint64(0x63)
-	// PTX lines 454: lane-local, one loop over the lanes
+	r15 := w.Reg(15)
+	k0 := uint64(0x7)
+	k1 := uint64(0x0)
+	k2 := uint64(0x1000)
+	// PTX lines 454, 455, 456: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 454: setp.gt.u32
+				// 454: setp.eq.u32
+				c1t := uint32(r1[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1n |= c1b0 << l
+				// 455: selp.u32
+				v2 := uint64(k1)
+				if c1 {
+					v2 = uint64(k2)
+				}
+				// 456: add.u32
+				v3 := uint64(uint32(r9[l]) + uint32(v2))
+				r15[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 454: setp.eq.u32
+				c1t := uint32(r1[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1n |= c1b0 << l
+				// 455: selp.u32
+				v2 := uint64(k1)
+				if c1 {
+					v2 = uint64(k2)
+				}
+				// 456: add.u32
+				v3 := uint64(uint32(r9[l]) + uint32(v2))
+				r15[l] = v3
+			}
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	// PTX line 457: ldmatrix.sync.aligned.m8n8.x1.shared.b16
+	w.Ldmatrix([4]int{10, 0, 0, 0}, 1, false, r15, 0xffffffff, 0x0, m, "testdata/ptx/hand/mma.ptx:457")
+}
+
+// badBlock6 runs block 6 of kernel bad for the lanes m (budget 0: counting statistics).
+// b6 ($L_wmma_addr), PTX lines 460-463
+func badBlock6(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r8 := w.Reg(8)
+	r15 := w.Reg(15)
+	k0 := uint64(0x9)
+	k1 := uint64(0x0)
+	k2 := uint64(0x20)
+	// PTX lines 460, 461, 462: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 460: setp.eq.u32
+				c1t := uint32(r1[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1n |= c1b0 << l
+				// 461: selp.u32
+				v2 := uint64(k1)
+				if c1 {
+					v2 = uint64(k2)
+				}
+				// 462: add.u32
+				v3 := uint64(uint32(r8[l]) + uint32(v2))
+				r15[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 460: setp.eq.u32
+				c1t := uint32(r1[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1n |= c1b0 << l
+				// 461: selp.u32
+				v2 := uint64(k1)
+				if c1 {
+					v2 = uint64(k2)
+				}
+				// 462: add.u32
+				v3 := uint64(uint32(r8[l]) + uint32(v2))
+				r15[l] = v3
+			}
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	// PTX line 463: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceShared, [8]int{10, 11, 12, 13, 16, 17, 18, 19}, r15, 0xffffffff, 0x0, 20, m, "testdata/ptx/hand/mma.ptx:463")
+}
+
+// badBlock7 runs block 7 of kernel bad for the lanes m (budget 0: counting statistics).
+// b7 ($L_wmma_diverge), PTX lines 466-467
+func badBlock7(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x1f)
+	// PTX lines 466: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 466: setp.lt.u32
+				c1t := uint32(r1[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1n |= c1b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 466: setp.lt.u32
+				c1t := uint32(r1[l]) < uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1n |= c1b0 << l
+			}
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	// PTX line 467: wmma.store.d.sync.aligned.row.m16n16k16.shared.f32
+	m2 := m & w.P[1]
+	if m2 != 0 {
+		w.WmmaStore(isa.MatF32, false, runtime.SpaceShared, [8]int{3, 4, 5, 6, 3, 4, 5, 6}, nil, 0, 0x210, 21, m2, "testdata/ptx/hand/mma.ptx:467")
+	}
+}
+
+// badBlock8 runs block 8 of kernel bad for the lanes m (budget 0: counting statistics).
+// b8 ($L_none), PTX lines 470-472
+func badBlock8(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r9 := w.Reg(9)
+	k0 := uint64(0x63)
+	// PTX lines 470: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 470: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9385,7 +9825,7 @@ func badBlock6(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 454: setp.gt.u32
+				// 470: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9397,60 +9837,23 @@ func badBlock6(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 455: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
+	// PTX line 471: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
 	m2 := m & w.P[1]
 	if m2 != 0 {
-		w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m2, "testdata/ptx/hand/mma.ptx:455")
+		w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m2, "testdata/ptx/hand/mma.ptx:471")
 	}
-	// PTX line 456: ldmatrix.sync.aligned.m8n8.x1.shared.b16
+	// PTX line 472: ldmatrix.sync.aligned.m8n8.x1.shared.b16
 	m3 := m & w.P[1]
 	if m3 != 0 {
-		w.Ldmatrix([4]int{10, 0, 0, 0}, 1, false, r9, 0xffffffff, 0x0, m3, "testdata/ptx/hand/mma.ptx:456")
+		w.Ldmatrix([4]int{10, 0, 0, 0}, 1, false, r9, 0xffffffff, 0x0, m3, "testdata/ptx/hand/mma.ptx:472")
 	}
 }
 
-// badBlock8 runs block 8 of kernel bad for the lanes m (budget 0: counting statistics).
-// b8, PTX lines 415-415
-func badBlock8(w *runtime.Warp, m uint32, budget int) {
+// badBlock10 runs block 10 of kernel bad for the lanes m (budget 0: counting statistics).
+// b10, PTX lines 417-417
+func badBlock10(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	k0 := uint64(0x2)
-	// PTX lines 415: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p0n := uint32(0)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 415: setp.eq.u32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0n |= c1b0 << l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 415: setp.eq.u32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0n |= c1b0 << l
-			}
-		}
-		w.P[0] = p0&^m | p0n
-	}
-}
-
-// badBlock9 runs block 9 of kernel bad for the lanes m (budget 0: counting statistics).
-// b9, PTX lines 417-417
-func badBlock9(w *runtime.Warp, m uint32, budget int) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x3)
 	// PTX lines 417: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -9483,11 +9886,11 @@ func badBlock9(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// badBlock10 runs block 10 of kernel bad for the lanes m (budget 0: counting statistics).
-// b10, PTX lines 419-419
-func badBlock10(w *runtime.Warp, m uint32, budget int) {
+// badBlock11 runs block 11 of kernel bad for the lanes m (budget 0: counting statistics).
+// b11, PTX lines 419-419
+func badBlock11(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	k0 := uint64(0x4)
+	k0 := uint64(0x3)
 	// PTX lines 419: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -9520,11 +9923,11 @@ func badBlock10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// badBlock11 runs block 11 of kernel bad for the lanes m (budget 0: counting statistics).
-// b11, PTX lines 421-421
-func badBlock11(w *runtime.Warp, m uint32, budget int) {
+// badBlock12 runs block 12 of kernel bad for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 421-421
+func badBlock12(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	k0 := uint64(0x5)
+	k0 := uint64(0x4)
 	// PTX lines 421: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -9557,11 +9960,11 @@ func badBlock11(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// badBlock12 runs block 12 of kernel bad for the lanes m (budget 0: counting statistics).
-// b12, PTX lines 423-423
-func badBlock12(w *runtime.Warp, m uint32, budget int) {
+// badBlock13 runs block 13 of kernel bad for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 423-423
+func badBlock13(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	k0 := uint64(0x6)
+	k0 := uint64(0x5)
 	// PTX lines 423: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -9594,24 +9997,344 @@ func badBlock12(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// badBlock13 runs block 13 of kernel bad for the lanes m (budget 0: counting statistics).
-// b13, PTX lines 425-425; ret
-func badBlock13(w *runtime.Warp, m uint32, budget int) {
-	// PTX line 425: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
-	w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m, "testdata/ptx/hand/mma.ptx:425")
+// badBlock14 runs block 14 of kernel bad for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 425-425
+func badBlock14(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x6)
+	// PTX lines 425: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 425: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 425: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
 }
 
-// badBlock14 runs block 14 of kernel bad for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 430-430
-func badBlock14(w *runtime.Warp, m uint32, budget int) {
-	// PTX line 430: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
-	w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m, "testdata/ptx/hand/mma.ptx:430")
+// badBlock15 runs block 15 of kernel bad for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 427-427
+func badBlock15(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x7)
+	// PTX lines 427: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 427: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 427: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
 }
 
 // badBlock16 runs block 16 of kernel bad for the lanes m (budget 0: counting statistics).
-// b16, PTX lines 439-439
+// b16, PTX lines 429-429
 func badBlock16(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x8)
+	// PTX lines 429: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 429: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 429: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
+}
+
+// badBlock17 runs block 17 of kernel bad for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 431-431; ret
+func badBlock17(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 431: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
+	w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m, "testdata/ptx/hand/mma.ptx:431")
+}
+
+// badBlock18 runs block 18 of kernel bad for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 436-436
+func badBlock18(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 436: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
+	w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m, "testdata/ptx/hand/mma.ptx:436")
+}
+
+// badBlock20 runs block 20 of kernel bad for the lanes m (budget 0: counting statistics).
+// b20, PTX lines 445-445
+func badBlock20(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
-	// PTX line 439: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-	w.Ldmatrix([4]int{10, 11, 12, 13}, 4, false, r9, 0xffffffff, 0x0, m, "testdata/ptx/hand/mma.ptx:439")
+	// PTX line 445: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+	w.Ldmatrix([4]int{10, 11, 12, 13}, 4, false, r9, 0xffffffff, 0x0, m, "testdata/ptx/hand/mma.ptx:445")
+}
+
+// wmmaFormsRun runs blocks of kernel wmma_forms for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func wmmaFormsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 489-500; bar.sync at line 501
+			wmmaFormsBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 502-511; ret
+			wmmaFormsBlock1(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// wmmaFormsBlock0 runs block 0 of kernel wmma_forms for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 489-500; bar.sync at line 501
+func wmmaFormsBlock0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r32 := w.Reg(32)
+	k0 := uint64(0x10)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 489: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/mma.ptx:489")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 490: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/mma.ptx:490")
+	}
+	runtime.Broadcast(r1, m, u2)
+	// PTX line 491: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 492: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 493: wmma.load.a.sync.aligned.row.m16n16k16.f16
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceGeneric, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, r1, 0xffffffffffffffff, 0x0, 44, m, "testdata/ptx/hand/mma.ptx:493")
+	// PTX line 494: wmma.load.b.sync.aligned.row.m16n16k16.global.f16
+	w.WmmaLoad(runtime.WmmaB, isa.MatF16, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r2, 0xffffffffffffffff, 0x200, 44, m, "testdata/ptx/hand/mma.ptx:494")
+	// PTX line 495: wmma.load.c.sync.aligned.row.m16n16k16.global.f32
+	w.WmmaLoad(runtime.WmmaC, isa.MatF32, false, runtime.SpaceGlobal, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, r2, 0xffffffffffffffff, 0x400, 44, m, "testdata/ptx/hand/mma.ptx:495")
+	// PTX line 496: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
+	w.WmmaMma(isa.MatF32, isa.MatF32, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:496")
+	// PTX line 497: wmma.store.d.sync.aligned.col.m16n16k16.shared.f32
+	w.WmmaStore(isa.MatF32, true, runtime.SpaceShared, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, nil, 0, 0x320, 44, m, "testdata/ptx/hand/mma.ptx:497")
+	// PTX line 498: wmma.mma.sync.aligned.row.row.m16n16k16.f16.f32
+	w.WmmaMma(isa.MatF32, isa.MatF16, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:498")
+	// PTX line 499: mov.u32, warp-uniform
+	u5 := uint64(k0)
+	runtime.Broadcast(r32, m, u5)
+	// PTX line 500: wmma.store.d.sync.aligned.row.m16n16k16.global.f16
+	w.WmmaStore(isa.MatF16, false, runtime.SpaceGlobal, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, r3, 0xffffffffffffffff, 0x400, 32, m, "testdata/ptx/hand/mma.ptx:500")
+	_ = u3
+	_ = u4
+	_ = u5
+}
+
+// wmmaFormsBlock1 runs block 1 of kernel wmma_forms for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 502-511; ret
+func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
+	r3 := w.Reg(3)
+	r34 := w.Reg(34)
+	r36 := w.Reg(36)
+	r38 := w.Reg(38)
+	r39 := w.Reg(39)
+	r40 := w.Reg(40)
+	r41 := w.Reg(41)
+	r42 := w.Reg(42)
+	k0 := uint64(0x5)
+	k1 := uint64(0x320)
+	// PTX lines 502, 503: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 502: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 503: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k0))
+				r34[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 502: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 503: shl.b32
+				v2 := uint64(uint32(v1) << uint32(k0))
+				r34[l] = v2
+			}
+		}
+	}
+	// PTX line 504: mov.u32, warp-uniform
+	u3 := uint64(k1)
+	// PTX lines 505, 506, 507: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 505: add.u32
+				v4 := uint64(uint32(u3) + uint32(r34[l]))
+				r36[l] = v4
+				// 506: cvt.u64.u32
+				v5 := uint64(uint64(uint32(r34[l])))
+				// 507: add.u64
+				v6 := uint64(uint64(r3[l]) + uint64(v5))
+				r38[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 505: add.u32
+				v4 := uint64(uint32(u3) + uint32(r34[l]))
+				r36[l] = v4
+				// 506: cvt.u64.u32
+				v5 := uint64(uint64(uint32(r34[l])))
+				// 507: add.u64
+				v6 := uint64(uint64(r3[l]) + uint64(v5))
+				r38[l] = v6
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 508: ld.shared.v4.u32
+	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r36, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/hand/mma.ptx:508")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 509: st.global.v4.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r38, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/mma.ptx:509")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 510: ld.shared.v4.u32
+	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r36, 0xffffffff, 0x10, 4, 0, m, "testdata/ptx/hand/mma.ptx:510")
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 16,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 511: st.global.v4.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r38, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/hand/mma.ptx:511")
 }
