@@ -83,6 +83,9 @@ func Matrix(in *ssa.Instr) (f MatrixForm, ok bool, msg string) {
 		case m == modRow:
 			row++
 		case m == modCol:
+			if row == 0 {
+				return f, false, "" // mma's layouts are .row.col, in that order
+			}
 			col++
 		case m == modTrans:
 			trans++
