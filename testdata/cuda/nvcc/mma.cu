@@ -3,7 +3,7 @@
 // shared memory and mma.sync.aligned m16n8k16 / m16n8k8 on f16, bf16 and tf32 inputs with
 // f32 (and f16) accumulators, and nvcuda::wmma's m16n16k16 f16 fragments (wmma.load, wmma.mma,
 // wmma.store). Each kernel runs one warp a block (blockDim.x == 32) on the
-// block's own tile. compiled by nvcc only.
+// block's own tile. Compiled by nvcc only.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <mma.h>
@@ -14,8 +14,8 @@ __device__ __forceinline__ unsigned smem(const void *p) {
 }
 
 // ldsm_copy loads a 16x16 b16 tile (row-major in shared memory) with ldmatrix .x1, .x2 and
-// .x4, plain and .trans, and stores each lane's registers as they come:
-// out[b*(5*4*32)*.. ] see the Go reference (kernelcases).
+// .x4, plain and .trans, and stores each lane's registers as they come: block b's
+// out[b*448 + 32*r + lane] is register r of x1, x2, x4, x1.trans, x2.trans, x4.trans in turn.
 extern "C" __global__ void ldsm_copy(unsigned *out, const unsigned short *in) {
   __shared__ __align__(16) unsigned short tile[16 * 16];
   unsigned t = threadIdx.x;
