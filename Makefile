@@ -147,13 +147,13 @@ GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round dev
 	fast/warp_width gcc/acc_vecadd gcc/funcs gcc/funcs_sm80 hand/brx_idx hand/callprototype \
 	hand/cache_policy hand/calltable hand/calltargets hand/const_store hand/cp_async hand/cvt_sat_int hand/directives hand/divergent_ret \
 	hand/fma_chain hand/half_chunks hand/half_set hand/hints hand/region_multi hand/region_park \
-	hand/exit_in_func hand/immediates hand/isspacep hand/initializers hand/legacy_warp hand/mbarrier hand/mem_qualifiers hand/param_groups hand/scopes \
+	hand/exit_in_func hand/immediates hand/isspacep hand/initializers hand/legacy_warp hand/mbarrier hand/mem_qualifiers hand/mma hand/param_groups hand/scopes \
 	hand/setp_two_dest hand/sink_vector hand/warp_guarded hand/warp_pass hand/warp_sz nvcc/atomics \
 	nvcc/barrier_exit nvcc/bf16 nvcc/bitops nvcc/cg_tiles nvcc/constant_data nvcc/convert nvcc/cp_async \
 	nvcc/cvt_round nvcc/device_assert nvcc/device_malloc nvcc/device_printf nvcc/divergent_loop \
 	nvcc/dynamic_shared nvcc/early_exit nvcc/fapprox nvcc/fminmax nvcc/fp64_math nvcc/fround \
 	nvcc/funcptr nvcc/grid_stride nvcc/half nvcc/int64_math nvcc/intmisc nvcc/intops nvcc/its \
-	nvcc/local_array nvcc/matmul_2d nvcc/mbarrier nvcc/recursion nvcc/reduce_shared nvcc/saxpy_math \
+	nvcc/local_array nvcc/matmul_2d nvcc/mbarrier nvcc/mma nvcc/recursion nvcc/reduce_shared nvcc/saxpy_math \
 	nvcc/struct_byval nvcc/switch_dense nvcc/vecadd nvcc/vector_types nvcc/warp_ops nvcc/warp_sync \
 	nvcc/warp_width seeds/bra_uni seeds/brx_idx seeds/call_callprototype seeds/call_calltargets \
 	seeds/call_direct seeds/call_jmptbl seeds/call_jmptbl_addr32 seeds/crs_recursion seeds/exit \

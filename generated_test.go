@@ -91,6 +91,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_legacy_warp"
 	"github.com/ptx2go/ptx2go/generated/hand_mbarrier"
 	"github.com/ptx2go/ptx2go/generated/hand_mem_qualifiers"
+	"github.com/ptx2go/ptx2go/generated/hand_mma"
 	"github.com/ptx2go/ptx2go/generated/hand_param_groups"
 	"github.com/ptx2go/ptx2go/generated/hand_region_multi"
 	"github.com/ptx2go/ptx2go/generated/hand_region_park"
@@ -136,6 +137,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/nvcc_local_array"
 	"github.com/ptx2go/ptx2go/generated/nvcc_matmul_2d"
 	"github.com/ptx2go/ptx2go/generated/nvcc_mbarrier"
+	"github.com/ptx2go/ptx2go/generated/nvcc_mma"
 	"github.com/ptx2go/ptx2go/generated/nvcc_recursion"
 	"github.com/ptx2go/ptx2go/generated/nvcc_reduce_shared"
 	"github.com/ptx2go/ptx2go/generated/nvcc_saxpy_math"
@@ -377,6 +379,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/legacy_warp":             hand_legacy_warp.Module,
 	"hand/mbarrier":                hand_mbarrier.Module,
 	"hand/mem_qualifiers":          hand_mem_qualifiers.Module,
+	"hand/mma":                     hand_mma.Module,
 	"hand/scopes":                  hand_scopes.Module,
 	"hand/setp_two_dest":           hand_setp_two_dest.Module,
 	"hand/sink_vector":             hand_sink_vector.Module,
@@ -411,6 +414,7 @@ var generatedModules = map[string]*runtime.Module{
 	"nvcc/its":                     nvcc_its.Module,
 	"nvcc/local_array":             nvcc_local_array.Module,
 	"nvcc/mbarrier":                nvcc_mbarrier.Module,
+	"nvcc/mma":                     nvcc_mma.Module,
 	"nvcc/matmul_2d":               nvcc_matmul_2d.Module,
 	"nvcc/recursion":               nvcc_recursion.Module,
 	"nvcc/reduce_shared":           nvcc_reduce_shared.Module,

@@ -15,8 +15,8 @@ import (
 // once per launch instead of once per warp.
 //
 // Only a register written by exactly one such instruction, never guarded, never read before
-// that write on some path (the undefined value would show) and never a shfl source (which
-// reads lanes that may not have run the write) qualifies. Device functions have none.
+// that write on some path (the undefined value would show) and never a shfl or mma source
+// (which read lanes that may not have run the write) qualifies. Device functions have none.
 func LaunchInvariant(fn *Function) []*Instr {
 	if fn.Kind != frontend.Entry {
 		return nil
@@ -35,7 +35,7 @@ func LaunchInvariant(fn *Function) []*Instr {
 	})
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
-			if in.Op == frontend.OpShfl {
+			if in.Op == frontend.OpShfl || in.Op == frontend.OpMma || in.Op == frontend.OpWmma {
 				for _, a := range in.Args {
 					if a.Kind == ArgValue {
 						excluded[a.Value.Reg.ID] = true

@@ -239,7 +239,9 @@ func instrUniform(fn *Function, in *Instr) bool {
 			return false
 		}
 	case frontend.OpAtom, frontend.OpShfl, frontend.OpMatch, frontend.OpTex, frontend.OpTld4, frontend.OpSuld,
-		frontend.OpAlloca, frontend.OpStacksave, frontend.OpMbarrier, frontend.OpElect:
+		frontend.OpAlloca, frontend.OpStacksave, frontend.OpMbarrier, frontend.OpElect,
+		frontend.OpLdmatrix, frontend.OpMma, frontend.OpWmma:
+		// (ldmatrix and mma give each lane its own piece of a matrix, whatever their operands.)
 		return false
 	case frontend.OpAddc, frontend.OpSubc, frontend.OpMadc:
 		// They read the carry flag CC.CF, a per-lane register the IR does not track: the

@@ -402,6 +402,10 @@ func (e *emitter) lower() runtime.Instr {
 		return e.mbarrier()
 	case frontend.OpCp:
 		return e.cpAsync()
+	case frontend.OpLdmatrix, frontend.OpMma:
+		return e.matrix()
+	case frontend.OpWmma:
+		return e.wmma()
 	case frontend.OpPrefetch, frontend.OpPrefetchu:
 		return e.prefetch()
 	case frontend.OpApplypriority, frontend.OpDiscard:

@@ -404,6 +404,16 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		e.stmts = append(e.stmts, e.countWarp(in))
 		e.cpAsync(in)
 		return
+	case frontend.OpLdmatrix, frontend.OpMma:
+		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
+		e.matrix(in)
+		return
+	case frontend.OpWmma:
+		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
+		e.wmma(in)
+		return
 	}
 	if layout.IsWarpInstr(in) {
 		e.flush()

@@ -110,7 +110,8 @@ func (f *Frame) ConstSlot(v uint64) int {
 func (f *Frame) Consts() []runtime.Const { return f.consts }
 
 // ZeroRegs lists the register slots an activation must start with zeroed: registers with an
-// undefined value that something reads, and the sources of shfl, which reads other lanes.
+// undefined value that something reads, and the sources of shfl and mma, which read other
+// lanes.
 func (f *Frame) ZeroRegs() []int32 {
 	need := make([]bool, len(f.Fn.Regs))
 	ssa.ForEachUse(f.Fn, func(_ *ssa.Block, v *ssa.Value) {
@@ -120,7 +121,7 @@ func (f *Frame) ZeroRegs() []int32 {
 	})
 	for _, b := range f.Fn.Blocks {
 		for _, in := range b.Instrs {
-			if in.Op != frontend.OpShfl {
+			if in.Op != frontend.OpShfl && in.Op != frontend.OpMma && in.Op != frontend.OpWmma {
 				continue
 			}
 			for _, a := range in.Args {

@@ -1,0 +1,141 @@
+package gosrc
+
+import (
+	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/runtime/isa"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// matrix lowers the warp-level matrix instructions (layout.Matrix lists the forms) as
+// codegen/closure does, to runtime.Warp.Ldmatrix and runtime.Warp.Mma with register slots as
+// literals:
+//
+//	w.Ldmatrix([4]int{5, 6, 7, 8}, 4, false, r9, 0xffffffff, 0x0, m, "file.ptx:30")
+//	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{...}, [4]int{...}, [4]int{...}, [4]int{...}, m, "file.ptx:31")
+func (e *blockEmit) matrix(in *ssa.Instr) {
+	form, ok, msg := layout.Matrix(in)
+	switch {
+	case msg != "":
+		e.errorf(in, "%s", msg)
+		return
+	case !ok:
+		e.unsupported(in)
+		return
+	}
+	good := true
+	slots := func(args []ssa.Arg, dst bool) jen.Code {
+		var s [4]jen.Code
+		for i := range s {
+			s[i] = jen.Lit(0)
+		}
+		for i, a := range args {
+			n, ok := e.operandSlot(a, frontend.B32)
+			good = good && ok
+			if dst {
+				delete(e.uni, n)
+			}
+			s[i] = jen.Lit(n)
+		}
+		return jen.Index(jen.Lit(4)).Int().Values(s[:]...)
+	}
+	d := slots(form.Dsts, true)
+	lc := jen.Lit(layout.Loc(in.Pos))
+	var call func(mask string) []jen.Code
+	if form.Kind == layout.MatrixLdmatrix {
+		ad := e.memOperandIn(form.Addr, frontend.SpaceShared)
+		if ad == nil {
+			e.unsupported(in)
+			return
+		}
+		A, amask, off := e.cpAsyncAddr(ad)
+		call = func(mask string) []jen.Code {
+			return []jen.Code{jen.Id("w").Dot("Ldmatrix").Call(d, jen.Lit(form.N), jen.Lit(form.Trans), A, amask, off, jen.Id(mask), lc)}
+		}
+	} else {
+		a, b, c := slots(form.A, false), slots(form.B, false), slots(form.Cs, false)
+		mt := func(t isa.MatType) jen.Code {
+			return jen.Qual(isaPath, map[isa.MatType]string{isa.MatF16: "MatF16", isa.MatBF16: "MatBF16", isa.MatTF32: "MatTF32", isa.MatF32: "MatF32"}[t])
+		}
+		call = func(mask string) []jen.Code {
+			return []jen.Code{jen.Id("w").Dot("Mma").Call(jen.Lit(form.K), mt(form.AB), mt(form.C), mt(form.D), d, a, b, c, jen.Id(mask), lc)}
+		}
+	}
+	if !good {
+		e.unsupported(in)
+		return
+	}
+	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s", in.Pos.Line, spelling(in)))
+	e.guarded(in, call)
+}
+
+// wmma lowers the wmma instructions (layout.Wmma lists the forms) as codegen/closure does, to
+// runtime.Warp.WmmaLoad, WmmaStore and WmmaMma with register slots as literals.
+func (e *blockEmit) wmma(in *ssa.Instr) {
+	form, ok, msg := layout.Wmma(in)
+	switch {
+	case msg != "":
+		e.errorf(in, "%s", msg)
+		return
+	case !ok:
+		e.unsupported(in)
+		return
+	}
+	good := true
+	slots := func(args []ssa.Arg, dst bool) jen.Code {
+		var s [8]jen.Code
+		for i := range s {
+			s[i] = jen.Lit(0)
+		}
+		for i, a := range args {
+			n, ok := e.operandSlot(a, frontend.B32)
+			good = good && ok
+			if dst {
+				delete(e.uni, n)
+			}
+			s[i] = jen.Lit(n)
+		}
+		return jen.Index(jen.Lit(8)).Int().Values(s[:]...)
+	}
+	mt := func(t isa.MatType) jen.Code {
+		return jen.Qual(isaPath, map[isa.MatType]string{isa.MatF16: "MatF16", isa.MatF32: "MatF32"}[t])
+	}
+	lc := jen.Lit(layout.Loc(in.Pos))
+	var call func(mask string) []jen.Code
+	if form.Kind == layout.WmmaMma {
+		d, a, b, c := slots(form.D, true), slots(form.A, false), slots(form.B, false), slots(form.Cs, false)
+		call = func(mask string) []jen.Code {
+			return []jen.Code{jen.Id("w").Dot("WmmaMma").Call(mt(form.C), mt(form.DT), d, a, b, c, jen.Id(mask), lc)}
+		}
+	} else {
+		ad := e.memOperandIn(form.Addr, form.Space)
+		if ad == nil {
+			e.unsupported(in)
+			return
+		}
+		A, amask, off := e.cpAsyncAddr(ad)
+		s := e.f.ConstSlot(16)
+		if form.HasStride {
+			var ok bool
+			s, ok = e.operandSlot(form.Stride, frontend.U32)
+			good = good && ok
+		}
+		regs := slots(form.Regs, form.Kind == layout.WmmaLoad)
+		sp := jen.Qual(rtPath, ad.space)
+		call = func(mask string) []jen.Code {
+			if form.Kind == layout.WmmaStore {
+				return []jen.Code{jen.Id("w").Dot("WmmaStore").Call(mt(form.Type), jen.Lit(form.Col), sp, regs, A, amask, off, jen.Lit(s), jen.Id(mask), lc)}
+			}
+			frag := map[runtime.WmmaFrag]string{runtime.WmmaA: "WmmaA", runtime.WmmaB: "WmmaB", runtime.WmmaC: "WmmaC"}[form.Frag]
+			return []jen.Code{jen.Id("w").Dot("WmmaLoad").Call(jen.Qual(rtPath, frag), mt(form.Type), jen.Lit(form.Col), sp, regs, A, amask, off, jen.Lit(s), jen.Id(mask), lc)}
+		}
+	}
+	if !good {
+		e.unsupported(in)
+		return
+	}
+	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s", in.Pos.Line, spelling(in)))
+	e.guarded(in, call)
+}

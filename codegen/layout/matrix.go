@@ -1,0 +1,372 @@
+package layout
+
+import (
+	"fmt"
+
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/runtime/isa"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// MatrixKind says which warp-level matrix instruction a MatrixForm is.
+type MatrixKind uint8
+
+// The kinds.
+const (
+	MatrixLdmatrix MatrixKind = iota // ldmatrix.sync.aligned.m8n8
+	MatrixMma                        // mma.sync.aligned.m16n8k{8,16}.row.col
+)
+
+// MatrixForm is a warp-level matrix instruction as both back ends lower it: ldmatrix through
+// runtime.Warp.Ldmatrix and mma through runtime.Warp.Mma, which hold the fragment layouts and
+// fault unless the whole warp executes the instruction (.aligned).
+type MatrixForm struct {
+	Kind MatrixKind
+	// Ldmatrix: N is the number of 8x8 matrices (1, 2 or 4), Trans the .trans qualifier,
+	// Addr the shared-memory address operand (ArgAddr).
+	N     int
+	Trans bool
+	Addr  ssa.Arg
+	// Mma: K is the shape's k (16 or 8), AB the A and B element type, C and D the
+	// accumulator types (isa.MatF32 or isa.MatF16).
+	K        int
+	AB, C, D isa.MatType
+	// Dsts are the destination registers (ldmatrix: N; mma: D's), and A, B, Cs mma's source
+	// registers, each a .b32 (.f32 for an .f32 accumulator) register value.
+	Dsts, A, B, Cs []ssa.Arg
+}
+
+var (
+	modM8n8    = hintMod(".m8n8")
+	modM16n8k8 = hintMod(".m16n8k8")
+	modM16n8k6 = hintMod(".m16n8k16")
+	modRow     = hintMod(".row")
+	modCol     = hintMod(".col")
+	modX1      = hintMod(".x1")
+	modX2      = hintMod(".x2")
+	modX4      = hintMod(".x4")
+	modTrans   = hintMod(".trans")
+)
+
+// Matrix classifies the sm_80 warp-level matrix forms both back ends support,
+//
+//	ldmatrix.sync.aligned.m8n8{.x1,.x2,.x4}{.trans}.shared{::cta}.b16 d, [a]
+//	mma.sync.aligned.m16n8k16.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16} d, a, b, c
+//	mma.sync.aligned.m16n8k8.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16} d, a, b, c
+//	mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 d, a, b, c
+//
+// (bf16 inputs only with .f32 C and D). d, a, b and c are vectors of .b32 (for an .f32
+// accumulator, .f32) registers of the lengths runtime.MmaFragRegs gives; ldmatrix's d has one
+// register per matrix. It reports ok for such a form, a message for a malformed one (a
+// vector of the wrong length, an immediate where a register must be), and neither for forms
+// no back end supports (other shapes, types or layouts, integer and sub-byte mma, sparse mma,
+// stmatrix, movmatrix). Wmma classifies wmma.
+func Matrix(in *ssa.Instr) (f MatrixForm, ok bool, msg string) {
+	var sync, aligned, m8n8, k8, k16, row, col, trans, b16, sharedN int
+	n := 0
+	var types []frontend.Type
+	for _, m := range in.Mods {
+		s, isSpace := m.Space()
+		t, isType := m.Type()
+		switch {
+		case m == frontend.ModSync:
+			sync++
+		case m == frontend.ModAligned:
+			aligned++
+		case m == modM8n8:
+			m8n8++
+		case m == modM16n8k8:
+			k8++
+		case m == modM16n8k6:
+			k16++
+		case m == modRow:
+			row++
+		case m == modCol:
+			if row == 0 {
+				return f, false, "" // mma's layouts are .row.col, in that order
+			}
+			col++
+		case m == modTrans:
+			trans++
+		case m == modX1, m == modX2, m == modX4:
+			if n != 0 {
+				return f, false, ""
+			}
+			n = map[frontend.Mod]int{modX1: 1, modX2: 2, modX4: 4}[m]
+		case isSpace && s == frontend.SpaceShared && m != modSharedCluster:
+			sharedN++
+		case isType:
+			if t == frontend.B16 {
+				b16++
+			}
+			types = append(types, t)
+		default:
+			return f, false, ""
+		}
+	}
+	if sync != 1 || aligned != 1 {
+		return f, false, ""
+	}
+	vec := func(a ssa.Arg, want int, what string) ([]ssa.Arg, string) {
+		elems := []ssa.Arg{a}
+		if a.Kind == ssa.ArgVector {
+			elems = a.Elems
+		}
+		if len(elems) != want {
+			return nil, fmt.Sprintf("%s: %s has %d registers, want %d", in.Op, what, len(elems), want)
+		}
+		for _, e := range elems {
+			if e.Kind != ssa.ArgValue || e.Value.Reg.Type == frontend.Pred || e.Value.Reg.Type.Bits() != 32 {
+				return nil, fmt.Sprintf("%s: %s must be 32-bit registers", in.Op, what)
+			}
+		}
+		return elems, ""
+	}
+	switch in.Op {
+	case frontend.OpLdmatrix:
+		if m8n8 != 1 || n == 0 || trans > 1 || sharedN != 1 || b16 != 1 || len(types) != 1 || k8+k16+row+col != 0 {
+			return f, false, ""
+		}
+		if len(in.Dsts) != 1 || len(in.Args) != 1 || in.Args[0].Kind != ssa.ArgAddr {
+			return f, false, ""
+		}
+		f.Kind, f.N, f.Trans, f.Addr = MatrixLdmatrix, n, trans == 1, in.Args[0]
+		if f.Dsts, msg = vec(in.Dsts[0], n, "d"); msg != "" {
+			return f, false, msg
+		}
+		return f, true, ""
+	case frontend.OpMma:
+		if k8+k16 != 1 || row != 1 || col != 1 || m8n8+trans+sharedN+n != 0 || len(types) != 4 || len(in.Dsts) != 1 || len(in.Args) != 3 {
+			return f, false, ""
+		}
+		f.Kind, f.K = MatrixMma, 16
+		if k8 == 1 {
+			f.K = 8
+		}
+		if types[1] != types[2] {
+			return f, false, ""
+		}
+		acc := map[frontend.Type]isa.MatType{frontend.F32: isa.MatF32, frontend.F16: isa.MatF16}
+		var okD, okC bool
+		f.D, okD = acc[types[0]]
+		f.C, okC = acc[types[3]]
+		switch types[1] {
+		case frontend.F16:
+			f.AB = isa.MatF16
+		case frontend.BF16:
+			f.AB = isa.MatBF16
+		case frontend.TF32:
+			f.AB = isa.MatTF32
+		default:
+			return f, false, ""
+		}
+		if !okD || !okC || f.AB != isa.MatF16 && (f.C != isa.MatF32 || f.D != isa.MatF32) || f.AB == isa.MatTF32 && f.K != 8 {
+			return f, false, ""
+		}
+		na, nb, nd := runtime.MmaFragRegs(f.K, f.AB, f.D)
+		_, _, nc := runtime.MmaFragRegs(f.K, f.AB, f.C)
+		for _, x := range []struct {
+			dst  *[]ssa.Arg
+			a    ssa.Arg
+			n    int
+			what string
+		}{{&f.Dsts, in.Dsts[0], nd, "d"}, {&f.A, in.Args[0], na, "a"}, {&f.B, in.Args[1], nb, "b"}, {&f.Cs, in.Args[2], nc, "c"}} {
+			if *x.dst, msg = vec(x.a, x.n, x.what); msg != "" {
+				return f, false, msg
+			}
+		}
+		return f, true, ""
+	}
+	return f, false, ""
+}
+
+// WmmaKind says which wmma instruction a WmmaForm is.
+type WmmaKind uint8
+
+// The kinds.
+const (
+	WmmaLoad WmmaKind = iota
+	WmmaStore
+	WmmaMma
+)
+
+// WmmaForm is a wmma instruction as both back ends lower it, to runtime.Warp.WmmaLoad,
+// WmmaStore and WmmaMma (runtime/wmma.go documents the fragment layout).
+type WmmaForm struct {
+	Kind WmmaKind
+	// Frag is a load's fragment (runtime.WmmaC for a store); Type its element type
+	// (isa.MatF16 or isa.MatF32); Col the .col memory layout; Space the state space
+	// (frontend.SpaceNone: generic); Addr the address operand; Stride the stride operand when
+	// HasStride (else 16).
+	Frag      runtime.WmmaFrag
+	Type      isa.MatType
+	Col       bool
+	Space     frontend.Space
+	Addr      ssa.Arg
+	Stride    ssa.Arg
+	HasStride bool
+	// Regs are a load's destination or a store's source registers; D, A, B and Cs mma's,
+	// C and D its accumulator types.
+	Regs, D, A, B, Cs []ssa.Arg
+	C, DT             isa.MatType
+}
+
+var (
+	modM16n16k16 = hintMod(".m16n16k16")
+	modLoad      = hintMod(".load")
+	modStore     = hintMod(".store")
+	modMmaOp     = hintMod(".mma")
+	modFragA     = hintMod(".a")
+	modFragB     = hintMod(".b")
+	modFragC     = hintMod(".c")
+	modFragD     = hintMod(".d")
+)
+
+// Wmma classifies the wmma forms both back ends support, on .f16 inputs of the m16n16k16
+// shape,
+//
+//	wmma.load.{a,b}.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.f16 r, [p]{, stride}
+//	wmma.load.c.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.{f16,f32} r, [p]{, stride}
+//	wmma.store.d.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.{f16,f32} [p], r{, stride}
+//	wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.{f16,f32}.{f16,f32} d, a, b, c
+//
+// (no state space: a generic address). r is a vector of 8 .b32 registers (4 for an .f16
+// accumulator; .f32 registers for an .f32 one). It reports ok for such a form, a message for
+// a malformed one, and neither for a form no back end supports (other shapes and types,
+// .satfinite, wmma.load/store of sub-byte and integer types).
+func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
+	if in.Op != frontend.OpWmma {
+		return f, false, ""
+	}
+	var sync, aligned, shape, load, store, mma, row, col, fa, fb, fc, fd int
+	var types []frontend.Type
+	var spaces []frontend.Space
+	for _, m := range in.Mods {
+		s, isSpace := m.Space()
+		t, isType := m.Type()
+		switch {
+		case m == frontend.ModSync:
+			sync++
+		case m == frontend.ModAligned:
+			aligned++
+		case m == modM16n16k16:
+			shape++
+		case m == modLoad:
+			load++
+		case m == modStore:
+			store++
+		case m == modMmaOp:
+			mma++
+		case m == modRow:
+			row++
+		case m == modCol:
+			col++
+		case m == modFragA:
+			fa++
+		case m == modFragB:
+			fb++
+		case m == modFragC:
+			fc++
+		case m == modFragD:
+			fd++
+		case isSpace && (s == frontend.SpaceGlobal || s == frontend.SpaceShared) && m != modSharedCluster:
+			spaces = append(spaces, s)
+		case isType:
+			types = append(types, t)
+		default:
+			return f, false, ""
+		}
+	}
+	if sync != 1 || aligned != 1 || shape != 1 || load+store+mma != 1 {
+		return f, false, ""
+	}
+	acc := map[frontend.Type]isa.MatType{frontend.F32: isa.MatF32, frontend.F16: isa.MatF16}
+	vec := func(a ssa.Arg, t isa.MatType, frag runtime.WmmaFrag, what string) ([]ssa.Arg, string) {
+		want := runtime.WmmaRegs(frag, t)
+		if a.Kind != ssa.ArgVector || len(a.Elems) != want {
+			return nil, fmt.Sprintf("wmma: %s must be a vector of %d registers", what, want)
+		}
+		for _, e := range a.Elems {
+			if e.Kind != ssa.ArgValue || e.Value.Reg.Type == frontend.Pred || e.Value.Reg.Type.Bits() != 32 {
+				return nil, fmt.Sprintf("wmma: %s must be 32-bit registers", what)
+			}
+		}
+		return a.Elems, ""
+	}
+	if mma == 1 {
+		if row+col != 2 || fa+fb+fc+fd != 0 || len(spaces) != 0 || len(types) != 2 || len(in.Dsts) != 1 || len(in.Args) != 3 {
+			return f, false, ""
+		}
+		var okD, okC bool
+		f.Kind = WmmaMma
+		f.DT, okD = acc[types[0]]
+		f.C, okC = acc[types[1]]
+		if !okD || !okC {
+			return f, false, ""
+		}
+		for _, x := range []struct {
+			dst  *[]ssa.Arg
+			a    ssa.Arg
+			t    isa.MatType
+			frag runtime.WmmaFrag
+			what string
+		}{{&f.D, in.Dsts[0], f.DT, runtime.WmmaC, "d"}, {&f.A, in.Args[0], isa.MatF16, runtime.WmmaA, "a"},
+			{&f.B, in.Args[1], isa.MatF16, runtime.WmmaB, "b"}, {&f.Cs, in.Args[2], f.C, runtime.WmmaC, "c"}} {
+			if *x.dst, msg = vec(x.a, x.t, x.frag, x.what); msg != "" {
+				return f, false, msg
+			}
+		}
+		return f, true, ""
+	}
+	if row+col != 1 || len(spaces) > 1 || len(types) != 1 {
+		return f, false, ""
+	}
+	f.Col = col == 1
+	if len(spaces) == 1 {
+		f.Space = spaces[0]
+	}
+	t, okT := acc[types[0]]
+	if !okT {
+		return f, false, ""
+	}
+	f.Type = t
+	args := in.Args
+	if load == 1 {
+		switch {
+		case fa+fb+fc != 1 || fd != 0:
+			return f, false, ""
+		case fa == 1:
+			f.Frag = runtime.WmmaA
+		case fb == 1:
+			f.Frag = runtime.WmmaB
+		default:
+			f.Frag = runtime.WmmaC
+		}
+		if f.Frag != runtime.WmmaC && t != isa.MatF16 || len(in.Dsts) != 1 || len(args) < 1 || len(args) > 2 || args[0].Kind != ssa.ArgAddr {
+			return f, false, ""
+		}
+		f.Kind, f.Addr = WmmaLoad, args[0]
+		if f.Regs, msg = vec(in.Dsts[0], t, f.Frag, "d"); msg != "" {
+			return f, false, msg
+		}
+		args = args[1:]
+	} else {
+		if fd != 1 || fa+fb+fc != 0 || len(in.Dsts) != 0 || len(args) < 2 || len(args) > 3 || args[0].Kind != ssa.ArgAddr {
+			return f, false, ""
+		}
+		f.Kind, f.Frag, f.Addr = WmmaStore, runtime.WmmaC, args[0]
+		if f.Regs, msg = vec(args[1], t, runtime.WmmaC, "r"); msg != "" {
+			return f, false, msg
+		}
+		args = args[2:]
+	}
+	if len(args) == 1 {
+		a := args[0]
+		if a.Kind != ssa.ArgImm && (a.Kind != ssa.ArgValue || a.Value.Reg.Type.Bits() != 32 || a.Value.Reg.Type == frontend.Pred) {
+			return f, false, "wmma: stride must be a 32-bit register or an immediate"
+		}
+		f.Stride, f.HasStride = a, true
+	}
+	return f, true, ""
+}

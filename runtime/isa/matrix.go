@@ -1,0 +1,61 @@
+package isa
+
+import "math"
+
+// MatType is the element type of an mma fragment.
+type MatType uint8
+
+// The mma element types.
+const (
+	MatF16  MatType = iota // .f16, two a .b32 register (low half first)
+	MatBF16                // .bf16, two a .b32 register
+	MatTF32                // .tf32, one a .b32 register: an f32 whose low 13 mantissa bits are ignored
+	MatF32                 // .f32, one a register
+)
+
+// MatElem returns element i (0 or 1 for the packed 16-bit types, 0 otherwise) of a fragment
+// register r of type t as a float64, exactly. A .tf32 element is the .f32 bits of r with the
+// low 13 mantissa bits cleared, as the tensor cores read them.
+func MatElem(t MatType, r uint32, i int) float64 {
+	switch t {
+	case MatF16:
+		return F16Value(uint16(r >> (16 * i)))
+	case MatBF16:
+		return BF16Value(uint16(r >> (16 * i)))
+	case MatTF32:
+		return float64(math.Float32frombits(r &^ 0x1fff))
+	}
+	return float64(math.Float32frombits(r))
+}
+
+// MmaDot is one element of mma's D = A*B + C: c + a[0]*b[0] + ... + a[k-1]*b[k-1].
+//
+// NVIDIA does not document the order or the intermediate rounding of the tensor cores'
+// accumulation, and no GPU checked this choice: every product is exact (a product of two
+// .f16, .bf16 or .tf32 values fits a float64's mantissa), the sum starts at c and adds the
+// products in k order in float64 (each addition rounded to nearest even in float64), and
+// the result is rounded once to the destination type by MatRound. Inputs whose products are
+// small integers (or any sum that float64 holds exactly) give the exact result whatever the
+// order.
+func MmaDot(c float64, a, b []float64) float64 {
+	s := c
+	for k := range a {
+		s += a[k] * b[k]
+	}
+	return s
+}
+
+// MatRound rounds an mma result to the destination type t (MatF32 or MatF16) to nearest
+// even, a NaN becoming the canonical NaN (0x7fffffff, 0x7fff), and returns its bits.
+func MatRound(t MatType, s float64) uint32 {
+	if t == MatF16 {
+		if s != s {
+			return 0x7fff
+		}
+		return uint32(F64ToF16(math.Float64bits(s), RN))
+	}
+	if s != s {
+		return 0x7fffffff
+	}
+	return math.Float32bits(float32(s))
+}

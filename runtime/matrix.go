@@ -1,0 +1,155 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/ptx2go/ptx2go/runtime/isa"
+)
+
+// Warp-level matrix instructions of sm_80 (ldmatrix, mma.sync): .aligned and warp-collective.
+// Both back ends call these methods with register slots, so the fragment layouts and the
+// arithmetic exist once.
+//
+// .aligned requires every thread of the warp to execute the same instruction, converged. A
+// warp that reaches one with fewer than its 32 lanes executing (a partial last warp of a CTA,
+// lanes that diverged or exited, or a guard false in some lanes) faults as an illegal
+// operation naming the first executing lane; on a GPU the behaviour is undefined. A guard
+// false in every lane executes nothing (m == 0).
+
+// alignedWarp faults unless all 32 lanes execute the instruction what.
+func (w *Warp) alignedWarp(m uint32, what, loc string) {
+	if m != ^uint32(0) {
+		w.Fault(FaultIllegal, loc, firstLane(m)&(WarpSize-1), fmt.Sprintf(
+			"%s executed by lanes 0x%08x: every lane of the warp must execute it converged (a partial warp or divergent lanes)", what, m))
+	}
+}
+
+// Ldmatrix runs ldmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 {d...}, [a] for the
+// lanes m (all of the warp): n (1, 2 or 4) 8x8 matrices of 16-bit elements, matrix i's row r
+// being the 16 bytes of shared memory at lane 8i+r's address A[l]&amask+off (A nil: off; the
+// other lanes' addresses are not read). Register slot d[i] of lane l gets elements (l/4,
+// 2(l%4)) and (l/4, 2(l%4)+1) of matrix i, the first in the low half; with trans, elements
+// (2(l%4), l/4) and (2(l%4)+1, l/4). A row address must be 16-byte aligned and inside the
+// CTA's shared memory (misaligned and out-of-bounds faults name the lane that gave it).
+func (w *Warp) Ldmatrix(d [4]int, n int, trans bool, A *[WarpSize]uint64, amask, off uint64, m uint32, loc string) {
+	if m == 0 {
+		return
+	}
+	w.alignedWarp(m, "ldmatrix.sync.aligned", loc)
+	var e [4][8][8]uint16
+	for i := range n {
+		for r := range 8 {
+			l := 8*i + r
+			b := w.SharedBytes(lanesAddr(A, amask, off, l), 16, l, loc)
+			for c := range 8 {
+				e[i][r][c] = uint16(b[2*c]) | uint16(b[2*c+1])<<8
+			}
+		}
+	}
+	for i := range n {
+		D := w.Reg(d[i])
+		for l := range WarpSize {
+			r, c := l/4, 2*(l%4)
+			lo, hi := e[i][r][c], e[i][r][c+1]
+			if trans {
+				lo, hi = e[i][c][r], e[i][c+1][r]
+			}
+			D[l] = uint64(lo) | uint64(hi)<<16
+		}
+	}
+}
+
+// MmaFragRegs returns how many .b32 registers a lane holds of mma.m16n8k{k}'s A and B
+// fragments of element type ab, and of a C or D fragment of type t: A 4 (k 16, or tf32 k 8)
+// or 2, B 2 or 1, C and D 4 (.f32) or 2 (.f16).
+func MmaFragRegs(k int, ab, t isa.MatType) (na, nb, nc int) {
+	na, nb = 4, 2
+	if k == 8 && ab != isa.MatTF32 {
+		na, nb = 2, 1
+	}
+	nc = 4
+	if t == isa.MatF16 {
+		nc = 2
+	}
+	return
+}
+
+// Mma runs mma.sync.aligned.m16n8k{k}.row.col.{dt}.{ab}.{ab}.{ct} d, a, b, c for the lanes m
+// (all of the warp): D (16x8) = A (16xk) * B (kx8) + C, k 16 or 8 (tf32: 8), with the
+// fragments of the PTX ISA ("Matrix fragments for mma.m16n8k16 / m16n8k8"): with g = lane/4
+// and q = lane%4, register j of a lane's .f32 C or D holds element (g + 8(j/2), 2q + j%2),
+// and an .f16 C or D register j the pair (g + 8j, 2q) and (g + 8j, 2q + 1); for .f16 and
+// .bf16, A register j holds the pair (g + 8(j%2), 2q + 8(j/2)), (.., +1) and B register j
+// the pair (2q + 8j, g), (2q + 8j + 1, g); for .tf32, A register j holds (g + 8(j%2),
+// q + 4(j/2)) and B register j holds (q + 4j, g). d, a, b and c are the registers' slots
+// (MmaFragRegs of them used); all are read before any is written, so d may be c.
+//
+// Each element is isa.MmaDot (exact products, a float64 sum from c in k order) rounded once
+// by isa.MatRound.
+func (w *Warp) Mma(k int, ab, ct, dt isa.MatType, d, a, b, c [4]int, m uint32, loc string) {
+	if m == 0 {
+		return
+	}
+	w.alignedWarp(m, "mma.sync.aligned", loc)
+	var A [16][16]float64
+	var B [16][8]float64
+	var C [16][8]float64
+	na, nb, _ := MmaFragRegs(k, ab, ct)
+	for l := range WarpSize {
+		g, q := l/4, l%4
+		for j := range na {
+			r := uint32(w.Reg(a[j])[l])
+			if ab == isa.MatTF32 {
+				A[g+8*(j%2)][q+4*(j/2)] = isa.MatElem(ab, r, 0)
+				continue
+			}
+			for h := range 2 {
+				A[g+8*(j%2)][2*q+8*(j/2)+h] = isa.MatElem(ab, r, h)
+			}
+		}
+		for j := range nb {
+			r := uint32(w.Reg(b[j])[l])
+			if ab == isa.MatTF32 {
+				B[q+4*j][g] = isa.MatElem(ab, r, 0)
+				continue
+			}
+			for h := range 2 {
+				B[2*q+8*j+h][g] = isa.MatElem(ab, r, h)
+			}
+		}
+		if ct == isa.MatF16 {
+			for j := range 2 {
+				r := uint32(w.Reg(c[j])[l])
+				for h := range 2 {
+					C[g+8*j][2*q+h] = isa.MatElem(ct, r, h)
+				}
+			}
+		} else {
+			for j := range 4 {
+				C[g+8*(j/2)][2*q+j%2] = isa.MatElem(ct, uint32(w.Reg(c[j])[l]), 0)
+			}
+		}
+	}
+	var D [16][8]uint32
+	var col [16]float64
+	for j := range 8 {
+		for kk := range k {
+			col[kk] = B[kk][j]
+		}
+		for i := range 16 {
+			D[i][j] = isa.MatRound(dt, isa.MmaDot(C[i][j], A[i][:k], col[:k]))
+		}
+	}
+	for l := range WarpSize {
+		g, q := l/4, l%4
+		if dt == isa.MatF16 {
+			for j := range 2 {
+				w.Reg(d[j])[l] = uint64(D[g+8*j][2*q]) | uint64(D[g+8*j][2*q+1])<<16
+			}
+			continue
+		}
+		for j := range 4 {
+			w.Reg(d[j])[l] = uint64(D[g+8*(j/2)][2*q+j%2])
+		}
+	}
+}

@@ -1,0 +1,221 @@
+package runtime
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/ptx2go/ptx2go/runtime/isa"
+)
+
+// WmmaFrag is a wmma fragment: matrix_a, matrix_b or the accumulator (c and d).
+type WmmaFrag uint8
+
+// The fragments.
+const (
+	WmmaA WmmaFrag = iota
+	WmmaB
+	WmmaC // c, and d of wmma.store.d
+)
+
+// The wmma fragments of the m16n16k16 shape are opaque in PTX: only wmma.load, wmma.mma and
+// wmma.store read or write them, so any layout they agree on is correct. This one holds
+// logical matrix elements (row i, column j), whatever the memory layout (.row or .col) they
+// were loaded with:
+//
+//	a (16x16 .f16, 8 registers):  lane l, register r, half h: element (l%16, 2r+h)
+//	b (16x16 .f16, 8 registers):  lane l, register r, half h: element (2r+h, l%16)
+//	c, d .f32 (8 registers):      lane l, register r:         element (l/2, 8(l%2)+r)
+//	c, d .f16 (4 registers):      lane l, register r, half h: element (l/2, 8(l%2)+2r+h)
+//
+// Lanes 16-31 of a and b hold copies of lanes 0-15's elements (wmma.mma reads lanes 0-15);
+// every element of c and d is held by one lane. The half h = 0 is the low 16 bits.
+
+// WmmaRegs returns how many registers a lane holds of fragment f of type t (isa.MatF16 or
+// isa.MatF32).
+func WmmaRegs(f WmmaFrag, t isa.MatType) int {
+	if f == WmmaC && t == isa.MatF16 {
+		return 4
+	}
+	return 8
+}
+
+// wmmaElem returns the element (row, column) that half h of register r of lane l holds.
+func wmmaElem(f WmmaFrag, t isa.MatType, l, r, h int) (int, int) {
+	switch {
+	case f == WmmaA:
+		return l % 16, 2*r + h
+	case f == WmmaB:
+		return 2*r + h, l % 16
+	case t == isa.MatF16:
+		return l / 2, 8*(l%2) + 2*r + h
+	}
+	return l / 2, 8*(l%2) + r
+}
+
+// wmmaMatrix checks that every lane of the warp executes a wmma.load or wmma.store (m) and
+// passes the same address and stride, and returns the byte address of each element (i, j)
+// of the 16x16 matrix of esize-byte elements at A[l]&amask+off (A nil: off) with the stride
+// register slot s (.u32 elements between rows, .row, or columns, col).
+func (w *Warp) wmmaMatrix(what string, A *[WarpSize]uint64, amask, off uint64, s int, col bool, esize int, m uint32, loc string) (addr [16][16]uint64) {
+	w.alignedWarp(m, what, loc)
+	p, S := lanesAddr(A, amask, off, 0), w.Reg(s)
+	stride := uint64(uint32(S[0]))
+	for l := 1; l < WarpSize; l++ {
+		if q := lanesAddr(A, amask, off, l); q != p || uint64(uint32(S[l])) != stride {
+			w.Fault(FaultIllegal, loc, l, fmt.Sprintf("%s: lane %d's address %#x and stride %d differ from lane 0's %#x and %d", what, l, q, uint32(S[l]), p, stride))
+		}
+	}
+	for i := range 16 {
+		for j := range 16 {
+			k := uint64(i)*stride + uint64(j)
+			if col {
+				k = uint64(i) + uint64(j)*stride
+			}
+			addr[i][j] = p + k*uint64(esize)
+		}
+	}
+	return addr
+}
+
+// WmmaLoad runs wmma.load.{a,b,c}.sync.aligned.{row,col}.m16n16k16{.ss}.{f16,f32} d, [p]{, stride}
+// for the lanes m (all of the warp): it reads the 16x16 matrix of type t in space sp at
+// address A[l]&amask+off (A nil: off) with the .u32 stride in register slot s (in elements;
+// the same in every lane, as the address) and row-major (col false) or column-major, into
+// the registers d of every lane (the fragment layout above). Faults of the reads (bounds,
+// alignment to the element size) name lane 0.
+func (w *Warp) WmmaLoad(f WmmaFrag, t isa.MatType, col bool, sp Space, d [8]int, A *[WarpSize]uint64, amask, off uint64, s int, m uint32, loc string) {
+	if m == 0 {
+		return
+	}
+	esize := 2
+	if t == isa.MatF32 {
+		esize = 4
+	}
+	addr := w.wmmaMatrix("wmma.load", A, amask, off, s, col, esize, m, loc)
+	var v [16][16]uint32
+	for i := range 16 {
+		for j := range 16 {
+			b := w.Bytes(sp, addr[i][j], esize, 0, loc)
+			if esize == 2 {
+				v[i][j] = uint32(binary.LittleEndian.Uint16(b))
+			} else {
+				v[i][j] = uint32(LoadBits(b))
+			}
+		}
+	}
+	n := WmmaRegs(f, t)
+	for r := range n {
+		D := w.Reg(d[r])
+		for l := range WarpSize {
+			if esize == 4 {
+				i, j := wmmaElem(f, t, l, r, 0)
+				D[l] = uint64(v[i][j])
+				continue
+			}
+			i0, j0 := wmmaElem(f, t, l, r, 0)
+			i1, j1 := wmmaElem(f, t, l, r, 1)
+			D[l] = uint64(v[i0][j0]) | uint64(v[i1][j1])<<16
+		}
+	}
+}
+
+// WmmaStore runs wmma.store.d.sync.aligned.{row,col}.m16n16k16{.ss}.{f16,f32} [p], r{, stride}
+// for the lanes m (all of the warp), the inverse of WmmaLoad for the accumulator: the 16x16
+// matrix of type t that the registers r of the warp hold is written at the address with the
+// stride. Every address is checked (bounds, alignment, constant memory) before any is written;
+// the elements are then written in row-major order (a stride below 16 overlaps them).
+func (w *Warp) WmmaStore(t isa.MatType, col bool, sp Space, r [8]int, A *[WarpSize]uint64, amask, off uint64, s int, m uint32, loc string) {
+	if m == 0 {
+		return
+	}
+	esize := 2
+	if t == isa.MatF32 {
+		esize = 4
+	}
+	addr := w.wmmaMatrix("wmma.store", A, amask, off, s, col, esize, m, loc)
+	var v [16][16]uint32
+	for k := range WmmaRegs(WmmaC, t) {
+		R := w.Reg(r[k])
+		for l := range WarpSize {
+			if esize == 4 {
+				i, j := wmmaElem(WmmaC, t, l, k, 0)
+				v[i][j] = uint32(R[l])
+				continue
+			}
+			for h := range 2 {
+				i, j := wmmaElem(WmmaC, t, l, k, h)
+				v[i][j] = uint32(R[l]>>(16*h)) & 0xffff
+			}
+		}
+	}
+	for i := range 16 {
+		for j := range 16 {
+			w.StoreBytes(sp, addr[i][j], esize, 0, loc)
+		}
+	}
+	for i := range 16 {
+		for j := range 16 {
+			StoreBits(w.StoreBytes(sp, addr[i][j], esize, 0, loc), uint64(v[i][j]))
+		}
+	}
+}
+
+// WmmaMma runs wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.{dt}.{ct} d, a, b, c for the
+// lanes m (all of the warp): D = A*B + C on .f16 A and B (16x16 each), each element
+// isa.MmaDot over k = 16 rounded once by isa.MatRound, as mma.sync. The fragments hold
+// logical elements, so the layouts named here need no work. All registers are read before
+// any is written (d may be c).
+func (w *Warp) WmmaMma(ct, dt isa.MatType, d, a, b, c [8]int, m uint32, loc string) {
+	if m == 0 {
+		return
+	}
+	w.alignedWarp(m, "wmma.mma.sync.aligned", loc)
+	var A, B, C [16][16]float64
+	for l := range 16 {
+		for r := range 8 {
+			ra, rb := uint32(w.Reg(a[r])[l]), uint32(w.Reg(b[r])[l])
+			for h := range 2 {
+				i, j := wmmaElem(WmmaA, isa.MatF16, l, r, h)
+				A[i][j] = isa.MatElem(isa.MatF16, ra, h)
+				i, j = wmmaElem(WmmaB, isa.MatF16, l, r, h)
+				B[i][j] = isa.MatElem(isa.MatF16, rb, h)
+			}
+		}
+	}
+	for l := range WarpSize {
+		for r := range WmmaRegs(WmmaC, ct) {
+			v := uint32(w.Reg(c[r])[l])
+			if ct == isa.MatF32 {
+				i, j := wmmaElem(WmmaC, ct, l, r, 0)
+				C[i][j] = isa.MatElem(ct, v, 0)
+				continue
+			}
+			for h := range 2 {
+				i, j := wmmaElem(WmmaC, ct, l, r, h)
+				C[i][j] = isa.MatElem(ct, v, h)
+			}
+		}
+	}
+	var D [16][16]uint32
+	var colB [16]float64
+	for j := range 16 {
+		for k := range 16 {
+			colB[k] = B[k][j]
+		}
+		for i := range 16 {
+			D[i][j] = isa.MatRound(dt, isa.MmaDot(C[i][j], A[i][:], colB[:]))
+		}
+	}
+	for l := range WarpSize {
+		for r := range WmmaRegs(WmmaC, dt) {
+			if dt == isa.MatF32 {
+				i, j := wmmaElem(WmmaC, dt, l, r, 0)
+				w.Reg(d[r])[l] = uint64(D[i][j])
+				continue
+			}
+			i0, j0 := wmmaElem(WmmaC, dt, l, r, 0)
+			i1, j1 := wmmaElem(WmmaC, dt, l, r, 1)
+			w.Reg(d[r])[l] = uint64(D[i0][j0]) | uint64(D[i1][j1])<<16
+		}
+	}
+}

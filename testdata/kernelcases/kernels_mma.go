@@ -1,0 +1,247 @@
+package kernelcases
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ptx2go/ptx2go/runtime"
+)
+
+// The cases of nvcc/mma.cu: ldmatrix and mma.sync against Go references written from the PTX
+// ISA's fragment layouts and the documented numerics (runtime/isa.MmaDot): exact products, a
+// float64 sum from c in k order, one rounding to the destination type per mma.
+
+func init() {
+	kernelCases = append(kernelCases, mmaKernelCases...)
+}
+
+// mmaShapes launch one warp a block, as nvcc/mma.cu requires.
+var mmaShapes = []kernelShape{
+	{grid: runtime.D1(1), block: runtime.D1(32), n: 32},
+	{grid: runtime.D1(3), block: runtime.D1(32), n: 96},
+}
+
+// f16Exact returns the .f16 bits of x, which must be 0 or a normal f16 value exactly.
+func f16Exact(x float64) uint16 {
+	if x == 0 {
+		return 0
+	}
+	b := math.Float32bits(float32(x))
+	exp := int(b>>23&0xff) - 127 + 15
+	if exp <= 0 || exp >= 31 || b&0x1fff != 0 {
+		panic("f16Exact: not an exact normal f16")
+	}
+	return uint16(b>>31)<<15 | uint16(exp)<<10 | uint16(b>>13&0x3ff)
+}
+
+// f16Val decodes a normal (or zero) .f16.
+func f16Val(h uint16) float64 {
+	if h&0x7fff == 0 {
+		return 0
+	}
+	v := math.Ldexp(1+float64(h&0x3ff)/1024, int(h>>10&0x1f)-15)
+	if h&0x8000 != 0 {
+		v = -v
+	}
+	return v
+}
+
+// bf16Val decodes a .bf16: the high half of an f32.
+func bf16Val(h uint16) float64 { return float64(math.Float32frombits(uint32(h) << 16)) }
+
+// tf32Val is an f32 as the tensor cores read a .tf32: its low 13 mantissa bits cleared.
+func tf32Val(x float32) float64 { return float64(math.Float32frombits(math.Float32bits(x) &^ 0x1fff)) }
+
+// mmaStep is the reference of one 16x8 mma: acc[i*8+j] = float32(acc + sum over k in order
+// of a(i, k)*b(k, j)), summed in float64.
+func mmaStep(acc []float32, k int, a func(i, k int) float64, b func(k, j int) float64) {
+	for i := range 16 {
+		for j := range 8 {
+			s := float64(acc[i*8+j])
+			for kk := range k {
+				s += a(i, kk) * b(kk, j)
+			}
+			acc[i*8+j] = float32(s)
+		}
+	}
+}
+
+// f16s returns n .f16 values lo/scale .. hi/scale (integers over scale, exact in f16).
+func (f *kernelFixture) f16s(n int, lo, hi int32, scale float64) []uint16 {
+	return tabulate(n, func(int) uint16 { return f16Exact(float64(f.i32(1, lo, hi)[0]) / scale) })
+}
+
+var mmaKernelCases = []kernelCase{
+	{file: "mma", kernel: "ldsm_copy", shapes: mmaShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		blocks := int(s.grid.X)
+		in := tabulate(256*blocks, func(int) uint16 { return uint16(f.rng.Uint32()) })
+		out := outputBuf[uint32](f, 14*32*blocks)
+		return kernelLaunch{args: []any{out, inputBuf(f, in)}, check: func(t *testing.T) {
+			want := make([]uint32, 0, 14*32*blocks)
+			for blk := range blocks {
+				tile := in[256*blk:]
+				// Matrix i's row r is at lane 8i+r's address: tile row (8i+r)%16, columns
+				// from ((8i+r)/16)*8.
+				elem := func(i, r, c int) uint32 {
+					L := 8*i + r
+					return uint32(tile[(L%16)*16+(L/16)*8+c])
+				}
+				regs := func(n int, trans bool) {
+					for i := range n {
+						for l := range 32 {
+							r, c := l/4, 2*(l%4)
+							if trans {
+								want = append(want, elem(i, c, r)|elem(i, c+1, r)<<16)
+							} else {
+								want = append(want, elem(i, r, c)|elem(i, r, c+1)<<16)
+							}
+						}
+					}
+				}
+				for _, trans := range []bool{false, true} {
+					regs(1, trans)
+					regs(2, trans)
+					regs(4, trans)
+				}
+			}
+			requireElems(t, "out", want, readBuf[uint32](f, out, len(want)))
+		}}
+	}},
+	// Random f16 values (integers over 256) and f32 accumulators: the float64 sums are exact,
+	// so the reference is the exact result rounded to f32 after each k-16 step.
+	{file: "mma", kernel: "gemm_f16", shapes: mmaShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		blocks := int(s.grid.X)
+		K := 32 * blocks * blocks // 32, and 288 (several 64-wide chunks, one partial)
+		a, bt := f.f16s(16*K*blocks, -1024, 1024, 256), f.f16s(8*K*blocks, -1024, 1024, 256)
+		c := f.f32(128*blocks, -100, 100)
+		d := outputBuf[float32](f, 128*blocks)
+		return kernelLaunch{args: []any{d, inputBuf(f, a), inputBuf(f, bt), inputBuf(f, c), int32(K)}, check: func(t *testing.T) {
+			want := make([]float32, 0, 128*blocks)
+			for blk := range blocks {
+				acc := append([]float32(nil), c[128*blk:128*blk+128]...)
+				A, B := a[16*K*blk:], bt[8*K*blk:]
+				for k0 := 0; k0 < K; k0 += 16 {
+					mmaStep(acc, 16, func(i, k int) float64 { return f16Val(A[i*K+k0+k]) },
+						func(k, j int) float64 { return f16Val(B[j*K+k0+k]) })
+				}
+				want = append(want, acc...)
+			}
+			requireElemsF32(t, "d", want, readBuf[float32](f, d, len(want)))
+		}}
+	}},
+	// Small integers with an f16 accumulator: every result is an integer below 2048, exact.
+	{file: "mma", kernel: "gemm_f16_trans", shapes: mmaShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		blocks := int(s.grid.X)
+		a, b, c := f.f16s(256*blocks, -8, 8, 1), f.f16s(128*blocks, -8, 8, 1), f.f16s(128*blocks, -8, 8, 1)
+		d := outputBuf[uint16](f, 128*blocks)
+		return kernelLaunch{args: []any{d, inputBuf(f, a), inputBuf(f, b), inputBuf(f, c)}, check: func(t *testing.T) {
+			want := make([]uint16, 0, 128*blocks)
+			for blk := range blocks {
+				A, B, C := a[256*blk:], b[128*blk:], c[128*blk:]
+				for i := range 16 {
+					for j := range 8 {
+						s := f16Val(C[i*8+j])
+						for k := range 16 {
+							s += f16Val(A[i*16+k]) * f16Val(B[k*8+j])
+						}
+						want = append(want, f16Exact(s))
+					}
+				}
+			}
+			requireElems(t, "d", want, readBuf[uint16](f, d, len(want)))
+		}}
+	}},
+	// bf16 values (integers over 16, exact in bf16), k 16 then k 8.
+	{file: "mma", kernel: "gemm_bf16", shapes: mmaShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		blocks := int(s.grid.X)
+		bf := func(n int) []uint16 {
+			return tabulate(n, func(int) uint16 {
+				return uint16(math.Float32bits(float32(f.i32(1, -255, 255)[0])/16) >> 16)
+			})
+		}
+		a, b := bf(16*24*blocks), bf(24*8*blocks)
+		c := f.f32(128*blocks, -1000, 1000)
+		d := outputBuf[float32](f, 128*blocks)
+		return kernelLaunch{args: []any{d, inputBuf(f, a), inputBuf(f, b), inputBuf(f, c)}, check: func(t *testing.T) {
+			want := make([]float32, 0, 128*blocks)
+			for blk := range blocks {
+				acc := append([]float32(nil), c[128*blk:128*blk+128]...)
+				A, B := a[16*24*blk:], b[24*8*blk:]
+				mmaStep(acc, 16, func(i, k int) float64 { return bf16Val(A[i*24+k]) }, func(k, j int) float64 { return bf16Val(B[k*8+j]) })
+				mmaStep(acc, 8, func(i, k int) float64 { return bf16Val(A[i*24+16+k]) }, func(k, j int) float64 { return bf16Val(B[(16+k)*8+j]) })
+				want = append(want, acc...)
+			}
+			requireElemsF32(t, "d", want, readBuf[float32](f, d, len(want)))
+		}}
+	}},
+	// Random f32 values read as tf32 (low 13 mantissa bits ignored), then an f16 k-8 step.
+	{file: "mma", kernel: "gemm_tf32", shapes: mmaShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		blocks := int(s.grid.X)
+		a, b, c := f.f32(256*blocks, -2, 2), f.f32(128*blocks, -2, 2), f.f32(128*blocks, -10, 10)
+		ha, hb := f.f16s(128*blocks, -1024, 1024, 64), f.f16s(64*blocks, -1024, 1024, 64)
+		d := outputBuf[float32](f, 128*blocks)
+		return kernelLaunch{args: []any{d, inputBuf(f, a), inputBuf(f, b), inputBuf(f, c), inputBuf(f, ha), inputBuf(f, hb)}, check: func(t *testing.T) {
+			want := make([]float32, 0, 128*blocks)
+			for blk := range blocks {
+				acc := append([]float32(nil), c[128*blk:128*blk+128]...)
+				A, B, HA, HB := a[256*blk:], b[128*blk:], ha[128*blk:], hb[64*blk:]
+				for k0 := 0; k0 < 16; k0 += 8 {
+					mmaStep(acc, 8, func(i, k int) float64 { return tf32Val(A[i*16+k0+k]) }, func(k, j int) float64 { return tf32Val(B[(k0+k)*8+j]) })
+				}
+				mmaStep(acc, 8, func(i, k int) float64 { return f16Val(HA[i*8+k]) }, func(k, j int) float64 { return f16Val(HB[k*8+j]) })
+				want = append(want, acc...)
+			}
+			requireElemsF32(t, "d", want, readBuf[float32](f, d, len(want)))
+		}}
+	}},
+	// nvcuda::wmma, f32 accumulator: random f16 values (integers over 256), exact sums,
+	// rounded to f32 after each k-16 step.
+	{file: "mma", kernel: "wmma_gemm", shapes: mmaShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		blocks := int(s.grid.X)
+		a, b := f.f16s(512*blocks, -1024, 1024, 256), f.f16s(512*blocks, -1024, 1024, 256)
+		c := f.f32(256*blocks, -100, 100)
+		d := outputBuf[float32](f, 256*blocks)
+		return kernelLaunch{args: []any{d, inputBuf(f, a), inputBuf(f, b), inputBuf(f, c)}, check: func(t *testing.T) {
+			want := make([]float32, 0, 256*blocks)
+			for blk := range blocks {
+				A, B := a[512*blk:], b[512*blk:] // A[i*32+k] row-major, B[j*32+k] column-major
+				for i := range 16 {
+					for j := range 16 {
+						acc := c[256*blk+i*16+j]
+						for k0 := 0; k0 < 32; k0 += 16 {
+							s := float64(acc)
+							for k := k0; k < k0+16; k++ {
+								s += f16Val(A[i*32+k]) * f16Val(B[j*32+k])
+							}
+							acc = float32(s)
+						}
+						want = append(want, acc)
+					}
+				}
+			}
+			requireElemsF32(t, "d", want, readBuf[float32](f, d, len(want)))
+		}}
+	}},
+	// nvcuda::wmma with an f16 accumulator: small integers, every result exact.
+	{file: "mma", kernel: "wmma_half", shapes: mmaShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		blocks := int(s.grid.X)
+		a, b, c := f.f16s(256*blocks, -8, 8, 1), f.f16s(256*blocks, -8, 8, 1), f.f16s(256*blocks, -8, 8, 1)
+		d := outputBuf[uint16](f, 256*blocks)
+		return kernelLaunch{args: []any{d, inputBuf(f, a), inputBuf(f, b), inputBuf(f, c)}, check: func(t *testing.T) {
+			want := make([]uint16, 256*blocks)
+			for blk := range blocks {
+				A, B, C := a[256*blk:], b[256*blk:], c[256*blk:] // A, C, D column-major; B row-major
+				for i := range 16 {
+					for j := range 16 {
+						s := f16Val(C[j*16+i])
+						for k := range 16 {
+							s += f16Val(A[k*16+i]) * f16Val(B[k*16+j])
+						}
+						want[256*blk+j*16+i] = f16Exact(s)
+					}
+				}
+			}
+			requireElems(t, "d", want, readBuf[uint16](f, d, len(want)))
+		}}
+	}},
+}
