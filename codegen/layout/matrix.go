@@ -38,15 +38,15 @@ type MatrixForm struct {
 }
 
 var (
-	modM8n8    = hintMod(".m8n8")
-	modM16n8k8 = hintMod(".m16n8k8")
-	modM16n8k6 = hintMod(".m16n8k16")
-	modRow     = hintMod(".row")
-	modCol     = hintMod(".col")
-	modX1      = hintMod(".x1")
-	modX2      = hintMod(".x2")
-	modX4      = hintMod(".x4")
-	modTrans   = hintMod(".trans")
+	modM8n8    = knownMod(".m8n8")
+	modM16n8k8 = knownMod(".m16n8k8")
+	modM16n8k6 = knownMod(".m16n8k16")
+	modRow     = knownMod(".row")
+	modCol     = knownMod(".col")
+	modX1      = knownMod(".x1")
+	modX2      = knownMod(".x2")
+	modX4      = knownMod(".x4")
+	modTrans   = knownMod(".trans")
 )
 
 // Matrix classifies the sm_80 warp-level matrix forms both back ends support,
@@ -213,14 +213,14 @@ type WmmaForm struct {
 }
 
 var (
-	modM16n16k16 = hintMod(".m16n16k16")
-	modLoad      = hintMod(".load")
-	modStore     = hintMod(".store")
-	modMmaOp     = hintMod(".mma")
-	modFragA     = hintMod(".a")
-	modFragB     = hintMod(".b")
-	modFragC     = hintMod(".c")
-	modFragD     = hintMod(".d")
+	modM16n16k16 = knownMod(".m16n16k16")
+	modLoad      = knownMod(".load")
+	modStore     = knownMod(".store")
+	modMmaOp     = knownMod(".mma")
+	modFragA     = knownMod(".a")
+	modFragB     = knownMod(".b")
+	modFragC     = knownMod(".c")
+	modFragD     = knownMod(".d")
 )
 
 // Wmma classifies the wmma forms both back ends support, on .f16 inputs of the m16n16k16

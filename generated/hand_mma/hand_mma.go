@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/mma.ptx",
+	NumPasses:  0,
 	NumWindows: 130,
 	SM:         80,
 	SharedSize: 1824,

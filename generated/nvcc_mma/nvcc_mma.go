@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/mma.ptx",
+	NumPasses:  12,
 	NumWindows: 113,
 	SM:         80,
 	SharedSize: 5376,
@@ -5127,7 +5128,7 @@ func ldsmCopyBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // ldsmCopyBlock1 runs block 1 of kernel ldsm_copy for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_2), PTX lines 63-71; divergent, reconverges at block 5 (b4)
 func ldsmCopyBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && ldsmCopyBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, ldsmCopyBlock1Warp(w, m, budget)) {
 		return
 	}
 	r10 := w.Reg(10)
@@ -8992,7 +8993,7 @@ func gemmF16Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16Block13 runs block 13 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB1_28), PTX lines 754-764; ret
 func gemmF16Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gemmF16Block13Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, gemmF16Block13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -9726,7 +9727,7 @@ func gemmF16Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16Block17 runs block 17 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 296-313; divergent, reconverges at block 3 (b2 ($L__BB1_7))
 func gemmF16Block17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gemmF16Block17Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, gemmF16Block17Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -10039,7 +10040,7 @@ func gemmF16Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16Block18 runs block 18 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 317-332
 func gemmF16Block18(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gemmF16Block18Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, gemmF16Block18Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -10607,7 +10608,7 @@ func gemmF16Block23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16Block23 runs block 23 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
 // b21, PTX lines 448-465; divergent, reconverges at block 6 (b5 ($L__BB1_15))
 func gemmF16Block23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gemmF16Block23Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, gemmF16Block23Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -10920,7 +10921,7 @@ func gemmF16Block24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16Block24 runs block 24 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
 // b22, PTX lines 469-484
 func gemmF16Block24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gemmF16Block24Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, gemmF16Block24Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -11906,7 +11907,7 @@ func gemmF16TransBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16TransBlock1 runs block 1 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_3), PTX lines 830-838; divergent, reconverges at block 12 (b11)
 func gemmF16TransBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gemmF16TransBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, gemmF16TransBlock1Warp(w, m, budget)) {
 		return
 	}
 	r17 := w.Reg(17)
@@ -12264,7 +12265,7 @@ func gemmF16TransBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16TransBlock3 runs block 3 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB2_6), PTX lines 858-870; divergent, reconverges at block 14 (b13)
 func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gemmF16TransBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, gemmF16TransBlock3Warp(w, m, budget)) {
 		return
 	}
 	r27 := w.Reg(27)
@@ -12823,7 +12824,7 @@ func gemmF16TransBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16TransBlock5 runs block 5 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB2_10), PTX lines 900-908; divergent, reconverges at block 17 (b16)
 func gemmF16TransBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gemmF16TransBlock5Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, gemmF16TransBlock5Warp(w, m, budget)) {
 		return
 	}
 	r46 := w.Reg(46)
@@ -13182,7 +13183,7 @@ func gemmF16TransBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16TransBlock7 runs block 7 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB2_13), PTX lines 928-940; divergent, reconverges at block 19 (b18)
 func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && gemmF16TransBlock7Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, gemmF16TransBlock7Warp(w, m, budget)) {
 		return
 	}
 	r56 := w.Reg(56)
@@ -18267,7 +18268,7 @@ func wmmaHalfBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // wmmaHalfBlock1 runs block 1 of kernel wmma_half for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB6_3), PTX lines 1494-1509; divergent, reconverges at block 8 (b7)
 func wmmaHalfBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && wmmaHalfBlock1Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, wmmaHalfBlock1Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -18995,7 +18996,7 @@ func wmmaHalfBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // wmmaHalfBlock3 runs block 3 of kernel wmma_half for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB6_6), PTX lines 1528-1571; divergent, reconverges at block 10 (b9)
 func wmmaHalfBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && wmmaHalfBlock3Warp(w, m, budget) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, wmmaHalfBlock3Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
