@@ -255,6 +255,11 @@ func TestMma(t *testing.T) {
 			}
 		}
 		require.NoError(t, kb.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), uint32(8)), "guard false in every lane")
+		for kind, marker := range map[uint32]string{9: "wmma_align", 10: "wmma_stride"} {
+			err := kb.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), kind)
+			checkFault(t, err, faultWant{kind: runtime.FaultMisaligned, kernel: "bad", loc: faultLocIn(t, path, marker)})
+			require.ErrorContains(t, err, "must each start at a multiple of 32 bytes")
+		}
 
 		// wmma_forms: small integers, every result exact.
 		var wa, wb [256]uint16

@@ -56,7 +56,7 @@ func wmmaElem(f WmmaFrag, t isa.MatType, l, r, h int) (int, int) {
 // passes the same address and stride, and returns the byte address of each element (i, j)
 // of the 16x16 matrix of esize-byte elements at A[l]&amask+off (A nil: off) with the stride
 // register slot s (.u32 elements between rows, .row, or columns, col).
-func (w *Warp) wmmaMatrix(what string, A *[WarpSize]uint64, amask, off uint64, s int, col bool, esize int, m uint32, loc string) (addr [16][16]uint64) {
+func (w *Warp) wmmaMatrix(what string, frag WmmaFrag, t isa.MatType, A *[WarpSize]uint64, amask, off uint64, s int, col bool, esize int, m uint32, loc string) (addr [16][16]uint64) {
 	w.alignedWarp(m, what, loc)
 	p, S := lanesAddr(A, amask, off, 0), w.Reg(s)
 	stride := uint64(uint32(S[0]))
@@ -64,6 +64,11 @@ func (w *Warp) wmmaMatrix(what string, A *[WarpSize]uint64, amask, off uint64, s
 		if q := lanesAddr(A, amask, off, l); q != p || uint64(uint32(S[l])) != stride {
 			w.Fault(FaultIllegal, loc, l, fmt.Sprintf("%s: lane %d's address %#x and stride %d differ from lane 0's %#x and %d", what, l, q, uint32(S[l]), p, stride))
 		}
+	}
+	// The ISA: each row (or column) must start at a multiple of the fragment's size in bytes,
+	// so the matrix's address and its stride in bytes both must be such multiples.
+	if size := uint64(4 * WmmaRegs(frag, t)); p%size != 0 || stride*uint64(esize)%size != 0 {
+		w.addrFault(FaultMisaligned, loc, firstLane(m), "", p, fmt.Sprintf("%s: rows or columns %d bytes apart must each start at a multiple of %d bytes, the fragment's size", what, stride*uint64(esize), size))
 	}
 	for i := range 16 {
 		for j := range 16 {
@@ -91,7 +96,7 @@ func (w *Warp) WmmaLoad(f WmmaFrag, t isa.MatType, col bool, sp Space, d [8]int,
 	if t == isa.MatF32 {
 		esize = 4
 	}
-	addr := w.wmmaMatrix("wmma.load", A, amask, off, s, col, esize, m, loc)
+	addr := w.wmmaMatrix("wmma.load", f, t, A, amask, off, s, col, esize, m, loc)
 	var v [16][16]uint32
 	for i := range 16 {
 		for j := range 16 {
@@ -132,7 +137,7 @@ func (w *Warp) WmmaStore(t isa.MatType, col bool, sp Space, r [8]int, A *[WarpSi
 	if t == isa.MatF32 {
 		esize = 4
 	}
-	addr := w.wmmaMatrix("wmma.store", A, amask, off, s, col, esize, m, loc)
+	addr := w.wmmaMatrix("wmma.store", WmmaC, t, A, amask, off, s, col, esize, m, loc)
 	var v [16][16]uint32
 	for k := range WmmaRegs(WmmaC, t) {
 		R := w.Reg(r[k])

@@ -336,16 +336,16 @@ var (
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 	}
-	// badFunc is PTX kernel bad (testdata/ptx/hand/mma.ptx:398).
+	// badFunc is PTX kernel bad (testdata/ptx/hand/mma.ptx:400).
 	badFunc = &runtime.Func{
 		Consts: []runtime.Const{{
-			Reg:   20,
+			Reg:   22,
 			Value: 0x10,
 		}, {
-			Reg:   21,
+			Reg:   23,
 			Value: 0x8,
 		}},
-		Exit:   21,
+		Exit:   25,
 		Index:  11,
 		Kernel: true,
 		KernelArgs: []runtime.KernelParam{{
@@ -356,15 +356,15 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 4,
-		Loc:          "testdata/ptx/hand/mma.ptx:398",
+		Loc:          "testdata/ptx/hand/mma.ptx:400",
 		Name:         "bad",
 		NumPreds:     2,
-		NumRegs:      22,
+		NumRegs:      24,
 		Sig:          "()(.param 4)",
 		StackBytes:   0,
-		ZeroRegs:     []int32{10},
+		ZeroRegs:     []int32{10, 21},
 	}
-	// wmmaFormsFunc is PTX kernel wmma_forms (testdata/ptx/hand/mma.ptx:483).
+	// wmmaFormsFunc is PTX kernel wmma_forms (testdata/ptx/hand/mma.ptx:500).
 	wmmaFormsFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   43,
@@ -392,7 +392,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/ptx/hand/mma.ptx:483",
+		Loc:          "testdata/ptx/hand/mma.ptx:500",
 		Name:         "wmma_forms",
 		NumPreds:     0,
 		NumRegs:      45,
@@ -1480,25 +1480,19 @@ func init() {
 		Reconv: -1,
 	}}
 	ldsmFunc.Run = ldsmRun
-	badFunc.Blocks = make([]runtime.Block, 22)
-	// b0, PTX lines 404-415
+	badFunc.Blocks = make([]runtime.Block, 26)
+	// b0, PTX lines 406-417
 	badFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			badRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:404",
+		Loc:       "testdata/ptx/hand/mma.ptx:406",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  404,
-			}, {
-				Count: 1,
-				Line:  405,
-			}, {
 				Count: 1,
 				Line:  406,
 			}, {
@@ -1531,62 +1525,36 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  416,
+			}, {
+				Count: 1,
+				Line:  417,
+			}, {
+				Count: 1,
+				Line:  418,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     10,
+			Alt:     12,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/hand/mma.ptx:416",
+			Loc:     "testdata/ptx/hand/mma.ptx:418",
 			Pred:    0,
-			Reconv:  21,
+			Reconv:  25,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L_diverge), PTX lines 434-434; divergent, reconverges at block 9 (b9 ($L_done))
+	// b1 ($L_diverge), PTX lines 440-440; divergent, reconverges at block 11 (b11 ($L_done))
 	badFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			badRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:434",
+		Loc:       "testdata/ptx/hand/mma.ptx:440",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  434,
-			}, {
-				Count: 1,
-				Line:  435,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    18,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/hand/mma.ptx:435",
-			Negate: true,
-			Pred:   1,
-			Reconv: 9,
-			Succ:   9,
-		},
-	}
-	// b2 ($L_guard), PTX lines 439-440
-	badFunc.Blocks[2] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 2, m, -1, 0)
-		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:439",
-		PTXInstrs: 3,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/ptx/hand/mma.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  439,
-			}, {
 				Count: 1,
 				Line:  440,
 			}, {
@@ -1595,79 +1563,75 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/mma.ptx:441",
-			Reconv:  -1,
-			Succ:    9,
-			Uniform: true,
-		},
-	}
-	// b3 ($L_exit), PTX lines 443-443; divergent, reconverges at the exit
-	badFunc.Blocks[3] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 3, m, -1, 0)
-		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:443",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/ptx/hand/mma.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  443,
-			}, {
-				Count: 1,
-				Line:  444,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    20,
+			Alt:    22,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/hand/mma.ptx:444",
+			Loc:    "testdata/ptx/hand/mma.ptx:441",
+			Negate: true,
 			Pred:   1,
-			Reconv: 21,
-			Succ:   19,
+			Reconv: 11,
+			Succ:   11,
 		},
 	}
-	// b4 ($L_misaligned), PTX lines 448-451
-	badFunc.Blocks[4] = runtime.Block{
+	// b2 ($L_guard), PTX lines 445-446
+	badFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 4, m, -1, 0)
+			badRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:448",
-		PTXInstrs: 5,
+		Loc:       "testdata/ptx/hand/mma.ptx:445",
+		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  448,
+				Line:  445,
 			}, {
+				Count: 1,
+				Line:  446,
+			}, {
+				Count: 1,
+				Line:  447,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:447",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
+	// b3 ($L_exit), PTX lines 449-449; divergent, reconverges at the exit
+	badFunc.Blocks[3] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 3, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:449",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  449,
 			}, {
 				Count: 1,
 				Line:  450,
-			}, {
-				Count: 1,
-				Line:  451,
-			}, {
-				Count: 1,
-				Line:  452,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/mma.ptx:452",
-			Reconv:  -1,
-			Succ:    9,
-			Uniform: true,
+			Alt:    24,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/hand/mma.ptx:450",
+			Pred:   1,
+			Reconv: 25,
+			Succ:   23,
 		},
 	}
-	// b5 ($L_oob), PTX lines 454-457
-	badFunc.Blocks[5] = runtime.Block{
+	// b4 ($L_misaligned), PTX lines 454-457
+	badFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 5, m, -1, 0)
+			badRun(w, 4, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:454",
 		PTXInstrs: 5,
@@ -1696,14 +1660,14 @@ func init() {
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/mma.ptx:458",
 			Reconv:  -1,
-			Succ:    9,
+			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b6 ($L_wmma_addr), PTX lines 460-463
-	badFunc.Blocks[6] = runtime.Block{
+	// b5 ($L_oob), PTX lines 460-463
+	badFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 6, m, -1, 0)
+			badRun(w, 5, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:460",
 		PTXInstrs: 5,
@@ -1732,17 +1696,17 @@ func init() {
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/mma.ptx:464",
 			Reconv:  -1,
-			Succ:    9,
+			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b7 ($L_wmma_diverge), PTX lines 466-467
-	badFunc.Blocks[7] = runtime.Block{
+	// b6 ($L_wmma_addr), PTX lines 466-469
+	badFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 7, m, -1, 0)
+			badRun(w, 6, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:466",
-		PTXInstrs: 3,
+		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
@@ -1756,51 +1720,40 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  468,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/mma.ptx:468",
-			Reconv:  -1,
-			Succ:    9,
-			Uniform: true,
-		},
-	}
-	// b8 ($L_none), PTX lines 470-472
-	badFunc.Blocks[8] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 8, m, -1, 0)
-		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:470",
-		PTXInstrs: 3,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/ptx/hand/mma.ptx",
-			Lines: []runtime.LineCount{{
+			}, {
+				Count: 1,
+				Line:  469,
+			}, {
 				Count: 1,
 				Line:  470,
-			}, {
-				Count: 1,
-				Line:  471,
-			}, {
-				Count: 1,
-				Line:  472,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/mma.ptx:473",
+			Loc:     "testdata/ptx/hand/mma.ptx:470",
 			Reconv:  -1,
-			Succ:    9,
+			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b9 ($L_done), PTX line 473; ret
-	badFunc.Blocks[9] = runtime.Block{
-		Loc:       "testdata/ptx/hand/mma.ptx:474",
-		PTXInstrs: 1,
+	// b7 ($L_wmma_diverge), PTX lines 472-473
+	badFunc.Blocks[7] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 7, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:472",
+		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
-			File: "testdata/ptx/hand/mma.ptx",
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  472,
+			}, {
+				Count: 1,
+				Line:  473,
+			}, {
 				Count: 1,
 				Line:  474,
 			}},
@@ -1809,43 +1762,130 @@ func init() {
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/hand/mma.ptx:474",
 			Reconv:  -1,
-			Succ:    21,
+			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b10, PTX lines 417-417
-	badFunc.Blocks[10] = runtime.Block{
+	// b8 ($L_wmma_align), PTX lines 476-478
+	badFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 10, m, -1, 0)
+			badRun(w, 8, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:417",
-		PTXInstrs: 2,
+		Loc:       "testdata/ptx/hand/mma.ptx:476",
+		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  417,
+				Line:  476,
 			}, {
 				Count: 1,
-				Line:  418,
+				Line:  477,
+			}, {
+				Count: 1,
+				Line:  478,
+			}, {
+				Count: 1,
+				Line:  479,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     11,
-			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/hand/mma.ptx:418",
-			Pred:    0,
-			Reconv:  21,
-			Succ:    2,
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:479",
+			Reconv:  -1,
+			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b11, PTX lines 419-419
-	badFunc.Blocks[11] = runtime.Block{
+	// b9 ($L_wmma_stride), PTX lines 481-484
+	badFunc.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 11, m, -1, 0)
+			badRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:481",
+		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  481,
+			}, {
+				Count: 1,
+				Line:  482,
+			}, {
+				Count: 1,
+				Line:  483,
+			}, {
+				Count: 1,
+				Line:  484,
+			}, {
+				Count: 1,
+				Line:  485,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:485",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
+	// b10 ($L_none), PTX lines 487-489
+	badFunc.Blocks[10] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 10, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:487",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  487,
+			}, {
+				Count: 1,
+				Line:  488,
+			}, {
+				Count: 1,
+				Line:  489,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:490",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
+	// b11 ($L_done), PTX line 490; ret
+	badFunc.Blocks[11] = runtime.Block{
+		Loc:       "testdata/ptx/hand/mma.ptx:491",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  491,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:491",
+			Reconv:  -1,
+			Succ:    25,
+			Uniform: true,
+		},
+	}
+	// b12, PTX lines 419-419
+	badFunc.Blocks[12] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 12, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:419",
 		PTXInstrs: 2,
@@ -1862,19 +1902,19 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     12,
+			Alt:     13,
 			Kind:    runtime.TermBranch,
 			Loc:     "testdata/ptx/hand/mma.ptx:420",
 			Pred:    0,
-			Reconv:  21,
-			Succ:    3,
+			Reconv:  25,
+			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b12, PTX lines 421-421
-	badFunc.Blocks[12] = runtime.Block{
+	// b13, PTX lines 421-421
+	badFunc.Blocks[13] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 12, m, -1, 0)
+			badRun(w, 13, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:421",
 		PTXInstrs: 2,
@@ -1891,19 +1931,19 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     13,
+			Alt:     14,
 			Kind:    runtime.TermBranch,
 			Loc:     "testdata/ptx/hand/mma.ptx:422",
 			Pred:    0,
-			Reconv:  21,
-			Succ:    4,
+			Reconv:  25,
+			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b13, PTX lines 423-423
-	badFunc.Blocks[13] = runtime.Block{
+	// b14, PTX lines 423-423
+	badFunc.Blocks[14] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 13, m, -1, 0)
+			badRun(w, 14, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:423",
 		PTXInstrs: 2,
@@ -1920,19 +1960,19 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     14,
+			Alt:     15,
 			Kind:    runtime.TermBranch,
 			Loc:     "testdata/ptx/hand/mma.ptx:424",
 			Pred:    0,
-			Reconv:  21,
-			Succ:    5,
+			Reconv:  25,
+			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b14, PTX lines 425-425
-	badFunc.Blocks[14] = runtime.Block{
+	// b15, PTX lines 425-425
+	badFunc.Blocks[15] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 14, m, -1, 0)
+			badRun(w, 15, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:425",
 		PTXInstrs: 2,
@@ -1949,19 +1989,19 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     15,
+			Alt:     16,
 			Kind:    runtime.TermBranch,
 			Loc:     "testdata/ptx/hand/mma.ptx:426",
 			Pred:    0,
-			Reconv:  21,
-			Succ:    6,
+			Reconv:  25,
+			Succ:    5,
 			Uniform: true,
 		},
 	}
-	// b15, PTX lines 427-427
-	badFunc.Blocks[15] = runtime.Block{
+	// b16, PTX lines 427-427
+	badFunc.Blocks[16] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 15, m, -1, 0)
+			badRun(w, 16, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:427",
 		PTXInstrs: 2,
@@ -1978,19 +2018,19 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     16,
+			Alt:     17,
 			Kind:    runtime.TermBranch,
 			Loc:     "testdata/ptx/hand/mma.ptx:428",
 			Pred:    0,
-			Reconv:  21,
-			Succ:    7,
+			Reconv:  25,
+			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b16, PTX lines 429-429
-	badFunc.Blocks[16] = runtime.Block{
+	// b17, PTX lines 429-429
+	badFunc.Blocks[17] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 16, m, -1, 0)
+			badRun(w, 17, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:429",
 		PTXInstrs: 2,
@@ -2007,24 +2047,26 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     17,
+			Alt:     18,
 			Kind:    runtime.TermBranch,
 			Loc:     "testdata/ptx/hand/mma.ptx:430",
 			Pred:    0,
-			Reconv:  21,
-			Succ:    8,
+			Reconv:  25,
+			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b17, PTX lines 431-431; ret
-	badFunc.Blocks[17] = runtime.Block{
+	// b18, PTX lines 431-431
+	badFunc.Blocks[18] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 17, m, -1, 0)
+			badRun(w, 18, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/mma.ptx:431",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
-			File: "testdata/ptx/hand/mma.ptx",
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  431,
@@ -2034,19 +2076,21 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
+			Alt:     19,
+			Kind:    runtime.TermBranch,
 			Loc:     "testdata/ptx/hand/mma.ptx:432",
-			Reconv:  -1,
-			Succ:    21,
+			Pred:    0,
+			Reconv:  25,
+			Succ:    10,
 			Uniform: true,
 		},
 	}
-	// b18, PTX lines 436-436
-	badFunc.Blocks[18] = runtime.Block{
+	// b19, PTX lines 433-433
+	badFunc.Blocks[19] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			badRun(w, 18, m, -1, 0)
+			badRun(w, 19, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:436",
+		Loc:       "testdata/ptx/hand/mma.ptx:433",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2054,36 +2098,28 @@ func init() {
 			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  436,
+				Line:  433,
 			}, {
 				Count: 1,
-				Line:  437,
+				Line:  434,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/mma.ptx:437",
-			Reconv:  -1,
-			Succ:    9,
+			Alt:     20,
+			Kind:    runtime.TermBranch,
+			Loc:     "testdata/ptx/hand/mma.ptx:434",
+			Pred:    0,
+			Reconv:  25,
+			Succ:    8,
 			Uniform: true,
 		},
 	}
-	// b19, PTX line 444
-	badFunc.Blocks[19] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/mma.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermExit,
-			Loc:     "testdata/ptx/hand/mma.ptx:444",
-			Reconv:  -1,
-			Uniform: true,
-		},
-	}
-	// b20, PTX lines 445-445
+	// b20, PTX lines 435-435
 	badFunc.Blocks[20] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			badRun(w, 20, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:445",
+		Loc:       "testdata/ptx/hand/mma.ptx:435",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -2091,110 +2127,128 @@ func init() {
 			File:       "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  445,
+				Line:  435,
 			}, {
 				Count: 1,
-				Line:  446,
+				Line:  436,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/mma.ptx:446",
-			Reconv:  -1,
+			Alt:     21,
+			Kind:    runtime.TermBranch,
+			Loc:     "testdata/ptx/hand/mma.ptx:436",
+			Pred:    0,
+			Reconv:  25,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
+	// b21, PTX lines 437-437; ret
+	badFunc.Blocks[21] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 21, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:437",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  437,
+			}, {
+				Count: 1,
+				Line:  438,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:438",
+			Reconv:  -1,
+			Succ:    25,
+			Uniform: true,
+		},
+	}
+	// b22, PTX lines 442-442
+	badFunc.Blocks[22] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 22, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:442",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  442,
+			}, {
+				Count: 1,
+				Line:  443,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:443",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
+	// b23, PTX line 450
+	badFunc.Blocks[23] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/mma.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermExit,
+			Loc:     "testdata/ptx/hand/mma.ptx:450",
+			Reconv:  -1,
+			Uniform: true,
+		},
+	}
+	// b24, PTX lines 451-451
+	badFunc.Blocks[24] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			badRun(w, 24, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:451",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  451,
+			}, {
+				Count: 1,
+				Line:  452,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:452",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
-	badFunc.Blocks[21] = runtime.Block{Term: runtime.Term{
+	badFunc.Blocks[25] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
 	badFunc.Run = badRun
 	wmmaFormsFunc.Blocks = make([]runtime.Block, 3)
-	// b0, PTX lines 489-500; bar.sync at line 501
+	// b0, PTX lines 506-517; bar.sync at line 518
 	wmmaFormsFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			wmmaFormsRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:489",
+		Loc:       "testdata/ptx/hand/mma.ptx:506",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/mma.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  489,
-			}, {
-				Count: 1,
-				Line:  490,
-			}, {
-				Count: 1,
-				Line:  491,
-			}, {
-				Count: 1,
-				Line:  492,
-			}, {
-				Count: 1,
-				Line:  493,
-			}, {
-				Count: 1,
-				Line:  494,
-			}, {
-				Count: 1,
-				Line:  495,
-			}, {
-				Count: 1,
-				Line:  496,
-			}, {
-				Count: 1,
-				Line:  497,
-			}, {
-				Count: 1,
-				Line:  498,
-			}, {
-				Count: 1,
-				Line:  499,
-			}, {
-				Count: 1,
-				Line:  500,
-			}, {
-				Count: 1,
-				Line:  501,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				ID:    43,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/hand/mma.ptx:501",
-			Reconv: -1,
-			Succ:   1,
-		},
-	}
-	// b0, PTX lines 502-511; ret
-	wmmaFormsFunc.Blocks[1] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			wmmaFormsRun(w, 1, m, -1, 0)
-		}},
-		Loc:       "testdata/ptx/hand/mma.ptx:502",
-		PTXInstrs: 11,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/ptx/hand/mma.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  502,
-			}, {
-				Count: 1,
-				Line:  503,
-			}, {
-				Count: 1,
-				Line:  504,
-			}, {
-				Count: 1,
-				Line:  505,
-			}, {
 				Count: 1,
 				Line:  506,
 			}, {
@@ -2215,11 +2269,84 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  512,
+			}, {
+				Count: 1,
+				Line:  513,
+			}, {
+				Count: 1,
+				Line:  514,
+			}, {
+				Count: 1,
+				Line:  515,
+			}, {
+				Count: 1,
+				Line:  516,
+			}, {
+				Count: 1,
+				Line:  517,
+			}, {
+				Count: 1,
+				Line:  518,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				ID:    43,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/ptx/hand/mma.ptx:518",
+			Reconv: -1,
+			Succ:   1,
+		},
+	}
+	// b0, PTX lines 519-528; ret
+	wmmaFormsFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaFormsRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:519",
+		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  519,
+			}, {
+				Count: 1,
+				Line:  520,
+			}, {
+				Count: 1,
+				Line:  521,
+			}, {
+				Count: 1,
+				Line:  522,
+			}, {
+				Count: 1,
+				Line:  523,
+			}, {
+				Count: 1,
+				Line:  524,
+			}, {
+				Count: 1,
+				Line:  525,
+			}, {
+				Count: 1,
+				Line:  526,
+			}, {
+				Count: 1,
+				Line:  527,
+			}, {
+				Count: 1,
+				Line:  528,
+			}, {
+				Count: 1,
+				Line:  529,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/mma.ptx:512",
+			Loc:     "testdata/ptx/hand/mma.ptx:529",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
@@ -2321,14 +2448,14 @@ func Ldsm(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, ou
 	return dev.Launch(ctx, Module, ldsmFunc, cfg, p[:])
 }
 
-// Bad launches PTX kernel bad (testdata/ptx/hand/mma.ptx:398) on dev with the launch configuration cfg. Parameters: kind is bad_kind.
+// Bad launches PTX kernel bad (testdata/ptx/hand/mma.ptx:400) on dev with the launch configuration cfg. Parameters: kind is bad_kind.
 func Bad(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, kind uint32) error {
 	var p [4]byte
 	binary.LittleEndian.PutUint32(p[0:], kind)
 	return dev.Launch(ctx, Module, badFunc, cfg, p[:])
 }
 
-// WmmaForms launches PTX kernel wmma_forms (testdata/ptx/hand/mma.ptx:483) on dev with the launch configuration cfg. Parameters: out is wmma_forms_out, in is wmma_forms_in.
+// WmmaForms launches PTX kernel wmma_forms (testdata/ptx/hand/mma.ptx:500) on dev with the launch configuration cfg. Parameters: out is wmma_forms_out, in is wmma_forms_in.
 func WmmaForms(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr, in runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(out))
@@ -9113,7 +9240,7 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 404-415
+			// b0, PTX lines 406-417
 			badBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -9122,86 +9249,100 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 1
 			} else if t == 0 {
-				next = 10
+				next = 12
 			} else {
 				return pc, budget
 			}
 		case 1:
-			// b1 ($L_diverge), PTX lines 434-434; divergent, reconverges at block 9 (b9 ($L_done))
+			// b1 ($L_diverge), PTX lines 440-440; divergent, reconverges at block 11 (b11 ($L_done))
 			badBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			t := m & ^w.P[1]
 			if t == m {
-				next = 9
+				next = 11
 			} else if t == 0 {
-				next = 18
+				next = 22
 			} else {
 				return pc, budget
 			}
 		case 2:
-			// b2 ($L_guard), PTX lines 439-440
+			// b2 ($L_guard), PTX lines 445-446
 			badBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
-			next = 9
+			next = 11
 		case 3:
-			// b3 ($L_exit), PTX lines 443-443; divergent, reconverges at the exit
+			// b3 ($L_exit), PTX lines 449-449; divergent, reconverges at the exit
 			badBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			t := m & w.P[1]
 			if t == m {
-				next = 19
+				next = 23
 			} else if t == 0 {
-				next = 20
+				next = 24
 			} else {
 				return pc, budget
 			}
 		case 4:
-			// b4 ($L_misaligned), PTX lines 448-451
+			// b4 ($L_misaligned), PTX lines 454-457
 			badBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
-			next = 9
+			next = 11
 		case 5:
-			// b5 ($L_oob), PTX lines 454-457
+			// b5 ($L_oob), PTX lines 460-463
 			badBlock5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
-			next = 9
+			next = 11
 		case 6:
-			// b6 ($L_wmma_addr), PTX lines 460-463
+			// b6 ($L_wmma_addr), PTX lines 466-469
 			badBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
-			next = 9
+			next = 11
 		case 7:
-			// b7 ($L_wmma_diverge), PTX lines 466-467
+			// b7 ($L_wmma_diverge), PTX lines 472-473
 			badBlock7(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
-			next = 9
+			next = 11
 		case 8:
-			// b8 ($L_none), PTX lines 470-472
+			// b8 ($L_wmma_align), PTX lines 476-478
 			badBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
-			next = 9
+			next = 11
 		case 9:
-			// b9 ($L_done), PTX line 473; ret
-			next = 21
+			// b9 ($L_wmma_stride), PTX lines 481-484
+			badBlock9(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
 		case 10:
-			// b10, PTX lines 417-417
+			// b10 ($L_none), PTX lines 487-489
 			badBlock10(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 11:
+			// b11 ($L_done), PTX line 490; ret
+			next = 25
+		case 12:
+			// b12, PTX lines 419-419
+			badBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -9209,13 +9350,13 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 2
 			} else if t == 0 {
-				next = 11
+				next = 13
 			} else {
 				return pc, budget
 			}
-		case 11:
-			// b11, PTX lines 419-419
-			badBlock11(w, m, budget)
+		case 13:
+			// b13, PTX lines 421-421
+			badBlock13(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -9223,13 +9364,13 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 3
 			} else if t == 0 {
-				next = 12
+				next = 14
 			} else {
 				return pc, budget
 			}
-		case 12:
-			// b12, PTX lines 421-421
-			badBlock12(w, m, budget)
+		case 14:
+			// b14, PTX lines 423-423
+			badBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -9237,13 +9378,13 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 4
 			} else if t == 0 {
-				next = 13
+				next = 15
 			} else {
 				return pc, budget
 			}
-		case 13:
-			// b13, PTX lines 423-423
-			badBlock13(w, m, budget)
+		case 15:
+			// b15, PTX lines 425-425
+			badBlock15(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -9251,13 +9392,13 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 5
 			} else if t == 0 {
-				next = 14
+				next = 16
 			} else {
 				return pc, budget
 			}
-		case 14:
-			// b14, PTX lines 425-425
-			badBlock14(w, m, budget)
+		case 16:
+			// b16, PTX lines 427-427
+			badBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -9265,13 +9406,13 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 6
 			} else if t == 0 {
-				next = 15
+				next = 17
 			} else {
 				return pc, budget
 			}
-		case 15:
-			// b15, PTX lines 427-427
-			badBlock15(w, m, budget)
+		case 17:
+			// b17, PTX lines 429-429
+			badBlock17(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -9279,13 +9420,27 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 7
 			} else if t == 0 {
-				next = 16
+				next = 18
 			} else {
 				return pc, budget
 			}
-		case 16:
-			// b16, PTX lines 429-429
-			badBlock16(w, m, budget)
+		case 18:
+			// b18, PTX lines 431-431
+			badBlock18(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 19
+			} else {
+				return pc, budget
+			}
+		case 19:
+			// b19, PTX lines 433-433
+			badBlock19(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
@@ -9293,38 +9448,52 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			if t == m {
 				next = 8
 			} else if t == 0 {
-				next = 17
+				next = 20
 			} else {
 				return pc, budget
 			}
-		case 17:
-			// b17, PTX lines 431-431; ret
-			badBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 18:
-			// b18, PTX lines 436-436
-			badBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 19:
-			// b19, PTX line 444
-			return pc, budget
 		case 20:
-			// b20, PTX lines 445-445
+			// b20, PTX lines 435-435
 			badBlock20(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
-			next = 9
+			t := m & w.P[0]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 21:
+			// b21, PTX lines 437-437; ret
+			badBlock21(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 25
+		case 22:
+			// b22, PTX lines 442-442
+			badBlock22(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
+		case 23:
+			// b23, PTX line 450
+			return pc, budget
+		case 24:
+			// b24, PTX lines 451-451
+			badBlock24(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 11
 		default:
 			return pc, budget
 		}
-		if next == stop || next >= 21 || budget <= 1 {
+		if next == stop || next >= 25 || budget <= 1 {
 			return pc, budget
 		}
 		pc, budget = next, budget-1
@@ -9332,7 +9501,7 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 }
 
 // badBlock0 runs block 0 of kernel bad for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 404-415
+// b0, PTX lines 406-417
 func badBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
@@ -9359,81 +9528,81 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 404: ld.param.u32
+	// PTX line 406: ld.param.u32
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 4 {
 		u1 = uint64(binary.LittleEndian.Uint32(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 4, m, "testdata/ptx/hand/mma.ptx:404")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 4, m, "testdata/ptx/hand/mma.ptx:406")
 	}
 	runtime.Broadcast(r0, m, u1)
-	// PTX lines 405: lane-local, one loop over the lanes
+	// PTX lines 407: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 405: mov.u32
+				// 407: mov.u32
 				v2 := uint64(uint64(tid0[l]))
 				r1[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 405: mov.u32
+				// 407: mov.u32
 				v2 := uint64(uint64(tid0[l]))
 				r1[l] = v2
 			}
 		}
 	}
-	// PTX line 406: mov.b32, warp-uniform
+	// PTX line 408: mov.b32, warp-uniform
 	u3 := uint64(k0)
 	runtime.Broadcast(r2, m, u3)
-	// PTX line 407: mov.f32, warp-uniform
+	// PTX line 409: mov.f32, warp-uniform
 	u4 := uint64(k1)
 	runtime.Broadcast(r3, m, u4)
-	// PTX line 408: mov.f32, warp-uniform
+	// PTX line 410: mov.f32, warp-uniform
 	u5 := uint64(k1)
 	runtime.Broadcast(r4, m, u5)
-	// PTX line 409: mov.f32, warp-uniform
+	// PTX line 411: mov.f32, warp-uniform
 	u6 := uint64(k1)
 	runtime.Broadcast(r5, m, u6)
-	// PTX line 410: mov.f32, warp-uniform
+	// PTX line 412: mov.f32, warp-uniform
 	u7 := uint64(k1)
 	runtime.Broadcast(r6, m, u7)
-	// PTX lines 411, 412: lane-local, one loop over the lanes
+	// PTX lines 413, 414: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 411: and.b32
+				// 413: and.b32
 				v8 := uint64(uint32(r1[l]) & uint32(k2))
-				// 412: shl.b32
+				// 414: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k3))
 				r7[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 411: and.b32
+				// 413: and.b32
 				v8 := uint64(uint32(r1[l]) & uint32(k2))
-				// 412: shl.b32
+				// 414: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k3))
 				r7[l] = v9
 			}
 		}
 	}
-	// PTX line 413: mov.u32, warp-uniform
+	// PTX line 415: mov.u32, warp-uniform
 	u10 := uint64(k4)
 	runtime.Broadcast(r8, m, u10)
-	// PTX lines 414, 415: lane-local, one loop over the lanes
+	// PTX lines 416, 417: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 414: add.u32
+				// 416: add.u32
 				v11 := uint64(uint32(u10) + uint32(r7[l]))
 				r9[l] = v11
-				// 415: setp.eq.u32
+				// 417: setp.eq.u32
 				c12t := uint32(u1) == uint32(k5)
 				c12 := c12t
 				c12b0 := uint32(0)
@@ -9445,10 +9614,10 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 414: add.u32
+				// 416: add.u32
 				v11 := uint64(uint32(u10) + uint32(r7[l]))
 				r9[l] = v11
-				// 415: setp.eq.u32
+				// 417: setp.eq.u32
 				c12t := uint32(u1) == uint32(k5)
 				c12 := c12t
 				c12b0 := uint32(0)
@@ -9468,17 +9637,17 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // badBlock1 runs block 1 of kernel bad for the lanes m (budget 0: counting statistics).
-// b1 ($L_diverge), PTX lines 434-434; divergent, reconverges at block 9 (b9 ($L_done))
+// b1 ($L_diverge), PTX lines 440-440; divergent, reconverges at block 11 (b11 ($L_done))
 func badBlock1(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x10)
-	// PTX lines 434: lane-local, one loop over the lanes
+	// PTX lines 440: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 434: setp.lt.u32
+				// 440: setp.lt.u32
 				c1t := uint32(r1[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9490,7 +9659,7 @@ func badBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 434: setp.lt.u32
+				// 440: setp.lt.u32
 				c1t := uint32(r1[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9505,17 +9674,17 @@ func badBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // badBlock2 runs block 2 of kernel bad for the lanes m (budget 0: counting statistics).
-// b2 ($L_guard), PTX lines 439-440
+// b2 ($L_guard), PTX lines 445-446
 func badBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x5)
-	// PTX lines 439: lane-local, one loop over the lanes
+	// PTX lines 445: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 439: setp.ne.u32
+				// 445: setp.ne.u32
 				c1t := uint32(r1[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9527,7 +9696,7 @@ func badBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 439: setp.ne.u32
+				// 445: setp.ne.u32
 				c1t := uint32(r1[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9539,25 +9708,25 @@ func badBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 440: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
+	// PTX line 446: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
 	m2 := m & w.P[1]
 	if m2 != 0 {
-		w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m2, "testdata/ptx/hand/mma.ptx:440")
+		w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m2, "testdata/ptx/hand/mma.ptx:446")
 	}
 }
 
 // badBlock3 runs block 3 of kernel bad for the lanes m (budget 0: counting statistics).
-// b3 ($L_exit), PTX lines 443-443; divergent, reconverges at the exit
+// b3 ($L_exit), PTX lines 449-449; divergent, reconverges at the exit
 func badBlock3(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x10)
-	// PTX lines 443: lane-local, one loop over the lanes
+	// PTX lines 449: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 443: setp.ge.u32
+				// 449: setp.ge.u32
 				c1t := uint32(r1[l]) >= uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9569,7 +9738,7 @@ func badBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 443: setp.ge.u32
+				// 449: setp.ge.u32
 				c1t := uint32(r1[l]) >= uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9584,7 +9753,7 @@ func badBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // badBlock4 runs block 4 of kernel bad for the lanes m (budget 0: counting statistics).
-// b4 ($L_misaligned), PTX lines 448-451
+// b4 ($L_misaligned), PTX lines 454-457
 func badBlock4(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r9 := w.Reg(9)
@@ -9592,65 +9761,6 @@ func badBlock4(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x3)
 	k1 := uint64(0x0)
 	k2 := uint64(0x8)
-	// PTX lines 448, 449, 450: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p1n := uint32(0)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 448: setp.eq.u32
-				c1t := uint32(r1[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1n |= c1b0 << l
-				// 449: selp.u32
-				v2 := uint64(k1)
-				if c1 {
-					v2 = uint64(k2)
-				}
-				// 450: add.u32
-				v3 := uint64(uint32(r9[l]) + uint32(v2))
-				r15[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 448: setp.eq.u32
-				c1t := uint32(r1[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1n |= c1b0 << l
-				// 449: selp.u32
-				v2 := uint64(k1)
-				if c1 {
-					v2 = uint64(k2)
-				}
-				// 450: add.u32
-				v3 := uint64(uint32(r9[l]) + uint32(v2))
-				r15[l] = v3
-			}
-		}
-		w.P[1] = p1&^m | p1n
-	}
-	// PTX line 451: ldmatrix.sync.aligned.m8n8.x2.shared.b16
-	w.Ldmatrix([4]int{10, 11, 0, 0}, 2, false, r15, 0xffffffff, 0x0, m, "testdata/ptx/hand/mma.ptx:451")
-}
-
-// badBlock5 runs block 5 of kernel bad for the lanes m (budget 0: counting statistics).
-// b5 ($L_oob), PTX lines 454-457
-func badBlock5(w *runtime.Warp, m uint32, budget int) {
-	r1 := w.Reg(1)
-	r9 := w.Reg(9)
-	r15 := w.Reg(15)
-	k0 := uint64(0x7)
-	k1 := uint64(0x0)
-	k2 := uint64(0x1000)
 	// PTX lines 454, 455, 456: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
@@ -9697,19 +9807,19 @@ func badBlock5(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 457: ldmatrix.sync.aligned.m8n8.x1.shared.b16
-	w.Ldmatrix([4]int{10, 0, 0, 0}, 1, false, r15, 0xffffffff, 0x0, m, "testdata/ptx/hand/mma.ptx:457")
+	// PTX line 457: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+	w.Ldmatrix([4]int{10, 11, 0, 0}, 2, false, r15, 0xffffffff, 0x0, m, "testdata/ptx/hand/mma.ptx:457")
 }
 
-// badBlock6 runs block 6 of kernel bad for the lanes m (budget 0: counting statistics).
-// b6 ($L_wmma_addr), PTX lines 460-463
-func badBlock6(w *runtime.Warp, m uint32, budget int) {
+// badBlock5 runs block 5 of kernel bad for the lanes m (budget 0: counting statistics).
+// b5 ($L_oob), PTX lines 460-463
+func badBlock5(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
-	r8 := w.Reg(8)
+	r9 := w.Reg(9)
 	r15 := w.Reg(15)
-	k0 := uint64(0x9)
+	k0 := uint64(0x7)
 	k1 := uint64(0x0)
-	k2 := uint64(0x20)
+	k2 := uint64(0x1000)
 	// PTX lines 460, 461, 462: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
@@ -9730,7 +9840,7 @@ func badBlock6(w *runtime.Warp, m uint32, budget int) {
 					v2 = uint64(k2)
 				}
 				// 462: add.u32
-				v3 := uint64(uint32(r8[l]) + uint32(v2))
+				v3 := uint64(uint32(r9[l]) + uint32(v2))
 				r15[l] = v3
 			}
 		} else {
@@ -9750,28 +9860,87 @@ func badBlock6(w *runtime.Warp, m uint32, budget int) {
 					v2 = uint64(k2)
 				}
 				// 462: add.u32
+				v3 := uint64(uint32(r9[l]) + uint32(v2))
+				r15[l] = v3
+			}
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	// PTX line 463: ldmatrix.sync.aligned.m8n8.x1.shared.b16
+	w.Ldmatrix([4]int{10, 0, 0, 0}, 1, false, r15, 0xffffffff, 0x0, m, "testdata/ptx/hand/mma.ptx:463")
+}
+
+// badBlock6 runs block 6 of kernel bad for the lanes m (budget 0: counting statistics).
+// b6 ($L_wmma_addr), PTX lines 466-469
+func badBlock6(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r8 := w.Reg(8)
+	r15 := w.Reg(15)
+	k0 := uint64(0x9)
+	k1 := uint64(0x0)
+	k2 := uint64(0x20)
+	// PTX lines 466, 467, 468: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 466: setp.eq.u32
+				c1t := uint32(r1[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1n |= c1b0 << l
+				// 467: selp.u32
+				v2 := uint64(k1)
+				if c1 {
+					v2 = uint64(k2)
+				}
+				// 468: add.u32
+				v3 := uint64(uint32(r8[l]) + uint32(v2))
+				r15[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 466: setp.eq.u32
+				c1t := uint32(r1[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1n |= c1b0 << l
+				// 467: selp.u32
+				v2 := uint64(k1)
+				if c1 {
+					v2 = uint64(k2)
+				}
+				// 468: add.u32
 				v3 := uint64(uint32(r8[l]) + uint32(v2))
 				r15[l] = v3
 			}
 		}
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 463: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
-	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceShared, [8]int{10, 11, 12, 13, 16, 17, 18, 19}, r15, 0xffffffff, 0x0, 20, m, "testdata/ptx/hand/mma.ptx:463")
+	// PTX line 469: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceShared, [8]int{10, 11, 12, 13, 16, 17, 18, 19}, r15, 0xffffffff, 0x0, 22, m, "testdata/ptx/hand/mma.ptx:469")
 }
 
 // badBlock7 runs block 7 of kernel bad for the lanes m (budget 0: counting statistics).
-// b7 ($L_wmma_diverge), PTX lines 466-467
+// b7 ($L_wmma_diverge), PTX lines 472-473
 func badBlock7(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x1f)
-	// PTX lines 466: lane-local, one loop over the lanes
+	// PTX lines 472: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 466: setp.lt.u32
+				// 472: setp.lt.u32
 				c1t := uint32(r1[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9783,7 +9952,7 @@ func badBlock7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 466: setp.lt.u32
+				// 472: setp.lt.u32
 				c1t := uint32(r1[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9795,26 +9964,96 @@ func badBlock7(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 467: wmma.store.d.sync.aligned.row.m16n16k16.shared.f32
+	// PTX line 473: wmma.store.d.sync.aligned.row.m16n16k16.shared.f32
 	m2 := m & w.P[1]
 	if m2 != 0 {
-		w.WmmaStore(isa.MatF32, false, runtime.SpaceShared, [8]int{3, 4, 5, 6, 3, 4, 5, 6}, nil, 0, 0x210, 21, m2, "testdata/ptx/hand/mma.ptx:467")
+		w.WmmaStore(isa.MatF32, false, runtime.SpaceShared, [8]int{3, 4, 5, 6, 3, 4, 5, 6}, nil, 0, 0x210, 23, m2, "testdata/ptx/hand/mma.ptx:473")
 	}
 }
 
 // badBlock8 runs block 8 of kernel bad for the lanes m (budget 0: counting statistics).
-// b8 ($L_none), PTX lines 470-472
+// b8 ($L_wmma_align), PTX lines 476-478
 func badBlock8(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r20 := w.Reg(20)
+	k0 := uint64(0xffffffe0)
+	k1 := uint64(0x10)
+	// PTX lines 476, 477: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 476: and.b32
+				v1 := uint64(uint32(r8[l]) & uint32(k0))
+				// 477: add.u32
+				v2 := uint64(uint32(v1) + uint32(k1))
+				r20[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 476: and.b32
+				v1 := uint64(uint32(r8[l]) & uint32(k0))
+				// 477: add.u32
+				v2 := uint64(uint32(v1) + uint32(k1))
+				r20[l] = v2
+			}
+		}
+	}
+	// PTX line 478: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceShared, [8]int{10, 11, 12, 13, 16, 17, 18, 19}, r20, 0xffffffff, 0x0, 22, m, "testdata/ptx/hand/mma.ptx:478")
+}
+
+// badBlock9 runs block 9 of kernel bad for the lanes m (budget 0: counting statistics).
+// b9 ($L_wmma_stride), PTX lines 481-484
+func badBlock9(w *runtime.Warp, m uint32, budget int) {
+	r8 := w.Reg(8)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	k0 := uint64(0x1f)
+	k1 := uint64(0xffffffe0)
+	k2 := uint64(0x8)
+	// PTX lines 481, 482: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 481: add.u32
+				v1 := uint64(uint32(r8[l]) + uint32(k0))
+				// 482: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				r20[l] = v2
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 481: add.u32
+				v1 := uint64(uint32(r8[l]) + uint32(k0))
+				// 482: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				r20[l] = v2
+			}
+		}
+	}
+	// PTX line 483: mov.u32, warp-uniform
+	u3 := uint64(k2)
+	runtime.Broadcast(r21, m, u3)
+	// PTX line 484: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceShared, [8]int{10, 11, 12, 13, 16, 17, 18, 19}, r20, 0xffffffff, 0x0, 21, m, "testdata/ptx/hand/mma.ptx:484")
+	_ = u3
+}
+
+// badBlock10 runs block 10 of kernel bad for the lanes m (budget 0: counting statistics).
+// b10 ($L_none), PTX lines 487-489
+func badBlock10(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r9 := w.Reg(9)
 	k0 := uint64(0x63)
-	// PTX lines 470: lane-local, one loop over the lanes
+	// PTX lines 487: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 470: setp.gt.u32
+				// 487: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9826,7 +10065,7 @@ func badBlock8(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 470: setp.gt.u32
+				// 487: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9838,60 +10077,23 @@ func badBlock8(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 471: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
+	// PTX line 488: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
 	m2 := m & w.P[1]
 	if m2 != 0 {
-		w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m2, "testdata/ptx/hand/mma.ptx:471")
+		w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m2, "testdata/ptx/hand/mma.ptx:488")
 	}
-	// PTX line 472: ldmatrix.sync.aligned.m8n8.x1.shared.b16
+	// PTX line 489: ldmatrix.sync.aligned.m8n8.x1.shared.b16
 	m3 := m & w.P[1]
 	if m3 != 0 {
-		w.Ldmatrix([4]int{10, 0, 0, 0}, 1, false, r9, 0xffffffff, 0x0, m3, "testdata/ptx/hand/mma.ptx:472")
+		w.Ldmatrix([4]int{10, 0, 0, 0}, 1, false, r9, 0xffffffff, 0x0, m3, "testdata/ptx/hand/mma.ptx:489")
 	}
 }
 
-// badBlock10 runs block 10 of kernel bad for the lanes m (budget 0: counting statistics).
-// b10, PTX lines 417-417
-func badBlock10(w *runtime.Warp, m uint32, budget int) {
+// badBlock12 runs block 12 of kernel bad for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 419-419
+func badBlock12(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	k0 := uint64(0x2)
-	// PTX lines 417: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p0n := uint32(0)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 417: setp.eq.u32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0n |= c1b0 << l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 417: setp.eq.u32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0n |= c1b0 << l
-			}
-		}
-		w.P[0] = p0&^m | p0n
-	}
-}
-
-// badBlock11 runs block 11 of kernel bad for the lanes m (budget 0: counting statistics).
-// b11, PTX lines 419-419
-func badBlock11(w *runtime.Warp, m uint32, budget int) {
-	r0 := w.Reg(0)
-	k0 := uint64(0x3)
 	// PTX lines 419: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -9924,11 +10126,11 @@ func badBlock11(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// badBlock12 runs block 12 of kernel bad for the lanes m (budget 0: counting statistics).
-// b12, PTX lines 421-421
-func badBlock12(w *runtime.Warp, m uint32, budget int) {
+// badBlock13 runs block 13 of kernel bad for the lanes m (budget 0: counting statistics).
+// b13, PTX lines 421-421
+func badBlock13(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	k0 := uint64(0x4)
+	k0 := uint64(0x3)
 	// PTX lines 421: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -9961,11 +10163,11 @@ func badBlock12(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// badBlock13 runs block 13 of kernel bad for the lanes m (budget 0: counting statistics).
-// b13, PTX lines 423-423
-func badBlock13(w *runtime.Warp, m uint32, budget int) {
+// badBlock14 runs block 14 of kernel bad for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 423-423
+func badBlock14(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	k0 := uint64(0x5)
+	k0 := uint64(0x4)
 	// PTX lines 423: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -9998,11 +10200,11 @@ func badBlock13(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// badBlock14 runs block 14 of kernel bad for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 425-425
-func badBlock14(w *runtime.Warp, m uint32, budget int) {
+// badBlock15 runs block 15 of kernel bad for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 425-425
+func badBlock15(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	k0 := uint64(0x6)
+	k0 := uint64(0x5)
 	// PTX lines 425: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -10035,11 +10237,11 @@ func badBlock14(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// badBlock15 runs block 15 of kernel bad for the lanes m (budget 0: counting statistics).
-// b15, PTX lines 427-427
-func badBlock15(w *runtime.Warp, m uint32, budget int) {
+// badBlock16 runs block 16 of kernel bad for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 427-427
+func badBlock16(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	k0 := uint64(0x7)
+	k0 := uint64(0x6)
 	// PTX lines 427: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -10072,11 +10274,11 @@ func badBlock15(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// badBlock16 runs block 16 of kernel bad for the lanes m (budget 0: counting statistics).
-// b16, PTX lines 429-429
-func badBlock16(w *runtime.Warp, m uint32, budget int) {
+// badBlock17 runs block 17 of kernel bad for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 429-429
+func badBlock17(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	k0 := uint64(0x8)
+	k0 := uint64(0x7)
 	// PTX lines 429: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -10109,26 +10311,137 @@ func badBlock16(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// badBlock17 runs block 17 of kernel bad for the lanes m (budget 0: counting statistics).
-// b17, PTX lines 431-431; ret
-func badBlock17(w *runtime.Warp, m uint32, budget int) {
-	// PTX line 431: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
-	w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m, "testdata/ptx/hand/mma.ptx:431")
+// badBlock18 runs block 18 of kernel bad for the lanes m (budget 0: counting statistics).
+// b18, PTX lines 431-431
+func badBlock18(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x8)
+	// PTX lines 431: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 431: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 431: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
 }
 
-// badBlock18 runs block 18 of kernel bad for the lanes m (budget 0: counting statistics).
-// b18, PTX lines 436-436
-func badBlock18(w *runtime.Warp, m uint32, budget int) {
-	// PTX line 436: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
-	w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m, "testdata/ptx/hand/mma.ptx:436")
+// badBlock19 runs block 19 of kernel bad for the lanes m (budget 0: counting statistics).
+// b19, PTX lines 433-433
+func badBlock19(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x9)
+	// PTX lines 433: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 433: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 433: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
 }
 
 // badBlock20 runs block 20 of kernel bad for the lanes m (budget 0: counting statistics).
-// b20, PTX lines 445-445
+// b20, PTX lines 435-435
 func badBlock20(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0xa)
+	// PTX lines 435: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 435: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 435: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
+}
+
+// badBlock21 runs block 21 of kernel bad for the lanes m (budget 0: counting statistics).
+// b21, PTX lines 437-437; ret
+func badBlock21(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 437: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
+	w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m, "testdata/ptx/hand/mma.ptx:437")
+}
+
+// badBlock22 runs block 22 of kernel bad for the lanes m (budget 0: counting statistics).
+// b22, PTX lines 442-442
+func badBlock22(w *runtime.Warp, m uint32, budget int) {
+	// PTX line 442: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
+	w.Mma(8, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{3, 4, 5, 6}, [4]int{2, 2, 0, 0}, [4]int{2, 0, 0, 0}, [4]int{3, 4, 5, 6}, m, "testdata/ptx/hand/mma.ptx:442")
+}
+
+// badBlock24 runs block 24 of kernel bad for the lanes m (budget 0: counting statistics).
+// b24, PTX lines 451-451
+func badBlock24(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
-	// PTX line 445: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-	w.Ldmatrix([4]int{10, 11, 12, 13}, 4, false, r9, 0xffffffff, 0x0, m, "testdata/ptx/hand/mma.ptx:445")
+	// PTX line 451: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+	w.Ldmatrix([4]int{10, 11, 12, 13}, 4, false, r9, 0xffffffff, 0x0, m, "testdata/ptx/hand/mma.ptx:451")
 }
 
 // wmmaFormsRun runs blocks of kernel wmma_forms for the lanes m from block pc, following jumps and branches all of them take
@@ -10138,14 +10451,14 @@ func wmmaFormsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 489-500; bar.sync at line 501
+			// b0, PTX lines 506-517; bar.sync at line 518
 			wmmaFormsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
-			// b0, PTX lines 502-511; ret
+			// b0, PTX lines 519-528; ret
 			wmmaFormsBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -10162,7 +10475,7 @@ func wmmaFormsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 }
 
 // wmmaFormsBlock0 runs block 0 of kernel wmma_forms for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 489-500; bar.sync at line 501
+// b0, PTX lines 506-517; bar.sync at line 518
 func wmmaFormsBlock0(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -10178,12 +10491,12 @@ func wmmaFormsBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 489: ld.param.u64
+	// PTX line 506: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/mma.ptx:489")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/mma.ptx:506")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10194,44 +10507,44 @@ func wmmaFormsBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 490: ld.param.u64
+	// PTX line 507: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/mma.ptx:490")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/mma.ptx:507")
 	}
 	runtime.Broadcast(r1, m, u2)
-	// PTX line 491: cvta.to.global.u64, warp-uniform
+	// PTX line 508: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r2, m, u3)
-	// PTX line 492: cvta.to.global.u64, warp-uniform
+	// PTX line 509: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r3, m, u4)
-	// PTX line 493: wmma.load.a.sync.aligned.row.m16n16k16.f16
-	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceGeneric, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, r1, 0xffffffffffffffff, 0x0, 44, m, "testdata/ptx/hand/mma.ptx:493")
-	// PTX line 494: wmma.load.b.sync.aligned.row.m16n16k16.global.f16
-	w.WmmaLoad(runtime.WmmaB, isa.MatF16, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r2, 0xffffffffffffffff, 0x200, 44, m, "testdata/ptx/hand/mma.ptx:494")
-	// PTX line 495: wmma.load.c.sync.aligned.row.m16n16k16.global.f32
-	w.WmmaLoad(runtime.WmmaC, isa.MatF32, false, runtime.SpaceGlobal, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, r2, 0xffffffffffffffff, 0x400, 44, m, "testdata/ptx/hand/mma.ptx:495")
-	// PTX line 496: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
-	w.WmmaMma(isa.MatF32, isa.MatF32, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:496")
-	// PTX line 497: wmma.store.d.sync.aligned.col.m16n16k16.shared.f32
-	w.WmmaStore(isa.MatF32, true, runtime.SpaceShared, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, nil, 0, 0x320, 44, m, "testdata/ptx/hand/mma.ptx:497")
-	// PTX line 498: wmma.mma.sync.aligned.row.row.m16n16k16.f16.f32
-	w.WmmaMma(isa.MatF32, isa.MatF16, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:498")
-	// PTX line 499: mov.u32, warp-uniform
+	// PTX line 510: wmma.load.a.sync.aligned.row.m16n16k16.f16
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceGeneric, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, r1, 0xffffffffffffffff, 0x0, 44, m, "testdata/ptx/hand/mma.ptx:510")
+	// PTX line 511: wmma.load.b.sync.aligned.row.m16n16k16.global.f16
+	w.WmmaLoad(runtime.WmmaB, isa.MatF16, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r2, 0xffffffffffffffff, 0x200, 44, m, "testdata/ptx/hand/mma.ptx:511")
+	// PTX line 512: wmma.load.c.sync.aligned.row.m16n16k16.global.f32
+	w.WmmaLoad(runtime.WmmaC, isa.MatF32, false, runtime.SpaceGlobal, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, r2, 0xffffffffffffffff, 0x400, 44, m, "testdata/ptx/hand/mma.ptx:512")
+	// PTX line 513: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
+	w.WmmaMma(isa.MatF32, isa.MatF32, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:513")
+	// PTX line 514: wmma.store.d.sync.aligned.col.m16n16k16.shared.f32
+	w.WmmaStore(isa.MatF32, true, runtime.SpaceShared, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, nil, 0, 0x320, 44, m, "testdata/ptx/hand/mma.ptx:514")
+	// PTX line 515: wmma.mma.sync.aligned.row.row.m16n16k16.f16.f32
+	w.WmmaMma(isa.MatF32, isa.MatF16, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:515")
+	// PTX line 516: mov.u32, warp-uniform
 	u5 := uint64(k0)
 	runtime.Broadcast(r32, m, u5)
-	// PTX line 500: wmma.store.d.sync.aligned.row.m16n16k16.global.f16
-	w.WmmaStore(isa.MatF16, false, runtime.SpaceGlobal, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, r3, 0xffffffffffffffff, 0x400, 32, m, "testdata/ptx/hand/mma.ptx:500")
+	// PTX line 517: wmma.store.d.sync.aligned.row.m16n16k16.global.f16
+	w.WmmaStore(isa.MatF16, false, runtime.SpaceGlobal, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, r3, 0xffffffffffffffff, 0x400, 32, m, "testdata/ptx/hand/mma.ptx:517")
 	_ = u3
 	_ = u4
 	_ = u5
 }
 
 // wmmaFormsBlock1 runs block 1 of kernel wmma_forms for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 502-511; ret
+// b0, PTX lines 519-528; ret
 func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r34 := w.Reg(34)
@@ -10243,52 +10556,52 @@ func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 	r42 := w.Reg(42)
 	k0 := uint64(0x5)
 	k1 := uint64(0x320)
-	// PTX lines 502, 503: lane-local, one loop over the lanes
+	// PTX lines 519, 520: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 502: mov.u32
+				// 519: mov.u32
 				v1 := uint64(uint64(tid0[l]))
-				// 503: shl.b32
+				// 520: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
 				r34[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 502: mov.u32
+				// 519: mov.u32
 				v1 := uint64(uint64(tid0[l]))
-				// 503: shl.b32
+				// 520: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
 				r34[l] = v2
 			}
 		}
 	}
-	// PTX line 504: mov.u32, warp-uniform
+	// PTX line 521: mov.u32, warp-uniform
 	u3 := uint64(k1)
-	// PTX lines 505, 506, 507: lane-local, one loop over the lanes
+	// PTX lines 522, 523, 524: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 505: add.u32
+				// 522: add.u32
 				v4 := uint64(uint32(u3) + uint32(r34[l]))
 				r36[l] = v4
-				// 506: cvt.u64.u32
+				// 523: cvt.u64.u32
 				v5 := uint64(uint64(uint32(r34[l])))
-				// 507: add.u64
+				// 524: add.u64
 				v6 := uint64(uint64(r3[l]) + uint64(v5))
 				r38[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 505: add.u32
+				// 522: add.u32
 				v4 := uint64(uint32(u3) + uint32(r34[l]))
 				r36[l] = v4
-				// 506: cvt.u64.u32
+				// 523: cvt.u64.u32
 				v5 := uint64(uint64(uint32(r34[l])))
-				// 507: add.u64
+				// 524: add.u64
 				v6 := uint64(uint64(r3[l]) + uint64(v5))
 				r38[l] = v6
 			}
@@ -10303,8 +10616,8 @@ func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 508: ld.shared.v4.u32
-	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r36, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/hand/mma.ptx:508")
+	// PTX line 525: ld.shared.v4.u32
+	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r36, 0xffffffff, 0x0, 4, 0, m, "testdata/ptx/hand/mma.ptx:525")
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -10314,8 +10627,8 @@ func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 509: st.global.v4.u32
-	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r38, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/mma.ptx:509")
+	// PTX line 526: st.global.v4.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r38, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/mma.ptx:526")
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -10325,8 +10638,8 @@ func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 510: ld.shared.v4.u32
-	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r36, 0xffffffff, 0x10, 4, 0, m, "testdata/ptx/hand/mma.ptx:510")
+	// PTX line 527: ld.shared.v4.u32
+	w.LoadVector(runtime.SpaceShared, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r36, 0xffffffff, 0x10, 4, 0, m, "testdata/ptx/hand/mma.ptx:527")
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -10336,6 +10649,6 @@ func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 511: st.global.v4.u32
-	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r38, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/hand/mma.ptx:511")
+	// PTX line 528: st.global.v4.u32
+	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r38, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/hand/mma.ptx:528")
 }
