@@ -41,13 +41,11 @@ type warpPass struct {
 	index map[*ssa.Instr]int
 	// slice holds the instructions that compute the accesses' addresses.
 	slice map[*ssa.Instr]bool
-	// rest are the block's instructions from the one being generated on; started says the
-	// address loop has been generated (at the first lane instruction), inAddrs that it is
-	// being generated.
+	// rest are the block's instructions from the one being generated on, before those ahead
+	// of it; started says the address loop has been generated (at the first lane instruction).
 	rest    []*ssa.Instr
 	before  []*ssa.Instr
 	started bool
-	inAddrs bool
 	// final says the block's last loop is being ended.
 	final bool
 	// failed says the block turned out not to fit (a warp-uniform instruction after lane
@@ -163,7 +161,7 @@ func (e *blockEmit) passPlan(instrs []*ssa.Instr) *warpPass {
 // accesses' addresses and the checks that let the warp pass go on.
 func (e *blockEmit) passAddrs() {
 	fp := e.pass
-	fp.started, fp.inAddrs = true, true
+	fp.started = true
 	uni := maps.Clone(e.uni)
 	parts := e.passParts()
 	e.seg = newSegment(&e.f.g.nwin)
@@ -204,7 +202,6 @@ func (e *blockEmit) passAddrs() {
 		return
 	}
 	e.seg, e.uni = nil, uni
-	fp.inAddrs = false
 	for _, st := range s.stores {
 		if !e.read[st.name] {
 			st.stmt.Add(jen.Id("_").Op("=").Id(st.name))
