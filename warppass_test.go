@@ -1,6 +1,7 @@
 package ptx2go_test
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -124,5 +125,52 @@ func TestWarpPass(t *testing.T) {
 		checkFault(t, err, faultWant{kind: runtime.FaultMisaligned, kernel: "copy", loc: loc, cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: 0},
 			hasAddr: true, addr: uint64(a) + 2 + 4*64})
 		require.Equal(t, init[:64], download(out, 64), "copy: CTA 0's stores before the fault")
+
+		// wrap_s and wrap_u: 64 threads copy word k + tid, the pointers passed 4k bytes low.
+		// With a small k both warps copy; where k + tid wraps at thread 40 (signed for wrap_s,
+		// unsigned for wrap_u), the widened index jumps back by 2^32: the pass's check of lanes
+		// 0 and 31 must see it, and thread 40 faults after warp 0 has copied.
+		init = words(64, func(i int) uint32 { return uint32(7*i + 1) })
+		a = upload(init)
+		for _, kernel := range []string{"wrap_s", "wrap_u"} {
+			out, err = dev.Malloc(64 * 4)
+			require.NoError(t, err)
+			low := func(p runtime.Ptr, k uint32) runtime.Ptr { return p - runtime.Ptr(4*uint64(k)) }
+			require.NoError(t, launch(kernel, 1, 64, low(a, 5), low(out, 5), uint32(5)))
+			require.Equal(t, init, download(out, 64), kernel)
+
+			out, err = dev.Malloc(64 * 4)
+			require.NoError(t, err)
+			k, index := uint32(0x80000000-40), int64(math.MinInt32)
+			if kernel == "wrap_u" {
+				k, index = uint32(0xffffffff-39), 0
+			}
+			err = launch(kernel, 1, 64, low(a, k), low(out, k), k)
+			checkFault(t, err, faultWant{kind: runtime.FaultOutOfBounds, kernel: kernel, loc: faultLocIn(t, path, kernel+" load"),
+				thread: runtime.Dim3{X: 40}, hasAddr: true, addr: uint64(low(a, k)) + uint64(4*index)})
+			require.Equal(t, init[:32], download(out, 32), kernel+": warp 0's stores before the fault")
+		}
+
+		// grid3: blocks of 4x2x4 threads set out[x + y + 9z] = 3*a[x + y + 9z]; the indices
+		// of lanes 0 and 31 are 0 and 31, those between are not contiguous. Three CTAs on one
+		// worker, so the later ones' passes find the windows the first one's code cached.
+		init = words(64, func(i int) uint32 { return uint32(11*i + 2) })
+		a = upload(init)
+		out, err = dev.Malloc(64 * 4)
+		require.NoError(t, err)
+		k, err = mod.Kernel("grid3")
+		require.NoError(t, err)
+		require.NoError(t, k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: runtime.D1(3), Block: runtime.Dim3{X: 4, Y: 2, Z: 4}, Workers: 1},
+			a, out, uint32(1), uint32(9)))
+		want = make([]uint32, 64)
+		for z := range 4 {
+			for y := range 2 {
+				for x := range 4 {
+					i := x + y + 9*z
+					want[i] = 3 * init[i]
+				}
+			}
+		}
+		require.Equal(t, want, download(out, 64), "grid3")
 	})
 }

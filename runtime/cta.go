@@ -68,9 +68,23 @@ func newCTA(l *launch) *CTA {
 			d := l.Block.at(uint64(t))
 			w.Tid[0][lane], w.Tid[1][lane], w.Tid[2][lane] = d.X, d.Y, d.Z
 		}
+		w.TidLinear = tidLinear(w)
 		c.Warps = append(c.Warps, w)
 	}
 	return c
+}
+
+// tidLinear reports whether w is full and its lanes' %tid.x count up from lane 0's in one row.
+func tidLinear(w *Warp) bool {
+	if w.Lanes != ^uint32(0) {
+		return false
+	}
+	for l := range WarpSize {
+		if w.Tid[0][l] != w.Tid[0][0]+uint32(l) || w.Tid[1][l] != w.Tid[1][0] || w.Tid[2][l] != w.Tid[2][0] {
+			return false
+		}
+	}
+	return true
 }
 
 // run executes the CTA with linear index id to completion.

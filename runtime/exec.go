@@ -33,9 +33,13 @@ func (w *Warp) start(fn *Func) {
 	w.ran = 0
 	w.setSlice(timeSlice)
 	w.progress = progressCheck{}
-	if w.frame != nil {
-		w.releaseFrame(w.frame)
-		w.frame = nil
+	if f := w.frame; f != nil {
+		if f.fn == fn {
+			resetFrame(f) // the kernel frame the warp kept from its previous CTA
+		} else {
+			w.releaseFrame(f) // a callee's, after a fault ended the launch inside a call
+			w.frame = nil
+		}
 	}
 	w.Fn = fn
 	w.pushEntry(0, -1, w.Lanes)
@@ -63,9 +67,7 @@ func (w *Warp) run() runStatus {
 	for {
 		n := len(w.stack)
 		if n == 0 {
-			w.releaseFrame(w.frame)
-			w.frame = nil
-			return warpDone
+			return warpDone // the warp keeps its kernel frame for its next CTA (start)
 		}
 		e := &w.stack[n-1]
 		if e.mask == 0 || (e.reconv >= 0 && e.pc == e.reconv) {

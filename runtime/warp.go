@@ -14,8 +14,10 @@ type Warp struct {
 	// Lanes are the lanes that exist (a CTA's last warp may be partial); Exited those that ended.
 	Lanes  uint32
 	Exited uint32
-	// Tid is each lane's %tid.
-	Tid [3][32]uint32
+	// Tid is each lane's %tid. TidLinear says the warp is full and lane l's %tid is lane 0's
+	// plus (l, 0, 0): generated code then knows how addresses computed from it step.
+	Tid       [3][32]uint32
+	TidLinear bool
 
 	Fn *Func
 	R  []uint64
@@ -126,11 +128,7 @@ func (w *Warp) acquireFrame(fn *Func) *frame {
 	if free := (*pool)[fn.Index]; len(free) > 0 {
 		f = free[len(free)-1]
 		(*pool)[fn.Index] = free[:len(free)-1]
-		for _, s := range fn.ZeroRegs {
-			clear(f.r[int(s)*WarpSize:][:WarpSize])
-		}
-		clear(f.p)
-		clear(f.param)
+		resetFrame(f)
 		return f
 	}
 	f = &frame{
@@ -146,6 +144,16 @@ func (w *Warp) acquireFrame(fn *Func) *frame {
 		}
 	}
 	return f
+}
+
+// resetFrame readies a used frame for a new activation of its function: the registers some
+// path reads before writing, the predicates and the .param area start zeroed again.
+func resetFrame(f *frame) {
+	for _, s := range f.fn.ZeroRegs {
+		clear(f.r[int(s)*WarpSize:][:WarpSize])
+	}
+	clear(f.p)
+	clear(f.param)
 }
 
 func (w *Warp) releaseFrame(f *frame) {

@@ -104,6 +104,8 @@ type fnGen struct {
 	live     map[*ssa.Block]map[*ssa.Value]bool // liveIns
 	// windows are the runtime.Window indices of global and generic accesses in lane loops.
 	windows map[*ssa.Instr]int
+	// steps are the lane steps of its values, for warp passes' address loops (affine.go).
+	steps *laneSteps
 }
 
 // blockGen is one runtime block: its code, statistics count, where it starts, terminator

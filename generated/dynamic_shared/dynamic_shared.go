@@ -1574,8 +1574,13 @@ func stencil3Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r20 := w.Reg(20)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 108: the address of st.shared.f32
 			fd0 := uint64(r13[l]) + 0x8 - uint64(l)<<2
 			fl0 &= fd0
@@ -1698,8 +1703,13 @@ func stencil3Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r10 := w.Reg(10)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 75: the address of ld.global.f32
 			fd0 := uint64(r9[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -2047,8 +2057,13 @@ func stencil3Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r20 := w.Reg(20)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 106: the address of ld.global.f32
 			fd0 := uint64(r9[l]) + 0x4 - uint64(l)<<2
 			fl0 &= fd0
@@ -2170,8 +2185,13 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
 	fl3, fh3 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 116: the address of ld.shared.f32
 			fd0 := uint64(r13[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0

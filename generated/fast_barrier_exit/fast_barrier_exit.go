@@ -1889,8 +1889,13 @@ func interleavedReturnBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) b
 	k0 := uint64(0x3)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 106: the address of st.shared.u32
 			fd0 := uint64(r15[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -1987,8 +1992,13 @@ func interleavedReturnBarrierBlock5Warp(w *runtime.Warp, m uint32, budget int) b
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 108: the address of ld.shared.u32
 			fd0 := uint64(r15[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -2561,8 +2571,13 @@ func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 166: mad.lo.s32
 			v1 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
 			// 167: mul.wide.s32

@@ -1630,8 +1630,13 @@ func findFirstBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 93: mul.wide.s32
 			v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 			// 94: add.s64

@@ -1789,8 +1789,13 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x3)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 130: shl.b64
 			v1 := uint64(uint64(r10[l]) << uint32(k0))
 			// 131: add.s64
@@ -1953,8 +1958,13 @@ func newtonSqrtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	runtime.Broadcast(r9, m, u5)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 87: mul.wide.s32
 			v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 			// 88: add.s64

@@ -2571,8 +2571,13 @@ func reduceSumBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u2 := uint64(u1)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 36: mul.wide.s32
 			v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 			// 37: add.s64
@@ -2709,8 +2714,13 @@ func reduceSumBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 48: the address of ld.shared.u32
 			fd0 := uint64(r12[l]) + 0x200 - uint64(l)<<2
 			fl0 &= fd0
@@ -2927,8 +2937,13 @@ func reduceSumBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 57: the address of ld.shared.u32
 			fd0 := uint64(r12[l]) + 0x100 - uint64(l)<<2
 			fl0 &= fd0
@@ -3145,8 +3160,13 @@ func reduceSumBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 66: the address of ld.shared.u32
 			fd0 := uint64(r12[l]) + 0x80 - uint64(l)<<2
 			fl0 &= fd0
@@ -3363,8 +3383,13 @@ func reduceSumBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 75: the address of ld.shared.u32
 			fd0 := uint64(r12[l]) + 0x40 - uint64(l)<<2
 			fl0 &= fd0
@@ -3581,8 +3606,13 @@ func reduceSumBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 84: the address of ld.shared.u32
 			fd0 := uint64(r12[l]) + 0x20 - uint64(l)<<2
 			fl0 &= fd0
@@ -3799,8 +3829,13 @@ func reduceSumBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 93: the address of ld.shared.u32
 			fd0 := uint64(r12[l]) + 0x10 - uint64(l)<<2
 			fl0 &= fd0
@@ -4017,8 +4052,13 @@ func reduceSumBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 102: the address of ld.shared.u32
 			fd0 := uint64(r12[l]) + 0x8 - uint64(l)<<2
 			fl0 &= fd0
@@ -4245,8 +4285,13 @@ func reduceSumBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 112: the address of ld.shared.u32
 			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -5259,8 +5304,13 @@ func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u2 := uint64(u1)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 154: mul.wide.s32
 			v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 			// 155: add.s64
@@ -5397,8 +5447,13 @@ func reduceMaxBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 166: the address of ld.shared.f32
 			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -5615,8 +5670,13 @@ func reduceMaxBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 175: the address of ld.shared.f32
 			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -5833,8 +5893,13 @@ func reduceMaxBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 184: the address of ld.shared.f32
 			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -6051,8 +6116,13 @@ func reduceMaxBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 193: the address of ld.shared.f32
 			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -6269,8 +6339,13 @@ func reduceMaxBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 202: the address of ld.shared.f32
 			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -6487,8 +6562,13 @@ func reduceMaxBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 211: the address of ld.shared.f32
 			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -6705,8 +6785,13 @@ func reduceMaxBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 220: the address of ld.shared.f32
 			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0

@@ -715,9 +715,14 @@ func matchOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u10 := uint64(uint64(w.NTID().X))
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 33: mov.u32
 			v11 := uint64(uint64(tid0[l]))
 			// 34: mad.lo.s32

@@ -1337,8 +1337,13 @@ func gridStridePartialBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r10 := w.Reg(10)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 95: add.s64
 			v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
 			// 96: the address of st.global.u32

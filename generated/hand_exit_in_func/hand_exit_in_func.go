@@ -1096,8 +1096,13 @@ func exitInFuncBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:76")
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 78: the address of st.global.u32
 			fd0 := uint64(r5[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0

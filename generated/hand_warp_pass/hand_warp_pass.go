@@ -17,8 +17,8 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/warp_pass.ptx",
-	NumPasses:  6,
-	NumWindows: 16,
+	NumPasses:  9,
+	NumWindows: 22,
 	SM:         80,
 	SharedSize: 256,
 }
@@ -210,10 +210,118 @@ var (
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 	}
+	// wrapSFunc is PTX kernel wrap_s (testdata/ptx/hand/warp_pass.ptx:177).
+	wrapSFunc = &runtime.Func{
+		Exit:   1,
+		Index:  7,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "wrap_s_a",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "wrap_s_out",
+			Offset:  8,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:  4,
+			Name:   "wrap_s_k",
+			Offset: 16,
+			Size:   4,
+			Type:   "u32",
+		}},
+		KernelParams: 20,
+		Loc:          "testdata/ptx/hand/warp_pass.ptx:177",
+		Name:         "wrap_s",
+		NumPreds:     0,
+		NumRegs:      9,
+		Sig:          "()(.param 8,.param 8,.param 4)",
+		StackBytes:   0,
+	}
+	// wrapUFunc is PTX kernel wrap_u (testdata/ptx/hand/warp_pass.ptx:196).
+	wrapUFunc = &runtime.Func{
+		Exit:   1,
+		Index:  8,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "wrap_u_a",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "wrap_u_out",
+			Offset:  8,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:  4,
+			Name:   "wrap_u_k",
+			Offset: 16,
+			Size:   4,
+			Type:   "u32",
+		}},
+		KernelParams: 20,
+		Loc:          "testdata/ptx/hand/warp_pass.ptx:196",
+		Name:         "wrap_u",
+		NumPreds:     0,
+		NumRegs:      10,
+		Sig:          "()(.param 8,.param 8,.param 4)",
+		StackBytes:   0,
+	}
+	// grid3Func is PTX kernel grid3 (testdata/ptx/hand/warp_pass.ptx:217).
+	grid3Func = &runtime.Func{
+		Exit:   1,
+		Index:  9,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "grid3_a",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "grid3_out",
+			Offset:  8,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:  4,
+			Name:   "grid3_b",
+			Offset: 16,
+			Size:   4,
+			Type:   "u32",
+		}, {
+			Align:  4,
+			Name:   "grid3_c",
+			Offset: 20,
+			Size:   4,
+			Type:   "u32",
+		}},
+		KernelParams: 24,
+		Loc:          "testdata/ptx/hand/warp_pass.ptx:217",
+		Name:         "grid3",
+		NumPreds:     0,
+		NumRegs:      14,
+		Sig:          "()(.param 8,.param 8,.param 4,.param 4)",
+		StackBytes:   0,
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{inplaceFunc, shiftFunc, bytesFunc, stridedFunc, stagedFunc, copyFunc, carryFunc}
+	Module.Funcs = []*runtime.Func{inplaceFunc, shiftFunc, bytesFunc, stridedFunc, stagedFunc, copyFunc, carryFunc, wrapSFunc, wrapUFunc, grid3Func}
 	inplaceFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 13-25; ret
 	inplaceFunc.Blocks[0] = runtime.Block{
@@ -766,6 +874,201 @@ func init() {
 		Reconv: -1,
 	}}
 	carryFunc.Run = carryRun
+	wrapSFunc.Blocks = make([]runtime.Block, 2)
+	// b0, PTX lines 181-190; ret
+	wrapSFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wrapSRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/warp_pass.ptx:181",
+		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/warp_pass.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/warp_pass.ptx:191",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	wrapSFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	wrapSFunc.Run = wrapSRun
+	wrapUFunc.Blocks = make([]runtime.Block, 2)
+	// b0, PTX lines 200-210; ret
+	wrapUFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wrapURun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/warp_pass.ptx:200",
+		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/warp_pass.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/warp_pass.ptx:211",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	wrapUFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	wrapUFunc.Run = wrapURun
+	grid3Func.Blocks = make([]runtime.Block, 2)
+	// b0, PTX lines 221-235; ret
+	grid3Func.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			grid3Run(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/warp_pass.ptx:221",
+		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/warp_pass.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/warp_pass.ptx:236",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	grid3Func.Blocks[1] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	grid3Func.Run = grid3Run
 }
 
 // Inplace launches PTX kernel inplace (testdata/ptx/hand/warp_pass.ptx:9) on dev with the launch configuration cfg. Parameters: p2 is inplace_p.
@@ -822,6 +1125,34 @@ func Carry(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 	return dev.Launch(ctx, Module, carryFunc, cfg, p[:])
 }
 
+// WrapS launches PTX kernel wrap_s (testdata/ptx/hand/warp_pass.ptx:177) on dev with the launch configuration cfg. Parameters: a is wrap_s_a, out is wrap_s_out, k is wrap_s_k.
+func WrapS(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, a runtime.Ptr, out runtime.Ptr, k uint32) error {
+	var p [20]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(a))
+	binary.LittleEndian.PutUint64(p[8:], uint64(out))
+	binary.LittleEndian.PutUint32(p[16:], k)
+	return dev.Launch(ctx, Module, wrapSFunc, cfg, p[:])
+}
+
+// WrapU launches PTX kernel wrap_u (testdata/ptx/hand/warp_pass.ptx:196) on dev with the launch configuration cfg. Parameters: a is wrap_u_a, out is wrap_u_out, k is wrap_u_k.
+func WrapU(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, a runtime.Ptr, out runtime.Ptr, k uint32) error {
+	var p [20]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(a))
+	binary.LittleEndian.PutUint64(p[8:], uint64(out))
+	binary.LittleEndian.PutUint32(p[16:], k)
+	return dev.Launch(ctx, Module, wrapUFunc, cfg, p[:])
+}
+
+// Grid3 launches PTX kernel grid3 (testdata/ptx/hand/warp_pass.ptx:217) on dev with the launch configuration cfg. Parameters: a is grid3_a, out is grid3_out, b is grid3_b, c is grid3_c.
+func Grid3(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, a runtime.Ptr, out runtime.Ptr, b uint32, c uint32) error {
+	var p [24]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(a))
+	binary.LittleEndian.PutUint64(p[8:], uint64(out))
+	binary.LittleEndian.PutUint32(p[16:], b)
+	binary.LittleEndian.PutUint32(p[20:], c)
+	return dev.Launch(ctx, Module, grid3Func, cfg, p[:])
+}
+
 // inplaceRun runs blocks of kernel inplace for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func inplaceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -876,9 +1207,14 @@ func inplaceBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u4 := uint64(uint64(w.NTID().X))
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 17: mov.u32
 			v5 := uint64(uint64(tid0[l]))
 			// 18: mad.lo.s32
@@ -2746,9 +3082,14 @@ func copyBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u8 := uint64(uint64(w.NTID().X))
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 136: mov.u32
 			v9 := uint64(uint64(tid0[l]))
 			// 137: mad.lo.s32
@@ -3199,6 +3540,1056 @@ func carryBlock1(w *runtime.Warp, m uint32, budget int) {
 				} else {
 					{
 						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_pass.ptx:169")
+					}
+				}
+			}
+		}
+	}
+}
+
+// wrapSRun runs blocks of kernel wrap_s for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func wrapSRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 181-190; ret
+			wrapSBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// wrapSBlock0Warp runs block 0 of kernel wrap_s for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func wrapSBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 181: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_pass.ptx:181")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 182: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/warp_pass.ptx:182")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 183: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/warp_pass.ptx:183")
+	}
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		tid0 := &w.Tid[0]
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 184: mov.u32
+			v4 := uint64(uint64(tid0[l]))
+			// 185: add.s32
+			v5 := uint64(uint32(u3) + uint32(v4))
+			// 186: mul.wide.s32
+			v6 := uint64(uint64(int64(int32(v5)) * int64(int32(k0))))
+			// 187: add.s64
+			v7 := uint64(uint64(u1) + uint64(v6))
+			_ = v7
+			// 188: the index of ld.global.u32
+			fd0 := v6 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 189: add.s64
+			v8 := uint64(uint64(u2) + uint64(v6))
+			_ = v8
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u1 + fl0 + 0x0
+	fw0 := w.Window(16)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u2 + fl0 + 0x0
+	fw1 := w.Window(17)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 184, 185, 186, 187, 188, 189, 190: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 184: mov.u32
+			v9 := uint64(uint64(tid0[l]))
+			// 185: add.s32
+			v10 := uint64(uint32(u3) + uint32(v9))
+			// 186: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			// 187: add.s64
+			v12 := uint64(uint64(u1) + uint64(v11))
+			_ = v12
+			// 188: ld.global.u32
+			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 189: add.s64
+			v14 := uint64(uint64(u2) + uint64(v11))
+			_ = v14
+			// 190: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v13))
+		}
+	}
+	return true
+}
+
+// wrapSBlock0 runs block 0 of kernel wrap_s for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 181-190; ret
+func wrapSBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, wrapSBlock0Warp(w, m, budget)) {
+		return
+	}
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 181: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_pass.ptx:181")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 182: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/warp_pass.ptx:182")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 183: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/warp_pass.ptx:183")
+	}
+	// PTX lines 184, 185, 186, 187, 188, 189: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v8aw := w.Window(16)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 184: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 185: add.s32
+				v5 := uint64(uint32(u3) + uint32(v4))
+				// 186: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v5)) * int64(int32(k0))))
+				// 187: add.s64
+				v7 := uint64(uint64(u1) + uint64(v6))
+				// 188: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/hand/warp_pass.ptx:188")
+							continue
+						}
+						v8 = v8x
+					}
+				}
+				r7[l] = v8
+				// 189: add.s64
+				v9 := uint64(uint64(u2) + uint64(v6))
+				r8[l] = v9
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 184: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 185: add.s32
+				v5 := uint64(uint32(u3) + uint32(v4))
+				// 186: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(v5)) * int64(int32(k0))))
+				// 187: add.s64
+				v7 := uint64(uint64(u1) + uint64(v6))
+				// 188: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				} else {
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/hand/warp_pass.ptx:188")
+							continue
+						}
+						v8 = v8x
+					}
+				}
+				r7[l] = v8
+				// 189: add.s64
+				v9 := uint64(uint64(u2) + uint64(v6))
+				r8[l] = v9
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 190: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s10w := w.Window(17)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 190: st.global.u32
+				s10 := uint64(r8[l]) + 0x0
+				s10v := uint64(r7[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_pass.ptx:190")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 190: st.global.u32
+				s10 := uint64(r8[l]) + 0x0
+				s10v := uint64(r7[l])
+				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
+					runtime.Store32(s10w.Ptr, s10o, s10v)
+				} else {
+					{
+						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_pass.ptx:190")
+					}
+				}
+			}
+		}
+	}
+}
+
+// wrapURun runs blocks of kernel wrap_u for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func wrapURun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 200-210; ret
+			wrapUBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// wrapUBlock0Warp runs block 0 of kernel wrap_u for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func wrapUBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 200: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_pass.ptx:200")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 201: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/warp_pass.ptx:201")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 202: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/warp_pass.ptx:202")
+	}
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		tid0 := &w.Tid[0]
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 203: mov.u32
+			v4 := uint64(uint64(tid0[l]))
+			// 204: add.s32
+			v5 := uint64(uint32(v4) + uint32(u3))
+			// 205: cvt.u64.u32
+			v6 := uint64(uint64(uint32(v5)))
+			// 206: shl.b64
+			v7 := uint64(uint64(v6) << uint32(k0))
+			// 207: add.s64
+			v8 := uint64(uint64(u1) + uint64(v7))
+			_ = v8
+			// 208: the index of ld.global.u32
+			fd0 := v7 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 209: add.s64
+			v9 := uint64(uint64(u2) + uint64(v7))
+			_ = v9
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u1 + fl0 + 0x0
+	fw0 := w.Window(18)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u2 + fl0 + 0x0
+	fw1 := w.Window(19)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 203, 204, 205, 206, 207, 208, 209, 210: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 203: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 204: add.s32
+			v11 := uint64(uint32(v10) + uint32(u3))
+			// 205: cvt.u64.u32
+			v12 := uint64(uint64(uint32(v11)))
+			// 206: shl.b64
+			v13 := uint64(uint64(v12) << uint32(k0))
+			// 207: add.s64
+			v14 := uint64(uint64(u1) + uint64(v13))
+			_ = v14
+			// 208: ld.global.u32
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 209: add.s64
+			v16 := uint64(uint64(u2) + uint64(v13))
+			_ = v16
+			// 210: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v15))
+		}
+	}
+	return true
+}
+
+// wrapUBlock0 runs block 0 of kernel wrap_u for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 200-210; ret
+func wrapUBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, wrapUBlock0Warp(w, m, budget)) {
+		return
+	}
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	k0 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 200: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_pass.ptx:200")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 201: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/warp_pass.ptx:201")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 202: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/warp_pass.ptx:202")
+	}
+	// PTX lines 203, 204, 205, 206, 207, 208, 209: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v9aw := w.Window(18)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 203: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 204: add.s32
+				v5 := uint64(uint32(v4) + uint32(u3))
+				// 205: cvt.u64.u32
+				v6 := uint64(uint64(uint32(v5)))
+				// 206: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				// 207: add.s64
+				v8 := uint64(uint64(u1) + uint64(v7))
+				// 208: ld.global.u32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/hand/warp_pass.ptx:208")
+							continue
+						}
+						v9 = v9x
+					}
+				}
+				r8[l] = v9
+				// 209: add.s64
+				v10 := uint64(uint64(u2) + uint64(v7))
+				r9[l] = v10
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 203: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 204: add.s32
+				v5 := uint64(uint32(v4) + uint32(u3))
+				// 205: cvt.u64.u32
+				v6 := uint64(uint64(uint32(v5)))
+				// 206: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k0))
+				// 207: add.s64
+				v8 := uint64(uint64(u1) + uint64(v7))
+				// 208: ld.global.u32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/hand/warp_pass.ptx:208")
+							continue
+						}
+						v9 = v9x
+					}
+				}
+				r8[l] = v9
+				// 209: add.s64
+				v10 := uint64(uint64(u2) + uint64(v7))
+				r9[l] = v10
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 210: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s11w := w.Window(19)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 210: st.global.u32
+				s11 := uint64(r9[l]) + 0x0
+				s11v := uint64(r8[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/warp_pass.ptx:210")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 210: st.global.u32
+				s11 := uint64(r9[l]) + 0x0
+				s11v := uint64(r8[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
+				} else {
+					{
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/warp_pass.ptx:210")
+					}
+				}
+			}
+		}
+	}
+}
+
+// grid3Run runs blocks of kernel grid3 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func grid3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 221-235; ret
+			grid3Block0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// grid3Block0Warp runs block 0 of kernel grid3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func grid3Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 221: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_pass.ptx:221")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 222: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/warp_pass.ptx:222")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 223: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/warp_pass.ptx:223")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 224: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/hand/warp_pass.ptx:224")
+	}
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 225: mov.u32
+			v5 := uint64(uint64(tid0[l]))
+			// 226: mov.u32
+			v6 := uint64(uint64(tid1[l]))
+			// 227: mov.u32
+			v7 := uint64(uint64(tid2[l]))
+			// 228: mad.lo.s32
+			v8 := uint64(uint32(uint32(v6)*uint32(u3) + uint32(v5)))
+			// 229: mad.lo.s32
+			v9 := uint64(uint32(uint32(v7)*uint32(u4) + uint32(v8)))
+			// 230: mul.wide.u32
+			v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+			// 231: add.s64
+			v11 := uint64(uint64(u1) + uint64(v10))
+			_ = v11
+			// 232: the index of ld.global.u32
+			fd0 := v10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 234: add.s64
+			v12 := uint64(uint64(u2) + uint64(v10))
+			_ = v12
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u1 + fl0 + 0x0
+	fw0 := w.Window(20)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u2 + fl0 + 0x0
+	fw1 := w.Window(21)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		for l := range 32 {
+			// 225: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 226: mov.u32
+			v14 := uint64(uint64(tid1[l]))
+			// 227: mov.u32
+			v15 := uint64(uint64(tid2[l]))
+			// 228: mad.lo.s32
+			v16 := uint64(uint32(uint32(v14)*uint32(u3) + uint32(v13)))
+			// 229: mad.lo.s32
+			v17 := uint64(uint32(uint32(v15)*uint32(u4) + uint32(v16)))
+			// 230: mul.wide.u32
+			v18 := uint64(uint64(uint64(uint32(v17)) * uint64(uint32(k0))))
+			// 231: add.s64
+			v19 := uint64(uint64(u1) + uint64(v18))
+			_ = v19
+			// 232: ld.global.u32
+			v20 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 233: mul.lo.s32
+			v21 := uint64(uint32(v20) * uint32(k1))
+			// 234: add.s64
+			v22 := uint64(uint64(u2) + uint64(v18))
+			_ = v22
+			// 235: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v21))
+		}
+	}
+	return true
+}
+
+// grid3Block0 runs block 0 of kernel grid3 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 221-235; ret
+func grid3Block0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, grid3Block0Warp(w, m, budget)) {
+		return
+	}
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 221: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_pass.ptx:221")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 222: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/warp_pass.ptx:222")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 223: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/warp_pass.ptx:223")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 224: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/hand/warp_pass.ptx:224")
+	}
+	// PTX lines 225, 226, 227, 228, 229, 230, 231, 232, 233, 234: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v12aw := w.Window(20)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 225: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				// 226: mov.u32
+				v6 := uint64(uint64(tid1[l]))
+				// 227: mov.u32
+				v7 := uint64(uint64(tid2[l]))
+				// 228: mad.lo.s32
+				v8 := uint64(uint32(uint32(v6)*uint32(u3) + uint32(v5)))
+				// 229: mad.lo.s32
+				v9 := uint64(uint32(uint32(v7)*uint32(u4) + uint32(v8)))
+				// 230: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+				// 231: add.s64
+				v11 := uint64(uint64(u1) + uint64(v10))
+				// 232: ld.global.u32
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/hand/warp_pass.ptx:232")
+							continue
+						}
+						v12 = v12x
+					}
+				}
+				// 233: mul.lo.s32
+				v13 := uint64(uint32(v12) * uint32(k1))
+				r12[l] = v13
+				// 234: add.s64
+				v14 := uint64(uint64(u2) + uint64(v10))
+				r13[l] = v14
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 225: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				// 226: mov.u32
+				v6 := uint64(uint64(tid1[l]))
+				// 227: mov.u32
+				v7 := uint64(uint64(tid2[l]))
+				// 228: mad.lo.s32
+				v8 := uint64(uint32(uint32(v6)*uint32(u3) + uint32(v5)))
+				// 229: mad.lo.s32
+				v9 := uint64(uint32(uint32(v7)*uint32(u4) + uint32(v8)))
+				// 230: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+				// 231: add.s64
+				v11 := uint64(uint64(u1) + uint64(v10))
+				// 232: ld.global.u32
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/hand/warp_pass.ptx:232")
+							continue
+						}
+						v12 = v12x
+					}
+				}
+				// 233: mul.lo.s32
+				v13 := uint64(uint32(v12) * uint32(k1))
+				r12[l] = v13
+				// 234: add.s64
+				v14 := uint64(uint64(u2) + uint64(v10))
+				r13[l] = v14
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 235: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s15w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 235: st.global.u32
+				s15 := uint64(r13[l]) + 0x0
+				s15v := uint64(r12[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_pass.ptx:235")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 235: st.global.u32
+				s15 := uint64(r13[l]) + 0x0
+				s15v := uint64(r12[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
+				} else {
+					{
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_pass.ptx:235")
 					}
 				}
 			}

@@ -2498,8 +2498,13 @@ func mix64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u3 := uint64(u2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 146: mul.wide.s32
 			v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 			// 147: add.s64

@@ -850,8 +850,13 @@ func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u8 := uint64(u1)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 40: mul.wide.s32
 			v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 			// 41: add.s64
@@ -2233,8 +2238,13 @@ func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u8 := uint64(u1)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 137: mul.wide.s32
 			v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 			// 138: add.s64

@@ -709,9 +709,14 @@ func twoLoadsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	}
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 22: mov.u32
 			v4 := uint64(uint64(tid0[l]))
 			// 23: mul.wide.u32
@@ -1701,8 +1706,13 @@ func longLoopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 95: mul.wide.u32
 			v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
 			// 96: add.s64
@@ -2009,8 +2019,13 @@ func spinBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 123: mul.wide.u32
 			v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
 			// 124: add.s64

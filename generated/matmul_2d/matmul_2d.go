@@ -2340,8 +2340,13 @@ func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 101: mad.lo.s32
 			v1 := uint64(uint32(uint32(r5[l])*uint32(r0[l]) + uint32(r9[l])))
 			// 102: mul.wide.s32
@@ -3531,8 +3536,13 @@ func matmulTiledBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 182: add.s32
 			v1 := uint64(uint32(r30[l]) + uint32(r16[l]))
 			// 183: mul.wide.s32
@@ -3661,8 +3671,13 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r35 := w.Reg(35)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 187: the address of st.shared.f32
 			fd0 := uint64(r21[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -3759,8 +3774,13 @@ func matmulTiledBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r35 := w.Reg(35)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 201: the address of st.shared.f32
 			fd0 := uint64(r24[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -5218,8 +5238,13 @@ func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u2 := uint64(u1)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 266: mad.lo.s32
 			v3 := uint64(uint32(uint32(r7[l])*uint32(r1[l]) + uint32(r10[l])))
 			// 267: mul.wide.s32
@@ -5617,8 +5642,13 @@ func matmulTiledBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 196: mad.lo.s32
 			v1 := uint64(uint32(uint32(r36[l])*uint32(r1[l]) + uint32(r10[l])))
 			// 197: mul.wide.s32

@@ -2645,8 +2645,13 @@ func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r8 := w.Reg(8)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 181: the address of st.global.u32
 			fd0 := uint64(r8[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -2763,8 +2768,13 @@ func warpHandoffBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:163")
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 165: the address of st.global.u32
 			fd0 := uint64(r8[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0

@@ -2948,8 +2948,13 @@ func mallocSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u1 := uint64(k0)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 182: the address of st.global.u32
 			fd0 := uint64(r18[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -3741,8 +3746,13 @@ func mallocKeepBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x8)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 228: cvta.to.global.u64
 			v1 := uint64(r0[l])
 			// 229: mul.wide.s32

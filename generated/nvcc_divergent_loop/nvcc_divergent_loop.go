@@ -874,8 +874,13 @@ func collatzStepsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 61: cvta.to.global.u64
 			v1 := uint64(r0[l])
 			// 62: shl.b64
@@ -1455,8 +1460,13 @@ func tidHashBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 108: shl.b64
 			v1 := uint64(uint64(r8[l]) << uint32(k0))
 			// 109: add.s64

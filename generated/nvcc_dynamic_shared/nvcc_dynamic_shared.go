@@ -1645,8 +1645,13 @@ func stencil3Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r10 := w.Reg(10)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 79: the address of ld.global.f32
 			fd0 := uint64(r9[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -1838,8 +1843,13 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r14 := w.Reg(14)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 95: the address of ld.global.f32
 			fd0 := uint64(r9[l]) + 0xfffffffffffffffc - uint64(l)<<2
 			fl0 &= fd0
@@ -1986,8 +1996,13 @@ func stencil3Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r17 := w.Reg(17)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 110: the address of ld.global.f32
 			fd0 := uint64(r9[l]) + 0x4 - uint64(l)<<2
 			fl0 &= fd0

@@ -1665,8 +1665,13 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x3)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 139: cvta.to.global.u64
 			v1 := uint64(r0[l])
 			// 140: shl.b64
@@ -1783,8 +1788,13 @@ func newtonSqrtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k1 := uint64(0x1)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 90: cvta.to.global.u64
 			v1 := uint64(r1[l])
 			// 92: mul.wide.s32

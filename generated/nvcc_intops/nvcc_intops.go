@@ -879,8 +879,13 @@ func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
 	fl3, fh3 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 40: cvta.to.global.u64
 			v1 := uint64(r1[l])
 			// 41: mul.wide.s32
@@ -2278,8 +2283,13 @@ func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
 	fl3, fh3 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 145: cvta.to.global.u64
 			v1 := uint64(r1[l])
 			// 146: mul.wide.s32

@@ -3165,8 +3165,13 @@ func matmulBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 120: mad.lo.s32
 			v1 := uint64(uint32(uint32(r11[l])*uint32(r4[l]) + uint32(r15[l])))
 			// 121: cvta.to.global.u64
@@ -5686,8 +5691,13 @@ func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 198: add.s32
 			v1 := uint64(uint32(r36[l]) + uint32(r15[l]))
 			// 199: mul.wide.s32
@@ -5818,8 +5828,13 @@ func matmulTiledBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 211: mad.lo.s32
 			v1 := uint64(uint32(uint32(r42[l])*uint32(r4[l]) + uint32(r13[l])))
 			// 212: mul.wide.s32
@@ -6764,8 +6779,13 @@ func matmulTiledBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 290: mad.lo.s32
 			v1 := uint64(uint32(uint32(r9[l])*uint32(r4[l]) + uint32(r13[l])))
 			// 291: cvta.to.global.u64

@@ -667,8 +667,13 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
 	fl2, fh2 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 39: cvta.to.global.u64
 			v1 := uint64(r0[l])
 			// 40: cvta.to.global.u64

@@ -2432,8 +2432,13 @@ func affineBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 107: cvta.to.global.u64
 			v1 := uint64(r0[l])
 			// 108: shl.b64
@@ -2551,8 +2556,13 @@ func affineBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k1 := uint64(0x1)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 91: cvta.to.global.u64
 			v1 := uint64(r1[l])
 			// 92: mul.wide.s32
@@ -4597,8 +4607,13 @@ func mixedParamBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
 	fl1, fh1 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 238: cvta.to.global.u64
 			v1 := uint64(r1[l])
 			// 239: mul.wide.s32

@@ -2302,8 +2302,13 @@ func switchDenseBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 112: cvta.to.global.u64
 			v1 := uint64(r0[l])
 			// 113: shl.b64
@@ -2420,8 +2425,13 @@ func switchDenseBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k2 := uint64(0x2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 37: cvta.to.global.u64
 			v1 := uint64(r1[l])
 			// 39: mul.wide.s32
@@ -3684,8 +3694,13 @@ func switchDefaultBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 230: cvta.to.global.u64
 			v1 := uint64(r0[l])
 			// 231: shl.b64

@@ -1440,8 +1440,13 @@ func divergentMaskBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k1 := uint64(0x0)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 84: cvta.to.global.u64
 			v1 := uint64(r1[l])
 			// 85: mul.wide.s32

@@ -396,8 +396,13 @@ func exitBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	runtime.Broadcast(r1, m, u1)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 36: mul.wide.u32
 			v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
 			// 37: add.u64

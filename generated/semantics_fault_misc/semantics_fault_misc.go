@@ -1548,8 +1548,13 @@ func brxRangeBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r10 := w.Reg(10)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 117: the address of st.global.u32
 			fd0 := uint64(r8[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -1769,8 +1774,13 @@ func trapKernelBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u2 := uint64(u1)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 139: mul.wide.u32
 			v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 			// 140: add.u64

@@ -2627,8 +2627,13 @@ func switchDenseBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u2 := uint64(u1)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 106: cvt.s64.s32
 			v3 := uint64(uint64(int32(r4[l])))
 			// 107: shl.b64
@@ -2779,8 +2784,13 @@ func switchDenseBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u2 := uint64(u1)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 32: mul.wide.s32
 			v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 			// 33: add.s64
@@ -3928,8 +3938,13 @@ func switchDefaultBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 215: shl.b64
 			v1 := uint64(uint64(r9[l]) << uint32(k0))
 			// 216: add.s64
@@ -4073,8 +4088,13 @@ func switchDefaultBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	runtime.Broadcast(r8, m, u4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 143: mul.wide.s32
 			v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 			// 144: add.s64

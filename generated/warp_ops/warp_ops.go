@@ -1537,9 +1537,14 @@ func warpReduceSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u4 := uint64(uint64(w.NTID().X))
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 25: mov.u32
 			v5 := uint64(uint64(tid0[l]))
 			// 26: mad.lo.s32
@@ -2144,9 +2149,14 @@ func warpAllreduceMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u6 := uint64(uint64(w.NTID().X))
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 74: mov.u32
 			v7 := uint64(uint64(tid0[l]))
 			// 75: mad.lo.s32
@@ -2600,9 +2610,14 @@ func warpScanBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u6 := uint64(uint64(w.NTID().X))
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 111: mov.u32
 			v7 := uint64(uint64(tid0[l]))
 			// 112: mad.lo.s32
@@ -3198,9 +3213,14 @@ func warpBroadcastBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u6 := uint64(uint64(w.NTID().X))
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 158: mov.u32
 			v7 := uint64(uint64(tid0[l]))
 			// 159: mad.lo.s32
@@ -3594,9 +3614,14 @@ func warpVotesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u10 := uint64(uint64(w.NTID().X))
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 194: mov.u32
 			v11 := uint64(uint64(tid0[l]))
 			// 195: mad.lo.s32

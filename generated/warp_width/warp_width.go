@@ -692,9 +692,14 @@ func shflWidthBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u8 := uint64(uint64(w.NTID().X))
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 29: mov.u32
 			v9 := uint64(uint64(tid0[l]))
 			// 30: mad.lo.s32
@@ -1366,8 +1371,13 @@ func divergentMaskBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 89: shl.b64
 			v1 := uint64(uint64(r9[l]) << uint32(k0))
 			// 90: add.s64
@@ -1511,8 +1521,13 @@ func divergentMaskBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	runtime.Broadcast(r8, m, u4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 75: mul.wide.s32
 			v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 			// 76: add.s64
