@@ -36,8 +36,9 @@ type LaunchConfig struct {
 	Workers int
 	// MaxCallDepth limits nested calls (0: DefaultCallDepth); deeper recursion is a stack overflow fault.
 	MaxCallDepth int
-	// LocalBytes is the per-thread local memory available to call frames of recursive programs
-	// (0: DefaultLocalBytes). Programs without recursion get exactly what they need.
+	// LocalBytes is the per-thread local memory available to call frames of programs that
+	// recurse through a function with a .local area (0: DefaultLocalBytes). Other programs
+	// get exactly what they need: recursion among functions without one needs none.
 	LocalBytes int
 	// Progress, if set, is called from worker goroutines after CTAs finish. It must not
 	// allocate or free on the launch's device, which waits for the launch to end.

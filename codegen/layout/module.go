@@ -275,56 +275,56 @@ func FloatBits(t frontend.Type, form frontend.FloatForm, bits uint64) uint64 {
 }
 
 // StackBytes sets each function's StackBytes, the local memory it needs including its
-// callees; recursion (a cycle in the call graph) makes it unbounded (-1). It runs after
-// every function's frame and call sites are laid out.
+// callees: its own .local area plus its deepest callee's. Recursion needs no more where the
+// functions on its cycles have no .local area (their calls nest at the same local base); a
+// cycle through a function with one makes the need unbounded (-1). It runs after every
+// function's frame and call sites are laid out.
 func (m *Module) StackBytes() {
-	const unvisited, visiting = -2, -3
-	for _, f := range m.Mod.Funcs {
-		f.StackBytes = unvisited
+	funcs := m.Mod.Funcs
+	need := make(map[*runtime.Func]int, len(funcs))
+	for _, f := range funcs {
+		need[f] = f.LocalSize
 	}
-	var visit func(f *runtime.Func) int
-	visit = func(f *runtime.Func) int {
-		switch f.StackBytes {
-		case visiting:
-			return -1
-		case unvisited:
-		default:
-			return f.StackBytes
-		}
-		f.StackBytes = visiting
-		deepest := 0
-		for _, g := range m.callees[f] {
-			d := visit(g)
-			if d < 0 {
-				deepest = -1
-				break
+	// The longest-path relaxation settles within len(funcs) rounds unless a cycle adds bytes.
+	relax := func() []*runtime.Func {
+		var grown []*runtime.Func
+		for _, f := range funcs {
+			for _, g := range m.callees[f] {
+				if d := f.LocalSize + need[g]; d > need[f] {
+					need[f] = d
+					grown = append(grown, f)
+				}
 			}
-			deepest = max(deepest, d)
 		}
-		if deepest < 0 {
-			f.StackBytes = -1
-		} else {
-			f.StackBytes = f.LocalSize + deepest
+		return grown
+	}
+	for range len(funcs) {
+		if relax() == nil {
+			break
 		}
-		return f.StackBytes
 	}
-	for _, f := range m.Mod.Funcs {
-		visit(f)
+	unbounded := map[*runtime.Func]bool{}
+	for _, f := range relax() {
+		unbounded[f] = true
 	}
-	// A function on a cycle may have been finished before the cycle was seen from its caller.
-	for changed := true; changed; {
+	for changed := len(unbounded) > 0; changed; {
 		changed = false
-		for _, f := range m.Mod.Funcs {
-			if f.StackBytes < 0 {
+		for _, f := range funcs {
+			if unbounded[f] {
 				continue
 			}
 			for _, g := range m.callees[f] {
-				if g.StackBytes < 0 {
-					f.StackBytes = -1
-					changed = true
+				if unbounded[g] {
+					unbounded[f], changed = true, true
 					break
 				}
 			}
+		}
+	}
+	for _, f := range funcs {
+		f.StackBytes = need[f]
+		if unbounded[f] {
+			f.StackBytes = -1
 		}
 	}
 }

@@ -149,7 +149,7 @@ var (
 			Size:     4,
 		}},
 		Sig:        "(.param 4)(.param 4)",
-		StackBytes: -1,
+		StackBytes: 0,
 		ZeroRegs:   []int32{2, 3, 5, 7, 9, 11, 13, 15, 16, 17, 18, 21, 22, 23, 25, 26, 27, 41, 42, 43, 44, 45, 47, 48},
 	}
 	// factFunc is PTX function fact (testdata/ptx/gcc/funcs_sm80.ptx:374).
@@ -293,7 +293,7 @@ var (
 			Size:     4,
 		}},
 		Sig:        "(.param 4)(.param 4,.param 4)",
-		StackBytes: -1,
+		StackBytes: 16,
 	}
 	// primeWindowFunc is PTX function prime_window (testdata/ptx/gcc/funcs_sm80.ptx:604).
 	primeWindowFunc = &runtime.Func{

@@ -44,7 +44,7 @@ var (
 			Size:     4,
 		}},
 		Sig:        "(.param 4)(.param 4)",
-		StackBytes: -1,
+		StackBytes: 0,
 	}
 	// treeDepthFunc is PTX function _Z10tree_depthj (testdata/ptx/nvcc/recursion.ptx:63).
 	treeDepthFunc = &runtime.Func{
@@ -66,7 +66,7 @@ var (
 			Size:     4,
 		}},
 		Sig:        "(.param 4)(.param 4)",
-		StackBytes: -1,
+		StackBytes: 0,
 	}
 	// gcdFunc is PTX function _Z3gcdjj (testdata/ptx/nvcc/recursion.ptx:117).
 	gcdFunc = &runtime.Func{
@@ -147,7 +147,7 @@ var (
 		NumRegs:      30,
 		ParamSize:    16,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 8,.param 4)",
-		StackBytes:   -1,
+		StackBytes:   0,
 	}
 )
 

@@ -44,7 +44,7 @@ var (
 			Size:     4,
 		}},
 		Sig:        "(.param 4)(.param 4)",
-		StackBytes: -1,
+		StackBytes: 0,
 		ZeroRegs:   []int32{5},
 	}
 	// treeDepthFunc is PTX function _Z10tree_depthj (testdata/ptx/recursion.ptx:125).
@@ -67,7 +67,7 @@ var (
 			Size:     4,
 		}},
 		Sig:        "(.param 4)(.param 4)",
-		StackBytes: -1,
+		StackBytes: 0,
 	}
 	// gcdFunc is PTX function _Z3gcdjj (testdata/ptx/recursion.ptx:172).
 	gcdFunc = &runtime.Func{
@@ -148,7 +148,7 @@ var (
 		NumRegs:      28,
 		ParamSize:    16,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 8,.param 4)",
-		StackBytes:   -1,
+		StackBytes:   0,
 	}
 )
 

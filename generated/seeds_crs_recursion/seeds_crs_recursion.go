@@ -44,7 +44,7 @@ var (
 			Size:     4,
 		}},
 		Sig:        "(.param 4)(.param 4)",
-		StackBytes: -1,
+		StackBytes: 0,
 	}
 	// crsRecursionFunc is PTX kernel crs_recursion (testdata/ptx/seeds/crs_recursion.ptx:40).
 	crsRecursionFunc = &runtime.Func{
@@ -66,7 +66,7 @@ var (
 		NumRegs:      9,
 		ParamSize:    8,
 		Sig:          "()(.param 8)",
-		StackBytes:   -1,
+		StackBytes:   0,
 	}
 )
 

@@ -127,7 +127,7 @@ var (
 			Size:     4,
 		}},
 		Sig:        "(.param 4)(.param 4)",
-		StackBytes: -1,
+		StackBytes: 0,
 	}
 	// callTargetFunc is PTX kernel call_target (testdata/ptx/semantics/fault_calls.ptx:75).
 	callTargetFunc = &runtime.Func{
@@ -183,7 +183,7 @@ var (
 		NumRegs:      12,
 		ParamSize:    8,
 		Sig:          "()(.param 8,.param 4)",
-		StackBytes:   -1,
+		StackBytes:   0,
 	}
 	// overflowFunc is PTX kernel overflow (testdata/ptx/semantics/fault_calls.ptx:149).
 	overflowFunc = &runtime.Func{
@@ -217,7 +217,7 @@ var (
 		NumRegs:      10,
 		ParamSize:    8,
 		Sig:          "()(.param 8,.param 4,.param 4)",
-		StackBytes:   -1,
+		StackBytes:   0,
 	}
 )
 

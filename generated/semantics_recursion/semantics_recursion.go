@@ -52,7 +52,7 @@ var (
 			Size:     4,
 		}},
 		Sig:        "(.param 4)(.param 8,.param 4,.param 8)",
-		StackBytes: -1,
+		StackBytes: 0,
 	}
 	// recursionFunc is PTX kernel recursion (testdata/ptx/semantics/recursion.ptx:61).
 	recursionFunc = &runtime.Func{
@@ -74,7 +74,7 @@ var (
 		NumRegs:      10,
 		ParamSize:    32,
 		Sig:          "()(.param 8)",
-		StackBytes:   -1,
+		StackBytes:   0,
 	}
 )
 
