@@ -96,12 +96,46 @@ type segment struct {
 	// lane, which chunks.go may not run twice for a lane.
 	slows       []slowPath
 	sideEffects map[int]bool
+	// hoisted are the definitions of warp-invariant values the loop reads (hoist).
+	hoisted []jen.Code
 }
 
 func newSegment(nwin *int) *segment {
 	return &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{},
 		plocal: map[int]string{}, shared: map[int]bool{}, param: map[int]bool{}, local: map[int]bool{}, winIndex: map[string]int{}, nwin: nwin,
 		defs: map[string]int{}, inPlace: map[int]bool{}, floats: map[string]bool{}, sideEffects: map[int]bool{}}
+}
+
+// warpInvariant reports whether an operand of an instruction in a lane loop has one value for
+// the whole warp, known before the loop: an immediate, a warp-uniform local, or %ntid,
+// %ctaid or %nctaid.
+func (c ctx) warpInvariant(a ssa.Arg) bool {
+	e := c.e
+	s := e.seg
+	if c.scalar || s == nil || e.lane {
+		return false
+	}
+	switch a.Kind {
+	case ssa.ArgImm:
+		return true
+	case ssa.ArgSpecial:
+		return specialStep(a.Name).ok && !strings.HasPrefix(a.Name, "%tid") && a.Name != "%laneid"
+	case ssa.ArgValue:
+		slot := e.f.Regs[a.Value.Reg.ID]
+		_, lane := s.lanes[slot]
+		_, uni := e.uni[slot]
+		return !lane && uni && a.Value.Reg.Type != frontend.Pred
+	}
+	return false
+}
+
+// hoist computes x, an expression of warp-invariant operands, once before the lane loop being
+// built (Go does not move loop-invariant code out of loops) and returns the local holding it.
+func (e *blockEmit) hoist(x jen.Code) string {
+	n := e.fresh("h")
+	e.seg.hoisted = append(e.seg.hoisted, jen.Id(n).Op(":=").Add(x))
+	e.read[n] = true
+	return n
 }
 
 // shadow records that the instruction being generated defines, besides its lane local n, the
@@ -296,6 +330,7 @@ func (e *blockEmit) flush() {
 		pre = append(pre, jen.Id(fmt.Sprintf("tid%d", i)).Op(":=").Op("&").Id("w").Dot("Tid").Index(jen.Lit(i)))
 	}
 	pre = append(pre, s.memPre()...)
+	pre = append(pre, s.hoisted...)
 	if s.fault {
 		post = append(post, jen.Id("flt").Dot("Raise").Call(jen.Id("w")))
 	}

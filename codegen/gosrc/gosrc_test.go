@@ -64,3 +64,18 @@ func TestChunkedLaneLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestHoistedProduct checks that vecadd's lane loop multiplies %ctaid.x by %ntid.x once per
+// warp, before the loop, and adds %tid.x to the product in it.
+func TestHoistedProduct(t *testing.T) {
+	out, err := gosrc.Generate(build(t, "../../testdata/ptx/vecadd.ptx"), gosrc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(out)
+	for _, want := range []string{"h6 := uint32(u2) * uint32(u3)", "v5 := uint64(uint32(h6 + uint32(v4)))"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("generated vecadd has no %q", want)
+		}
+	}
+}

@@ -170,6 +170,9 @@ func (c ctx) integer(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 		if in.Op == frontend.OpMul {
 			return define(n, u64(jen.Add(prod)))
 		}
+		if c.warpInvariant(in.Args[0]) && c.warpInvariant(in.Args[1]) {
+			prod = jen.Id(c.e.hoist(prod))
+		}
 		add := conv(utype(cn), c.src(in, in.Args[2], typeOfBits(cn)))
 		return define(n, u64(conv(utype(cn), jen.Add(prod).Op("+").Add(add))))
 	case frontend.OpDiv:

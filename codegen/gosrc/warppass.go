@@ -214,6 +214,7 @@ func (e *blockEmit) passAddrs() {
 	for _, i := range sortedKeys(s.tid) {
 		pre = append(pre, jen.Id(fmt.Sprintf("tid%d", i)).Op(":=").Op("&").Id("w").Dot("Tid").Index(jen.Lit(i)))
 	}
+	pre = append(pre, s.hoisted...)
 	e.stmts = append(e.stmts, jen.Comment("the accesses' addresses: lane l's must be lane 0's plus l times the access size"))
 	e.stmts = append(e.stmts, decls...)
 	loop := jen.For(jen.Id("l").Op(":=").Range().Lit(32))

@@ -1051,73 +1051,74 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v10aw := w.Window(0)
+		v11aw := w.Window(0)
 		var flt runtime.LaneFault
+		h8 := uint32(u6) * uint32(u5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 38: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r1[l])))
+				v7 := uint64(uint32(h8 + uint32(r1[l])))
 				// 39: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r9[l] = v8
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r9[l] = v9
 				// 40: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
+				v10 := uint64(uint64(u3) + uint64(v9))
 				// 41: ld.global.u32
-				v10a := uint64(v9) + 0x0
-				var v10 uint64
-				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
 					{
-						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-						if !v10ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:41")
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/barrier_exit.ptx:41")
 							continue
 						}
-						v10 = v10x
+						v11 = v11x
 					}
 				}
-				r11[l] = v10
+				r11[l] = v11
 				// 42: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r12[l] = v11
+				v12 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+				r12[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 38: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r1[l])))
+				v7 := uint64(uint32(h8 + uint32(r1[l])))
 				// 39: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r9[l] = v8
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r9[l] = v9
 				// 40: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
+				v10 := uint64(uint64(u3) + uint64(v9))
 				// 41: ld.global.u32
-				v10a := uint64(v9) + 0x0
-				var v10 uint64
-				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
 					{
-						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-						if !v10ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:41")
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/barrier_exit.ptx:41")
 							continue
 						}
-						v10 = v10x
+						v11 = v11x
 					}
 				}
-				r11[l] = v10
+				r11[l] = v11
 				// 42: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r12[l] = v11
+				v12 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+				r12[l] = v12
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 43: mov.u64, warp-uniform
-	u12 := uint64(k1)
-	runtime.Broadcast(r13, m, u12)
+	u13 := uint64(k1)
+	runtime.Broadcast(r13, m, u13)
 	// PTX lines 44, 45: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1135,15 +1136,15 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 44: add.s64
-				v13 := uint64(uint64(u12) + uint64(r12[l]))
+				v14 := uint64(uint64(u13) + uint64(r12[l]))
 				// 45: st.shared.u32
-				s14 := uint64(v13) + 0x0
-				s14v := uint64(r11[l])
-				if s14 < shEnd4 && s14&3 == 0 {
-					runtime.Store32(shp, s14, s14v)
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(r11[l])
+				if s15 < shEnd4 && s15&3 == 0 {
+					runtime.Store32(shp, s15, s15v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:45")
+						w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/fast/barrier_exit.ptx:45")
 					}
 				}
 			}
@@ -1151,15 +1152,15 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 44: add.s64
-				v13 := uint64(uint64(u12) + uint64(r12[l]))
+				v14 := uint64(uint64(u13) + uint64(r12[l]))
 				// 45: st.shared.u32
-				s14 := uint64(v13) + 0x0
-				s14v := uint64(r11[l])
-				if s14 < shEnd4 && s14&3 == 0 {
-					runtime.Store32(shp, s14, s14v)
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(r11[l])
+				if s15 < shEnd4 && s15&3 == 0 {
+					runtime.Store32(shp, s15, s15v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:45")
+						w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/fast/barrier_exit.ptx:45")
 					}
 				}
 			}
@@ -1650,75 +1651,76 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v10aw := w.Window(2)
+		v11aw := w.Window(2)
 		var flt runtime.LaneFault
+		h8 := uint32(u6) * uint32(u5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 89: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r0[l])))
+				v7 := uint64(uint32(h8 + uint32(r0[l])))
 				// 90: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r10[l] = v8
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r10[l] = v9
 				// 91: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
-				r11[l] = v9
+				v10 := uint64(uint64(u3) + uint64(v9))
+				r11[l] = v10
 				// 92: ld.global.u32
-				v10a := uint64(v9) + 0x0
-				var v10 uint64
-				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
 					{
-						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-						if !v10ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:92")
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/barrier_exit.ptx:92")
 							continue
 						}
-						v10 = v10x
+						v11 = v11x
 					}
 				}
-				r12[l] = v10
+				r12[l] = v11
 				// 93: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				r13[l] = v11
+				v12 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				r13[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 89: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r0[l])))
+				v7 := uint64(uint32(h8 + uint32(r0[l])))
 				// 90: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r10[l] = v8
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r10[l] = v9
 				// 91: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
-				r11[l] = v9
+				v10 := uint64(uint64(u3) + uint64(v9))
+				r11[l] = v10
 				// 92: ld.global.u32
-				v10a := uint64(v9) + 0x0
-				var v10 uint64
-				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
 					{
-						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-						if !v10ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/fast/barrier_exit.ptx:92")
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/fast/barrier_exit.ptx:92")
 							continue
 						}
-						v10 = v10x
+						v11 = v11x
 					}
 				}
-				r12[l] = v10
+				r12[l] = v11
 				// 93: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				r13[l] = v11
+				v12 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				r13[l] = v12
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 94: mov.u64, warp-uniform
-	u12 := uint64(k1)
-	runtime.Broadcast(r14, m, u12)
+	u13 := uint64(k1)
+	runtime.Broadcast(r14, m, u13)
 	// PTX lines 95, 96: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1736,16 +1738,16 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 95: add.s64
-				v13 := uint64(uint64(u12) + uint64(r13[l]))
-				r15[l] = v13
+				v14 := uint64(uint64(u13) + uint64(r13[l]))
+				r15[l] = v14
 				// 96: st.shared.u32
-				s14 := uint64(v13) + 0x0
-				s14v := uint64(r12[l])
-				if s14 < shEnd4 && s14&3 == 0 {
-					runtime.Store32(shp, s14, s14v)
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(r12[l])
+				if s15 < shEnd4 && s15&3 == 0 {
+					runtime.Store32(shp, s15, s15v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:96")
+						w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/fast/barrier_exit.ptx:96")
 					}
 				}
 			}
@@ -1753,16 +1755,16 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 95: add.s64
-				v13 := uint64(uint64(u12) + uint64(r13[l]))
-				r15[l] = v13
+				v14 := uint64(uint64(u13) + uint64(r13[l]))
+				r15[l] = v14
 				// 96: st.shared.u32
-				s14 := uint64(v13) + 0x0
-				s14v := uint64(r12[l])
-				if s14 < shEnd4 && s14&3 == 0 {
-					runtime.Store32(shp, s14, s14v)
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(r12[l])
+				if s15 < shEnd4 && s15&3 == 0 {
+					runtime.Store32(shp, s15, s15v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/fast/barrier_exit.ptx:96")
+						w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/fast/barrier_exit.ptx:96")
 					}
 				}
 			}

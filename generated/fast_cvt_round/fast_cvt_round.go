@@ -858,22 +858,23 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 28: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				// 29: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				v5 := uint64(uint32(h6 + uint32(v4)))
 				r4[l] = v5
 				// 30: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(v5) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -881,16 +882,16 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 28: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				// 29: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				v5 := uint64(uint32(h6 + uint32(v4)))
 				r4[l] = v5
 				// 30: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(v5) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -2739,22 +2740,23 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 111: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				// 112: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				v5 := uint64(uint32(h6 + uint32(v4)))
 				r4[l] = v5
 				// 113: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(v5) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2762,16 +2764,16 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 111: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				// 112: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				v5 := uint64(uint32(h6 + uint32(v4)))
 				r4[l] = v5
 				// 113: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(v5) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -3980,22 +3982,23 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 176: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				// 177: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				v5 := uint64(uint32(h6 + uint32(v4)))
 				r4[l] = v5
 				// 178: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(v5) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4003,16 +4006,16 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 176: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				// 177: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				v5 := uint64(uint32(h6 + uint32(v4)))
 				r4[l] = v5
 				// 178: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(v5) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

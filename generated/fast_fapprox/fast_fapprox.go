@@ -318,22 +318,23 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 27: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				v5 := uint64(uint32(h6 + uint32(v4)))
 				r4[l] = v5
 				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(v5) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -341,16 +342,16 @@ func fapproxBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 27: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				// 28: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				v5 := uint64(uint32(h6 + uint32(v4)))
 				r4[l] = v5
 				// 29: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(v5) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

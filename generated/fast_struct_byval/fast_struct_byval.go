@@ -2110,12 +2110,13 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 77, 78: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 77: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 78: mad.lo.s32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -2124,7 +2125,7 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 77: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 78: mad.lo.s32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -2139,11 +2140,11 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 79: ld.param.u32
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 28 {
-		u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/struct_byval.ptx:79")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/struct_byval.ptx:79")
 	}
 	// PTX lines 80: lane-local, one loop over the lanes
 	{
@@ -2152,25 +2153,25 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 80: setp.ge.s32
-				c6t := int32(r3[l]) >= int32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(r3[l]) >= int32(u6)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 80: setp.ge.s32
-				c6t := int32(r3[l]) >= int32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(r3[l]) >= int32(u6)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -2782,22 +2783,23 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h15 := uint32(u11) * uint32(u12)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 136: mov.u32
 				v13 := uint64(uint64(tid0[l]))
 				// 137: mad.lo.s32
-				v14 := uint64(uint32(uint32(u11)*uint32(u12) + uint32(v13)))
+				v14 := uint64(uint32(h15 + uint32(v13)))
 				r10[l] = v14
 				// 138: setp.ge.s32
-				c15t := int32(v14) >= int32(u4)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				c16t := int32(v14) >= int32(u4)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
 				}
-				p0n |= c15b0 << l
+				p0n |= c16b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2805,16 +2807,16 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 136: mov.u32
 				v13 := uint64(uint64(tid0[l]))
 				// 137: mad.lo.s32
-				v14 := uint64(uint32(uint32(u11)*uint32(u12) + uint32(v13)))
+				v14 := uint64(uint32(h15 + uint32(v13)))
 				r10[l] = v14
 				// 138: setp.ge.s32
-				c15t := int32(v14) >= int32(u4)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				c16t := int32(v14) >= int32(u4)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
 				}
-				p0n |= c15b0 << l
+				p0n |= c16b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -4391,22 +4393,23 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 226: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				// 227: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				v5 := uint64(uint32(h6 + uint32(v4)))
 				r4[l] = v5
 				// 228: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(v5) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4414,16 +4417,16 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 226: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				// 227: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				v5 := uint64(uint32(h6 + uint32(v4)))
 				r4[l] = v5
 				// 228: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(v5) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -695,6 +695,7 @@ func shflWidthBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
+		h11 := uint32(u7) * uint32(u8)
 		step := 1
 		if w.TidLinear {
 			step = 31
@@ -703,19 +704,19 @@ func shflWidthBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 29: mov.u32
 			v9 := uint64(uint64(tid0[l]))
 			// 30: mad.lo.s32
-			v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+			v10 := uint64(uint32(h11 + uint32(v9)))
 			// 31: mul.wide.s32
-			v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			v12 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
 			// 32: add.s64
-			v12 := uint64(uint64(u5) + uint64(v11))
-			_ = v12
+			v13 := uint64(uint64(u5) + uint64(v12))
+			_ = v13
 			// 33: the index of ld.global.u32
-			fd0 := v11 - uint64(l)<<2
+			fd0 := v12 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
 			// 37: add.s64
-			v13 := uint64(uint64(u3) + uint64(v11))
-			_ = v13
+			v14 := uint64(uint64(u3) + uint64(v12))
+			_ = v14
 		}
 	}
 	if (fl0 ^ fh0) != 0 {
@@ -736,32 +737,33 @@ func shflWidthBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// PTX lines 29, 30, 31, 32, 33, 34, 35, 36, 37, 38: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
+		h17 := uint32(u7) * uint32(u8)
 		for l := range 32 {
 			// 29: mov.u32
-			v14 := uint64(uint64(tid0[l]))
+			v15 := uint64(uint64(tid0[l]))
 			// 30: mad.lo.s32
-			v15 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v14)))
+			v16 := uint64(uint32(h17 + uint32(v15)))
 			// 31: mul.wide.s32
-			v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
+			v18 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
 			// 32: add.s64
-			v17 := uint64(uint64(u5) + uint64(v16))
-			_ = v17
+			v19 := uint64(uint64(u5) + uint64(v18))
+			_ = v19
 			// 33: ld.global.u32
-			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			r12[l] = v18
+			v20 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r12[l] = v20
 			// 34: shl.b32
-			v19 := uint64(uint32(v15) << uint32(k1))
+			v21 := uint64(uint32(v16) << uint32(k1))
 			// 35: mul.wide.s32
-			v20 := uint64(uint64(int64(int32(v19)) * int64(int32(k0))))
+			v22 := uint64(uint64(int64(int32(v21)) * int64(int32(k0))))
 			// 36: add.s64
-			v21 := uint64(uint64(u6) + uint64(v20))
-			r15[l] = v21
+			v23 := uint64(uint64(u6) + uint64(v22))
+			r15[l] = v23
 			// 37: add.s64
-			v22 := uint64(uint64(u3) + uint64(v16))
-			_ = v22
+			v24 := uint64(uint64(u3) + uint64(v18))
+			_ = v24
 			// 38: ld.global.u32
-			v23 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			r17[l] = v23
+			v25 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r17[l] = v25
 		}
 	}
 	return true
@@ -857,60 +859,61 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v13aw := w.Window(0)
-		v18aw := w.Window(1)
+		v14aw := w.Window(0)
+		v19aw := w.Window(1)
 		var flt runtime.LaneFault
+		h11 := uint32(u7) * uint32(u8)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 30: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				// 31: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+				v12 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
 				// 32: add.s64
-				v12 := uint64(uint64(u5) + uint64(v11))
+				v13 := uint64(uint64(u5) + uint64(v12))
 				// 33: ld.global.u32
-				v13a := uint64(v12) + 0x0
-				var v13 uint64
-				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
 					{
-						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/warp_width.ptx:33")
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/fast/warp_width.ptx:33")
 							continue
 						}
-						v13 = v13x
+						v14 = v14x
 					}
 				}
-				r12[l] = v13
+				r12[l] = v14
 				// 34: shl.b32
-				v14 := uint64(uint32(v10) << uint32(k1))
+				v15 := uint64(uint32(v10) << uint32(k1))
 				// 35: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
+				v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
 				// 36: add.s64
-				v16 := uint64(uint64(u6) + uint64(v15))
-				r15[l] = v16
+				v17 := uint64(uint64(u6) + uint64(v16))
+				r15[l] = v17
 				// 37: add.s64
-				v17 := uint64(uint64(u3) + uint64(v11))
+				v18 := uint64(uint64(u3) + uint64(v12))
 				// 38: ld.global.u32
-				v18a := uint64(v17) + 0x0
-				var v18 uint64
-				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				v19a := uint64(v18) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
 					{
-						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-						if !v18ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/warp_width.ptx:38")
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/fast/warp_width.ptx:38")
 							continue
 						}
-						v18 = v18x
+						v19 = v19x
 					}
 				}
-				r17[l] = v18
+				r17[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -918,52 +921,52 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 29: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 30: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				// 31: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+				v12 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
 				// 32: add.s64
-				v12 := uint64(uint64(u5) + uint64(v11))
+				v13 := uint64(uint64(u5) + uint64(v12))
 				// 33: ld.global.u32
-				v13a := uint64(v12) + 0x0
-				var v13 uint64
-				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
 					{
-						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/fast/warp_width.ptx:33")
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/fast/warp_width.ptx:33")
 							continue
 						}
-						v13 = v13x
+						v14 = v14x
 					}
 				}
-				r12[l] = v13
+				r12[l] = v14
 				// 34: shl.b32
-				v14 := uint64(uint32(v10) << uint32(k1))
+				v15 := uint64(uint32(v10) << uint32(k1))
 				// 35: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
+				v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
 				// 36: add.s64
-				v16 := uint64(uint64(u6) + uint64(v15))
-				r15[l] = v16
+				v17 := uint64(uint64(u6) + uint64(v16))
+				r15[l] = v17
 				// 37: add.s64
-				v17 := uint64(uint64(u3) + uint64(v11))
+				v18 := uint64(uint64(u3) + uint64(v12))
 				// 38: ld.global.u32
-				v18a := uint64(v17) + 0x0
-				var v18 uint64
-				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				v19a := uint64(v18) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
 					{
-						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-						if !v18ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/fast/warp_width.ptx:38")
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/fast/warp_width.ptx:38")
 							continue
 						}
-						v18 = v18x
+						v19 = v19x
 					}
 				}
-				r17[l] = v18
+				r17[l] = v19
 			}
 		}
 		flt.Raise(w)
@@ -1273,22 +1276,23 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 65: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				// 66: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				v5 := uint64(uint32(h6 + uint32(v4)))
 				r4[l] = v5
 				// 67: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(v5) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1296,16 +1300,16 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 65: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				// 66: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				v5 := uint64(uint32(h6 + uint32(v4)))
 				r4[l] = v5
 				// 67: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := int32(v5) >= int32(u1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -525,12 +525,13 @@ func brxIdxBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 33, 34: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 34: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		} else {
@@ -539,36 +540,36 @@ func brxIdxBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 33: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 34: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		}
 	}
 	// PTX line 35: mov.u32, warp-uniform
-	u5 := uint64(k0)
-	runtime.Broadcast(r3, m, u5)
-	// PTX line 36: mov.u32, warp-uniform
 	u6 := uint64(k0)
-	runtime.Broadcast(r4, m, u6)
+	runtime.Broadcast(r3, m, u6)
+	// PTX line 36: mov.u32, warp-uniform
+	u7 := uint64(k0)
+	runtime.Broadcast(r4, m, u7)
 	// PTX lines 37: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: and.b32
-				v7 := uint64(uint32(r0[l]) & uint32(k1))
-				r5[l] = v7
+				v8 := uint64(uint32(r0[l]) & uint32(k1))
+				r5[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 37: and.b32
-				v7 := uint64(uint32(r0[l]) & uint32(k1))
-				r5[l] = v7
+				v8 := uint64(uint32(r0[l]) & uint32(k1))
+				r5[l] = v8
 			}
 		}
 	}
-	_ = u5
 	_ = u6
+	_ = u7
 }
 
 // brxIdxBlock1 runs block 1 of kernel brx_idx for the lanes m (budget 0: counting statistics).

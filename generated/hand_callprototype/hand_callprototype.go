@@ -1479,12 +1479,13 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 86, 87: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 86: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 87: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		} else {
@@ -1493,38 +1494,38 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 86: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 87: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		}
 	}
 	// PTX line 88: mov.u32, warp-uniform
-	u5 := uint64(k0)
+	u6 := uint64(k0)
 	// PTX lines 89, 91: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 89: sub.s32
-				v6 := uint64(uint32(u5) - uint32(r0[l]))
-				r3[l] = v6
+				v7 := uint64(uint32(u6) - uint32(r0[l]))
+				r3[l] = v7
 				// 91: rem.u32
-				v7 := isa.Rem(r0[l], k1, 32, false)
-				r4[l] = v7
+				v8 := isa.Rem(r0[l], k1, 32, false)
+				r4[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 89: sub.s32
-				v6 := uint64(uint32(u5) - uint32(r0[l]))
-				r3[l] = v6
+				v7 := uint64(uint32(u6) - uint32(r0[l]))
+				r3[l] = v7
 				// 91: rem.u32
-				v7 := isa.Rem(r0[l], k1, 32, false)
-				r4[l] = v7
+				v8 := isa.Rem(r0[l], k1, 32, false)
+				r4[l] = v8
 			}
 		}
 	}
 	// PTX line 92: mov.u64, warp-uniform
-	u8 := uint64((w.GlobalVar(0) + k2))
+	u9 := uint64((w.GlobalVar(0) + k2))
 	// PTX lines 93, 94, 95: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1536,54 +1537,54 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v11aw := w.Window(0)
+		v12aw := w.Window(0)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 93: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
+				v10 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
 				// 94: add.u64
-				v10 := uint64(uint64(u8) + uint64(v9))
+				v11 := uint64(uint64(u9) + uint64(v10))
 				// 95: ld.global.u64
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/hand/callprototype.ptx:95")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/hand/callprototype.ptx:95")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r8[l] = v11
+				r8[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 93: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
+				v10 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
 				// 94: add.u64
-				v10 := uint64(uint64(u8) + uint64(v9))
+				v11 := uint64(uint64(u9) + uint64(v10))
 				// 95: ld.global.u64
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-					v11 = runtime.Load64(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
+					v12 = runtime.Load64(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/hand/callprototype.ptx:95")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 8, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 8, "testdata/ptx/hand/callprototype.ptx:95")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r8[l] = v11
+				r8[l] = v12
 			}
 		}
 		flt.Raise(w)
@@ -1605,13 +1606,13 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 100: st.param.b32
-				s12 := uint64(0x0)
-				s12v := uint64(r0[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				s13 := uint64(0x0)
+				s13v := uint64(r0[l])
+				if s13 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/callprototype.ptx:100")
+						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/hand/callprototype.ptx:100")
 					}
 				}
 			}
@@ -1619,13 +1620,13 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 100: st.param.b32
-				s12 := uint64(0x0)
-				s12v := uint64(r0[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+				s13 := uint64(0x0)
+				s13v := uint64(r0[l])
+				if s13 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/hand/callprototype.ptx:100")
+						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/hand/callprototype.ptx:100")
 					}
 				}
 			}
@@ -1648,13 +1649,13 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 101: st.param.b32
-				s13 := uint64(0x4)
-				s13v := uint64(r3[l])
-				if s13 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+				s14 := uint64(0x4)
+				s14v := uint64(r3[l])
+				if s14 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/hand/callprototype.ptx:101")
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/callprototype.ptx:101")
 					}
 				}
 			}
@@ -1662,13 +1663,13 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 101: st.param.b32
-				s13 := uint64(0x4)
-				s13v := uint64(r3[l])
-				if s13 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+				s14 := uint64(0x4)
+				s14v := uint64(r3[l])
+				if s14 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/hand/callprototype.ptx:101")
+						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/callprototype.ptx:101")
 					}
 				}
 			}

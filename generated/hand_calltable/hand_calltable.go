@@ -934,16 +934,17 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 56, 57, 59: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 57: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 59: rem.u32
-				v5 := isa.Rem(v4, k0, 32, false)
-				r3[l] = v5
+				v6 := isa.Rem(v4, k0, 32, false)
+				r3[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -951,16 +952,16 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 56: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 57: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 59: rem.u32
-				v5 := isa.Rem(v4, k0, 32, false)
-				r3[l] = v5
+				v6 := isa.Rem(v4, k0, 32, false)
+				r3[l] = v6
 			}
 		}
 	}
 	// PTX line 60: mov.u64, warp-uniform
-	u6 := uint64((w.GlobalVar(0) + k1))
+	u7 := uint64((w.GlobalVar(0) + k1))
 	// PTX lines 61, 62, 63: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -972,54 +973,54 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v9aw := w.Window(0)
+		v10aw := w.Window(0)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 61: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
+				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
 				// 62: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
+				v9 := uint64(uint64(u7) + uint64(v8))
 				// 63: ld.global.u64
-				v9a := uint64(v8) + 0x0
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
 					{
-						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/hand/calltable.ptx:63")
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 8, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 8, "testdata/ptx/hand/calltable.ptx:63")
 							continue
 						}
-						v9 = v9x
+						v10 = v10x
 					}
 				}
-				r7[l] = v9
+				r7[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 61: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
+				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
 				// 62: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
+				v9 := uint64(uint64(u7) + uint64(v8))
 				// 63: ld.global.u64
-				v9a := uint64(v8) + 0x0
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-					v9 = runtime.Load64(v9aw.Ptr, v9ao)
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&7 == 0 {
+					v10 = runtime.Load64(v10aw.Ptr, v10ao)
 				} else {
 					{
-						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/hand/calltable.ptx:63")
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 8, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 8, "testdata/ptx/hand/calltable.ptx:63")
 							continue
 						}
-						v9 = v9x
+						v10 = v10x
 					}
 				}
-				r7[l] = v9
+				r7[l] = v10
 			}
 		}
 		flt.Raise(w)
@@ -1041,13 +1042,13 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 67: st.param.u32
-				s10 := uint64(0x0)
-				s10v := uint64(r0[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				s11 := uint64(0x0)
+				s11v := uint64(r0[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/calltable.ptx:67")
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/hand/calltable.ptx:67")
 					}
 				}
 			}
@@ -1055,13 +1056,13 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 67: st.param.u32
-				s10 := uint64(0x0)
-				s10v := uint64(r0[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				s11 := uint64(0x0)
+				s11v := uint64(r0[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/calltable.ptx:67")
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/hand/calltable.ptx:67")
 					}
 				}
 			}

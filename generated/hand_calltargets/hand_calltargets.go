@@ -933,12 +933,13 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 58, 59: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 58: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 59: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		} else {
@@ -947,20 +948,20 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 58: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 59: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		}
 	}
 	// PTX line 60: mov.u64, warp-uniform
-	u5 := uint64(k0)
-	runtime.Broadcast(r3, m, u5)
+	u6 := uint64(k0)
+	runtime.Broadcast(r3, m, u6)
 	// PTX line 61: mov.u64, warp-uniform
-	u6 := uint64(k1)
-	runtime.Broadcast(r4, m, u6)
+	u7 := uint64(k1)
+	runtime.Broadcast(r4, m, u7)
 	// PTX line 62: mov.u64, warp-uniform
-	u7 := uint64(k2)
-	runtime.Broadcast(r5, m, u7)
+	u8 := uint64(k2)
+	runtime.Broadcast(r5, m, u8)
 	// PTX lines 64, 65, 66: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -970,53 +971,53 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 64: rem.u32
-				v8 := isa.Rem(r0[l], k3, 32, false)
+				v9 := isa.Rem(r0[l], k3, 32, false)
 				// 65: setp.eq.u32
-				c9t := uint32(v8) == uint32(k4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p0n |= c9b0 << l
-				// 66: setp.eq.u32
-				c10t := uint32(v8) == uint32(k5)
+				c10t := uint32(v9) == uint32(k4)
 				c10 := c10t
 				c10b0 := uint32(0)
 				if c10 {
 					c10b0 = 1
 				}
-				p1n |= c10b0 << l
+				p0n |= c10b0 << l
+				// 66: setp.eq.u32
+				c11t := uint32(v9) == uint32(k5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p1n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 64: rem.u32
-				v8 := isa.Rem(r0[l], k3, 32, false)
+				v9 := isa.Rem(r0[l], k3, 32, false)
 				// 65: setp.eq.u32
-				c9t := uint32(v8) == uint32(k4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p0n |= c9b0 << l
-				// 66: setp.eq.u32
-				c10t := uint32(v8) == uint32(k5)
+				c10t := uint32(v9) == uint32(k4)
 				c10 := c10t
 				c10b0 := uint32(0)
 				if c10 {
 					c10b0 = 1
 				}
-				p1n |= c10b0 << l
+				p0n |= c10b0 << l
+				// 66: setp.eq.u32
+				c11t := uint32(v9) == uint32(k5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p1n |= c11b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
 		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 67: mov.u64, warp-uniform
-	u11 := uint64(u5)
-	runtime.Broadcast(r7, m, u11)
+	u12 := uint64(u6)
+	runtime.Broadcast(r7, m, u12)
 	// PTX lines 68, 69, 73: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1037,22 +1038,22 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 68: mov.u64
 				if p0>>l&1 != 0 {
-					v12 := uint64(u6)
-					r7[l] = v12
-				}
-				// 69: mov.u64
-				if p1>>l&1 != 0 {
 					v13 := uint64(u7)
 					r7[l] = v13
 				}
+				// 69: mov.u64
+				if p1>>l&1 != 0 {
+					v14 := uint64(u8)
+					r7[l] = v14
+				}
 				// 73: st.param.u32
-				s14 := uint64(0x0)
-				s14v := uint64(r0[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				s15 := uint64(0x0)
+				s15v := uint64(r0[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/calltargets.ptx:73")
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/hand/calltargets.ptx:73")
 					}
 				}
 			}
@@ -1061,28 +1062,28 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 68: mov.u64
 				if p0>>l&1 != 0 {
-					v12 := uint64(u6)
-					r7[l] = v12
-				}
-				// 69: mov.u64
-				if p1>>l&1 != 0 {
 					v13 := uint64(u7)
 					r7[l] = v13
 				}
+				// 69: mov.u64
+				if p1>>l&1 != 0 {
+					v14 := uint64(u8)
+					r7[l] = v14
+				}
 				// 73: st.param.u32
-				s14 := uint64(0x0)
-				s14v := uint64(r0[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				s15 := uint64(0x0)
+				s15v := uint64(r0[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/hand/calltargets.ptx:73")
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/hand/calltargets.ptx:73")
 					}
 				}
 			}
 		}
 	}
-	_ = u11
+	_ = u12
 }
 
 // calltargetsBlock2 runs block 2 of kernel calltargets for the lanes m (budget 0: counting statistics).

@@ -997,12 +997,13 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 66, 67: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 66: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 67: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		} else {
@@ -1011,7 +1012,7 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 66: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 67: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		}
@@ -1026,13 +1027,13 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 68: ld.param.u64
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:68")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:68")
 	}
-	runtime.Broadcast(r3, m, u5)
+	runtime.Broadcast(r3, m, u6)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -1043,13 +1044,13 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 69: ld.param.u32
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 12 {
-		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/directives.ptx:69")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/directives.ptx:69")
 	}
-	runtime.Broadcast(r4, m, u6)
+	runtime.Broadcast(r4, m, u7)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -1060,13 +1061,13 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 70: ld.param.u32
-	var u7 uint64
+	var u8 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
-		u7 = uint64(binary.LittleEndian.Uint32(kp[0xc:]))
+		u8 = uint64(binary.LittleEndian.Uint32(kp[0xc:]))
 	} else {
-		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/hand/directives.ptx:70")
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/hand/directives.ptx:70")
 	}
-	runtime.Broadcast(r5, m, u7)
+	runtime.Broadcast(r5, m, u8)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -1077,13 +1078,13 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 71: ld.param.u64
-	var u8 uint64
+	var u9 uint64
 	if kp := w.KernelParams(); len(kp) >= 24 {
-		u8 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+		u9 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
 	} else {
-		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/hand/directives.ptx:71")
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/hand/directives.ptx:71")
 	}
-	runtime.Broadcast(r6, m, u8)
+	runtime.Broadcast(r6, m, u9)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -1094,13 +1095,13 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 72: ld.param.u64
-	var u9 uint64
+	var u10 uint64
 	if kp := w.KernelParams(); len(kp) >= 32 {
-		u9 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+		u10 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
 	} else {
-		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/hand/directives.ptx:72")
+		u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/hand/directives.ptx:72")
 	}
-	runtime.Broadcast(r7, m, u9)
+	runtime.Broadcast(r7, m, u10)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -1111,19 +1112,19 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 73: ld.param.u32
-	var u10 uint64
+	var u11 uint64
 	if kp := w.KernelParams(); len(kp) >= 36 {
-		u10 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+		u11 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
 	} else {
-		u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/hand/directives.ptx:73")
+		u11 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/hand/directives.ptx:73")
 	}
-	runtime.Broadcast(r8, m, u10)
+	runtime.Broadcast(r8, m, u11)
 	// PTX line 76: mov.u32, warp-uniform
-	u11 := uint64(k0)
-	runtime.Broadcast(r9, m, u11)
-	// PTX line 77: mov.u32, warp-uniform
 	u12 := uint64(k0)
-	runtime.Broadcast(r10, m, u12)
+	runtime.Broadcast(r9, m, u12)
+	// PTX line 77: mov.u32, warp-uniform
+	u13 := uint64(k0)
+	runtime.Broadcast(r10, m, u13)
 	// PTX lines 78: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1131,36 +1132,36 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 78: setp.eq.u32
-				c13t := uint32(u10) == uint32(k0)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+				c14t := uint32(u11) == uint32(k0)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
 				}
-				p0n |= c13b0 << l
+				p0n |= c14b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 78: setp.eq.u32
-				c13t := uint32(u10) == uint32(k0)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+				c14t := uint32(u11) == uint32(k0)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
 				}
-				p0n |= c13b0 << l
+				p0n |= c14b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	_ = u5
 	_ = u6
 	_ = u7
 	_ = u8
 	_ = u9
-	_ = u11
+	_ = u10
 	_ = u12
+	_ = u13
 }
 
 // kTunedBlock2 runs block 2 of kernel k_tuned for the lanes m (budget 0: counting statistics).
@@ -1543,16 +1544,17 @@ func kReqBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 127, 128, 129: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 127: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 128: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 129: mad.lo.u32
-				v5 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
-				r3[l] = v5
+				v6 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
+				r3[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1560,11 +1562,11 @@ func kReqBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 127: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 128: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 129: mad.lo.u32
-				v5 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
-				r3[l] = v5
+				v6 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
+				r3[l] = v6
 			}
 		}
 	}
@@ -1578,14 +1580,14 @@ func kReqBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 130: ld.param.u64
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:130")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:130")
 	}
 	// PTX line 131: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u6)
+	u8 := uint64(u7)
 	// PTX lines 132, 133, 134: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1597,21 +1599,21 @@ func kReqBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s10w := w.Window(2)
+		s11w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 132: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
+				v9 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
 				// 133: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
+				v10 := uint64(uint64(u8) + uint64(v9))
 				// 134: st.global.u32
-				s10 := uint64(v9) + 0x0
-				s10v := uint64(r3[l])
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(v10) + 0x0
+				s11v := uint64(r3[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:134")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/directives.ptx:134")
 					}
 				}
 			}
@@ -1619,17 +1621,17 @@ func kReqBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 132: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
+				v9 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
 				// 133: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
+				v10 := uint64(uint64(u8) + uint64(v9))
 				// 134: st.global.u32
-				s10 := uint64(v9) + 0x0
-				s10v := uint64(r3[l])
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(v10) + 0x0
+				s11v := uint64(r3[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:134")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/directives.ptx:134")
 					}
 				}
 			}
@@ -1674,16 +1676,17 @@ func kRankBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 148, 149, 150: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 148: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 149: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 150: add.u32
-				v5 := uint64(uint32(v4) + uint32(k0))
-				r3[l] = v5
+				v6 := uint64(uint32(v4) + uint32(k0))
+				r3[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1691,11 +1694,11 @@ func kRankBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 148: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 149: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 150: add.u32
-				v5 := uint64(uint32(v4) + uint32(k0))
-				r3[l] = v5
+				v6 := uint64(uint32(v4) + uint32(k0))
+				r3[l] = v6
 			}
 		}
 	}
@@ -1709,14 +1712,14 @@ func kRankBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 151: ld.param.u64
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:151")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:151")
 	}
 	// PTX line 152: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u6)
+	u8 := uint64(u7)
 	// PTX lines 153, 154, 155: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1728,21 +1731,21 @@ func kRankBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s10w := w.Window(3)
+		s11w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 153: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				v9 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
 				// 154: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
+				v10 := uint64(uint64(u8) + uint64(v9))
 				// 155: st.global.u32
-				s10 := uint64(v9) + 0x0
-				s10v := uint64(r3[l])
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(v10) + 0x0
+				s11v := uint64(r3[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:155")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/directives.ptx:155")
 					}
 				}
 			}
@@ -1750,17 +1753,17 @@ func kRankBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 153: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				v9 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
 				// 154: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
+				v10 := uint64(uint64(u8) + uint64(v9))
 				// 155: st.global.u32
-				s10 := uint64(v9) + 0x0
-				s10v := uint64(r3[l])
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(v10) + 0x0
+				s11v := uint64(r3[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/directives.ptx:155")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/directives.ptx:155")
 					}
 				}
 			}
@@ -1804,12 +1807,13 @@ func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 170, 171: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 170: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 171: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		} else {
@@ -1818,17 +1822,17 @@ func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 170: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 171: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		}
 	}
 	// PTX line 172: mov.u32, warp-uniform
-	u5 := uint64(uint64(0))
+	u6 := uint64(uint64(0))
 	// PTX line 173: mov.u32, warp-uniform
-	u6 := uint64(uint64(1))
+	u7 := uint64(uint64(1))
 	// PTX line 174: mad.lo.u32, warp-uniform
-	u7 := uint64(uint32(uint32(u5)*uint32(k0) + uint32(u6)))
+	u8 := uint64(uint32(uint32(u6)*uint32(k0) + uint32(u7)))
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -1839,14 +1843,14 @@ func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 175: ld.param.u64
-	var u8 uint64
+	var u9 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:175")
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:175")
 	}
 	// PTX line 176: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u8)
+	u10 := uint64(u9)
 	// PTX lines 177, 178, 179: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1858,21 +1862,21 @@ func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s12w := w.Window(4)
+		s13w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 177: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
 				// 178: add.u64
-				v11 := uint64(uint64(u9) + uint64(v10))
+				v12 := uint64(uint64(u10) + uint64(v11))
 				// 179: st.global.u32
-				s12 := uint64(v11) + 0x0
-				s12v := uint64(u7)
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Ptr, s12o, s12v)
+				s13 := uint64(v12) + 0x0
+				s13v := uint64(u8)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
 					{
-						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/directives.ptx:179")
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/directives.ptx:179")
 					}
 				}
 			}
@@ -1880,17 +1884,17 @@ func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 177: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
 				// 178: add.u64
-				v11 := uint64(uint64(u9) + uint64(v10))
+				v12 := uint64(uint64(u10) + uint64(v11))
 				// 179: st.global.u32
-				s12 := uint64(v11) + 0x0
-				s12v := uint64(u7)
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Ptr, s12o, s12v)
+				s13 := uint64(v12) + 0x0
+				s13v := uint64(u8)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
 					{
-						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/directives.ptx:179")
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/directives.ptx:179")
 					}
 				}
 			}

@@ -1476,21 +1476,22 @@ func divergentRetBlock0(w *runtime.Warp, m uint32, budget int) {
 		pm := w.Param
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 83: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 84: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 88: st.param.u32
-				s5 := uint64(0x0)
-				s5v := uint64(v4)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				s6 := uint64(0x0)
+				s6v := uint64(v4)
+				if s6 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/divergent_ret.ptx:88")
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/hand/divergent_ret.ptx:88")
 					}
 				}
 			}
@@ -1500,16 +1501,16 @@ func divergentRetBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 83: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 84: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 88: st.param.u32
-				s5 := uint64(0x0)
-				s5v := uint64(v4)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+				s6 := uint64(0x0)
+				s6v := uint64(v4)
+				if s6 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/divergent_ret.ptx:88")
+						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/hand/divergent_ret.ptx:88")
 					}
 				}
 			}

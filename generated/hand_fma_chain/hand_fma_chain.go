@@ -368,50 +368,40 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v11aw := w.Window(0)
-		v12aw := w.Window(1)
-		v15aw := w.Window(2)
-		v16aw := w.Window(3)
-		v18aw := w.Window(4)
-		v19aw := w.Window(5)
-		v21aw := w.Window(6)
-		v22aw := w.Window(7)
+		v12aw := w.Window(0)
+		v13aw := w.Window(1)
+		v16aw := w.Window(2)
+		v17aw := w.Window(3)
+		v19aw := w.Window(4)
+		v20aw := w.Window(5)
+		v22aw := w.Window(6)
+		v23aw := w.Window(7)
 		var flt runtime.LaneFault
+		h8 := uint32(u5) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
-				var c14_s [32]bool
+				var c15_s [32]bool
 				var v10_s [32]uint64
 				var v11_s [32]uint64
-				var v13F_s [32]float32
-				var v17F_s [32]float32
-				var v20F_s [32]float32
-				var v23F_s [32]float32
+				var v12_s [32]uint64
+				var v14F_s [32]float32
+				var v18F_s [32]float32
+				var v21F_s [32]float32
+				var v24F_s [32]float32
 				var v7_s [32]uint64
-				var v9_s [32]uint64
 				{
 					slow := uint32(0)
 					for l := range 32 {
 						// 29: mad.lo.s32
-						v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
+						v7 := uint64(uint32(h8 + uint32(r3[l])))
 						// 30: mul.wide.u32
-						v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
+						v9 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
 						// 31: add.s64
-						v9 := uint64(uint64(u2) + uint64(v8))
+						v10 := uint64(uint64(u2) + uint64(v9))
 						// 32: add.s64
-						v10 := uint64(uint64(u3) + uint64(v8))
+						v11 := uint64(uint64(u3) + uint64(v9))
 						// 33: ld.global.f32
-						v11a := uint64(v9) + 0x0
-						var v11 uint64
-						if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-							v11 = runtime.Load32(v11aw.Ptr, v11ao)
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 34: ld.global.f32
 						v12a := uint64(v10) + 0x0
 						var v12 uint64
 						if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
@@ -422,43 +412,39 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 								continue
 							}
 						}
+						// 34: ld.global.f32
+						v13a := uint64(v11) + 0x0
+						var v13 uint64
+						if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+							v13 = runtime.Load32(v13aw.Ptr, v13ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
 						// 35: mul.rn.f32
-						v13F := isa.CanonF32(math.Float32frombits(uint32(v11)) * math.Float32frombits(uint32(v12)))
-						v13 := uint64(math.Float32bits(v13F))
-						_ = v13F
-						_ = v13
-						v13F_s[l] = v13F
-						v9_s[l] = v9
+						v14F := isa.CanonF32(math.Float32frombits(uint32(v12)) * math.Float32frombits(uint32(v13)))
+						v14 := uint64(math.Float32bits(v14F))
+						_ = v14F
+						_ = v14
+						v14F_s[l] = v14F
 						v10_s[l] = v10
 						v11_s[l] = v11
+						v12_s[l] = v12
 						v7_s[l] = v7
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
 						// 29: mad.lo.s32
-						v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
+						v7 := uint64(uint32(h8 + uint32(r3[l])))
 						// 30: mul.wide.u32
-						v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
+						v9 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
 						// 31: add.s64
-						v9 := uint64(uint64(u2) + uint64(v8))
+						v10 := uint64(uint64(u2) + uint64(v9))
 						// 32: add.s64
-						v10 := uint64(uint64(u3) + uint64(v8))
+						v11 := uint64(uint64(u3) + uint64(v9))
 						// 33: ld.global.f32
-						v11a := uint64(v9) + 0x0
-						var v11 uint64
-						if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-							v11 = runtime.Load32(v11aw.Ptr, v11ao)
-						} else {
-							{
-								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-								if !v11ok {
-									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/hand/fma_chain.ptx:33")
-									continue
-								}
-								v11 = v11x
-							}
-						}
-						// 34: ld.global.f32
 						v12a := uint64(v10) + 0x0
 						var v12 uint64
 						if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
@@ -467,51 +453,55 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							{
 								v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
 								if !v12ok {
-									flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/hand/fma_chain.ptx:34")
+									flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/hand/fma_chain.ptx:33")
 									continue
 								}
 								v12 = v12x
 							}
 						}
+						// 34: ld.global.f32
+						v13a := uint64(v11) + 0x0
+						var v13 uint64
+						if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+							v13 = runtime.Load32(v13aw.Ptr, v13ao)
+						} else {
+							{
+								v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+								if !v13ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/hand/fma_chain.ptx:34")
+									continue
+								}
+								v13 = v13x
+							}
+						}
 						// 35: mul.rn.f32
-						v13F := isa.CanonF32(math.Float32frombits(uint32(v11)) * math.Float32frombits(uint32(v12)))
-						v13 := uint64(math.Float32bits(v13F))
-						_ = v13F
-						_ = v13
-						v13F_s[l] = v13F
-						v9_s[l] = v9
+						v14F := isa.CanonF32(math.Float32frombits(uint32(v12)) * math.Float32frombits(uint32(v13)))
+						v14 := uint64(math.Float32bits(v14F))
+						_ = v14F
+						_ = v14
+						v14F_s[l] = v14F
 						v10_s[l] = v10
 						v11_s[l] = v11
+						v12_s[l] = v12
 						v7_s[l] = v7
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v13F := v13F_s[l]
-						v9 := v9_s[l]
+						v14F := v14F_s[l]
 						v10 := v10_s[l]
+						v11 := v11_s[l]
 						// 36: setp.gt.f32
-						c14x, c14y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v13F))))), float64(math.Float32frombits(uint32(k1)))
-						c14t := c14x > c14y
-						c14 := c14t
-						c14b0 := uint32(0)
-						if c14 {
-							c14b0 = 1
+						c15x, c15y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v14F))))), float64(math.Float32frombits(uint32(k1)))
+						c15t := c15x > c15y
+						c15 := c15t
+						c15b0 := uint32(0)
+						if c15 {
+							c15b0 = 1
 						}
-						p0n |= c14b0 << l
+						p0n |= c15b0 << l
 						// 37: ld.global.f32
-						v15a := uint64(v9) + 0x4
-						var v15 uint64
-						if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-							v15 = runtime.Load32(v15aw.Ptr, v15ao)
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 38: ld.global.f32
 						v16a := uint64(v10) + 0x4
 						var v16 uint64
 						if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
@@ -522,54 +512,50 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 								continue
 							}
 						}
-						// 39: fma.rn.f32
+						// 38: ld.global.f32
+						v17a := uint64(v11) + 0x4
 						var v17 uint64
-						var v17F float32
-						v17p, v17z := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))), float64(v13F)
-						if v17f := v17p + v17z; isa.FmaF32Rounded(v17p, v17z, v17f, math.Float32bits(float32(v17f))) {
-							v17F = float32(v17f)
-							v17 = uint64(math.Float32bits(v17F))
+						if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+							v17 = runtime.Load32(v17aw.Ptr, v17ao)
 						} else {
 							{
 								slow |= 1 << l
 								continue
 							}
 						}
-						_ = v17F
-						_ = v17
-						v17F_s[l] = v17F
-						c14_s[l] = c14
+						// 39: fma.rn.f32
+						var v18 uint64
+						var v18F float32
+						v18p, v18z := float64(math.Float32frombits(uint32(v16)))*float64(math.Float32frombits(uint32(v17))), float64(v14F)
+						if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f, math.Float32bits(float32(v18f))) {
+							v18F = float32(v18f)
+							v18 = uint64(math.Float32bits(v18F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v18F
+						_ = v18
+						v18F_s[l] = v18F
+						c15_s[l] = c15
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v13F := v13F_s[l]
-						v9 := v9_s[l]
+						v14F := v14F_s[l]
 						v10 := v10_s[l]
+						v11 := v11_s[l]
 						// 36: setp.gt.f32
-						c14x, c14y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v13F))))), float64(math.Float32frombits(uint32(k1)))
-						c14t := c14x > c14y
-						c14 := c14t
-						c14b0 := uint32(0)
-						if c14 {
-							c14b0 = 1
+						c15x, c15y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v14F))))), float64(math.Float32frombits(uint32(k1)))
+						c15t := c15x > c15y
+						c15 := c15t
+						c15b0 := uint32(0)
+						if c15 {
+							c15b0 = 1
 						}
-						p0n |= c14b0 << l
+						p0n |= c15b0 << l
 						// 37: ld.global.f32
-						v15a := uint64(v9) + 0x4
-						var v15 uint64
-						if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-							v15 = runtime.Load32(v15aw.Ptr, v15ao)
-						} else {
-							{
-								v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-								if !v15ok {
-									flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/hand/fma_chain.ptx:37")
-									continue
-								}
-								v15 = v15x
-							}
-						}
-						// 38: ld.global.f32
 						v16a := uint64(v10) + 0x4
 						var v16 uint64
 						if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
@@ -578,49 +564,53 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							{
 								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
 								if !v16ok {
-									flt.Note(3, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/hand/fma_chain.ptx:38")
+									flt.Note(2, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/hand/fma_chain.ptx:37")
 									continue
 								}
 								v16 = v16x
 							}
 						}
-						// 39: fma.rn.f32
+						// 38: ld.global.f32
+						v17a := uint64(v11) + 0x4
 						var v17 uint64
-						var v17F float32
-						v17p, v17z := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))), float64(v13F)
-						if v17f := v17p + v17z; isa.FmaF32Rounded(v17p, v17z, v17f, math.Float32bits(float32(v17f))) {
-							v17F = float32(v17f)
-							v17 = uint64(math.Float32bits(v17F))
+						if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+							v17 = runtime.Load32(v17aw.Ptr, v17ao)
 						} else {
 							{
-								v17 = uint64(isa.FmaF32RN(uint32(v15), uint32(v16), uint32(uint64(math.Float32bits(v13F)))))
-								v17F = math.Float32frombits(uint32(v17))
+								v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+								if !v17ok {
+									flt.Note(3, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/hand/fma_chain.ptx:38")
+									continue
+								}
+								v17 = v17x
 							}
 						}
-						_ = v17F
-						_ = v17
-						v17F_s[l] = v17F
-						c14_s[l] = c14
+						// 39: fma.rn.f32
+						var v18 uint64
+						var v18F float32
+						v18p, v18z := float64(math.Float32frombits(uint32(v16)))*float64(math.Float32frombits(uint32(v17))), float64(v14F)
+						if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f, math.Float32bits(float32(v18f))) {
+							v18F = float32(v18f)
+							v18 = uint64(math.Float32bits(v18F))
+						} else {
+							{
+								v18 = uint64(isa.FmaF32RN(uint32(v16), uint32(v17), uint32(uint64(math.Float32bits(v14F)))))
+								v18F = math.Float32frombits(uint32(v18))
+							}
+						}
+						_ = v18F
+						_ = v18
+						v18F_s[l] = v18F
+						c15_s[l] = c15
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v9 := v9_s[l]
 						v10 := v10_s[l]
-						v17F := v17F_s[l]
+						v11 := v11_s[l]
+						v18F := v18F_s[l]
 						// 40: ld.global.f32
-						v18a := uint64(v9) + 0x8
-						var v18 uint64
-						if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-							v18 = runtime.Load32(v18aw.Ptr, v18ao)
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 41: ld.global.f32
 						v19a := uint64(v10) + 0x8
 						var v19 uint64
 						if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
@@ -631,44 +621,40 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 								continue
 							}
 						}
-						// 42: fma.rn.f32
+						// 41: ld.global.f32
+						v20a := uint64(v11) + 0x8
 						var v20 uint64
-						var v20F float32
-						v20p, v20z := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))), float64(v17F)
-						if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f, math.Float32bits(float32(v20f))) {
-							v20F = float32(v20f)
-							v20 = uint64(math.Float32bits(v20F))
+						if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+							v20 = runtime.Load32(v20aw.Ptr, v20ao)
 						} else {
 							{
 								slow |= 1 << l
 								continue
 							}
 						}
-						_ = v20F
-						_ = v20
-						v20F_s[l] = v20F
+						// 42: fma.rn.f32
+						var v21 uint64
+						var v21F float32
+						v21p, v21z := float64(math.Float32frombits(uint32(v19)))*float64(math.Float32frombits(uint32(v20))), float64(v18F)
+						if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f, math.Float32bits(float32(v21f))) {
+							v21F = float32(v21f)
+							v21 = uint64(math.Float32bits(v21F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v21F
+						_ = v21
+						v21F_s[l] = v21F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v9 := v9_s[l]
 						v10 := v10_s[l]
-						v17F := v17F_s[l]
+						v11 := v11_s[l]
+						v18F := v18F_s[l]
 						// 40: ld.global.f32
-						v18a := uint64(v9) + 0x8
-						var v18 uint64
-						if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-							v18 = runtime.Load32(v18aw.Ptr, v18ao)
-						} else {
-							{
-								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-								if !v18ok {
-									flt.Note(4, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/hand/fma_chain.ptx:40")
-									continue
-								}
-								v18 = v18x
-							}
-						}
-						// 41: ld.global.f32
 						v19a := uint64(v10) + 0x8
 						var v19 uint64
 						if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
@@ -677,48 +663,52 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							{
 								v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
 								if !v19ok {
-									flt.Note(5, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/hand/fma_chain.ptx:41")
+									flt.Note(4, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/hand/fma_chain.ptx:40")
 									continue
 								}
 								v19 = v19x
 							}
 						}
-						// 42: fma.rn.f32
+						// 41: ld.global.f32
+						v20a := uint64(v11) + 0x8
 						var v20 uint64
-						var v20F float32
-						v20p, v20z := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))), float64(v17F)
-						if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f, math.Float32bits(float32(v20f))) {
-							v20F = float32(v20f)
-							v20 = uint64(math.Float32bits(v20F))
+						if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+							v20 = runtime.Load32(v20aw.Ptr, v20ao)
 						} else {
 							{
-								v20 = uint64(isa.FmaF32RN(uint32(v18), uint32(v19), uint32(uint64(math.Float32bits(v17F)))))
-								v20F = math.Float32frombits(uint32(v20))
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+								if !v20ok {
+									flt.Note(5, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/hand/fma_chain.ptx:41")
+									continue
+								}
+								v20 = v20x
 							}
 						}
-						_ = v20F
-						_ = v20
-						v20F_s[l] = v20F
+						// 42: fma.rn.f32
+						var v21 uint64
+						var v21F float32
+						v21p, v21z := float64(math.Float32frombits(uint32(v19)))*float64(math.Float32frombits(uint32(v20))), float64(v18F)
+						if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f, math.Float32bits(float32(v21f))) {
+							v21F = float32(v21f)
+							v21 = uint64(math.Float32bits(v21F))
+						} else {
+							{
+								v21 = uint64(isa.FmaF32RN(uint32(v19), uint32(v20), uint32(uint64(math.Float32bits(v18F)))))
+								v21F = math.Float32frombits(uint32(v21))
+							}
+						}
+						_ = v21F
+						_ = v21
+						v21F_s[l] = v21F
 					}
 				}
 				{
 					slow := uint32(0)
 					for l := range 32 {
-						v9 := v9_s[l]
 						v10 := v10_s[l]
-						v20F := v20F_s[l]
+						v11 := v11_s[l]
+						v21F := v21F_s[l]
 						// 43: ld.global.f32
-						v21a := uint64(v9) + 0xc
-						var v21 uint64
-						if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-							v21 = runtime.Load32(v21aw.Ptr, v21ao)
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 44: ld.global.f32
 						v22a := uint64(v10) + 0xc
 						var v22 uint64
 						if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
@@ -729,44 +719,40 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 								continue
 							}
 						}
-						// 45: fma.rn.f32
+						// 44: ld.global.f32
+						v23a := uint64(v11) + 0xc
 						var v23 uint64
-						var v23F float32
-						v23p, v23z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(v20F)
-						if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f, math.Float32bits(float32(v23f))) {
-							v23F = float32(v23f)
-							v23 = uint64(math.Float32bits(v23F))
+						if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+							v23 = runtime.Load32(v23aw.Ptr, v23ao)
 						} else {
 							{
 								slow |= 1 << l
 								continue
 							}
 						}
-						_ = v23F
-						_ = v23
-						v23F_s[l] = v23F
+						// 45: fma.rn.f32
+						var v24 uint64
+						var v24F float32
+						v24p, v24z := float64(math.Float32frombits(uint32(v22)))*float64(math.Float32frombits(uint32(v23))), float64(v21F)
+						if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
+							v24F = float32(v24f)
+							v24 = uint64(math.Float32bits(v24F))
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						_ = v24F
+						_ = v24
+						v24F_s[l] = v24F
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
-						v9 := v9_s[l]
 						v10 := v10_s[l]
-						v20F := v20F_s[l]
+						v11 := v11_s[l]
+						v21F := v21F_s[l]
 						// 43: ld.global.f32
-						v21a := uint64(v9) + 0xc
-						var v21 uint64
-						if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-							v21 = runtime.Load32(v21aw.Ptr, v21ao)
-						} else {
-							{
-								v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
-								if !v21ok {
-									flt.Note(6, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/hand/fma_chain.ptx:43")
-									continue
-								}
-								v21 = v21x
-							}
-						}
-						// 44: ld.global.f32
 						v22a := uint64(v10) + 0xc
 						var v22 uint64
 						if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
@@ -775,85 +761,85 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 							{
 								v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGlobal, v22a, 4, l)
 								if !v22ok {
-									flt.Note(7, l, runtime.SpaceGlobal, v22a, 4, "testdata/ptx/hand/fma_chain.ptx:44")
+									flt.Note(6, l, runtime.SpaceGlobal, v22a, 4, "testdata/ptx/hand/fma_chain.ptx:43")
 									continue
 								}
 								v22 = v22x
 							}
 						}
-						// 45: fma.rn.f32
+						// 44: ld.global.f32
+						v23a := uint64(v11) + 0xc
 						var v23 uint64
-						var v23F float32
-						v23p, v23z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(v20F)
-						if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f, math.Float32bits(float32(v23f))) {
-							v23F = float32(v23f)
-							v23 = uint64(math.Float32bits(v23F))
+						if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+							v23 = runtime.Load32(v23aw.Ptr, v23ao)
 						} else {
 							{
-								v23 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(uint64(math.Float32bits(v20F)))))
-								v23F = math.Float32frombits(uint32(v23))
+								v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
+								if !v23ok {
+									flt.Note(7, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/hand/fma_chain.ptx:44")
+									continue
+								}
+								v23 = v23x
 							}
 						}
-						_ = v23F
-						_ = v23
-						v23F_s[l] = v23F
+						// 45: fma.rn.f32
+						var v24 uint64
+						var v24F float32
+						v24p, v24z := float64(math.Float32frombits(uint32(v22)))*float64(math.Float32frombits(uint32(v23))), float64(v21F)
+						if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
+							v24F = float32(v24f)
+							v24 = uint64(math.Float32bits(v24F))
+						} else {
+							{
+								v24 = uint64(isa.FmaF32RN(uint32(v22), uint32(v23), uint32(uint64(math.Float32bits(v21F)))))
+								v24F = math.Float32frombits(uint32(v24))
+							}
+						}
+						_ = v24F
+						_ = v24
+						v24F_s[l] = v24F
 					}
 				}
 				for l := range 32 {
-					v13F := v13F_s[l]
-					v23F := v23F_s[l]
-					c14 := c14_s[l]
-					v11 := v11_s[l]
+					v14F := v14F_s[l]
+					v24F := v24F_s[l]
+					c15 := c15_s[l]
+					v12 := v12_s[l]
 					v7 := v7_s[l]
 					// 46: add.rn.f32
-					v24F := isa.CanonF32(v23F + v13F)
-					v24 := uint64(math.Float32bits(v24F))
-					_ = v24F
-					_ = v24
+					v25F := isa.CanonF32(v24F + v14F)
+					v25 := uint64(math.Float32bits(v25F))
+					_ = v25F
+					_ = v25
 					// 47: selp.f32
-					v25 := uint64(uint64(math.Float32bits(v23F)))
-					if c14 {
-						v25 = uint64(uint64(math.Float32bits(v24F)))
+					v26 := uint64(uint64(math.Float32bits(v24F)))
+					if c15 {
+						v26 = uint64(uint64(math.Float32bits(v25F)))
 					}
 					// 48: sub.rn.f32
-					v26F := isa.CanonF32(math.Float32frombits(uint32(v25)) - math.Float32frombits(uint32(v11)))
-					v26 := uint64(math.Float32bits(v26F))
-					_ = v26F
-					r24[l] = v26
+					v27F := isa.CanonF32(math.Float32frombits(uint32(v26)) - math.Float32frombits(uint32(v12)))
+					v27 := uint64(math.Float32bits(v27F))
+					_ = v27F
+					r24[l] = v27
 					// 49: mul.wide.u32
-					v27 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k2))))
+					v28 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k2))))
 					// 50: add.s64
-					v28 := uint64(uint64(u1) + uint64(v27))
-					r26[l] = v28
+					v29 := uint64(uint64(u1) + uint64(v28))
+					r26[l] = v29
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 29: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
+				v7 := uint64(uint32(h8 + uint32(r3[l])))
 				// 30: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
+				v9 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
 				// 31: add.s64
-				v9 := uint64(uint64(u2) + uint64(v8))
+				v10 := uint64(uint64(u2) + uint64(v9))
 				// 32: add.s64
-				v10 := uint64(uint64(u3) + uint64(v8))
+				v11 := uint64(uint64(u3) + uint64(v9))
 				// 33: ld.global.f32
-				v11a := uint64(v9) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
-				} else {
-					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/hand/fma_chain.ptx:33")
-							continue
-						}
-						v11 = v11x
-					}
-				}
-				// 34: ld.global.f32
 				v12a := uint64(v10) + 0x0
 				var v12 uint64
 				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
@@ -862,42 +848,42 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
 						if !v12ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/hand/fma_chain.ptx:34")
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/hand/fma_chain.ptx:33")
 							continue
 						}
 						v12 = v12x
 					}
 				}
-				// 35: mul.rn.f32
-				v13F := isa.CanonF32(math.Float32frombits(uint32(v11)) * math.Float32frombits(uint32(v12)))
-				v13 := uint64(math.Float32bits(v13F))
-				_ = v13F
-				_ = v13
-				// 36: setp.gt.f32
-				c14x, c14y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v13F))))), float64(math.Float32frombits(uint32(k1)))
-				c14t := c14x > c14y
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p0n |= c14b0 << l
-				// 37: ld.global.f32
-				v15a := uint64(v9) + 0x4
-				var v15 uint64
-				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				// 34: ld.global.f32
+				v13a := uint64(v11) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
 					{
-						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-						if !v15ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/hand/fma_chain.ptx:37")
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/hand/fma_chain.ptx:34")
 							continue
 						}
-						v15 = v15x
+						v13 = v13x
 					}
 				}
-				// 38: ld.global.f32
+				// 35: mul.rn.f32
+				v14F := isa.CanonF32(math.Float32frombits(uint32(v12)) * math.Float32frombits(uint32(v13)))
+				v14 := uint64(math.Float32bits(v14F))
+				_ = v14F
+				_ = v14
+				// 36: setp.gt.f32
+				c15x, c15y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v14F))))), float64(math.Float32frombits(uint32(k1)))
+				c15t := c15x > c15y
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p0n |= c15b0 << l
+				// 37: ld.global.f32
 				v16a := uint64(v10) + 0x4
 				var v16 uint64
 				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
@@ -906,43 +892,43 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
 						if !v16ok {
-							flt.Note(3, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/hand/fma_chain.ptx:38")
+							flt.Note(2, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/hand/fma_chain.ptx:37")
 							continue
 						}
 						v16 = v16x
 					}
 				}
-				// 39: fma.rn.f32
+				// 38: ld.global.f32
+				v17a := uint64(v11) + 0x4
 				var v17 uint64
-				var v17F float32
-				v17p, v17z := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v16))), float64(v13F)
-				if v17f := v17p + v17z; isa.FmaF32Rounded(v17p, v17z, v17f, math.Float32bits(float32(v17f))) {
-					v17F = float32(v17f)
-					v17 = uint64(math.Float32bits(v17F))
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
 					{
-						v17 = uint64(isa.FmaF32RN(uint32(v15), uint32(v16), uint32(uint64(math.Float32bits(v13F)))))
-						v17F = math.Float32frombits(uint32(v17))
-					}
-				}
-				_ = v17F
-				_ = v17
-				// 40: ld.global.f32
-				v18a := uint64(v9) + 0x8
-				var v18 uint64
-				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-					v18 = runtime.Load32(v18aw.Ptr, v18ao)
-				} else {
-					{
-						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-						if !v18ok {
-							flt.Note(4, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/hand/fma_chain.ptx:40")
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+						if !v17ok {
+							flt.Note(3, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/hand/fma_chain.ptx:38")
 							continue
 						}
-						v18 = v18x
+						v17 = v17x
 					}
 				}
-				// 41: ld.global.f32
+				// 39: fma.rn.f32
+				var v18 uint64
+				var v18F float32
+				v18p, v18z := float64(math.Float32frombits(uint32(v16)))*float64(math.Float32frombits(uint32(v17))), float64(v14F)
+				if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f, math.Float32bits(float32(v18f))) {
+					v18F = float32(v18f)
+					v18 = uint64(math.Float32bits(v18F))
+				} else {
+					{
+						v18 = uint64(isa.FmaF32RN(uint32(v16), uint32(v17), uint32(uint64(math.Float32bits(v14F)))))
+						v18F = math.Float32frombits(uint32(v18))
+					}
+				}
+				_ = v18F
+				_ = v18
+				// 40: ld.global.f32
 				v19a := uint64(v10) + 0x8
 				var v19 uint64
 				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
@@ -951,43 +937,43 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
 						if !v19ok {
-							flt.Note(5, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/hand/fma_chain.ptx:41")
+							flt.Note(4, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/hand/fma_chain.ptx:40")
 							continue
 						}
 						v19 = v19x
 					}
 				}
-				// 42: fma.rn.f32
+				// 41: ld.global.f32
+				v20a := uint64(v11) + 0x8
 				var v20 uint64
-				var v20F float32
-				v20p, v20z := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v19))), float64(v17F)
-				if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f, math.Float32bits(float32(v20f))) {
-					v20F = float32(v20f)
-					v20 = uint64(math.Float32bits(v20F))
+				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+					v20 = runtime.Load32(v20aw.Ptr, v20ao)
 				} else {
 					{
-						v20 = uint64(isa.FmaF32RN(uint32(v18), uint32(v19), uint32(uint64(math.Float32bits(v17F)))))
-						v20F = math.Float32frombits(uint32(v20))
-					}
-				}
-				_ = v20F
-				_ = v20
-				// 43: ld.global.f32
-				v21a := uint64(v9) + 0xc
-				var v21 uint64
-				if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&3 == 0 {
-					v21 = runtime.Load32(v21aw.Ptr, v21ao)
-				} else {
-					{
-						v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 4, l)
-						if !v21ok {
-							flt.Note(6, l, runtime.SpaceGlobal, v21a, 4, "testdata/ptx/hand/fma_chain.ptx:43")
+						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+						if !v20ok {
+							flt.Note(5, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/hand/fma_chain.ptx:41")
 							continue
 						}
-						v21 = v21x
+						v20 = v20x
 					}
 				}
-				// 44: ld.global.f32
+				// 42: fma.rn.f32
+				var v21 uint64
+				var v21F float32
+				v21p, v21z := float64(math.Float32frombits(uint32(v19)))*float64(math.Float32frombits(uint32(v20))), float64(v18F)
+				if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f, math.Float32bits(float32(v21f))) {
+					v21F = float32(v21f)
+					v21 = uint64(math.Float32bits(v21F))
+				} else {
+					{
+						v21 = uint64(isa.FmaF32RN(uint32(v19), uint32(v20), uint32(uint64(math.Float32bits(v18F)))))
+						v21F = math.Float32frombits(uint32(v21))
+					}
+				}
+				_ = v21F
+				_ = v21
+				// 43: ld.global.f32
 				v22a := uint64(v10) + 0xc
 				var v22 uint64
 				if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&3 == 0 {
@@ -996,47 +982,62 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGlobal, v22a, 4, l)
 						if !v22ok {
-							flt.Note(7, l, runtime.SpaceGlobal, v22a, 4, "testdata/ptx/hand/fma_chain.ptx:44")
+							flt.Note(6, l, runtime.SpaceGlobal, v22a, 4, "testdata/ptx/hand/fma_chain.ptx:43")
 							continue
 						}
 						v22 = v22x
 					}
 				}
-				// 45: fma.rn.f32
+				// 44: ld.global.f32
+				v23a := uint64(v11) + 0xc
 				var v23 uint64
-				var v23F float32
-				v23p, v23z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(v20F)
-				if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f, math.Float32bits(float32(v23f))) {
-					v23F = float32(v23f)
-					v23 = uint64(math.Float32bits(v23F))
+				if v23ao := v23a - v23aw.Base; v23ao < v23aw.End && v23a&3 == 0 {
+					v23 = runtime.Load32(v23aw.Ptr, v23ao)
 				} else {
 					{
-						v23 = uint64(isa.FmaF32RN(uint32(v21), uint32(v22), uint32(uint64(math.Float32bits(v20F)))))
-						v23F = math.Float32frombits(uint32(v23))
+						v23x, v23ok := w.TryLoad(v23aw, runtime.SpaceGlobal, v23a, 4, l)
+						if !v23ok {
+							flt.Note(7, l, runtime.SpaceGlobal, v23a, 4, "testdata/ptx/hand/fma_chain.ptx:44")
+							continue
+						}
+						v23 = v23x
 					}
 				}
-				_ = v23F
-				_ = v23
-				// 46: add.rn.f32
-				v24F := isa.CanonF32(v23F + v13F)
-				v24 := uint64(math.Float32bits(v24F))
+				// 45: fma.rn.f32
+				var v24 uint64
+				var v24F float32
+				v24p, v24z := float64(math.Float32frombits(uint32(v22)))*float64(math.Float32frombits(uint32(v23))), float64(v21F)
+				if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
+					v24F = float32(v24f)
+					v24 = uint64(math.Float32bits(v24F))
+				} else {
+					{
+						v24 = uint64(isa.FmaF32RN(uint32(v22), uint32(v23), uint32(uint64(math.Float32bits(v21F)))))
+						v24F = math.Float32frombits(uint32(v24))
+					}
+				}
 				_ = v24F
 				_ = v24
+				// 46: add.rn.f32
+				v25F := isa.CanonF32(v24F + v14F)
+				v25 := uint64(math.Float32bits(v25F))
+				_ = v25F
+				_ = v25
 				// 47: selp.f32
-				v25 := uint64(uint64(math.Float32bits(v23F)))
-				if c14 {
-					v25 = uint64(uint64(math.Float32bits(v24F)))
+				v26 := uint64(uint64(math.Float32bits(v24F)))
+				if c15 {
+					v26 = uint64(uint64(math.Float32bits(v25F)))
 				}
 				// 48: sub.rn.f32
-				v26F := isa.CanonF32(math.Float32frombits(uint32(v25)) - math.Float32frombits(uint32(v11)))
-				v26 := uint64(math.Float32bits(v26F))
-				_ = v26F
-				r24[l] = v26
+				v27F := isa.CanonF32(math.Float32frombits(uint32(v26)) - math.Float32frombits(uint32(v12)))
+				v27 := uint64(math.Float32bits(v27F))
+				_ = v27F
+				r24[l] = v27
 				// 49: mul.wide.u32
-				v27 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k2))))
+				v28 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k2))))
 				// 50: add.s64
-				v28 := uint64(uint64(u1) + uint64(v27))
-				r26[l] = v28
+				v29 := uint64(uint64(u1) + uint64(v28))
+				r26[l] = v29
 			}
 		}
 		flt.Raise(w)
@@ -1053,17 +1054,17 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s29w := w.Window(8)
+		s30w := w.Window(8)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 51: st.global.f32
-				s29 := uint64(r26[l]) + 0x0
-				s29v := uint64(r24[l])
-				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-					runtime.Store32(s29w.Ptr, s29o, s29v)
+				s30 := uint64(r26[l]) + 0x0
+				s30v := uint64(r24[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
 					{
-						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/fma_chain.ptx:51")
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/hand/fma_chain.ptx:51")
 					}
 				}
 			}
@@ -1071,13 +1072,13 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 51: st.global.f32
-				s29 := uint64(r26[l]) + 0x0
-				s29v := uint64(r24[l])
-				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-					runtime.Store32(s29w.Ptr, s29o, s29v)
+				s30 := uint64(r26[l]) + 0x0
+				s30v := uint64(r24[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
 					{
-						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/fma_chain.ptx:51")
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/hand/fma_chain.ptx:51")
 					}
 				}
 			}

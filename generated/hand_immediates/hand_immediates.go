@@ -445,12 +445,13 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 52, 53: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 53: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r4[l] = v4
 			}
 		} else {
@@ -459,7 +460,7 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 52: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 53: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r4[l] = v4
 			}
 		}
@@ -474,14 +475,14 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 54: ld.param.u64
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/immediates.ptx:54")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/immediates.ptx:54")
 	}
 	// PTX line 55: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
+	u7 := uint64(u6)
 	// PTX lines 56, 57, 60, 61, 62: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -493,53 +494,53 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s10w := w.Window(0)
+		s11w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
 				// 57: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r10[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r10[l] = v9
 				// 60: add.u32
-				v9 := uint64(uint32(r4[l]) + uint32(k1))
+				v10 := uint64(uint32(r4[l]) + uint32(k1))
 				// 61: st.global.u32
-				s10 := uint64(v8) + 0x0
-				s10v := uint64(v9)
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(v9) + 0x0
+				s11v := uint64(v10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/immediates.ptx:61")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/immediates.ptx:61")
 					}
 				}
 				// 62: or.b32
-				v11 := uint64(uint32(r4[l]) | uint32(k2))
-				r12[l] = v11
+				v12 := uint64(uint32(r4[l]) | uint32(k2))
+				r12[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 56: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
 				// 57: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r10[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r10[l] = v9
 				// 60: add.u32
-				v9 := uint64(uint32(r4[l]) + uint32(k1))
+				v10 := uint64(uint32(r4[l]) + uint32(k1))
 				// 61: st.global.u32
-				s10 := uint64(v8) + 0x0
-				s10v := uint64(v9)
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(v9) + 0x0
+				s11v := uint64(v10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/immediates.ptx:61")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/immediates.ptx:61")
 					}
 				}
 				// 62: or.b32
-				v11 := uint64(uint32(r4[l]) | uint32(k2))
-				r12[l] = v11
+				v12 := uint64(uint32(r4[l]) | uint32(k2))
+				r12[l] = v12
 			}
 		}
 	}
@@ -554,39 +555,39 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s12w := w.Window(1)
+		s13w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 63: st.global.u32
-				s12 := uint64(r10[l]) + 0x4
-				s12v := uint64(r12[l])
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Ptr, s12o, s12v)
+				s13 := uint64(r10[l]) + 0x4
+				s13v := uint64(r12[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
 					{
-						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/immediates.ptx:63")
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/immediates.ptx:63")
 					}
 				}
 				// 64: add.u32
-				v13 := uint64(uint32(r4[l]) + uint32(k3))
-				r13[l] = v13
+				v14 := uint64(uint32(r4[l]) + uint32(k3))
+				r13[l] = v14
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 63: st.global.u32
-				s12 := uint64(r10[l]) + 0x4
-				s12v := uint64(r12[l])
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Ptr, s12o, s12v)
+				s13 := uint64(r10[l]) + 0x4
+				s13v := uint64(r12[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
 					{
-						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/immediates.ptx:63")
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/immediates.ptx:63")
 					}
 				}
 				// 64: add.u32
-				v13 := uint64(uint32(r4[l]) + uint32(k3))
-				r13[l] = v13
+				v14 := uint64(uint32(r4[l]) + uint32(k3))
+				r13[l] = v14
 			}
 		}
 	}
@@ -601,39 +602,39 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s14w := w.Window(2)
+		s15w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 65: st.global.u32
-				s14 := uint64(r10[l]) + 0x8
-				s14v := uint64(r13[l])
-				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-					runtime.Store32(s14w.Ptr, s14o, s14v)
+				s15 := uint64(r10[l]) + 0x8
+				s15v := uint64(r13[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
 					{
-						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/immediates.ptx:65")
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/immediates.ptx:65")
 					}
 				}
 				// 66: add.u32
-				v15 := uint64(uint32(r4[l]) + uint32(k4))
-				r14[l] = v15
+				v16 := uint64(uint32(r4[l]) + uint32(k4))
+				r14[l] = v16
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 65: st.global.u32
-				s14 := uint64(r10[l]) + 0x8
-				s14v := uint64(r13[l])
-				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
-					runtime.Store32(s14w.Ptr, s14o, s14v)
+				s15 := uint64(r10[l]) + 0x8
+				s15v := uint64(r13[l])
+				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
+					runtime.Store32(s15w.Ptr, s15o, s15v)
 				} else {
 					{
-						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/immediates.ptx:65")
+						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/immediates.ptx:65")
 					}
 				}
 				// 66: add.u32
-				v15 := uint64(uint32(r4[l]) + uint32(k4))
-				r14[l] = v15
+				v16 := uint64(uint32(r4[l]) + uint32(k4))
+				r14[l] = v16
 			}
 		}
 	}
@@ -648,39 +649,39 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s16w := w.Window(3)
+		s17w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 67: st.global.u32
-				s16 := uint64(r10[l]) + 0xc
-				s16v := uint64(r14[l])
-				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-					runtime.Store32(s16w.Ptr, s16o, s16v)
+				s17 := uint64(r10[l]) + 0xc
+				s17v := uint64(r14[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
 					{
-						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/immediates.ptx:67")
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/immediates.ptx:67")
 					}
 				}
 				// 68: add.u32
-				v17 := uint64(uint32(r4[l]) + uint32(k5))
-				r15[l] = v17
+				v18 := uint64(uint32(r4[l]) + uint32(k5))
+				r15[l] = v18
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 67: st.global.u32
-				s16 := uint64(r10[l]) + 0xc
-				s16v := uint64(r14[l])
-				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-					runtime.Store32(s16w.Ptr, s16o, s16v)
+				s17 := uint64(r10[l]) + 0xc
+				s17v := uint64(r14[l])
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
 					{
-						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/immediates.ptx:67")
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/immediates.ptx:67")
 					}
 				}
 				// 68: add.u32
-				v17 := uint64(uint32(r4[l]) + uint32(k5))
-				r15[l] = v17
+				v18 := uint64(uint32(r4[l]) + uint32(k5))
+				r15[l] = v18
 			}
 		}
 	}
@@ -695,39 +696,39 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s18w := w.Window(4)
+		s19w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 69: st.global.u32
-				s18 := uint64(r10[l]) + 0x10
-				s18v := uint64(r15[l])
-				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-					runtime.Store32(s18w.Ptr, s18o, s18v)
+				s19 := uint64(r10[l]) + 0x10
+				s19v := uint64(r15[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
 					{
-						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/hand/immediates.ptx:69")
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/immediates.ptx:69")
 					}
 				}
 				// 70: add.u32
-				v19 := uint64(uint32(r4[l]) + uint32(k6))
-				r16[l] = v19
+				v20 := uint64(uint32(r4[l]) + uint32(k6))
+				r16[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 69: st.global.u32
-				s18 := uint64(r10[l]) + 0x10
-				s18v := uint64(r15[l])
-				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-					runtime.Store32(s18w.Ptr, s18o, s18v)
+				s19 := uint64(r10[l]) + 0x10
+				s19v := uint64(r15[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
 					{
-						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/hand/immediates.ptx:69")
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/immediates.ptx:69")
 					}
 				}
 				// 70: add.u32
-				v19 := uint64(uint32(r4[l]) + uint32(k6))
-				r16[l] = v19
+				v20 := uint64(uint32(r4[l]) + uint32(k6))
+				r16[l] = v20
 			}
 		}
 	}
@@ -742,39 +743,39 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s20w := w.Window(5)
+		s21w := w.Window(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 71: st.global.u32
-				s20 := uint64(r10[l]) + 0x14
-				s20v := uint64(r16[l])
-				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-					runtime.Store32(s20w.Ptr, s20o, s20v)
+				s21 := uint64(r10[l]) + 0x14
+				s21v := uint64(r16[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
 					{
-						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/immediates.ptx:71")
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/hand/immediates.ptx:71")
 					}
 				}
 				// 72: add.u32
-				v21 := uint64(uint32(r4[l]) + uint32(k7))
-				r17[l] = v21
+				v22 := uint64(uint32(r4[l]) + uint32(k7))
+				r17[l] = v22
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 71: st.global.u32
-				s20 := uint64(r10[l]) + 0x14
-				s20v := uint64(r16[l])
-				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-					runtime.Store32(s20w.Ptr, s20o, s20v)
+				s21 := uint64(r10[l]) + 0x14
+				s21v := uint64(r16[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
 					{
-						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/immediates.ptx:71")
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/hand/immediates.ptx:71")
 					}
 				}
 				// 72: add.u32
-				v21 := uint64(uint32(r4[l]) + uint32(k7))
-				r17[l] = v21
+				v22 := uint64(uint32(r4[l]) + uint32(k7))
+				r17[l] = v22
 			}
 		}
 	}
@@ -789,39 +790,39 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s22w := w.Window(6)
+		s23w := w.Window(6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 73: st.global.u32
-				s22 := uint64(r10[l]) + 0x18
-				s22v := uint64(r17[l])
-				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-					runtime.Store32(s22w.Ptr, s22o, s22v)
+				s23 := uint64(r10[l]) + 0x18
+				s23v := uint64(r17[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
 					{
-						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/hand/immediates.ptx:73")
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/immediates.ptx:73")
 					}
 				}
 				// 74: add.u32
-				v23 := uint64(uint32(r4[l]) + uint32(k8))
-				r18[l] = v23
+				v24 := uint64(uint32(r4[l]) + uint32(k8))
+				r18[l] = v24
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 73: st.global.u32
-				s22 := uint64(r10[l]) + 0x18
-				s22v := uint64(r17[l])
-				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-					runtime.Store32(s22w.Ptr, s22o, s22v)
+				s23 := uint64(r10[l]) + 0x18
+				s23v := uint64(r17[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
 					{
-						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/hand/immediates.ptx:73")
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/immediates.ptx:73")
 					}
 				}
 				// 74: add.u32
-				v23 := uint64(uint32(r4[l]) + uint32(k8))
-				r18[l] = v23
+				v24 := uint64(uint32(r4[l]) + uint32(k8))
+				r18[l] = v24
 			}
 		}
 	}
@@ -836,39 +837,39 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s24w := w.Window(7)
+		s25w := w.Window(7)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 75: st.global.u32
-				s24 := uint64(r10[l]) + 0x1c
-				s24v := uint64(r18[l])
-				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-					runtime.Store32(s24w.Ptr, s24o, s24v)
+				s25 := uint64(r10[l]) + 0x1c
+				s25v := uint64(r18[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
 					{
-						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/immediates.ptx:75")
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/hand/immediates.ptx:75")
 					}
 				}
 				// 76: add.s32
-				v25 := uint64(uint32(r4[l]) + uint32(k9))
-				r19[l] = v25
+				v26 := uint64(uint32(r4[l]) + uint32(k9))
+				r19[l] = v26
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 75: st.global.u32
-				s24 := uint64(r10[l]) + 0x1c
-				s24v := uint64(r18[l])
-				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-					runtime.Store32(s24w.Ptr, s24o, s24v)
+				s25 := uint64(r10[l]) + 0x1c
+				s25v := uint64(r18[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
 					{
-						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/immediates.ptx:75")
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/hand/immediates.ptx:75")
 					}
 				}
 				// 76: add.s32
-				v25 := uint64(uint32(r4[l]) + uint32(k9))
-				r19[l] = v25
+				v26 := uint64(uint32(r4[l]) + uint32(k9))
+				r19[l] = v26
 			}
 		}
 	}
@@ -883,39 +884,39 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s26w := w.Window(8)
+		s27w := w.Window(8)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 77: st.global.u32
-				s26 := uint64(r10[l]) + 0x20
-				s26v := uint64(r19[l])
-				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-					runtime.Store32(s26w.Ptr, s26o, s26v)
+				s27 := uint64(r10[l]) + 0x20
+				s27v := uint64(r19[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
 					{
-						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/immediates.ptx:77")
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/hand/immediates.ptx:77")
 					}
 				}
 				// 78: mul.lo.s32
-				v27 := uint64(uint32(r4[l]) * uint32(k10))
-				r20[l] = v27
+				v28 := uint64(uint32(r4[l]) * uint32(k10))
+				r20[l] = v28
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 77: st.global.u32
-				s26 := uint64(r10[l]) + 0x20
-				s26v := uint64(r19[l])
-				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-					runtime.Store32(s26w.Ptr, s26o, s26v)
+				s27 := uint64(r10[l]) + 0x20
+				s27v := uint64(r19[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
 					{
-						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/immediates.ptx:77")
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/hand/immediates.ptx:77")
 					}
 				}
 				// 78: mul.lo.s32
-				v27 := uint64(uint32(r4[l]) * uint32(k10))
-				r20[l] = v27
+				v28 := uint64(uint32(r4[l]) * uint32(k10))
+				r20[l] = v28
 			}
 		}
 	}
@@ -930,49 +931,49 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s28w := w.Window(9)
+		s29w := w.Window(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: st.global.u32
-				s28 := uint64(r10[l]) + 0x24
-				s28v := uint64(r20[l])
-				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-					runtime.Store32(s28w.Ptr, s28o, s28v)
+				s29 := uint64(r10[l]) + 0x24
+				s29v := uint64(r20[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
 					{
-						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/immediates.ptx:79")
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/immediates.ptx:79")
 					}
 				}
 				// 82: cvt.rn.f32.u32
-				v29 := uint64(math.Float32bits(float32(uint32(r4[l]))))
-				r21[l] = v29
+				v30 := uint64(math.Float32bits(float32(uint32(r4[l]))))
+				r21[l] = v30
 				// 83: add.f32
-				v30F := isa.CanonF32(math.Float32frombits(uint32(v29)) + math.Float32frombits(uint32(k11)))
-				v30 := uint64(math.Float32bits(v30F))
-				_ = v30F
-				r22[l] = v30
+				v31F := isa.CanonF32(math.Float32frombits(uint32(v30)) + math.Float32frombits(uint32(k11)))
+				v31 := uint64(math.Float32bits(v31F))
+				_ = v31F
+				r22[l] = v31
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 79: st.global.u32
-				s28 := uint64(r10[l]) + 0x24
-				s28v := uint64(r20[l])
-				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-					runtime.Store32(s28w.Ptr, s28o, s28v)
+				s29 := uint64(r10[l]) + 0x24
+				s29v := uint64(r20[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
 					{
-						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/immediates.ptx:79")
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/immediates.ptx:79")
 					}
 				}
 				// 82: cvt.rn.f32.u32
-				v29 := uint64(math.Float32bits(float32(uint32(r4[l]))))
-				r21[l] = v29
+				v30 := uint64(math.Float32bits(float32(uint32(r4[l]))))
+				r21[l] = v30
 				// 83: add.f32
-				v30F := isa.CanonF32(math.Float32frombits(uint32(v29)) + math.Float32frombits(uint32(k11)))
-				v30 := uint64(math.Float32bits(v30F))
-				_ = v30F
-				r22[l] = v30
+				v31F := isa.CanonF32(math.Float32frombits(uint32(v30)) + math.Float32frombits(uint32(k11)))
+				v31 := uint64(math.Float32bits(v31F))
+				_ = v31F
+				r22[l] = v31
 			}
 		}
 	}
@@ -987,43 +988,43 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s31w := w.Window(10)
+		s32w := w.Window(10)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 84: st.global.f32
-				s31 := uint64(r10[l]) + 0x28
-				s31v := uint64(r22[l])
-				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-					runtime.Store32(s31w.Ptr, s31o, s31v)
+				s32 := uint64(r10[l]) + 0x28
+				s32v := uint64(r22[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
 					{
-						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/immediates.ptx:84")
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/immediates.ptx:84")
 					}
 				}
 				// 85: mul.f32
-				v32F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) * math.Float32frombits(uint32(k12)))
-				v32 := uint64(math.Float32bits(v32F))
-				_ = v32F
-				r23[l] = v32
+				v33F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) * math.Float32frombits(uint32(k12)))
+				v33 := uint64(math.Float32bits(v33F))
+				_ = v33F
+				r23[l] = v33
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 84: st.global.f32
-				s31 := uint64(r10[l]) + 0x28
-				s31v := uint64(r22[l])
-				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-					runtime.Store32(s31w.Ptr, s31o, s31v)
+				s32 := uint64(r10[l]) + 0x28
+				s32v := uint64(r22[l])
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
 					{
-						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/immediates.ptx:84")
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/immediates.ptx:84")
 					}
 				}
 				// 85: mul.f32
-				v32F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) * math.Float32frombits(uint32(k12)))
-				v32 := uint64(math.Float32bits(v32F))
-				_ = v32F
-				r23[l] = v32
+				v33F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) * math.Float32frombits(uint32(k12)))
+				v33 := uint64(math.Float32bits(v33F))
+				_ = v33F
+				r23[l] = v33
 			}
 		}
 	}
@@ -1038,43 +1039,43 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s33w := w.Window(11)
+		s34w := w.Window(11)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 86: st.global.f32
-				s33 := uint64(r10[l]) + 0x2c
-				s33v := uint64(r23[l])
-				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-					runtime.Store32(s33w.Ptr, s33o, s33v)
+				s34 := uint64(r10[l]) + 0x2c
+				s34v := uint64(r23[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
 					{
-						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/immediates.ptx:86")
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/immediates.ptx:86")
 					}
 				}
 				// 87: mul.f32
-				v34F := isa.CanonF32(math.Float32frombits(uint32(r21[l])) * math.Float32frombits(uint32(k13)))
-				v34 := uint64(math.Float32bits(v34F))
-				_ = v34F
-				r24[l] = v34
+				v35F := isa.CanonF32(math.Float32frombits(uint32(r21[l])) * math.Float32frombits(uint32(k13)))
+				v35 := uint64(math.Float32bits(v35F))
+				_ = v35F
+				r24[l] = v35
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 86: st.global.f32
-				s33 := uint64(r10[l]) + 0x2c
-				s33v := uint64(r23[l])
-				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-					runtime.Store32(s33w.Ptr, s33o, s33v)
+				s34 := uint64(r10[l]) + 0x2c
+				s34v := uint64(r23[l])
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
 					{
-						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/immediates.ptx:86")
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/immediates.ptx:86")
 					}
 				}
 				// 87: mul.f32
-				v34F := isa.CanonF32(math.Float32frombits(uint32(r21[l])) * math.Float32frombits(uint32(k13)))
-				v34 := uint64(math.Float32bits(v34F))
-				_ = v34F
-				r24[l] = v34
+				v35F := isa.CanonF32(math.Float32frombits(uint32(r21[l])) * math.Float32frombits(uint32(k13)))
+				v35 := uint64(math.Float32bits(v35F))
+				_ = v35F
+				r24[l] = v35
 			}
 		}
 	}
@@ -1089,58 +1090,58 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s35w := w.Window(12)
+		s36w := w.Window(12)
 		if m == 0xffffffff {
 			{
-				var v37_s [32]uint64
+				var v38_s [32]uint64
 				for l := range 32 {
 					// 88: st.global.f32
-					s35 := uint64(r10[l]) + 0x30
-					s35v := uint64(r24[l])
-					if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-						runtime.Store32(s35w.Ptr, s35o, s35v)
+					s36 := uint64(r10[l]) + 0x30
+					s36v := uint64(r24[l])
+					if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+						runtime.Store32(s36w.Ptr, s36o, s36v)
 					} else {
 						{
-							w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/hand/immediates.ptx:88")
+							w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/immediates.ptx:88")
 						}
 					}
 					// 89: cvt.rn.f64.u32
-					v36 := math.Float64bits(float64(uint32(r4[l])))
+					v37 := math.Float64bits(float64(uint32(r4[l])))
 					// 90: add.f64
-					v37 := isa.AddF64RN(v36, k14)
-					v37_s[l] = v37
+					v38 := isa.AddF64RN(v37, k14)
+					v38_s[l] = v38
 				}
 				for l := range 32 {
-					v37 := v37_s[l]
+					v38 := v38_s[l]
 					// 91: mul.f64
-					v38 := isa.MulF64RN(v37, k15)
+					v39 := isa.MulF64RN(v38, k15)
 					// 92: cvt.rzi.u32.f64
-					v39 := isa.FloatToInt(math.Float64frombits(v38), isa.RZ, 32, false)
-					r28[l] = v39
+					v40 := isa.FloatToInt(math.Float64frombits(v39), isa.RZ, 32, false)
+					r28[l] = v40
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 88: st.global.f32
-				s35 := uint64(r10[l]) + 0x30
-				s35v := uint64(r24[l])
-				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
-					runtime.Store32(s35w.Ptr, s35o, s35v)
+				s36 := uint64(r10[l]) + 0x30
+				s36v := uint64(r24[l])
+				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
+					runtime.Store32(s36w.Ptr, s36o, s36v)
 				} else {
 					{
-						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/hand/immediates.ptx:88")
+						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/immediates.ptx:88")
 					}
 				}
 				// 89: cvt.rn.f64.u32
-				v36 := math.Float64bits(float64(uint32(r4[l])))
+				v37 := math.Float64bits(float64(uint32(r4[l])))
 				// 90: add.f64
-				v37 := isa.AddF64RN(v36, k14)
+				v38 := isa.AddF64RN(v37, k14)
 				// 91: mul.f64
-				v38 := isa.MulF64RN(v37, k15)
+				v39 := isa.MulF64RN(v38, k15)
 				// 92: cvt.rzi.u32.f64
-				v39 := isa.FloatToInt(math.Float64frombits(v38), isa.RZ, 32, false)
-				r28[l] = v39
+				v40 := isa.FloatToInt(math.Float64frombits(v39), isa.RZ, 32, false)
+				r28[l] = v40
 			}
 		}
 	}
@@ -1155,49 +1156,49 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s40w := w.Window(13)
+		s41w := w.Window(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 93: st.global.u32
-				s40 := uint64(r10[l]) + 0x34
-				s40v := uint64(r28[l])
-				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-					runtime.Store32(s40w.Ptr, s40o, s40v)
+				s41 := uint64(r10[l]) + 0x34
+				s41v := uint64(r28[l])
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
+					runtime.Store32(s41w.Ptr, s41o, s41v)
 				} else {
 					{
-						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/immediates.ptx:93")
+						w.StoreLane(s41w, runtime.SpaceGlobal, s41, 4, s41v, l, "testdata/ptx/hand/immediates.ptx:93")
 					}
 				}
 				// 96: cvt.u64.u32
-				v41 := uint64(uint64(uint32(r4[l])))
-				r29[l] = v41
+				v42 := uint64(uint64(uint32(r4[l])))
+				r29[l] = v42
 				// 97: add.u64
-				v42 := uint64(uint64(v41) + uint64(k16))
+				v43 := uint64(uint64(v42) + uint64(k16))
 				// 98: cvt.u32.u64
-				v43 := uint64(uint32(uint64(v42)))
-				r31[l] = v43
+				v44 := uint64(uint32(uint64(v43)))
+				r31[l] = v44
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 93: st.global.u32
-				s40 := uint64(r10[l]) + 0x34
-				s40v := uint64(r28[l])
-				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-					runtime.Store32(s40w.Ptr, s40o, s40v)
+				s41 := uint64(r10[l]) + 0x34
+				s41v := uint64(r28[l])
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
+					runtime.Store32(s41w.Ptr, s41o, s41v)
 				} else {
 					{
-						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/immediates.ptx:93")
+						w.StoreLane(s41w, runtime.SpaceGlobal, s41, 4, s41v, l, "testdata/ptx/hand/immediates.ptx:93")
 					}
 				}
 				// 96: cvt.u64.u32
-				v41 := uint64(uint64(uint32(r4[l])))
-				r29[l] = v41
+				v42 := uint64(uint64(uint32(r4[l])))
+				r29[l] = v42
 				// 97: add.u64
-				v42 := uint64(uint64(v41) + uint64(k16))
+				v43 := uint64(uint64(v42) + uint64(k16))
 				// 98: cvt.u32.u64
-				v43 := uint64(uint32(uint64(v42)))
-				r31[l] = v43
+				v44 := uint64(uint32(uint64(v43)))
+				r31[l] = v44
 			}
 		}
 	}
@@ -1212,47 +1213,47 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s44w := w.Window(14)
+		s45w := w.Window(14)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 99: st.global.u32
-				s44 := uint64(r10[l]) + 0x38
-				s44v := uint64(r31[l])
-				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
-					runtime.Store32(s44w.Ptr, s44o, s44v)
+				s45 := uint64(r10[l]) + 0x38
+				s45v := uint64(r31[l])
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
+					runtime.Store32(s45w.Ptr, s45o, s45v)
 				} else {
 					{
-						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/hand/immediates.ptx:99")
+						w.StoreLane(s45w, runtime.SpaceGlobal, s45, 4, s45v, l, "testdata/ptx/hand/immediates.ptx:99")
 					}
 				}
 				// 100: add.u64
-				v45 := uint64(uint64(r29[l]) + uint64(k17))
-				r32[l] = v45
+				v46 := uint64(uint64(r29[l]) + uint64(k17))
+				r32[l] = v46
 				// 101: mov.b64
-				m46 := v45
-				m46_1 := m46 >> 32 & k18
-				r33[l] = m46_1
+				m47 := v46
+				m47_1 := m47 >> 32 & k18
+				r33[l] = m47_1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 99: st.global.u32
-				s44 := uint64(r10[l]) + 0x38
-				s44v := uint64(r31[l])
-				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
-					runtime.Store32(s44w.Ptr, s44o, s44v)
+				s45 := uint64(r10[l]) + 0x38
+				s45v := uint64(r31[l])
+				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
+					runtime.Store32(s45w.Ptr, s45o, s45v)
 				} else {
 					{
-						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/hand/immediates.ptx:99")
+						w.StoreLane(s45w, runtime.SpaceGlobal, s45, 4, s45v, l, "testdata/ptx/hand/immediates.ptx:99")
 					}
 				}
 				// 100: add.u64
-				v45 := uint64(uint64(r29[l]) + uint64(k17))
-				r32[l] = v45
+				v46 := uint64(uint64(r29[l]) + uint64(k17))
+				r32[l] = v46
 				// 101: mov.b64
-				m46 := v45
-				m46_1 := m46 >> 32 & k18
-				r33[l] = m46_1
+				m47 := v46
+				m47_1 := m47 >> 32 & k18
+				r33[l] = m47_1
 			}
 		}
 	}
@@ -1267,41 +1268,41 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s47w := w.Window(15)
+		s48w := w.Window(15)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 102: st.global.u32
-				s47 := uint64(r10[l]) + 0x3c
-				s47v := uint64(r33[l])
-				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
-					runtime.Store32(s47w.Ptr, s47o, s47v)
+				s48 := uint64(r10[l]) + 0x3c
+				s48v := uint64(r33[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+					runtime.Store32(s48w.Ptr, s48o, s48v)
 				} else {
 					{
-						w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/hand/immediates.ptx:102")
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/hand/immediates.ptx:102")
 					}
 				}
 				// 103: mov.b64
-				m48 := r32[l]
-				m48_0 := m48 >> 0 & k18
-				r34[l] = m48_0
+				m49 := r32[l]
+				m49_0 := m49 >> 0 & k18
+				r34[l] = m49_0
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 102: st.global.u32
-				s47 := uint64(r10[l]) + 0x3c
-				s47v := uint64(r33[l])
-				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
-					runtime.Store32(s47w.Ptr, s47o, s47v)
+				s48 := uint64(r10[l]) + 0x3c
+				s48v := uint64(r33[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
+					runtime.Store32(s48w.Ptr, s48o, s48v)
 				} else {
 					{
-						w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/hand/immediates.ptx:102")
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/hand/immediates.ptx:102")
 					}
 				}
 				// 103: mov.b64
-				m48 := r32[l]
-				m48_0 := m48 >> 0 & k18
-				r34[l] = m48_0
+				m49 := r32[l]
+				m49_0 := m49 >> 0 & k18
+				r34[l] = m49_0
 			}
 		}
 	}
@@ -1316,17 +1317,17 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s49w := w.Window(16)
+		s50w := w.Window(16)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 104: st.global.u32
-				s49 := uint64(r10[l]) + 0x40
-				s49v := uint64(r34[l])
-				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-					runtime.Store32(s49w.Ptr, s49o, s49v)
+				s50 := uint64(r10[l]) + 0x40
+				s50v := uint64(r34[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
+					runtime.Store32(s50w.Ptr, s50o, s50v)
 				} else {
 					{
-						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/immediates.ptx:104")
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/hand/immediates.ptx:104")
 					}
 				}
 			}
@@ -1334,13 +1335,13 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 104: st.global.u32
-				s49 := uint64(r10[l]) + 0x40
-				s49v := uint64(r34[l])
-				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-					runtime.Store32(s49w.Ptr, s49o, s49v)
+				s50 := uint64(r10[l]) + 0x40
+				s50v := uint64(r34[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
+					runtime.Store32(s50w.Ptr, s50o, s50v)
 				} else {
 					{
-						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/immediates.ptx:104")
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/hand/immediates.ptx:104")
 					}
 				}
 			}
@@ -1356,7 +1357,7 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 107: ld.global.u32
-	u50 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/hand/immediates.ptx:107")
+	u51 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/hand/immediates.ptx:107")
 	// PTX lines 108: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1368,17 +1369,17 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s51w := w.Window(17)
+		s52w := w.Window(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 108: st.global.u32
-				s51 := uint64(r10[l]) + 0x44
-				s51v := uint64(u50)
-				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-					runtime.Store32(s51w.Ptr, s51o, s51v)
+				s52 := uint64(r10[l]) + 0x44
+				s52v := uint64(u51)
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
 					{
-						w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/immediates.ptx:108")
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/hand/immediates.ptx:108")
 					}
 				}
 			}
@@ -1386,13 +1387,13 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 108: st.global.u32
-				s51 := uint64(r10[l]) + 0x44
-				s51v := uint64(u50)
-				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-					runtime.Store32(s51w.Ptr, s51o, s51v)
+				s52 := uint64(r10[l]) + 0x44
+				s52v := uint64(u51)
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
 					{
-						w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/immediates.ptx:108")
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/hand/immediates.ptx:108")
 					}
 				}
 			}
@@ -1408,7 +1409,7 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 109: ld.global.u32
-	u52 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/hand/immediates.ptx:109")
+	u53 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/hand/immediates.ptx:109")
 	// PTX lines 110: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1420,17 +1421,17 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s53w := w.Window(18)
+		s54w := w.Window(18)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 110: st.global.u32
-				s53 := uint64(r10[l]) + 0x48
-				s53v := uint64(u52)
-				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
-					runtime.Store32(s53w.Ptr, s53o, s53v)
+				s54 := uint64(r10[l]) + 0x48
+				s54v := uint64(u53)
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
+					runtime.Store32(s54w.Ptr, s54o, s54v)
 				} else {
 					{
-						w.StoreLane(s53w, runtime.SpaceGlobal, s53, 4, s53v, l, "testdata/ptx/hand/immediates.ptx:110")
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/hand/immediates.ptx:110")
 					}
 				}
 			}
@@ -1438,20 +1439,20 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 110: st.global.u32
-				s53 := uint64(r10[l]) + 0x48
-				s53v := uint64(u52)
-				if s53o := s53 - s53w.Base; s53o < s53w.End && s53&3 == 0 {
-					runtime.Store32(s53w.Ptr, s53o, s53v)
+				s54 := uint64(r10[l]) + 0x48
+				s54v := uint64(u53)
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
+					runtime.Store32(s54w.Ptr, s54o, s54v)
 				} else {
 					{
-						w.StoreLane(s53w, runtime.SpaceGlobal, s53, 4, s53v, l, "testdata/ptx/hand/immediates.ptx:110")
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 4, s54v, l, "testdata/ptx/hand/immediates.ptx:110")
 					}
 				}
 			}
 		}
 	}
 	// PTX line 111: mov.u64, warp-uniform
-	u54 := uint64((w.GlobalVar(0) + k19))
+	u55 := uint64((w.GlobalVar(0) + k19))
 	// PTX lines 112: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1463,46 +1464,46 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v55aw := w.Window(19)
+		v56aw := w.Window(19)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 112: ld.global.u32
-				v55a := uint64(u54) + 0x0
-				var v55 uint64
-				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
-					v55 = runtime.Load32(v55aw.Ptr, v55ao)
+				v56a := uint64(u55) + 0x0
+				var v56 uint64
+				if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&3 == 0 {
+					v56 = runtime.Load32(v56aw.Ptr, v56ao)
 				} else {
 					{
-						v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGlobal, v55a, 4, l)
-						if !v55ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v55a, 4, "testdata/ptx/hand/immediates.ptx:112")
+						v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGlobal, v56a, 4, l)
+						if !v56ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v56a, 4, "testdata/ptx/hand/immediates.ptx:112")
 							continue
 						}
-						v55 = v55x
+						v56 = v56x
 					}
 				}
-				r38[l] = v55
+				r38[l] = v56
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 112: ld.global.u32
-				v55a := uint64(u54) + 0x0
-				var v55 uint64
-				if v55ao := v55a - v55aw.Base; v55ao < v55aw.End && v55a&3 == 0 {
-					v55 = runtime.Load32(v55aw.Ptr, v55ao)
+				v56a := uint64(u55) + 0x0
+				var v56 uint64
+				if v56ao := v56a - v56aw.Base; v56ao < v56aw.End && v56a&3 == 0 {
+					v56 = runtime.Load32(v56aw.Ptr, v56ao)
 				} else {
 					{
-						v55x, v55ok := w.TryLoad(v55aw, runtime.SpaceGlobal, v55a, 4, l)
-						if !v55ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v55a, 4, "testdata/ptx/hand/immediates.ptx:112")
+						v56x, v56ok := w.TryLoad(v56aw, runtime.SpaceGlobal, v56a, 4, l)
+						if !v56ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v56a, 4, "testdata/ptx/hand/immediates.ptx:112")
 							continue
 						}
-						v55 = v55x
+						v56 = v56x
 					}
 				}
-				r38[l] = v55
+				r38[l] = v56
 			}
 		}
 		flt.Raise(w)
@@ -1518,17 +1519,17 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s56w := w.Window(20)
+		s57w := w.Window(20)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 113: st.global.u32
-				s56 := uint64(r10[l]) + 0x4c
-				s56v := uint64(r38[l])
-				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-					runtime.Store32(s56w.Ptr, s56o, s56v)
+				s57 := uint64(r10[l]) + 0x4c
+				s57v := uint64(r38[l])
+				if s57o := s57 - s57w.Base; s57o < s57w.End && s57&3 == 0 {
+					runtime.Store32(s57w.Ptr, s57o, s57v)
 				} else {
 					{
-						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/hand/immediates.ptx:113")
+						w.StoreLane(s57w, runtime.SpaceGlobal, s57, 4, s57v, l, "testdata/ptx/hand/immediates.ptx:113")
 					}
 				}
 			}
@@ -1536,13 +1537,13 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 113: st.global.u32
-				s56 := uint64(r10[l]) + 0x4c
-				s56v := uint64(r38[l])
-				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-					runtime.Store32(s56w.Ptr, s56o, s56v)
+				s57 := uint64(r10[l]) + 0x4c
+				s57v := uint64(r38[l])
+				if s57o := s57 - s57w.Base; s57o < s57w.End && s57&3 == 0 {
+					runtime.Store32(s57w.Ptr, s57o, s57v)
 				} else {
 					{
-						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/hand/immediates.ptx:113")
+						w.StoreLane(s57w, runtime.SpaceGlobal, s57, 4, s57v, l, "testdata/ptx/hand/immediates.ptx:113")
 					}
 				}
 			}
@@ -1559,46 +1560,46 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v57aw := w.Window(21)
+		v58aw := w.Window(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 114: ld.global.u32
-				v57a := uint64(u54) + 0x8
-				var v57 uint64
-				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
-					v57 = runtime.Load32(v57aw.Ptr, v57ao)
+				v58a := uint64(u55) + 0x8
+				var v58 uint64
+				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
+					v58 = runtime.Load32(v58aw.Ptr, v58ao)
 				} else {
 					{
-						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 4, l)
-						if !v57ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/hand/immediates.ptx:114")
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGlobal, v58a, 4, l)
+						if !v58ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v58a, 4, "testdata/ptx/hand/immediates.ptx:114")
 							continue
 						}
-						v57 = v57x
+						v58 = v58x
 					}
 				}
-				r39[l] = v57
+				r39[l] = v58
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 114: ld.global.u32
-				v57a := uint64(u54) + 0x8
-				var v57 uint64
-				if v57ao := v57a - v57aw.Base; v57ao < v57aw.End && v57a&3 == 0 {
-					v57 = runtime.Load32(v57aw.Ptr, v57ao)
+				v58a := uint64(u55) + 0x8
+				var v58 uint64
+				if v58ao := v58a - v58aw.Base; v58ao < v58aw.End && v58a&3 == 0 {
+					v58 = runtime.Load32(v58aw.Ptr, v58ao)
 				} else {
 					{
-						v57x, v57ok := w.TryLoad(v57aw, runtime.SpaceGlobal, v57a, 4, l)
-						if !v57ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v57a, 4, "testdata/ptx/hand/immediates.ptx:114")
+						v58x, v58ok := w.TryLoad(v58aw, runtime.SpaceGlobal, v58a, 4, l)
+						if !v58ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v58a, 4, "testdata/ptx/hand/immediates.ptx:114")
 							continue
 						}
-						v57 = v57x
+						v58 = v58x
 					}
 				}
-				r39[l] = v57
+				r39[l] = v58
 			}
 		}
 		flt.Raise(w)
@@ -1614,17 +1615,17 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s58w := w.Window(22)
+		s59w := w.Window(22)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 115: st.global.u32
-				s58 := uint64(r10[l]) + 0x50
-				s58v := uint64(r39[l])
-				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
-					runtime.Store32(s58w.Ptr, s58o, s58v)
+				s59 := uint64(r10[l]) + 0x50
+				s59v := uint64(r39[l])
+				if s59o := s59 - s59w.Base; s59o < s59w.End && s59&3 == 0 {
+					runtime.Store32(s59w.Ptr, s59o, s59v)
 				} else {
 					{
-						w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/hand/immediates.ptx:115")
+						w.StoreLane(s59w, runtime.SpaceGlobal, s59, 4, s59v, l, "testdata/ptx/hand/immediates.ptx:115")
 					}
 				}
 			}
@@ -1632,13 +1633,13 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 115: st.global.u32
-				s58 := uint64(r10[l]) + 0x50
-				s58v := uint64(r39[l])
-				if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
-					runtime.Store32(s58w.Ptr, s58o, s58v)
+				s59 := uint64(r10[l]) + 0x50
+				s59v := uint64(r39[l])
+				if s59o := s59 - s59w.Base; s59o < s59w.End && s59&3 == 0 {
+					runtime.Store32(s59w.Ptr, s59o, s59v)
 				} else {
 					{
-						w.StoreLane(s58w, runtime.SpaceGlobal, s58, 4, s58v, l, "testdata/ptx/hand/immediates.ptx:115")
+						w.StoreLane(s59w, runtime.SpaceGlobal, s59, 4, s59v, l, "testdata/ptx/hand/immediates.ptx:115")
 					}
 				}
 			}
@@ -1655,46 +1656,46 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v59aw := w.Window(23)
+		v60aw := w.Window(23)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 116: ld.global.u32
-				v59a := uint64(u54) + 0xfffffffffffffffc
-				var v59 uint64
-				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
-					v59 = runtime.Load32(v59aw.Ptr, v59ao)
+				v60a := uint64(u55) + 0xfffffffffffffffc
+				var v60 uint64
+				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&3 == 0 {
+					v60 = runtime.Load32(v60aw.Ptr, v60ao)
 				} else {
 					{
-						v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGlobal, v59a, 4, l)
-						if !v59ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v59a, 4, "testdata/ptx/hand/immediates.ptx:116")
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGlobal, v60a, 4, l)
+						if !v60ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v60a, 4, "testdata/ptx/hand/immediates.ptx:116")
 							continue
 						}
-						v59 = v59x
+						v60 = v60x
 					}
 				}
-				r40[l] = v59
+				r40[l] = v60
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 116: ld.global.u32
-				v59a := uint64(u54) + 0xfffffffffffffffc
-				var v59 uint64
-				if v59ao := v59a - v59aw.Base; v59ao < v59aw.End && v59a&3 == 0 {
-					v59 = runtime.Load32(v59aw.Ptr, v59ao)
+				v60a := uint64(u55) + 0xfffffffffffffffc
+				var v60 uint64
+				if v60ao := v60a - v60aw.Base; v60ao < v60aw.End && v60a&3 == 0 {
+					v60 = runtime.Load32(v60aw.Ptr, v60ao)
 				} else {
 					{
-						v59x, v59ok := w.TryLoad(v59aw, runtime.SpaceGlobal, v59a, 4, l)
-						if !v59ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v59a, 4, "testdata/ptx/hand/immediates.ptx:116")
+						v60x, v60ok := w.TryLoad(v60aw, runtime.SpaceGlobal, v60a, 4, l)
+						if !v60ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v60a, 4, "testdata/ptx/hand/immediates.ptx:116")
 							continue
 						}
-						v59 = v59x
+						v60 = v60x
 					}
 				}
-				r40[l] = v59
+				r40[l] = v60
 			}
 		}
 		flt.Raise(w)
@@ -1710,17 +1711,17 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s60w := w.Window(24)
+		s61w := w.Window(24)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 117: st.global.u32
-				s60 := uint64(r10[l]) + 0x54
-				s60v := uint64(r40[l])
-				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
-					runtime.Store32(s60w.Ptr, s60o, s60v)
+				s61 := uint64(r10[l]) + 0x54
+				s61v := uint64(r40[l])
+				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
+					runtime.Store32(s61w.Ptr, s61o, s61v)
 				} else {
 					{
-						w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/hand/immediates.ptx:117")
+						w.StoreLane(s61w, runtime.SpaceGlobal, s61, 4, s61v, l, "testdata/ptx/hand/immediates.ptx:117")
 					}
 				}
 			}
@@ -1728,13 +1729,13 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 117: st.global.u32
-				s60 := uint64(r10[l]) + 0x54
-				s60v := uint64(r40[l])
-				if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
-					runtime.Store32(s60w.Ptr, s60o, s60v)
+				s61 := uint64(r10[l]) + 0x54
+				s61v := uint64(r40[l])
+				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&3 == 0 {
+					runtime.Store32(s61w.Ptr, s61o, s61v)
 				} else {
 					{
-						w.StoreLane(s60w, runtime.SpaceGlobal, s60, 4, s60v, l, "testdata/ptx/hand/immediates.ptx:117")
+						w.StoreLane(s61w, runtime.SpaceGlobal, s61, 4, s61v, l, "testdata/ptx/hand/immediates.ptx:117")
 					}
 				}
 			}
@@ -1750,7 +1751,7 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 118: ld.const.u32
-	u61 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(1)+0x4, 4, m, "testdata/ptx/hand/immediates.ptx:118")
+	u62 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(1)+0x4, 4, m, "testdata/ptx/hand/immediates.ptx:118")
 	// PTX lines 119, 120: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1762,39 +1763,39 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s62w := w.Window(25)
+		s63w := w.Window(25)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 119: st.global.u32
-				s62 := uint64(r10[l]) + 0x58
-				s62v := uint64(u61)
-				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
-					runtime.Store32(s62w.Ptr, s62o, s62v)
+				s63 := uint64(r10[l]) + 0x58
+				s63v := uint64(u62)
+				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&3 == 0 {
+					runtime.Store32(s63w.Ptr, s63o, s63v)
 				} else {
 					{
-						w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/hand/immediates.ptx:119")
+						w.StoreLane(s63w, runtime.SpaceGlobal, s63, 4, s63v, l, "testdata/ptx/hand/immediates.ptx:119")
 					}
 				}
 				// 120: add.s32
-				v63 := uint64(uint32(r4[l]) + uint32(k20))
-				r42[l] = v63
+				v64 := uint64(uint32(r4[l]) + uint32(k20))
+				r42[l] = v64
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 119: st.global.u32
-				s62 := uint64(r10[l]) + 0x58
-				s62v := uint64(u61)
-				if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
-					runtime.Store32(s62w.Ptr, s62o, s62v)
+				s63 := uint64(r10[l]) + 0x58
+				s63v := uint64(u62)
+				if s63o := s63 - s63w.Base; s63o < s63w.End && s63&3 == 0 {
+					runtime.Store32(s63w.Ptr, s63o, s63v)
 				} else {
 					{
-						w.StoreLane(s62w, runtime.SpaceGlobal, s62, 4, s62v, l, "testdata/ptx/hand/immediates.ptx:119")
+						w.StoreLane(s63w, runtime.SpaceGlobal, s63, 4, s63v, l, "testdata/ptx/hand/immediates.ptx:119")
 					}
 				}
 				// 120: add.s32
-				v63 := uint64(uint32(r4[l]) + uint32(k20))
-				r42[l] = v63
+				v64 := uint64(uint32(r4[l]) + uint32(k20))
+				r42[l] = v64
 			}
 		}
 	}
@@ -1809,17 +1810,17 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s64w := w.Window(26)
+		s65w := w.Window(26)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 121: st.global.u32
-				s64 := uint64(r10[l]) + 0x5c
-				s64v := uint64(r42[l])
-				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
-					runtime.Store32(s64w.Ptr, s64o, s64v)
+				s65 := uint64(r10[l]) + 0x5c
+				s65v := uint64(r42[l])
+				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
+					runtime.Store32(s65w.Ptr, s65o, s65v)
 				} else {
 					{
-						w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/hand/immediates.ptx:121")
+						w.StoreLane(s65w, runtime.SpaceGlobal, s65, 4, s65v, l, "testdata/ptx/hand/immediates.ptx:121")
 					}
 				}
 			}
@@ -1827,13 +1828,13 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 121: st.global.u32
-				s64 := uint64(r10[l]) + 0x5c
-				s64v := uint64(r42[l])
-				if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
-					runtime.Store32(s64w.Ptr, s64o, s64v)
+				s65 := uint64(r10[l]) + 0x5c
+				s65v := uint64(r42[l])
+				if s65o := s65 - s65w.Base; s65o < s65w.End && s65&3 == 0 {
+					runtime.Store32(s65w.Ptr, s65o, s65v)
 				} else {
 					{
-						w.StoreLane(s64w, runtime.SpaceGlobal, s64, 4, s64v, l, "testdata/ptx/hand/immediates.ptx:121")
+						w.StoreLane(s65w, runtime.SpaceGlobal, s65, 4, s65v, l, "testdata/ptx/hand/immediates.ptx:121")
 					}
 				}
 			}
@@ -1855,15 +1856,15 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 125: add.u32
-				v65 := uint64(uint32(r43[l]) + uint32(r4[l]))
-				r43[l] = v65
+				v66 := uint64(uint32(r43[l]) + uint32(r4[l]))
+				r43[l] = v66
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 125: add.u32
-				v65 := uint64(uint32(r43[l]) + uint32(r4[l]))
-				r43[l] = v65
+				v66 := uint64(uint32(r43[l]) + uint32(r4[l]))
+				r43[l] = v66
 			}
 		}
 	}
@@ -1894,37 +1895,37 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 128: mov.u32
-				v66 := uint64(r3[l])
+				v67 := uint64(r3[l])
 				// 129: mov.u32
-				v67 := uint64(r0[l])
+				v68 := uint64(r0[l])
 				// 130: mov.u32
-				v68 := uint64(r1[l])
+				v69 := uint64(r1[l])
 				// 131: mov.u32
-				v69 := uint64(r2[l])
+				v70 := uint64(r2[l])
 				// 132: add.u32
-				v70 := uint64(uint32(v66) + uint32(v67))
-				r51[l] = v70
+				v71 := uint64(uint32(v67) + uint32(v68))
+				r51[l] = v71
 				// 133: mul.lo.u32
-				v71 := uint64(uint32(v68) * uint32(v69))
-				r52[l] = v71
+				v72 := uint64(uint32(v69) * uint32(v70))
+				r52[l] = v72
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 128: mov.u32
-				v66 := uint64(r3[l])
+				v67 := uint64(r3[l])
 				// 129: mov.u32
-				v67 := uint64(r0[l])
+				v68 := uint64(r0[l])
 				// 130: mov.u32
-				v68 := uint64(r1[l])
+				v69 := uint64(r1[l])
 				// 131: mov.u32
-				v69 := uint64(r2[l])
+				v70 := uint64(r2[l])
 				// 132: add.u32
-				v70 := uint64(uint32(v66) + uint32(v67))
-				r51[l] = v70
+				v71 := uint64(uint32(v67) + uint32(v68))
+				r51[l] = v71
 				// 133: mul.lo.u32
-				v71 := uint64(uint32(v68) * uint32(v69))
-				r52[l] = v71
+				v72 := uint64(uint32(v69) * uint32(v70))
+				r52[l] = v72
 			}
 		}
 	}
@@ -1940,7 +1941,7 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 134: st.global.v2.u32
 	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r51, r52}, r10, 0xffffffffffffffff, 0x70, 4, m, "testdata/ptx/hand/immediates.ptx:134")
 	// PTX line 137: mov.u32, warp-uniform
-	u72 := uint64(k21)
+	u73 := uint64(k21)
 	// PTX lines 138: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1952,17 +1953,17 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s73w := w.Window(27)
+		s74w := w.Window(27)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 138: st.global.u32
-				s73 := uint64(r10[l]) + 0x78
-				s73v := uint64(u72)
-				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
-					runtime.Store32(s73w.Ptr, s73o, s73v)
+				s74 := uint64(r10[l]) + 0x78
+				s74v := uint64(u73)
+				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
+					runtime.Store32(s74w.Ptr, s74o, s74v)
 				} else {
 					{
-						w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/hand/immediates.ptx:138")
+						w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/hand/immediates.ptx:138")
 					}
 				}
 			}
@@ -1970,13 +1971,13 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 138: st.global.u32
-				s73 := uint64(r10[l]) + 0x78
-				s73v := uint64(u72)
-				if s73o := s73 - s73w.Base; s73o < s73w.End && s73&3 == 0 {
-					runtime.Store32(s73w.Ptr, s73o, s73v)
+				s74 := uint64(r10[l]) + 0x78
+				s74v := uint64(u73)
+				if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
+					runtime.Store32(s74w.Ptr, s74o, s74v)
 				} else {
 					{
-						w.StoreLane(s73w, runtime.SpaceGlobal, s73, 4, s73v, l, "testdata/ptx/hand/immediates.ptx:138")
+						w.StoreLane(s74w, runtime.SpaceGlobal, s74, 4, s74v, l, "testdata/ptx/hand/immediates.ptx:138")
 					}
 				}
 			}
@@ -2004,21 +2005,21 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s76w := w.Window(28)
+		s77w := w.Window(28)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 142: mul.lo.s64
-				v74 := uint64(uint64(r29[l]) * uint64(k22))
+				v75 := uint64(uint64(r29[l]) * uint64(k22))
 				// 143: cvt.u32.u64
-				v75 := uint64(uint32(uint64(v74)))
+				v76 := uint64(uint32(uint64(v75)))
 				// 144: st.global.u32
-				s76 := uint64(r10[l]) + 0x7c
-				s76v := uint64(v75)
-				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
-					runtime.Store32(s76w.Ptr, s76o, s76v)
+				s77 := uint64(r10[l]) + 0x7c
+				s77v := uint64(v76)
+				if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
+					runtime.Store32(s77w.Ptr, s77o, s77v)
 				} else {
 					{
-						w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/hand/immediates.ptx:144")
+						w.StoreLane(s77w, runtime.SpaceGlobal, s77, 4, s77v, l, "testdata/ptx/hand/immediates.ptx:144")
 					}
 				}
 			}
@@ -2026,17 +2027,17 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 142: mul.lo.s64
-				v74 := uint64(uint64(r29[l]) * uint64(k22))
+				v75 := uint64(uint64(r29[l]) * uint64(k22))
 				// 143: cvt.u32.u64
-				v75 := uint64(uint32(uint64(v74)))
+				v76 := uint64(uint32(uint64(v75)))
 				// 144: st.global.u32
-				s76 := uint64(r10[l]) + 0x7c
-				s76v := uint64(v75)
-				if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
-					runtime.Store32(s76w.Ptr, s76o, s76v)
+				s77 := uint64(r10[l]) + 0x7c
+				s77v := uint64(v76)
+				if s77o := s77 - s77w.Base; s77o < s77w.End && s77&3 == 0 {
+					runtime.Store32(s77w.Ptr, s77o, s77v)
 				} else {
 					{
-						w.StoreLane(s76w, runtime.SpaceGlobal, s76, 4, s76v, l, "testdata/ptx/hand/immediates.ptx:144")
+						w.StoreLane(s77w, runtime.SpaceGlobal, s77, 4, s77v, l, "testdata/ptx/hand/immediates.ptx:144")
 					}
 				}
 			}

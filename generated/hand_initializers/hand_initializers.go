@@ -1571,13 +1571,14 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 128, 129: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 128: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
 				// 129: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -1587,7 +1588,7 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
 				// 129: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -1602,32 +1603,32 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 130: ld.param.u64
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/initializers.ptx:130")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/initializers.ptx:130")
 	}
 	// PTX line 131: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
+	u7 := uint64(u6)
 	// PTX lines 132, 133: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 132: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 133: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r7[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r7[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 132: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 133: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r7[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r7[l] = v9
 			}
 		}
 	}
@@ -1641,7 +1642,7 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 136: ld.const.u32
-	u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:136")
+	u10 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:136")
 	// PTX lines 137: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1653,17 +1654,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s10w := w.Window(0)
+		s11w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 137: st.global.u32
-				s10 := uint64(r7[l]) + 0x0
-				s10v := uint64(u9)
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(r7[l]) + 0x0
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/initializers.ptx:137")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:137")
 					}
 				}
 			}
@@ -1671,13 +1672,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 137: st.global.u32
-				s10 := uint64(r7[l]) + 0x0
-				s10v := uint64(u9)
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(r7[l]) + 0x0
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/initializers.ptx:137")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/initializers.ptx:137")
 					}
 				}
 			}
@@ -1693,8 +1694,8 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 138: ld.const.s32
-	u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(1)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:138")
-	u11 = uint64(uint32(int32(int32(u11))))
+	u12 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(1)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:138")
+	u12 = uint64(uint32(int32(int32(u12))))
 	// PTX lines 139: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1706,17 +1707,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s12w := w.Window(1)
+		s13w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 139: st.global.u32
-				s12 := uint64(r7[l]) + 0x4
-				s12v := uint64(u11)
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Ptr, s12o, s12v)
+				s13 := uint64(r7[l]) + 0x4
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
 					{
-						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:139")
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/initializers.ptx:139")
 					}
 				}
 			}
@@ -1724,13 +1725,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 139: st.global.u32
-				s12 := uint64(r7[l]) + 0x4
-				s12v := uint64(u11)
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Ptr, s12o, s12v)
+				s13 := uint64(r7[l]) + 0x4
+				s13v := uint64(u12)
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
 					{
-						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/initializers.ptx:139")
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/initializers.ptx:139")
 					}
 				}
 			}
@@ -1746,7 +1747,7 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 140: ld.const.f32
-	u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:140")
+	u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:140")
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -1757,11 +1758,11 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 141: ld.const.f32
-	u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(3)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:141")
+	u15 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(3)+0x0, 4, m, "testdata/ptx/hand/initializers.ptx:141")
 	// PTX line 142: add.f32, warp-uniform
-	u15F := isa.CanonF32(math.Float32frombits(uint32(u13)) + math.Float32frombits(uint32(u14)))
-	u15 := uint64(math.Float32bits(u15F))
-	_ = u15F
+	u16F := isa.CanonF32(math.Float32frombits(uint32(u14)) + math.Float32frombits(uint32(u15)))
+	u16 := uint64(math.Float32bits(u16F))
+	_ = u16F
 	// PTX lines 143: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1773,17 +1774,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s16w := w.Window(2)
+		s17w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 143: st.global.f32
-				s16 := uint64(r7[l]) + 0x8
-				s16v := uint64(u15)
-				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-					runtime.Store32(s16w.Ptr, s16o, s16v)
+				s17 := uint64(r7[l]) + 0x8
+				s17v := uint64(u16)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
 					{
-						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:143")
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/initializers.ptx:143")
 					}
 				}
 			}
@@ -1791,13 +1792,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 143: st.global.f32
-				s16 := uint64(r7[l]) + 0x8
-				s16v := uint64(u15)
-				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-					runtime.Store32(s16w.Ptr, s16o, s16v)
+				s17 := uint64(r7[l]) + 0x8
+				s17v := uint64(u16)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
 					{
-						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/initializers.ptx:143")
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/initializers.ptx:143")
 					}
 				}
 			}
@@ -1813,11 +1814,11 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 144: ld.const.f64
-	u17 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(4)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:144")
+	u18 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(4)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:144")
 	// PTX line 145: mul.f64, warp-uniform
-	u18 := isa.MulF64RN(u17, k1)
+	u19 := isa.MulF64RN(u18, k1)
 	// PTX line 146: cvt.rzi.u32.f64, warp-uniform
-	u19 := isa.FloatToInt(math.Float64frombits(u18), isa.RZ, 32, false)
+	u20 := isa.FloatToInt(math.Float64frombits(u19), isa.RZ, 32, false)
 	// PTX lines 147: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1829,17 +1830,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s20w := w.Window(3)
+		s21w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 147: st.global.u32
-				s20 := uint64(r7[l]) + 0xc
-				s20v := uint64(u19)
-				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-					runtime.Store32(s20w.Ptr, s20o, s20v)
+				s21 := uint64(r7[l]) + 0xc
+				s21v := uint64(u20)
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
 					{
-						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/initializers.ptx:147")
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/hand/initializers.ptx:147")
 					}
 				}
 			}
@@ -1847,13 +1848,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 147: st.global.u32
-				s20 := uint64(r7[l]) + 0xc
-				s20v := uint64(u19)
-				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-					runtime.Store32(s20w.Ptr, s20o, s20v)
+				s21 := uint64(r7[l]) + 0xc
+				s21v := uint64(u20)
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
 					{
-						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/initializers.ptx:147")
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/hand/initializers.ptx:147")
 					}
 				}
 			}
@@ -1869,7 +1870,7 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 148: ld.const.u8
-	u21 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(5)+0x4, 1, m, "testdata/ptx/hand/initializers.ptx:148")
+	u22 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(5)+0x4, 1, m, "testdata/ptx/hand/initializers.ptx:148")
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -1880,11 +1881,11 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 149: ld.const.u8
-	u22 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(5)+0x7, 1, m, "testdata/ptx/hand/initializers.ptx:149")
+	u23 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(5)+0x7, 1, m, "testdata/ptx/hand/initializers.ptx:149")
 	// PTX line 150: shl.b32, warp-uniform
-	u23 := uint64(uint32(u22) << uint32(k2))
+	u24 := uint64(uint32(u23) << uint32(k2))
 	// PTX line 151: or.b32, warp-uniform
-	u24 := uint64(uint32(u21) | uint32(u23))
+	u25 := uint64(uint32(u22) | uint32(u24))
 	// PTX lines 152: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1896,17 +1897,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s25w := w.Window(4)
+		s26w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 152: st.global.u32
-				s25 := uint64(r7[l]) + 0x10
-				s25v := uint64(u24)
-				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-					runtime.Store32(s25w.Ptr, s25o, s25v)
+				s26 := uint64(r7[l]) + 0x10
+				s26v := uint64(u25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
 					{
-						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/hand/initializers.ptx:152")
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/initializers.ptx:152")
 					}
 				}
 			}
@@ -1914,13 +1915,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 152: st.global.u32
-				s25 := uint64(r7[l]) + 0x10
-				s25v := uint64(u24)
-				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
-					runtime.Store32(s25w.Ptr, s25o, s25v)
+				s26 := uint64(r7[l]) + 0x10
+				s26v := uint64(u25)
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
 					{
-						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/hand/initializers.ptx:152")
+						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/hand/initializers.ptx:152")
 					}
 				}
 			}
@@ -1936,7 +1937,7 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 155: ld.global.u32
-	u26 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(7)+0x14, 4, m, "testdata/ptx/hand/initializers.ptx:155")
+	u27 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(7)+0x14, 4, m, "testdata/ptx/hand/initializers.ptx:155")
 	// PTX lines 156: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1948,17 +1949,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s27w := w.Window(5)
+		s28w := w.Window(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 156: st.global.u32
-				s27 := uint64(r7[l]) + 0x14
-				s27v := uint64(u26)
-				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-					runtime.Store32(s27w.Ptr, s27o, s27v)
+				s28 := uint64(r7[l]) + 0x14
+				s28v := uint64(u27)
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
 					{
-						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/hand/initializers.ptx:156")
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/initializers.ptx:156")
 					}
 				}
 			}
@@ -1966,13 +1967,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 156: st.global.u32
-				s27 := uint64(r7[l]) + 0x14
-				s27v := uint64(u26)
-				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
-					runtime.Store32(s27w.Ptr, s27o, s27v)
+				s28 := uint64(r7[l]) + 0x14
+				s28v := uint64(u27)
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
 					{
-						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/hand/initializers.ptx:156")
+						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/initializers.ptx:156")
 					}
 				}
 			}
@@ -1988,7 +1989,7 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 157: ld.global.u32
-	u28 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(8)+0xc, 4, m, "testdata/ptx/hand/initializers.ptx:157")
+	u29 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(8)+0xc, 4, m, "testdata/ptx/hand/initializers.ptx:157")
 	// PTX lines 158: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2000,17 +2001,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s29w := w.Window(6)
+		s30w := w.Window(6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 158: st.global.u32
-				s29 := uint64(r7[l]) + 0x18
-				s29v := uint64(u28)
-				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-					runtime.Store32(s29w.Ptr, s29o, s29v)
+				s30 := uint64(r7[l]) + 0x18
+				s30v := uint64(u29)
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
 					{
-						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/initializers.ptx:158")
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/hand/initializers.ptx:158")
 					}
 				}
 			}
@@ -2018,13 +2019,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 158: st.global.u32
-				s29 := uint64(r7[l]) + 0x18
-				s29v := uint64(u28)
-				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-					runtime.Store32(s29w.Ptr, s29o, s29v)
+				s30 := uint64(r7[l]) + 0x18
+				s30v := uint64(u29)
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
 					{
-						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/initializers.ptx:158")
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/hand/initializers.ptx:158")
 					}
 				}
 			}
@@ -2040,7 +2041,7 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 159: ld.global.u32
-	u30 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(8)+0x8, 4, m, "testdata/ptx/hand/initializers.ptx:159")
+	u31 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(8)+0x8, 4, m, "testdata/ptx/hand/initializers.ptx:159")
 	// PTX lines 160: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2052,17 +2053,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s31w := w.Window(7)
+		s32w := w.Window(7)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 160: st.global.u32
-				s31 := uint64(r7[l]) + 0x1c
-				s31v := uint64(u30)
-				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-					runtime.Store32(s31w.Ptr, s31o, s31v)
+				s32 := uint64(r7[l]) + 0x1c
+				s32v := uint64(u31)
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
 					{
-						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:160")
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/initializers.ptx:160")
 					}
 				}
 			}
@@ -2070,13 +2071,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 160: st.global.u32
-				s31 := uint64(r7[l]) + 0x1c
-				s31v := uint64(u30)
-				if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
-					runtime.Store32(s31w.Ptr, s31o, s31v)
+				s32 := uint64(r7[l]) + 0x1c
+				s32v := uint64(u31)
+				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
+					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
 					{
-						w.StoreLane(s31w, runtime.SpaceGlobal, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:160")
+						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/initializers.ptx:160")
 					}
 				}
 			}
@@ -2092,7 +2093,7 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 161: ld.global.u32
-	u32 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(9)+0x8, 4, m, "testdata/ptx/hand/initializers.ptx:161")
+	u33 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(9)+0x8, 4, m, "testdata/ptx/hand/initializers.ptx:161")
 	// PTX lines 162: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2104,17 +2105,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s33w := w.Window(8)
+		s34w := w.Window(8)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 162: st.global.u32
-				s33 := uint64(r7[l]) + 0x20
-				s33v := uint64(u32)
-				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-					runtime.Store32(s33w.Ptr, s33o, s33v)
+				s34 := uint64(r7[l]) + 0x20
+				s34v := uint64(u33)
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
 					{
-						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/initializers.ptx:162")
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/initializers.ptx:162")
 					}
 				}
 			}
@@ -2122,13 +2123,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 162: st.global.u32
-				s33 := uint64(r7[l]) + 0x20
-				s33v := uint64(u32)
-				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
-					runtime.Store32(s33w.Ptr, s33o, s33v)
+				s34 := uint64(r7[l]) + 0x20
+				s34v := uint64(u33)
+				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
+					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
 					{
-						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/initializers.ptx:162")
+						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/initializers.ptx:162")
 					}
 				}
 			}
@@ -2156,23 +2157,14 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s37w := w.Window(9)
+		s38w := w.Window(9)
 		if m == 0xffffffff {
 			{
-				var v34F_s [32]float32
 				var v35F_s [32]float32
+				var v36F_s [32]float32
 				for l := range 32 {
 					// 164: add.f32
-					v34F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r24[l])))
-					v34 := uint64(math.Float32bits(v34F))
-					_ = v34F
-					_ = v34
-					v34F_s[l] = v34F
-				}
-				for l := range 32 {
-					v34F := v34F_s[l]
-					// 165: add.f32
-					v35F := isa.CanonF32(v34F + math.Float32frombits(uint32(r25[l])))
+					v35F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r24[l])))
 					v35 := uint64(math.Float32bits(v35F))
 					_ = v35F
 					_ = v35
@@ -2180,19 +2172,28 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				for l := range 32 {
 					v35F := v35F_s[l]
-					// 166: add.f32
-					v36F := isa.CanonF32(v35F + math.Float32frombits(uint32(r26[l])))
+					// 165: add.f32
+					v36F := isa.CanonF32(v35F + math.Float32frombits(uint32(r25[l])))
 					v36 := uint64(math.Float32bits(v36F))
 					_ = v36F
 					_ = v36
+					v36F_s[l] = v36F
+				}
+				for l := range 32 {
+					v36F := v36F_s[l]
+					// 166: add.f32
+					v37F := isa.CanonF32(v36F + math.Float32frombits(uint32(r26[l])))
+					v37 := uint64(math.Float32bits(v37F))
+					_ = v37F
+					_ = v37
 					// 167: st.global.f32
-					s37 := uint64(r7[l]) + 0x24
-					s37v := uint64(uint64(math.Float32bits(v36F)))
-					if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
-						runtime.Store32(s37w.Ptr, s37o, s37v)
+					s38 := uint64(r7[l]) + 0x24
+					s38v := uint64(uint64(math.Float32bits(v37F)))
+					if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+						runtime.Store32(s38w.Ptr, s38o, s38v)
 					} else {
 						{
-							w.StoreLane(s37w, runtime.SpaceGlobal, s37, 4, s37v, l, "testdata/ptx/hand/initializers.ptx:167")
+							w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/initializers.ptx:167")
 						}
 					}
 				}
@@ -2201,28 +2202,28 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 164: add.f32
-				v34F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r24[l])))
-				v34 := uint64(math.Float32bits(v34F))
-				_ = v34F
-				_ = v34
-				// 165: add.f32
-				v35F := isa.CanonF32(v34F + math.Float32frombits(uint32(r25[l])))
+				v35F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r24[l])))
 				v35 := uint64(math.Float32bits(v35F))
 				_ = v35F
 				_ = v35
-				// 166: add.f32
-				v36F := isa.CanonF32(v35F + math.Float32frombits(uint32(r26[l])))
+				// 165: add.f32
+				v36F := isa.CanonF32(v35F + math.Float32frombits(uint32(r25[l])))
 				v36 := uint64(math.Float32bits(v36F))
 				_ = v36F
 				_ = v36
+				// 166: add.f32
+				v37F := isa.CanonF32(v36F + math.Float32frombits(uint32(r26[l])))
+				v37 := uint64(math.Float32bits(v37F))
+				_ = v37F
+				_ = v37
 				// 167: st.global.f32
-				s37 := uint64(r7[l]) + 0x24
-				s37v := uint64(uint64(math.Float32bits(v36F)))
-				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
-					runtime.Store32(s37w.Ptr, s37o, s37v)
+				s38 := uint64(r7[l]) + 0x24
+				s38v := uint64(uint64(math.Float32bits(v37F)))
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Ptr, s38o, s38v)
 				} else {
 					{
-						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 4, s37v, l, "testdata/ptx/hand/initializers.ptx:167")
+						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/initializers.ptx:167")
 					}
 				}
 			}
@@ -2250,17 +2251,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s38w := w.Window(10)
+		s39w := w.Window(10)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 169: st.global.u32
-				s38 := uint64(r7[l]) + 0x28
-				s38v := uint64(r28[l])
-				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-					runtime.Store32(s38w.Ptr, s38o, s38v)
+				s39 := uint64(r7[l]) + 0x28
+				s39v := uint64(r28[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
 					{
-						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/initializers.ptx:169")
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/initializers.ptx:169")
 					}
 				}
 			}
@@ -2268,13 +2269,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 169: st.global.u32
-				s38 := uint64(r7[l]) + 0x28
-				s38v := uint64(r28[l])
-				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-					runtime.Store32(s38w.Ptr, s38o, s38v)
+				s39 := uint64(r7[l]) + 0x28
+				s39v := uint64(r28[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
 					{
-						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/initializers.ptx:169")
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/initializers.ptx:169")
 					}
 				}
 			}
@@ -2302,17 +2303,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s39w := w.Window(11)
+		s40w := w.Window(11)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 171: st.global.f32
-				s39 := uint64(r7[l]) + 0x2c
-				s39v := uint64(r31[l])
-				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-					runtime.Store32(s39w.Ptr, s39o, s39v)
+				s40 := uint64(r7[l]) + 0x2c
+				s40v := uint64(r31[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
 					{
-						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/initializers.ptx:171")
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/initializers.ptx:171")
 					}
 				}
 			}
@@ -2320,13 +2321,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 171: st.global.f32
-				s39 := uint64(r7[l]) + 0x2c
-				s39v := uint64(r31[l])
-				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
-					runtime.Store32(s39w.Ptr, s39o, s39v)
+				s40 := uint64(r7[l]) + 0x2c
+				s40v := uint64(r31[l])
+				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
+					runtime.Store32(s40w.Ptr, s40o, s40v)
 				} else {
 					{
-						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/initializers.ptx:171")
+						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/initializers.ptx:171")
 					}
 				}
 			}
@@ -2342,55 +2343,55 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 174: ld.global.u64
-	u40 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(13)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:174")
+	u41 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(13)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:174")
 	// PTX lines 175: lane-local, one loop over the lanes
 	{
-		v41aw := w.Window(12)
+		v42aw := w.Window(12)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 175: ld.u32
-				v41a := uint64(u40) + 0x0
+				v42a := uint64(u41) + 0x0
 				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 4)
 				}
-				var v41 uint64
-				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
-					v41 = runtime.Load32(v41aw.Ptr, v41ao)
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
+					v42 = runtime.Load32(v42aw.Ptr, v42ao)
 				} else {
 					{
-						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-						if !v41ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/hand/initializers.ptx:175")
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
+						if !v42ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/hand/initializers.ptx:175")
 							continue
 						}
-						v41 = v41x
+						v42 = v42x
 					}
 				}
-				r34[l] = v41
+				r34[l] = v42
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 175: ld.u32
-				v41a := uint64(u40) + 0x0
+				v42a := uint64(u41) + 0x0
 				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v41a, 4)
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v42a, 4)
 				}
-				var v41 uint64
-				if v41ao := v41a - v41aw.Base; v41ao < v41aw.End && v41a&3 == 0 {
-					v41 = runtime.Load32(v41aw.Ptr, v41ao)
+				var v42 uint64
+				if v42ao := v42a - v42aw.Base; v42ao < v42aw.End && v42a&3 == 0 {
+					v42 = runtime.Load32(v42aw.Ptr, v42ao)
 				} else {
 					{
-						v41x, v41ok := w.TryLoad(v41aw, runtime.SpaceGeneric, v41a, 4, l)
-						if !v41ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v41a, 4, "testdata/ptx/hand/initializers.ptx:175")
+						v42x, v42ok := w.TryLoad(v42aw, runtime.SpaceGeneric, v42a, 4, l)
+						if !v42ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v42a, 4, "testdata/ptx/hand/initializers.ptx:175")
 							continue
 						}
-						v41 = v41x
+						v42 = v42x
 					}
 				}
-				r34[l] = v41
+				r34[l] = v42
 			}
 		}
 		flt.Raise(w)
@@ -2406,17 +2407,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s42w := w.Window(13)
+		s43w := w.Window(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 176: st.global.u32
-				s42 := uint64(r7[l]) + 0x30
-				s42v := uint64(r34[l])
-				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-					runtime.Store32(s42w.Ptr, s42o, s42v)
+				s43 := uint64(r7[l]) + 0x30
+				s43v := uint64(r34[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
 					{
-						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/hand/initializers.ptx:176")
+						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/initializers.ptx:176")
 					}
 				}
 			}
@@ -2424,13 +2425,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 176: st.global.u32
-				s42 := uint64(r7[l]) + 0x30
-				s42v := uint64(r34[l])
-				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
-					runtime.Store32(s42w.Ptr, s42o, s42v)
+				s43 := uint64(r7[l]) + 0x30
+				s43v := uint64(r34[l])
+				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
+					runtime.Store32(s43w.Ptr, s43o, s43v)
 				} else {
 					{
-						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 4, s42v, l, "testdata/ptx/hand/initializers.ptx:176")
+						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/initializers.ptx:176")
 					}
 				}
 			}
@@ -2446,55 +2447,55 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 177: ld.global.u64
-	u43 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(14)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:177")
+	u44 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(14)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:177")
 	// PTX lines 178: lane-local, one loop over the lanes
 	{
-		v44aw := w.Window(14)
+		v45aw := w.Window(14)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 178: ld.u32
-				v44a := uint64(u43) + 0x0
+				v45a := uint64(u44) + 0x0
 				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 4)
 				}
-				var v44 uint64
-				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
-					v44 = runtime.Load32(v44aw.Ptr, v44ao)
+				var v45 uint64
+				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&3 == 0 {
+					v45 = runtime.Load32(v45aw.Ptr, v45ao)
 				} else {
 					{
-						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-						if !v44ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/hand/initializers.ptx:178")
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 4, l)
+						if !v45ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v45a, 4, "testdata/ptx/hand/initializers.ptx:178")
 							continue
 						}
-						v44 = v44x
+						v45 = v45x
 					}
 				}
-				r36[l] = v44
+				r36[l] = v45
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 178: ld.u32
-				v44a := uint64(u43) + 0x0
+				v45a := uint64(u44) + 0x0
 				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v44a, 4)
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v45a, 4)
 				}
-				var v44 uint64
-				if v44ao := v44a - v44aw.Base; v44ao < v44aw.End && v44a&3 == 0 {
-					v44 = runtime.Load32(v44aw.Ptr, v44ao)
+				var v45 uint64
+				if v45ao := v45a - v45aw.Base; v45ao < v45aw.End && v45a&3 == 0 {
+					v45 = runtime.Load32(v45aw.Ptr, v45ao)
 				} else {
 					{
-						v44x, v44ok := w.TryLoad(v44aw, runtime.SpaceGeneric, v44a, 4, l)
-						if !v44ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v44a, 4, "testdata/ptx/hand/initializers.ptx:178")
+						v45x, v45ok := w.TryLoad(v45aw, runtime.SpaceGeneric, v45a, 4, l)
+						if !v45ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v45a, 4, "testdata/ptx/hand/initializers.ptx:178")
 							continue
 						}
-						v44 = v44x
+						v45 = v45x
 					}
 				}
-				r36[l] = v44
+				r36[l] = v45
 			}
 		}
 		flt.Raise(w)
@@ -2510,17 +2511,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s45w := w.Window(15)
+		s46w := w.Window(15)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 179: st.global.u32
-				s45 := uint64(r7[l]) + 0x34
-				s45v := uint64(r36[l])
-				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
-					runtime.Store32(s45w.Ptr, s45o, s45v)
+				s46 := uint64(r7[l]) + 0x34
+				s46v := uint64(r36[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
 					{
-						w.StoreLane(s45w, runtime.SpaceGlobal, s45, 4, s45v, l, "testdata/ptx/hand/initializers.ptx:179")
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/initializers.ptx:179")
 					}
 				}
 			}
@@ -2528,13 +2529,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 179: st.global.u32
-				s45 := uint64(r7[l]) + 0x34
-				s45v := uint64(r36[l])
-				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&3 == 0 {
-					runtime.Store32(s45w.Ptr, s45o, s45v)
+				s46 := uint64(r7[l]) + 0x34
+				s46v := uint64(r36[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
+					runtime.Store32(s46w.Ptr, s46o, s46v)
 				} else {
 					{
-						w.StoreLane(s45w, runtime.SpaceGlobal, s45, 4, s45v, l, "testdata/ptx/hand/initializers.ptx:179")
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/initializers.ptx:179")
 					}
 				}
 			}
@@ -2550,7 +2551,7 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 180: ld.global.u64
-	u46 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(15)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:180")
+	u47 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(15)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:180")
 	// PTX lines 181: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2562,46 +2563,46 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v47aw := w.Window(16)
+		v48aw := w.Window(16)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 181: ld.global.u32
-				v47a := uint64(u46) + 0x0
-				var v47 uint64
-				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
-					v47 = runtime.Load32(v47aw.Ptr, v47ao)
+				v48a := uint64(u47) + 0x0
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
+					v48 = runtime.Load32(v48aw.Ptr, v48ao)
 				} else {
 					{
-						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGlobal, v47a, 4, l)
-						if !v47ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/hand/initializers.ptx:181")
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGlobal, v48a, 4, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v48a, 4, "testdata/ptx/hand/initializers.ptx:181")
 							continue
 						}
-						v47 = v47x
+						v48 = v48x
 					}
 				}
-				r38[l] = v47
+				r38[l] = v48
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 181: ld.global.u32
-				v47a := uint64(u46) + 0x0
-				var v47 uint64
-				if v47ao := v47a - v47aw.Base; v47ao < v47aw.End && v47a&3 == 0 {
-					v47 = runtime.Load32(v47aw.Ptr, v47ao)
+				v48a := uint64(u47) + 0x0
+				var v48 uint64
+				if v48ao := v48a - v48aw.Base; v48ao < v48aw.End && v48a&3 == 0 {
+					v48 = runtime.Load32(v48aw.Ptr, v48ao)
 				} else {
 					{
-						v47x, v47ok := w.TryLoad(v47aw, runtime.SpaceGlobal, v47a, 4, l)
-						if !v47ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v47a, 4, "testdata/ptx/hand/initializers.ptx:181")
+						v48x, v48ok := w.TryLoad(v48aw, runtime.SpaceGlobal, v48a, 4, l)
+						if !v48ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v48a, 4, "testdata/ptx/hand/initializers.ptx:181")
 							continue
 						}
-						v47 = v47x
+						v48 = v48x
 					}
 				}
-				r38[l] = v47
+				r38[l] = v48
 			}
 		}
 		flt.Raise(w)
@@ -2617,17 +2618,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s48w := w.Window(17)
+		s49w := w.Window(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 182: st.global.u32
-				s48 := uint64(r7[l]) + 0x38
-				s48v := uint64(r38[l])
-				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
-					runtime.Store32(s48w.Ptr, s48o, s48v)
+				s49 := uint64(r7[l]) + 0x38
+				s49v := uint64(r38[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+					runtime.Store32(s49w.Ptr, s49o, s49v)
 				} else {
 					{
-						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/hand/initializers.ptx:182")
+						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/initializers.ptx:182")
 					}
 				}
 			}
@@ -2635,13 +2636,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 182: st.global.u32
-				s48 := uint64(r7[l]) + 0x38
-				s48v := uint64(r38[l])
-				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
-					runtime.Store32(s48w.Ptr, s48o, s48v)
+				s49 := uint64(r7[l]) + 0x38
+				s49v := uint64(r38[l])
+				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
+					runtime.Store32(s49w.Ptr, s49o, s49v)
 				} else {
 					{
-						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 4, s48v, l, "testdata/ptx/hand/initializers.ptx:182")
+						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/initializers.ptx:182")
 					}
 				}
 			}
@@ -2657,7 +2658,7 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 183: ld.global.u64
-	u49 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(16)+0x10, 8, m, "testdata/ptx/hand/initializers.ptx:183")
+	u50 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(16)+0x10, 8, m, "testdata/ptx/hand/initializers.ptx:183")
 	// PTX lines 184: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2669,46 +2670,46 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v50aw := w.Window(18)
+		v51aw := w.Window(18)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 184: ld.global.u32
-				v50a := uint64(u49) + 0x0
-				var v50 uint64
-				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
-					v50 = runtime.Load32(v50aw.Ptr, v50ao)
+				v51a := uint64(u50) + 0x0
+				var v51 uint64
+				if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&3 == 0 {
+					v51 = runtime.Load32(v51aw.Ptr, v51ao)
 				} else {
 					{
-						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGlobal, v50a, 4, l)
-						if !v50ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v50a, 4, "testdata/ptx/hand/initializers.ptx:184")
+						v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGlobal, v51a, 4, l)
+						if !v51ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v51a, 4, "testdata/ptx/hand/initializers.ptx:184")
 							continue
 						}
-						v50 = v50x
+						v51 = v51x
 					}
 				}
-				r40[l] = v50
+				r40[l] = v51
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 184: ld.global.u32
-				v50a := uint64(u49) + 0x0
-				var v50 uint64
-				if v50ao := v50a - v50aw.Base; v50ao < v50aw.End && v50a&3 == 0 {
-					v50 = runtime.Load32(v50aw.Ptr, v50ao)
+				v51a := uint64(u50) + 0x0
+				var v51 uint64
+				if v51ao := v51a - v51aw.Base; v51ao < v51aw.End && v51a&3 == 0 {
+					v51 = runtime.Load32(v51aw.Ptr, v51ao)
 				} else {
 					{
-						v50x, v50ok := w.TryLoad(v50aw, runtime.SpaceGlobal, v50a, 4, l)
-						if !v50ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v50a, 4, "testdata/ptx/hand/initializers.ptx:184")
+						v51x, v51ok := w.TryLoad(v51aw, runtime.SpaceGlobal, v51a, 4, l)
+						if !v51ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v51a, 4, "testdata/ptx/hand/initializers.ptx:184")
 							continue
 						}
-						v50 = v50x
+						v51 = v51x
 					}
 				}
-				r40[l] = v50
+				r40[l] = v51
 			}
 		}
 		flt.Raise(w)
@@ -2724,17 +2725,17 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s51w := w.Window(19)
+		s52w := w.Window(19)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 185: st.global.u32
-				s51 := uint64(r7[l]) + 0x3c
-				s51v := uint64(r40[l])
-				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-					runtime.Store32(s51w.Ptr, s51o, s51v)
+				s52 := uint64(r7[l]) + 0x3c
+				s52v := uint64(r40[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
 					{
-						w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/initializers.ptx:185")
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/hand/initializers.ptx:185")
 					}
 				}
 			}
@@ -2742,13 +2743,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 185: st.global.u32
-				s51 := uint64(r7[l]) + 0x3c
-				s51v := uint64(r40[l])
-				if s51o := s51 - s51w.Base; s51o < s51w.End && s51&3 == 0 {
-					runtime.Store32(s51w.Ptr, s51o, s51v)
+				s52 := uint64(r7[l]) + 0x3c
+				s52v := uint64(r40[l])
+				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
+					runtime.Store32(s52w.Ptr, s52o, s52v)
 				} else {
 					{
-						w.StoreLane(s51w, runtime.SpaceGlobal, s51, 4, s51v, l, "testdata/ptx/hand/initializers.ptx:185")
+						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 4, s52v, l, "testdata/ptx/hand/initializers.ptx:185")
 					}
 				}
 			}
@@ -2764,8 +2765,8 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 188: ld.global.u64
-	u52 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(17)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:188")
-	runtime.Broadcast(r41, m, u52)
+	u53 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(17)+0x0, 8, m, "testdata/ptx/hand/initializers.ptx:188")
+	runtime.Broadcast(r41, m, u53)
 	// PTX lines 192: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2783,13 +2784,13 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 192: st.param.u32
-				s53 := uint64(0x0)
-				s53v := uint64(r3[l])
-				if s53 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s53:], uint32(s53v))
+				s54 := uint64(0x0)
+				s54v := uint64(r3[l])
+				if s54 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s54:], uint32(s54v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s53, 4, s53v, l, "testdata/ptx/hand/initializers.ptx:192")
+						w.StoreLane(nil, runtime.SpaceParam, s54, 4, s54v, l, "testdata/ptx/hand/initializers.ptx:192")
 					}
 				}
 			}
@@ -2797,19 +2798,19 @@ func initializersBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 192: st.param.u32
-				s53 := uint64(0x0)
-				s53v := uint64(r3[l])
-				if s53 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s53:], uint32(s53v))
+				s54 := uint64(0x0)
+				s54v := uint64(r3[l])
+				if s54 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s54:], uint32(s54v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s53, 4, s53v, l, "testdata/ptx/hand/initializers.ptx:192")
+						w.StoreLane(nil, runtime.SpaceParam, s54, 4, s54v, l, "testdata/ptx/hand/initializers.ptx:192")
 					}
 				}
 			}
 		}
 	}
-	_ = u52
+	_ = u53
 }
 
 // initializersBlock2 runs block 2 of kernel initializers for the lanes m (budget 0: counting statistics).

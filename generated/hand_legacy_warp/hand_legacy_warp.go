@@ -378,15 +378,16 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 30: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				// 31: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-				r10[l] = v5
+				v6 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+				r10[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -394,10 +395,10 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 29: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 30: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				// 31: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-				r10[l] = v5
+				v6 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+				r10[l] = v6
 			}
 		}
 	}
@@ -411,26 +412,26 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 32: ld.param.u64
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/legacy_warp.ptx:32")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/legacy_warp.ptx:32")
 	}
 	// PTX lines 33: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: add.u64
-				v7 := uint64(uint64(u6) + uint64(r10[l]))
-				r11[l] = v7
+				v8 := uint64(uint64(u7) + uint64(r10[l]))
+				r11[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 33: add.u64
-				v7 := uint64(uint64(u6) + uint64(r10[l]))
-				r11[l] = v7
+				v8 := uint64(uint64(u7) + uint64(r10[l]))
+				r11[l] = v8
 			}
 		}
 	}
@@ -444,26 +445,26 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 34: ld.param.u64
-	var u8 uint64
+	var u9 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
-		u8 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+		u9 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/legacy_warp.ptx:34")
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/legacy_warp.ptx:34")
 	}
 	// PTX lines 35: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: add.u64
-				v9 := uint64(uint64(u8) + uint64(r10[l]))
-				r12[l] = v9
+				v10 := uint64(uint64(u9) + uint64(r10[l]))
+				r12[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 35: add.u64
-				v9 := uint64(uint64(u8) + uint64(r10[l]))
-				r12[l] = v9
+				v10 := uint64(uint64(u9) + uint64(r10[l]))
+				r12[l] = v10
 			}
 		}
 	}
@@ -489,69 +490,69 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: and.b32
-				v10 := uint64(uint32(r3[l]) & uint32(k1))
+				v11 := uint64(uint32(r3[l]) & uint32(k1))
 				// 38: setp.ne.u32
-				c11t := uint32(v10) != uint32(k2)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := uint32(v11) != uint32(k2)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p0n |= c11b0 << l
+				p0n |= c12b0 << l
 				// 39: and.b32
-				v12 := uint64(uint32(r3[l]) & uint32(k3))
+				v13 := uint64(uint32(r3[l]) & uint32(k3))
 				// 40: setp.ne.u32
-				c13t := uint32(v12) != uint32(k2)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+				c14t := uint32(v13) != uint32(k2)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
 				}
-				p2n |= c13b0 << l
+				p2n |= c14b0 << l
 				// 41: and.b32
-				v14 := uint64(uint32(r3[l]) & uint32(k4))
+				v15 := uint64(uint32(r3[l]) & uint32(k4))
 				// 42: setp.ne.u32
-				c15t := uint32(v14) != uint32(k2)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				c16t := uint32(v15) != uint32(k2)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
 				}
-				p1n |= c15b0 << l
+				p1n |= c16b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 37: and.b32
-				v10 := uint64(uint32(r3[l]) & uint32(k1))
+				v11 := uint64(uint32(r3[l]) & uint32(k1))
 				// 38: setp.ne.u32
-				c11t := uint32(v10) != uint32(k2)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := uint32(v11) != uint32(k2)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p0n |= c11b0 << l
+				p0n |= c12b0 << l
 				// 39: and.b32
-				v12 := uint64(uint32(r3[l]) & uint32(k3))
+				v13 := uint64(uint32(r3[l]) & uint32(k3))
 				// 40: setp.ne.u32
-				c13t := uint32(v12) != uint32(k2)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+				c14t := uint32(v13) != uint32(k2)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
 				}
-				p2n |= c13b0 << l
+				p2n |= c14b0 << l
 				// 41: and.b32
-				v14 := uint64(uint32(r3[l]) & uint32(k4))
+				v15 := uint64(uint32(r3[l]) & uint32(k4))
 				// 42: setp.ne.u32
-				c15t := uint32(v14) != uint32(k2)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				c16t := uint32(v15) != uint32(k2)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
 				}
-				p1n |= c15b0 << l
+				p1n |= c16b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -559,14 +560,14 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 		w.P[2] = p2&^m | p2n
 	}
 	// PTX line 43: mov.u32, warp-uniform
-	u16 := uint64(k5)
-	runtime.Broadcast(r13, m, u16)
-	// PTX line 44: mov.u32, warp-uniform
 	u17 := uint64(k5)
-	runtime.Broadcast(r14, m, u17)
-	// PTX line 45: mov.u32, warp-uniform
+	runtime.Broadcast(r13, m, u17)
+	// PTX line 44: mov.u32, warp-uniform
 	u18 := uint64(k5)
-	runtime.Broadcast(r4, m, u18)
+	runtime.Broadcast(r14, m, u18)
+	// PTX line 45: mov.u32, warp-uniform
+	u19 := uint64(k5)
+	runtime.Broadcast(r4, m, u19)
 	// PTX lines 46, 47, 48, 49, 50: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
@@ -582,81 +583,81 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 46: setp.ne.u32
-				c19t := uint32(r0[l]) != uint32(r0[l])
-				c19 := c19t
-				c19b0 := uint32(0)
-				if c19 {
-					c19b0 = 1
-				}
-				p3n |= c19b0 << l
-				// 47: mov.pred
-				c20 := c19
+				c20t := uint32(r0[l]) != uint32(r0[l])
+				c20 := c20t
 				c20b0 := uint32(0)
 				if c20 {
 					c20b0 = 1
 				}
-				p4n |= c20b0 << l
-				// 48: mov.pred
-				c21 := c19
+				p3n |= c20b0 << l
+				// 47: mov.pred
+				c21 := c20
 				c21b0 := uint32(0)
 				if c21 {
 					c21b0 = 1
 				}
-				p5n |= c21b0 << l
-				// 49: mov.pred
-				c22 := c19
+				p4n |= c21b0 << l
+				// 48: mov.pred
+				c22 := c20
 				c22b0 := uint32(0)
 				if c22 {
 					c22b0 = 1
 				}
-				p6n |= c22b0 << l
-				// 50: mov.pred
-				c23 := c19
+				p5n |= c22b0 << l
+				// 49: mov.pred
+				c23 := c20
 				c23b0 := uint32(0)
 				if c23 {
 					c23b0 = 1
 				}
-				p7n |= c23b0 << l
+				p6n |= c23b0 << l
+				// 50: mov.pred
+				c24 := c20
+				c24b0 := uint32(0)
+				if c24 {
+					c24b0 = 1
+				}
+				p7n |= c24b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 46: setp.ne.u32
-				c19t := uint32(r0[l]) != uint32(r0[l])
-				c19 := c19t
-				c19b0 := uint32(0)
-				if c19 {
-					c19b0 = 1
-				}
-				p3n |= c19b0 << l
-				// 47: mov.pred
-				c20 := c19
+				c20t := uint32(r0[l]) != uint32(r0[l])
+				c20 := c20t
 				c20b0 := uint32(0)
 				if c20 {
 					c20b0 = 1
 				}
-				p4n |= c20b0 << l
-				// 48: mov.pred
-				c21 := c19
+				p3n |= c20b0 << l
+				// 47: mov.pred
+				c21 := c20
 				c21b0 := uint32(0)
 				if c21 {
 					c21b0 = 1
 				}
-				p5n |= c21b0 << l
-				// 49: mov.pred
-				c22 := c19
+				p4n |= c21b0 << l
+				// 48: mov.pred
+				c22 := c20
 				c22b0 := uint32(0)
 				if c22 {
 					c22b0 = 1
 				}
-				p6n |= c22b0 << l
-				// 50: mov.pred
-				c23 := c19
+				p5n |= c22b0 << l
+				// 49: mov.pred
+				c23 := c20
 				c23b0 := uint32(0)
 				if c23 {
 					c23b0 = 1
 				}
-				p7n |= c23b0 << l
+				p6n |= c23b0 << l
+				// 50: mov.pred
+				c24 := c20
+				c24b0 := uint32(0)
+				if c24 {
+					c24b0 = 1
+				}
+				p7n |= c24b0 << l
 			}
 		}
 		w.P[3] = p3&^m | p3n
@@ -665,9 +666,9 @@ func legacyWarpBlock0(w *runtime.Warp, m uint32, budget int) {
 		w.P[6] = p6&^m | p6n
 		w.P[7] = p7&^m | p7n
 	}
-	_ = u16
 	_ = u17
 	_ = u18
+	_ = u19
 }
 
 // legacyWarpBlock1 runs block 1 of kernel legacy_warp for the lanes m (budget 0: counting statistics).

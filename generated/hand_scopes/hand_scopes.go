@@ -327,16 +327,17 @@ func scopesBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 36, 37, 38: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r2[l] = v4
 				// 38: mov.u32
-				v5 := uint64(v4)
-				r0[l] = v5
+				v6 := uint64(v4)
+				r0[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -344,116 +345,116 @@ func scopesBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 36: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r2[l] = v4
 				// 38: mov.u32
-				v5 := uint64(v4)
-				r0[l] = v5
+				v6 := uint64(v4)
+				r0[l] = v6
 			}
 		}
 	}
 	// PTX line 39: mov.u32, warp-uniform
-	u6 := uint64(k0)
+	u7 := uint64(k0)
 	// PTX line 40: mov.u32, warp-uniform
-	u7 := uint64(k1)
+	u8 := uint64(k1)
 	// PTX line 41: mov.u32, warp-uniform
-	u8 := uint64(k2)
+	u9 := uint64(k2)
 	// PTX line 42: mov.u32, warp-uniform
-	u9 := uint64(k3)
+	u10 := uint64(k3)
 	// PTX line 43: mov.f32, warp-uniform
-	u10 := uint64(k4)
+	u11 := uint64(k4)
 	// PTX line 46: mov.u32, warp-uniform
-	u11 := uint64(k5)
+	u12 := uint64(k5)
 	// PTX line 47: add.u32, warp-uniform
-	u12 := uint64(uint32(u6) + uint32(u11))
+	u13 := uint64(uint32(u7) + uint32(u12))
 	// PTX line 50: mov.u32, warp-uniform
-	u13 := uint64(k6)
+	u14 := uint64(k6)
 	// PTX line 51: add.u32, warp-uniform
-	u14 := uint64(uint32(u12) + uint32(u13))
+	u15 := uint64(uint32(u13) + uint32(u14))
 	// PTX line 54: mov.u32, warp-uniform
-	u15 := uint64(k7)
+	u16 := uint64(k7)
 	// PTX line 55: add.u32, warp-uniform
-	u16 := uint64(uint32(u13) + uint32(u15))
-	// PTX line 57: add.u32, warp-uniform
 	u17 := uint64(uint32(u14) + uint32(u16))
+	// PTX line 57: add.u32, warp-uniform
+	u18 := uint64(uint32(u15) + uint32(u17))
 	// PTX line 59: add.u32, warp-uniform
-	u18 := uint64(uint32(u17) + uint32(u11))
+	u19 := uint64(uint32(u18) + uint32(u12))
 	// PTX lines 61: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 61: add.u32
-				v19 := uint64(uint32(u18) + uint32(r0[l]))
-				r1[l] = v19
+				v20 := uint64(uint32(u19) + uint32(r0[l]))
+				r1[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 61: add.u32
-				v19 := uint64(uint32(u18) + uint32(r0[l]))
-				r1[l] = v19
+				v20 := uint64(uint32(u19) + uint32(r0[l]))
+				r1[l] = v20
 			}
 		}
 	}
 	// PTX line 64: mov.u32, warp-uniform
-	u20 := uint64(k8)
+	u21 := uint64(k8)
 	// PTX line 65: mov.u32, warp-uniform
-	u21 := uint64(k9)
+	u22 := uint64(k9)
 	// PTX line 66: add.u32, warp-uniform
-	u22 := uint64(uint32(u9) + uint32(u20))
+	u23 := uint64(uint32(u10) + uint32(u21))
 	// PTX line 67: add.u32, warp-uniform
-	u23 := uint64(uint32(u22) + uint32(u21))
+	u24 := uint64(uint32(u23) + uint32(u22))
 	// PTX lines 69, 70, 71, 75, 76, 77, 78: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 69: add.u32
-				v24 := uint64(uint32(r1[l]) + uint32(u7))
+				v25 := uint64(uint32(r1[l]) + uint32(u8))
 				// 70: add.u32
-				v25 := uint64(uint32(v24) + uint32(u8))
+				v26 := uint64(uint32(v25) + uint32(u9))
 				// 71: add.u32
-				v26 := uint64(uint32(v25) + uint32(u23))
+				v27 := uint64(uint32(v26) + uint32(u24))
 				// 75: cvt.rn.f32.u32
-				v27 := uint64(math.Float32bits(float32(uint32(r2[l]))))
+				v28 := uint64(math.Float32bits(float32(uint32(r2[l]))))
 				// 76: mul.f32
-				v28F := isa.CanonF32(math.Float32frombits(uint32(v27)) * math.Float32frombits(uint32(u10)))
-				v28 := uint64(math.Float32bits(v28F))
-				_ = v28F
-				_ = v28
+				v29F := isa.CanonF32(math.Float32frombits(uint32(v28)) * math.Float32frombits(uint32(u11)))
+				v29 := uint64(math.Float32bits(v29F))
+				_ = v29F
+				_ = v29
 				// 77: cvt.rzi.u32.f32
-				v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v28F))))), isa.RZ, 32, false)
+				v30 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v29F))))), isa.RZ, 32, false)
 				// 78: add.u32
-				v30 := uint64(uint32(v26) + uint32(v29))
-				r1[l] = v30
+				v31 := uint64(uint32(v27) + uint32(v30))
+				r1[l] = v31
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 69: add.u32
-				v24 := uint64(uint32(r1[l]) + uint32(u7))
+				v25 := uint64(uint32(r1[l]) + uint32(u8))
 				// 70: add.u32
-				v25 := uint64(uint32(v24) + uint32(u8))
+				v26 := uint64(uint32(v25) + uint32(u9))
 				// 71: add.u32
-				v26 := uint64(uint32(v25) + uint32(u23))
+				v27 := uint64(uint32(v26) + uint32(u24))
 				// 75: cvt.rn.f32.u32
-				v27 := uint64(math.Float32bits(float32(uint32(r2[l]))))
+				v28 := uint64(math.Float32bits(float32(uint32(r2[l]))))
 				// 76: mul.f32
-				v28F := isa.CanonF32(math.Float32frombits(uint32(v27)) * math.Float32frombits(uint32(u10)))
-				v28 := uint64(math.Float32bits(v28F))
-				_ = v28F
-				_ = v28
+				v29F := isa.CanonF32(math.Float32frombits(uint32(v28)) * math.Float32frombits(uint32(u11)))
+				v29 := uint64(math.Float32bits(v29F))
+				_ = v29F
+				_ = v29
 				// 77: cvt.rzi.u32.f32
-				v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v28F))))), isa.RZ, 32, false)
+				v30 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v29F))))), isa.RZ, 32, false)
 				// 78: add.u32
-				v30 := uint64(uint32(v26) + uint32(v29))
-				r1[l] = v30
+				v31 := uint64(uint32(v27) + uint32(v30))
+				r1[l] = v31
 			}
 		}
 	}
 	// PTX line 83: mov.u32, warp-uniform
-	u31 := uint64(k0)
-	runtime.Broadcast(r14, m, u31)
-	_ = u31
+	u32 := uint64(k0)
+	runtime.Broadcast(r14, m, u32)
+	_ = u32
 }
 
 // scopesBlock1 runs block 1 of kernel scopes for the lanes m (budget 0: counting statistics).

@@ -293,16 +293,17 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 31, 32, 33: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 31: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 32: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r2[l] = v4
 				// 33: sub.s32
-				v5 := uint64(uint32(v4) - uint32(k0))
-				r0[l] = v5
+				v6 := uint64(uint32(v4) - uint32(k0))
+				r0[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -310,16 +311,16 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 31: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 32: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r2[l] = v4
 				// 33: sub.s32
-				v5 := uint64(uint32(v4) - uint32(k0))
-				r0[l] = v5
+				v6 := uint64(uint32(v4) - uint32(k0))
+				r0[l] = v6
 			}
 		}
 	}
 	// PTX line 34: mov.s32, warp-uniform
-	u6 := uint64(k1)
+	u7 := uint64(k1)
 	// PTX lines 35, 36, 38, 39, 40, 41, 42, 43, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -329,223 +330,223 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: and.b32
-				v7 := uint64(uint32(r2[l]) & uint32(k2))
+				v8 := uint64(uint32(r2[l]) & uint32(k2))
 				// 36: setp.eq.u32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p2n |= c8b0 << l
-				// 38: setp.lt.s32
-				c9t := int32(r0[l]) < int32(u6)
+				c9t := uint32(v8) == uint32(k2)
 				c9 := c9t
 				c9b0 := uint32(0)
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
-				c9b1 := uint32(0)
-				if !c9 {
-					c9b1 = 1
+				p2n |= c9b0 << l
+				// 38: setp.lt.s32
+				c10t := int32(r0[l]) < int32(u7)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b1<<l
+				p0 = p0&^(1<<l) | c10b0<<l
+				c10b1 := uint32(0)
+				if !c10 {
+					c10b1 = 1
+				}
+				p1 = p1&^(1<<l) | c10b1<<l
 				// 39: selp.u32
-				v10 := uint64(k3)
-				if c9 {
-					v10 = uint64(k2)
+				v11 := uint64(k3)
+				if c10 {
+					v11 = uint64(k2)
 				}
 				// 40: selp.u32
-				v11 := uint64(k3)
-				if !c9 {
-					v11 = uint64(k4)
+				v12 := uint64(k3)
+				if !c10 {
+					v12 = uint64(k4)
 				}
 				// 41: or.b32
-				v12 := uint64(uint32(v10) | uint32(v11))
-				r5[l] = v12
+				v13 := uint64(uint32(v11) | uint32(v12))
+				r5[l] = v13
 				// 42: add.u32
-				if !c9 {
-					v13 := uint64(uint32(v12) + uint32(k5))
-					r5[l] = v13
-				}
-				// 43: add.u32
-				if !c9 {
-					v14 := uint64(uint32(r5[l]) + uint32(k6))
+				if !c10 {
+					v14 := uint64(uint32(v13) + uint32(k5))
 					r5[l] = v14
 				}
+				// 43: add.u32
+				if !c10 {
+					v15 := uint64(uint32(r5[l]) + uint32(k6))
+					r5[l] = v15
+				}
 				// 45: setp.gt.and.s32
-				c15t := int32(r0[l]) > int32(k3)
-				c15c := c8
-				c15 := c15t && c15c
-				c15q := !c15t && c15c
-				_ = c15q
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				c16t := int32(r0[l]) > int32(k3)
+				c16c := c9
+				c16 := c16t && c16c
+				c16q := !c16t && c16c
+				_ = c16q
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-				c15b1 := uint32(0)
-				if c15q {
-					c15b1 = 1
+				p0 = p0&^(1<<l) | c16b0<<l
+				c16b1 := uint32(0)
+				if c16q {
+					c16b1 = 1
 				}
-				p1 = p1&^(1<<l) | c15b1<<l
+				p1 = p1&^(1<<l) | c16b1<<l
 				// 46: selp.u32
-				v16 := uint64(k3)
+				v17 := uint64(k3)
 				if p0>>l&1 != 0 {
-					v16 = uint64(k7)
+					v17 = uint64(k7)
 				}
 				// 47: or.b32
-				v17 := uint64(uint32(r5[l]) | uint32(v16))
+				v18 := uint64(uint32(r5[l]) | uint32(v17))
 				// 48: selp.u32
-				v18 := uint64(k3)
+				v19 := uint64(k3)
 				if p1>>l&1 != 0 {
-					v18 = uint64(k8)
+					v19 = uint64(k8)
 				}
 				// 49: or.b32
-				v19 := uint64(uint32(v17) | uint32(v18))
+				v20 := uint64(uint32(v18) | uint32(v19))
 				// 51: setp.ne.or.s32
-				c20t := uint32(r0[l]) != uint32(k3)
-				c20c := !c8
-				c20 := c20t || c20c
-				c20q := !c20t || c20c
-				_ = c20q
-				c20b0 := uint32(0)
-				if c20 {
-					c20b0 = 1
+				c21t := uint32(r0[l]) != uint32(k3)
+				c21c := !c9
+				c21 := c21t || c21c
+				c21q := !c21t || c21c
+				_ = c21q
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c20b0<<l
-				c20b1 := uint32(0)
-				if c20q {
-					c20b1 = 1
+				p0 = p0&^(1<<l) | c21b0<<l
+				c21b1 := uint32(0)
+				if c21q {
+					c21b1 = 1
 				}
-				p1 = p1&^(1<<l) | c20b1<<l
+				p1 = p1&^(1<<l) | c21b1<<l
 				// 52: selp.u32
-				v21 := uint64(k3)
+				v22 := uint64(k3)
 				if p0>>l&1 != 0 {
-					v21 = uint64(k9)
+					v22 = uint64(k9)
 				}
 				// 53: or.b32
-				v22 := uint64(uint32(v19) | uint32(v21))
+				v23 := uint64(uint32(v20) | uint32(v22))
 				// 54: selp.u32
-				v23 := uint64(k3)
+				v24 := uint64(k3)
 				if p1>>l&1 != 0 {
-					v23 = uint64(k10)
+					v24 = uint64(k10)
 				}
 				// 55: or.b32
-				v24 := uint64(uint32(v22) | uint32(v23))
-				r5[l] = v24
+				v25 := uint64(uint32(v23) | uint32(v24))
+				r5[l] = v25
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 35: and.b32
-				v7 := uint64(uint32(r2[l]) & uint32(k2))
+				v8 := uint64(uint32(r2[l]) & uint32(k2))
 				// 36: setp.eq.u32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p2n |= c8b0 << l
-				// 38: setp.lt.s32
-				c9t := int32(r0[l]) < int32(u6)
+				c9t := uint32(v8) == uint32(k2)
 				c9 := c9t
 				c9b0 := uint32(0)
 				if c9 {
 					c9b0 = 1
 				}
-				p0 = p0&^(1<<l) | c9b0<<l
-				c9b1 := uint32(0)
-				if !c9 {
-					c9b1 = 1
+				p2n |= c9b0 << l
+				// 38: setp.lt.s32
+				c10t := int32(r0[l]) < int32(u7)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p1 = p1&^(1<<l) | c9b1<<l
+				p0 = p0&^(1<<l) | c10b0<<l
+				c10b1 := uint32(0)
+				if !c10 {
+					c10b1 = 1
+				}
+				p1 = p1&^(1<<l) | c10b1<<l
 				// 39: selp.u32
-				v10 := uint64(k3)
-				if c9 {
-					v10 = uint64(k2)
+				v11 := uint64(k3)
+				if c10 {
+					v11 = uint64(k2)
 				}
 				// 40: selp.u32
-				v11 := uint64(k3)
-				if !c9 {
-					v11 = uint64(k4)
+				v12 := uint64(k3)
+				if !c10 {
+					v12 = uint64(k4)
 				}
 				// 41: or.b32
-				v12 := uint64(uint32(v10) | uint32(v11))
-				r5[l] = v12
+				v13 := uint64(uint32(v11) | uint32(v12))
+				r5[l] = v13
 				// 42: add.u32
-				if !c9 {
-					v13 := uint64(uint32(v12) + uint32(k5))
-					r5[l] = v13
-				}
-				// 43: add.u32
-				if !c9 {
-					v14 := uint64(uint32(r5[l]) + uint32(k6))
+				if !c10 {
+					v14 := uint64(uint32(v13) + uint32(k5))
 					r5[l] = v14
 				}
+				// 43: add.u32
+				if !c10 {
+					v15 := uint64(uint32(r5[l]) + uint32(k6))
+					r5[l] = v15
+				}
 				// 45: setp.gt.and.s32
-				c15t := int32(r0[l]) > int32(k3)
-				c15c := c8
-				c15 := c15t && c15c
-				c15q := !c15t && c15c
-				_ = c15q
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				c16t := int32(r0[l]) > int32(k3)
+				c16c := c9
+				c16 := c16t && c16c
+				c16q := !c16t && c16c
+				_ = c16q
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
 				}
-				p0 = p0&^(1<<l) | c15b0<<l
-				c15b1 := uint32(0)
-				if c15q {
-					c15b1 = 1
+				p0 = p0&^(1<<l) | c16b0<<l
+				c16b1 := uint32(0)
+				if c16q {
+					c16b1 = 1
 				}
-				p1 = p1&^(1<<l) | c15b1<<l
+				p1 = p1&^(1<<l) | c16b1<<l
 				// 46: selp.u32
-				v16 := uint64(k3)
+				v17 := uint64(k3)
 				if p0>>l&1 != 0 {
-					v16 = uint64(k7)
+					v17 = uint64(k7)
 				}
 				// 47: or.b32
-				v17 := uint64(uint32(r5[l]) | uint32(v16))
+				v18 := uint64(uint32(r5[l]) | uint32(v17))
 				// 48: selp.u32
-				v18 := uint64(k3)
+				v19 := uint64(k3)
 				if p1>>l&1 != 0 {
-					v18 = uint64(k8)
+					v19 = uint64(k8)
 				}
 				// 49: or.b32
-				v19 := uint64(uint32(v17) | uint32(v18))
+				v20 := uint64(uint32(v18) | uint32(v19))
 				// 51: setp.ne.or.s32
-				c20t := uint32(r0[l]) != uint32(k3)
-				c20c := !c8
-				c20 := c20t || c20c
-				c20q := !c20t || c20c
-				_ = c20q
-				c20b0 := uint32(0)
-				if c20 {
-					c20b0 = 1
+				c21t := uint32(r0[l]) != uint32(k3)
+				c21c := !c9
+				c21 := c21t || c21c
+				c21q := !c21t || c21c
+				_ = c21q
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
 				}
-				p0 = p0&^(1<<l) | c20b0<<l
-				c20b1 := uint32(0)
-				if c20q {
-					c20b1 = 1
+				p0 = p0&^(1<<l) | c21b0<<l
+				c21b1 := uint32(0)
+				if c21q {
+					c21b1 = 1
 				}
-				p1 = p1&^(1<<l) | c20b1<<l
+				p1 = p1&^(1<<l) | c21b1<<l
 				// 52: selp.u32
-				v21 := uint64(k3)
+				v22 := uint64(k3)
 				if p0>>l&1 != 0 {
-					v21 = uint64(k9)
+					v22 = uint64(k9)
 				}
 				// 53: or.b32
-				v22 := uint64(uint32(v19) | uint32(v21))
+				v23 := uint64(uint32(v20) | uint32(v22))
 				// 54: selp.u32
-				v23 := uint64(k3)
+				v24 := uint64(k3)
 				if p1>>l&1 != 0 {
-					v23 = uint64(k10)
+					v24 = uint64(k10)
 				}
 				// 55: or.b32
-				v24 := uint64(uint32(v22) | uint32(v23))
-				r5[l] = v24
+				v25 := uint64(uint32(v23) | uint32(v24))
+				r5[l] = v25
 			}
 		}
 		w.P[0] = p0

@@ -199,12 +199,13 @@ func sinkVectorBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 36, 37: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		} else {
@@ -213,7 +214,7 @@ func sinkVectorBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 36: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		}
@@ -228,38 +229,38 @@ func sinkVectorBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 38: ld.param.u64
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/sink_vector.ptx:38")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/sink_vector.ptx:38")
 	}
 	// PTX line 39: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
+	u7 := uint64(u6)
 	// PTX lines 40, 41: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
 				// 41: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r6[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r6[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 40: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
 				// 41: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r6[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r6[l] = v9
 			}
 		}
 	}
 	// PTX line 43: mov.u64, warp-uniform
-	u9 := uint64(k1)
-	runtime.Broadcast(r7, m, u9)
+	u10 := uint64(k1)
+	runtime.Broadcast(r7, m, u10)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -272,8 +273,8 @@ func sinkVectorBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 44: st.global.v4.u64
 	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r7, r7, r7, r7}, r6, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/hand/sink_vector.ptx:44")
 	// PTX line 45: mov.u32, warp-uniform
-	u10 := uint64(k2)
-	runtime.Broadcast(r1, m, u10)
+	u11 := uint64(k2)
+	runtime.Broadcast(r1, m, u11)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -301,19 +302,19 @@ func sinkVectorBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: cvt.u64.u32
-				v11 := uint64(uint64(uint32(r0[l])))
+				v12 := uint64(uint64(uint32(r0[l])))
 				// 50: add.u64
-				v12 := uint64(uint64(r8[l]) + uint64(v11))
-				r8[l] = v12
+				v13 := uint64(uint64(r8[l]) + uint64(v12))
+				r8[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 49: cvt.u64.u32
-				v11 := uint64(uint64(uint32(r0[l])))
+				v12 := uint64(uint64(uint32(r0[l])))
 				// 50: add.u64
-				v12 := uint64(uint64(r8[l]) + uint64(v11))
-				r8[l] = v12
+				v13 := uint64(uint64(r8[l]) + uint64(v12))
+				r8[l] = v13
 			}
 		}
 	}
@@ -350,6 +351,6 @@ func sinkVectorBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 54: st.global.v8.u32
 	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r2, nil, r12, r13, nil, r14, r15, r2}, r6, 0xffffffffffffffff, 0x20, 4, m, "testdata/ptx/hand/sink_vector.ptx:54")
-	_ = u9
 	_ = u10
+	_ = u11
 }

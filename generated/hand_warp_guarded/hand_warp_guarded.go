@@ -864,16 +864,17 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 36, 37, 38: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r13[l] = v4
 				// 38: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-				r21[l] = v5
+				v6 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+				r21[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -881,11 +882,11 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 36: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r13[l] = v4
 				// 38: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-				r21[l] = v5
+				v6 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+				r21[l] = v6
 			}
 		}
 	}
@@ -899,26 +900,26 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 39: ld.param.u64
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_guarded.ptx:39")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_guarded.ptx:39")
 	}
 	// PTX lines 40: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: add.u64
-				v7 := uint64(uint64(u6) + uint64(r21[l]))
-				r22[l] = v7
+				v8 := uint64(uint64(u7) + uint64(r21[l]))
+				r22[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 40: add.u64
-				v7 := uint64(uint64(u6) + uint64(r21[l]))
-				r22[l] = v7
+				v8 := uint64(uint64(u7) + uint64(r21[l]))
+				r22[l] = v8
 			}
 		}
 	}
@@ -949,15 +950,15 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k1))))
-				r21[l] = v8
+				v9 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k1))))
+				r21[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 43: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k1))))
-				r21[l] = v8
+				v9 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k1))))
+				r21[l] = v9
 			}
 		}
 	}
@@ -971,11 +972,11 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 44: ld.param.u64
-	var u9 uint64
+	var u10 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
-		u9 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+		u10 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/warp_guarded.ptx:44")
+		u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/warp_guarded.ptx:44")
 	}
 	// PTX lines 45, 46, 47, 48, 49, 50, 51: lane-local, one loop over the lanes
 	{
@@ -988,75 +989,75 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 45: add.u64
-				v10 := uint64(uint64(u9) + uint64(r21[l]))
-				r23[l] = v10
+				v11 := uint64(uint64(u10) + uint64(r21[l]))
+				r23[l] = v11
 				// 46: and.b32
-				v11 := uint64(uint32(r3[l]) & uint32(k2))
+				v12 := uint64(uint32(r3[l]) & uint32(k2))
 				// 47: setp.ne.u32
-				c12t := uint32(v11) != uint32(k3)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := uint32(v12) != uint32(k3)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 				// 48: and.b32
-				v13 := uint64(uint32(r3[l]) & uint32(k4))
+				v14 := uint64(uint32(r3[l]) & uint32(k4))
 				// 49: setp.ne.u32
-				c14t := uint32(v13) != uint32(k3)
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
+				c15t := uint32(v14) != uint32(k3)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
 				}
-				p2n |= c14b0 << l
+				p2n |= c15b0 << l
 				// 50: and.b32
-				v15 := uint64(uint32(r3[l]) & uint32(k5))
+				v16 := uint64(uint32(r3[l]) & uint32(k5))
 				// 51: setp.ne.u32
-				c16t := uint32(v15) != uint32(k3)
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+				c17t := uint32(v16) != uint32(k3)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
 				}
-				p1n |= c16b0 << l
+				p1n |= c17b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 45: add.u64
-				v10 := uint64(uint64(u9) + uint64(r21[l]))
-				r23[l] = v10
+				v11 := uint64(uint64(u10) + uint64(r21[l]))
+				r23[l] = v11
 				// 46: and.b32
-				v11 := uint64(uint32(r3[l]) & uint32(k2))
+				v12 := uint64(uint32(r3[l]) & uint32(k2))
 				// 47: setp.ne.u32
-				c12t := uint32(v11) != uint32(k3)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := uint32(v12) != uint32(k3)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 				// 48: and.b32
-				v13 := uint64(uint32(r3[l]) & uint32(k4))
+				v14 := uint64(uint32(r3[l]) & uint32(k4))
 				// 49: setp.ne.u32
-				c14t := uint32(v13) != uint32(k3)
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
+				c15t := uint32(v14) != uint32(k3)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
 				}
-				p2n |= c14b0 << l
+				p2n |= c15b0 << l
 				// 50: and.b32
-				v15 := uint64(uint32(r3[l]) & uint32(k5))
+				v16 := uint64(uint32(r3[l]) & uint32(k5))
 				// 51: setp.ne.u32
-				c16t := uint32(v15) != uint32(k3)
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+				c17t := uint32(v16) != uint32(k3)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
 				}
-				p1n |= c16b0 << l
+				p1n |= c17b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -1064,29 +1065,29 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 		w.P[2] = p2&^m | p2n
 	}
 	// PTX line 52: mov.u32, warp-uniform
-	u17 := uint64(k6)
-	runtime.Broadcast(r24, m, u17)
-	// PTX line 53: mov.u32, warp-uniform
 	u18 := uint64(k6)
-	runtime.Broadcast(r25, m, u18)
-	// PTX line 54: mov.u32, warp-uniform
+	runtime.Broadcast(r24, m, u18)
+	// PTX line 53: mov.u32, warp-uniform
 	u19 := uint64(k6)
-	runtime.Broadcast(r6, m, u19)
-	// PTX line 55: mov.u32, warp-uniform
+	runtime.Broadcast(r25, m, u19)
+	// PTX line 54: mov.u32, warp-uniform
 	u20 := uint64(k6)
-	runtime.Broadcast(r7, m, u20)
-	// PTX line 56: mov.u64, warp-uniform
+	runtime.Broadcast(r6, m, u20)
+	// PTX line 55: mov.u32, warp-uniform
 	u21 := uint64(k6)
-	runtime.Broadcast(r16, m, u21)
-	// PTX line 57: mov.u32, warp-uniform
+	runtime.Broadcast(r7, m, u21)
+	// PTX line 56: mov.u64, warp-uniform
 	u22 := uint64(k6)
-	runtime.Broadcast(r9, m, u22)
-	// PTX line 58: mov.u32, warp-uniform
+	runtime.Broadcast(r16, m, u22)
+	// PTX line 57: mov.u32, warp-uniform
 	u23 := uint64(k6)
-	runtime.Broadcast(r10, m, u23)
-	// PTX line 59: mov.u32, warp-uniform
+	runtime.Broadcast(r9, m, u23)
+	// PTX line 58: mov.u32, warp-uniform
 	u24 := uint64(k6)
-	runtime.Broadcast(r11, m, u24)
+	runtime.Broadcast(r10, m, u24)
+	// PTX line 59: mov.u32, warp-uniform
+	u25 := uint64(k6)
+	runtime.Broadcast(r11, m, u25)
 	// PTX lines 60, 61, 62, 63, 64, 65, 66: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
@@ -1106,109 +1107,109 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 60: setp.ne.u32
-				c25t := uint32(r0[l]) != uint32(r0[l])
-				c25 := c25t
-				c25b0 := uint32(0)
-				if c25 {
-					c25b0 = 1
-				}
-				p3n |= c25b0 << l
-				// 61: mov.pred
-				c26 := c25
+				c26t := uint32(r0[l]) != uint32(r0[l])
+				c26 := c26t
 				c26b0 := uint32(0)
 				if c26 {
 					c26b0 = 1
 				}
-				p4n |= c26b0 << l
-				// 62: mov.pred
-				c27 := c25
+				p3n |= c26b0 << l
+				// 61: mov.pred
+				c27 := c26
 				c27b0 := uint32(0)
 				if c27 {
 					c27b0 = 1
 				}
-				p5n |= c27b0 << l
-				// 63: mov.pred
-				c28 := c25
+				p4n |= c27b0 << l
+				// 62: mov.pred
+				c28 := c26
 				c28b0 := uint32(0)
 				if c28 {
 					c28b0 = 1
 				}
-				p6n |= c28b0 << l
-				// 64: mov.pred
-				c29 := c25
+				p5n |= c28b0 << l
+				// 63: mov.pred
+				c29 := c26
 				c29b0 := uint32(0)
 				if c29 {
 					c29b0 = 1
 				}
-				p7n |= c29b0 << l
-				// 65: mov.pred
-				c30 := c25
+				p6n |= c29b0 << l
+				// 64: mov.pred
+				c30 := c26
 				c30b0 := uint32(0)
 				if c30 {
 					c30b0 = 1
 				}
-				p8n |= c30b0 << l
-				// 66: mov.pred
-				c31 := c25
+				p7n |= c30b0 << l
+				// 65: mov.pred
+				c31 := c26
 				c31b0 := uint32(0)
 				if c31 {
 					c31b0 = 1
 				}
-				p9n |= c31b0 << l
+				p8n |= c31b0 << l
+				// 66: mov.pred
+				c32 := c26
+				c32b0 := uint32(0)
+				if c32 {
+					c32b0 = 1
+				}
+				p9n |= c32b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 60: setp.ne.u32
-				c25t := uint32(r0[l]) != uint32(r0[l])
-				c25 := c25t
-				c25b0 := uint32(0)
-				if c25 {
-					c25b0 = 1
-				}
-				p3n |= c25b0 << l
-				// 61: mov.pred
-				c26 := c25
+				c26t := uint32(r0[l]) != uint32(r0[l])
+				c26 := c26t
 				c26b0 := uint32(0)
 				if c26 {
 					c26b0 = 1
 				}
-				p4n |= c26b0 << l
-				// 62: mov.pred
-				c27 := c25
+				p3n |= c26b0 << l
+				// 61: mov.pred
+				c27 := c26
 				c27b0 := uint32(0)
 				if c27 {
 					c27b0 = 1
 				}
-				p5n |= c27b0 << l
-				// 63: mov.pred
-				c28 := c25
+				p4n |= c27b0 << l
+				// 62: mov.pred
+				c28 := c26
 				c28b0 := uint32(0)
 				if c28 {
 					c28b0 = 1
 				}
-				p6n |= c28b0 << l
-				// 64: mov.pred
-				c29 := c25
+				p5n |= c28b0 << l
+				// 63: mov.pred
+				c29 := c26
 				c29b0 := uint32(0)
 				if c29 {
 					c29b0 = 1
 				}
-				p7n |= c29b0 << l
-				// 65: mov.pred
-				c30 := c25
+				p6n |= c29b0 << l
+				// 64: mov.pred
+				c30 := c26
 				c30b0 := uint32(0)
 				if c30 {
 					c30b0 = 1
 				}
-				p8n |= c30b0 << l
-				// 66: mov.pred
-				c31 := c25
+				p7n |= c30b0 << l
+				// 65: mov.pred
+				c31 := c26
 				c31b0 := uint32(0)
 				if c31 {
 					c31b0 = 1
 				}
-				p9n |= c31b0 << l
+				p8n |= c31b0 << l
+				// 66: mov.pred
+				c32 := c26
+				c32b0 := uint32(0)
+				if c32 {
+					c32b0 = 1
+				}
+				p9n |= c32b0 << l
 			}
 		}
 		w.P[3] = p3&^m | p3n
@@ -1219,7 +1220,6 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 		w.P[8] = p8&^m | p8n
 		w.P[9] = p9&^m | p9n
 	}
-	_ = u17
 	_ = u18
 	_ = u19
 	_ = u20
@@ -1227,6 +1227,7 @@ func warpGuardedBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u22
 	_ = u23
 	_ = u24
+	_ = u25
 }
 
 // warpGuardedBlock2 runs block 2 of kernel warp_guarded for the lanes m (budget 0: counting statistics).

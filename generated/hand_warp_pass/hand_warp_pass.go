@@ -1210,6 +1210,7 @@ func inplaceBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
+		h7 := uint32(u3) * uint32(u4)
 		step := 1
 		if w.TidLinear {
 			step = 31
@@ -1218,14 +1219,14 @@ func inplaceBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 17: mov.u32
 			v5 := uint64(uint64(tid0[l]))
 			// 18: mad.lo.s32
-			v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+			v6 := uint64(uint32(h7 + uint32(v5)))
 			// 19: mul.wide.s32
-			v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+			v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
 			// 20: add.s64
-			v8 := uint64(uint64(u2) + uint64(v7))
-			_ = v8
+			v9 := uint64(uint64(u2) + uint64(v8))
+			_ = v9
 			// 21: the index of ld.global.u32
-			fd0 := v7 - uint64(l)<<2
+			fd0 := v8 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
 		}
@@ -1263,26 +1264,27 @@ func inplaceBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// PTX lines 17, 18, 19, 20, 21, 22, 23, 24, 25: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
+		h12 := uint32(u3) * uint32(u4)
 		for l := range 32 {
 			// 17: mov.u32
-			v9 := uint64(uint64(tid0[l]))
+			v10 := uint64(uint64(tid0[l]))
 			// 18: mad.lo.s32
-			v10 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v9)))
+			v11 := uint64(uint32(h12 + uint32(v10)))
 			// 19: mul.wide.s32
-			v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
 			// 20: add.s64
-			v12 := uint64(uint64(u2) + uint64(v11))
-			_ = v12
+			v14 := uint64(uint64(u2) + uint64(v13))
+			_ = v14
 			// 21: ld.global.u32
-			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
 			// 22: mad.lo.s32
-			v14 := uint64(uint32(uint32(v13)*uint32(k1) + uint32(k2)))
+			v16 := uint64(uint32(uint32(v15)*uint32(k1) + uint32(k2)))
 			// 23: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v16))
 			// 24: xor.b32
-			v15 := uint64(uint32(v14) ^ uint32(k3))
+			v17 := uint64(uint32(v16) ^ uint32(k3))
 			// 25: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v17))
 		}
 	}
 	return true
@@ -1335,37 +1337,38 @@ func inplaceBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v9aw := w.Window(0)
+		v10aw := w.Window(0)
 		var flt runtime.LaneFault
+		h7 := uint32(u3) * uint32(u4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 17: mov.u32
 				v5 := uint64(uint64(tid0[l]))
 				// 18: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				// 19: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+				v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
 				// 20: add.s64
-				v8 := uint64(uint64(u2) + uint64(v7))
-				r7[l] = v8
+				v9 := uint64(uint64(u2) + uint64(v8))
+				r7[l] = v9
 				// 21: ld.global.u32
-				v9a := uint64(v8) + 0x0
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
 					{
-						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/hand/warp_pass.ptx:21")
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/hand/warp_pass.ptx:21")
 							continue
 						}
-						v9 = v9x
+						v10 = v10x
 					}
 				}
 				// 22: mad.lo.s32
-				v10 := uint64(uint32(uint32(v9)*uint32(k1) + uint32(k2)))
-				r9[l] = v10
+				v11 := uint64(uint32(uint32(v10)*uint32(k1) + uint32(k2)))
+				r9[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1373,30 +1376,30 @@ func inplaceBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 17: mov.u32
 				v5 := uint64(uint64(tid0[l]))
 				// 18: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				// 19: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+				v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
 				// 20: add.s64
-				v8 := uint64(uint64(u2) + uint64(v7))
-				r7[l] = v8
+				v9 := uint64(uint64(u2) + uint64(v8))
+				r7[l] = v9
 				// 21: ld.global.u32
-				v9a := uint64(v8) + 0x0
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
 					{
-						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/hand/warp_pass.ptx:21")
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/hand/warp_pass.ptx:21")
 							continue
 						}
-						v9 = v9x
+						v10 = v10x
 					}
 				}
 				// 22: mad.lo.s32
-				v10 := uint64(uint32(uint32(v9)*uint32(k1) + uint32(k2)))
-				r9[l] = v10
+				v11 := uint64(uint32(uint32(v10)*uint32(k1) + uint32(k2)))
+				r9[l] = v11
 			}
 		}
 		flt.Raise(w)
@@ -1412,39 +1415,39 @@ func inplaceBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s11w := w.Window(1)
+		s12w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 23: st.global.u32
-				s11 := uint64(r7[l]) + 0x0
-				s11v := uint64(r9[l])
-				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-					runtime.Store32(s11w.Ptr, s11o, s11v)
+				s12 := uint64(r7[l]) + 0x0
+				s12v := uint64(r9[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
 					{
-						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/warp_pass.ptx:23")
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_pass.ptx:23")
 					}
 				}
 				// 24: xor.b32
-				v12 := uint64(uint32(r9[l]) ^ uint32(k3))
-				r10[l] = v12
+				v13 := uint64(uint32(r9[l]) ^ uint32(k3))
+				r10[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 23: st.global.u32
-				s11 := uint64(r7[l]) + 0x0
-				s11v := uint64(r9[l])
-				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
-					runtime.Store32(s11w.Ptr, s11o, s11v)
+				s12 := uint64(r7[l]) + 0x0
+				s12v := uint64(r9[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Ptr, s12o, s12v)
 				} else {
 					{
-						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/warp_pass.ptx:23")
+						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_pass.ptx:23")
 					}
 				}
 				// 24: xor.b32
-				v12 := uint64(uint32(r9[l]) ^ uint32(k3))
-				r10[l] = v12
+				v13 := uint64(uint32(r9[l]) ^ uint32(k3))
+				r10[l] = v13
 			}
 		}
 	}
@@ -1459,17 +1462,17 @@ func inplaceBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s13w := w.Window(2)
+		s14w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 25: st.global.u32
-				s13 := uint64(r7[l]) + 0x0
-				s13v := uint64(r10[l])
-				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-					runtime.Store32(s13w.Ptr, s13o, s13v)
+				s14 := uint64(r7[l]) + 0x0
+				s14v := uint64(r10[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
 					{
-						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/warp_pass.ptx:25")
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/warp_pass.ptx:25")
 					}
 				}
 			}
@@ -1477,13 +1480,13 @@ func inplaceBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 25: st.global.u32
-				s13 := uint64(r7[l]) + 0x0
-				s13v := uint64(r10[l])
-				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-					runtime.Store32(s13w.Ptr, s13o, s13v)
+				s14 := uint64(r7[l]) + 0x0
+				s14v := uint64(r10[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
 					{
-						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/warp_pass.ptx:25")
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/warp_pass.ptx:25")
 					}
 				}
 			}
@@ -3085,6 +3088,7 @@ func copyBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
+		h11 := uint32(u4) * uint32(u8)
 		step := 1
 		if w.TidLinear {
 			step = 31
@@ -3093,19 +3097,19 @@ func copyBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 136: mov.u32
 			v9 := uint64(uint64(tid0[l]))
 			// 137: mad.lo.s32
-			v10 := uint64(uint32(uint32(u4)*uint32(u8) + uint32(v9)))
+			v10 := uint64(uint32(h11 + uint32(v9)))
 			// 138: mul.wide.s32
-			v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			v12 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
 			// 139: add.s64
-			v12 := uint64(uint64(u7) + uint64(v11))
-			_ = v12
+			v13 := uint64(uint64(u7) + uint64(v12))
+			_ = v13
 			// 140: the index of ld.global.u32
-			fd0 := v11 - uint64(l)<<2
+			fd0 := v12 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
 			// 141: add.s64
-			v13 := uint64(uint64(u2) + uint64(v11))
-			_ = v13
+			v14 := uint64(uint64(u2) + uint64(v12))
+			_ = v14
 		}
 	}
 	if (fl0 ^ fh0) != 0 {
@@ -3129,23 +3133,24 @@ func copyBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// PTX lines 136, 137, 138, 139, 140, 141, 142: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
+		h17 := uint32(u4) * uint32(u8)
 		for l := range 32 {
 			// 136: mov.u32
-			v14 := uint64(uint64(tid0[l]))
+			v15 := uint64(uint64(tid0[l]))
 			// 137: mad.lo.s32
-			v15 := uint64(uint32(uint32(u4)*uint32(u8) + uint32(v14)))
+			v16 := uint64(uint32(h17 + uint32(v15)))
 			// 138: mul.wide.s32
-			v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
+			v18 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
 			// 139: add.s64
-			v17 := uint64(uint64(u7) + uint64(v16))
-			_ = v17
-			// 140: ld.global.u32
-			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 141: add.s64
-			v19 := uint64(uint64(u2) + uint64(v16))
+			v19 := uint64(uint64(u7) + uint64(v18))
 			_ = v19
+			// 140: ld.global.u32
+			v20 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 141: add.s64
+			v21 := uint64(uint64(u2) + uint64(v18))
+			_ = v21
 			// 142: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v18))
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v20))
 		}
 	}
 	return true
@@ -3230,37 +3235,38 @@ func copyBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v13aw := w.Window(13)
+		v14aw := w.Window(13)
 		var flt runtime.LaneFault
+		h11 := uint32(u4) * uint32(u8)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 136: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 137: mad.lo.s32
-				v10 := uint64(uint32(uint32(u4)*uint32(u8) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				// 138: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+				v12 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
 				// 139: add.s64
-				v12 := uint64(uint64(u7) + uint64(v11))
+				v13 := uint64(uint64(u7) + uint64(v12))
 				// 140: ld.global.u32
-				v13a := uint64(v12) + 0x0
-				var v13 uint64
-				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
 					{
-						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/hand/warp_pass.ptx:140")
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/hand/warp_pass.ptx:140")
 							continue
 						}
-						v13 = v13x
+						v14 = v14x
 					}
 				}
-				r12[l] = v13
+				r12[l] = v14
 				// 141: add.s64
-				v14 := uint64(uint64(u2) + uint64(v11))
-				r13[l] = v14
+				v15 := uint64(uint64(u2) + uint64(v12))
+				r13[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3268,30 +3274,30 @@ func copyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 136: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 137: mad.lo.s32
-				v10 := uint64(uint32(uint32(u4)*uint32(u8) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				// 138: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+				v12 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
 				// 139: add.s64
-				v12 := uint64(uint64(u7) + uint64(v11))
+				v13 := uint64(uint64(u7) + uint64(v12))
 				// 140: ld.global.u32
-				v13a := uint64(v12) + 0x0
-				var v13 uint64
-				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
 					{
-						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/hand/warp_pass.ptx:140")
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/hand/warp_pass.ptx:140")
 							continue
 						}
-						v13 = v13x
+						v14 = v14x
 					}
 				}
-				r12[l] = v13
+				r12[l] = v14
 				// 141: add.s64
-				v14 := uint64(uint64(u2) + uint64(v11))
-				r13[l] = v14
+				v15 := uint64(uint64(u2) + uint64(v12))
+				r13[l] = v15
 			}
 		}
 		flt.Raise(w)
@@ -3307,17 +3313,17 @@ func copyBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s15w := w.Window(14)
+		s16w := w.Window(14)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 142: st.global.u32
-				s15 := uint64(r13[l]) + 0x0
-				s15v := uint64(r12[l])
-				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-					runtime.Store32(s15w.Ptr, s15o, s15v)
+				s16 := uint64(r13[l]) + 0x0
+				s16v := uint64(r12[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
 					{
-						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_pass.ptx:142")
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/warp_pass.ptx:142")
 					}
 				}
 			}
@@ -3325,13 +3331,13 @@ func copyBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 142: st.global.u32
-				s15 := uint64(r13[l]) + 0x0
-				s15v := uint64(r12[l])
-				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-					runtime.Store32(s15w.Ptr, s15o, s15v)
+				s16 := uint64(r13[l]) + 0x0
+				s16v := uint64(r12[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
 					{
-						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_pass.ptx:142")
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/warp_pass.ptx:142")
 					}
 				}
 			}

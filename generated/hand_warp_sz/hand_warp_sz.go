@@ -576,12 +576,13 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 44, 45: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 44: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 45: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r5[l] = v4
 			}
 		} else {
@@ -590,7 +591,7 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 44: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 45: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r5[l] = v4
 			}
 		}
@@ -605,37 +606,37 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 46: ld.param.u64
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_sz.ptx:46")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/warp_sz.ptx:46")
 	}
 	// PTX line 47: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
+	u7 := uint64(u6)
 	// PTX lines 48, 49: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 48: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
 				// 49: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r9[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r9[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 48: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
 				// 49: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r9[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r9[l] = v9
 			}
 		}
 	}
 	// PTX line 51: mov.u32, warp-uniform
-	u9 := uint64(k1)
+	u10 := uint64(k1)
 	// PTX lines 52, 53: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -647,39 +648,39 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s10w := w.Window(0)
+		s11w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: st.global.u32
-				s10 := uint64(r9[l]) + 0x0
-				s10v := uint64(u9)
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(r9[l]) + 0x0
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_sz.ptx:52")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/warp_sz.ptx:52")
 					}
 				}
 				// 53: add.u32
-				v11 := uint64(uint32(r5[l]) + uint32(k1))
-				r11[l] = v11
+				v12 := uint64(uint32(r5[l]) + uint32(k1))
+				r11[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 52: st.global.u32
-				s10 := uint64(r9[l]) + 0x0
-				s10v := uint64(u9)
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(r9[l]) + 0x0
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/hand/warp_sz.ptx:52")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/warp_sz.ptx:52")
 					}
 				}
 				// 53: add.u32
-				v11 := uint64(uint32(r5[l]) + uint32(k1))
-				r11[l] = v11
+				v12 := uint64(uint32(r5[l]) + uint32(k1))
+				r11[l] = v12
 			}
 		}
 	}
@@ -694,45 +695,45 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s12w := w.Window(1)
+		s13w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: st.global.u32
-				s12 := uint64(r9[l]) + 0x4
-				s12v := uint64(r11[l])
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Ptr, s12o, s12v)
+				s13 := uint64(r9[l]) + 0x4
+				s13v := uint64(r11[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
 					{
-						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_sz.ptx:54")
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/warp_sz.ptx:54")
 					}
 				}
 				// 55: rem.u32
-				v13 := isa.Rem(r5[l], k1, 32, false)
-				r12[l] = v13
+				v14 := isa.Rem(r5[l], k1, 32, false)
+				r12[l] = v14
 				// 56: sub.u32
-				v14 := uint64(uint32(k1) - uint32(v13))
-				r13[l] = v14
+				v15 := uint64(uint32(k1) - uint32(v14))
+				r13[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 54: st.global.u32
-				s12 := uint64(r9[l]) + 0x4
-				s12v := uint64(r11[l])
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Ptr, s12o, s12v)
+				s13 := uint64(r9[l]) + 0x4
+				s13v := uint64(r11[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
 					{
-						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/hand/warp_sz.ptx:54")
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/warp_sz.ptx:54")
 					}
 				}
 				// 55: rem.u32
-				v13 := isa.Rem(r5[l], k1, 32, false)
-				r12[l] = v13
+				v14 := isa.Rem(r5[l], k1, 32, false)
+				r12[l] = v14
 				// 56: sub.u32
-				v14 := uint64(uint32(k1) - uint32(v13))
-				r13[l] = v14
+				v15 := uint64(uint32(k1) - uint32(v14))
+				r13[l] = v15
 			}
 		}
 	}
@@ -747,39 +748,39 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s15w := w.Window(2)
+		s16w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 57: st.global.u32
-				s15 := uint64(r9[l]) + 0x8
-				s15v := uint64(r13[l])
-				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-					runtime.Store32(s15w.Ptr, s15o, s15v)
+				s16 := uint64(r9[l]) + 0x8
+				s16v := uint64(r13[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
 					{
-						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_sz.ptx:57")
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/warp_sz.ptx:57")
 					}
 				}
 				// 58: min.u32
-				v16 := uint64(min(uint32(r5[l]), uint32(k1)))
-				r14[l] = v16
+				v17 := uint64(min(uint32(r5[l]), uint32(k1)))
+				r14[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 57: st.global.u32
-				s15 := uint64(r9[l]) + 0x8
-				s15v := uint64(r13[l])
-				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-					runtime.Store32(s15w.Ptr, s15o, s15v)
+				s16 := uint64(r9[l]) + 0x8
+				s16v := uint64(r13[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
 					{
-						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/hand/warp_sz.ptx:57")
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/hand/warp_sz.ptx:57")
 					}
 				}
 				// 58: min.u32
-				v16 := uint64(min(uint32(r5[l]), uint32(k1)))
-				r14[l] = v16
+				v17 := uint64(min(uint32(r5[l]), uint32(k1)))
+				r14[l] = v17
 			}
 		}
 	}
@@ -794,39 +795,39 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s17w := w.Window(3)
+		s18w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: st.global.u32
-				s17 := uint64(r9[l]) + 0xc
-				s17v := uint64(r14[l])
-				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-					runtime.Store32(s17w.Ptr, s17o, s17v)
+				s18 := uint64(r9[l]) + 0xc
+				s18v := uint64(r14[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
 					{
-						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/warp_sz.ptx:59")
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/hand/warp_sz.ptx:59")
 					}
 				}
 				// 60: div.u32
-				v18 := isa.Div(r5[l], k1, 32, false)
-				r15[l] = v18
+				v19 := isa.Div(r5[l], k1, 32, false)
+				r15[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 59: st.global.u32
-				s17 := uint64(r9[l]) + 0xc
-				s17v := uint64(r14[l])
-				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-					runtime.Store32(s17w.Ptr, s17o, s17v)
+				s18 := uint64(r9[l]) + 0xc
+				s18v := uint64(r14[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
 					{
-						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/hand/warp_sz.ptx:59")
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/hand/warp_sz.ptx:59")
 					}
 				}
 				// 60: div.u32
-				v18 := isa.Div(r5[l], k1, 32, false)
-				r15[l] = v18
+				v19 := isa.Div(r5[l], k1, 32, false)
+				r15[l] = v19
 			}
 		}
 	}
@@ -841,17 +842,17 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s19w := w.Window(4)
+		s20w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 61: st.global.u32
-				s19 := uint64(r9[l]) + 0x10
-				s19v := uint64(r15[l])
-				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-					runtime.Store32(s19w.Ptr, s19o, s19v)
+				s20 := uint64(r9[l]) + 0x10
+				s20v := uint64(r15[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
 					{
-						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/warp_sz.ptx:61")
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:61")
 					}
 				}
 			}
@@ -859,13 +860,13 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 61: st.global.u32
-				s19 := uint64(r9[l]) + 0x10
-				s19v := uint64(r15[l])
-				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
-					runtime.Store32(s19w.Ptr, s19o, s19v)
+				s20 := uint64(r9[l]) + 0x10
+				s20v := uint64(r15[l])
+				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
+					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
 					{
-						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/hand/warp_sz.ptx:61")
+						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:61")
 					}
 				}
 			}
@@ -882,43 +883,43 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s20w := w.Window(5)
+		s21w := w.Window(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: st.global.u32
-				s20 := uint64(r9[l]) + 0x14
-				s20v := uint64(r12[l])
-				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-					runtime.Store32(s20w.Ptr, s20o, s20v)
+				s21 := uint64(r9[l]) + 0x14
+				s21v := uint64(r12[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
 					{
-						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:62")
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/hand/warp_sz.ptx:62")
 					}
 				}
 				// 63: or.b32
-				v21 := uint64(uint32(r5[l]) | uint32(k2))
+				v22 := uint64(uint32(r5[l]) | uint32(k2))
 				// 64: shl.b32
-				v22 := uint64(uint32(v21) << uint32(k1))
-				r17[l] = v22
+				v23 := uint64(uint32(v22) << uint32(k1))
+				r17[l] = v23
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 62: st.global.u32
-				s20 := uint64(r9[l]) + 0x14
-				s20v := uint64(r12[l])
-				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-					runtime.Store32(s20w.Ptr, s20o, s20v)
+				s21 := uint64(r9[l]) + 0x14
+				s21v := uint64(r12[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
 					{
-						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/hand/warp_sz.ptx:62")
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/hand/warp_sz.ptx:62")
 					}
 				}
 				// 63: or.b32
-				v21 := uint64(uint32(r5[l]) | uint32(k2))
+				v22 := uint64(uint32(r5[l]) | uint32(k2))
 				// 64: shl.b32
-				v22 := uint64(uint32(v21) << uint32(k1))
-				r17[l] = v22
+				v23 := uint64(uint32(v22) << uint32(k1))
+				r17[l] = v23
 			}
 		}
 	}
@@ -933,53 +934,53 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s23w := w.Window(6)
+		s24w := w.Window(6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 65: st.global.u32
-				s23 := uint64(r9[l]) + 0x18
-				s23v := uint64(r17[l])
-				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-					runtime.Store32(s23w.Ptr, s23o, s23v)
+				s24 := uint64(r9[l]) + 0x18
+				s24v := uint64(r17[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
 					{
-						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/warp_sz.ptx:65")
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/warp_sz.ptx:65")
 					}
 				}
 				// 66: add.u32
-				v24 := uint64(uint32(r5[l]) + uint32(k2))
+				v25 := uint64(uint32(r5[l]) + uint32(k2))
 				// 67: cvt.u64.u32
-				v25 := uint64(uint64(uint32(v24)))
+				v26 := uint64(uint64(uint32(v25)))
 				// 68: shl.b64
-				v26 := uint64(uint64(v25) << uint32(k1))
+				v27 := uint64(uint64(v26) << uint32(k1))
 				// 69: mov.b64
-				m27 := v26
-				m27_1 := m27 >> 32 & k3
-				r21[l] = m27_1
+				m28 := v27
+				m28_1 := m28 >> 32 & k3
+				r21[l] = m28_1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 65: st.global.u32
-				s23 := uint64(r9[l]) + 0x18
-				s23v := uint64(r17[l])
-				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
-					runtime.Store32(s23w.Ptr, s23o, s23v)
+				s24 := uint64(r9[l]) + 0x18
+				s24v := uint64(r17[l])
+				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
+					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
 					{
-						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/hand/warp_sz.ptx:65")
+						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/hand/warp_sz.ptx:65")
 					}
 				}
 				// 66: add.u32
-				v24 := uint64(uint32(r5[l]) + uint32(k2))
+				v25 := uint64(uint32(r5[l]) + uint32(k2))
 				// 67: cvt.u64.u32
-				v25 := uint64(uint64(uint32(v24)))
+				v26 := uint64(uint64(uint32(v25)))
 				// 68: shl.b64
-				v26 := uint64(uint64(v25) << uint32(k1))
+				v27 := uint64(uint64(v26) << uint32(k1))
 				// 69: mov.b64
-				m27 := v26
-				m27_1 := m27 >> 32 & k3
-				r21[l] = m27_1
+				m28 := v27
+				m28_1 := m28 >> 32 & k3
+				r21[l] = m28_1
 			}
 		}
 	}
@@ -995,66 +996,66 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s28w := w.Window(7)
+		s29w := w.Window(7)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 70: st.global.u32
-				s28 := uint64(r9[l]) + 0x1c
-				s28v := uint64(r21[l])
-				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-					runtime.Store32(s28w.Ptr, s28o, s28v)
+				s29 := uint64(r9[l]) + 0x1c
+				s29v := uint64(r21[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
 					{
-						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/warp_sz.ptx:70")
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/warp_sz.ptx:70")
 					}
 				}
 				// 71: rem.u32
-				v29 := isa.Rem(r5[l], k4, 32, false)
+				v30 := isa.Rem(r5[l], k4, 32, false)
 				// 72: setp.lt.u32
-				c30t := uint32(v29) < uint32(k1)
-				c30 := c30t
-				c30b0 := uint32(0)
-				if c30 {
-					c30b0 = 1
+				c31t := uint32(v30) < uint32(k1)
+				c31 := c31t
+				c31b0 := uint32(0)
+				if c31 {
+					c31b0 = 1
 				}
-				p0n |= c30b0 << l
+				p0n |= c31b0 << l
 				// 73: selp.u32
-				v31 := uint64(k5)
-				if c30 {
-					v31 = uint64(k2)
+				v32 := uint64(k5)
+				if c31 {
+					v32 = uint64(k2)
 				}
-				r23[l] = v31
+				r23[l] = v32
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 70: st.global.u32
-				s28 := uint64(r9[l]) + 0x1c
-				s28v := uint64(r21[l])
-				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
-					runtime.Store32(s28w.Ptr, s28o, s28v)
+				s29 := uint64(r9[l]) + 0x1c
+				s29v := uint64(r21[l])
+				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
+					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
 					{
-						w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/hand/warp_sz.ptx:70")
+						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/hand/warp_sz.ptx:70")
 					}
 				}
 				// 71: rem.u32
-				v29 := isa.Rem(r5[l], k4, 32, false)
+				v30 := isa.Rem(r5[l], k4, 32, false)
 				// 72: setp.lt.u32
-				c30t := uint32(v29) < uint32(k1)
-				c30 := c30t
-				c30b0 := uint32(0)
-				if c30 {
-					c30b0 = 1
+				c31t := uint32(v30) < uint32(k1)
+				c31 := c31t
+				c31b0 := uint32(0)
+				if c31 {
+					c31b0 = 1
 				}
-				p0n |= c30b0 << l
+				p0n |= c31b0 << l
 				// 73: selp.u32
-				v31 := uint64(k5)
-				if c30 {
-					v31 = uint64(k2)
+				v32 := uint64(k5)
+				if c31 {
+					v32 = uint64(k2)
 				}
-				r23[l] = v31
+				r23[l] = v32
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -1071,45 +1072,45 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s32w := w.Window(8)
+		s33w := w.Window(8)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 74: st.global.u32
-				s32 := uint64(r9[l]) + 0x20
-				s32v := uint64(r23[l])
-				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-					runtime.Store32(s32w.Ptr, s32o, s32v)
+				s33 := uint64(r9[l]) + 0x20
+				s33v := uint64(r23[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
 					{
-						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/warp_sz.ptx:74")
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/warp_sz.ptx:74")
 					}
 				}
 				// 75: selp.u32
-				v33 := uint64(k6)
+				v34 := uint64(k6)
 				if p0>>l&1 != 0 {
-					v33 = uint64(k1)
+					v34 = uint64(k1)
 				}
-				r24[l] = v33
+				r24[l] = v34
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 74: st.global.u32
-				s32 := uint64(r9[l]) + 0x20
-				s32v := uint64(r23[l])
-				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-					runtime.Store32(s32w.Ptr, s32o, s32v)
+				s33 := uint64(r9[l]) + 0x20
+				s33v := uint64(r23[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
 					{
-						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/hand/warp_sz.ptx:74")
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/warp_sz.ptx:74")
 					}
 				}
 				// 75: selp.u32
-				v33 := uint64(k6)
+				v34 := uint64(k6)
 				if p0>>l&1 != 0 {
-					v33 = uint64(k1)
+					v34 = uint64(k1)
 				}
-				r24[l] = v33
+				r24[l] = v34
 			}
 		}
 	}
@@ -1124,39 +1125,39 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s34w := w.Window(9)
+		s35w := w.Window(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 76: st.global.u32
-				s34 := uint64(r9[l]) + 0x24
-				s34v := uint64(r24[l])
-				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-					runtime.Store32(s34w.Ptr, s34o, s34v)
+				s35 := uint64(r9[l]) + 0x24
+				s35v := uint64(r24[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
 					{
-						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/warp_sz.ptx:76")
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/hand/warp_sz.ptx:76")
 					}
 				}
 				// 77: mul.lo.u32
-				v35 := uint64(uint32(r5[l]) * uint32(k1))
-				r25[l] = v35
+				v36 := uint64(uint32(r5[l]) * uint32(k1))
+				r25[l] = v36
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 76: st.global.u32
-				s34 := uint64(r9[l]) + 0x24
-				s34v := uint64(r24[l])
-				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-					runtime.Store32(s34w.Ptr, s34o, s34v)
+				s35 := uint64(r9[l]) + 0x24
+				s35v := uint64(r24[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
 					{
-						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/hand/warp_sz.ptx:76")
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/hand/warp_sz.ptx:76")
 					}
 				}
 				// 77: mul.lo.u32
-				v35 := uint64(uint32(r5[l]) * uint32(k1))
-				r25[l] = v35
+				v36 := uint64(uint32(r5[l]) * uint32(k1))
+				r25[l] = v36
 			}
 		}
 	}
@@ -1171,39 +1172,39 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s36w := w.Window(10)
+		s37w := w.Window(10)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 78: st.global.u32
-				s36 := uint64(r9[l]) + 0x28
-				s36v := uint64(r25[l])
-				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-					runtime.Store32(s36w.Ptr, s36o, s36v)
+				s37 := uint64(r9[l]) + 0x28
+				s37v := uint64(r25[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
 					{
-						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/warp_sz.ptx:78")
+						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 4, s37v, l, "testdata/ptx/hand/warp_sz.ptx:78")
 					}
 				}
 				// 79: mad.lo.u32
-				v37 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
-				r26[l] = v37
+				v38 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
+				r26[l] = v38
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 78: st.global.u32
-				s36 := uint64(r9[l]) + 0x28
-				s36v := uint64(r25[l])
-				if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
-					runtime.Store32(s36w.Ptr, s36o, s36v)
+				s37 := uint64(r9[l]) + 0x28
+				s37v := uint64(r25[l])
+				if s37o := s37 - s37w.Base; s37o < s37w.End && s37&3 == 0 {
+					runtime.Store32(s37w.Ptr, s37o, s37v)
 				} else {
 					{
-						w.StoreLane(s36w, runtime.SpaceGlobal, s36, 4, s36v, l, "testdata/ptx/hand/warp_sz.ptx:78")
+						w.StoreLane(s37w, runtime.SpaceGlobal, s37, 4, s37v, l, "testdata/ptx/hand/warp_sz.ptx:78")
 					}
 				}
 				// 79: mad.lo.u32
-				v37 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
-				r26[l] = v37
+				v38 := uint64(uint32(uint32(r5[l])*uint32(k1) + uint32(k7)))
+				r26[l] = v38
 			}
 		}
 	}
@@ -1218,39 +1219,39 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s38w := w.Window(11)
+		s39w := w.Window(11)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 80: st.global.u32
-				s38 := uint64(r9[l]) + 0x2c
-				s38v := uint64(r26[l])
-				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-					runtime.Store32(s38w.Ptr, s38o, s38v)
+				s39 := uint64(r9[l]) + 0x2c
+				s39v := uint64(r26[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
 					{
-						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/warp_sz.ptx:80")
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/warp_sz.ptx:80")
 					}
 				}
 				// 81: and.b32
-				v39 := uint64(uint32(r5[l]) & uint32(k1))
-				r27[l] = v39
+				v40 := uint64(uint32(r5[l]) & uint32(k1))
+				r27[l] = v40
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 80: st.global.u32
-				s38 := uint64(r9[l]) + 0x2c
-				s38v := uint64(r26[l])
-				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
-					runtime.Store32(s38w.Ptr, s38o, s38v)
+				s39 := uint64(r9[l]) + 0x2c
+				s39v := uint64(r26[l])
+				if s39o := s39 - s39w.Base; s39o < s39w.End && s39&3 == 0 {
+					runtime.Store32(s39w.Ptr, s39o, s39v)
 				} else {
 					{
-						w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/hand/warp_sz.ptx:80")
+						w.StoreLane(s39w, runtime.SpaceGlobal, s39, 4, s39v, l, "testdata/ptx/hand/warp_sz.ptx:80")
 					}
 				}
 				// 81: and.b32
-				v39 := uint64(uint32(r5[l]) & uint32(k1))
-				r27[l] = v39
+				v40 := uint64(uint32(r5[l]) & uint32(k1))
+				r27[l] = v40
 			}
 		}
 	}
@@ -1265,17 +1266,17 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s40w := w.Window(12)
+		s41w := w.Window(12)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 82: st.global.u32
-				s40 := uint64(r9[l]) + 0x30
-				s40v := uint64(r27[l])
-				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-					runtime.Store32(s40w.Ptr, s40o, s40v)
+				s41 := uint64(r9[l]) + 0x30
+				s41v := uint64(r27[l])
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
+					runtime.Store32(s41w.Ptr, s41o, s41v)
 				} else {
 					{
-						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/warp_sz.ptx:82")
+						w.StoreLane(s41w, runtime.SpaceGlobal, s41, 4, s41v, l, "testdata/ptx/hand/warp_sz.ptx:82")
 					}
 				}
 			}
@@ -1283,22 +1284,22 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 82: st.global.u32
-				s40 := uint64(r9[l]) + 0x30
-				s40v := uint64(r27[l])
-				if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
-					runtime.Store32(s40w.Ptr, s40o, s40v)
+				s41 := uint64(r9[l]) + 0x30
+				s41v := uint64(r27[l])
+				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&3 == 0 {
+					runtime.Store32(s41w.Ptr, s41o, s41v)
 				} else {
 					{
-						w.StoreLane(s40w, runtime.SpaceGlobal, s40, 4, s40v, l, "testdata/ptx/hand/warp_sz.ptx:82")
+						w.StoreLane(s41w, runtime.SpaceGlobal, s41, 4, s41v, l, "testdata/ptx/hand/warp_sz.ptx:82")
 					}
 				}
 			}
 		}
 	}
 	// PTX line 83: mov.u32, warp-uniform
-	u41 := uint64(k6)
+	u42 := uint64(k6)
 	// PTX line 84: add.u32, warp-uniform
-	u42 := uint64(uint32(u41) + uint32(k1))
+	u43 := uint64(uint32(u42) + uint32(k1))
 	// PTX lines 85: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1310,17 +1311,17 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s43w := w.Window(13)
+		s44w := w.Window(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 85: st.global.u32
-				s43 := uint64(r9[l]) + 0x34
-				s43v := uint64(u42)
-				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
-					runtime.Store32(s43w.Ptr, s43o, s43v)
+				s44 := uint64(r9[l]) + 0x34
+				s44v := uint64(u43)
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+					runtime.Store32(s44w.Ptr, s44o, s44v)
 				} else {
 					{
-						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/warp_sz.ptx:85")
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/hand/warp_sz.ptx:85")
 					}
 				}
 			}
@@ -1328,22 +1329,22 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 85: st.global.u32
-				s43 := uint64(r9[l]) + 0x34
-				s43v := uint64(u42)
-				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&3 == 0 {
-					runtime.Store32(s43w.Ptr, s43o, s43v)
+				s44 := uint64(r9[l]) + 0x34
+				s44v := uint64(u43)
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
+					runtime.Store32(s44w.Ptr, s44o, s44v)
 				} else {
 					{
-						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 4, s43v, l, "testdata/ptx/hand/warp_sz.ptx:85")
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 4, s44v, l, "testdata/ptx/hand/warp_sz.ptx:85")
 					}
 				}
 			}
 		}
 	}
 	// PTX line 86: mov.u32, warp-uniform
-	u44 := uint64(k7)
+	u45 := uint64(k7)
 	// PTX line 87: mul.lo.u32, warp-uniform
-	u45 := uint64(uint32(u44) * uint32(k1))
+	u46 := uint64(uint32(u45) * uint32(k1))
 	// PTX lines 88, 89, 90: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1355,43 +1356,43 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s46w := w.Window(14)
+		s47w := w.Window(14)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 88: st.global.u32
-				s46 := uint64(r9[l]) + 0x38
-				s46v := uint64(u45)
-				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-					runtime.Store32(s46w.Ptr, s46o, s46v)
+				s47 := uint64(r9[l]) + 0x38
+				s47v := uint64(u46)
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
+					runtime.Store32(s47w.Ptr, s47o, s47v)
 				} else {
 					{
-						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/warp_sz.ptx:88")
+						w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/hand/warp_sz.ptx:88")
 					}
 				}
 				// 89: add.u32
-				v47 := uint64(uint32(r5[l]) + uint32(k8))
+				v48 := uint64(uint32(r5[l]) + uint32(k8))
 				// 90: sub.u32
-				v48 := uint64(uint32(v47) - uint32(k1))
-				r31[l] = v48
+				v49 := uint64(uint32(v48) - uint32(k1))
+				r31[l] = v49
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 88: st.global.u32
-				s46 := uint64(r9[l]) + 0x38
-				s46v := uint64(u45)
-				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
-					runtime.Store32(s46w.Ptr, s46o, s46v)
+				s47 := uint64(r9[l]) + 0x38
+				s47v := uint64(u46)
+				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&3 == 0 {
+					runtime.Store32(s47w.Ptr, s47o, s47v)
 				} else {
 					{
-						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 4, s46v, l, "testdata/ptx/hand/warp_sz.ptx:88")
+						w.StoreLane(s47w, runtime.SpaceGlobal, s47, 4, s47v, l, "testdata/ptx/hand/warp_sz.ptx:88")
 					}
 				}
 				// 89: add.u32
-				v47 := uint64(uint32(r5[l]) + uint32(k8))
+				v48 := uint64(uint32(r5[l]) + uint32(k8))
 				// 90: sub.u32
-				v48 := uint64(uint32(v47) - uint32(k1))
-				r31[l] = v48
+				v49 := uint64(uint32(v48) - uint32(k1))
+				r31[l] = v49
 			}
 		}
 	}
@@ -1406,46 +1407,46 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s49w := w.Window(15)
+		s50w := w.Window(15)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: st.global.u32
-				s49 := uint64(r9[l]) + 0x3c
-				s49v := uint64(r31[l])
-				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-					runtime.Store32(s49w.Ptr, s49o, s49v)
+				s50 := uint64(r9[l]) + 0x3c
+				s50v := uint64(r31[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
+					runtime.Store32(s50w.Ptr, s50o, s50v)
 				} else {
 					{
-						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/warp_sz.ptx:91")
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/hand/warp_sz.ptx:91")
 					}
 				}
 				// 93: rem.u32
-				v50 := isa.Rem(r5[l], k9, 32, false)
-				r32[l] = v50
+				v51 := isa.Rem(r5[l], k9, 32, false)
+				r32[l] = v51
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 91: st.global.u32
-				s49 := uint64(r9[l]) + 0x3c
-				s49v := uint64(r31[l])
-				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&3 == 0 {
-					runtime.Store32(s49w.Ptr, s49o, s49v)
+				s50 := uint64(r9[l]) + 0x3c
+				s50v := uint64(r31[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
+					runtime.Store32(s50w.Ptr, s50o, s50v)
 				} else {
 					{
-						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 4, s49v, l, "testdata/ptx/hand/warp_sz.ptx:91")
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 4, s50v, l, "testdata/ptx/hand/warp_sz.ptx:91")
 					}
 				}
 				// 93: rem.u32
-				v50 := isa.Rem(r5[l], k9, 32, false)
-				r32[l] = v50
+				v51 := isa.Rem(r5[l], k9, 32, false)
+				r32[l] = v51
 			}
 		}
 	}
 	// PTX line 94: mov.u32, warp-uniform
-	u51 := uint64(k10)
-	runtime.Broadcast(r33, m, u51)
-	_ = u51
+	u52 := uint64(k10)
+	runtime.Broadcast(r33, m, u52)
+	_ = u52
 }
 
 // warpSzBlock1 runs block 1 of kernel warp_sz for the lanes m (budget 0: counting statistics).

@@ -1314,56 +1314,57 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v5aw := w.Window(0)
+		v6aw := w.Window(0)
 		var flt runtime.LaneFault
+		h5 := uint32(u3) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 38: mad.lo.s32
-				v4 := uint64(uint32(uint32(u3)*uint32(u2) + uint32(r7[l])))
+				v4 := uint64(uint32(h5 + uint32(r7[l])))
 				r10[l] = v4
 				// 39: ld.volatile.global.u32
-				v5a := uint64(r4[l]) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				v6a := uint64(r4[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
 					{
-						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-						if !v5ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/its.ptx:39")
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/its.ptx:39")
 							continue
 						}
-						v5 = v5x
+						v6 = v6x
 					}
 				}
 				// 40: add.s32
-				v6 := uint64(uint32(v5) + uint32(k0))
-				r12[l] = v6
+				v7 := uint64(uint32(v6) + uint32(k0))
+				r12[l] = v7
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 38: mad.lo.s32
-				v4 := uint64(uint32(uint32(u3)*uint32(u2) + uint32(r7[l])))
+				v4 := uint64(uint32(h5 + uint32(r7[l])))
 				r10[l] = v4
 				// 39: ld.volatile.global.u32
-				v5a := uint64(r4[l]) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				v6a := uint64(r4[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
 				} else {
 					{
-						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-						if !v5ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/its.ptx:39")
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+						if !v6ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/its.ptx:39")
 							continue
 						}
-						v5 = v5x
+						v6 = v6x
 					}
 				}
 				// 40: add.s32
-				v6 := uint64(uint32(v5) + uint32(k0))
-				r12[l] = v6
+				v7 := uint64(uint32(v6) + uint32(k0))
+				r12[l] = v7
 			}
 		}
 		flt.Raise(w)
@@ -1379,17 +1380,17 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s7w := w.Window(1)
+		s8w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 41: st.volatile.global.u32
-				s7 := uint64(r4[l]) + 0x0
-				s7v := uint64(r12[l])
-				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-					runtime.Store32(s7w.Ptr, s7o, s7v)
+				s8 := uint64(r4[l]) + 0x0
+				s8v := uint64(r12[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
 					{
-						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:41")
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/its.ptx:41")
 					}
 				}
 			}
@@ -1397,13 +1398,13 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 41: st.volatile.global.u32
-				s7 := uint64(r4[l]) + 0x0
-				s7v := uint64(r12[l])
-				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-					runtime.Store32(s7w.Ptr, s7o, s7v)
+				s8 := uint64(r4[l]) + 0x0
+				s8v := uint64(r12[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
 					{
-						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/its.ptx:41")
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/its.ptx:41")
 					}
 				}
 			}
@@ -1420,50 +1421,50 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v8aw := w.Window(2)
+		v9aw := w.Window(2)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 42: ld.volatile.global.u32
-				v8a := uint64(r2[l]) + 0x0
-				var v8 uint64
-				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				v9a := uint64(r2[l]) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
 					{
-						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-						if !v8ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/its.ptx:42")
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/its.ptx:42")
 							continue
 						}
-						v8 = v8x
+						v9 = v9x
 					}
 				}
 				// 43: add.s32
-				v9 := uint64(uint32(r10[l]) + uint32(v8))
-				r14[l] = v9
+				v10 := uint64(uint32(r10[l]) + uint32(v9))
+				r14[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 42: ld.volatile.global.u32
-				v8a := uint64(r2[l]) + 0x0
-				var v8 uint64
-				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-					v8 = runtime.Load32(v8aw.Ptr, v8ao)
+				v9a := uint64(r2[l]) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
 				} else {
 					{
-						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-						if !v8ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/its.ptx:42")
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+						if !v9ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/its.ptx:42")
 							continue
 						}
-						v8 = v8x
+						v9 = v9x
 					}
 				}
 				// 43: add.s32
-				v9 := uint64(uint32(r10[l]) + uint32(v8))
-				r14[l] = v9
+				v10 := uint64(uint32(r10[l]) + uint32(v9))
+				r14[l] = v10
 			}
 		}
 		flt.Raise(w)
@@ -1479,17 +1480,17 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s10w := w.Window(3)
+		s11w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 44: st.volatile.global.u32
-				s10 := uint64(r2[l]) + 0x0
-				s10v := uint64(r14[l])
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(r2[l]) + 0x0
+				s11v := uint64(r14[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/its.ptx:44")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/its.ptx:44")
 					}
 				}
 			}
@@ -1497,13 +1498,13 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 44: st.volatile.global.u32
-				s10 := uint64(r2[l]) + 0x0
-				s10v := uint64(r14[l])
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(r2[l]) + 0x0
+				s11v := uint64(r14[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/its.ptx:44")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/its.ptx:44")
 					}
 				}
 			}
@@ -3014,35 +3015,36 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 126, 127: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		h6 := uint32(u3) * uint32(u4)
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 126: mad.lo.s32
-				v5 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(r0[l])))
+				v5 := uint64(uint32(h6 + uint32(r0[l])))
 				r9[l] = v5
 				// 127: setp.ne.s16
-				c6t := uint16(r4[l]) != uint16(k0)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint16(r4[l]) != uint16(k0)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p1n |= c6b0 << l
+				p1n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 126: mad.lo.s32
-				v5 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(r0[l])))
+				v5 := uint64(uint32(h6 + uint32(r0[l])))
 				r9[l] = v5
 				// 127: setp.ne.s16
-				c6t := uint16(r4[l]) != uint16(k0)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint16(r4[l]) != uint16(k0)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p1n |= c6b0 << l
+				p1n |= c7b0 << l
 			}
 		}
 		w.P[1] = p1&^m | p1n
@@ -3223,99 +3225,100 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v14aw := w.Window(13)
+		v15aw := w.Window(13)
 		var flt runtime.LaneFault
+		h9 := uint32(u6) * uint32(u7)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 180: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r4[l])))
+				v8 := uint64(uint32(h9 + uint32(r4[l])))
 				// 181: and.b32
-				v9 := uint64(uint32(r4[l]) & uint32(k0))
+				v10 := uint64(uint32(r4[l]) & uint32(k0))
 				// 182: setp.ne.s32
-				c10t := uint32(v9) != uint32(k1)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := uint32(v10) != uint32(k1)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 				// 183: cvt.s64.s32
-				v11 := uint64(uint64(int32(v8)))
-				r9[l] = v11
+				v12 := uint64(uint64(int32(v8)))
+				r9[l] = v12
 				// 184: mul.wide.s32
-				v12 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
+				v13 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
 				// 185: add.s64
-				v13 := uint64(uint64(u3) + uint64(v12))
+				v14 := uint64(uint64(u3) + uint64(v13))
 				// 186: ld.global.u32
-				v14a := uint64(v13) + 0x0
-				var v14 uint64
-				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
 					{
-						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-						if !v14ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/its.ptx:186")
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/its.ptx:186")
 							continue
 						}
-						v14 = v14x
+						v15 = v15x
 					}
 				}
-				r12[l] = v14
+				r12[l] = v15
 				// 187: mul.wide.u32
-				v15 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
-				r13[l] = v15
+				v16 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
+				r13[l] = v16
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 180: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r4[l])))
+				v8 := uint64(uint32(h9 + uint32(r4[l])))
 				// 181: and.b32
-				v9 := uint64(uint32(r4[l]) & uint32(k0))
+				v10 := uint64(uint32(r4[l]) & uint32(k0))
 				// 182: setp.ne.s32
-				c10t := uint32(v9) != uint32(k1)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := uint32(v10) != uint32(k1)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 				// 183: cvt.s64.s32
-				v11 := uint64(uint64(int32(v8)))
-				r9[l] = v11
+				v12 := uint64(uint64(int32(v8)))
+				r9[l] = v12
 				// 184: mul.wide.s32
-				v12 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
+				v13 := uint64(uint64(int64(int32(v8)) * int64(int32(k2))))
 				// 185: add.s64
-				v13 := uint64(uint64(u3) + uint64(v12))
+				v14 := uint64(uint64(u3) + uint64(v13))
 				// 186: ld.global.u32
-				v14a := uint64(v13) + 0x0
-				var v14 uint64
-				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
 					{
-						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-						if !v14ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/its.ptx:186")
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/its.ptx:186")
 							continue
 						}
-						v14 = v14x
+						v15 = v15x
 					}
 				}
-				r12[l] = v14
+				r12[l] = v15
 				// 187: mul.wide.u32
-				v15 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
-				r13[l] = v15
+				v16 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
+				r13[l] = v16
 			}
 		}
 		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 188: mov.u64, warp-uniform
-	u16 := uint64(k3)
-	runtime.Broadcast(r14, m, u16)
+	u17 := uint64(k3)
+	runtime.Broadcast(r14, m, u17)
 	// PTX lines 189, 190: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -3333,15 +3336,15 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 189: add.s64
-				v17 := uint64(uint64(u16) + uint64(r13[l]))
+				v18 := uint64(uint64(u17) + uint64(r13[l]))
 				// 190: st.shared.u32
-				s18 := uint64(v17) + 0x0
-				s18v := uint64(r12[l])
-				if s18 < shEnd4 && s18&3 == 0 {
-					runtime.Store32(shp, s18, s18v)
+				s19 := uint64(v18) + 0x0
+				s19v := uint64(r12[l])
+				if s19 < shEnd4 && s19&3 == 0 {
+					runtime.Store32(shp, s19, s19v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/its.ptx:190")
+						w.StoreLane(nil, runtime.SpaceShared, s19, 4, s19v, l, "testdata/ptx/its.ptx:190")
 					}
 				}
 			}
@@ -3349,15 +3352,15 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 189: add.s64
-				v17 := uint64(uint64(u16) + uint64(r13[l]))
+				v18 := uint64(uint64(u17) + uint64(r13[l]))
 				// 190: st.shared.u32
-				s18 := uint64(v17) + 0x0
-				s18v := uint64(r12[l])
-				if s18 < shEnd4 && s18&3 == 0 {
-					runtime.Store32(shp, s18, s18v)
+				s19 := uint64(v18) + 0x0
+				s19v := uint64(r12[l])
+				if s19 < shEnd4 && s19&3 == 0 {
+					runtime.Store32(shp, s19, s19v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/its.ptx:190")
+						w.StoreLane(nil, runtime.SpaceShared, s19, 4, s19v, l, "testdata/ptx/its.ptx:190")
 					}
 				}
 			}

@@ -1634,12 +1634,13 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 32, 33: lane-local, one loop over the lanes
 	{
 		tid1 := &w.Tid[1]
+		h7 := uint32(u3) * uint32(u4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: mov.u32
 				v5 := uint64(uint64(tid1[l]))
 				// 33: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				r5[l] = v6
 			}
 		} else {
@@ -1648,86 +1649,87 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 32: mov.u32
 				v5 := uint64(uint64(tid1[l]))
 				// 33: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				r5[l] = v6
 			}
 		}
 	}
 	// PTX line 34: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
+	u8 := uint64(uint64(w.CTAID().X))
 	// PTX line 35: mov.u32, warp-uniform
-	u8 := uint64(uint64(w.NTID().X))
+	u9 := uint64(uint64(w.NTID().X))
 	// PTX lines 36, 37, 38, 39, 40: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
 		p2 := w.P[2]
 		tid0 := &w.Tid[0]
+		h12 := uint32(u8) * uint32(u9)
 		p0n := uint32(0)
 		p1n := uint32(0)
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mov.u32
-				v9 := uint64(uint64(tid0[l]))
+				v10 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-				r9[l] = v10
+				v11 := uint64(uint32(h12 + uint32(v10)))
+				r9[l] = v11
 				// 38: setp.ge.s32
-				c11t := int32(r5[l]) >= int32(u2)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p0n |= c11b0 << l
-				// 39: setp.ge.s32
-				c12t := int32(v10) >= int32(u1)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p1n |= c12b0 << l
-				// 40: or.pred
-				c13 := (c11) || (c12)
+				c13t := int32(r5[l]) >= int32(u2)
+				c13 := c13t
 				c13b0 := uint32(0)
 				if c13 {
 					c13b0 = 1
 				}
-				p2n |= c13b0 << l
+				p0n |= c13b0 << l
+				// 39: setp.ge.s32
+				c14t := int32(v11) >= int32(u1)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p1n |= c14b0 << l
+				// 40: or.pred
+				c15 := (c13) || (c14)
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p2n |= c15b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 36: mov.u32
-				v9 := uint64(uint64(tid0[l]))
+				v10 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
-				r9[l] = v10
+				v11 := uint64(uint32(h12 + uint32(v10)))
+				r9[l] = v11
 				// 38: setp.ge.s32
-				c11t := int32(r5[l]) >= int32(u2)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p0n |= c11b0 << l
-				// 39: setp.ge.s32
-				c12t := int32(v10) >= int32(u1)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p1n |= c12b0 << l
-				// 40: or.pred
-				c13 := (c11) || (c12)
+				c13t := int32(r5[l]) >= int32(u2)
+				c13 := c13t
 				c13b0 := uint32(0)
 				if c13 {
 					c13b0 = 1
 				}
-				p2n |= c13b0 << l
+				p0n |= c13b0 << l
+				// 39: setp.ge.s32
+				c14t := int32(v11) >= int32(u1)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p1n |= c14b0 << l
+				// 40: or.pred
+				c15 := (c13) || (c14)
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p2n |= c15b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -1334,22 +1334,23 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h9 := uint32(u5) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 34: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				r7[l] = v8
 				// 35: setp.ge.s32
-				c9t := int32(v8) >= int32(u3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				c10t := int32(v8) >= int32(u3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p0n |= c9b0 << l
+				p0n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1357,16 +1358,16 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 33: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 34: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				r7[l] = v8
 				// 35: setp.ge.s32
-				c9t := int32(v8) >= int32(u3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				c10t := int32(v8) >= int32(u3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p0n |= c9b0 << l
+				p0n |= c10b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -1623,22 +1624,23 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h10 := uint32(u6) * uint32(u7)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 74: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 75: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 76: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1646,16 +1648,16 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 74: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 75: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 76: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -1990,22 +1992,23 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h10 := uint32(u6) * uint32(u7)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 116: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 117: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 118: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2013,16 +2016,16 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 116: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 117: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 118: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -2457,22 +2460,23 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h10 := uint32(u7) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 163: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 164: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 165: setp.ge.s32
-				c10t := int32(v9) >= int32(u3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u3)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2480,16 +2484,16 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 163: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 164: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 165: setp.ge.s32
-				c10t := int32(v9) >= int32(u3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u3)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -2934,22 +2938,23 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h9 := uint32(u6) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 209: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 210: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				r7[l] = v8
 				// 211: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				c10t := int32(v8) >= int32(u4)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p0n |= c9b0 << l
+				p0n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2957,16 +2962,16 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 209: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 210: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				r7[l] = v8
 				// 211: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				c10t := int32(v8) >= int32(u4)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p0n |= c9b0 << l
+				p0n |= c10b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -3339,22 +3344,23 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h8 := uint32(u4) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 249: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 250: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 251: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3362,16 +3368,16 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 249: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 250: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 251: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -1100,73 +1100,74 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v7aw := w.Window(0)
+		v8aw := w.Window(0)
 		var flt runtime.LaneFault
+		h5 := uint32(u2) * uint32(u3)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 41: mad.lo.s32
-				v4 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(r3[l])))
+				v4 := uint64(uint32(h5 + uint32(r3[l])))
 				// 42: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r8[l] = v5
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				r8[l] = v6
 				// 43: add.s64
-				v6 := uint64(uint64(r4[l]) + uint64(v5))
+				v7 := uint64(uint64(r4[l]) + uint64(v6))
 				// 44: ld.global.u32
-				v7a := uint64(v6) + 0x0
-				var v7 uint64
-				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
 					{
-						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
 							continue
 						}
-						v7 = v7x
+						v8 = v8x
 					}
 				}
-				r10[l] = v7
+				r10[l] = v8
 				// 45: shl.b32
-				v8 := uint64(uint32(r3[l]) << uint32(k1))
-				r11[l] = v8
+				v9 := uint64(uint32(r3[l]) << uint32(k1))
+				r11[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 41: mad.lo.s32
-				v4 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(r3[l])))
+				v4 := uint64(uint32(h5 + uint32(r3[l])))
 				// 42: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r8[l] = v5
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				r8[l] = v6
 				// 43: add.s64
-				v6 := uint64(uint64(r4[l]) + uint64(v5))
+				v7 := uint64(uint64(r4[l]) + uint64(v6))
 				// 44: ld.global.u32
-				v7a := uint64(v6) + 0x0
-				var v7 uint64
-				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
 					{
-						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:44")
 							continue
 						}
-						v7 = v7x
+						v8 = v8x
 					}
 				}
-				r10[l] = v7
+				r10[l] = v8
 				// 45: shl.b32
-				v8 := uint64(uint32(r3[l]) << uint32(k1))
-				r11[l] = v8
+				v9 := uint64(uint32(r3[l]) << uint32(k1))
+				r11[l] = v9
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 46: mov.u32, warp-uniform
-	u9 := uint64(k2)
-	runtime.Broadcast(r12, m, u9)
+	u10 := uint64(k2)
+	runtime.Broadcast(r12, m, u10)
 	// PTX lines 47, 48: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1184,15 +1185,15 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 47: add.s32
-				v10 := uint64(uint32(u9) + uint32(r11[l]))
+				v11 := uint64(uint32(u10) + uint32(r11[l]))
 				// 48: st.shared.u32
-				s11 := uint64(uint64(uint32(v10))) + 0x0
-				s11v := uint64(r10[l])
-				if s11 < shEnd4 && s11&3 == 0 {
-					runtime.Store32(shp, s11, s11v)
+				s12 := uint64(uint64(uint32(v11))) + 0x0
+				s12v := uint64(r10[l])
+				if s12 < shEnd4 && s12&3 == 0 {
+					runtime.Store32(shp, s12, s12v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
+						w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
 					}
 				}
 			}
@@ -1200,15 +1201,15 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 47: add.s32
-				v10 := uint64(uint32(u9) + uint32(r11[l]))
+				v11 := uint64(uint32(u10) + uint32(r11[l]))
 				// 48: st.shared.u32
-				s11 := uint64(uint64(uint32(v10))) + 0x0
-				s11v := uint64(r10[l])
-				if s11 < shEnd4 && s11&3 == 0 {
-					runtime.Store32(shp, s11, s11v)
+				s12 := uint64(uint64(uint32(v11))) + 0x0
+				s12v := uint64(r10[l])
+				if s12 < shEnd4 && s12&3 == 0 {
+					runtime.Store32(shp, s12, s12v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
+						w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/nvcc/barrier_exit.ptx:48")
 					}
 				}
 			}
@@ -1740,75 +1741,76 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v7aw := w.Window(2)
+		v8aw := w.Window(2)
 		var flt runtime.LaneFault
+		h5 := uint32(u3) * uint32(u1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 95: mad.lo.s32
-				v4 := uint64(uint32(uint32(u3)*uint32(u1) + uint32(r2[l])))
+				v4 := uint64(uint32(h5 + uint32(r2[l])))
 				// 96: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r12[l] = v5
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				r12[l] = v6
 				// 97: add.s64
-				v6 := uint64(uint64(r9[l]) + uint64(v5))
-				r13[l] = v6
+				v7 := uint64(uint64(r9[l]) + uint64(v6))
+				r13[l] = v7
 				// 98: ld.global.u32
-				v7a := uint64(v6) + 0x0
-				var v7 uint64
-				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
 					{
-						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
 							continue
 						}
-						v7 = v7x
+						v8 = v8x
 					}
 				}
-				r14[l] = v7
+				r14[l] = v8
 				// 99: shl.b32
-				v8 := uint64(uint32(r2[l]) << uint32(k1))
-				r15[l] = v8
+				v9 := uint64(uint32(r2[l]) << uint32(k1))
+				r15[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 95: mad.lo.s32
-				v4 := uint64(uint32(uint32(u3)*uint32(u1) + uint32(r2[l])))
+				v4 := uint64(uint32(h5 + uint32(r2[l])))
 				// 96: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r12[l] = v5
+				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+				r12[l] = v6
 				// 97: add.s64
-				v6 := uint64(uint64(r9[l]) + uint64(v5))
-				r13[l] = v6
+				v7 := uint64(uint64(r9[l]) + uint64(v6))
+				r13[l] = v7
 				// 98: ld.global.u32
-				v7a := uint64(v6) + 0x0
-				var v7 uint64
-				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Ptr, v8ao)
 				} else {
 					{
-						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/nvcc/barrier_exit.ptx:98")
 							continue
 						}
-						v7 = v7x
+						v8 = v8x
 					}
 				}
-				r14[l] = v7
+				r14[l] = v8
 				// 99: shl.b32
-				v8 := uint64(uint32(r2[l]) << uint32(k1))
-				r15[l] = v8
+				v9 := uint64(uint32(r2[l]) << uint32(k1))
+				r15[l] = v9
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 100: mov.u32, warp-uniform
-	u9 := uint64(k2)
-	runtime.Broadcast(r16, m, u9)
+	u10 := uint64(k2)
+	runtime.Broadcast(r16, m, u10)
 	// PTX lines 101, 102: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1826,16 +1828,16 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 101: add.s32
-				v10 := uint64(uint32(u9) + uint32(r15[l]))
-				r17[l] = v10
+				v11 := uint64(uint32(u10) + uint32(r15[l]))
+				r17[l] = v11
 				// 102: st.shared.u32
-				s11 := uint64(uint64(uint32(v10))) + 0x0
-				s11v := uint64(r14[l])
-				if s11 < shEnd4 && s11&3 == 0 {
-					runtime.Store32(shp, s11, s11v)
+				s12 := uint64(uint64(uint32(v11))) + 0x0
+				s12v := uint64(r14[l])
+				if s12 < shEnd4 && s12&3 == 0 {
+					runtime.Store32(shp, s12, s12v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
+						w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
 					}
 				}
 			}
@@ -1843,16 +1845,16 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 101: add.s32
-				v10 := uint64(uint32(u9) + uint32(r15[l]))
-				r17[l] = v10
+				v11 := uint64(uint32(u10) + uint32(r15[l]))
+				r17[l] = v11
 				// 102: st.shared.u32
-				s11 := uint64(uint64(uint32(v10))) + 0x0
-				s11v := uint64(r14[l])
-				if s11 < shEnd4 && s11&3 == 0 {
-					runtime.Store32(shp, s11, s11v)
+				s12 := uint64(uint64(uint32(v11))) + 0x0
+				s12v := uint64(r14[l])
+				if s12 < shEnd4 && s12&3 == 0 {
+					runtime.Store32(shp, s12, s12v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
+						w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/nvcc/barrier_exit.ptx:102")
 					}
 				}
 			}

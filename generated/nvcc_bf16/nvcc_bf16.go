@@ -493,22 +493,23 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h12 := uint32(u9) * uint32(u8)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 41: mov.u32
 				v10 := uint64(uint64(tid0[l]))
 				// 42: mad.lo.s32
-				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				v11 := uint64(uint32(h12 + uint32(v10)))
 				r10[l] = v11
 				// 43: setp.ge.s32
-				c12t := int32(v11) >= int32(u7)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := int32(v11) >= int32(u7)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -516,16 +517,16 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 41: mov.u32
 				v10 := uint64(uint64(tid0[l]))
 				// 42: mad.lo.s32
-				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				v11 := uint64(uint32(h12 + uint32(v10)))
 				r10[l] = v11
 				// 43: setp.ge.s32
-				c12t := int32(v11) >= int32(u7)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := int32(v11) >= int32(u7)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -620,22 +620,23 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h9 := uint32(u6) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 34: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				r7[l] = v8
 				// 35: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				c10t := int32(v8) >= int32(u4)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p0n |= c9b0 << l
+				p0n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -643,16 +644,16 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 				// 33: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 34: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				r7[l] = v8
 				// 35: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				c10t := int32(v8) >= int32(u4)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p0n |= c9b0 << l
+				p0n |= c10b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -2161,22 +2162,23 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h8 := uint32(u5) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 105: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 106: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 107: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2184,16 +2186,16 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 				// 105: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 106: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 107: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

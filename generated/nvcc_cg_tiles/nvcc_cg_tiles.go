@@ -9840,13 +9840,14 @@ func warpSizeBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 874, 875: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h7 := uint32(u3) * uint32(u4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 874: mov.u32
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
 				// 875: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				r5[l] = v6
 			}
 		} else {
@@ -9856,13 +9857,13 @@ func warpSizeBlock0(w *runtime.Warp, m uint32, budget int) {
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
 				// 875: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				r5[l] = v6
 			}
 		}
 	}
 	// PTX line 877: mov.u32, warp-uniform
-	u7 := uint64(k0)
+	u8 := uint64(k0)
 	// PTX lines 878, 879, 880, 881, 882, 883, 884, 885: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -9874,31 +9875,32 @@ func warpSizeBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s15w := w.Window(9)
+		s17w := w.Window(9)
+		h13 := uint32(u8) * uint32(k1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 878: div.u32
-				v8 := isa.Div(r4[l], u7, 32, false)
+				v9 := isa.Div(r4[l], u8, 32, false)
 				// 879: mul.lo.s32
-				v9 := uint64(uint32(v8) * uint32(u7))
+				v10 := uint64(uint32(v9) * uint32(u8))
 				// 880: sub.s32
-				v10 := uint64(uint32(r4[l]) - uint32(v9))
+				v11 := uint64(uint32(r4[l]) - uint32(v10))
 				// 881: mad.lo.s32
-				v11 := uint64(uint32(uint32(u7)*uint32(k1) + uint32(v10)))
+				v12 := uint64(uint32(h13 + uint32(v11)))
 				// 882: mad.lo.s32
-				v12 := uint64(uint32(uint32(v8)*uint32(k2) + uint32(v11)))
+				v14 := uint64(uint32(uint32(v9)*uint32(k2) + uint32(v12)))
 				// 883: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
+				v15 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
 				// 884: add.s64
-				v14 := uint64(uint64(u2) + uint64(v13))
+				v16 := uint64(uint64(u2) + uint64(v15))
 				// 885: st.global.u32
-				s15 := uint64(v14) + 0x0
-				s15v := uint64(v12)
-				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-					runtime.Store32(s15w.Ptr, s15o, s15v)
+				s17 := uint64(v16) + 0x0
+				s17v := uint64(v14)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
 					{
-						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
 					}
 				}
 			}
@@ -9906,27 +9908,27 @@ func warpSizeBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 878: div.u32
-				v8 := isa.Div(r4[l], u7, 32, false)
+				v9 := isa.Div(r4[l], u8, 32, false)
 				// 879: mul.lo.s32
-				v9 := uint64(uint32(v8) * uint32(u7))
+				v10 := uint64(uint32(v9) * uint32(u8))
 				// 880: sub.s32
-				v10 := uint64(uint32(r4[l]) - uint32(v9))
+				v11 := uint64(uint32(r4[l]) - uint32(v10))
 				// 881: mad.lo.s32
-				v11 := uint64(uint32(uint32(u7)*uint32(k1) + uint32(v10)))
+				v12 := uint64(uint32(h13 + uint32(v11)))
 				// 882: mad.lo.s32
-				v12 := uint64(uint32(uint32(v8)*uint32(k2) + uint32(v11)))
+				v14 := uint64(uint32(uint32(v9)*uint32(k2) + uint32(v12)))
 				// 883: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
+				v15 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
 				// 884: add.s64
-				v14 := uint64(uint64(u2) + uint64(v13))
+				v16 := uint64(uint64(u2) + uint64(v15))
 				// 885: st.global.u32
-				s15 := uint64(v14) + 0x0
-				s15v := uint64(v12)
-				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-					runtime.Store32(s15w.Ptr, s15o, s15v)
+				s17 := uint64(v16) + 0x0
+				s17v := uint64(v14)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
 					{
-						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/nvcc/cg_tiles.ptx:885")
 					}
 				}
 			}

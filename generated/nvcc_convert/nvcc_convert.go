@@ -726,22 +726,23 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h8 := uint32(u5) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 33: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 34: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -749,16 +750,16 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 32: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 33: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 34: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -1410,22 +1411,23 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h8 := uint32(u5) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 80: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 81: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 82: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1433,16 +1435,16 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 80: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 81: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 82: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -2093,22 +2095,23 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h8 := uint32(u5) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 129: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 130: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 131: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2116,16 +2119,16 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 129: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 130: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 131: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -6097,54 +6097,55 @@ func pipelineWideBlock0(w *runtime.Warp, m uint32, budget int) {
 	u7 := uint64(uint64(w.CTAID().X))
 	// PTX lines 351, 353, 354, 360: lane-local, one loop over the lanes
 	{
+		h9 := uint32(u7) * uint32(u6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 351: mad.lo.s32
-				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
+				v8 := uint64(uint32(h9 + uint32(r4[l])))
 				r7[l] = v8
 				// 353: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+				v10 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
 				// 354: add.s64
-				v10 := uint64(uint64(u2) + uint64(v9))
-				r9[l] = v10
+				v11 := uint64(uint64(u2) + uint64(v10))
+				r9[l] = v11
 				// 360: shl.b32
-				v11 := uint64(uint32(r4[l]) << uint32(k1))
-				r10[l] = v11
+				v12 := uint64(uint32(r4[l]) << uint32(k1))
+				r10[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 351: mad.lo.s32
-				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
+				v8 := uint64(uint32(h9 + uint32(r4[l])))
 				r7[l] = v8
 				// 353: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+				v10 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
 				// 354: add.s64
-				v10 := uint64(uint64(u2) + uint64(v9))
-				r9[l] = v10
+				v11 := uint64(uint64(u2) + uint64(v10))
+				r9[l] = v11
 				// 360: shl.b32
-				v11 := uint64(uint32(r4[l]) << uint32(k1))
-				r10[l] = v11
+				v12 := uint64(uint32(r4[l]) << uint32(k1))
+				r10[l] = v12
 			}
 		}
 	}
 	// PTX line 361: mov.u32, warp-uniform
-	u12 := uint64(k2)
-	runtime.Broadcast(r11, m, u12)
+	u13 := uint64(k2)
+	runtime.Broadcast(r11, m, u13)
 	// PTX lines 362: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 362: add.s32
-				v13 := uint64(uint32(u12) + uint32(r10[l]))
-				r12[l] = v13
+				v14 := uint64(uint32(u13) + uint32(r10[l]))
+				r12[l] = v14
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 362: add.s32
-				v13 := uint64(uint32(u12) + uint32(r10[l]))
-				r12[l] = v13
+				v14 := uint64(uint32(u13) + uint32(r10[l]))
+				r12[l] = v14
 			}
 		}
 	}
@@ -6155,45 +6156,45 @@ func pipelineWideBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 367: mul.wide.u32
-				v14 := uint64(uint64(uint64(uint32(r7[l])) * uint64(uint32(k3))))
+				v15 := uint64(uint64(uint64(uint32(r7[l])) * uint64(uint32(k3))))
 				// 368: add.s64
-				v15 := uint64(uint64(u3) + uint64(v14))
-				r14[l] = v15
+				v16 := uint64(uint64(u3) + uint64(v15))
+				r14[l] = v16
 				// 374: shl.b32
-				v16 := uint64(uint32(r4[l]) << uint32(k4))
-				r15[l] = v16
+				v17 := uint64(uint32(r4[l]) << uint32(k4))
+				r15[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 367: mul.wide.u32
-				v14 := uint64(uint64(uint64(uint32(r7[l])) * uint64(uint32(k3))))
+				v15 := uint64(uint64(uint64(uint32(r7[l])) * uint64(uint32(k3))))
 				// 368: add.s64
-				v15 := uint64(uint64(u3) + uint64(v14))
-				r14[l] = v15
+				v16 := uint64(uint64(u3) + uint64(v15))
+				r14[l] = v16
 				// 374: shl.b32
-				v16 := uint64(uint32(r4[l]) << uint32(k4))
-				r15[l] = v16
+				v17 := uint64(uint32(r4[l]) << uint32(k4))
+				r15[l] = v17
 			}
 		}
 	}
 	// PTX line 375: mov.u32, warp-uniform
-	u17 := uint64(k5)
-	runtime.Broadcast(r16, m, u17)
+	u18 := uint64(k5)
+	runtime.Broadcast(r16, m, u18)
 	// PTX lines 376: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 376: add.s32
-				v18 := uint64(uint32(u17) + uint32(r15[l]))
-				r17[l] = v18
+				v19 := uint64(uint32(u18) + uint32(r15[l]))
+				r17[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 376: add.s32
-				v18 := uint64(uint32(u17) + uint32(r15[l]))
-				r17[l] = v18
+				v19 := uint64(uint32(u18) + uint32(r15[l]))
+				r17[l] = v19
 			}
 		}
 	}
@@ -7578,6 +7579,7 @@ func barrierCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h7 := uint32(u3) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -7585,16 +7587,16 @@ func barrierCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
 				// 621: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				r5[l] = v6
 				// 623: setp.ne.s32
-				c7t := uint32(v5) != uint32(k0)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				c8t := uint32(v5) != uint32(k0)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
 				}
-				p0n |= c7b0 << l
+				p0n |= c8b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7603,16 +7605,16 @@ func barrierCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
 				// 621: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				r5[l] = v6
 				// 623: setp.ne.s32
-				c7t := uint32(v5) != uint32(k0)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				c8t := uint32(v5) != uint32(k0)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
 				}
-				p0n |= c7b0 << l
+				p0n |= c8b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

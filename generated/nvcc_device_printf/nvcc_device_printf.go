@@ -1376,6 +1376,7 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h12 := uint32(u9) * uint32(u8)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1383,16 +1384,16 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				v10 := uint64(uint64(tid0[l]))
 				r9[l] = v10
 				// 56: mad.lo.s32
-				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				v11 := uint64(uint32(h12 + uint32(v10)))
 				r10[l] = v11
 				// 57: setp.ge.s32
-				c12t := int32(v11) >= int32(u7)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := int32(v11) >= int32(u7)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1401,16 +1402,16 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 				v10 := uint64(uint64(tid0[l]))
 				r9[l] = v10
 				// 56: mad.lo.s32
-				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				v11 := uint64(uint32(h12 + uint32(v10)))
 				r10[l] = v11
 				// 57: setp.ge.s32
-				c12t := int32(v11) >= int32(u7)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := int32(v11) >= int32(u7)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -2911,22 +2912,23 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h11 := uint32(u8) * uint32(u7)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 207: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 208: mad.lo.s32
-				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				r9[l] = v10
 				// 209: setp.ge.s32
-				c11t := int32(v10) >= int32(u6)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := int32(v10) >= int32(u6)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p0n |= c11b0 << l
+				p0n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2934,16 +2936,16 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 207: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 208: mad.lo.s32
-				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				r9[l] = v10
 				// 209: setp.ge.s32
-				c11t := int32(v10) >= int32(u6)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := int32(v10) >= int32(u6)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p0n |= c11b0 << l
+				p0n |= c12b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

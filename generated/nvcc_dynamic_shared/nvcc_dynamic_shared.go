@@ -781,73 +781,74 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v11aw := w.Window(0)
+		v12aw := w.Window(0)
 		var flt runtime.LaneFault
+		h9 := uint32(u7) * uint32(u6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: mad.lo.s32
-				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
+				v8 := uint64(uint32(h9 + uint32(r4[l])))
 				// 34: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				r8[l] = v9
+				v10 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+				r8[l] = v10
 				// 35: add.s64
-				v10 := uint64(uint64(u4) + uint64(v9))
+				v11 := uint64(uint64(u4) + uint64(v10))
 				// 36: ld.global.f32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 37: shl.b32
-				v12 := uint64(uint32(r4[l]) << uint32(k1))
-				r11[l] = v12
+				v13 := uint64(uint32(r4[l]) << uint32(k1))
+				r11[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 33: mad.lo.s32
-				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
+				v8 := uint64(uint32(h9 + uint32(r4[l])))
 				// 34: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				r8[l] = v9
+				v10 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
+				r8[l] = v10
 				// 35: add.s64
-				v10 := uint64(uint64(u4) + uint64(v9))
+				v11 := uint64(uint64(u4) + uint64(v10))
 				// 36: ld.global.f32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/dynamic_shared.ptx:36")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 37: shl.b32
-				v12 := uint64(uint32(r4[l]) << uint32(k1))
-				r11[l] = v12
+				v13 := uint64(uint32(r4[l]) << uint32(k1))
+				r11[l] = v13
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 38: mov.u32, warp-uniform
-	u13 := uint64(k2)
-	runtime.Broadcast(r12, m, u13)
+	u14 := uint64(k2)
+	runtime.Broadcast(r12, m, u14)
 	// PTX lines 39, 40: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -865,15 +866,15 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 39: add.s32
-				v14 := uint64(uint32(u13) + uint32(r11[l]))
+				v15 := uint64(uint32(u14) + uint32(r11[l]))
 				// 40: st.shared.f32
-				s15 := uint64(uint64(uint32(v14))) + 0x0
-				s15v := uint64(r10[l])
-				if s15 < shEnd4 && s15&3 == 0 {
-					runtime.Store32(shp, s15, s15v)
+				s16 := uint64(uint64(uint32(v15))) + 0x0
+				s16v := uint64(r10[l])
+				if s16 < shEnd4 && s16&3 == 0 {
+					runtime.Store32(shp, s16, s16v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
+						w.StoreLane(nil, runtime.SpaceShared, s16, 4, s16v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
 					}
 				}
 			}
@@ -881,15 +882,15 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 39: add.s32
-				v14 := uint64(uint32(u13) + uint32(r11[l]))
+				v15 := uint64(uint32(u14) + uint32(r11[l]))
 				// 40: st.shared.f32
-				s15 := uint64(uint64(uint32(v14))) + 0x0
-				s15v := uint64(r10[l])
-				if s15 < shEnd4 && s15&3 == 0 {
-					runtime.Store32(shp, s15, s15v)
+				s16 := uint64(uint64(uint32(v15))) + 0x0
+				s16v := uint64(r10[l])
+				if s16 < shEnd4 && s16&3 == 0 {
+					runtime.Store32(shp, s16, s16v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
+						w.StoreLane(nil, runtime.SpaceShared, s16, 4, s16v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:40")
 					}
 				}
 			}
@@ -1323,6 +1324,7 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h8 := uint32(u5) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1330,16 +1332,16 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				v6 := uint64(uint64(tid0[l]))
 				r5[l] = v6
 				// 71: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 72: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1348,50 +1350,50 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 				v6 := uint64(uint64(tid0[l]))
 				r5[l] = v6
 				// 71: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 72: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 73: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u2)
+	u10 := uint64(u2)
 	// PTX lines 74, 75: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 74: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r8[l] = v10
+				v11 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				r8[l] = v11
 				// 75: add.s64
-				v11 := uint64(uint64(u9) + uint64(v10))
-				r9[l] = v11
+				v12 := uint64(uint64(u10) + uint64(v11))
+				r9[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 74: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r8[l] = v10
+				v11 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
+				r8[l] = v11
 				// 75: add.s64
-				v11 := uint64(uint64(u9) + uint64(v10))
-				r9[l] = v11
+				v12 := uint64(uint64(u10) + uint64(v11))
+				r9[l] = v12
 			}
 		}
 	}
 	// PTX line 76: mov.f32, warp-uniform
-	u12 := uint64(k1)
-	runtime.Broadcast(r10, m, u12)
+	u13 := uint64(k1)
+	runtime.Broadcast(r10, m, u13)
 	_ = u1
-	_ = u12
+	_ = u13
 }
 
 // stencil3Block1 runs block 1 of kernel stencil3 for the lanes m (budget 0: counting statistics).

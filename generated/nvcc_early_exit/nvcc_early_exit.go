@@ -1483,22 +1483,23 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h10 := uint32(u7) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 64: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 65: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 66: setp.ge.s32
-				c10t := int32(v9) >= int32(u3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u3)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1506,16 +1507,16 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 64: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 65: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 66: setp.ge.s32
-				c10t := int32(v9) >= int32(u3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u3)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -2276,22 +2277,23 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h8 := uint32(u5) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 129: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 130: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 131: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2299,16 +2301,16 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 129: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 130: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 131: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

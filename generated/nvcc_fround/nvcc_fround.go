@@ -861,22 +861,23 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h10 := uint32(u7) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 38: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -884,16 +885,16 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 				// 36: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 38: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -3968,22 +3969,23 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h10 := uint32(u7) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 130: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 131: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 132: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3991,16 +3993,16 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 				// 130: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 131: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 132: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -821,22 +821,23 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h10 := uint32(u6) * uint32(u7)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 36: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 37: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -844,16 +845,16 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 35: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 36: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 37: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -1379,22 +1380,23 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h10 := uint32(u7) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 81: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 82: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 83: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1402,16 +1404,16 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 				// 81: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 82: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 83: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -2225,22 +2227,23 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h10 := uint32(u6) * uint32(u7)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 140: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 141: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 142: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2248,16 +2251,16 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 140: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				// 141: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 142: setp.ge.s32
-				c10t := int32(v9) >= int32(u5)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11t := int32(v9) >= int32(u5)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p0n |= c10b0 << l
+				p0n |= c11b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

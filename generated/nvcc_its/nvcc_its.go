@@ -1232,12 +1232,13 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 36, 37: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h11 := uint32(u8) * uint32(u7)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.s32
-				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				r9[l] = v10
 			}
 		} else {
@@ -1246,7 +1247,7 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 36: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.s32
-				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				r9[l] = v10
 			}
 		}
@@ -3326,6 +3327,7 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h7 := uint32(u4) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3333,21 +3335,21 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
 				// 192: mad.lo.s32
-				v6 := uint64(uint32(uint32(u4)*uint32(u3) + uint32(v5)))
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				r5[l] = v6
 				// 193: and.b32
-				v7 := uint64(uint32(v5) & uint32(k0))
+				v8 := uint64(uint32(v5) & uint32(k0))
 				// 194: setp.eq.s32
-				c8t := uint32(v7) == uint32(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := uint32(v8) == uint32(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 				// 195: cvt.s64.s32
-				v9 := uint64(uint64(int32(v6)))
-				r7[l] = v9
+				v10 := uint64(uint64(int32(v6)))
+				r7[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3356,27 +3358,27 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
 				// 192: mad.lo.s32
-				v6 := uint64(uint32(uint32(u4)*uint32(u3) + uint32(v5)))
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				r5[l] = v6
 				// 193: and.b32
-				v7 := uint64(uint32(v5) & uint32(k0))
+				v8 := uint64(uint32(v5) & uint32(k0))
 				// 194: setp.eq.s32
-				c8t := uint32(v7) == uint32(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := uint32(v8) == uint32(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 				// 195: cvt.s64.s32
-				v9 := uint64(uint64(int32(v6)))
-				r7[l] = v9
+				v10 := uint64(uint64(int32(v6)))
+				r7[l] = v10
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 196: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u2)
+	u11 := uint64(u2)
 	// PTX lines 197, 198, 199, 200: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -3388,67 +3390,67 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v13aw := w.Window(16)
+		v14aw := w.Window(16)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 197: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
+				v12 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
 				// 198: add.s64
-				v12 := uint64(uint64(u10) + uint64(v11))
+				v13 := uint64(uint64(u11) + uint64(v12))
 				// 199: ld.global.u32
-				v13a := uint64(v12) + 0x0
-				var v13 uint64
-				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
 					{
-						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/its.ptx:199")
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/its.ptx:199")
 							continue
 						}
-						v13 = v13x
+						v14 = v14x
 					}
 				}
-				r11[l] = v13
+				r11[l] = v14
 				// 200: shl.b32
-				v14 := uint64(uint32(r4[l]) << uint32(k3))
-				r12[l] = v14
+				v15 := uint64(uint32(r4[l]) << uint32(k3))
+				r12[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 197: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
+				v12 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
 				// 198: add.s64
-				v12 := uint64(uint64(u10) + uint64(v11))
+				v13 := uint64(uint64(u11) + uint64(v12))
 				// 199: ld.global.u32
-				v13a := uint64(v12) + 0x0
-				var v13 uint64
-				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
 					{
-						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/its.ptx:199")
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/its.ptx:199")
 							continue
 						}
-						v13 = v13x
+						v14 = v14x
 					}
 				}
-				r11[l] = v13
+				r11[l] = v14
 				// 200: shl.b32
-				v14 := uint64(uint32(r4[l]) << uint32(k3))
-				r12[l] = v14
+				v15 := uint64(uint32(r4[l]) << uint32(k3))
+				r12[l] = v15
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 201: mov.u32, warp-uniform
-	u15 := uint64(k4)
-	runtime.Broadcast(r13, m, u15)
+	u16 := uint64(k4)
+	runtime.Broadcast(r13, m, u16)
 	// PTX lines 202, 203: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -3466,15 +3468,15 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 202: add.s32
-				v16 := uint64(uint32(u15) + uint32(r12[l]))
+				v17 := uint64(uint32(u16) + uint32(r12[l]))
 				// 203: st.shared.u32
-				s17 := uint64(uint64(uint32(v16))) + 0x0
-				s17v := uint64(r11[l])
-				if s17 < shEnd4 && s17&3 == 0 {
-					runtime.Store32(shp, s17, s17v)
+				s18 := uint64(uint64(uint32(v17))) + 0x0
+				s18v := uint64(r11[l])
+				if s18 < shEnd4 && s18&3 == 0 {
+					runtime.Store32(shp, s18, s18v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s17, 4, s17v, l, "testdata/ptx/nvcc/its.ptx:203")
+						w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/nvcc/its.ptx:203")
 					}
 				}
 			}
@@ -3482,15 +3484,15 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 202: add.s32
-				v16 := uint64(uint32(u15) + uint32(r12[l]))
+				v17 := uint64(uint32(u16) + uint32(r12[l]))
 				// 203: st.shared.u32
-				s17 := uint64(uint64(uint32(v16))) + 0x0
-				s17v := uint64(r11[l])
-				if s17 < shEnd4 && s17&3 == 0 {
-					runtime.Store32(shp, s17, s17v)
+				s18 := uint64(uint64(uint32(v17))) + 0x0
+				s18v := uint64(r11[l])
+				if s18 < shEnd4 && s18&3 == 0 {
+					runtime.Store32(shp, s18, s18v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s17, 4, s17v, l, "testdata/ptx/nvcc/its.ptx:203")
+						w.StoreLane(nil, runtime.SpaceShared, s18, 4, s18v, l, "testdata/ptx/nvcc/its.ptx:203")
 					}
 				}
 			}

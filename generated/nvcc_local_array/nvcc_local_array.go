@@ -2520,22 +2520,23 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h17 := uint32(u14) * uint32(u13)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: mov.u32
 				v15 := uint64(uint64(tid0[l]))
 				// 44: mad.lo.s32
-				v16 := uint64(uint32(uint32(u14)*uint32(u13) + uint32(v15)))
+				v16 := uint64(uint32(h17 + uint32(v15)))
 				r17[l] = v16
 				// 45: setp.ge.s32
-				c17t := int32(v16) >= int32(u4)
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
+				c18t := int32(v16) >= int32(u4)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
 				}
-				p0n |= c17b0 << l
+				p0n |= c18b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2543,16 +2544,16 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 				// 43: mov.u32
 				v15 := uint64(uint64(tid0[l]))
 				// 44: mad.lo.s32
-				v16 := uint64(uint32(uint32(u14)*uint32(u13) + uint32(v15)))
+				v16 := uint64(uint32(h17 + uint32(v15)))
 				r17[l] = v16
 				// 45: setp.ge.s32
-				c17t := int32(v16) >= int32(u4)
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
+				c18t := int32(v16) >= int32(u4)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
 				}
-				p0n |= c17b0 << l
+				p0n |= c18b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -8512,22 +8513,23 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h9 := uint32(u6) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 309: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 310: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				r9[l] = v8
 				// 311: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				c10t := int32(v8) >= int32(u4)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p0n |= c9b0 << l
+				p0n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8535,16 +8537,16 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 309: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 310: mad.lo.s32
-				v8 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				r9[l] = v8
 				// 311: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				c10t := int32(v8) >= int32(u4)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p0n |= c9b0 << l
+				p0n |= c10b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

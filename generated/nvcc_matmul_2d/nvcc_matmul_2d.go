@@ -1719,12 +1719,13 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 42, 43: lane-local, one loop over the lanes
 	{
 		tid1 := &w.Tid[1]
+		h13 := uint32(u10) * uint32(u9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 42: mov.u32
 				v11 := uint64(uint64(tid1[l]))
 				// 43: mad.lo.s32
-				v12 := uint64(uint32(uint32(u10)*uint32(u9) + uint32(v11)))
+				v12 := uint64(uint32(h13 + uint32(v11)))
 				r11[l] = v12
 			}
 		} else {
@@ -1733,86 +1734,87 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 42: mov.u32
 				v11 := uint64(uint64(tid1[l]))
 				// 43: mad.lo.s32
-				v12 := uint64(uint32(uint32(u10)*uint32(u9) + uint32(v11)))
+				v12 := uint64(uint32(h13 + uint32(v11)))
 				r11[l] = v12
 			}
 		}
 	}
 	// PTX line 44: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.NTID().X))
+	u14 := uint64(uint64(w.NTID().X))
 	// PTX line 45: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.CTAID().X))
+	u15 := uint64(uint64(w.CTAID().X))
 	// PTX lines 46, 47, 48, 49, 50: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
 		p2 := w.P[2]
 		tid0 := &w.Tid[0]
+		h18 := uint32(u15) * uint32(u14)
 		p0n := uint32(0)
 		p1n := uint32(0)
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 46: mov.u32
-				v15 := uint64(uint64(tid0[l]))
+				v16 := uint64(uint64(tid0[l]))
 				// 47: mad.lo.s32
-				v16 := uint64(uint32(uint32(u14)*uint32(u13) + uint32(v15)))
-				r15[l] = v16
+				v17 := uint64(uint32(h18 + uint32(v16)))
+				r15[l] = v17
 				// 48: setp.ge.s32
-				c17t := int32(r11[l]) >= int32(u4)
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
-				}
-				p0n |= c17b0 << l
-				// 49: setp.ge.s32
-				c18t := int32(v16) >= int32(u5)
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
-				}
-				p1n |= c18b0 << l
-				// 50: or.pred
-				c19 := (c17) || (c18)
+				c19t := int32(r11[l]) >= int32(u4)
+				c19 := c19t
 				c19b0 := uint32(0)
 				if c19 {
 					c19b0 = 1
 				}
-				p2n |= c19b0 << l
+				p0n |= c19b0 << l
+				// 49: setp.ge.s32
+				c20t := int32(v17) >= int32(u5)
+				c20 := c20t
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p1n |= c20b0 << l
+				// 50: or.pred
+				c21 := (c19) || (c20)
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p2n |= c21b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 46: mov.u32
-				v15 := uint64(uint64(tid0[l]))
+				v16 := uint64(uint64(tid0[l]))
 				// 47: mad.lo.s32
-				v16 := uint64(uint32(uint32(u14)*uint32(u13) + uint32(v15)))
-				r15[l] = v16
+				v17 := uint64(uint32(h18 + uint32(v16)))
+				r15[l] = v17
 				// 48: setp.ge.s32
-				c17t := int32(r11[l]) >= int32(u4)
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
-				}
-				p0n |= c17b0 << l
-				// 49: setp.ge.s32
-				c18t := int32(v16) >= int32(u5)
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
-				}
-				p1n |= c18b0 << l
-				// 50: or.pred
-				c19 := (c17) || (c18)
+				c19t := int32(r11[l]) >= int32(u4)
+				c19 := c19t
 				c19b0 := uint32(0)
 				if c19 {
 					c19b0 = 1
 				}
-				p2n |= c19b0 << l
+				p0n |= c19b0 << l
+				// 49: setp.ge.s32
+				c20t := int32(v17) >= int32(u5)
+				c20 := c20t
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p1n |= c20b0 << l
+				// 50: or.pred
+				c21 := (c19) || (c20)
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
+				}
+				p2n |= c21b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

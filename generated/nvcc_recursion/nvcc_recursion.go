@@ -2628,22 +2628,23 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h11 := uint32(u7) * uint32(u8)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 168: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 169: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				r9[l] = v10
 				// 170: setp.ge.s32
-				c11t := int32(v10) >= int32(u6)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := int32(v10) >= int32(u6)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p0n |= c11b0 << l
+				p0n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2651,16 +2652,16 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 168: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 169: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				r9[l] = v10
 				// 170: setp.ge.s32
-				c11t := int32(v10) >= int32(u6)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := int32(v10) >= int32(u6)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p0n |= c11b0 << l
+				p0n |= c12b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -613,22 +613,23 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h9 := uint32(u5) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 34: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 35: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				r7[l] = v8
 				// 36: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				c10t := int32(v8) >= int32(u4)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p0n |= c9b0 << l
+				p0n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -636,16 +637,16 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 34: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 35: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				r7[l] = v8
 				// 36: setp.ge.s32
-				c9t := int32(v8) >= int32(u4)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				c10t := int32(v8) >= int32(u4)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p0n |= c9b0 << l
+				p0n |= c10b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -1143,22 +1144,23 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h12 := uint32(u8) * uint32(u9)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: mov.u32
 				v10 := uint64(uint64(tid0[l]))
 				// 80: mad.lo.s32
-				v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
+				v11 := uint64(uint32(h12 + uint32(v10)))
 				r10[l] = v11
 				// 81: setp.ge.s32
-				c12t := int32(v11) >= int32(u7)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := int32(v11) >= int32(u7)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1166,16 +1168,16 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 79: mov.u32
 				v10 := uint64(uint64(tid0[l]))
 				// 80: mad.lo.s32
-				v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
+				v11 := uint64(uint32(h12 + uint32(v10)))
 				r10[l] = v11
 				// 81: setp.ge.s32
-				c12t := int32(v11) >= int32(u7)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := int32(v11) >= int32(u7)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -2379,22 +2379,23 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h11 := uint32(u8) * uint32(u7)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 85: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 86: mad.lo.s32
-				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				r9[l] = v10
 				// 87: setp.ge.s32
-				c11t := int32(v10) >= int32(u4)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := int32(v10) >= int32(u4)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p0n |= c11b0 << l
+				p0n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2402,16 +2403,16 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 85: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 86: mad.lo.s32
-				v10 := uint64(uint32(uint32(u8)*uint32(u7) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				r9[l] = v10
 				// 87: setp.ge.s32
-				c11t := int32(v10) >= int32(u4)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := int32(v10) >= int32(u4)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p0n |= c11b0 << l
+				p0n |= c12b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -3084,22 +3085,23 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h12 := uint32(u9) * uint32(u8)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 140: mov.u32
 				v10 := uint64(uint64(tid0[l]))
 				// 141: mad.lo.s32
-				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				v11 := uint64(uint32(h12 + uint32(v10)))
 				r10[l] = v11
 				// 142: setp.ge.s32
-				c12t := int32(v11) >= int32(u4)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := int32(v11) >= int32(u4)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3107,16 +3109,16 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 140: mov.u32
 				v10 := uint64(uint64(tid0[l]))
 				// 141: mad.lo.s32
-				v11 := uint64(uint32(uint32(u9)*uint32(u8) + uint32(v10)))
+				v11 := uint64(uint32(h12 + uint32(v10)))
 				r10[l] = v11
 				// 142: setp.ge.s32
-				c12t := int32(v11) >= int32(u4)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := int32(v11) >= int32(u4)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -4547,22 +4549,23 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h12 := uint32(u8) * uint32(u9)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 232: mov.u32
 				v10 := uint64(uint64(tid0[l]))
 				// 233: mad.lo.s32
-				v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
+				v11 := uint64(uint32(h12 + uint32(v10)))
 				r10[l] = v11
 				// 234: setp.ge.s32
-				c12t := int32(v11) >= int32(u3)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := int32(v11) >= int32(u3)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4570,16 +4573,16 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 232: mov.u32
 				v10 := uint64(uint64(tid0[l]))
 				// 233: mad.lo.s32
-				v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
+				v11 := uint64(uint32(h12 + uint32(v10)))
 				r10[l] = v11
 				// 234: setp.ge.s32
-				c12t := int32(v11) >= int32(u3)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := int32(v11) >= int32(u3)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -1598,36 +1598,37 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v10aw := w.Window(0)
+		v11aw := w.Window(0)
 		var flt runtime.LaneFault
+		h8 := uint32(u5) * uint32(u4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 30: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				r5[l] = v6
 				// 31: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 32: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
 				// 33: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
+				v10 := uint64(uint64(u3) + uint64(v9))
 				// 34: ld.global.u32
-				v10a := uint64(v9) + 0x0
-				var v10 uint64
-				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
 					{
-						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-						if !v10ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:34")
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:34")
 							continue
 						}
-						v10 = v10x
+						v11 = v11x
 					}
 				}
-				r9[l] = v10
+				r9[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1636,49 +1637,49 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				v6 := uint64(uint64(tid0[l]))
 				r5[l] = v6
 				// 31: mad.lo.s32
-				v7 := uint64(uint32(uint32(u5)*uint32(u4) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 32: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
 				// 33: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
+				v10 := uint64(uint64(u3) + uint64(v9))
 				// 34: ld.global.u32
-				v10a := uint64(v9) + 0x0
-				var v10 uint64
-				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
 					{
-						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-						if !v10ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:34")
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:34")
 							continue
 						}
-						v10 = v10x
+						v11 = v11x
 					}
 				}
-				r9[l] = v10
+				r9[l] = v11
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 35: mov.u32, warp-uniform
-	u11 := uint64(k1)
-	runtime.Broadcast(r10, m, u11)
+	u12 := uint64(k1)
+	runtime.Broadcast(r10, m, u12)
 	// PTX line 36: mov.u32, warp-uniform
-	u12 := uint64(k2)
-	runtime.Broadcast(r11, m, u12)
+	u13 := uint64(k2)
+	runtime.Broadcast(r11, m, u13)
 	// PTX line 37: mov.u32, warp-uniform
-	u13 := uint64(k3)
-	runtime.Broadcast(r12, m, u13)
+	u14 := uint64(k3)
+	runtime.Broadcast(r12, m, u14)
 	// PTX line 38: mov.u32, warp-uniform
-	u14 := uint64(k4)
-	runtime.Broadcast(r13, m, u14)
+	u15 := uint64(k4)
+	runtime.Broadcast(r13, m, u15)
 	_ = u1
-	_ = u11
 	_ = u12
 	_ = u13
 	_ = u14
+	_ = u15
 }
 
 // warpReduceSumBlock1 runs block 1 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
@@ -2135,38 +2136,39 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v10aw := w.Window(2)
+		v11aw := w.Window(2)
 		var flt runtime.LaneFault
+		h8 := uint32(u4) * uint32(u5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 86: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 87: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				// 88: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r7[l] = v8
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r7[l] = v9
 				// 89: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
+				v10 := uint64(uint64(u3) + uint64(v9))
 				// 90: ld.global.f32
-				v10a := uint64(v9) + 0x0
-				var v10 uint64
-				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
 					{
-						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-						if !v10ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:90")
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:90")
 							continue
 						}
-						v10 = v10x
+						v11 = v11x
 					}
 				}
-				r9[l] = v10
+				r9[l] = v11
 				// 91: mov.b32
-				v11 := uint64(v10)
-				r10[l] = v11
+				v12 := uint64(v11)
+				r10[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2174,48 +2176,48 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 86: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 87: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				// 88: mul.wide.s32
-				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r7[l] = v8
+				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r7[l] = v9
 				// 89: add.s64
-				v9 := uint64(uint64(u3) + uint64(v8))
+				v10 := uint64(uint64(u3) + uint64(v9))
 				// 90: ld.global.f32
-				v10a := uint64(v9) + 0x0
-				var v10 uint64
-				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
-					v10 = runtime.Load32(v10aw.Ptr, v10ao)
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
 				} else {
 					{
-						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
-						if !v10ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/nvcc/warp_ops.ptx:90")
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:90")
 							continue
 						}
-						v10 = v10x
+						v11 = v11x
 					}
 				}
-				r9[l] = v10
+				r9[l] = v11
 				// 91: mov.b32
-				v11 := uint64(v10)
-				r10[l] = v11
+				v12 := uint64(v11)
+				r10[l] = v12
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 92: mov.u32, warp-uniform
-	u12 := uint64(k1)
-	runtime.Broadcast(r11, m, u12)
+	u13 := uint64(k1)
+	runtime.Broadcast(r11, m, u13)
 	// PTX line 93: mov.u32, warp-uniform
-	u13 := uint64(k2)
-	runtime.Broadcast(r12, m, u13)
+	u14 := uint64(k2)
+	runtime.Broadcast(r12, m, u14)
 	// PTX line 94: mov.u32, warp-uniform
-	u14 := uint64(k3)
-	runtime.Broadcast(r13, m, u14)
+	u15 := uint64(k3)
+	runtime.Broadcast(r13, m, u15)
 	_ = u1
-	_ = u12
 	_ = u13
 	_ = u14
+	_ = u15
 }
 
 // warpAllreduceMaxBlock1 runs block 1 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
@@ -2586,38 +2588,39 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v11aw := w.Window(4)
+		v12aw := w.Window(4)
 		var flt runtime.LaneFault
+		h8 := uint32(u4) * uint32(u5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 140: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 141: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				// 142: and.b32
-				v8 := uint64(uint32(v6) & uint32(k0))
-				r7[l] = v8
+				v9 := uint64(uint32(v6) & uint32(k0))
+				r7[l] = v9
 				// 143: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
-				r8[l] = v9
+				v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
+				r8[l] = v10
 				// 144: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
+				v11 := uint64(uint64(u3) + uint64(v10))
 				// 145: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:145")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/warp_ops.ptx:145")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2625,48 +2628,48 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 140: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 141: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				// 142: and.b32
-				v8 := uint64(uint32(v6) & uint32(k0))
-				r7[l] = v8
+				v9 := uint64(uint32(v6) & uint32(k0))
+				r7[l] = v9
 				// 143: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
-				r8[l] = v9
+				v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
+				r8[l] = v10
 				// 144: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
+				v11 := uint64(uint64(u3) + uint64(v10))
 				// 145: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:145")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/warp_ops.ptx:145")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 146: mov.u32, warp-uniform
-	u12 := uint64(k2)
-	runtime.Broadcast(r11, m, u12)
+	u13 := uint64(k2)
+	runtime.Broadcast(r11, m, u13)
 	// PTX line 147: mov.u32, warp-uniform
-	u13 := uint64(k3)
-	runtime.Broadcast(r12, m, u13)
+	u14 := uint64(k3)
+	runtime.Broadcast(r12, m, u14)
 	// PTX line 148: mov.u32, warp-uniform
-	u14 := uint64(k4)
-	runtime.Broadcast(r13, m, u14)
+	u15 := uint64(k4)
+	runtime.Broadcast(r13, m, u15)
 	_ = u1
-	_ = u12
 	_ = u13
 	_ = u14
+	_ = u15
 }
 
 // warpScanBlock1 runs block 1 of kernel warp_scan for the lanes m (budget 0: counting statistics).
@@ -3119,38 +3122,39 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v11aw := w.Window(6)
+		v12aw := w.Window(6)
 		var flt runtime.LaneFault
+		h9 := uint32(u5) * uint32(u6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 196: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 197: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				// 198: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				r8[l] = v9
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				r8[l] = v10
 				// 199: add.s64
-				v10 := uint64(uint64(u4) + uint64(v9))
+				v11 := uint64(uint64(u4) + uint64(v10))
 				// 200: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:200")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/warp_ops.ptx:200")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 201: and.b32
-				v12 := uint64(uint32(v11) & uint32(k1))
-				r11[l] = v12
+				v13 := uint64(uint32(v12) & uint32(k1))
+				r11[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3158,44 +3162,44 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 196: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 197: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				// 198: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				r8[l] = v9
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				r8[l] = v10
 				// 199: add.s64
-				v10 := uint64(uint64(u4) + uint64(v9))
+				v11 := uint64(uint64(u4) + uint64(v10))
 				// 200: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_ops.ptx:200")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/warp_ops.ptx:200")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 201: and.b32
-				v12 := uint64(uint32(v11) & uint32(k1))
-				r11[l] = v12
+				v13 := uint64(uint32(v12) & uint32(k1))
+				r11[l] = v13
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 202: mov.u32, warp-uniform
-	u13 := uint64(k1)
-	runtime.Broadcast(r12, m, u13)
+	u14 := uint64(k1)
+	runtime.Broadcast(r12, m, u14)
 	// PTX line 203: mov.u32, warp-uniform
-	u14 := uint64(k2)
-	runtime.Broadcast(r13, m, u14)
+	u15 := uint64(k2)
+	runtime.Broadcast(r13, m, u15)
 	_ = u3
-	_ = u13
 	_ = u14
+	_ = u15
 }
 
 // warpBroadcastBlock1 runs block 1 of kernel warp_broadcast for the lanes m (budget 0: counting statistics).
@@ -3419,17 +3423,18 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 231, 232, 233: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h10 := uint32(u7) * uint32(u6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 231: mov.u32
 				v8 := uint64(uint64(tid0[l]))
 				r7[l] = v8
 				// 232: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 233: cvt.s64.s32
-				v10 := uint64(uint64(int32(v9)))
-				r9[l] = v10
+				v11 := uint64(uint64(int32(v9)))
+				r9[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3438,16 +3443,16 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				v8 := uint64(uint64(tid0[l]))
 				r7[l] = v8
 				// 232: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 233: cvt.s64.s32
-				v10 := uint64(uint64(int32(v9)))
-				r9[l] = v10
+				v11 := uint64(uint64(int32(v9)))
+				r9[l] = v11
 			}
 		}
 	}
 	// PTX line 234: cvta.to.global.u64, warp-uniform
-	u11 := uint64(u5)
+	u12 := uint64(u5)
 	// PTX lines 235, 236, 237, 238: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -3460,82 +3465,82 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v14aw := w.Window(8)
+		v15aw := w.Window(8)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 235: mul.wide.s32
-				v12 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				v13 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
 				// 236: add.s64
-				v13 := uint64(uint64(u11) + uint64(v12))
+				v14 := uint64(uint64(u12) + uint64(v13))
 				// 237: ld.global.u32
-				v14a := uint64(v13) + 0x0
-				var v14 uint64
-				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
 					{
-						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-						if !v14ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/warp_ops.ptx:237")
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/warp_ops.ptx:237")
 							continue
 						}
-						v14 = v14x
+						v15 = v15x
 					}
 				}
 				// 238: setp.gt.s32
-				c15t := int32(v14) > int32(k1)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				c16t := int32(v15) > int32(k1)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
 				}
-				p0n |= c15b0 << l
+				p0n |= c16b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 235: mul.wide.s32
-				v12 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				v13 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
 				// 236: add.s64
-				v13 := uint64(uint64(u11) + uint64(v12))
+				v14 := uint64(uint64(u12) + uint64(v13))
 				// 237: ld.global.u32
-				v14a := uint64(v13) + 0x0
-				var v14 uint64
-				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
-					v14 = runtime.Load32(v14aw.Ptr, v14ao)
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Ptr, v15ao)
 				} else {
 					{
-						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
-						if !v14ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/warp_ops.ptx:237")
+						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+						if !v15ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/warp_ops.ptx:237")
 							continue
 						}
-						v14 = v14x
+						v15 = v15x
 					}
 				}
 				// 238: setp.gt.s32
-				c15t := int32(v14) > int32(k1)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
+				c16t := int32(v15) > int32(k1)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
 				}
-				p0n |= c15b0 << l
+				p0n |= c16b0 << l
 			}
 		}
 		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 239: mov.u32, warp-uniform
-	u16 := uint64(k2)
-	runtime.Broadcast(r14, m, u16)
+	u17 := uint64(k2)
+	runtime.Broadcast(r14, m, u17)
 	_ = u1
 	_ = u2
 	_ = u3
 	_ = u4
-	_ = u16
+	_ = u17
 }
 
 // warpVotesBlock1 runs block 1 of kernel warp_votes for the lanes m (budget 0: counting statistics).

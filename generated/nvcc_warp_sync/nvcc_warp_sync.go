@@ -726,36 +726,37 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v15aw := w.Window(0)
+		v16aw := w.Window(0)
 		var flt runtime.LaneFault
+		h13 := uint32(u9) * uint32(u10)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: mov.u32
 				v11 := uint64(uint64(tid0[l]))
 				// 38: mad.lo.s32
-				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+				v12 := uint64(uint32(h13 + uint32(v11)))
 				// 39: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-				r12[l] = v13
+				v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				r12[l] = v14
 				// 40: add.s64
-				v14 := uint64(uint64(u8) + uint64(v13))
-				r13[l] = v14
+				v15 := uint64(uint64(u8) + uint64(v14))
+				r13[l] = v15
 				// 41: ld.global.u32
-				v15a := uint64(v14) + 0x0
-				var v15 uint64
-				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
 					{
-						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-						if !v15ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/warp_sync.ptx:41")
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/warp_sync.ptx:41")
 							continue
 						}
-						v15 = v15x
+						v16 = v16x
 					}
 				}
-				r14[l] = v15
+				r14[l] = v16
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -763,40 +764,40 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 37: mov.u32
 				v11 := uint64(uint64(tid0[l]))
 				// 38: mad.lo.s32
-				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+				v12 := uint64(uint32(h13 + uint32(v11)))
 				// 39: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-				r12[l] = v13
+				v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				r12[l] = v14
 				// 40: add.s64
-				v14 := uint64(uint64(u8) + uint64(v13))
-				r13[l] = v14
+				v15 := uint64(uint64(u8) + uint64(v14))
+				r13[l] = v15
 				// 41: ld.global.u32
-				v15a := uint64(v14) + 0x0
-				var v15 uint64
-				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
 					{
-						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-						if !v15ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/warp_sync.ptx:41")
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/nvcc/warp_sync.ptx:41")
 							continue
 						}
-						v15 = v15x
+						v16 = v16x
 					}
 				}
-				r14[l] = v15
+				r14[l] = v16
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 42: mov.u32, warp-uniform
-	u16 := uint64(k1)
-	runtime.Broadcast(r15, m, u16)
+	u17 := uint64(k1)
+	runtime.Broadcast(r15, m, u17)
 	_ = u5
 	_ = u6
 	_ = u7
-	_ = u16
+	_ = u17
 }
 
 // matchOpsBlock1 runs block 1 of kernel match_ops for the lanes m (budget 0: counting statistics).
@@ -1171,41 +1172,42 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v11aw := w.Window(5)
+		v12aw := w.Window(5)
 		var flt runtime.LaneFault
+		h9 := uint32(u5) * uint32(u6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 72: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 73: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				// 74: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
 				// 75: add.s64
-				v10 := uint64(uint64(u4) + uint64(v9))
+				v11 := uint64(uint64(u4) + uint64(v10))
 				// 76: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_sync.ptx:76")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/warp_sync.ptx:76")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 77: shl.b32
-				v12 := uint64(uint32(v8) << uint32(k1))
+				v13 := uint64(uint32(v8) << uint32(k1))
 				// 78: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
 				// 79: add.s64
-				v14 := uint64(uint64(u3) + uint64(v13))
-				r13[l] = v14
+				v15 := uint64(uint64(u3) + uint64(v14))
+				r13[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1213,42 +1215,42 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 72: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 73: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				// 74: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
 				// 75: add.s64
-				v10 := uint64(uint64(u4) + uint64(v9))
+				v11 := uint64(uint64(u4) + uint64(v10))
 				// 76: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/nvcc/warp_sync.ptx:76")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/warp_sync.ptx:76")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 77: shl.b32
-				v12 := uint64(uint32(v8) << uint32(k1))
+				v13 := uint64(uint32(v8) << uint32(k1))
 				// 78: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
 				// 79: add.s64
-				v14 := uint64(uint64(u3) + uint64(v13))
-				r13[l] = v14
+				v15 := uint64(uint64(u3) + uint64(v14))
+				r13[l] = v15
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 80: mov.u32, warp-uniform
-	u15 := uint64(k2)
-	runtime.Broadcast(r14, m, u15)
-	_ = u15
+	u16 := uint64(k2)
+	runtime.Broadcast(r14, m, u16)
+	_ = u16
 }
 
 // reduxOpsBlock1 runs block 1 of kernel redux_ops for the lanes m (budget 0: counting statistics).

@@ -716,60 +716,61 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v13aw := w.Window(0)
-		v18aw := w.Window(1)
+		v14aw := w.Window(0)
+		v19aw := w.Window(1)
 		var flt runtime.LaneFault
+		h11 := uint32(u7) * uint32(u8)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 34: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 35: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				// 36: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+				v12 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
 				// 37: add.s64
-				v12 := uint64(uint64(u6) + uint64(v11))
+				v13 := uint64(uint64(u6) + uint64(v12))
 				// 38: ld.global.u32
-				v13a := uint64(v12) + 0x0
-				var v13 uint64
-				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
 					{
-						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/warp_width.ptx:38")
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/warp_width.ptx:38")
 							continue
 						}
-						v13 = v13x
+						v14 = v14x
 					}
 				}
-				r12[l] = v13
+				r12[l] = v14
 				// 39: shl.b32
-				v14 := uint64(uint32(v10) << uint32(k1))
+				v15 := uint64(uint32(v10) << uint32(k1))
 				// 40: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
+				v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
 				// 41: add.s64
-				v16 := uint64(uint64(u4) + uint64(v15))
-				r15[l] = v16
+				v17 := uint64(uint64(u4) + uint64(v16))
+				r15[l] = v17
 				// 42: add.s64
-				v17 := uint64(uint64(u5) + uint64(v11))
+				v18 := uint64(uint64(u5) + uint64(v12))
 				// 43: ld.global.u32
-				v18a := uint64(v17) + 0x0
-				var v18 uint64
-				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				v19a := uint64(v18) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
 					{
-						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-						if !v18ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/warp_width.ptx:43")
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/nvcc/warp_width.ptx:43")
 							continue
 						}
-						v18 = v18x
+						v19 = v19x
 					}
 				}
-				r17[l] = v18
+				r17[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -777,64 +778,64 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 34: mov.u32
 				v9 := uint64(uint64(tid0[l]))
 				// 35: mad.lo.s32
-				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
+				v10 := uint64(uint32(h11 + uint32(v9)))
 				// 36: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+				v12 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
 				// 37: add.s64
-				v12 := uint64(uint64(u6) + uint64(v11))
+				v13 := uint64(uint64(u6) + uint64(v12))
 				// 38: ld.global.u32
-				v13a := uint64(v12) + 0x0
-				var v13 uint64
-				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
 					{
-						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/nvcc/warp_width.ptx:38")
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/nvcc/warp_width.ptx:38")
 							continue
 						}
-						v13 = v13x
+						v14 = v14x
 					}
 				}
-				r12[l] = v13
+				r12[l] = v14
 				// 39: shl.b32
-				v14 := uint64(uint32(v10) << uint32(k1))
+				v15 := uint64(uint32(v10) << uint32(k1))
 				// 40: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(v14)) * int64(int32(k0))))
+				v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
 				// 41: add.s64
-				v16 := uint64(uint64(u4) + uint64(v15))
-				r15[l] = v16
+				v17 := uint64(uint64(u4) + uint64(v16))
+				r15[l] = v17
 				// 42: add.s64
-				v17 := uint64(uint64(u5) + uint64(v11))
+				v18 := uint64(uint64(u5) + uint64(v12))
 				// 43: ld.global.u32
-				v18a := uint64(v17) + 0x0
-				var v18 uint64
-				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				v19a := uint64(v18) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Ptr, v19ao)
 				} else {
 					{
-						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-						if !v18ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/nvcc/warp_width.ptx:43")
+						v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+						if !v19ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/nvcc/warp_width.ptx:43")
 							continue
 						}
-						v18 = v18x
+						v19 = v19x
 					}
 				}
-				r17[l] = v18
+				r17[l] = v19
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 44: mov.u32, warp-uniform
-	u19 := uint64(k2)
-	runtime.Broadcast(r18, m, u19)
+	u20 := uint64(k2)
+	runtime.Broadcast(r18, m, u20)
 	// PTX line 45: mov.u32, warp-uniform
-	u20 := uint64(k3)
-	runtime.Broadcast(r19, m, u20)
-	_ = u19
+	u21 := uint64(k3)
+	runtime.Broadcast(r19, m, u21)
 	_ = u20
+	_ = u21
 }
 
 // shflWidthBlock1 runs block 1 of kernel shfl_width for the lanes m (budget 0: counting statistics).
@@ -1202,22 +1203,23 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h8 := uint32(u4) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 80: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 81: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1225,16 +1227,16 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 79: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				// 80: mad.lo.s32
-				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
+				v7 := uint64(uint32(h8 + uint32(v6)))
 				r6[l] = v7
 				// 81: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(v7) >= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -293,12 +293,13 @@ func braUniBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 25, 26: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 25: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 26: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		} else {
@@ -307,14 +308,14 @@ func braUniBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 25: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 26: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		}
 	}
 	// PTX line 27: mov.u32, warp-uniform
-	u5 := uint64(k0)
-	runtime.Broadcast(r3, m, u5)
+	u6 := uint64(k0)
+	runtime.Broadcast(r3, m, u6)
 	// PTX lines 28: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -322,30 +323,30 @@ func braUniBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 28: setp.lt.u32
-				c6t := uint32(r0[l]) < uint32(k1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(r0[l]) < uint32(k1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 28: setp.lt.u32
-				c6t := uint32(r0[l]) < uint32(k1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(r0[l]) < uint32(k1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	_ = u5
+	_ = u6
 }
 
 // braUniBlock1 runs block 1 of kernel bra_uni for the lanes m (budget 0: counting statistics).

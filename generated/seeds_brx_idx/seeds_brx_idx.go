@@ -657,12 +657,13 @@ func brxIdxBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 58, 59: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 58: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 59: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		} else {
@@ -671,7 +672,7 @@ func brxIdxBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 58: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 59: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		}

@@ -597,12 +597,13 @@ func storeResultBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 34, 35: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 34: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 35: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r4[l] = v4
 			}
 		} else {
@@ -611,13 +612,13 @@ func storeResultBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 34: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 35: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r4[l] = v4
 			}
 		}
 	}
 	// PTX line 36: mov.u64, warp-uniform
-	u5 := uint64((w.GlobalVar(0) + k0))
+	u6 := uint64((w.GlobalVar(0) + k0))
 	// PTX lines 37, 38, 39: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -629,21 +630,21 @@ func storeResultBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s8w := w.Window(0)
+		s9w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: mul.wide.u32
-				v6 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k1))))
+				v7 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k1))))
 				// 38: add.u64
-				v7 := uint64(uint64(u5) + uint64(v6))
+				v8 := uint64(uint64(u6) + uint64(v7))
 				// 39: st.global.u32
-				s8 := uint64(v7) + 0x0
-				s8v := uint64(r0[l])
-				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-					runtime.Store32(s8w.Ptr, s8o, s8v)
+				s9 := uint64(v8) + 0x0
+				s9v := uint64(r0[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
 					{
-						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:39")
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/seeds/call_callprototype.ptx:39")
 					}
 				}
 			}
@@ -651,17 +652,17 @@ func storeResultBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 37: mul.wide.u32
-				v6 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k1))))
+				v7 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k1))))
 				// 38: add.u64
-				v7 := uint64(uint64(u5) + uint64(v6))
+				v8 := uint64(uint64(u6) + uint64(v7))
 				// 39: st.global.u32
-				s8 := uint64(v7) + 0x0
-				s8v := uint64(r0[l])
-				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-					runtime.Store32(s8w.Ptr, s8o, s8v)
+				s9 := uint64(v8) + 0x0
+				s9v := uint64(r0[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
+					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
 					{
-						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/call_callprototype.ptx:39")
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/seeds/call_callprototype.ptx:39")
 					}
 				}
 			}
@@ -1129,24 +1130,25 @@ func callCallprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 92: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 93: and.b32
-				v5 := uint64(uint32(v4) & uint32(k0))
+				v6 := uint64(uint32(v4) & uint32(k0))
 				// 94: setp.eq.u32
-				c6t := uint32(v5) == uint32(k1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(v6) == uint32(k1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1154,47 +1156,47 @@ func callCallprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 91: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 92: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 93: and.b32
-				v5 := uint64(uint32(v4) & uint32(k0))
+				v6 := uint64(uint32(v4) & uint32(k0))
 				// 94: setp.eq.u32
-				c6t := uint32(v5) == uint32(k1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(v6) == uint32(k1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 95: mov.u64, warp-uniform
-	u7 := uint64(k2)
+	u8 := uint64(k2)
 	// PTX line 96: mov.u64, warp-uniform
-	u8 := uint64(k3)
+	u9 := uint64(k3)
 	// PTX lines 97: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: selp.b64
-				v9 := uint64(u8)
+				v10 := uint64(u9)
 				if p0>>l&1 != 0 {
-					v9 = uint64(u7)
+					v10 = uint64(u8)
 				}
-				r6[l] = v9
+				r6[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 97: selp.b64
-				v9 := uint64(u8)
+				v10 := uint64(u9)
 				if p0>>l&1 != 0 {
-					v9 = uint64(u7)
+					v10 = uint64(u8)
 				}
-				r6[l] = v9
+				r6[l] = v10
 			}
 		}
 	}

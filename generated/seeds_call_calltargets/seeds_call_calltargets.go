@@ -549,16 +549,17 @@ func callCalltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 55: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r4[l] = v4
 				// 56: add.u32
-				v5 := uint64(uint32(v4) + uint32(k0))
-				r2[l] = v5
+				v6 := uint64(uint32(v4) + uint32(k0))
+				r2[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -566,17 +567,17 @@ func callCalltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 54: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 55: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r4[l] = v4
 				// 56: add.u32
-				v5 := uint64(uint32(v4) + uint32(k0))
-				r2[l] = v5
+				v6 := uint64(uint32(v4) + uint32(k0))
+				r2[l] = v6
 			}
 		}
 	}
 	// PTX line 57: mov.u32, warp-uniform
-	u6 := uint64(k1)
-	runtime.Broadcast(r3, m, u6)
+	u7 := uint64(k1)
+	runtime.Broadcast(r3, m, u7)
 	// PTX lines 58, 59, 60: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -586,53 +587,53 @@ func callCalltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 58: rem.u32
-				v7 := isa.Rem(r4[l], k1, 32, false)
+				v8 := isa.Rem(r4[l], k1, 32, false)
 				// 59: setp.eq.u32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0n |= c8b0 << l
-				// 60: setp.eq.u32
-				c9t := uint32(v7) == uint32(k3)
+				c9t := uint32(v8) == uint32(k2)
 				c9 := c9t
 				c9b0 := uint32(0)
 				if c9 {
 					c9b0 = 1
 				}
-				p1n |= c9b0 << l
+				p0n |= c9b0 << l
+				// 60: setp.eq.u32
+				c10t := uint32(v8) == uint32(k3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 58: rem.u32
-				v7 := isa.Rem(r4[l], k1, 32, false)
+				v8 := isa.Rem(r4[l], k1, 32, false)
 				// 59: setp.eq.u32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0n |= c8b0 << l
-				// 60: setp.eq.u32
-				c9t := uint32(v7) == uint32(k3)
+				c9t := uint32(v8) == uint32(k2)
 				c9 := c9t
 				c9b0 := uint32(0)
 				if c9 {
 					c9b0 = 1
 				}
-				p1n |= c9b0 << l
+				p0n |= c9b0 << l
+				// 60: setp.eq.u32
+				c10t := uint32(v8) == uint32(k3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1n |= c10b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
 		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 61: mov.u64, warp-uniform
-	u10 := uint64(k4)
-	runtime.Broadcast(r0, m, u10)
+	u11 := uint64(k4)
+	runtime.Broadcast(r0, m, u11)
 	// PTX lines 62, 63: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -641,13 +642,13 @@ func callCalltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 62: mov.u64
 				if p0>>l&1 != 0 {
-					v11 := uint64(k5)
-					r0[l] = v11
+					v12 := uint64(k5)
+					r0[l] = v12
 				}
 				// 63: mov.u64
 				if p1>>l&1 != 0 {
-					v12 := uint64(k6)
-					r0[l] = v12
+					v13 := uint64(k6)
+					r0[l] = v13
 				}
 			}
 		} else {
@@ -655,19 +656,19 @@ func callCalltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 62: mov.u64
 				if p0>>l&1 != 0 {
-					v11 := uint64(k5)
-					r0[l] = v11
+					v12 := uint64(k5)
+					r0[l] = v12
 				}
 				// 63: mov.u64
 				if p1>>l&1 != 0 {
-					v12 := uint64(k6)
-					r0[l] = v12
+					v13 := uint64(k6)
+					r0[l] = v13
 				}
 			}
 		}
 	}
-	_ = u6
-	_ = u10
+	_ = u7
+	_ = u11
 }
 
 // callCalltargetsBlock2Warp runs block 2 of kernel call_calltargets for a full warp in one pass over the lanes where its

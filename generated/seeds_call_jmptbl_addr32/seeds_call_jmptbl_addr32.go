@@ -565,16 +565,17 @@ func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 50, 51, 52: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 50: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 51: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r4[l] = v4
 				// 52: add.u32
-				v5 := uint64(uint32(v4) + uint32(k0))
-				r2[l] = v5
+				v6 := uint64(uint32(v4) + uint32(k0))
+				r2[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -582,17 +583,17 @@ func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
 				// 50: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 51: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r4[l] = v4
 				// 52: add.u32
-				v5 := uint64(uint32(v4) + uint32(k0))
-				r2[l] = v5
+				v6 := uint64(uint32(v4) + uint32(k0))
+				r2[l] = v6
 			}
 		}
 	}
 	// PTX line 53: mov.u32, warp-uniform
-	u6 := uint64(k1)
-	runtime.Broadcast(r3, m, u6)
+	u7 := uint64(k1)
+	runtime.Broadcast(r3, m, u7)
 	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -602,45 +603,45 @@ func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: rem.u32
-				v7 := isa.Rem(r4[l], k1, 32, false)
+				v8 := isa.Rem(r4[l], k1, 32, false)
 				// 55: setp.eq.u32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0n |= c8b0 << l
-				// 56: setp.eq.u32
-				c9t := uint32(v7) == uint32(k3)
+				c9t := uint32(v8) == uint32(k2)
 				c9 := c9t
 				c9b0 := uint32(0)
 				if c9 {
 					c9b0 = 1
 				}
-				p1n |= c9b0 << l
+				p0n |= c9b0 << l
+				// 56: setp.eq.u32
+				c10t := uint32(v8) == uint32(k3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 54: rem.u32
-				v7 := isa.Rem(r4[l], k1, 32, false)
+				v8 := isa.Rem(r4[l], k1, 32, false)
 				// 55: setp.eq.u32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
-				}
-				p0n |= c8b0 << l
-				// 56: setp.eq.u32
-				c9t := uint32(v7) == uint32(k3)
+				c9t := uint32(v8) == uint32(k2)
 				c9 := c9t
 				c9b0 := uint32(0)
 				if c9 {
 					c9b0 = 1
 				}
-				p1n |= c9b0 << l
+				p0n |= c9b0 << l
+				// 56: setp.eq.u32
+				c10t := uint32(v8) == uint32(k3)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1n |= c10b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -656,8 +657,8 @@ func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 57: ld.global.u32
-	u10 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:57")
-	runtime.Broadcast(r0, m, u10)
+	u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:57")
+	runtime.Broadcast(r0, m, u11)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -668,10 +669,10 @@ func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 58: ld.global.u32
-	m12 := m & w.P[0]
-	if m12 != 0 {
-		u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m12, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:58")
-		runtime.Broadcast(r0, m12, u11)
+	m13 := m & w.P[0]
+	if m13 != 0 {
+		u12 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m13, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:58")
+		runtime.Broadcast(r0, m13, u12)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -683,13 +684,13 @@ func callJmptblAddr32Block0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 59: ld.global.u32
-	m14 := m & w.P[1]
-	if m14 != 0 {
-		u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m14, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:59")
-		runtime.Broadcast(r0, m14, u13)
+	m15 := m & w.P[1]
+	if m15 != 0 {
+		u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m15, "testdata/ptx/seeds/call_jmptbl_addr32.ptx:59")
+		runtime.Broadcast(r0, m15, u14)
 	}
-	_ = u6
-	_ = u10
+	_ = u7
+	_ = u11
 }
 
 // callJmptblAddr32Block2Warp runs block 2 of kernel call_jmptbl_addr32 for a full warp in one pass over the lanes where its

@@ -762,23 +762,24 @@ func crsRecursionBlock0(w *runtime.Warp, m uint32, budget int) {
 		pm := w.Param
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 50: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 51: rem.u32
-				v5 := isa.Rem(v4, k0, 32, false)
+				v6 := isa.Rem(v4, k0, 32, false)
 				// 55: st.param.u32
-				s6 := uint64(0x0)
-				s6v := uint64(v5)
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+				s7 := uint64(0x0)
+				s7v := uint64(v6)
+				if s7 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:55")
+						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/seeds/crs_recursion.ptx:55")
 					}
 				}
 			}
@@ -788,18 +789,18 @@ func crsRecursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 49: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 50: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 51: rem.u32
-				v5 := isa.Rem(v4, k0, 32, false)
+				v6 := isa.Rem(v4, k0, 32, false)
 				// 55: st.param.u32
-				s6 := uint64(0x0)
-				s6v := uint64(v5)
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
+				s7 := uint64(0x0)
+				s7v := uint64(v6)
+				if s7 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/seeds/crs_recursion.ptx:55")
+						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/seeds/crs_recursion.ptx:55")
 					}
 				}
 			}

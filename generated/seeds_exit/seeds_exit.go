@@ -214,12 +214,13 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 24, 25: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 24: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 25: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		} else {
@@ -228,7 +229,7 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 24: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 25: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		}
@@ -243,37 +244,37 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 26: ld.param.u64
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/exit.ptx:26")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/exit.ptx:26")
 	}
 	// PTX line 27: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
+	u7 := uint64(u6)
 	// PTX lines 28, 29: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 28: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
 				// 29: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r6[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r6[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 28: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
 				// 29: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r6[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r6[l] = v9
 			}
 		}
 	}
 	// PTX line 30: mov.u32, warp-uniform
-	u9 := uint64(k1)
+	u10 := uint64(k1)
 	// PTX lines 31, 32, 33: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -286,54 +287,54 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s10w := w.Window(0)
+		s11w := w.Window(0)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 31: st.global.u32
-				s10 := uint64(r6[l]) + 0x0
-				s10v := uint64(u9)
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(r6[l]) + 0x0
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit.ptx:31")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/seeds/exit.ptx:31")
 					}
 				}
 				// 32: and.b32
-				v11 := uint64(uint32(r0[l]) & uint32(k1))
+				v12 := uint64(uint32(r0[l]) & uint32(k1))
 				// 33: setp.eq.u32
-				c12t := uint32(v11) == uint32(k1)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := uint32(v12) == uint32(k1)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 31: st.global.u32
-				s10 := uint64(r6[l]) + 0x0
-				s10v := uint64(u9)
-				if s10o := s10 - s10w.Base; s10o < s10w.End && s10&3 == 0 {
-					runtime.Store32(s10w.Ptr, s10o, s10v)
+				s11 := uint64(r6[l]) + 0x0
+				s11v := uint64(u10)
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s10w, runtime.SpaceGlobal, s10, 4, s10v, l, "testdata/ptx/seeds/exit.ptx:31")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/seeds/exit.ptx:31")
 					}
 				}
 				// 32: and.b32
-				v11 := uint64(uint32(r0[l]) & uint32(k1))
+				v12 := uint64(uint32(r0[l]) & uint32(k1))
 				// 33: setp.eq.u32
-				c12t := uint32(v11) == uint32(k1)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := uint32(v12) == uint32(k1)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -168,16 +168,17 @@ func groupScopeBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 25, 26, 27: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 25: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 26: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r4[l] = v4
 				// 27: mov.s32
-				v5 := uint64(v4)
-				r1[l] = v5
+				v6 := uint64(v4)
+				r1[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -185,42 +186,42 @@ func groupScopeBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 25: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 26: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r4[l] = v4
 				// 27: mov.s32
-				v5 := uint64(v4)
-				r1[l] = v5
+				v6 := uint64(v4)
+				r1[l] = v6
 			}
 		}
 	}
 	// PTX line 28: mov.s32, warp-uniform
-	u6 := uint64(k0)
+	u7 := uint64(k0)
 	// PTX lines 29, 32, 33: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: add.s32
-				v7 := uint64(uint32(r1[l]) + uint32(u6))
+				v8 := uint64(uint32(r1[l]) + uint32(u7))
 				// 29: mov.s32
-				v8 := uint64(v7)
+				v9 := uint64(v8)
 				// 32: mul.lo.s32
-				v9 := uint64(uint32(v8) * uint32(k1))
+				v10 := uint64(uint32(v9) * uint32(k1))
 				// 33: add.s32
-				v10 := uint64(uint32(v9) + uint32(k2))
-				r3[l] = v10
+				v11 := uint64(uint32(v10) + uint32(k2))
+				r3[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 29: add.s32
-				v7 := uint64(uint32(r1[l]) + uint32(u6))
+				v8 := uint64(uint32(r1[l]) + uint32(u7))
 				// 29: mov.s32
-				v8 := uint64(v7)
+				v9 := uint64(v8)
 				// 32: mul.lo.s32
-				v9 := uint64(uint32(v8) * uint32(k1))
+				v10 := uint64(uint32(v9) * uint32(k1))
 				// 33: add.s32
-				v10 := uint64(uint32(v9) + uint32(k2))
-				r3[l] = v10
+				v11 := uint64(uint32(v10) + uint32(k2))
+				r3[l] = v11
 			}
 		}
 	}
@@ -234,14 +235,14 @@ func groupScopeBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 35: ld.param.u64
-	var u11 uint64
+	var u12 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u11 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u12 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u11 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/group_scope.ptx:35")
+		u12 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/group_scope.ptx:35")
 	}
 	// PTX line 36: cvta.to.global.u64, warp-uniform
-	u12 := uint64(u11)
+	u13 := uint64(u12)
 	// PTX lines 37, 38, 39: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -253,21 +254,21 @@ func groupScopeBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s15w := w.Window(0)
+		s16w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: mul.wide.u32
-				v13 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
+				v14 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
 				// 38: add.u64
-				v14 := uint64(uint64(u12) + uint64(v13))
+				v15 := uint64(uint64(u13) + uint64(v14))
 				// 39: st.global.s32
-				s15 := uint64(v14) + 0x0
-				s15v := uint64(r3[l])
-				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-					runtime.Store32(s15w.Ptr, s15o, s15v)
+				s16 := uint64(v15) + 0x0
+				s16v := uint64(r3[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
 					{
-						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/seeds/group_scope.ptx:39")
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/group_scope.ptx:39")
 					}
 				}
 			}
@@ -275,17 +276,17 @@ func groupScopeBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 37: mul.wide.u32
-				v13 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
+				v14 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
 				// 38: add.u64
-				v14 := uint64(uint64(u12) + uint64(v13))
+				v15 := uint64(uint64(u13) + uint64(v14))
 				// 39: st.global.s32
-				s15 := uint64(v14) + 0x0
-				s15v := uint64(r3[l])
-				if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
-					runtime.Store32(s15w.Ptr, s15o, s15v)
+				s16 := uint64(v15) + 0x0
+				s16v := uint64(r3[l])
+				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
+					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
 					{
-						w.StoreLane(s15w, runtime.SpaceGlobal, s15, 4, s15v, l, "testdata/ptx/seeds/group_scope.ptx:39")
+						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/group_scope.ptx:39")
 					}
 				}
 			}

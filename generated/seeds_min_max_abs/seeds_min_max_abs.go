@@ -243,12 +243,13 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 36, 37: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r2[l] = v4
 			}
 		} else {
@@ -257,7 +258,7 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 36: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r2[l] = v4
 			}
 		}
@@ -272,14 +273,14 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 38: ld.param.u64
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/min_max_abs.ptx:38")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/min_max_abs.ptx:38")
 	}
 	// PTX line 39: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
+	u7 := uint64(u6)
 	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 49, 50, 51: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -292,104 +293,104 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s16w := w.Window(0)
+		s17w := w.Window(0)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
 				// 41: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r8[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r8[l] = v9
 				// 42: sub.s32
-				v9 := uint64(uint32(r2[l]) - uint32(k1))
-				r0[l] = v9
+				v10 := uint64(uint32(r2[l]) - uint32(k1))
+				r0[l] = v10
 				// 43: cvt.rn.f32.s32
-				v10 := uint64(math.Float32bits(float32(int32(v9))))
+				v11 := uint64(math.Float32bits(float32(int32(v10))))
 				// 44: mul.f32
-				v11F := isa.CanonF32(math.Float32frombits(uint32(v10)) * math.Float32frombits(uint32(k2)))
-				v11 := uint64(math.Float32bits(v11F))
-				_ = v11F
-				r1[l] = v11
+				v12F := isa.CanonF32(math.Float32frombits(uint32(v11)) * math.Float32frombits(uint32(k2)))
+				v12 := uint64(math.Float32bits(v12F))
+				_ = v12F
+				r1[l] = v12
 				// 45: and.b32
-				v12 := uint64(uint32(r2[l]) & uint32(k3))
+				v13 := uint64(uint32(r2[l]) & uint32(k3))
 				// 46: setp.eq.u32
-				c13t := uint32(v12) == uint32(k3)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+				c14t := uint32(v13) == uint32(k3)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
 				}
-				p0n |= c13b0 << l
+				p0n |= c14b0 << l
 				// 47: mov.f32
-				if c13 {
-					v14 := uint64(k4)
-					r1[l] = v14
+				if c14 {
+					v15 := uint64(k4)
+					r1[l] = v15
 				}
 				// 49: min.s32
-				v15 := uint64(uint32(min(int32(v9), int32(k5))))
+				v16 := uint64(uint32(min(int32(v10), int32(k5))))
 				// 50: st.global.u32
-				s16 := uint64(v8) + 0x0
-				s16v := uint64(v15)
-				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-					runtime.Store32(s16w.Ptr, s16o, s16v)
+				s17 := uint64(v9) + 0x0
+				s17v := uint64(v16)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
 					{
-						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
 					}
 				}
 				// 51: max.s32
-				v17 := uint64(uint32(max(int32(v9), int32(k5))))
-				r11[l] = v17
+				v18 := uint64(uint32(max(int32(v10), int32(k5))))
+				r11[l] = v18
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 40: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
 				// 41: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r8[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r8[l] = v9
 				// 42: sub.s32
-				v9 := uint64(uint32(r2[l]) - uint32(k1))
-				r0[l] = v9
+				v10 := uint64(uint32(r2[l]) - uint32(k1))
+				r0[l] = v10
 				// 43: cvt.rn.f32.s32
-				v10 := uint64(math.Float32bits(float32(int32(v9))))
+				v11 := uint64(math.Float32bits(float32(int32(v10))))
 				// 44: mul.f32
-				v11F := isa.CanonF32(math.Float32frombits(uint32(v10)) * math.Float32frombits(uint32(k2)))
-				v11 := uint64(math.Float32bits(v11F))
-				_ = v11F
-				r1[l] = v11
+				v12F := isa.CanonF32(math.Float32frombits(uint32(v11)) * math.Float32frombits(uint32(k2)))
+				v12 := uint64(math.Float32bits(v12F))
+				_ = v12F
+				r1[l] = v12
 				// 45: and.b32
-				v12 := uint64(uint32(r2[l]) & uint32(k3))
+				v13 := uint64(uint32(r2[l]) & uint32(k3))
 				// 46: setp.eq.u32
-				c13t := uint32(v12) == uint32(k3)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+				c14t := uint32(v13) == uint32(k3)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
 				}
-				p0n |= c13b0 << l
+				p0n |= c14b0 << l
 				// 47: mov.f32
-				if c13 {
-					v14 := uint64(k4)
-					r1[l] = v14
+				if c14 {
+					v15 := uint64(k4)
+					r1[l] = v15
 				}
 				// 49: min.s32
-				v15 := uint64(uint32(min(int32(v9), int32(k5))))
+				v16 := uint64(uint32(min(int32(v10), int32(k5))))
 				// 50: st.global.u32
-				s16 := uint64(v8) + 0x0
-				s16v := uint64(v15)
-				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
-					runtime.Store32(s16w.Ptr, s16o, s16v)
+				s17 := uint64(v9) + 0x0
+				s17v := uint64(v16)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
+					runtime.Store32(s17w.Ptr, s17o, s17v)
 				} else {
 					{
-						w.StoreLane(s16w, runtime.SpaceGlobal, s16, 4, s16v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
+						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/seeds/min_max_abs.ptx:50")
 					}
 				}
 				// 51: max.s32
-				v17 := uint64(uint32(max(int32(v9), int32(k5))))
-				r11[l] = v17
+				v18 := uint64(uint32(max(int32(v10), int32(k5))))
+				r11[l] = v18
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -405,39 +406,39 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s18w := w.Window(1)
+		s19w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: st.global.u32
-				s18 := uint64(r8[l]) + 0x4
-				s18v := uint64(r11[l])
-				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-					runtime.Store32(s18w.Ptr, s18o, s18v)
+				s19 := uint64(r8[l]) + 0x4
+				s19v := uint64(r11[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
 					{
-						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
 					}
 				}
 				// 53: min.u32
-				v19 := uint64(min(uint32(r0[l]), uint32(k3)))
-				r12[l] = v19
+				v20 := uint64(min(uint32(r0[l]), uint32(k3)))
+				r12[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 52: st.global.u32
-				s18 := uint64(r8[l]) + 0x4
-				s18v := uint64(r11[l])
-				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-					runtime.Store32(s18w.Ptr, s18o, s18v)
+				s19 := uint64(r8[l]) + 0x4
+				s19v := uint64(r11[l])
+				if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
+					runtime.Store32(s19w.Ptr, s19o, s19v)
 				} else {
 					{
-						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
+						w.StoreLane(s19w, runtime.SpaceGlobal, s19, 4, s19v, l, "testdata/ptx/seeds/min_max_abs.ptx:52")
 					}
 				}
 				// 53: min.u32
-				v19 := uint64(min(uint32(r0[l]), uint32(k3)))
-				r12[l] = v19
+				v20 := uint64(min(uint32(r0[l]), uint32(k3)))
+				r12[l] = v20
 			}
 		}
 	}
@@ -452,39 +453,39 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s20w := w.Window(2)
+		s21w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: st.global.u32
-				s20 := uint64(r8[l]) + 0x8
-				s20v := uint64(r12[l])
-				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-					runtime.Store32(s20w.Ptr, s20o, s20v)
+				s21 := uint64(r8[l]) + 0x8
+				s21v := uint64(r12[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
 					{
-						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
 					}
 				}
 				// 55: max.u32
-				v21 := uint64(max(uint32(r0[l]), uint32(k3)))
-				r13[l] = v21
+				v22 := uint64(max(uint32(r0[l]), uint32(k3)))
+				r13[l] = v22
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 54: st.global.u32
-				s20 := uint64(r8[l]) + 0x8
-				s20v := uint64(r12[l])
-				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
-					runtime.Store32(s20w.Ptr, s20o, s20v)
+				s21 := uint64(r8[l]) + 0x8
+				s21v := uint64(r12[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
 					{
-						w.StoreLane(s20w, runtime.SpaceGlobal, s20, 4, s20v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
+						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/seeds/min_max_abs.ptx:54")
 					}
 				}
 				// 55: max.u32
-				v21 := uint64(max(uint32(r0[l]), uint32(k3)))
-				r13[l] = v21
+				v22 := uint64(max(uint32(r0[l]), uint32(k3)))
+				r13[l] = v22
 			}
 		}
 	}
@@ -499,41 +500,41 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s22w := w.Window(3)
+		s23w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: st.global.u32
-				s22 := uint64(r8[l]) + 0xc
-				s22v := uint64(r13[l])
-				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-					runtime.Store32(s22w.Ptr, s22o, s22v)
+				s23 := uint64(r8[l]) + 0xc
+				s23v := uint64(r13[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
 					{
-						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
 					}
 				}
 				// 57: abs.s32
-				v23s := int32(r0[l])
-				v23 := uint64(uint32(max(v23s, -v23s)))
-				r14[l] = v23
+				v24s := int32(r0[l])
+				v24 := uint64(uint32(max(v24s, -v24s)))
+				r14[l] = v24
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 56: st.global.u32
-				s22 := uint64(r8[l]) + 0xc
-				s22v := uint64(r13[l])
-				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
-					runtime.Store32(s22w.Ptr, s22o, s22v)
+				s23 := uint64(r8[l]) + 0xc
+				s23v := uint64(r13[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
+					runtime.Store32(s23w.Ptr, s23o, s23v)
 				} else {
 					{
-						w.StoreLane(s22w, runtime.SpaceGlobal, s22, 4, s22v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
+						w.StoreLane(s23w, runtime.SpaceGlobal, s23, 4, s23v, l, "testdata/ptx/seeds/min_max_abs.ptx:56")
 					}
 				}
 				// 57: abs.s32
-				v23s := int32(r0[l])
-				v23 := uint64(uint32(max(v23s, -v23s)))
-				r14[l] = v23
+				v24s := int32(r0[l])
+				v24 := uint64(uint32(max(v24s, -v24s)))
+				r14[l] = v24
 			}
 		}
 	}
@@ -548,39 +549,39 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s24w := w.Window(4)
+		s25w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 58: st.global.u32
-				s24 := uint64(r8[l]) + 0x10
-				s24v := uint64(r14[l])
-				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-					runtime.Store32(s24w.Ptr, s24o, s24v)
+				s25 := uint64(r8[l]) + 0x10
+				s25v := uint64(r14[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
 					{
-						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
 					}
 				}
 				// 59: min.f32
-				v25 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
-				r15[l] = v25
+				v26 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
+				r15[l] = v26
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 58: st.global.u32
-				s24 := uint64(r8[l]) + 0x10
-				s24v := uint64(r14[l])
-				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
-					runtime.Store32(s24w.Ptr, s24o, s24v)
+				s25 := uint64(r8[l]) + 0x10
+				s25v := uint64(r14[l])
+				if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
+					runtime.Store32(s25w.Ptr, s25o, s25v)
 				} else {
 					{
-						w.StoreLane(s24w, runtime.SpaceGlobal, s24, 4, s24v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
+						w.StoreLane(s25w, runtime.SpaceGlobal, s25, 4, s25v, l, "testdata/ptx/seeds/min_max_abs.ptx:58")
 					}
 				}
 				// 59: min.f32
-				v25 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
-				r15[l] = v25
+				v26 := uint64(isa.MinF32(uint32(r1[l]), uint32(k6), false))
+				r15[l] = v26
 			}
 		}
 	}
@@ -595,43 +596,43 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s26w := w.Window(5)
+		s27w := w.Window(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 60: st.global.f32
-				s26 := uint64(r8[l]) + 0x14
-				s26v := uint64(r15[l])
-				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-					runtime.Store32(s26w.Ptr, s26o, s26v)
+				s27 := uint64(r8[l]) + 0x14
+				s27v := uint64(r15[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
 					{
-						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
 					}
 				}
 				// 61: neg.f32
-				v27 := uint64(isa.NegF32(uint32(r1[l])))
+				v28 := uint64(isa.NegF32(uint32(r1[l])))
 				// 62: abs.f32
-				v28 := uint64(isa.AbsF32(uint32(v27)))
-				r17[l] = v28
+				v29 := uint64(isa.AbsF32(uint32(v28)))
+				r17[l] = v29
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 60: st.global.f32
-				s26 := uint64(r8[l]) + 0x14
-				s26v := uint64(r15[l])
-				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-					runtime.Store32(s26w.Ptr, s26o, s26v)
+				s27 := uint64(r8[l]) + 0x14
+				s27v := uint64(r15[l])
+				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
+					runtime.Store32(s27w.Ptr, s27o, s27v)
 				} else {
 					{
-						w.StoreLane(s26w, runtime.SpaceGlobal, s26, 4, s26v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
+						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/seeds/min_max_abs.ptx:60")
 					}
 				}
 				// 61: neg.f32
-				v27 := uint64(isa.NegF32(uint32(r1[l])))
+				v28 := uint64(isa.NegF32(uint32(r1[l])))
 				// 62: abs.f32
-				v28 := uint64(isa.AbsF32(uint32(v27)))
-				r17[l] = v28
+				v29 := uint64(isa.AbsF32(uint32(v28)))
+				r17[l] = v29
 			}
 		}
 	}
@@ -647,70 +648,70 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s29w := w.Window(6)
+		s30w := w.Window(6)
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 63: st.global.f32
-				s29 := uint64(r8[l]) + 0x18
-				s29v := uint64(r17[l])
-				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-					runtime.Store32(s29w.Ptr, s29o, s29v)
+				s30 := uint64(r8[l]) + 0x18
+				s30v := uint64(r17[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
 					{
-						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
 					}
 				}
 				// 64: setp.lt.s32
-				c30t := int32(r0[l]) < int32(k7)
-				c30 := c30t
-				c30b0 := uint32(0)
-				if c30 {
-					c30b0 = 1
+				c31t := int32(r0[l]) < int32(k7)
+				c31 := c31t
+				c31b0 := uint32(0)
+				if c31 {
+					c31b0 = 1
 				}
-				p1n |= c30b0 << l
+				p1n |= c31b0 << l
 				// 65: neg.s32
-				v31 := uint64(-uint32(r0[l]))
+				v32 := uint64(-uint32(r0[l]))
 				// 66: shl.b32
-				v32 := uint64(uint32(r0[l]) << uint32(k8))
+				v33 := uint64(uint32(r0[l]) << uint32(k8))
 				// 67: selp.s32
-				v33 := uint64(v32)
-				if c30 {
-					v33 = uint64(v31)
+				v34 := uint64(v33)
+				if c31 {
+					v34 = uint64(v32)
 				}
-				r20[l] = v33
+				r20[l] = v34
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 63: st.global.f32
-				s29 := uint64(r8[l]) + 0x18
-				s29v := uint64(r17[l])
-				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
-					runtime.Store32(s29w.Ptr, s29o, s29v)
+				s30 := uint64(r8[l]) + 0x18
+				s30v := uint64(r17[l])
+				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
+					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
 					{
-						w.StoreLane(s29w, runtime.SpaceGlobal, s29, 4, s29v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
+						w.StoreLane(s30w, runtime.SpaceGlobal, s30, 4, s30v, l, "testdata/ptx/seeds/min_max_abs.ptx:63")
 					}
 				}
 				// 64: setp.lt.s32
-				c30t := int32(r0[l]) < int32(k7)
-				c30 := c30t
-				c30b0 := uint32(0)
-				if c30 {
-					c30b0 = 1
+				c31t := int32(r0[l]) < int32(k7)
+				c31 := c31t
+				c31b0 := uint32(0)
+				if c31 {
+					c31b0 = 1
 				}
-				p1n |= c30b0 << l
+				p1n |= c31b0 << l
 				// 65: neg.s32
-				v31 := uint64(-uint32(r0[l]))
+				v32 := uint64(-uint32(r0[l]))
 				// 66: shl.b32
-				v32 := uint64(uint32(r0[l]) << uint32(k8))
+				v33 := uint64(uint32(r0[l]) << uint32(k8))
 				// 67: selp.s32
-				v33 := uint64(v32)
-				if c30 {
-					v33 = uint64(v31)
+				v34 := uint64(v33)
+				if c31 {
+					v34 = uint64(v32)
 				}
-				r20[l] = v33
+				r20[l] = v34
 			}
 		}
 		w.P[1] = p1&^m | p1n
@@ -726,17 +727,17 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s34w := w.Window(7)
+		s35w := w.Window(7)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 68: st.global.u32
-				s34 := uint64(r8[l]) + 0x1c
-				s34v := uint64(r20[l])
-				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-					runtime.Store32(s34w.Ptr, s34o, s34v)
+				s35 := uint64(r8[l]) + 0x1c
+				s35v := uint64(r20[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
 					{
-						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
 					}
 				}
 			}
@@ -744,13 +745,13 @@ func minMaxAbsBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 68: st.global.u32
-				s34 := uint64(r8[l]) + 0x1c
-				s34v := uint64(r20[l])
-				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
-					runtime.Store32(s34w.Ptr, s34o, s34v)
+				s35 := uint64(r8[l]) + 0x1c
+				s35v := uint64(r20[l])
+				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
+					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
 					{
-						w.StoreLane(s34w, runtime.SpaceGlobal, s34, 4, s34v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
+						w.StoreLane(s35w, runtime.SpaceGlobal, s35, 4, s35v, l, "testdata/ptx/seeds/min_max_abs.ptx:68")
 					}
 				}
 			}

@@ -232,6 +232,7 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 		p5 := w.P[5]
 		p6 := w.P[6]
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		p0n := uint32(0)
 		p1n := uint32(0)
 		p3n := uint32(0)
@@ -243,131 +244,131 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 31: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 32: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 33: setp.lt.u32
-				c5t := uint32(v4) < uint32(k0)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+				c6t := uint32(v4) < uint32(k0)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
 				}
-				p0n |= c5b0 << l
+				p0n |= c6b0 << l
 				// 34: and.b32
-				v6 := uint64(uint32(v4) & uint32(k1))
+				v7 := uint64(uint32(v4) & uint32(k1))
 				// 35: setp.ne.u32
-				c7t := uint32(v6) != uint32(k2)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1n |= c7b0 << l
-				// 37: and.pred
-				c8 := (c5) && (c7)
+				c8t := uint32(v7) != uint32(k2)
+				c8 := c8t
 				c8b0 := uint32(0)
 				if c8 {
 					c8b0 = 1
 				}
-				p3n |= c8b0 << l
+				p1n |= c8b0 << l
+				// 37: and.pred
+				c9 := (c6) && (c8)
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p3n |= c9b0 << l
 				// 38: selp.u32
-				v9 := uint64(k2)
-				if c8 {
-					v9 = uint64(k1)
+				v10 := uint64(k2)
+				if c9 {
+					v10 = uint64(k1)
 				}
 				// 39: or.pred
-				c10 := (c5) || (c7)
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11 := (c6) || (c8)
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p4n |= c10b0 << l
+				p4n |= c11b0 << l
 				// 40: selp.u32
-				v11 := uint64(k2)
-				if c10 {
-					v11 = uint64(k3)
+				v12 := uint64(k2)
+				if c11 {
+					v12 = uint64(k3)
 				}
 				// 41: xor.pred
-				c12 := (c5) != (c7)
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13 := (c6) != (c8)
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p5n |= c12b0 << l
+				p5n |= c13b0 << l
 				// 42: selp.u32
-				v13 := uint64(k2)
-				if c12 {
-					v13 = uint64(k4)
+				v14 := uint64(k2)
+				if c13 {
+					v14 = uint64(k4)
 				}
 				// 43: not.pred
-				c14 := !(c5)
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
+				c15 := !(c6)
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
 				}
-				p6n |= c14b0 << l
+				p6n |= c15b0 << l
 				// 44: selp.u32
-				v15 := uint64(k2)
-				if c14 {
-					v15 = uint64(k5)
+				v16 := uint64(k2)
+				if c15 {
+					v16 = uint64(k5)
 				}
 				// 45: mov.pred
-				c16 := c7
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+				c17 := c8
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
 				}
-				p2 = p2&^(1<<l) | c16b0<<l
+				p2 = p2&^(1<<l) | c17b0<<l
 				// 46: selp.u32
-				v17 := uint64(k2)
-				if c16 {
-					v17 = uint64(k0)
+				v18 := uint64(k2)
+				if c17 {
+					v18 = uint64(k0)
 				}
 				// 47: setp.lt.and.u32
-				c18t := uint32(v4) < uint32(k5)
-				c18c := c7
-				c18 := c18t && c18c
-				c18q := !c18t && c18c
-				_ = c18q
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
+				c19t := uint32(v4) < uint32(k5)
+				c19c := c8
+				c19 := c19t && c19c
+				c19q := !c19t && c19c
+				_ = c19q
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
 				}
-				p2 = p2&^(1<<l) | c18b0<<l
+				p2 = p2&^(1<<l) | c19b0<<l
 				// 48: selp.u32
-				v19 := uint64(k2)
+				v20 := uint64(k2)
 				if p2>>l&1 != 0 {
-					v19 = uint64(k6)
+					v20 = uint64(k6)
 				}
 				// 49: setp.lt.or.u32
-				c20t := uint32(v4) < uint32(k5)
-				c20c := !c5
-				c20 := c20t || c20c
-				c20q := !c20t || c20c
-				_ = c20q
-				c20b0 := uint32(0)
-				if c20 {
-					c20b0 = 1
+				c21t := uint32(v4) < uint32(k5)
+				c21c := !c6
+				c21 := c21t || c21c
+				c21q := !c21t || c21c
+				_ = c21q
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
 				}
-				p2 = p2&^(1<<l) | c20b0<<l
+				p2 = p2&^(1<<l) | c21b0<<l
 				// 50: selp.u32
-				v21 := uint64(k2)
+				v22 := uint64(k2)
 				if p2>>l&1 != 0 {
-					v21 = uint64(k7)
+					v22 = uint64(k7)
 				}
 				// 52: or.b32
-				v22 := uint64(uint32(v9) | uint32(v11))
+				v23 := uint64(uint32(v10) | uint32(v12))
 				// 53: or.b32
-				v23 := uint64(uint32(v22) | uint32(v13))
+				v24 := uint64(uint32(v23) | uint32(v14))
 				// 54: or.b32
-				v24 := uint64(uint32(v23) | uint32(v15))
+				v25 := uint64(uint32(v24) | uint32(v16))
 				// 55: or.b32
-				v25 := uint64(uint32(v24) | uint32(v17))
+				v26 := uint64(uint32(v25) | uint32(v18))
 				// 56: or.b32
-				v26 := uint64(uint32(v25) | uint32(v19))
+				v27 := uint64(uint32(v26) | uint32(v20))
 				// 57: or.b32
-				v27 := uint64(uint32(v26) | uint32(v21))
-				r10[l] = v27
+				v28 := uint64(uint32(v27) | uint32(v22))
+				r10[l] = v28
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -375,131 +376,131 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 31: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 32: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 33: setp.lt.u32
-				c5t := uint32(v4) < uint32(k0)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+				c6t := uint32(v4) < uint32(k0)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
 				}
-				p0n |= c5b0 << l
+				p0n |= c6b0 << l
 				// 34: and.b32
-				v6 := uint64(uint32(v4) & uint32(k1))
+				v7 := uint64(uint32(v4) & uint32(k1))
 				// 35: setp.ne.u32
-				c7t := uint32(v6) != uint32(k2)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1n |= c7b0 << l
-				// 37: and.pred
-				c8 := (c5) && (c7)
+				c8t := uint32(v7) != uint32(k2)
+				c8 := c8t
 				c8b0 := uint32(0)
 				if c8 {
 					c8b0 = 1
 				}
-				p3n |= c8b0 << l
+				p1n |= c8b0 << l
+				// 37: and.pred
+				c9 := (c6) && (c8)
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p3n |= c9b0 << l
 				// 38: selp.u32
-				v9 := uint64(k2)
-				if c8 {
-					v9 = uint64(k1)
+				v10 := uint64(k2)
+				if c9 {
+					v10 = uint64(k1)
 				}
 				// 39: or.pred
-				c10 := (c5) || (c7)
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11 := (c6) || (c8)
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p4n |= c10b0 << l
+				p4n |= c11b0 << l
 				// 40: selp.u32
-				v11 := uint64(k2)
-				if c10 {
-					v11 = uint64(k3)
+				v12 := uint64(k2)
+				if c11 {
+					v12 = uint64(k3)
 				}
 				// 41: xor.pred
-				c12 := (c5) != (c7)
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13 := (c6) != (c8)
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p5n |= c12b0 << l
+				p5n |= c13b0 << l
 				// 42: selp.u32
-				v13 := uint64(k2)
-				if c12 {
-					v13 = uint64(k4)
+				v14 := uint64(k2)
+				if c13 {
+					v14 = uint64(k4)
 				}
 				// 43: not.pred
-				c14 := !(c5)
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
+				c15 := !(c6)
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
 				}
-				p6n |= c14b0 << l
+				p6n |= c15b0 << l
 				// 44: selp.u32
-				v15 := uint64(k2)
-				if c14 {
-					v15 = uint64(k5)
+				v16 := uint64(k2)
+				if c15 {
+					v16 = uint64(k5)
 				}
 				// 45: mov.pred
-				c16 := c7
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
+				c17 := c8
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
 				}
-				p2 = p2&^(1<<l) | c16b0<<l
+				p2 = p2&^(1<<l) | c17b0<<l
 				// 46: selp.u32
-				v17 := uint64(k2)
-				if c16 {
-					v17 = uint64(k0)
+				v18 := uint64(k2)
+				if c17 {
+					v18 = uint64(k0)
 				}
 				// 47: setp.lt.and.u32
-				c18t := uint32(v4) < uint32(k5)
-				c18c := c7
-				c18 := c18t && c18c
-				c18q := !c18t && c18c
-				_ = c18q
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
+				c19t := uint32(v4) < uint32(k5)
+				c19c := c8
+				c19 := c19t && c19c
+				c19q := !c19t && c19c
+				_ = c19q
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
 				}
-				p2 = p2&^(1<<l) | c18b0<<l
+				p2 = p2&^(1<<l) | c19b0<<l
 				// 48: selp.u32
-				v19 := uint64(k2)
+				v20 := uint64(k2)
 				if p2>>l&1 != 0 {
-					v19 = uint64(k6)
+					v20 = uint64(k6)
 				}
 				// 49: setp.lt.or.u32
-				c20t := uint32(v4) < uint32(k5)
-				c20c := !c5
-				c20 := c20t || c20c
-				c20q := !c20t || c20c
-				_ = c20q
-				c20b0 := uint32(0)
-				if c20 {
-					c20b0 = 1
+				c21t := uint32(v4) < uint32(k5)
+				c21c := !c6
+				c21 := c21t || c21c
+				c21q := !c21t || c21c
+				_ = c21q
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
 				}
-				p2 = p2&^(1<<l) | c20b0<<l
+				p2 = p2&^(1<<l) | c21b0<<l
 				// 50: selp.u32
-				v21 := uint64(k2)
+				v22 := uint64(k2)
 				if p2>>l&1 != 0 {
-					v21 = uint64(k7)
+					v22 = uint64(k7)
 				}
 				// 52: or.b32
-				v22 := uint64(uint32(v9) | uint32(v11))
+				v23 := uint64(uint32(v10) | uint32(v12))
 				// 53: or.b32
-				v23 := uint64(uint32(v22) | uint32(v13))
+				v24 := uint64(uint32(v23) | uint32(v14))
 				// 54: or.b32
-				v24 := uint64(uint32(v23) | uint32(v15))
+				v25 := uint64(uint32(v24) | uint32(v16))
 				// 55: or.b32
-				v25 := uint64(uint32(v24) | uint32(v17))
+				v26 := uint64(uint32(v25) | uint32(v18))
 				// 56: or.b32
-				v26 := uint64(uint32(v25) | uint32(v19))
+				v27 := uint64(uint32(v26) | uint32(v20))
 				// 57: or.b32
-				v27 := uint64(uint32(v26) | uint32(v21))
-				r10[l] = v27
+				v28 := uint64(uint32(v27) | uint32(v22))
+				r10[l] = v28
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -520,14 +521,14 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 58: ld.param.u64
-	var u28 uint64
+	var u29 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u28 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u29 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u28 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/pred_manip.ptx:58")
+		u29 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/pred_manip.ptx:58")
 	}
 	// PTX line 59: cvta.to.global.u64, warp-uniform
-	u29 := uint64(u28)
+	u30 := uint64(u29)
 	// PTX lines 60, 61, 62: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -539,21 +540,21 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s32w := w.Window(0)
+		s33w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 60: mul.wide.u32
-				v30 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k4))))
+				v31 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k4))))
 				// 61: add.u64
-				v31 := uint64(uint64(u29) + uint64(v30))
+				v32 := uint64(uint64(u30) + uint64(v31))
 				// 62: st.global.u32
-				s32 := uint64(v31) + 0x0
-				s32v := uint64(r10[l])
-				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-					runtime.Store32(s32w.Ptr, s32o, s32v)
+				s33 := uint64(v32) + 0x0
+				s33v := uint64(r10[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
 					{
-						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
 					}
 				}
 			}
@@ -561,17 +562,17 @@ func predManipBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 60: mul.wide.u32
-				v30 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k4))))
+				v31 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k4))))
 				// 61: add.u64
-				v31 := uint64(uint64(u29) + uint64(v30))
+				v32 := uint64(uint64(u30) + uint64(v31))
 				// 62: st.global.u32
-				s32 := uint64(v31) + 0x0
-				s32v := uint64(r10[l])
-				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
-					runtime.Store32(s32w.Ptr, s32o, s32v)
+				s33 := uint64(v32) + 0x0
+				s33v := uint64(r10[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
 				} else {
 					{
-						w.StoreLane(s32w, runtime.SpaceGlobal, s32, 4, s32v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/seeds/pred_manip.ptx:62")
 					}
 				}
 			}

@@ -274,21 +274,22 @@ func predicatedDivBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 33, 34, 35, 36, 37: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 34: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 				// 35: cvt.rn.f32.u32
-				v5 := uint64(math.Float32bits(float32(uint32(v4))))
-				r0[l] = v5
+				v6 := uint64(math.Float32bits(float32(uint32(v4))))
+				r0[l] = v6
 				// 36: and.b32
-				v6 := uint64(uint32(v4) & uint32(k0))
+				v7 := uint64(uint32(v4) & uint32(k0))
 				// 37: cvt.rn.f32.u32
-				v7 := uint64(math.Float32bits(float32(uint32(v6))))
-				r1[l] = v7
+				v8 := uint64(math.Float32bits(float32(uint32(v7))))
+				r1[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -296,22 +297,22 @@ func predicatedDivBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 33: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 34: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 				// 35: cvt.rn.f32.u32
-				v5 := uint64(math.Float32bits(float32(uint32(v4))))
-				r0[l] = v5
+				v6 := uint64(math.Float32bits(float32(uint32(v4))))
+				r0[l] = v6
 				// 36: and.b32
-				v6 := uint64(uint32(v4) & uint32(k0))
+				v7 := uint64(uint32(v4) & uint32(k0))
 				// 37: cvt.rn.f32.u32
-				v7 := uint64(math.Float32bits(float32(uint32(v6))))
-				r1[l] = v7
+				v8 := uint64(math.Float32bits(float32(uint32(v7))))
+				r1[l] = v8
 			}
 		}
 	}
 	// PTX line 38: mov.f32, warp-uniform
-	u8 := uint64(k1)
-	runtime.Broadcast(r2, m, u8)
+	u9 := uint64(k1)
+	runtime.Broadcast(r2, m, u9)
 	// PTX lines 40, 41, 43: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -321,63 +322,63 @@ func predicatedDivBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: setp.eq.f32
-				c9x, c9y := float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(k2)))
-				c9t := c9x == c9y
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				c10x, c10y := float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(k2)))
+				c10t := c10x == c10y
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p0n |= c9b0 << l
+				p0n |= c10b0 << l
 				// 41: div.rn.f32
-				if !c9 {
-					v10 := uint64(isa.DivF32(uint32(r0[l]), uint32(r1[l]), isa.RN))
-					r2[l] = v10
+				if !c10 {
+					v11 := uint64(isa.DivF32(uint32(r0[l]), uint32(r1[l]), isa.RN))
+					r2[l] = v11
 				}
 				// 43: setp.ge.u32
-				c11t := uint32(r3[l]) >= uint32(k3)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := uint32(r3[l]) >= uint32(k3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p1n |= c11b0 << l
+				p1n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 40: setp.eq.f32
-				c9x, c9y := float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(k2)))
-				c9t := c9x == c9y
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				c10x, c10y := float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(k2)))
+				c10t := c10x == c10y
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
 				}
-				p0n |= c9b0 << l
+				p0n |= c10b0 << l
 				// 41: div.rn.f32
-				if !c9 {
-					v10 := uint64(isa.DivF32(uint32(r0[l]), uint32(r1[l]), isa.RN))
-					r2[l] = v10
+				if !c10 {
+					v11 := uint64(isa.DivF32(uint32(r0[l]), uint32(r1[l]), isa.RN))
+					r2[l] = v11
 				}
 				// 43: setp.ge.u32
-				c11t := uint32(r3[l]) >= uint32(k3)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := uint32(r3[l]) >= uint32(k3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p1n |= c11b0 << l
+				p1n |= c12b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
 		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 44: mov.u32, warp-uniform
-	u12 := uint64(k2)
-	runtime.Broadcast(r7, m, u12)
-	_ = u8
-	_ = u12
+	u13 := uint64(k2)
+	runtime.Broadcast(r7, m, u13)
+	_ = u9
+	_ = u13
 }
 
 // predicatedDivBlock1 runs block 1 of kernel predicated_div for the lanes m (budget 0: counting statistics).

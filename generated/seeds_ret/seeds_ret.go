@@ -410,12 +410,13 @@ func retKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 35, 36: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 36: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		} else {
@@ -424,7 +425,7 @@ func retKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 35: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 36: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		}

@@ -163,30 +163,31 @@ func selpKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 22: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 23: rem.u32
-				v5 := isa.Rem(v4, k0, 32, false)
+				v6 := isa.Rem(v4, k0, 32, false)
 				// 24: setp.eq.u32
-				c6t := uint32(v5) == uint32(k1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(v6) == uint32(k1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 				// 25: selp.u32
-				v7 := uint64(k1)
-				if c6 {
-					v7 = uint64(k2)
+				v8 := uint64(k1)
+				if c7 {
+					v8 = uint64(k2)
 				}
-				r4[l] = v7
+				r4[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -194,24 +195,24 @@ func selpKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 21: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 22: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 				// 23: rem.u32
-				v5 := isa.Rem(v4, k0, 32, false)
+				v6 := isa.Rem(v4, k0, 32, false)
 				// 24: setp.eq.u32
-				c6t := uint32(v5) == uint32(k1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(v6) == uint32(k1)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 				// 25: selp.u32
-				v7 := uint64(k1)
-				if c6 {
-					v7 = uint64(k2)
+				v8 := uint64(k1)
+				if c7 {
+					v8 = uint64(k2)
 				}
-				r4[l] = v7
+				r4[l] = v8
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -226,14 +227,14 @@ func selpKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 26: ld.param.u64
-	var u8 uint64
+	var u9 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/selp.ptx:26")
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/selp.ptx:26")
 	}
 	// PTX line 27: cvta.to.global.u64, warp-uniform
-	u9 := uint64(u8)
+	u10 := uint64(u9)
 	// PTX lines 28, 29, 30: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -245,21 +246,21 @@ func selpKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s12w := w.Window(0)
+		s13w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 28: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
+				v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
 				// 29: add.u64
-				v11 := uint64(uint64(u9) + uint64(v10))
+				v12 := uint64(uint64(u10) + uint64(v11))
 				// 30: st.global.u32
-				s12 := uint64(v11) + 0x0
-				s12v := uint64(r4[l])
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Ptr, s12o, s12v)
+				s13 := uint64(v12) + 0x0
+				s13v := uint64(r4[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
 					{
-						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/seeds/selp.ptx:30")
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/seeds/selp.ptx:30")
 					}
 				}
 			}
@@ -267,17 +268,17 @@ func selpKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 28: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
+				v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k3))))
 				// 29: add.u64
-				v11 := uint64(uint64(u9) + uint64(v10))
+				v12 := uint64(uint64(u10) + uint64(v11))
 				// 30: st.global.u32
-				s12 := uint64(v11) + 0x0
-				s12v := uint64(r4[l])
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Ptr, s12o, s12v)
+				s13 := uint64(v12) + 0x0
+				s13v := uint64(r4[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
 					{
-						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/seeds/selp.ptx:30")
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/seeds/selp.ptx:30")
 					}
 				}
 			}

@@ -244,15 +244,16 @@ func setpBranchBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 30: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				// 31: mov.s32
-				v5 := uint64(v4)
-				r0[l] = v5
+				v6 := uint64(v4)
+				r0[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -260,10 +261,10 @@ func setpBranchBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 29: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 30: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				// 31: mov.s32
-				v5 := uint64(v4)
-				r0[l] = v5
+				v6 := uint64(v4)
+				r0[l] = v6
 			}
 		}
 	}
@@ -277,13 +278,13 @@ func setpBranchBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 32: ld.param.s32
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 12 {
-		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/seeds/setp_branch.ptx:32")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/seeds/setp_branch.ptx:32")
 	}
-	u6 = uint64(uint32(int32(int32(u6))))
+	u7 = uint64(uint32(int32(int32(u7))))
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -294,38 +295,38 @@ func setpBranchBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 33: ld.param.u64
-	var u7 uint64
+	var u8 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_branch.ptx:33")
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_branch.ptx:33")
 	}
 	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u7)
+	u9 := uint64(u8)
 	// PTX lines 35, 36: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k0))))
+				v10 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k0))))
 				// 36: add.u64
-				v10 := uint64(uint64(u8) + uint64(v9))
-				r9[l] = v10
+				v11 := uint64(uint64(u9) + uint64(v10))
+				r9[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 35: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k0))))
+				v10 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k0))))
 				// 36: add.u64
-				v10 := uint64(uint64(u8) + uint64(v9))
-				r9[l] = v10
+				v11 := uint64(uint64(u9) + uint64(v10))
+				r9[l] = v11
 			}
 		}
 	}
 	// PTX line 37: mov.s32, warp-uniform
-	u11 := uint64(k1)
-	runtime.Broadcast(r2, m, u11)
+	u12 := uint64(k1)
+	runtime.Broadcast(r2, m, u12)
 	// PTX lines 39: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -333,30 +334,30 @@ func setpBranchBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 39: setp.lt.s32
-				c12t := int32(r0[l]) < int32(u6)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := int32(r0[l]) < int32(u7)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 39: setp.lt.s32
-				c12t := int32(r0[l]) < int32(u6)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := int32(r0[l]) < int32(u7)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	_ = u11
+	_ = u12
 }
 
 // setpBranchBlock1Warp runs block 1 of kernel setp_branch for a full warp in one pass over the lanes where its

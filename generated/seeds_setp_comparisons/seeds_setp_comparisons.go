@@ -509,16 +509,17 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 44, 45, 46: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 44: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 45: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r10[l] = v4
 				// 46: sub.s32
-				v5 := uint64(uint32(v4) - uint32(k0))
-				r0[l] = v5
+				v6 := uint64(uint32(v4) - uint32(k0))
+				r0[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -526,18 +527,18 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 44: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 45: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r10[l] = v4
 				// 46: sub.s32
-				v5 := uint64(uint32(v4) - uint32(k0))
-				r0[l] = v5
+				v6 := uint64(uint32(v4) - uint32(k0))
+				r0[l] = v6
 			}
 		}
 	}
 	// PTX line 47: mov.s32, warp-uniform
-	u6 := uint64(k1)
+	u7 := uint64(k1)
 	// PTX line 49: mov.u32, warp-uniform
-	u7 := uint64(k2)
+	u8 := uint64(k2)
 	// PTX lines 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
@@ -571,445 +572,445 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 50: setp.eq.s32
-				c8t := uint32(r0[l]) == uint32(u6)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := uint32(r0[l]) == uint32(u7)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p1n |= c8b0 << l
+				p1n |= c9b0 << l
 				// 51: selp.u32
-				v9 := uint64(k2)
-				if c8 {
-					v9 = uint64(k3)
+				v10 := uint64(k2)
+				if c9 {
+					v10 = uint64(k3)
 				}
 				// 52: or.b32
-				v10 := uint64(uint32(u7) | uint32(v9))
+				v11 := uint64(uint32(u8) | uint32(v10))
 				// 53: setp.ne.s32
-				c11t := uint32(r0[l]) != uint32(u6)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := uint32(r0[l]) != uint32(u7)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p2n |= c11b0 << l
+				p2n |= c12b0 << l
 				// 54: selp.u32
-				v12 := uint64(k2)
-				if c11 {
-					v12 = uint64(k4)
+				v13 := uint64(k2)
+				if c12 {
+					v13 = uint64(k4)
 				}
 				// 55: or.b32
-				v13 := uint64(uint32(v10) | uint32(v12))
+				v14 := uint64(uint32(v11) | uint32(v13))
 				// 56: setp.lt.s32
-				c14t := int32(r0[l]) < int32(u6)
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
+				c15t := int32(r0[l]) < int32(u7)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
 				}
-				p3n |= c14b0 << l
+				p3n |= c15b0 << l
 				// 57: selp.u32
-				v15 := uint64(k2)
-				if c14 {
-					v15 = uint64(k5)
+				v16 := uint64(k2)
+				if c15 {
+					v16 = uint64(k5)
 				}
 				// 58: or.b32
-				v16 := uint64(uint32(v13) | uint32(v15))
+				v17 := uint64(uint32(v14) | uint32(v16))
 				// 59: setp.le.s32
-				c17t := int32(r0[l]) <= int32(u6)
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
+				c18t := int32(r0[l]) <= int32(u7)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
 				}
-				p4n |= c17b0 << l
+				p4n |= c18b0 << l
 				// 60: selp.u32
-				v18 := uint64(k2)
-				if c17 {
-					v18 = uint64(k6)
+				v19 := uint64(k2)
+				if c18 {
+					v19 = uint64(k6)
 				}
 				// 61: or.b32
-				v19 := uint64(uint32(v16) | uint32(v18))
+				v20 := uint64(uint32(v17) | uint32(v19))
 				// 62: setp.gt.s32
-				c20t := int32(r0[l]) > int32(u6)
-				c20 := c20t
-				c20b0 := uint32(0)
-				if c20 {
-					c20b0 = 1
+				c21t := int32(r0[l]) > int32(u7)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
 				}
-				p5n |= c20b0 << l
+				p5n |= c21b0 << l
 				// 63: selp.u32
-				v21 := uint64(k2)
-				if c20 {
-					v21 = uint64(k0)
+				v22 := uint64(k2)
+				if c21 {
+					v22 = uint64(k0)
 				}
 				// 64: or.b32
-				v22 := uint64(uint32(v19) | uint32(v21))
+				v23 := uint64(uint32(v20) | uint32(v22))
 				// 65: setp.ge.s32
-				c23t := int32(r0[l]) >= int32(u6)
-				c23 := c23t
-				c23b0 := uint32(0)
-				if c23 {
-					c23b0 = 1
+				c24t := int32(r0[l]) >= int32(u7)
+				c24 := c24t
+				c24b0 := uint32(0)
+				if c24 {
+					c24b0 = 1
 				}
-				p6n |= c23b0 << l
+				p6n |= c24b0 << l
 				// 66: selp.u32
-				v24 := uint64(k2)
-				if c23 {
-					v24 = uint64(k7)
+				v25 := uint64(k2)
+				if c24 {
+					v25 = uint64(k7)
 				}
 				// 67: or.b32
-				v25 := uint64(uint32(v22) | uint32(v24))
+				v26 := uint64(uint32(v23) | uint32(v25))
 				// 68: setp.lo.u32
-				c26t := uint32(r0[l]) < uint32(u6)
-				c26 := c26t
-				c26b0 := uint32(0)
-				if c26 {
-					c26b0 = 1
+				c27t := uint32(r0[l]) < uint32(u7)
+				c27 := c27t
+				c27b0 := uint32(0)
+				if c27 {
+					c27b0 = 1
 				}
-				p7n |= c26b0 << l
+				p7n |= c27b0 << l
 				// 69: selp.u32
-				v27 := uint64(k2)
-				if c26 {
-					v27 = uint64(k8)
+				v28 := uint64(k2)
+				if c27 {
+					v28 = uint64(k8)
 				}
 				// 70: or.b32
-				v28 := uint64(uint32(v25) | uint32(v27))
+				v29 := uint64(uint32(v26) | uint32(v28))
 				// 71: setp.ls.u32
-				c29t := uint32(r0[l]) <= uint32(u6)
-				c29 := c29t
-				c29b0 := uint32(0)
-				if c29 {
-					c29b0 = 1
+				c30t := uint32(r0[l]) <= uint32(u7)
+				c30 := c30t
+				c30b0 := uint32(0)
+				if c30 {
+					c30b0 = 1
 				}
-				p8n |= c29b0 << l
+				p8n |= c30b0 << l
 				// 72: selp.u32
-				v30 := uint64(k2)
-				if c29 {
-					v30 = uint64(k9)
+				v31 := uint64(k2)
+				if c30 {
+					v31 = uint64(k9)
 				}
 				// 73: or.b32
-				v31 := uint64(uint32(v28) | uint32(v30))
+				v32 := uint64(uint32(v29) | uint32(v31))
 				// 74: setp.hi.u32
-				c32t := uint32(r0[l]) > uint32(u6)
-				c32 := c32t
-				c32b0 := uint32(0)
-				if c32 {
-					c32b0 = 1
+				c33t := uint32(r0[l]) > uint32(u7)
+				c33 := c33t
+				c33b0 := uint32(0)
+				if c33 {
+					c33b0 = 1
 				}
-				p9n |= c32b0 << l
+				p9n |= c33b0 << l
 				// 75: selp.u32
-				v33 := uint64(k2)
-				if c32 {
-					v33 = uint64(k10)
+				v34 := uint64(k2)
+				if c33 {
+					v34 = uint64(k10)
 				}
 				// 76: or.b32
-				v34 := uint64(uint32(v31) | uint32(v33))
+				v35 := uint64(uint32(v32) | uint32(v34))
 				// 77: setp.hs.u32
-				c35t := uint32(r0[l]) >= uint32(u6)
-				c35 := c35t
-				c35b0 := uint32(0)
-				if c35 {
-					c35b0 = 1
+				c36t := uint32(r0[l]) >= uint32(u7)
+				c36 := c36t
+				c36b0 := uint32(0)
+				if c36 {
+					c36b0 = 1
 				}
-				p10n |= c35b0 << l
+				p10n |= c36b0 << l
 				// 78: selp.u32
-				v36 := uint64(k2)
-				if c35 {
-					v36 = uint64(k11)
+				v37 := uint64(k2)
+				if c36 {
+					v37 = uint64(k11)
 				}
 				// 79: or.b32
-				v37 := uint64(uint32(v34) | uint32(v36))
+				v38 := uint64(uint32(v35) | uint32(v37))
 				// 80: setp.eq.b32
-				c38t := uint32(r0[l]) == uint32(u6)
-				c38 := c38t
-				c38b0 := uint32(0)
-				if c38 {
-					c38b0 = 1
+				c39t := uint32(r0[l]) == uint32(u7)
+				c39 := c39t
+				c39b0 := uint32(0)
+				if c39 {
+					c39b0 = 1
 				}
-				p11n |= c38b0 << l
+				p11n |= c39b0 << l
 				// 81: selp.u32
-				v39 := uint64(k2)
-				if c38 {
-					v39 = uint64(k12)
+				v40 := uint64(k2)
+				if c39 {
+					v40 = uint64(k12)
 				}
 				// 82: or.b32
-				v40 := uint64(uint32(v37) | uint32(v39))
+				v41 := uint64(uint32(v38) | uint32(v40))
 				// 83: setp.ne.b32
-				c41t := uint32(r0[l]) != uint32(u6)
-				c41 := c41t
-				c41b0 := uint32(0)
-				if c41 {
-					c41b0 = 1
+				c42t := uint32(r0[l]) != uint32(u7)
+				c42 := c42t
+				c42b0 := uint32(0)
+				if c42 {
+					c42b0 = 1
 				}
-				p12n |= c41b0 << l
+				p12n |= c42b0 << l
 				// 84: selp.u32
-				v42 := uint64(k2)
-				if c41 {
-					v42 = uint64(k13)
+				v43 := uint64(k2)
+				if c42 {
+					v43 = uint64(k13)
 				}
 				// 85: or.b32
-				v43 := uint64(uint32(v40) | uint32(v42))
+				v44 := uint64(uint32(v41) | uint32(v43))
 				// 86: cvt.s64.s32
-				v44 := uint64(uint64(int32(r0[l])))
+				v45 := uint64(uint64(int32(r0[l])))
 				// 87: setp.lt.s64
-				c45t := int64(v44) < int64(k1)
-				c45 := c45t
-				c45b0 := uint32(0)
-				if c45 {
-					c45b0 = 1
+				c46t := int64(v45) < int64(k1)
+				c46 := c46t
+				c46b0 := uint32(0)
+				if c46 {
+					c46b0 = 1
 				}
-				p13n |= c45b0 << l
+				p13n |= c46b0 << l
 				// 88: selp.u32
-				v46 := uint64(k2)
-				if c45 {
-					v46 = uint64(k14)
+				v47 := uint64(k2)
+				if c46 {
+					v47 = uint64(k14)
 				}
 				// 89: or.b32
-				v47 := uint64(uint32(v43) | uint32(v46))
+				v48 := uint64(uint32(v44) | uint32(v47))
 				// 90: cvt.u64.u32
-				v48 := uint64(uint64(uint32(r0[l])))
+				v49 := uint64(uint64(uint32(r0[l])))
 				// 91: setp.lo.u64
-				c49t := uint64(v48) < uint64(k1)
-				c49 := c49t
-				c49b0 := uint32(0)
-				if c49 {
-					c49b0 = 1
+				c50t := uint64(v49) < uint64(k1)
+				c50 := c50t
+				c50b0 := uint32(0)
+				if c50 {
+					c50b0 = 1
 				}
-				p14n |= c49b0 << l
+				p14n |= c50b0 << l
 				// 92: selp.u32
-				v50 := uint64(k2)
-				if c49 {
-					v50 = uint64(k15)
+				v51 := uint64(k2)
+				if c50 {
+					v51 = uint64(k15)
 				}
 				// 93: or.b32
-				v51 := uint64(uint32(v47) | uint32(v50))
-				r2[l] = v51
+				v52 := uint64(uint32(v48) | uint32(v51))
+				r2[l] = v52
 				// 94: mul.wide.u32
-				v52 := uint64(uint64(uint64(uint32(r10[l])) * uint64(uint32(k5))))
-				r13[l] = v52
+				v53 := uint64(uint64(uint64(uint32(r10[l])) * uint64(uint32(k5))))
+				r13[l] = v53
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 50: setp.eq.s32
-				c8t := uint32(r0[l]) == uint32(u6)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := uint32(r0[l]) == uint32(u7)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p1n |= c8b0 << l
+				p1n |= c9b0 << l
 				// 51: selp.u32
-				v9 := uint64(k2)
-				if c8 {
-					v9 = uint64(k3)
+				v10 := uint64(k2)
+				if c9 {
+					v10 = uint64(k3)
 				}
 				// 52: or.b32
-				v10 := uint64(uint32(u7) | uint32(v9))
+				v11 := uint64(uint32(u8) | uint32(v10))
 				// 53: setp.ne.s32
-				c11t := uint32(r0[l]) != uint32(u6)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := uint32(r0[l]) != uint32(u7)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p2n |= c11b0 << l
+				p2n |= c12b0 << l
 				// 54: selp.u32
-				v12 := uint64(k2)
-				if c11 {
-					v12 = uint64(k4)
+				v13 := uint64(k2)
+				if c12 {
+					v13 = uint64(k4)
 				}
 				// 55: or.b32
-				v13 := uint64(uint32(v10) | uint32(v12))
+				v14 := uint64(uint32(v11) | uint32(v13))
 				// 56: setp.lt.s32
-				c14t := int32(r0[l]) < int32(u6)
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
+				c15t := int32(r0[l]) < int32(u7)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
 				}
-				p3n |= c14b0 << l
+				p3n |= c15b0 << l
 				// 57: selp.u32
-				v15 := uint64(k2)
-				if c14 {
-					v15 = uint64(k5)
+				v16 := uint64(k2)
+				if c15 {
+					v16 = uint64(k5)
 				}
 				// 58: or.b32
-				v16 := uint64(uint32(v13) | uint32(v15))
+				v17 := uint64(uint32(v14) | uint32(v16))
 				// 59: setp.le.s32
-				c17t := int32(r0[l]) <= int32(u6)
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
+				c18t := int32(r0[l]) <= int32(u7)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
 				}
-				p4n |= c17b0 << l
+				p4n |= c18b0 << l
 				// 60: selp.u32
-				v18 := uint64(k2)
-				if c17 {
-					v18 = uint64(k6)
+				v19 := uint64(k2)
+				if c18 {
+					v19 = uint64(k6)
 				}
 				// 61: or.b32
-				v19 := uint64(uint32(v16) | uint32(v18))
+				v20 := uint64(uint32(v17) | uint32(v19))
 				// 62: setp.gt.s32
-				c20t := int32(r0[l]) > int32(u6)
-				c20 := c20t
-				c20b0 := uint32(0)
-				if c20 {
-					c20b0 = 1
+				c21t := int32(r0[l]) > int32(u7)
+				c21 := c21t
+				c21b0 := uint32(0)
+				if c21 {
+					c21b0 = 1
 				}
-				p5n |= c20b0 << l
+				p5n |= c21b0 << l
 				// 63: selp.u32
-				v21 := uint64(k2)
-				if c20 {
-					v21 = uint64(k0)
+				v22 := uint64(k2)
+				if c21 {
+					v22 = uint64(k0)
 				}
 				// 64: or.b32
-				v22 := uint64(uint32(v19) | uint32(v21))
+				v23 := uint64(uint32(v20) | uint32(v22))
 				// 65: setp.ge.s32
-				c23t := int32(r0[l]) >= int32(u6)
-				c23 := c23t
-				c23b0 := uint32(0)
-				if c23 {
-					c23b0 = 1
+				c24t := int32(r0[l]) >= int32(u7)
+				c24 := c24t
+				c24b0 := uint32(0)
+				if c24 {
+					c24b0 = 1
 				}
-				p6n |= c23b0 << l
+				p6n |= c24b0 << l
 				// 66: selp.u32
-				v24 := uint64(k2)
-				if c23 {
-					v24 = uint64(k7)
+				v25 := uint64(k2)
+				if c24 {
+					v25 = uint64(k7)
 				}
 				// 67: or.b32
-				v25 := uint64(uint32(v22) | uint32(v24))
+				v26 := uint64(uint32(v23) | uint32(v25))
 				// 68: setp.lo.u32
-				c26t := uint32(r0[l]) < uint32(u6)
-				c26 := c26t
-				c26b0 := uint32(0)
-				if c26 {
-					c26b0 = 1
+				c27t := uint32(r0[l]) < uint32(u7)
+				c27 := c27t
+				c27b0 := uint32(0)
+				if c27 {
+					c27b0 = 1
 				}
-				p7n |= c26b0 << l
+				p7n |= c27b0 << l
 				// 69: selp.u32
-				v27 := uint64(k2)
-				if c26 {
-					v27 = uint64(k8)
+				v28 := uint64(k2)
+				if c27 {
+					v28 = uint64(k8)
 				}
 				// 70: or.b32
-				v28 := uint64(uint32(v25) | uint32(v27))
+				v29 := uint64(uint32(v26) | uint32(v28))
 				// 71: setp.ls.u32
-				c29t := uint32(r0[l]) <= uint32(u6)
-				c29 := c29t
-				c29b0 := uint32(0)
-				if c29 {
-					c29b0 = 1
+				c30t := uint32(r0[l]) <= uint32(u7)
+				c30 := c30t
+				c30b0 := uint32(0)
+				if c30 {
+					c30b0 = 1
 				}
-				p8n |= c29b0 << l
+				p8n |= c30b0 << l
 				// 72: selp.u32
-				v30 := uint64(k2)
-				if c29 {
-					v30 = uint64(k9)
+				v31 := uint64(k2)
+				if c30 {
+					v31 = uint64(k9)
 				}
 				// 73: or.b32
-				v31 := uint64(uint32(v28) | uint32(v30))
+				v32 := uint64(uint32(v29) | uint32(v31))
 				// 74: setp.hi.u32
-				c32t := uint32(r0[l]) > uint32(u6)
-				c32 := c32t
-				c32b0 := uint32(0)
-				if c32 {
-					c32b0 = 1
+				c33t := uint32(r0[l]) > uint32(u7)
+				c33 := c33t
+				c33b0 := uint32(0)
+				if c33 {
+					c33b0 = 1
 				}
-				p9n |= c32b0 << l
+				p9n |= c33b0 << l
 				// 75: selp.u32
-				v33 := uint64(k2)
-				if c32 {
-					v33 = uint64(k10)
+				v34 := uint64(k2)
+				if c33 {
+					v34 = uint64(k10)
 				}
 				// 76: or.b32
-				v34 := uint64(uint32(v31) | uint32(v33))
+				v35 := uint64(uint32(v32) | uint32(v34))
 				// 77: setp.hs.u32
-				c35t := uint32(r0[l]) >= uint32(u6)
-				c35 := c35t
-				c35b0 := uint32(0)
-				if c35 {
-					c35b0 = 1
+				c36t := uint32(r0[l]) >= uint32(u7)
+				c36 := c36t
+				c36b0 := uint32(0)
+				if c36 {
+					c36b0 = 1
 				}
-				p10n |= c35b0 << l
+				p10n |= c36b0 << l
 				// 78: selp.u32
-				v36 := uint64(k2)
-				if c35 {
-					v36 = uint64(k11)
+				v37 := uint64(k2)
+				if c36 {
+					v37 = uint64(k11)
 				}
 				// 79: or.b32
-				v37 := uint64(uint32(v34) | uint32(v36))
+				v38 := uint64(uint32(v35) | uint32(v37))
 				// 80: setp.eq.b32
-				c38t := uint32(r0[l]) == uint32(u6)
-				c38 := c38t
-				c38b0 := uint32(0)
-				if c38 {
-					c38b0 = 1
+				c39t := uint32(r0[l]) == uint32(u7)
+				c39 := c39t
+				c39b0 := uint32(0)
+				if c39 {
+					c39b0 = 1
 				}
-				p11n |= c38b0 << l
+				p11n |= c39b0 << l
 				// 81: selp.u32
-				v39 := uint64(k2)
-				if c38 {
-					v39 = uint64(k12)
+				v40 := uint64(k2)
+				if c39 {
+					v40 = uint64(k12)
 				}
 				// 82: or.b32
-				v40 := uint64(uint32(v37) | uint32(v39))
+				v41 := uint64(uint32(v38) | uint32(v40))
 				// 83: setp.ne.b32
-				c41t := uint32(r0[l]) != uint32(u6)
-				c41 := c41t
-				c41b0 := uint32(0)
-				if c41 {
-					c41b0 = 1
+				c42t := uint32(r0[l]) != uint32(u7)
+				c42 := c42t
+				c42b0 := uint32(0)
+				if c42 {
+					c42b0 = 1
 				}
-				p12n |= c41b0 << l
+				p12n |= c42b0 << l
 				// 84: selp.u32
-				v42 := uint64(k2)
-				if c41 {
-					v42 = uint64(k13)
+				v43 := uint64(k2)
+				if c42 {
+					v43 = uint64(k13)
 				}
 				// 85: or.b32
-				v43 := uint64(uint32(v40) | uint32(v42))
+				v44 := uint64(uint32(v41) | uint32(v43))
 				// 86: cvt.s64.s32
-				v44 := uint64(uint64(int32(r0[l])))
+				v45 := uint64(uint64(int32(r0[l])))
 				// 87: setp.lt.s64
-				c45t := int64(v44) < int64(k1)
-				c45 := c45t
-				c45b0 := uint32(0)
-				if c45 {
-					c45b0 = 1
+				c46t := int64(v45) < int64(k1)
+				c46 := c46t
+				c46b0 := uint32(0)
+				if c46 {
+					c46b0 = 1
 				}
-				p13n |= c45b0 << l
+				p13n |= c46b0 << l
 				// 88: selp.u32
-				v46 := uint64(k2)
-				if c45 {
-					v46 = uint64(k14)
+				v47 := uint64(k2)
+				if c46 {
+					v47 = uint64(k14)
 				}
 				// 89: or.b32
-				v47 := uint64(uint32(v43) | uint32(v46))
+				v48 := uint64(uint32(v44) | uint32(v47))
 				// 90: cvt.u64.u32
-				v48 := uint64(uint64(uint32(r0[l])))
+				v49 := uint64(uint64(uint32(r0[l])))
 				// 91: setp.lo.u64
-				c49t := uint64(v48) < uint64(k1)
-				c49 := c49t
-				c49b0 := uint32(0)
-				if c49 {
-					c49b0 = 1
+				c50t := uint64(v49) < uint64(k1)
+				c50 := c50t
+				c50b0 := uint32(0)
+				if c50 {
+					c50b0 = 1
 				}
-				p14n |= c49b0 << l
+				p14n |= c50b0 << l
 				// 92: selp.u32
-				v50 := uint64(k2)
-				if c49 {
-					v50 = uint64(k15)
+				v51 := uint64(k2)
+				if c50 {
+					v51 = uint64(k15)
 				}
 				// 93: or.b32
-				v51 := uint64(uint32(v47) | uint32(v50))
-				r2[l] = v51
+				v52 := uint64(uint32(v48) | uint32(v51))
+				r2[l] = v52
 				// 94: mul.wide.u32
-				v52 := uint64(uint64(uint64(uint32(r10[l])) * uint64(uint32(k5))))
-				r13[l] = v52
+				v53 := uint64(uint64(uint64(uint32(r10[l])) * uint64(uint32(k5))))
+				r13[l] = v53
 			}
 		}
 		w.P[1] = p1&^m | p1n
@@ -1037,14 +1038,14 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 95: ld.param.u64
-	var u53 uint64
+	var u54 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u53 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u54 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u53 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_comparisons.ptx:95")
+		u54 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_comparisons.ptx:95")
 	}
 	// PTX line 96: cvta.to.global.u64, warp-uniform
-	u54 := uint64(u53)
+	u55 := uint64(u54)
 	// PTX lines 97, 98, 100, 101, 102, 103, 104: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1057,90 +1058,90 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s56w := w.Window(0)
+		s57w := w.Window(0)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: add.u64
-				v55 := uint64(uint64(u54) + uint64(r13[l]))
+				v56 := uint64(uint64(u55) + uint64(r13[l]))
 				// 98: st.global.u32
-				s56 := uint64(v55) + 0x0
-				s56v := uint64(r2[l])
-				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-					runtime.Store32(s56w.Ptr, s56o, s56v)
+				s57 := uint64(v56) + 0x0
+				s57v := uint64(r2[l])
+				if s57o := s57 - s57w.Base; s57o < s57w.End && s57&3 == 0 {
+					runtime.Store32(s57w.Ptr, s57o, s57v)
 				} else {
 					{
-						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
+						w.StoreLane(s57w, runtime.SpaceGlobal, s57, 4, s57v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
 					}
 				}
 				// 100: cvt.rn.f32.s32
-				v57 := uint64(math.Float32bits(float32(int32(r0[l]))))
+				v58 := uint64(math.Float32bits(float32(int32(r0[l]))))
 				// 101: mul.f32
-				v58F := isa.CanonF32(math.Float32frombits(uint32(v57)) * math.Float32frombits(uint32(k16)))
-				v58 := uint64(math.Float32bits(v58F))
-				_ = v58F
-				r6[l] = v58
+				v59F := isa.CanonF32(math.Float32frombits(uint32(v58)) * math.Float32frombits(uint32(k16)))
+				v59 := uint64(math.Float32bits(v59F))
+				_ = v59F
+				r6[l] = v59
 				// 102: and.b32
-				v59 := uint64(uint32(r10[l]) & uint32(k17))
+				v60 := uint64(uint32(r10[l]) & uint32(k17))
 				// 103: setp.eq.u32
-				c60t := uint32(v59) == uint32(k17)
-				c60 := c60t
-				c60b0 := uint32(0)
-				if c60 {
-					c60b0 = 1
+				c61t := uint32(v60) == uint32(k17)
+				c61 := c61t
+				c61b0 := uint32(0)
+				if c61 {
+					c61b0 = 1
 				}
-				p0n |= c60b0 << l
+				p0n |= c61b0 << l
 				// 104: mov.f32
-				if c60 {
-					v61 := uint64(k18)
-					r6[l] = v61
+				if c61 {
+					v62 := uint64(k18)
+					r6[l] = v62
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 97: add.u64
-				v55 := uint64(uint64(u54) + uint64(r13[l]))
+				v56 := uint64(uint64(u55) + uint64(r13[l]))
 				// 98: st.global.u32
-				s56 := uint64(v55) + 0x0
-				s56v := uint64(r2[l])
-				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
-					runtime.Store32(s56w.Ptr, s56o, s56v)
+				s57 := uint64(v56) + 0x0
+				s57v := uint64(r2[l])
+				if s57o := s57 - s57w.Base; s57o < s57w.End && s57&3 == 0 {
+					runtime.Store32(s57w.Ptr, s57o, s57v)
 				} else {
 					{
-						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 4, s56v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
+						w.StoreLane(s57w, runtime.SpaceGlobal, s57, 4, s57v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
 					}
 				}
 				// 100: cvt.rn.f32.s32
-				v57 := uint64(math.Float32bits(float32(int32(r0[l]))))
+				v58 := uint64(math.Float32bits(float32(int32(r0[l]))))
 				// 101: mul.f32
-				v58F := isa.CanonF32(math.Float32frombits(uint32(v57)) * math.Float32frombits(uint32(k16)))
-				v58 := uint64(math.Float32bits(v58F))
-				_ = v58F
-				r6[l] = v58
+				v59F := isa.CanonF32(math.Float32frombits(uint32(v58)) * math.Float32frombits(uint32(k16)))
+				v59 := uint64(math.Float32bits(v59F))
+				_ = v59F
+				r6[l] = v59
 				// 102: and.b32
-				v59 := uint64(uint32(r10[l]) & uint32(k17))
+				v60 := uint64(uint32(r10[l]) & uint32(k17))
 				// 103: setp.eq.u32
-				c60t := uint32(v59) == uint32(k17)
-				c60 := c60t
-				c60b0 := uint32(0)
-				if c60 {
-					c60b0 = 1
+				c61t := uint32(v60) == uint32(k17)
+				c61 := c61t
+				c61b0 := uint32(0)
+				if c61 {
+					c61b0 = 1
 				}
-				p0n |= c60b0 << l
+				p0n |= c61b0 << l
 				// 104: mov.f32
-				if c60 {
-					v61 := uint64(k18)
-					r6[l] = v61
+				if c61 {
+					v62 := uint64(k18)
+					r6[l] = v62
 				}
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 105: mov.f32, warp-uniform
-	u62 := uint64(k19)
+	u63 := uint64(k19)
 	// PTX line 106: mov.u32, warp-uniform
-	u63 := uint64(k2)
+	u64 := uint64(k2)
 	// PTX lines 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
@@ -1174,465 +1175,465 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 107: setp.eq.f32
-				c64x, c64y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c64t := c64x == c64y
-				c64 := c64t
-				c64b0 := uint32(0)
-				if c64 {
-					c64b0 = 1
+				c65x, c65y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c65t := c65x == c65y
+				c65 := c65t
+				c65b0 := uint32(0)
+				if c65 {
+					c65b0 = 1
 				}
-				p1n |= c64b0 << l
+				p1n |= c65b0 << l
 				// 108: selp.u32
-				v65 := uint64(k2)
-				if c64 {
-					v65 = uint64(k3)
+				v66 := uint64(k2)
+				if c65 {
+					v66 = uint64(k3)
 				}
 				// 109: or.b32
-				v66 := uint64(uint32(u63) | uint32(v65))
+				v67 := uint64(uint32(u64) | uint32(v66))
 				// 110: setp.ne.f32
-				c67x, c67y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c67t := c67x != c67y && !(c67x != c67x || c67y != c67y)
-				c67 := c67t
-				c67b0 := uint32(0)
-				if c67 {
-					c67b0 = 1
+				c68x, c68y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c68t := c68x != c68y && !(c68x != c68x || c68y != c68y)
+				c68 := c68t
+				c68b0 := uint32(0)
+				if c68 {
+					c68b0 = 1
 				}
-				p2n |= c67b0 << l
+				p2n |= c68b0 << l
 				// 111: selp.u32
-				v68 := uint64(k2)
-				if c67 {
-					v68 = uint64(k4)
+				v69 := uint64(k2)
+				if c68 {
+					v69 = uint64(k4)
 				}
 				// 112: or.b32
-				v69 := uint64(uint32(v66) | uint32(v68))
+				v70 := uint64(uint32(v67) | uint32(v69))
 				// 113: setp.lt.f32
-				c70x, c70y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c70t := c70x < c70y
-				c70 := c70t
-				c70b0 := uint32(0)
-				if c70 {
-					c70b0 = 1
+				c71x, c71y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c71t := c71x < c71y
+				c71 := c71t
+				c71b0 := uint32(0)
+				if c71 {
+					c71b0 = 1
 				}
-				p3n |= c70b0 << l
+				p3n |= c71b0 << l
 				// 114: selp.u32
-				v71 := uint64(k2)
-				if c70 {
-					v71 = uint64(k5)
+				v72 := uint64(k2)
+				if c71 {
+					v72 = uint64(k5)
 				}
 				// 115: or.b32
-				v72 := uint64(uint32(v69) | uint32(v71))
+				v73 := uint64(uint32(v70) | uint32(v72))
 				// 116: setp.le.f32
-				c73x, c73y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c73t := c73x <= c73y
-				c73 := c73t
-				c73b0 := uint32(0)
-				if c73 {
-					c73b0 = 1
+				c74x, c74y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c74t := c74x <= c74y
+				c74 := c74t
+				c74b0 := uint32(0)
+				if c74 {
+					c74b0 = 1
 				}
-				p4n |= c73b0 << l
+				p4n |= c74b0 << l
 				// 117: selp.u32
-				v74 := uint64(k2)
-				if c73 {
-					v74 = uint64(k6)
+				v75 := uint64(k2)
+				if c74 {
+					v75 = uint64(k6)
 				}
 				// 118: or.b32
-				v75 := uint64(uint32(v72) | uint32(v74))
+				v76 := uint64(uint32(v73) | uint32(v75))
 				// 119: setp.gt.f32
-				c76x, c76y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c76t := c76x > c76y
-				c76 := c76t
-				c76b0 := uint32(0)
-				if c76 {
-					c76b0 = 1
+				c77x, c77y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c77t := c77x > c77y
+				c77 := c77t
+				c77b0 := uint32(0)
+				if c77 {
+					c77b0 = 1
 				}
-				p5n |= c76b0 << l
+				p5n |= c77b0 << l
 				// 120: selp.u32
-				v77 := uint64(k2)
-				if c76 {
-					v77 = uint64(k0)
+				v78 := uint64(k2)
+				if c77 {
+					v78 = uint64(k0)
 				}
 				// 121: or.b32
-				v78 := uint64(uint32(v75) | uint32(v77))
+				v79 := uint64(uint32(v76) | uint32(v78))
 				// 122: setp.ge.f32
-				c79x, c79y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c79t := c79x >= c79y
-				c79 := c79t
-				c79b0 := uint32(0)
-				if c79 {
-					c79b0 = 1
+				c80x, c80y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c80t := c80x >= c80y
+				c80 := c80t
+				c80b0 := uint32(0)
+				if c80 {
+					c80b0 = 1
 				}
-				p6n |= c79b0 << l
+				p6n |= c80b0 << l
 				// 123: selp.u32
-				v80 := uint64(k2)
-				if c79 {
-					v80 = uint64(k7)
+				v81 := uint64(k2)
+				if c80 {
+					v81 = uint64(k7)
 				}
 				// 124: or.b32
-				v81 := uint64(uint32(v78) | uint32(v80))
+				v82 := uint64(uint32(v79) | uint32(v81))
 				// 125: setp.equ.f32
-				c82x, c82y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c82t := (c82x != c82x || c82y != c82y) || c82x == c82y
-				c82 := c82t
-				c82b0 := uint32(0)
-				if c82 {
-					c82b0 = 1
+				c83x, c83y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c83t := (c83x != c83x || c83y != c83y) || c83x == c83y
+				c83 := c83t
+				c83b0 := uint32(0)
+				if c83 {
+					c83b0 = 1
 				}
-				p7n |= c82b0 << l
+				p7n |= c83b0 << l
 				// 126: selp.u32
-				v83 := uint64(k2)
-				if c82 {
-					v83 = uint64(k8)
+				v84 := uint64(k2)
+				if c83 {
+					v84 = uint64(k8)
 				}
 				// 127: or.b32
-				v84 := uint64(uint32(v81) | uint32(v83))
+				v85 := uint64(uint32(v82) | uint32(v84))
 				// 128: setp.neu.f32
-				c85x, c85y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c85t := (c85x != c85x || c85y != c85y) || c85x != c85y
-				c85 := c85t
-				c85b0 := uint32(0)
-				if c85 {
-					c85b0 = 1
+				c86x, c86y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c86t := (c86x != c86x || c86y != c86y) || c86x != c86y
+				c86 := c86t
+				c86b0 := uint32(0)
+				if c86 {
+					c86b0 = 1
 				}
-				p8n |= c85b0 << l
+				p8n |= c86b0 << l
 				// 129: selp.u32
-				v86 := uint64(k2)
-				if c85 {
-					v86 = uint64(k9)
+				v87 := uint64(k2)
+				if c86 {
+					v87 = uint64(k9)
 				}
 				// 130: or.b32
-				v87 := uint64(uint32(v84) | uint32(v86))
+				v88 := uint64(uint32(v85) | uint32(v87))
 				// 131: setp.ltu.f32
-				c88x, c88y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c88t := (c88x != c88x || c88y != c88y) || c88x < c88y
-				c88 := c88t
-				c88b0 := uint32(0)
-				if c88 {
-					c88b0 = 1
+				c89x, c89y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c89t := (c89x != c89x || c89y != c89y) || c89x < c89y
+				c89 := c89t
+				c89b0 := uint32(0)
+				if c89 {
+					c89b0 = 1
 				}
-				p9n |= c88b0 << l
+				p9n |= c89b0 << l
 				// 132: selp.u32
-				v89 := uint64(k2)
-				if c88 {
-					v89 = uint64(k10)
+				v90 := uint64(k2)
+				if c89 {
+					v90 = uint64(k10)
 				}
 				// 133: or.b32
-				v90 := uint64(uint32(v87) | uint32(v89))
+				v91 := uint64(uint32(v88) | uint32(v90))
 				// 134: setp.leu.f32
-				c91x, c91y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c91t := (c91x != c91x || c91y != c91y) || c91x <= c91y
-				c91 := c91t
-				c91b0 := uint32(0)
-				if c91 {
-					c91b0 = 1
+				c92x, c92y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c92t := (c92x != c92x || c92y != c92y) || c92x <= c92y
+				c92 := c92t
+				c92b0 := uint32(0)
+				if c92 {
+					c92b0 = 1
 				}
-				p10n |= c91b0 << l
+				p10n |= c92b0 << l
 				// 135: selp.u32
-				v92 := uint64(k2)
-				if c91 {
-					v92 = uint64(k11)
+				v93 := uint64(k2)
+				if c92 {
+					v93 = uint64(k11)
 				}
 				// 136: or.b32
-				v93 := uint64(uint32(v90) | uint32(v92))
+				v94 := uint64(uint32(v91) | uint32(v93))
 				// 137: setp.gtu.f32
-				c94x, c94y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c94t := (c94x != c94x || c94y != c94y) || c94x > c94y
-				c94 := c94t
-				c94b0 := uint32(0)
-				if c94 {
-					c94b0 = 1
+				c95x, c95y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c95t := (c95x != c95x || c95y != c95y) || c95x > c95y
+				c95 := c95t
+				c95b0 := uint32(0)
+				if c95 {
+					c95b0 = 1
 				}
-				p11n |= c94b0 << l
+				p11n |= c95b0 << l
 				// 138: selp.u32
-				v95 := uint64(k2)
-				if c94 {
-					v95 = uint64(k12)
+				v96 := uint64(k2)
+				if c95 {
+					v96 = uint64(k12)
 				}
 				// 139: or.b32
-				v96 := uint64(uint32(v93) | uint32(v95))
+				v97 := uint64(uint32(v94) | uint32(v96))
 				// 140: setp.geu.f32
-				c97x, c97y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c97t := (c97x != c97x || c97y != c97y) || c97x >= c97y
-				c97 := c97t
-				c97b0 := uint32(0)
-				if c97 {
-					c97b0 = 1
+				c98x, c98y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c98t := (c98x != c98x || c98y != c98y) || c98x >= c98y
+				c98 := c98t
+				c98b0 := uint32(0)
+				if c98 {
+					c98b0 = 1
 				}
-				p12n |= c97b0 << l
+				p12n |= c98b0 << l
 				// 141: selp.u32
-				v98 := uint64(k2)
-				if c97 {
-					v98 = uint64(k13)
+				v99 := uint64(k2)
+				if c98 {
+					v99 = uint64(k13)
 				}
 				// 142: or.b32
-				v99 := uint64(uint32(v96) | uint32(v98))
+				v100 := uint64(uint32(v97) | uint32(v99))
 				// 143: setp.num.f32
-				c100x, c100y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c100t := !(c100x != c100x || c100y != c100y)
-				c100 := c100t
-				c100b0 := uint32(0)
-				if c100 {
-					c100b0 = 1
+				c101x, c101y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c101t := !(c101x != c101x || c101y != c101y)
+				c101 := c101t
+				c101b0 := uint32(0)
+				if c101 {
+					c101b0 = 1
 				}
-				p13n |= c100b0 << l
+				p13n |= c101b0 << l
 				// 144: selp.u32
-				v101 := uint64(k2)
-				if c100 {
-					v101 = uint64(k14)
+				v102 := uint64(k2)
+				if c101 {
+					v102 = uint64(k14)
 				}
 				// 145: or.b32
-				v102 := uint64(uint32(v99) | uint32(v101))
+				v103 := uint64(uint32(v100) | uint32(v102))
 				// 146: setp.nan.f32
-				c103x, c103y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c103t := (c103x != c103x || c103y != c103y)
-				c103 := c103t
-				c103b0 := uint32(0)
-				if c103 {
-					c103b0 = 1
+				c104x, c104y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c104t := (c104x != c104x || c104y != c104y)
+				c104 := c104t
+				c104b0 := uint32(0)
+				if c104 {
+					c104b0 = 1
 				}
-				p14n |= c103b0 << l
+				p14n |= c104b0 << l
 				// 147: selp.u32
-				v104 := uint64(k2)
-				if c103 {
-					v104 = uint64(k15)
+				v105 := uint64(k2)
+				if c104 {
+					v105 = uint64(k15)
 				}
 				// 148: or.b32
-				v105 := uint64(uint32(v102) | uint32(v104))
-				r2[l] = v105
+				v106 := uint64(uint32(v103) | uint32(v105))
+				r2[l] = v106
 				// 149: cvt.f64.f32
-				v106 := isa.CvtFloat(r6[l], 64, 32, isa.RN, false, false, false)
-				r8[l] = v106
+				v107 := isa.CvtFloat(r6[l], 64, 32, isa.RN, false, false, false)
+				r8[l] = v107
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 107: setp.eq.f32
-				c64x, c64y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c64t := c64x == c64y
-				c64 := c64t
-				c64b0 := uint32(0)
-				if c64 {
-					c64b0 = 1
+				c65x, c65y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c65t := c65x == c65y
+				c65 := c65t
+				c65b0 := uint32(0)
+				if c65 {
+					c65b0 = 1
 				}
-				p1n |= c64b0 << l
+				p1n |= c65b0 << l
 				// 108: selp.u32
-				v65 := uint64(k2)
-				if c64 {
-					v65 = uint64(k3)
+				v66 := uint64(k2)
+				if c65 {
+					v66 = uint64(k3)
 				}
 				// 109: or.b32
-				v66 := uint64(uint32(u63) | uint32(v65))
+				v67 := uint64(uint32(u64) | uint32(v66))
 				// 110: setp.ne.f32
-				c67x, c67y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c67t := c67x != c67y && !(c67x != c67x || c67y != c67y)
-				c67 := c67t
-				c67b0 := uint32(0)
-				if c67 {
-					c67b0 = 1
+				c68x, c68y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c68t := c68x != c68y && !(c68x != c68x || c68y != c68y)
+				c68 := c68t
+				c68b0 := uint32(0)
+				if c68 {
+					c68b0 = 1
 				}
-				p2n |= c67b0 << l
+				p2n |= c68b0 << l
 				// 111: selp.u32
-				v68 := uint64(k2)
-				if c67 {
-					v68 = uint64(k4)
+				v69 := uint64(k2)
+				if c68 {
+					v69 = uint64(k4)
 				}
 				// 112: or.b32
-				v69 := uint64(uint32(v66) | uint32(v68))
+				v70 := uint64(uint32(v67) | uint32(v69))
 				// 113: setp.lt.f32
-				c70x, c70y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c70t := c70x < c70y
-				c70 := c70t
-				c70b0 := uint32(0)
-				if c70 {
-					c70b0 = 1
+				c71x, c71y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c71t := c71x < c71y
+				c71 := c71t
+				c71b0 := uint32(0)
+				if c71 {
+					c71b0 = 1
 				}
-				p3n |= c70b0 << l
+				p3n |= c71b0 << l
 				// 114: selp.u32
-				v71 := uint64(k2)
-				if c70 {
-					v71 = uint64(k5)
+				v72 := uint64(k2)
+				if c71 {
+					v72 = uint64(k5)
 				}
 				// 115: or.b32
-				v72 := uint64(uint32(v69) | uint32(v71))
+				v73 := uint64(uint32(v70) | uint32(v72))
 				// 116: setp.le.f32
-				c73x, c73y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c73t := c73x <= c73y
-				c73 := c73t
-				c73b0 := uint32(0)
-				if c73 {
-					c73b0 = 1
+				c74x, c74y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c74t := c74x <= c74y
+				c74 := c74t
+				c74b0 := uint32(0)
+				if c74 {
+					c74b0 = 1
 				}
-				p4n |= c73b0 << l
+				p4n |= c74b0 << l
 				// 117: selp.u32
-				v74 := uint64(k2)
-				if c73 {
-					v74 = uint64(k6)
+				v75 := uint64(k2)
+				if c74 {
+					v75 = uint64(k6)
 				}
 				// 118: or.b32
-				v75 := uint64(uint32(v72) | uint32(v74))
+				v76 := uint64(uint32(v73) | uint32(v75))
 				// 119: setp.gt.f32
-				c76x, c76y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c76t := c76x > c76y
-				c76 := c76t
-				c76b0 := uint32(0)
-				if c76 {
-					c76b0 = 1
+				c77x, c77y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c77t := c77x > c77y
+				c77 := c77t
+				c77b0 := uint32(0)
+				if c77 {
+					c77b0 = 1
 				}
-				p5n |= c76b0 << l
+				p5n |= c77b0 << l
 				// 120: selp.u32
-				v77 := uint64(k2)
-				if c76 {
-					v77 = uint64(k0)
+				v78 := uint64(k2)
+				if c77 {
+					v78 = uint64(k0)
 				}
 				// 121: or.b32
-				v78 := uint64(uint32(v75) | uint32(v77))
+				v79 := uint64(uint32(v76) | uint32(v78))
 				// 122: setp.ge.f32
-				c79x, c79y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c79t := c79x >= c79y
-				c79 := c79t
-				c79b0 := uint32(0)
-				if c79 {
-					c79b0 = 1
+				c80x, c80y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c80t := c80x >= c80y
+				c80 := c80t
+				c80b0 := uint32(0)
+				if c80 {
+					c80b0 = 1
 				}
-				p6n |= c79b0 << l
+				p6n |= c80b0 << l
 				// 123: selp.u32
-				v80 := uint64(k2)
-				if c79 {
-					v80 = uint64(k7)
+				v81 := uint64(k2)
+				if c80 {
+					v81 = uint64(k7)
 				}
 				// 124: or.b32
-				v81 := uint64(uint32(v78) | uint32(v80))
+				v82 := uint64(uint32(v79) | uint32(v81))
 				// 125: setp.equ.f32
-				c82x, c82y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c82t := (c82x != c82x || c82y != c82y) || c82x == c82y
-				c82 := c82t
-				c82b0 := uint32(0)
-				if c82 {
-					c82b0 = 1
+				c83x, c83y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c83t := (c83x != c83x || c83y != c83y) || c83x == c83y
+				c83 := c83t
+				c83b0 := uint32(0)
+				if c83 {
+					c83b0 = 1
 				}
-				p7n |= c82b0 << l
+				p7n |= c83b0 << l
 				// 126: selp.u32
-				v83 := uint64(k2)
-				if c82 {
-					v83 = uint64(k8)
+				v84 := uint64(k2)
+				if c83 {
+					v84 = uint64(k8)
 				}
 				// 127: or.b32
-				v84 := uint64(uint32(v81) | uint32(v83))
+				v85 := uint64(uint32(v82) | uint32(v84))
 				// 128: setp.neu.f32
-				c85x, c85y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c85t := (c85x != c85x || c85y != c85y) || c85x != c85y
-				c85 := c85t
-				c85b0 := uint32(0)
-				if c85 {
-					c85b0 = 1
+				c86x, c86y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c86t := (c86x != c86x || c86y != c86y) || c86x != c86y
+				c86 := c86t
+				c86b0 := uint32(0)
+				if c86 {
+					c86b0 = 1
 				}
-				p8n |= c85b0 << l
+				p8n |= c86b0 << l
 				// 129: selp.u32
-				v86 := uint64(k2)
-				if c85 {
-					v86 = uint64(k9)
+				v87 := uint64(k2)
+				if c86 {
+					v87 = uint64(k9)
 				}
 				// 130: or.b32
-				v87 := uint64(uint32(v84) | uint32(v86))
+				v88 := uint64(uint32(v85) | uint32(v87))
 				// 131: setp.ltu.f32
-				c88x, c88y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c88t := (c88x != c88x || c88y != c88y) || c88x < c88y
-				c88 := c88t
-				c88b0 := uint32(0)
-				if c88 {
-					c88b0 = 1
+				c89x, c89y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c89t := (c89x != c89x || c89y != c89y) || c89x < c89y
+				c89 := c89t
+				c89b0 := uint32(0)
+				if c89 {
+					c89b0 = 1
 				}
-				p9n |= c88b0 << l
+				p9n |= c89b0 << l
 				// 132: selp.u32
-				v89 := uint64(k2)
-				if c88 {
-					v89 = uint64(k10)
+				v90 := uint64(k2)
+				if c89 {
+					v90 = uint64(k10)
 				}
 				// 133: or.b32
-				v90 := uint64(uint32(v87) | uint32(v89))
+				v91 := uint64(uint32(v88) | uint32(v90))
 				// 134: setp.leu.f32
-				c91x, c91y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c91t := (c91x != c91x || c91y != c91y) || c91x <= c91y
-				c91 := c91t
-				c91b0 := uint32(0)
-				if c91 {
-					c91b0 = 1
+				c92x, c92y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c92t := (c92x != c92x || c92y != c92y) || c92x <= c92y
+				c92 := c92t
+				c92b0 := uint32(0)
+				if c92 {
+					c92b0 = 1
 				}
-				p10n |= c91b0 << l
+				p10n |= c92b0 << l
 				// 135: selp.u32
-				v92 := uint64(k2)
-				if c91 {
-					v92 = uint64(k11)
+				v93 := uint64(k2)
+				if c92 {
+					v93 = uint64(k11)
 				}
 				// 136: or.b32
-				v93 := uint64(uint32(v90) | uint32(v92))
+				v94 := uint64(uint32(v91) | uint32(v93))
 				// 137: setp.gtu.f32
-				c94x, c94y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c94t := (c94x != c94x || c94y != c94y) || c94x > c94y
-				c94 := c94t
-				c94b0 := uint32(0)
-				if c94 {
-					c94b0 = 1
+				c95x, c95y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c95t := (c95x != c95x || c95y != c95y) || c95x > c95y
+				c95 := c95t
+				c95b0 := uint32(0)
+				if c95 {
+					c95b0 = 1
 				}
-				p11n |= c94b0 << l
+				p11n |= c95b0 << l
 				// 138: selp.u32
-				v95 := uint64(k2)
-				if c94 {
-					v95 = uint64(k12)
+				v96 := uint64(k2)
+				if c95 {
+					v96 = uint64(k12)
 				}
 				// 139: or.b32
-				v96 := uint64(uint32(v93) | uint32(v95))
+				v97 := uint64(uint32(v94) | uint32(v96))
 				// 140: setp.geu.f32
-				c97x, c97y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c97t := (c97x != c97x || c97y != c97y) || c97x >= c97y
-				c97 := c97t
-				c97b0 := uint32(0)
-				if c97 {
-					c97b0 = 1
+				c98x, c98y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c98t := (c98x != c98x || c98y != c98y) || c98x >= c98y
+				c98 := c98t
+				c98b0 := uint32(0)
+				if c98 {
+					c98b0 = 1
 				}
-				p12n |= c97b0 << l
+				p12n |= c98b0 << l
 				// 141: selp.u32
-				v98 := uint64(k2)
-				if c97 {
-					v98 = uint64(k13)
+				v99 := uint64(k2)
+				if c98 {
+					v99 = uint64(k13)
 				}
 				// 142: or.b32
-				v99 := uint64(uint32(v96) | uint32(v98))
+				v100 := uint64(uint32(v97) | uint32(v99))
 				// 143: setp.num.f32
-				c100x, c100y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c100t := !(c100x != c100x || c100y != c100y)
-				c100 := c100t
-				c100b0 := uint32(0)
-				if c100 {
-					c100b0 = 1
+				c101x, c101y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c101t := !(c101x != c101x || c101y != c101y)
+				c101 := c101t
+				c101b0 := uint32(0)
+				if c101 {
+					c101b0 = 1
 				}
-				p13n |= c100b0 << l
+				p13n |= c101b0 << l
 				// 144: selp.u32
-				v101 := uint64(k2)
-				if c100 {
-					v101 = uint64(k14)
+				v102 := uint64(k2)
+				if c101 {
+					v102 = uint64(k14)
 				}
 				// 145: or.b32
-				v102 := uint64(uint32(v99) | uint32(v101))
+				v103 := uint64(uint32(v100) | uint32(v102))
 				// 146: setp.nan.f32
-				c103x, c103y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u62)))
-				c103t := (c103x != c103x || c103y != c103y)
-				c103 := c103t
-				c103b0 := uint32(0)
-				if c103 {
-					c103b0 = 1
+				c104x, c104y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
+				c104t := (c104x != c104x || c104y != c104y)
+				c104 := c104t
+				c104b0 := uint32(0)
+				if c104 {
+					c104b0 = 1
 				}
-				p14n |= c103b0 << l
+				p14n |= c104b0 << l
 				// 147: selp.u32
-				v104 := uint64(k2)
-				if c103 {
-					v104 = uint64(k15)
+				v105 := uint64(k2)
+				if c104 {
+					v105 = uint64(k15)
 				}
 				// 148: or.b32
-				v105 := uint64(uint32(v102) | uint32(v104))
-				r2[l] = v105
+				v106 := uint64(uint32(v103) | uint32(v105))
+				r2[l] = v106
 				// 149: cvt.f64.f32
-				v106 := isa.CvtFloat(r6[l], 64, 32, isa.RN, false, false, false)
-				r8[l] = v106
+				v107 := isa.CvtFloat(r6[l], 64, 32, isa.RN, false, false, false)
+				r8[l] = v107
 			}
 		}
 		w.P[1] = p1&^m | p1n
@@ -1651,7 +1652,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		w.P[14] = p14&^m | p14n
 	}
 	// PTX line 150: mov.f64, warp-uniform
-	u107 := uint64(k20)
+	u108 := uint64(k20)
 	// PTX lines 151, 152, 153, 154, 155, 156: lane-local, one loop over the lanes
 	{
 		p15 := w.P[15]
@@ -1661,75 +1662,75 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 151: setp.lt.f64
-				c108x, c108y := math.Float64frombits(r8[l]), math.Float64frombits(u107)
-				c108t := c108x < c108y
-				c108 := c108t
-				c108b0 := uint32(0)
-				if c108 {
-					c108b0 = 1
+				c109x, c109y := math.Float64frombits(r8[l]), math.Float64frombits(u108)
+				c109t := c109x < c109y
+				c109 := c109t
+				c109b0 := uint32(0)
+				if c109 {
+					c109b0 = 1
 				}
-				p15n |= c108b0 << l
+				p15n |= c109b0 << l
 				// 152: selp.u32
-				v109 := uint64(k2)
-				if c108 {
-					v109 = uint64(k21)
+				v110 := uint64(k2)
+				if c109 {
+					v110 = uint64(k21)
 				}
 				// 153: or.b32
-				v110 := uint64(uint32(r2[l]) | uint32(v109))
+				v111 := uint64(uint32(r2[l]) | uint32(v110))
 				// 154: setp.nan.f64
-				c111x, c111y := math.Float64frombits(r8[l]), math.Float64frombits(u107)
-				c111t := (c111x != c111x || c111y != c111y)
-				c111 := c111t
-				c111b0 := uint32(0)
-				if c111 {
-					c111b0 = 1
+				c112x, c112y := math.Float64frombits(r8[l]), math.Float64frombits(u108)
+				c112t := (c112x != c112x || c112y != c112y)
+				c112 := c112t
+				c112b0 := uint32(0)
+				if c112 {
+					c112b0 = 1
 				}
-				p16n |= c111b0 << l
+				p16n |= c112b0 << l
 				// 155: selp.u32
-				v112 := uint64(k2)
-				if c111 {
-					v112 = uint64(k22)
+				v113 := uint64(k2)
+				if c112 {
+					v113 = uint64(k22)
 				}
 				// 156: or.b32
-				v113 := uint64(uint32(v110) | uint32(v112))
-				r2[l] = v113
+				v114 := uint64(uint32(v111) | uint32(v113))
+				r2[l] = v114
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 151: setp.lt.f64
-				c108x, c108y := math.Float64frombits(r8[l]), math.Float64frombits(u107)
-				c108t := c108x < c108y
-				c108 := c108t
-				c108b0 := uint32(0)
-				if c108 {
-					c108b0 = 1
+				c109x, c109y := math.Float64frombits(r8[l]), math.Float64frombits(u108)
+				c109t := c109x < c109y
+				c109 := c109t
+				c109b0 := uint32(0)
+				if c109 {
+					c109b0 = 1
 				}
-				p15n |= c108b0 << l
+				p15n |= c109b0 << l
 				// 152: selp.u32
-				v109 := uint64(k2)
-				if c108 {
-					v109 = uint64(k21)
+				v110 := uint64(k2)
+				if c109 {
+					v110 = uint64(k21)
 				}
 				// 153: or.b32
-				v110 := uint64(uint32(r2[l]) | uint32(v109))
+				v111 := uint64(uint32(r2[l]) | uint32(v110))
 				// 154: setp.nan.f64
-				c111x, c111y := math.Float64frombits(r8[l]), math.Float64frombits(u107)
-				c111t := (c111x != c111x || c111y != c111y)
-				c111 := c111t
-				c111b0 := uint32(0)
-				if c111 {
-					c111b0 = 1
+				c112x, c112y := math.Float64frombits(r8[l]), math.Float64frombits(u108)
+				c112t := (c112x != c112x || c112y != c112y)
+				c112 := c112t
+				c112b0 := uint32(0)
+				if c112 {
+					c112b0 = 1
 				}
-				p16n |= c111b0 << l
+				p16n |= c112b0 << l
 				// 155: selp.u32
-				v112 := uint64(k2)
-				if c111 {
-					v112 = uint64(k22)
+				v113 := uint64(k2)
+				if c112 {
+					v113 = uint64(k22)
 				}
 				// 156: or.b32
-				v113 := uint64(uint32(v110) | uint32(v112))
-				r2[l] = v113
+				v114 := uint64(uint32(v111) | uint32(v113))
+				r2[l] = v114
 			}
 		}
 		w.P[15] = p15&^m | p15n
@@ -1745,14 +1746,14 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 157: ld.param.u64
-	var u114 uint64
+	var u115 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
-		u114 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+		u115 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u114 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/seeds/setp_comparisons.ptx:157")
+		u115 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/seeds/setp_comparisons.ptx:157")
 	}
 	// PTX line 158: cvta.to.global.u64, warp-uniform
-	u115 := uint64(u114)
+	u116 := uint64(u115)
 	// PTX lines 159, 160: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1764,19 +1765,19 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s117w := w.Window(1)
+		s118w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 159: add.u64
-				v116 := uint64(uint64(u115) + uint64(r13[l]))
+				v117 := uint64(uint64(u116) + uint64(r13[l]))
 				// 160: st.global.u32
-				s117 := uint64(v116) + 0x0
-				s117v := uint64(r2[l])
-				if s117o := s117 - s117w.Base; s117o < s117w.End && s117&3 == 0 {
-					runtime.Store32(s117w.Ptr, s117o, s117v)
+				s118 := uint64(v117) + 0x0
+				s118v := uint64(r2[l])
+				if s118o := s118 - s118w.Base; s118o < s118w.End && s118&3 == 0 {
+					runtime.Store32(s118w.Ptr, s118o, s118v)
 				} else {
 					{
-						w.StoreLane(s117w, runtime.SpaceGlobal, s117, 4, s117v, l, "testdata/ptx/seeds/setp_comparisons.ptx:160")
+						w.StoreLane(s118w, runtime.SpaceGlobal, s118, 4, s118v, l, "testdata/ptx/seeds/setp_comparisons.ptx:160")
 					}
 				}
 			}
@@ -1784,15 +1785,15 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 159: add.u64
-				v116 := uint64(uint64(u115) + uint64(r13[l]))
+				v117 := uint64(uint64(u116) + uint64(r13[l]))
 				// 160: st.global.u32
-				s117 := uint64(v116) + 0x0
-				s117v := uint64(r2[l])
-				if s117o := s117 - s117w.Base; s117o < s117w.End && s117&3 == 0 {
-					runtime.Store32(s117w.Ptr, s117o, s117v)
+				s118 := uint64(v117) + 0x0
+				s118v := uint64(r2[l])
+				if s118o := s118 - s118w.Base; s118o < s118w.End && s118&3 == 0 {
+					runtime.Store32(s118w.Ptr, s118o, s118v)
 				} else {
 					{
-						w.StoreLane(s117w, runtime.SpaceGlobal, s117, 4, s117v, l, "testdata/ptx/seeds/setp_comparisons.ptx:160")
+						w.StoreLane(s118w, runtime.SpaceGlobal, s118, 4, s118v, l, "testdata/ptx/seeds/setp_comparisons.ptx:160")
 					}
 				}
 			}

@@ -183,15 +183,16 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 30: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				// 31: mov.s32
-				v5 := uint64(v4)
-				r0[l] = v5
+				v6 := uint64(v4)
+				r0[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -199,10 +200,10 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 29: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 30: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				// 31: mov.s32
-				v5 := uint64(v4)
-				r0[l] = v5
+				v6 := uint64(v4)
+				r0[l] = v6
 			}
 		}
 	}
@@ -216,16 +217,16 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 32: ld.param.s32
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 12 {
-		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/seeds/setp_predication.ptx:32")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/seeds/setp_predication.ptx:32")
 	}
-	u6 = uint64(uint32(int32(int32(u6))))
+	u7 = uint64(uint32(int32(int32(u7))))
 	// PTX line 33: mov.s32, warp-uniform
-	u7 := uint64(k0)
-	runtime.Broadcast(r2, m, u7)
+	u8 := uint64(k0)
+	runtime.Broadcast(r2, m, u8)
 	// PTX lines 35, 36, 38, 39, 40: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -237,73 +238,73 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: setp.lt.s32
-				c8t := int32(r0[l]) < int32(u6)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(r0[l]) < int32(u7)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 				// 36: add.s32
-				if c8 {
-					v9 := uint64(uint32(u7) + uint32(k1))
-					r2[l] = v9
+				if c9 {
+					v10 := uint64(uint32(u8) + uint32(k1))
+					r2[l] = v10
 				}
 				// 38: not.pred
-				c10 := !(c8)
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11 := !(c9)
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p1n |= c10b0 << l
+				p1n |= c11b0 << l
 				// 39: add.s32
-				if c10 {
-					v11 := uint64(uint32(r2[l]) + uint32(k2))
-					r2[l] = v11
+				if c11 {
+					v12 := uint64(uint32(r2[l]) + uint32(k2))
+					r2[l] = v12
 				}
 				// 40: xor.pred
-				c12 := (c8) != (c10)
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13 := (c9) != (c11)
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p2n |= c12b0 << l
+				p2n |= c13b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 35: setp.lt.s32
-				c8t := int32(r0[l]) < int32(u6)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c9t := int32(r0[l]) < int32(u7)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
 				}
-				p0n |= c8b0 << l
+				p0n |= c9b0 << l
 				// 36: add.s32
-				if c8 {
-					v9 := uint64(uint32(u7) + uint32(k1))
-					r2[l] = v9
+				if c9 {
+					v10 := uint64(uint32(u8) + uint32(k1))
+					r2[l] = v10
 				}
 				// 38: not.pred
-				c10 := !(c8)
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				c11 := !(c9)
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
 				}
-				p1n |= c10b0 << l
+				p1n |= c11b0 << l
 				// 39: add.s32
-				if c10 {
-					v11 := uint64(uint32(r2[l]) + uint32(k2))
-					r2[l] = v11
+				if c11 {
+					v12 := uint64(uint32(r2[l]) + uint32(k2))
+					r2[l] = v12
 				}
 				// 40: xor.pred
-				c12 := (c8) != (c10)
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13 := (c9) != (c11)
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p2n |= c12b0 << l
+				p2n |= c13b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -320,36 +321,36 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 41: ld.param.u64
-	var u13 uint64
+	var u14 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u13 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u14 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u13 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_predication.ptx:41")
+		u14 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/setp_predication.ptx:41")
 	}
 	// PTX line 42: cvta.to.global.u64, warp-uniform
-	u14 := uint64(u13)
+	u15 := uint64(u14)
 	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
-		s17w := w.Window(0)
+		s18w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k3))))
+				v16 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k3))))
 				// 44: add.u64
-				v16 := uint64(uint64(u14) + uint64(v15))
+				v17 := uint64(uint64(u15) + uint64(v16))
 				// 45: st.global.s32
 				if p2>>l&1 != 0 {
-					s17 := uint64(v16) + 0x0
+					s18 := uint64(v17) + 0x0
 					if budget == 0 {
-						w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
+						w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s18, 4)
 					}
-					s17v := uint64(r2[l])
-					if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-						runtime.Store32(s17w.Ptr, s17o, s17v)
+					s18v := uint64(r2[l])
+					if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+						runtime.Store32(s18w.Ptr, s18o, s18v)
 					} else {
 						{
-							w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/seeds/setp_predication.ptx:45")
+							w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/setp_predication.ptx:45")
 						}
 					}
 				}
@@ -358,21 +359,21 @@ func setpPredicationBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 43: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k3))))
+				v16 := uint64(uint64(int64(int32(r0[l])) * int64(int32(k3))))
 				// 44: add.u64
-				v16 := uint64(uint64(u14) + uint64(v15))
+				v17 := uint64(uint64(u15) + uint64(v16))
 				// 45: st.global.s32
 				if p2>>l&1 != 0 {
-					s17 := uint64(v16) + 0x0
+					s18 := uint64(v17) + 0x0
 					if budget == 0 {
-						w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
+						w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s18, 4)
 					}
-					s17v := uint64(r2[l])
-					if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-						runtime.Store32(s17w.Ptr, s17o, s17v)
+					s18v := uint64(r2[l])
+					if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+						runtime.Store32(s18w.Ptr, s18o, s18v)
 					} else {
 						{
-							w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/seeds/setp_predication.ptx:45")
+							w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/seeds/setp_predication.ptx:45")
 						}
 					}
 				}

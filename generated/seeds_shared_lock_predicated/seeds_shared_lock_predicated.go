@@ -581,17 +581,18 @@ func sharedLockPredicatedBlock4(w *runtime.Warp, m uint32, budget int) {
 	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/seeds/shared_lock_predicated.ptx:56")
 	// PTX lines 57: lane-local, one loop over the lanes
 	{
+		h3 := uint32(u1) * uint32(k0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 57: mad.lo.u32
-				v2 := uint64(uint32(uint32(u1)*uint32(k0) + uint32(r2[l])))
+				v2 := uint64(uint32(h3 + uint32(r2[l])))
 				r8[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 57: mad.lo.u32
-				v2 := uint64(uint32(uint32(u1)*uint32(k0) + uint32(r2[l])))
+				v2 := uint64(uint32(h3 + uint32(r2[l])))
 				r8[l] = v2
 			}
 		}
@@ -606,14 +607,14 @@ func sharedLockPredicatedBlock4(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 58: ld.param.u64
-	var u3 uint64
+	var u4 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/shared_lock_predicated.ptx:58")
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/seeds/shared_lock_predicated.ptx:58")
 	}
 	// PTX line 59: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u3)
+	u5 := uint64(u4)
 	// PTX lines 60, 61, 62: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -625,21 +626,21 @@ func sharedLockPredicatedBlock4(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s7w := w.Window(0)
+		s8w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 60: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
 				// 61: add.u64
-				v6 := uint64(uint64(u4) + uint64(v5))
+				v7 := uint64(uint64(u5) + uint64(v6))
 				// 62: st.global.u32
-				s7 := uint64(v6) + 0x0
-				s7v := uint64(r8[l])
-				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-					runtime.Store32(s7w.Ptr, s7o, s7v)
+				s8 := uint64(v7) + 0x0
+				s8v := uint64(r8[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
 					{
-						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/shared_lock_predicated.ptx:62")
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/shared_lock_predicated.ptx:62")
 					}
 				}
 			}
@@ -647,17 +648,17 @@ func sharedLockPredicatedBlock4(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 60: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
+				v6 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
 				// 61: add.u64
-				v6 := uint64(uint64(u4) + uint64(v5))
+				v7 := uint64(uint64(u5) + uint64(v6))
 				// 62: st.global.u32
-				s7 := uint64(v6) + 0x0
-				s7v := uint64(r8[l])
-				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
-					runtime.Store32(s7w.Ptr, s7o, s7v)
+				s8 := uint64(v7) + 0x0
+				s8v := uint64(r8[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
 				} else {
 					{
-						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/seeds/shared_lock_predicated.ptx:62")
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/seeds/shared_lock_predicated.ptx:62")
 					}
 				}
 			}

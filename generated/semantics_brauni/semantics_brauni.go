@@ -410,12 +410,13 @@ func brauniBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 27, 28: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 27: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 28: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -424,7 +425,7 @@ func brauniBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 27: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 28: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -439,32 +440,32 @@ func brauniBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 29: ld.param.u64
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/brauni.ptx:29")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/brauni.ptx:29")
 	}
 	// PTX line 30: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
+	u7 := uint64(u6)
 	// PTX lines 31, 32: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 31: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 32: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r7[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r7[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 31: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 32: add.u64
-				v8 := uint64(uint64(u6) + uint64(v7))
-				r7[l] = v8
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r7[l] = v9
 			}
 		}
 	}
@@ -478,15 +479,15 @@ func brauniBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 33: ld.param.u32
-	var u9 uint64
+	var u10 uint64
 	if kp := w.KernelParams(); len(kp) >= 12 {
-		u9 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+		u10 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
 	} else {
-		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/brauni.ptx:33")
+		u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/brauni.ptx:33")
 	}
-	runtime.Broadcast(r8, m, u9)
+	runtime.Broadcast(r8, m, u10)
 	// PTX line 35: and.b32, warp-uniform
-	u10 := uint64(uint32(u1) & uint32(k1))
+	u11 := uint64(uint32(u1) & uint32(k1))
 	// PTX lines 36: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -494,30 +495,30 @@ func brauniBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: setp.eq.u32
-				c11t := uint32(u10) == uint32(k2)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := uint32(u11) == uint32(k2)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p0n |= c11b0 << l
+				p0n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 36: setp.eq.u32
-				c11t := uint32(u10) == uint32(k2)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := uint32(u11) == uint32(k2)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p0n |= c11b0 << l
+				p0n |= c12b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	_ = u9
+	_ = u10
 }
 
 // brauniBlock1 runs block 1 of kernel brauni for the lanes m (budget 0: counting statistics).

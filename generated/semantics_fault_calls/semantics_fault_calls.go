@@ -1849,12 +1849,13 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 88, 89: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 88: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 89: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -1863,7 +1864,7 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 88: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 89: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -1878,11 +1879,11 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 90: ld.param.u32
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 12 {
-		u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:90")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:90")
 	}
 	// PTX lines 91, 92, 93: lane-local, one loop over the lanes
 	{
@@ -1893,56 +1894,56 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: and.b32
-				v6 := uint64(uint32(r3[l]) & uint32(k0))
+				v7 := uint64(uint32(r3[l]) & uint32(k0))
 				// 92: setp.eq.u32
-				c7t := uint32(v6) == uint32(k0)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p0n |= c7b0 << l
-				// 93: setp.eq.u32
-				c8t := uint32(r3[l]) == uint32(u5)
+				c8t := uint32(v7) == uint32(k0)
 				c8 := c8t
 				c8b0 := uint32(0)
 				if c8 {
 					c8b0 = 1
 				}
-				p1n |= c8b0 << l
+				p0n |= c8b0 << l
+				// 93: setp.eq.u32
+				c9t := uint32(r3[l]) == uint32(u6)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 91: and.b32
-				v6 := uint64(uint32(r3[l]) & uint32(k0))
+				v7 := uint64(uint32(r3[l]) & uint32(k0))
 				// 92: setp.eq.u32
-				c7t := uint32(v6) == uint32(k0)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p0n |= c7b0 << l
-				// 93: setp.eq.u32
-				c8t := uint32(r3[l]) == uint32(u5)
+				c8t := uint32(v7) == uint32(k0)
 				c8 := c8t
 				c8b0 := uint32(0)
 				if c8 {
 					c8b0 = 1
 				}
-				p1n |= c8b0 << l
+				p0n |= c8b0 << l
+				// 93: setp.eq.u32
+				c9t := uint32(r3[l]) == uint32(u6)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1n |= c9b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
 		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 94: mov.u64, warp-uniform
-	u9 := uint64(k1)
+	u10 := uint64(k1)
 	// PTX line 95: mov.u64, warp-uniform
-	u10 := uint64(k2)
+	u11 := uint64(k2)
 	// PTX line 96: mov.u64, warp-uniform
-	u11 := uint64(k3)
+	u12 := uint64(k3)
 	// PTX lines 97, 98, 102: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1962,24 +1963,24 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: selp.b64
-				v12 := uint64(u9)
+				v13 := uint64(u10)
 				if p0>>l&1 != 0 {
-					v12 = uint64(u10)
-				}
-				// 98: selp.b64
-				v13 := uint64(v12)
-				if p1>>l&1 != 0 {
 					v13 = uint64(u11)
 				}
-				r9[l] = v13
+				// 98: selp.b64
+				v14 := uint64(v13)
+				if p1>>l&1 != 0 {
+					v14 = uint64(u12)
+				}
+				r9[l] = v14
 				// 102: st.param.u32
-				s14 := uint64(0x0)
-				s14v := uint64(r3[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				s15 := uint64(0x0)
+				s15v := uint64(r3[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
 					}
 				}
 			}
@@ -1987,24 +1988,24 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 97: selp.b64
-				v12 := uint64(u9)
+				v13 := uint64(u10)
 				if p0>>l&1 != 0 {
-					v12 = uint64(u10)
-				}
-				// 98: selp.b64
-				v13 := uint64(v12)
-				if p1>>l&1 != 0 {
 					v13 = uint64(u11)
 				}
-				r9[l] = v13
+				// 98: selp.b64
+				v14 := uint64(v13)
+				if p1>>l&1 != 0 {
+					v14 = uint64(u12)
+				}
+				r9[l] = v14
 				// 102: st.param.u32
-				s14 := uint64(0x0)
-				s14v := uint64(r3[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+				s15 := uint64(0x0)
+				s15v := uint64(r3[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
 					}
 				}
 			}
@@ -2191,12 +2192,13 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 127, 128: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 127: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 128: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -2205,7 +2207,7 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 127: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 128: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -2220,11 +2222,11 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 129: ld.param.u32
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 12 {
-		u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:129")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:129")
 	}
 	// PTX lines 130: lane-local, one loop over the lanes
 	{
@@ -2233,33 +2235,33 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 130: setp.eq.u32
-				c6t := uint32(r3[l]) == uint32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(r3[l]) == uint32(u6)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 130: setp.eq.u32
-				c6t := uint32(r3[l]) == uint32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(r3[l]) == uint32(u6)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 131: mov.u64, warp-uniform
-	u7 := uint64(k0)
+	u8 := uint64(k0)
 	// PTX line 132: mov.u64, warp-uniform
-	u8 := uint64(k1)
+	u9 := uint64(k1)
 	// PTX lines 133, 137: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -2278,19 +2280,19 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 133: selp.b64
-				v9 := uint64(u7)
+				v10 := uint64(u8)
 				if p0>>l&1 != 0 {
-					v9 = uint64(u8)
+					v10 = uint64(u9)
 				}
-				r7[l] = v9
+				r7[l] = v10
 				// 137: st.param.u32
-				s10 := uint64(0x0)
-				s10v := uint64(r3[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				s11 := uint64(0x0)
+				s11v := uint64(r3[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/fault_calls.ptx:137")
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/fault_calls.ptx:137")
 					}
 				}
 			}
@@ -2298,19 +2300,19 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 133: selp.b64
-				v9 := uint64(u7)
+				v10 := uint64(u8)
 				if p0>>l&1 != 0 {
-					v9 = uint64(u8)
+					v10 = uint64(u9)
 				}
-				r7[l] = v9
+				r7[l] = v10
 				// 137: st.param.u32
-				s10 := uint64(0x0)
-				s10v := uint64(r3[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+				s11 := uint64(0x0)
+				s11v := uint64(r3[l])
+				if s11 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/fault_calls.ptx:137")
+						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/fault_calls.ptx:137")
 					}
 				}
 			}
@@ -2500,12 +2502,13 @@ func overflowBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 161, 162: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 161: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 162: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -2514,7 +2517,7 @@ func overflowBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 161: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 162: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -2529,11 +2532,11 @@ func overflowBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 163: ld.param.u32
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 12 {
-		u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:163")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:163")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -2545,13 +2548,13 @@ func overflowBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 164: ld.param.u32
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
-		u6 = uint64(binary.LittleEndian.Uint32(kp[0xc:]))
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0xc:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/semantics/fault_calls.ptx:164")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/semantics/fault_calls.ptx:164")
 	}
-	runtime.Broadcast(r5, m, u6)
+	runtime.Broadcast(r5, m, u7)
 	// PTX lines 165, 166, 170: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -2571,26 +2574,26 @@ func overflowBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 165: setp.eq.u32
-				c7t := uint32(r3[l]) == uint32(u5)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				c8t := uint32(r3[l]) == uint32(u6)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
 				}
-				p0n |= c7b0 << l
+				p0n |= c8b0 << l
 				// 166: mov.u32
-				if c7 {
-					v8 := uint64(k0)
-					r5[l] = v8
+				if c8 {
+					v9 := uint64(k0)
+					r5[l] = v9
 				}
 				// 170: st.param.u32
-				s9 := uint64(0x0)
-				s9v := uint64(r5[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				s10 := uint64(0x0)
+				s10v := uint64(r5[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/fault_calls.ptx:170")
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/fault_calls.ptx:170")
 					}
 				}
 			}
@@ -2598,33 +2601,33 @@ func overflowBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 165: setp.eq.u32
-				c7t := uint32(r3[l]) == uint32(u5)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				c8t := uint32(r3[l]) == uint32(u6)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
 				}
-				p0n |= c7b0 << l
+				p0n |= c8b0 << l
 				// 166: mov.u32
-				if c7 {
-					v8 := uint64(k0)
-					r5[l] = v8
+				if c8 {
+					v9 := uint64(k0)
+					r5[l] = v9
 				}
 				// 170: st.param.u32
-				s9 := uint64(0x0)
-				s9v := uint64(r5[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
+				s10 := uint64(0x0)
+				s10v := uint64(r5[l])
+				if s10 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/fault_calls.ptx:170")
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/fault_calls.ptx:170")
 					}
 				}
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	_ = u6
+	_ = u7
 }
 
 // overflowBlock2 runs block 2 of kernel overflow for the lanes m (budget 0: counting statistics).

@@ -710,12 +710,13 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 29, 30: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 30: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -724,7 +725,7 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 29: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 30: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -739,11 +740,11 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 31: ld.param.u32
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
-		u5 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/semantics/fault_misc.ptx:31")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/semantics/fault_misc.ptx:31")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -755,11 +756,11 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 32: ld.param.u64
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:32")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:32")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -771,16 +772,16 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 33: ld.param.u64
-	var u7 uint64
+	var u8 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
-		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_misc.ptx:33")
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_misc.ptx:33")
 	}
 	// PTX line 34: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u6)
-	// PTX line 35: cvta.to.global.u64, warp-uniform
 	u9 := uint64(u7)
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u8)
 	// PTX lines 36, 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -793,91 +794,91 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v15aw := w.Window(0)
+		v16aw := w.Window(0)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v11 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 37: add.u64
-				v11 := uint64(uint64(u8) + uint64(v10))
+				v12 := uint64(uint64(u9) + uint64(v11))
 				// 38: setp.eq.u32
-				c12t := uint32(r3[l]) == uint32(u5)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := uint32(r3[l]) == uint32(u6)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 				// 39: selp.u64
-				v13 := uint64(k1)
-				if c12 {
-					v13 = uint64(k2)
+				v14 := uint64(k1)
+				if c13 {
+					v14 = uint64(k2)
 				}
 				// 40: add.u64
-				v14 := uint64(uint64(v11) + uint64(v13))
+				v15 := uint64(uint64(v12) + uint64(v14))
 				// 41: ld.global.u32
-				v15a := uint64(v14) + 0x0
-				var v15 uint64
-				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
 					{
-						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-						if !v15ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
 							continue
 						}
-						v15 = v15x
+						v16 = v16x
 					}
 				}
-				r12[l] = v15
+				r12[l] = v16
 				// 42: add.u64
-				v16 := uint64(uint64(u9) + uint64(v10))
-				r13[l] = v16
+				v17 := uint64(uint64(u10) + uint64(v11))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 36: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v11 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 37: add.u64
-				v11 := uint64(uint64(u8) + uint64(v10))
+				v12 := uint64(uint64(u9) + uint64(v11))
 				// 38: setp.eq.u32
-				c12t := uint32(r3[l]) == uint32(u5)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				c13t := uint32(r3[l]) == uint32(u6)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
 				}
-				p0n |= c12b0 << l
+				p0n |= c13b0 << l
 				// 39: selp.u64
-				v13 := uint64(k1)
-				if c12 {
-					v13 = uint64(k2)
+				v14 := uint64(k1)
+				if c13 {
+					v14 = uint64(k2)
 				}
 				// 40: add.u64
-				v14 := uint64(uint64(v11) + uint64(v13))
+				v15 := uint64(uint64(v12) + uint64(v14))
 				// 41: ld.global.u32
-				v15a := uint64(v14) + 0x0
-				var v15 uint64
-				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
 					{
-						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-						if !v15ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/semantics/fault_misc.ptx:41")
 							continue
 						}
-						v15 = v15x
+						v16 = v16x
 					}
 				}
-				r12[l] = v15
+				r12[l] = v16
 				// 42: add.u64
-				v16 := uint64(uint64(u9) + uint64(v10))
-				r13[l] = v16
+				v17 := uint64(uint64(u10) + uint64(v11))
+				r13[l] = v17
 			}
 		}
 		flt.Raise(w)
@@ -894,17 +895,17 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s17w := w.Window(1)
+		s18w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: st.global.u32
-				s17 := uint64(r13[l]) + 0x0
-				s17v := uint64(r12[l])
-				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-					runtime.Store32(s17w.Ptr, s17o, s17v)
+				s18 := uint64(r13[l]) + 0x0
+				s18v := uint64(r12[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
 					{
-						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
 					}
 				}
 			}
@@ -912,13 +913,13 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 43: st.global.u32
-				s17 := uint64(r13[l]) + 0x0
-				s17v := uint64(r12[l])
-				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
-					runtime.Store32(s17w.Ptr, s17o, s17v)
+				s18 := uint64(r13[l]) + 0x0
+				s18v := uint64(r12[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
 					{
-						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 4, s17v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 4, s18v, l, "testdata/ptx/semantics/fault_misc.ptx:43")
 					}
 				}
 			}
@@ -973,13 +974,14 @@ func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 58, 59: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 58: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
 				// 59: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -989,7 +991,7 @@ func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
 				// 59: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -1004,11 +1006,11 @@ func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 60: ld.param.u32
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 12 {
-		u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:60")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:60")
 	}
 	// PTX lines 61, 62, 63: lane-local, one loop over the lanes
 	{
@@ -1017,48 +1019,48 @@ func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 61: setp.eq.u32
-				c6t := uint32(r3[l]) == uint32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(r3[l]) == uint32(u6)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 				// 62: mov.u32
-				v7 := uint64(r2[l])
-				r5[l] = v7
+				v8 := uint64(r2[l])
+				r5[l] = v8
 				// 63: mov.u32
-				if c6 {
-					v8 := uint64(k0)
-					r5[l] = v8
+				if c7 {
+					v9 := uint64(k0)
+					r5[l] = v9
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 61: setp.eq.u32
-				c6t := uint32(r3[l]) == uint32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(r3[l]) == uint32(u6)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 				// 62: mov.u32
-				v7 := uint64(r2[l])
-				r5[l] = v7
+				v8 := uint64(r2[l])
+				r5[l] = v8
 				// 63: mov.u32
-				if c6 {
-					v8 := uint64(k0)
-					r5[l] = v8
+				if c7 {
+					v9 := uint64(k0)
+					r5[l] = v9
 				}
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 64: mov.u64, warp-uniform
-	u9 := uint64(k1)
-	runtime.Broadcast(r6, m, u9)
+	u10 := uint64(k1)
+	runtime.Broadcast(r6, m, u10)
 	// PTX lines 65, 66, 67: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1076,17 +1078,17 @@ func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 65: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k2))))
+				v11 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k2))))
 				// 66: add.u64
-				v11 := uint64(uint64(u9) + uint64(v10))
+				v12 := uint64(uint64(u10) + uint64(v11))
 				// 67: st.shared.u32
-				s12 := uint64(v11) + 0x0
-				s12v := uint64(r3[l])
-				if s12 < shEnd4 && s12&3 == 0 {
-					runtime.Store32(shp, s12, s12v)
+				s13 := uint64(v12) + 0x0
+				s13v := uint64(r3[l])
+				if s13 < shEnd4 && s13&3 == 0 {
+					runtime.Store32(shp, s13, s13v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
+						w.StoreLane(nil, runtime.SpaceShared, s13, 4, s13v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
 					}
 				}
 			}
@@ -1094,17 +1096,17 @@ func sharedOobBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 65: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k2))))
+				v11 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k2))))
 				// 66: add.u64
-				v11 := uint64(uint64(u9) + uint64(v10))
+				v12 := uint64(uint64(u10) + uint64(v11))
 				// 67: st.shared.u32
-				s12 := uint64(v11) + 0x0
-				s12v := uint64(r3[l])
-				if s12 < shEnd4 && s12&3 == 0 {
-					runtime.Store32(shp, s12, s12v)
+				s13 := uint64(v12) + 0x0
+				s13v := uint64(r3[l])
+				if s13 < shEnd4 && s13&3 == 0 {
+					runtime.Store32(shp, s13, s13v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s12, 4, s12v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
+						w.StoreLane(nil, runtime.SpaceShared, s13, 4, s13v, l, "testdata/ptx/semantics/fault_misc.ptx:67")
 					}
 				}
 			}
@@ -1334,12 +1336,13 @@ func brxRangeBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 93, 94: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 93: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 94: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -1348,7 +1351,7 @@ func brxRangeBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 93: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 94: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -1363,11 +1366,11 @@ func brxRangeBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 95: ld.param.u32
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 12 {
-		u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:95")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:95")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -1379,14 +1382,14 @@ func brxRangeBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 96: ld.param.u64
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:96")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:96")
 	}
 	// PTX line 97: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u6)
+	u8 := uint64(u7)
 	// PTX lines 98, 99, 100, 101, 102: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1394,50 +1397,50 @@ func brxRangeBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 98: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 99: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
-				r8[l] = v9
+				v10 := uint64(uint64(u8) + uint64(v9))
+				r8[l] = v10
 				// 100: and.b32
-				v10 := uint64(uint32(r3[l]) & uint32(k1))
-				r9[l] = v10
+				v11 := uint64(uint32(r3[l]) & uint32(k1))
+				r9[l] = v11
 				// 101: setp.eq.u32
-				c11t := uint32(r3[l]) == uint32(u5)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := uint32(r3[l]) == uint32(u6)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p0n |= c11b0 << l
+				p0n |= c12b0 << l
 				// 102: mov.u32
-				if c11 {
-					v12 := uint64(k0)
-					r9[l] = v12
+				if c12 {
+					v13 := uint64(k0)
+					r9[l] = v13
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 98: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 99: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
-				r8[l] = v9
+				v10 := uint64(uint64(u8) + uint64(v9))
+				r8[l] = v10
 				// 100: and.b32
-				v10 := uint64(uint32(r3[l]) & uint32(k1))
-				r9[l] = v10
+				v11 := uint64(uint32(r3[l]) & uint32(k1))
+				r9[l] = v11
 				// 101: setp.eq.u32
-				c11t := uint32(r3[l]) == uint32(u5)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c12t := uint32(r3[l]) == uint32(u6)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
 				}
-				p0n |= c11b0 << l
+				p0n |= c12b0 << l
 				// 102: mov.u32
-				if c11 {
-					v12 := uint64(k0)
-					r9[l] = v12
+				if c12 {
+					v13 := uint64(k0)
+					r9[l] = v13
 				}
 			}
 		}
@@ -1682,12 +1685,13 @@ func trapKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 132, 133: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 132: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 133: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -1696,7 +1700,7 @@ func trapKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 132: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 133: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -1711,11 +1715,11 @@ func trapKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 134: ld.param.u32
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 12 {
-		u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:134")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:134")
 	}
 	// PTX lines 135: lane-local, one loop over the lanes
 	{
@@ -1724,25 +1728,25 @@ func trapKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 135: setp.eq.u32
-				c6t := uint32(r3[l]) == uint32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(r3[l]) == uint32(u6)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 135: setp.eq.u32
-				c6t := uint32(r3[l]) == uint32(u5)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(r3[l]) == uint32(u6)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p0n |= c6b0 << l
+				p0n |= c7b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n

@@ -274,12 +274,13 @@ func oobLoadBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 22, 23: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 22: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 23: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -288,7 +289,7 @@ func oobLoadBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 22: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 23: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -303,11 +304,11 @@ func oobLoadBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 24: ld.param.u64
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_oob.ptx:24")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_oob.ptx:24")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -319,16 +320,16 @@ func oobLoadBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 25: ld.param.u64
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
-		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_oob.ptx:25")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_oob.ptx:25")
 	}
 	// PTX line 26: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u5)
-	// PTX line 27: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u6)
+	// PTX line 27: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u7)
 	// PTX lines 28, 29, 30, 31: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -340,60 +341,60 @@ func oobLoadBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v11aw := w.Window(0)
+		v12aw := w.Window(0)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 28: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 29: add.u64
-				v10 := uint64(uint64(u7) + uint64(v9))
+				v11 := uint64(uint64(u8) + uint64(v10))
 				// 30: ld.global.u32
-				v11a := uint64(v10) + 0x4
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x4
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:30")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/fault_oob.ptx:30")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 31: add.u64
-				v12 := uint64(uint64(u8) + uint64(v9))
-				r11[l] = v12
+				v13 := uint64(uint64(u9) + uint64(v10))
+				r11[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 28: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 29: add.u64
-				v10 := uint64(uint64(u7) + uint64(v9))
+				v11 := uint64(uint64(u8) + uint64(v10))
 				// 30: ld.global.u32
-				v11a := uint64(v10) + 0x4
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x4
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:30")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/fault_oob.ptx:30")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 31: add.u64
-				v12 := uint64(uint64(u8) + uint64(v9))
-				r11[l] = v12
+				v13 := uint64(uint64(u9) + uint64(v10))
+				r11[l] = v13
 			}
 		}
 		flt.Raise(w)
@@ -409,17 +410,17 @@ func oobLoadBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s13w := w.Window(1)
+		s14w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: st.global.u32
-				s13 := uint64(r11[l]) + 0x0
-				s13v := uint64(r10[l])
-				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-					runtime.Store32(s13w.Ptr, s13o, s13v)
+				s14 := uint64(r11[l]) + 0x0
+				s14v := uint64(r10[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
 					{
-						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:32")
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/fault_oob.ptx:32")
 					}
 				}
 			}
@@ -427,13 +428,13 @@ func oobLoadBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 32: st.global.u32
-				s13 := uint64(r11[l]) + 0x0
-				s13v := uint64(r10[l])
-				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-					runtime.Store32(s13w.Ptr, s13o, s13v)
+				s14 := uint64(r11[l]) + 0x0
+				s14v := uint64(r10[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
 					{
-						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:32")
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/fault_oob.ptx:32")
 					}
 				}
 			}
@@ -478,12 +479,13 @@ func oobStoreBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 46, 47: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 46: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 47: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -492,7 +494,7 @@ func oobStoreBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 46: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 47: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -507,11 +509,11 @@ func oobStoreBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 48: ld.param.u64
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_oob.ptx:48")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_oob.ptx:48")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -523,16 +525,16 @@ func oobStoreBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 49: ld.param.u64
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
-		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_oob.ptx:49")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/semantics/fault_oob.ptx:49")
 	}
 	// PTX line 50: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u5)
-	// PTX line 51: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u6)
+	// PTX line 51: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u7)
 	// PTX lines 52, 53, 54, 55: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -544,60 +546,60 @@ func oobStoreBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v11aw := w.Window(2)
+		v12aw := w.Window(2)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 53: add.u64
-				v10 := uint64(uint64(u7) + uint64(v9))
+				v11 := uint64(uint64(u8) + uint64(v10))
 				// 54: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:54")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/fault_oob.ptx:54")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 55: add.u64
-				v12 := uint64(uint64(u8) + uint64(v9))
-				r11[l] = v12
+				v13 := uint64(uint64(u9) + uint64(v10))
+				r11[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 52: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v10 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 53: add.u64
-				v10 := uint64(uint64(u7) + uint64(v9))
+				v11 := uint64(uint64(u8) + uint64(v10))
 				// 54: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/semantics/fault_oob.ptx:54")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/fault_oob.ptx:54")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 55: add.u64
-				v12 := uint64(uint64(u8) + uint64(v9))
-				r11[l] = v12
+				v13 := uint64(uint64(u9) + uint64(v10))
+				r11[l] = v13
 			}
 		}
 		flt.Raise(w)
@@ -613,17 +615,17 @@ func oobStoreBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s13w := w.Window(3)
+		s14w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: st.global.u32
-				s13 := uint64(r11[l]) + 0x4
-				s13v := uint64(r10[l])
-				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-					runtime.Store32(s13w.Ptr, s13o, s13v)
+				s14 := uint64(r11[l]) + 0x4
+				s14v := uint64(r10[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
 					{
-						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:56")
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/fault_oob.ptx:56")
 					}
 				}
 			}
@@ -631,13 +633,13 @@ func oobStoreBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 56: st.global.u32
-				s13 := uint64(r11[l]) + 0x4
-				s13v := uint64(r10[l])
-				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-					runtime.Store32(s13w.Ptr, s13o, s13v)
+				s14 := uint64(r11[l]) + 0x4
+				s14v := uint64(r10[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
 					{
-						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_oob.ptx:56")
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/fault_oob.ptx:56")
 					}
 				}
 			}

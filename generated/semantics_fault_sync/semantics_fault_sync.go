@@ -972,12 +972,13 @@ func configBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX lines 71, 72: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 71: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 72: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
@@ -986,7 +987,7 @@ func configBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 71: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				// 72: mad.lo.u32
-				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		}
@@ -1001,11 +1002,11 @@ func configBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 73: ld.param.u32
-	var u5 uint64
+	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 12 {
-		u5 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+		u6 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
 	} else {
-		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_sync.ptx:73")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_sync.ptx:73")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -1017,17 +1018,17 @@ func configBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 74: ld.param.s16
-	var u6 uint64
+	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 14 {
-		u6 = uint64(binary.LittleEndian.Uint16(kp[0xc:]))
+		u7 = uint64(binary.LittleEndian.Uint16(kp[0xc:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 2, m, "testdata/ptx/semantics/fault_sync.ptx:74")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 2, m, "testdata/ptx/semantics/fault_sync.ptx:74")
 	}
-	u6 = uint64(uint16(int16(int16(u6))))
+	u7 = uint64(uint16(int16(int16(u7))))
 	// PTX line 75: cvt.s32.s16, warp-uniform
-	u7 := uint64(uint32(int16(u6)))
+	u8 := uint64(uint32(int16(u7)))
 	// PTX line 76: add.u32, warp-uniform
-	u8 := uint64(uint32(u5) + uint32(u7))
+	u9 := uint64(uint32(u6) + uint32(u8))
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -1038,14 +1039,14 @@ func configBlock0(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 77: ld.param.u64
-	var u9 uint64
+	var u10 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
-		u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+		u10 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:77")
+		u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_sync.ptx:77")
 	}
 	// PTX line 78: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u9)
+	u11 := uint64(u10)
 	// PTX lines 79, 80, 81: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1057,21 +1058,21 @@ func configBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s13w := w.Window(2)
+		s14w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v12 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 80: add.u64
-				v12 := uint64(uint64(u10) + uint64(v11))
+				v13 := uint64(uint64(u11) + uint64(v12))
 				// 81: st.global.u32
-				s13 := uint64(v12) + 0x0
-				s13v := uint64(u8)
-				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-					runtime.Store32(s13w.Ptr, s13o, s13v)
+				s14 := uint64(v13) + 0x0
+				s14v := uint64(u9)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
 					{
-						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
 					}
 				}
 			}
@@ -1079,17 +1080,17 @@ func configBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 79: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+				v12 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 80: add.u64
-				v12 := uint64(uint64(u10) + uint64(v11))
+				v13 := uint64(uint64(u11) + uint64(v12))
 				// 81: st.global.u32
-				s13 := uint64(v12) + 0x0
-				s13v := uint64(u8)
-				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
-					runtime.Store32(s13w.Ptr, s13o, s13v)
+				s14 := uint64(v13) + 0x0
+				s14v := uint64(u9)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
 					{
-						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/semantics/fault_sync.ptx:81")
 					}
 				}
 			}

@@ -395,82 +395,83 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v13aw := w.Window(0)
+		v14aw := w.Window(0)
 		var flt runtime.LaneFault
+		h10 := uint32(u7) * uint32(u8)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(r5[l])))
+				v9 := uint64(uint32(h10 + uint32(r5[l])))
 				r8[l] = v9
 				// 36: mul.lo.s32
-				v10 := uint64(uint32(v9) * uint32(u5))
+				v11 := uint64(uint32(v9) * uint32(u5))
 				// 37: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(v10)) * uint64(uint32(k0))))
-				r10[l] = v11
+				v12 := uint64(uint64(uint64(uint32(v11)) * uint64(uint32(k0))))
+				r10[l] = v12
 				// 38: add.s64
-				v12 := uint64(uint64(u4) + uint64(v11))
+				v13 := uint64(uint64(u4) + uint64(v12))
 				// 39: ld.global.u32
-				v13a := uint64(v12) + 0x0
-				var v13 uint64
-				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
 					{
-						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/semantics/fused.ptx:39")
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/semantics/fused.ptx:39")
 							continue
 						}
-						v13 = v13x
+						v14 = v14x
 					}
 				}
 				// 40: cvt.u64.u32
-				v14 := uint64(uint64(uint32(v13)))
-				r13[l] = v14
+				v15 := uint64(uint64(uint32(v14)))
+				r13[l] = v15
 				// 41: mul.wide.u32
-				v15 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k1))))
-				r14[l] = v15
+				v16 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k1))))
+				r14[l] = v16
 				// 42: add.s64
-				v16 := uint64(uint64(u2) + uint64(v15))
-				r15[l] = v16
+				v17 := uint64(uint64(u2) + uint64(v16))
+				r15[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 35: mad.lo.s32
-				v9 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(r5[l])))
+				v9 := uint64(uint32(h10 + uint32(r5[l])))
 				r8[l] = v9
 				// 36: mul.lo.s32
-				v10 := uint64(uint32(v9) * uint32(u5))
+				v11 := uint64(uint32(v9) * uint32(u5))
 				// 37: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(v10)) * uint64(uint32(k0))))
-				r10[l] = v11
+				v12 := uint64(uint64(uint64(uint32(v11)) * uint64(uint32(k0))))
+				r10[l] = v12
 				// 38: add.s64
-				v12 := uint64(uint64(u4) + uint64(v11))
+				v13 := uint64(uint64(u4) + uint64(v12))
 				// 39: ld.global.u32
-				v13a := uint64(v12) + 0x0
-				var v13 uint64
-				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
-					v13 = runtime.Load32(v13aw.Ptr, v13ao)
+				v14a := uint64(v13) + 0x0
+				var v14 uint64
+				if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
+					v14 = runtime.Load32(v14aw.Ptr, v14ao)
 				} else {
 					{
-						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/semantics/fused.ptx:39")
+						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGlobal, v14a, 4, l)
+						if !v14ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v14a, 4, "testdata/ptx/semantics/fused.ptx:39")
 							continue
 						}
-						v13 = v13x
+						v14 = v14x
 					}
 				}
 				// 40: cvt.u64.u32
-				v14 := uint64(uint64(uint32(v13)))
-				r13[l] = v14
+				v15 := uint64(uint64(uint32(v14)))
+				r13[l] = v15
 				// 41: mul.wide.u32
-				v15 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k1))))
-				r14[l] = v15
+				v16 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k1))))
+				r14[l] = v16
 				// 42: add.s64
-				v16 := uint64(uint64(u2) + uint64(v15))
-				r15[l] = v16
+				v17 := uint64(uint64(u2) + uint64(v16))
+				r15[l] = v17
 			}
 		}
 		flt.Raise(w)
@@ -487,90 +488,90 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s17w := w.Window(1)
+		s18w := w.Window(1)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: st.global.u64
-				s17 := uint64(r15[l]) + 0x0
-				s17v := uint64(r13[l])
-				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-					runtime.Store64(s17w.Ptr, s17o, s17v)
+				s18 := uint64(r15[l]) + 0x0
+				s18v := uint64(r13[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
 					{
-						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:43")
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/semantics/fused.ptx:43")
 					}
 				}
 				// 44: setp.lt.u32
-				c18t := uint32(r5[l]) < uint32(k2)
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
+				c19t := uint32(r5[l]) < uint32(k2)
+				c19 := c19t
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
 				}
-				p0n |= c18b0 << l
+				p0n |= c19b0 << l
 				// 45: add.s64
-				v19 := uint64(uint64(u2) + uint64(r14[l]))
-				r16[l] = v19
+				v20 := uint64(uint64(u2) + uint64(r14[l]))
+				r16[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 43: st.global.u64
-				s17 := uint64(r15[l]) + 0x0
-				s17v := uint64(r13[l])
-				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-					runtime.Store64(s17w.Ptr, s17o, s17v)
+				s18 := uint64(r15[l]) + 0x0
+				s18v := uint64(r13[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Ptr, s18o, s18v)
 				} else {
 					{
-						w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/semantics/fused.ptx:43")
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/semantics/fused.ptx:43")
 					}
 				}
 				// 44: setp.lt.u32
-				c18t := uint32(r5[l]) < uint32(k2)
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
+				c19t := uint32(r5[l]) < uint32(k2)
+				c19 := c19t
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
 				}
-				p0n |= c18b0 << l
+				p0n |= c19b0 << l
 				// 45: add.s64
-				v19 := uint64(uint64(u2) + uint64(r14[l]))
-				r16[l] = v19
+				v20 := uint64(uint64(u2) + uint64(r14[l]))
+				r16[l] = v20
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 46: mov.u64, warp-uniform
-	u20 := uint64(k3)
-	runtime.Broadcast(r17, m, u20)
+	u21 := uint64(k3)
+	runtime.Broadcast(r17, m, u21)
 	// PTX lines 47: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
-		v21aw := w.Window(2)
+		v22aw := w.Window(2)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 47: ld.global.u64
 				if p0>>l&1 != 0 {
-					v21a := uint64(r16[l]) + 0x0
+					v22a := uint64(r16[l]) + 0x0
 					if budget == 0 {
-						w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v21a, 8)
+						w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v22a, 8)
 					}
-					var v21 uint64
-					if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-						v21 = runtime.Load64(v21aw.Ptr, v21ao)
+					var v22 uint64
+					if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
+						v22 = runtime.Load64(v22aw.Ptr, v22ao)
 					} else {
 						{
-							v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 8, l)
-							if !v21ok {
-								flt.Note(0, l, runtime.SpaceGlobal, v21a, 8, "testdata/ptx/semantics/fused.ptx:47")
+							v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGlobal, v22a, 8, l)
+							if !v22ok {
+								flt.Note(0, l, runtime.SpaceGlobal, v22a, 8, "testdata/ptx/semantics/fused.ptx:47")
 								continue
 							}
-							v21 = v21x
+							v22 = v22x
 						}
 					}
-					r17[l] = v21
+					r17[l] = v22
 				}
 			}
 		} else {
@@ -578,32 +579,32 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 47: ld.global.u64
 				if p0>>l&1 != 0 {
-					v21a := uint64(r16[l]) + 0x0
+					v22a := uint64(r16[l]) + 0x0
 					if budget == 0 {
-						w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v21a, 8)
+						w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v22a, 8)
 					}
-					var v21 uint64
-					if v21ao := v21a - v21aw.Base; v21ao < v21aw.End && v21a&7 == 0 {
-						v21 = runtime.Load64(v21aw.Ptr, v21ao)
+					var v22 uint64
+					if v22ao := v22a - v22aw.Base; v22ao < v22aw.End && v22a&7 == 0 {
+						v22 = runtime.Load64(v22aw.Ptr, v22ao)
 					} else {
 						{
-							v21x, v21ok := w.TryLoad(v21aw, runtime.SpaceGlobal, v21a, 8, l)
-							if !v21ok {
-								flt.Note(0, l, runtime.SpaceGlobal, v21a, 8, "testdata/ptx/semantics/fused.ptx:47")
+							v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGlobal, v22a, 8, l)
+							if !v22ok {
+								flt.Note(0, l, runtime.SpaceGlobal, v22a, 8, "testdata/ptx/semantics/fused.ptx:47")
 								continue
 							}
-							v21 = v21x
+							v22 = v22x
 						}
 					}
-					r17[l] = v21
+					r17[l] = v22
 				}
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 48: mov.u64, warp-uniform
-	u22 := uint64(k4)
-	runtime.Broadcast(r18, m, u22)
+	u23 := uint64(k4)
+	runtime.Broadcast(r18, m, u23)
 	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -621,17 +622,17 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: mul.wide.u32
-				v23 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k1))))
+				v24 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k1))))
 				// 50: add.s64
-				v24 := uint64(uint64(u22) + uint64(v23))
+				v25 := uint64(uint64(u23) + uint64(v24))
 				// 51: st.shared.u64
-				s25 := uint64(v24) + 0x0
-				s25v := uint64(r13[l])
-				if s25 < shEnd8 && s25&7 == 0 {
-					runtime.Store64(shp, s25, s25v)
+				s26 := uint64(v25) + 0x0
+				s26v := uint64(r13[l])
+				if s26 < shEnd8 && s26&7 == 0 {
+					runtime.Store64(shp, s26, s26v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s25, 8, s25v, l, "testdata/ptx/semantics/fused.ptx:51")
+						w.StoreLane(nil, runtime.SpaceShared, s26, 8, s26v, l, "testdata/ptx/semantics/fused.ptx:51")
 					}
 				}
 			}
@@ -639,23 +640,23 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 49: mul.wide.u32
-				v23 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k1))))
+				v24 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k1))))
 				// 50: add.s64
-				v24 := uint64(uint64(u22) + uint64(v23))
+				v25 := uint64(uint64(u23) + uint64(v24))
 				// 51: st.shared.u64
-				s25 := uint64(v24) + 0x0
-				s25v := uint64(r13[l])
-				if s25 < shEnd8 && s25&7 == 0 {
-					runtime.Store64(shp, s25, s25v)
+				s26 := uint64(v25) + 0x0
+				s26v := uint64(r13[l])
+				if s26 < shEnd8 && s26&7 == 0 {
+					runtime.Store64(shp, s26, s26v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s25, 8, s25v, l, "testdata/ptx/semantics/fused.ptx:51")
+						w.StoreLane(nil, runtime.SpaceShared, s26, 8, s26v, l, "testdata/ptx/semantics/fused.ptx:51")
 					}
 				}
 			}
 		}
 	}
-	_ = u20
+	_ = u21
 }
 
 // fusedBlock1 runs block 1 of kernel fused for the lanes m (budget 0: counting statistics).

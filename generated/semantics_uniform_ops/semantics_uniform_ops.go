@@ -399,8 +399,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v12aw := w.Window(0)
+		v13aw := w.Window(0)
 		var flt runtime.LaneFault
+		h10 := uint32(u6) * uint32(u7)
 		p0n := uint32(0)
 		p1n := uint32(0)
 		p2n := uint32(0)
@@ -413,79 +414,79 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				v8 := uint64(uint64(tid0[l]))
 				r7[l] = v8
 				// 31: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 32: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+				v11 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
 				// 33: add.s64
-				v11 := uint64(uint64(u4) + uint64(v10))
+				v12 := uint64(uint64(u4) + uint64(v11))
 				// 34: ld.global.u32
-				v12a := uint64(v11) + 0x0
-				var v12 uint64
-				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
 					{
-						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/uniform_ops.ptx:34")
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/semantics/uniform_ops.ptx:34")
 							continue
 						}
-						v12 = v12x
+						v13 = v13x
 					}
 				}
-				r11[l] = v12
+				r11[l] = v13
 				// 35: setp.lt.s32
-				c13t := int32(v12) < int32(u5)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
-				}
-				p0n |= c13b0 << l
-				// 36: setp.gt.s32
-				c14t := int32(v12) > int32(u5)
+				c14t := int32(v13) < int32(u5)
 				c14 := c14t
 				c14b0 := uint32(0)
 				if c14 {
 					c14b0 = 1
 				}
-				p1n |= c14b0 << l
-				// 37: setp.le.s32
-				c15t := int32(v12) <= int32(u5)
+				p0n |= c14b0 << l
+				// 36: setp.gt.s32
+				c15t := int32(v13) > int32(u5)
 				c15 := c15t
 				c15b0 := uint32(0)
 				if c15 {
 					c15b0 = 1
 				}
-				p2n |= c15b0 << l
-				// 38: setp.ge.s32
-				c16t := int32(v12) >= int32(u5)
+				p1n |= c15b0 << l
+				// 37: setp.le.s32
+				c16t := int32(v13) <= int32(u5)
 				c16 := c16t
 				c16b0 := uint32(0)
 				if c16 {
 					c16b0 = 1
 				}
-				p3n |= c16b0 << l
-				// 39: setp.lt.u32
-				c17t := uint32(v12) < uint32(u5)
+				p2n |= c16b0 << l
+				// 38: setp.ge.s32
+				c17t := int32(v13) >= int32(u5)
 				c17 := c17t
 				c17b0 := uint32(0)
 				if c17 {
 					c17b0 = 1
 				}
-				p4n |= c17b0 << l
-				// 40: setp.ge.u32
-				c18t := uint32(v12) >= uint32(u5)
+				p3n |= c17b0 << l
+				// 39: setp.lt.u32
+				c18t := uint32(v13) < uint32(u5)
 				c18 := c18t
 				c18b0 := uint32(0)
 				if c18 {
 					c18b0 = 1
 				}
-				p5n |= c18b0 << l
+				p4n |= c18b0 << l
+				// 40: setp.ge.u32
+				c19t := uint32(v13) >= uint32(u5)
+				c19 := c19t
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
+				}
+				p5n |= c19b0 << l
 				// 41: cvt.s64.s32
-				v19 := uint64(uint64(int32(v12)))
-				r12[l] = v19
+				v20 := uint64(uint64(int32(v13)))
+				r12[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -494,79 +495,79 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				v8 := uint64(uint64(tid0[l]))
 				r7[l] = v8
 				// 31: mad.lo.s32
-				v9 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(v8)))
+				v9 := uint64(uint32(h10 + uint32(v8)))
 				r8[l] = v9
 				// 32: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+				v11 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
 				// 33: add.s64
-				v11 := uint64(uint64(u4) + uint64(v10))
+				v12 := uint64(uint64(u4) + uint64(v11))
 				// 34: ld.global.u32
-				v12a := uint64(v11) + 0x0
-				var v12 uint64
-				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
 					{
-						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/semantics/uniform_ops.ptx:34")
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/semantics/uniform_ops.ptx:34")
 							continue
 						}
-						v12 = v12x
+						v13 = v13x
 					}
 				}
-				r11[l] = v12
+				r11[l] = v13
 				// 35: setp.lt.s32
-				c13t := int32(v12) < int32(u5)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
-				}
-				p0n |= c13b0 << l
-				// 36: setp.gt.s32
-				c14t := int32(v12) > int32(u5)
+				c14t := int32(v13) < int32(u5)
 				c14 := c14t
 				c14b0 := uint32(0)
 				if c14 {
 					c14b0 = 1
 				}
-				p1n |= c14b0 << l
-				// 37: setp.le.s32
-				c15t := int32(v12) <= int32(u5)
+				p0n |= c14b0 << l
+				// 36: setp.gt.s32
+				c15t := int32(v13) > int32(u5)
 				c15 := c15t
 				c15b0 := uint32(0)
 				if c15 {
 					c15b0 = 1
 				}
-				p2n |= c15b0 << l
-				// 38: setp.ge.s32
-				c16t := int32(v12) >= int32(u5)
+				p1n |= c15b0 << l
+				// 37: setp.le.s32
+				c16t := int32(v13) <= int32(u5)
 				c16 := c16t
 				c16b0 := uint32(0)
 				if c16 {
 					c16b0 = 1
 				}
-				p3n |= c16b0 << l
-				// 39: setp.lt.u32
-				c17t := uint32(v12) < uint32(u5)
+				p2n |= c16b0 << l
+				// 38: setp.ge.s32
+				c17t := int32(v13) >= int32(u5)
 				c17 := c17t
 				c17b0 := uint32(0)
 				if c17 {
 					c17b0 = 1
 				}
-				p4n |= c17b0 << l
-				// 40: setp.ge.u32
-				c18t := uint32(v12) >= uint32(u5)
+				p3n |= c17b0 << l
+				// 39: setp.lt.u32
+				c18t := uint32(v13) < uint32(u5)
 				c18 := c18t
 				c18b0 := uint32(0)
 				if c18 {
 					c18b0 = 1
 				}
-				p5n |= c18b0 << l
+				p4n |= c18b0 << l
+				// 40: setp.ge.u32
+				c19t := uint32(v13) >= uint32(u5)
+				c19 := c19t
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
+				}
+				p5n |= c19b0 << l
 				// 41: cvt.s64.s32
-				v19 := uint64(uint64(int32(v12)))
-				r12[l] = v19
+				v20 := uint64(uint64(int32(v13)))
+				r12[l] = v20
 			}
 		}
 		flt.Raise(w)
@@ -578,7 +579,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		w.P[5] = p5&^m | p5n
 	}
 	// PTX line 42: cvt.s64.s32, warp-uniform
-	u20 := uint64(uint64(int32(u5)))
+	u21 := uint64(uint64(int32(u5)))
 	// PTX lines 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -598,195 +599,195 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s41w := w.Window(1)
+		s42w := w.Window(1)
 		p6n := uint32(0)
 		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: setp.lt.s64
-				c21t := int64(r12[l]) < int64(u20)
-				c21 := c21t
-				c21b0 := uint32(0)
-				if c21 {
-					c21b0 = 1
-				}
-				p6n |= c21b0 << l
-				// 44: setp.ge.u64
-				c22t := uint64(u20) >= uint64(r12[l])
+				c22t := int64(r12[l]) < int64(u21)
 				c22 := c22t
 				c22b0 := uint32(0)
 				if c22 {
 					c22b0 = 1
 				}
-				p7n |= c22b0 << l
+				p6n |= c22b0 << l
+				// 44: setp.ge.u64
+				c23t := uint64(u21) >= uint64(r12[l])
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p7n |= c23b0 << l
 				// 45: selp.u32
-				v23 := uint64(k1)
+				v24 := uint64(k1)
 				if p0>>l&1 != 0 {
-					v23 = uint64(k2)
+					v24 = uint64(k2)
 				}
 				// 46: selp.u32
-				v24 := uint64(k1)
+				v25 := uint64(k1)
 				if p1>>l&1 != 0 {
-					v24 = uint64(k3)
+					v25 = uint64(k3)
 				}
 				// 47: or.b32
-				v25 := uint64(uint32(v23) | uint32(v24))
+				v26 := uint64(uint32(v24) | uint32(v25))
 				// 48: selp.u32
-				v26 := uint64(k1)
+				v27 := uint64(k1)
 				if p2>>l&1 != 0 {
-					v26 = uint64(k0)
+					v27 = uint64(k0)
 				}
 				// 49: or.b32
-				v27 := uint64(uint32(v25) | uint32(v26))
+				v28 := uint64(uint32(v26) | uint32(v27))
 				// 50: selp.u32
-				v28 := uint64(k1)
+				v29 := uint64(k1)
 				if p3>>l&1 != 0 {
-					v28 = uint64(k4)
+					v29 = uint64(k4)
 				}
 				// 51: or.b32
-				v29 := uint64(uint32(v27) | uint32(v28))
+				v30 := uint64(uint32(v28) | uint32(v29))
 				// 52: selp.u32
-				v30 := uint64(k1)
+				v31 := uint64(k1)
 				if p4>>l&1 != 0 {
-					v30 = uint64(k5)
+					v31 = uint64(k5)
 				}
 				// 53: or.b32
-				v31 := uint64(uint32(v29) | uint32(v30))
+				v32 := uint64(uint32(v30) | uint32(v31))
 				// 54: selp.u32
-				v32 := uint64(k1)
+				v33 := uint64(k1)
 				if p5>>l&1 != 0 {
-					v32 = uint64(k6)
+					v33 = uint64(k6)
 				}
 				// 55: or.b32
-				v33 := uint64(uint32(v31) | uint32(v32))
+				v34 := uint64(uint32(v32) | uint32(v33))
 				// 56: selp.u32
-				v34 := uint64(k1)
-				if c21 {
-					v34 = uint64(k7)
+				v35 := uint64(k1)
+				if c22 {
+					v35 = uint64(k7)
 				}
 				// 57: or.b32
-				v35 := uint64(uint32(v33) | uint32(v34))
+				v36 := uint64(uint32(v34) | uint32(v35))
 				// 58: selp.u32
-				v36 := uint64(k1)
-				if c22 {
-					v36 = uint64(k8)
+				v37 := uint64(k1)
+				if c23 {
+					v37 = uint64(k8)
 				}
 				// 59: or.b32
-				v37 := uint64(uint32(v35) | uint32(v36))
+				v38 := uint64(uint32(v36) | uint32(v37))
 				// 60: cvt.u64.u32
-				v38 := uint64(uint64(uint32(v37)))
+				v39 := uint64(uint64(uint32(v38)))
 				// 61: mul.wide.u32
-				v39 := uint64(uint64(uint64(uint32(r8[l])) * uint64(uint32(k7))))
+				v40 := uint64(uint64(uint64(uint32(r8[l])) * uint64(uint32(k7))))
 				// 62: add.s64
-				v40 := uint64(uint64(u2) + uint64(v39))
-				r18[l] = v40
+				v41 := uint64(uint64(u2) + uint64(v40))
+				r18[l] = v41
 				// 63: st.global.u64
-				s41 := uint64(v40) + 0x0
-				s41v := uint64(v38)
-				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
-					runtime.Store64(s41w.Ptr, s41o, s41v)
+				s42 := uint64(v41) + 0x0
+				s42v := uint64(v39)
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
+					runtime.Store64(s42w.Ptr, s42o, s42v)
 				} else {
 					{
-						w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/semantics/uniform_ops.ptx:63")
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/semantics/uniform_ops.ptx:63")
 					}
 				}
 				// 64: mul.wide.s32
-				v42 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
-				r19[l] = v42
+				v43 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
+				r19[l] = v43
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 43: setp.lt.s64
-				c21t := int64(r12[l]) < int64(u20)
-				c21 := c21t
-				c21b0 := uint32(0)
-				if c21 {
-					c21b0 = 1
-				}
-				p6n |= c21b0 << l
-				// 44: setp.ge.u64
-				c22t := uint64(u20) >= uint64(r12[l])
+				c22t := int64(r12[l]) < int64(u21)
 				c22 := c22t
 				c22b0 := uint32(0)
 				if c22 {
 					c22b0 = 1
 				}
-				p7n |= c22b0 << l
+				p6n |= c22b0 << l
+				// 44: setp.ge.u64
+				c23t := uint64(u21) >= uint64(r12[l])
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p7n |= c23b0 << l
 				// 45: selp.u32
-				v23 := uint64(k1)
+				v24 := uint64(k1)
 				if p0>>l&1 != 0 {
-					v23 = uint64(k2)
+					v24 = uint64(k2)
 				}
 				// 46: selp.u32
-				v24 := uint64(k1)
+				v25 := uint64(k1)
 				if p1>>l&1 != 0 {
-					v24 = uint64(k3)
+					v25 = uint64(k3)
 				}
 				// 47: or.b32
-				v25 := uint64(uint32(v23) | uint32(v24))
+				v26 := uint64(uint32(v24) | uint32(v25))
 				// 48: selp.u32
-				v26 := uint64(k1)
+				v27 := uint64(k1)
 				if p2>>l&1 != 0 {
-					v26 = uint64(k0)
+					v27 = uint64(k0)
 				}
 				// 49: or.b32
-				v27 := uint64(uint32(v25) | uint32(v26))
+				v28 := uint64(uint32(v26) | uint32(v27))
 				// 50: selp.u32
-				v28 := uint64(k1)
+				v29 := uint64(k1)
 				if p3>>l&1 != 0 {
-					v28 = uint64(k4)
+					v29 = uint64(k4)
 				}
 				// 51: or.b32
-				v29 := uint64(uint32(v27) | uint32(v28))
+				v30 := uint64(uint32(v28) | uint32(v29))
 				// 52: selp.u32
-				v30 := uint64(k1)
+				v31 := uint64(k1)
 				if p4>>l&1 != 0 {
-					v30 = uint64(k5)
+					v31 = uint64(k5)
 				}
 				// 53: or.b32
-				v31 := uint64(uint32(v29) | uint32(v30))
+				v32 := uint64(uint32(v30) | uint32(v31))
 				// 54: selp.u32
-				v32 := uint64(k1)
+				v33 := uint64(k1)
 				if p5>>l&1 != 0 {
-					v32 = uint64(k6)
+					v33 = uint64(k6)
 				}
 				// 55: or.b32
-				v33 := uint64(uint32(v31) | uint32(v32))
+				v34 := uint64(uint32(v32) | uint32(v33))
 				// 56: selp.u32
-				v34 := uint64(k1)
-				if c21 {
-					v34 = uint64(k7)
+				v35 := uint64(k1)
+				if c22 {
+					v35 = uint64(k7)
 				}
 				// 57: or.b32
-				v35 := uint64(uint32(v33) | uint32(v34))
+				v36 := uint64(uint32(v34) | uint32(v35))
 				// 58: selp.u32
-				v36 := uint64(k1)
-				if c22 {
-					v36 = uint64(k8)
+				v37 := uint64(k1)
+				if c23 {
+					v37 = uint64(k8)
 				}
 				// 59: or.b32
-				v37 := uint64(uint32(v35) | uint32(v36))
+				v38 := uint64(uint32(v36) | uint32(v37))
 				// 60: cvt.u64.u32
-				v38 := uint64(uint64(uint32(v37)))
+				v39 := uint64(uint64(uint32(v38)))
 				// 61: mul.wide.u32
-				v39 := uint64(uint64(uint64(uint32(r8[l])) * uint64(uint32(k7))))
+				v40 := uint64(uint64(uint64(uint32(r8[l])) * uint64(uint32(k7))))
 				// 62: add.s64
-				v40 := uint64(uint64(u2) + uint64(v39))
-				r18[l] = v40
+				v41 := uint64(uint64(u2) + uint64(v40))
+				r18[l] = v41
 				// 63: st.global.u64
-				s41 := uint64(v40) + 0x0
-				s41v := uint64(v38)
-				if s41o := s41 - s41w.Base; s41o < s41w.End && s41&7 == 0 {
-					runtime.Store64(s41w.Ptr, s41o, s41v)
+				s42 := uint64(v41) + 0x0
+				s42v := uint64(v39)
+				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
+					runtime.Store64(s42w.Ptr, s42o, s42v)
 				} else {
 					{
-						w.StoreLane(s41w, runtime.SpaceGlobal, s41, 8, s41v, l, "testdata/ptx/semantics/uniform_ops.ptx:63")
+						w.StoreLane(s42w, runtime.SpaceGlobal, s42, 8, s42v, l, "testdata/ptx/semantics/uniform_ops.ptx:63")
 					}
 				}
 				// 64: mul.wide.s32
-				v42 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
-				r19[l] = v42
+				v43 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
+				r19[l] = v43
 			}
 		}
 		w.P[6] = p6&^m | p6n
@@ -803,39 +804,39 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s43w := w.Window(2)
+		s44w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 65: st.global.u64
-				s43 := uint64(r18[l]) + 0x8
-				s43v := uint64(r19[l])
-				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
-					runtime.Store64(s43w.Ptr, s43o, s43v)
+				s44 := uint64(r18[l]) + 0x8
+				s44v := uint64(r19[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
+					runtime.Store64(s44w.Ptr, s44o, s44v)
 				} else {
 					{
-						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/semantics/uniform_ops.ptx:65")
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/semantics/uniform_ops.ptx:65")
 					}
 				}
 				// 66: mul.wide.u32
-				v44 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(r11[l]))))
-				r20[l] = v44
+				v45 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(r11[l]))))
+				r20[l] = v45
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 65: st.global.u64
-				s43 := uint64(r18[l]) + 0x8
-				s43v := uint64(r19[l])
-				if s43o := s43 - s43w.Base; s43o < s43w.End && s43&7 == 0 {
-					runtime.Store64(s43w.Ptr, s43o, s43v)
+				s44 := uint64(r18[l]) + 0x8
+				s44v := uint64(r19[l])
+				if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
+					runtime.Store64(s44w.Ptr, s44o, s44v)
 				} else {
 					{
-						w.StoreLane(s43w, runtime.SpaceGlobal, s43, 8, s43v, l, "testdata/ptx/semantics/uniform_ops.ptx:65")
+						w.StoreLane(s44w, runtime.SpaceGlobal, s44, 8, s44v, l, "testdata/ptx/semantics/uniform_ops.ptx:65")
 					}
 				}
 				// 66: mul.wide.u32
-				v44 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(r11[l]))))
-				r20[l] = v44
+				v45 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(r11[l]))))
+				r20[l] = v45
 			}
 		}
 	}
@@ -850,39 +851,39 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s45w := w.Window(3)
+		s46w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 67: st.global.u64
-				s45 := uint64(r18[l]) + 0x10
-				s45v := uint64(r20[l])
-				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
-					runtime.Store64(s45w.Ptr, s45o, s45v)
+				s46 := uint64(r18[l]) + 0x10
+				s46v := uint64(r20[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+					runtime.Store64(s46w.Ptr, s46o, s46v)
 				} else {
 					{
-						w.StoreLane(s45w, runtime.SpaceGlobal, s45, 8, s45v, l, "testdata/ptx/semantics/uniform_ops.ptx:67")
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/semantics/uniform_ops.ptx:67")
 					}
 				}
 				// 68: add.s64
-				v46 := uint64(uint64(r12[l]) + uint64(u20))
-				r21[l] = v46
+				v47 := uint64(uint64(r12[l]) + uint64(u21))
+				r21[l] = v47
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 67: st.global.u64
-				s45 := uint64(r18[l]) + 0x10
-				s45v := uint64(r20[l])
-				if s45o := s45 - s45w.Base; s45o < s45w.End && s45&7 == 0 {
-					runtime.Store64(s45w.Ptr, s45o, s45v)
+				s46 := uint64(r18[l]) + 0x10
+				s46v := uint64(r20[l])
+				if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
+					runtime.Store64(s46w.Ptr, s46o, s46v)
 				} else {
 					{
-						w.StoreLane(s45w, runtime.SpaceGlobal, s45, 8, s45v, l, "testdata/ptx/semantics/uniform_ops.ptx:67")
+						w.StoreLane(s46w, runtime.SpaceGlobal, s46, 8, s46v, l, "testdata/ptx/semantics/uniform_ops.ptx:67")
 					}
 				}
 				// 68: add.s64
-				v46 := uint64(uint64(r12[l]) + uint64(u20))
-				r21[l] = v46
+				v47 := uint64(uint64(r12[l]) + uint64(u21))
+				r21[l] = v47
 			}
 		}
 	}
@@ -897,39 +898,39 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s47w := w.Window(4)
+		s48w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 69: st.global.u64
-				s47 := uint64(r18[l]) + 0x18
-				s47v := uint64(r21[l])
-				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
-					runtime.Store64(s47w.Ptr, s47o, s47v)
+				s48 := uint64(r18[l]) + 0x18
+				s48v := uint64(r21[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
+					runtime.Store64(s48w.Ptr, s48o, s48v)
 				} else {
 					{
-						w.StoreLane(s47w, runtime.SpaceGlobal, s47, 8, s47v, l, "testdata/ptx/semantics/uniform_ops.ptx:69")
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/semantics/uniform_ops.ptx:69")
 					}
 				}
 				// 70: add.s64
-				v48 := uint64(uint64(u20) + uint64(r12[l]))
-				r22[l] = v48
+				v49 := uint64(uint64(u21) + uint64(r12[l]))
+				r22[l] = v49
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 69: st.global.u64
-				s47 := uint64(r18[l]) + 0x18
-				s47v := uint64(r21[l])
-				if s47o := s47 - s47w.Base; s47o < s47w.End && s47&7 == 0 {
-					runtime.Store64(s47w.Ptr, s47o, s47v)
+				s48 := uint64(r18[l]) + 0x18
+				s48v := uint64(r21[l])
+				if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
+					runtime.Store64(s48w.Ptr, s48o, s48v)
 				} else {
 					{
-						w.StoreLane(s47w, runtime.SpaceGlobal, s47, 8, s47v, l, "testdata/ptx/semantics/uniform_ops.ptx:69")
+						w.StoreLane(s48w, runtime.SpaceGlobal, s48, 8, s48v, l, "testdata/ptx/semantics/uniform_ops.ptx:69")
 					}
 				}
 				// 70: add.s64
-				v48 := uint64(uint64(u20) + uint64(r12[l]))
-				r22[l] = v48
+				v49 := uint64(uint64(u21) + uint64(r12[l]))
+				r22[l] = v49
 			}
 		}
 	}
@@ -944,43 +945,44 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s49w := w.Window(5)
+		s50w := w.Window(5)
+		h52 := uint32(u6) * uint32(u7)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 71: st.global.u64
-				s49 := uint64(r18[l]) + 0x20
-				s49v := uint64(r22[l])
-				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
-					runtime.Store64(s49w.Ptr, s49o, s49v)
+				s50 := uint64(r18[l]) + 0x20
+				s50v := uint64(r22[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
+					runtime.Store64(s50w.Ptr, s50o, s50v)
 				} else {
 					{
-						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/semantics/uniform_ops.ptx:71")
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/semantics/uniform_ops.ptx:71")
 					}
 				}
 				// 72: mad.lo.s32
-				v50 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r11[l])))
+				v51 := uint64(uint32(h52 + uint32(r11[l])))
 				// 73: cvt.u64.u32
-				v51 := uint64(uint64(uint32(v50)))
-				r24[l] = v51
+				v53 := uint64(uint64(uint32(v51)))
+				r24[l] = v53
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 71: st.global.u64
-				s49 := uint64(r18[l]) + 0x20
-				s49v := uint64(r22[l])
-				if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
-					runtime.Store64(s49w.Ptr, s49o, s49v)
+				s50 := uint64(r18[l]) + 0x20
+				s50v := uint64(r22[l])
+				if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
+					runtime.Store64(s50w.Ptr, s50o, s50v)
 				} else {
 					{
-						w.StoreLane(s49w, runtime.SpaceGlobal, s49, 8, s49v, l, "testdata/ptx/semantics/uniform_ops.ptx:71")
+						w.StoreLane(s50w, runtime.SpaceGlobal, s50, 8, s50v, l, "testdata/ptx/semantics/uniform_ops.ptx:71")
 					}
 				}
 				// 72: mad.lo.s32
-				v50 := uint64(uint32(uint32(u6)*uint32(u7) + uint32(r11[l])))
+				v51 := uint64(uint32(h52 + uint32(r11[l])))
 				// 73: cvt.u64.u32
-				v51 := uint64(uint64(uint32(v50)))
-				r24[l] = v51
+				v53 := uint64(uint64(uint32(v51)))
+				r24[l] = v53
 			}
 		}
 	}
@@ -995,39 +997,39 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s52w := w.Window(6)
+		s54w := w.Window(6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 74: st.global.u64
-				s52 := uint64(r18[l]) + 0x28
-				s52v := uint64(r24[l])
-				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
-					runtime.Store64(s52w.Ptr, s52o, s52v)
+				s54 := uint64(r18[l]) + 0x28
+				s54v := uint64(r24[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
 					{
-						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/semantics/uniform_ops.ptx:74")
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/semantics/uniform_ops.ptx:74")
 					}
 				}
 				// 75: cvt.u64.u32
-				v53 := uint64(uint64(uint32(r8[l])))
-				r25[l] = v53
+				v55 := uint64(uint64(uint32(r8[l])))
+				r25[l] = v55
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 74: st.global.u64
-				s52 := uint64(r18[l]) + 0x28
-				s52v := uint64(r24[l])
-				if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
-					runtime.Store64(s52w.Ptr, s52o, s52v)
+				s54 := uint64(r18[l]) + 0x28
+				s54v := uint64(r24[l])
+				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
+					runtime.Store64(s54w.Ptr, s54o, s54v)
 				} else {
 					{
-						w.StoreLane(s52w, runtime.SpaceGlobal, s52, 8, s52v, l, "testdata/ptx/semantics/uniform_ops.ptx:74")
+						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/semantics/uniform_ops.ptx:74")
 					}
 				}
 				// 75: cvt.u64.u32
-				v53 := uint64(uint64(uint32(r8[l])))
-				r25[l] = v53
+				v55 := uint64(uint64(uint32(r8[l])))
+				r25[l] = v55
 			}
 		}
 	}
@@ -1043,61 +1045,61 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s54w := w.Window(7)
+		s56w := w.Window(7)
 		p8n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 76: st.global.u64
-				s54 := uint64(r18[l]) + 0x30
-				s54v := uint64(r25[l])
-				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-					runtime.Store64(s54w.Ptr, s54o, s54v)
+				s56 := uint64(r18[l]) + 0x30
+				s56v := uint64(r25[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+					runtime.Store64(s56w.Ptr, s56o, s56v)
 				} else {
 					{
-						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/semantics/uniform_ops.ptx:76")
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/semantics/uniform_ops.ptx:76")
 					}
 				}
 				// 77: and.b32
-				v55 := uint64(uint32(r7[l]) & uint32(k2))
+				v57 := uint64(uint32(r7[l]) & uint32(k2))
 				// 78: setp.eq.u32
-				c56t := uint32(v55) == uint32(k2)
-				c56 := c56t
-				c56b0 := uint32(0)
-				if c56 {
-					c56b0 = 1
+				c58t := uint32(v57) == uint32(k2)
+				c58 := c58t
+				c58b0 := uint32(0)
+				if c58 {
+					c58b0 = 1
 				}
-				p8n |= c56b0 << l
+				p8n |= c58b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 76: st.global.u64
-				s54 := uint64(r18[l]) + 0x30
-				s54v := uint64(r25[l])
-				if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
-					runtime.Store64(s54w.Ptr, s54o, s54v)
+				s56 := uint64(r18[l]) + 0x30
+				s56v := uint64(r25[l])
+				if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
+					runtime.Store64(s56w.Ptr, s56o, s56v)
 				} else {
 					{
-						w.StoreLane(s54w, runtime.SpaceGlobal, s54, 8, s54v, l, "testdata/ptx/semantics/uniform_ops.ptx:76")
+						w.StoreLane(s56w, runtime.SpaceGlobal, s56, 8, s56v, l, "testdata/ptx/semantics/uniform_ops.ptx:76")
 					}
 				}
 				// 77: and.b32
-				v55 := uint64(uint32(r7[l]) & uint32(k2))
+				v57 := uint64(uint32(r7[l]) & uint32(k2))
 				// 78: setp.eq.u32
-				c56t := uint32(v55) == uint32(k2)
-				c56 := c56t
-				c56b0 := uint32(0)
-				if c56 {
-					c56b0 = 1
+				c58t := uint32(v57) == uint32(k2)
+				c58 := c58t
+				c58b0 := uint32(0)
+				if c58 {
+					c58b0 = 1
 				}
-				p8n |= c56b0 << l
+				p8n |= c58b0 << l
 			}
 		}
 		w.P[8] = p8&^m | p8n
 	}
 	// PTX line 79: mov.u64, warp-uniform
-	u57 := uint64(k1)
-	runtime.Broadcast(r27, m, u57)
+	u59 := uint64(k1)
+	runtime.Broadcast(r27, m, u59)
 	// PTX lines 80, 81: lane-local, one loop over the lanes
 	{
 		p8 := w.P[8]
@@ -1110,22 +1112,22 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s59w := w.Window(8)
+		s61w := w.Window(8)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 80: mul.wide.s32
 				if p8>>l&1 != 0 {
-					v58 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
-					r27[l] = v58
+					v60 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
+					r27[l] = v60
 				}
 				// 81: st.global.u64
-				s59 := uint64(r18[l]) + 0x38
-				s59v := uint64(r27[l])
-				if s59o := s59 - s59w.Base; s59o < s59w.End && s59&7 == 0 {
-					runtime.Store64(s59w.Ptr, s59o, s59v)
+				s61 := uint64(r18[l]) + 0x38
+				s61v := uint64(r27[l])
+				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&7 == 0 {
+					runtime.Store64(s61w.Ptr, s61o, s61v)
 				} else {
 					{
-						w.StoreLane(s59w, runtime.SpaceGlobal, s59, 8, s59v, l, "testdata/ptx/semantics/uniform_ops.ptx:81")
+						w.StoreLane(s61w, runtime.SpaceGlobal, s61, 8, s61v, l, "testdata/ptx/semantics/uniform_ops.ptx:81")
 					}
 				}
 			}
@@ -1134,21 +1136,21 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 80: mul.wide.s32
 				if p8>>l&1 != 0 {
-					v58 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
-					r27[l] = v58
+					v60 := uint64(uint64(int64(int32(r11[l])) * int64(int32(u5))))
+					r27[l] = v60
 				}
 				// 81: st.global.u64
-				s59 := uint64(r18[l]) + 0x38
-				s59v := uint64(r27[l])
-				if s59o := s59 - s59w.Base; s59o < s59w.End && s59&7 == 0 {
-					runtime.Store64(s59w.Ptr, s59o, s59v)
+				s61 := uint64(r18[l]) + 0x38
+				s61v := uint64(r27[l])
+				if s61o := s61 - s61w.Base; s61o < s61w.End && s61&7 == 0 {
+					runtime.Store64(s61w.Ptr, s61o, s61v)
 				} else {
 					{
-						w.StoreLane(s59w, runtime.SpaceGlobal, s59, 8, s59v, l, "testdata/ptx/semantics/uniform_ops.ptx:81")
+						w.StoreLane(s61w, runtime.SpaceGlobal, s61, 8, s61v, l, "testdata/ptx/semantics/uniform_ops.ptx:81")
 					}
 				}
 			}
 		}
 	}
-	_ = u57
+	_ = u59
 }

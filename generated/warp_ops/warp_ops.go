@@ -1540,6 +1540,7 @@ func warpReduceSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
+		h7 := uint32(u3) * uint32(u4)
 		step := 1
 		if w.TidLinear {
 			step = 31
@@ -1548,14 +1549,14 @@ func warpReduceSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 25: mov.u32
 			v5 := uint64(uint64(tid0[l]))
 			// 26: mad.lo.s32
-			v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+			v6 := uint64(uint32(h7 + uint32(v5)))
 			// 27: mul.wide.s32
-			v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+			v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
 			// 28: add.s64
-			v8 := uint64(uint64(u2) + uint64(v7))
-			_ = v8
+			v9 := uint64(uint64(u2) + uint64(v8))
+			_ = v9
 			// 29: the index of ld.global.u32
-			fd0 := v7 - uint64(l)<<2
+			fd0 := v8 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
 		}
@@ -1572,21 +1573,22 @@ func warpReduceSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// PTX lines 25, 26, 27, 28, 29: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
+		h12 := uint32(u3) * uint32(u4)
 		for l := range 32 {
 			// 25: mov.u32
-			v9 := uint64(uint64(tid0[l]))
-			r4[l] = v9
+			v10 := uint64(uint64(tid0[l]))
+			r4[l] = v10
 			// 26: mad.lo.s32
-			v10 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v9)))
-			r5[l] = v10
+			v11 := uint64(uint32(h12 + uint32(v10)))
+			r5[l] = v11
 			// 27: mul.wide.s32
-			v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
 			// 28: add.s64
-			v12 := uint64(uint64(u2) + uint64(v11))
-			_ = v12
+			v14 := uint64(uint64(u2) + uint64(v13))
+			_ = v14
 			// 29: ld.global.u32
-			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			r8[l] = v13
+			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r8[l] = v15
 		}
 	}
 	return true
@@ -1636,36 +1638,37 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v9aw := w.Window(0)
+		v10aw := w.Window(0)
 		var flt runtime.LaneFault
+		h7 := uint32(u3) * uint32(u4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 25: mov.u32
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
 				// 26: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				r5[l] = v6
 				// 27: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+				v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
 				// 28: add.s64
-				v8 := uint64(uint64(u2) + uint64(v7))
+				v9 := uint64(uint64(u2) + uint64(v8))
 				// 29: ld.global.u32
-				v9a := uint64(v8) + 0x0
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
 					{
-						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/warp_ops.ptx:29")
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/warp_ops.ptx:29")
 							continue
 						}
-						v9 = v9x
+						v10 = v10x
 					}
 				}
-				r8[l] = v9
+				r8[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1674,28 +1677,28 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
 				// 26: mad.lo.s32
-				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				r5[l] = v6
 				// 27: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+				v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
 				// 28: add.s64
-				v8 := uint64(uint64(u2) + uint64(v7))
+				v9 := uint64(uint64(u2) + uint64(v8))
 				// 29: ld.global.u32
-				v9a := uint64(v8) + 0x0
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Ptr, v10ao)
 				} else {
 					{
-						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/warp_ops.ptx:29")
+						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+						if !v10ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/warp_ops.ptx:29")
 							continue
 						}
-						v9 = v9x
+						v10 = v10x
 					}
 				}
-				r8[l] = v9
+				r8[l] = v10
 			}
 		}
 		flt.Raise(w)
@@ -2152,6 +2155,7 @@ func warpAllreduceMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
+		h9 := uint32(u5) * uint32(u6)
 		step := 1
 		if w.TidLinear {
 			step = 31
@@ -2160,14 +2164,14 @@ func warpAllreduceMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 74: mov.u32
 			v7 := uint64(uint64(tid0[l]))
 			// 75: mad.lo.s32
-			v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+			v8 := uint64(uint32(h9 + uint32(v7)))
 			// 76: mul.wide.s32
-			v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+			v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
 			// 77: add.s64
-			v10 := uint64(uint64(u3) + uint64(v9))
-			_ = v10
+			v11 := uint64(uint64(u3) + uint64(v10))
+			_ = v11
 			// 78: the index of ld.global.f32
-			fd0 := v9 - uint64(l)<<2
+			fd0 := v10 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
 		}
@@ -2184,20 +2188,21 @@ func warpAllreduceMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// PTX lines 74, 75, 76, 77, 78: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
+		h14 := uint32(u5) * uint32(u6)
 		for l := range 32 {
 			// 74: mov.u32
-			v11 := uint64(uint64(tid0[l]))
+			v12 := uint64(uint64(tid0[l]))
 			// 75: mad.lo.s32
-			v12 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v11)))
+			v13 := uint64(uint32(h14 + uint32(v12)))
 			// 76: mul.wide.s32
-			v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-			r8[l] = v13
+			v15 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			r8[l] = v15
 			// 77: add.s64
-			v14 := uint64(uint64(u3) + uint64(v13))
-			_ = v14
+			v16 := uint64(uint64(u3) + uint64(v15))
+			_ = v16
 			// 78: ld.global.f32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			r10[l] = v15
+			v17 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r10[l] = v17
 		}
 	}
 	_ = u4
@@ -2267,35 +2272,36 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v11aw := w.Window(2)
+		v12aw := w.Window(2)
 		var flt runtime.LaneFault
+		h9 := uint32(u5) * uint32(u6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 74: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 75: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				// 76: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				r8[l] = v9
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				r8[l] = v10
 				// 77: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
+				v11 := uint64(uint64(u3) + uint64(v10))
 				// 78: ld.global.f32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_ops.ptx:78")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/warp_ops.ptx:78")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2303,28 +2309,28 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 74: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 75: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				// 76: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				r8[l] = v9
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				r8[l] = v10
 				// 77: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
+				v11 := uint64(uint64(u3) + uint64(v10))
 				// 78: ld.global.f32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_ops.ptx:78")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/warp_ops.ptx:78")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 			}
 		}
 		flt.Raise(w)
@@ -2613,6 +2619,7 @@ func warpScanBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
+		h9 := uint32(u5) * uint32(u6)
 		step := 1
 		if w.TidLinear {
 			step = 31
@@ -2621,14 +2628,14 @@ func warpScanBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 111: mov.u32
 			v7 := uint64(uint64(tid0[l]))
 			// 112: mad.lo.s32
-			v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+			v8 := uint64(uint32(h9 + uint32(v7)))
 			// 114: mul.wide.s32
-			v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+			v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
 			// 115: add.s64
-			v10 := uint64(uint64(u3) + uint64(v9))
-			_ = v10
+			v11 := uint64(uint64(u3) + uint64(v10))
+			_ = v11
 			// 116: the index of ld.global.u32
-			fd0 := v9 - uint64(l)<<2
+			fd0 := v10 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
 		}
@@ -2645,23 +2652,24 @@ func warpScanBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// PTX lines 111, 112, 113, 114, 115, 116: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
+		h14 := uint32(u5) * uint32(u6)
 		for l := range 32 {
 			// 111: mov.u32
-			v11 := uint64(uint64(tid0[l]))
+			v12 := uint64(uint64(tid0[l]))
 			// 112: mad.lo.s32
-			v12 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v11)))
+			v13 := uint64(uint32(h14 + uint32(v12)))
 			// 113: and.b32
-			v13 := uint64(uint32(v11) & uint32(k1))
-			r8[l] = v13
+			v15 := uint64(uint32(v12) & uint32(k1))
+			r8[l] = v15
 			// 114: mul.wide.s32
-			v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-			r9[l] = v14
+			v16 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			r9[l] = v16
 			// 115: add.s64
-			v15 := uint64(uint64(u3) + uint64(v14))
-			_ = v15
+			v17 := uint64(uint64(u3) + uint64(v16))
+			_ = v17
 			// 116: ld.global.u32
-			v16 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			r11[l] = v16
+			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r11[l] = v18
 		}
 	}
 	_ = u4
@@ -2733,38 +2741,39 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v12aw := w.Window(4)
+		v13aw := w.Window(4)
 		var flt runtime.LaneFault
+		h9 := uint32(u5) * uint32(u6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 111: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 112: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				// 113: and.b32
-				v9 := uint64(uint32(v7) & uint32(k0))
-				r8[l] = v9
+				v10 := uint64(uint32(v7) & uint32(k0))
+				r8[l] = v10
 				// 114: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
-				r9[l] = v10
+				v11 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
+				r9[l] = v11
 				// 115: add.s64
-				v11 := uint64(uint64(u3) + uint64(v10))
+				v12 := uint64(uint64(u3) + uint64(v11))
 				// 116: ld.global.u32
-				v12a := uint64(v11) + 0x0
-				var v12 uint64
-				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
 					{
-						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/warp_ops.ptx:116")
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/warp_ops.ptx:116")
 							continue
 						}
-						v12 = v12x
+						v13 = v13x
 					}
 				}
-				r11[l] = v12
+				r11[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2772,31 +2781,31 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 111: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 112: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				// 113: and.b32
-				v9 := uint64(uint32(v7) & uint32(k0))
-				r8[l] = v9
+				v10 := uint64(uint32(v7) & uint32(k0))
+				r8[l] = v10
 				// 114: mul.wide.s32
-				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
-				r9[l] = v10
+				v11 := uint64(uint64(int64(int32(v8)) * int64(int32(k1))))
+				r9[l] = v11
 				// 115: add.s64
-				v11 := uint64(uint64(u3) + uint64(v10))
+				v12 := uint64(uint64(u3) + uint64(v11))
 				// 116: ld.global.u32
-				v12a := uint64(v11) + 0x0
-				var v12 uint64
-				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Ptr, v13ao)
 				} else {
 					{
-						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
-						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/warp_ops.ptx:116")
+						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+						if !v13ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/warp_ops.ptx:116")
 							continue
 						}
-						v12 = v12x
+						v13 = v13x
 					}
 				}
-				r11[l] = v12
+				r11[l] = v13
 			}
 		}
 		flt.Raise(w)
@@ -3216,6 +3225,7 @@ func warpBroadcastBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
+		h9 := uint32(u5) * uint32(u6)
 		step := 1
 		if w.TidLinear {
 			step = 31
@@ -3224,14 +3234,14 @@ func warpBroadcastBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 158: mov.u32
 			v7 := uint64(uint64(tid0[l]))
 			// 159: mad.lo.s32
-			v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+			v8 := uint64(uint32(h9 + uint32(v7)))
 			// 160: mul.wide.s32
-			v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+			v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
 			// 161: add.s64
-			v10 := uint64(uint64(u3) + uint64(v9))
-			_ = v10
+			v11 := uint64(uint64(u3) + uint64(v10))
+			_ = v11
 			// 162: the index of ld.global.u32
-			fd0 := v9 - uint64(l)<<2
+			fd0 := v10 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
 		}
@@ -3248,23 +3258,24 @@ func warpBroadcastBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// PTX lines 158, 159, 160, 161, 162, 163: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
+		h14 := uint32(u5) * uint32(u6)
 		for l := range 32 {
 			// 158: mov.u32
-			v11 := uint64(uint64(tid0[l]))
+			v12 := uint64(uint64(tid0[l]))
 			// 159: mad.lo.s32
-			v12 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v11)))
+			v13 := uint64(uint32(h14 + uint32(v12)))
 			// 160: mul.wide.s32
-			v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-			r8[l] = v13
+			v15 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			r8[l] = v15
 			// 161: add.s64
-			v14 := uint64(uint64(u3) + uint64(v13))
-			_ = v14
+			v16 := uint64(uint64(u3) + uint64(v15))
+			_ = v16
 			// 162: ld.global.u32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			r10[l] = v15
+			v17 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r10[l] = v17
 			// 163: and.b32
-			v16 := uint64(uint32(v15) & uint32(k1))
-			r11[l] = v16
+			v18 := uint64(uint32(v17) & uint32(k1))
+			r11[l] = v18
 		}
 	}
 	_ = u4
@@ -3336,38 +3347,39 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v11aw := w.Window(6)
+		v12aw := w.Window(6)
 		var flt runtime.LaneFault
+		h9 := uint32(u5) * uint32(u6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 158: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 159: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				// 160: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				r8[l] = v9
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				r8[l] = v10
 				// 161: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
+				v11 := uint64(uint64(u3) + uint64(v10))
 				// 162: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_ops.ptx:162")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/warp_ops.ptx:162")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 163: and.b32
-				v12 := uint64(uint32(v11) & uint32(k1))
-				r11[l] = v12
+				v13 := uint64(uint32(v12) & uint32(k1))
+				r11[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3375,31 +3387,31 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 158: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 159: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				// 160: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
-				r8[l] = v9
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				r8[l] = v10
 				// 161: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
+				v11 := uint64(uint64(u3) + uint64(v10))
 				// 162: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_ops.ptx:162")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/warp_ops.ptx:162")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 163: and.b32
-				v12 := uint64(uint32(v11) & uint32(k1))
-				r11[l] = v12
+				v13 := uint64(uint32(v12) & uint32(k1))
+				r11[l] = v13
 			}
 		}
 		flt.Raise(w)
@@ -3617,6 +3629,7 @@ func warpVotesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
+		h13 := uint32(u9) * uint32(u10)
 		step := 1
 		if w.TidLinear {
 			step = 31
@@ -3625,14 +3638,14 @@ func warpVotesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 194: mov.u32
 			v11 := uint64(uint64(tid0[l]))
 			// 195: mad.lo.s32
-			v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+			v12 := uint64(uint32(h13 + uint32(v11)))
 			// 197: mul.wide.s32
-			v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+			v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
 			// 198: add.s64
-			v14 := uint64(uint64(u2) + uint64(v13))
-			_ = v14
+			v15 := uint64(uint64(u2) + uint64(v14))
+			_ = v15
 			// 199: the index of ld.global.u32
-			fd0 := v13 - uint64(l)<<2
+			fd0 := v14 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
 		}
@@ -3650,31 +3663,32 @@ func warpVotesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		h18 := uint32(u9) * uint32(u10)
 		p0n := uint32(0)
 		for l := range 32 {
 			// 194: mov.u32
-			v15 := uint64(uint64(tid0[l]))
-			r10[l] = v15
+			v16 := uint64(uint64(tid0[l]))
+			r10[l] = v16
 			// 195: mad.lo.s32
-			v16 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v15)))
+			v17 := uint64(uint32(h18 + uint32(v16)))
 			// 196: cvt.s64.s32
-			v17 := uint64(uint64(int32(v16)))
-			r12[l] = v17
+			v19 := uint64(uint64(int32(v17)))
+			r12[l] = v19
 			// 197: mul.wide.s32
-			v18 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+			v20 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
 			// 198: add.s64
-			v19 := uint64(uint64(u2) + uint64(v18))
-			_ = v19
+			v21 := uint64(uint64(u2) + uint64(v20))
+			_ = v21
 			// 199: ld.global.u32
-			v20 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v22 := runtime.Load32(fp0, fo0+uint64(l)<<2)
 			// 200: setp.gt.s32
-			c21t := int32(v20) > int32(k1)
-			c21 := c21t
-			c21b0 := uint32(0)
-			if c21 {
-				c21b0 = 1
+			c23t := int32(v22) > int32(k1)
+			c23 := c23t
+			c23b0 := uint32(0)
+			if c23 {
+				c23b0 = 1
 			}
-			p0n |= c21b0 << l
+			p0n |= c23b0 << l
 		}
 		w.P[0] = p0&^m | p0n
 	}
@@ -3789,8 +3803,9 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v16aw := w.Window(8)
+		v17aw := w.Window(8)
 		var flt runtime.LaneFault
+		h13 := uint32(u9) * uint32(u10)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3798,37 +3813,37 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				v11 := uint64(uint64(tid0[l]))
 				r10[l] = v11
 				// 195: mad.lo.s32
-				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+				v12 := uint64(uint32(h13 + uint32(v11)))
 				// 196: cvt.s64.s32
-				v13 := uint64(uint64(int32(v12)))
-				r12[l] = v13
+				v14 := uint64(uint64(int32(v12)))
+				r12[l] = v14
 				// 197: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				v15 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
 				// 198: add.s64
-				v15 := uint64(uint64(u2) + uint64(v14))
+				v16 := uint64(uint64(u2) + uint64(v15))
 				// 199: ld.global.u32
-				v16a := uint64(v15) + 0x0
-				var v16 uint64
-				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				v17a := uint64(v16) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
 					{
-						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-						if !v16ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/warp_ops.ptx:199")
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/warp_ops.ptx:199")
 							continue
 						}
-						v16 = v16x
+						v17 = v17x
 					}
 				}
 				// 200: setp.gt.s32
-				c17t := int32(v16) > int32(k1)
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
+				c18t := int32(v17) > int32(k1)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
 				}
-				p0n |= c17b0 << l
+				p0n |= c18b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3837,37 +3852,37 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 				v11 := uint64(uint64(tid0[l]))
 				r10[l] = v11
 				// 195: mad.lo.s32
-				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+				v12 := uint64(uint32(h13 + uint32(v11)))
 				// 196: cvt.s64.s32
-				v13 := uint64(uint64(int32(v12)))
-				r12[l] = v13
+				v14 := uint64(uint64(int32(v12)))
+				r12[l] = v14
 				// 197: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				v15 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
 				// 198: add.s64
-				v15 := uint64(uint64(u2) + uint64(v14))
+				v16 := uint64(uint64(u2) + uint64(v15))
 				// 199: ld.global.u32
-				v16a := uint64(v15) + 0x0
-				var v16 uint64
-				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
-					v16 = runtime.Load32(v16aw.Ptr, v16ao)
+				v17a := uint64(v16) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Ptr, v17ao)
 				} else {
 					{
-						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
-						if !v16ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/warp_ops.ptx:199")
+						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+						if !v17ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/warp_ops.ptx:199")
 							continue
 						}
-						v16 = v16x
+						v17 = v17x
 					}
 				}
 				// 200: setp.gt.s32
-				c17t := int32(v16) > int32(k1)
-				c17 := c17t
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
+				c18t := int32(v17) > int32(k1)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
 				}
-				p0n |= c17b0 << l
+				p0n |= c18b0 << l
 			}
 		}
 		flt.Raise(w)

@@ -718,6 +718,7 @@ func matchOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
+		h13 := uint32(u9) * uint32(u10)
 		step := 1
 		if w.TidLinear {
 			step = 31
@@ -726,14 +727,14 @@ func matchOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 33: mov.u32
 			v11 := uint64(uint64(tid0[l]))
 			// 34: mad.lo.s32
-			v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+			v12 := uint64(uint32(h13 + uint32(v11)))
 			// 35: mul.wide.s32
-			v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+			v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
 			// 36: add.s64
-			v14 := uint64(uint64(u3) + uint64(v13))
-			_ = v14
+			v15 := uint64(uint64(u3) + uint64(v14))
+			_ = v15
 			// 37: the index of ld.global.u32
-			fd0 := v13 - uint64(l)<<2
+			fd0 := v14 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
 		}
@@ -750,20 +751,21 @@ func matchOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// PTX lines 33, 34, 35, 36, 37: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
+		h18 := uint32(u9) * uint32(u10)
 		for l := range 32 {
 			// 33: mov.u32
-			v15 := uint64(uint64(tid0[l]))
+			v16 := uint64(uint64(tid0[l]))
 			// 34: mad.lo.s32
-			v16 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v15)))
+			v17 := uint64(uint32(h18 + uint32(v16)))
 			// 35: mul.wide.s32
-			v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
-			r12[l] = v17
+			v19 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+			r12[l] = v19
 			// 36: add.s64
-			v18 := uint64(uint64(u3) + uint64(v17))
-			r13[l] = v18
+			v20 := uint64(uint64(u3) + uint64(v19))
+			r13[l] = v20
 			// 37: ld.global.u32
-			v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			r14[l] = v19
+			v21 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r14[l] = v21
 		}
 	}
 	_ = u6
@@ -876,36 +878,37 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v15aw := w.Window(0)
+		v16aw := w.Window(0)
 		var flt runtime.LaneFault
+		h13 := uint32(u9) * uint32(u10)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: mov.u32
 				v11 := uint64(uint64(tid0[l]))
 				// 34: mad.lo.s32
-				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+				v12 := uint64(uint32(h13 + uint32(v11)))
 				// 35: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-				r12[l] = v13
+				v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				r12[l] = v14
 				// 36: add.s64
-				v14 := uint64(uint64(u3) + uint64(v13))
-				r13[l] = v14
+				v15 := uint64(uint64(u3) + uint64(v14))
+				r13[l] = v15
 				// 37: ld.global.u32
-				v15a := uint64(v14) + 0x0
-				var v15 uint64
-				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
 					{
-						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-						if !v15ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/warp_sync.ptx:37")
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/warp_sync.ptx:37")
 							continue
 						}
-						v15 = v15x
+						v16 = v16x
 					}
 				}
-				r14[l] = v15
+				r14[l] = v16
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -913,29 +916,29 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 33: mov.u32
 				v11 := uint64(uint64(tid0[l]))
 				// 34: mad.lo.s32
-				v12 := uint64(uint32(uint32(u9)*uint32(u10) + uint32(v11)))
+				v12 := uint64(uint32(h13 + uint32(v11)))
 				// 35: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
-				r12[l] = v13
+				v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				r12[l] = v14
 				// 36: add.s64
-				v14 := uint64(uint64(u3) + uint64(v13))
-				r13[l] = v14
+				v15 := uint64(uint64(u3) + uint64(v14))
+				r13[l] = v15
 				// 37: ld.global.u32
-				v15a := uint64(v14) + 0x0
-				var v15 uint64
-				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
-					v15 = runtime.Load32(v15aw.Ptr, v15ao)
+				v16a := uint64(v15) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Ptr, v16ao)
 				} else {
 					{
-						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
-						if !v15ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/warp_sync.ptx:37")
+						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+						if !v16ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/warp_sync.ptx:37")
 							continue
 						}
-						v15 = v15x
+						v16 = v16x
 					}
 				}
-				r14[l] = v15
+				r14[l] = v16
 			}
 		}
 		flt.Raise(w)
@@ -1317,41 +1320,42 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v11aw := w.Window(5)
+		v12aw := w.Window(5)
 		var flt runtime.LaneFault
+		h9 := uint32(u5) * uint32(u6)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 67: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 68: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				// 69: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
 				// 70: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
+				v11 := uint64(uint64(u3) + uint64(v10))
 				// 71: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_sync.ptx:71")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/warp_sync.ptx:71")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 72: shl.b32
-				v12 := uint64(uint32(v8) << uint32(k1))
+				v13 := uint64(uint32(v8) << uint32(k1))
 				// 73: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
 				// 74: add.s64
-				v14 := uint64(uint64(u4) + uint64(v13))
-				r13[l] = v14
+				v15 := uint64(uint64(u4) + uint64(v14))
+				r13[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1359,42 +1363,42 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 67: mov.u32
 				v7 := uint64(uint64(tid0[l]))
 				// 68: mad.lo.s32
-				v8 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(v7)))
+				v8 := uint64(uint32(h9 + uint32(v7)))
 				// 69: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+				v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
 				// 70: add.s64
-				v10 := uint64(uint64(u3) + uint64(v9))
+				v11 := uint64(uint64(u3) + uint64(v10))
 				// 71: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
 				} else {
 					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/warp_sync.ptx:71")
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+						if !v12ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/warp_sync.ptx:71")
 							continue
 						}
-						v11 = v11x
+						v12 = v12x
 					}
 				}
-				r10[l] = v11
+				r10[l] = v12
 				// 72: shl.b32
-				v12 := uint64(uint32(v8) << uint32(k1))
+				v13 := uint64(uint32(v8) << uint32(k1))
 				// 73: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
 				// 74: add.s64
-				v14 := uint64(uint64(u4) + uint64(v13))
-				r13[l] = v14
+				v15 := uint64(uint64(u4) + uint64(v14))
+				r13[l] = v15
 			}
 		}
 		flt.Raise(w)
 	}
 	// PTX line 75: mov.b32, warp-uniform
-	u15 := uint64(k2)
-	runtime.Broadcast(r14, m, u15)
-	_ = u15
+	u16 := uint64(k2)
+	runtime.Broadcast(r14, m, u16)
+	_ = u16
 }
 
 // reduxOpsBlock1 runs block 1 of kernel redux_ops for the lanes m (budget 0: counting statistics).
