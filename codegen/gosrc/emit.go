@@ -96,8 +96,10 @@ type segment struct {
 	// lane, which chunks.go may not run twice for a lane.
 	slows       []slowPath
 	sideEffects map[int]bool
-	// hoisted are the definitions of warp-invariant values the loop reads (hoist).
-	hoisted []jen.Code
+	// hoisted are the definitions of warp-invariant values the loop reads (hoist); uniforms
+	// the warp-uniform instructions met while it was built that only lane loops read
+	// (uniformInstr), which go before it in the block's scope.
+	hoisted, uniforms []jen.Code
 }
 
 func newSegment(nwin *int) *segment {
@@ -311,6 +313,7 @@ func (e *blockEmit) flush() {
 		return
 	}
 	e.seg = nil
+	e.stmts = append(e.stmts, s.uniforms...)
 	if len(s.body) == 0 {
 		return
 	}
@@ -763,12 +766,19 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 		}
 		return false
 	}
-	e.flush()
 	slot := e.f.Regs[in.Defs[0].Reg.ID]
-	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s, warp-uniform", in.Pos.Line, spelling(in)))
-	e.stmts = append(e.stmts, stmts...)
-	if !e.f.onlyReadBy(in.Defs[0], e.local) {
-		e.stmts = append(e.stmts, jen.Qual(rtPath, "Broadcast").Call(jen.Id(e.reg(slot)), jen.Id("m"), jen.Id(n)))
+	code := append([]jen.Code{jen.Commentf("PTX line %d: %s, warp-uniform", in.Pos.Line, spelling(in))}, stmts...)
+	if s := e.seg; s != nil && e.f.onlyReadBy(in.Defs[0], e.local) {
+		// Only lane loops of this block read it, from the local: it need not end the loop
+		// being built, and is computed before it.
+		s.uniforms = append(s.uniforms, code...)
+		delete(s.lanes, slot)
+	} else {
+		e.flush()
+		e.stmts = append(e.stmts, code...)
+		if !e.f.onlyReadBy(in.Defs[0], e.local) {
+			e.stmts = append(e.stmts, jen.Qual(rtPath, "Broadcast").Call(jen.Id(e.reg(slot)), jen.Id("m"), jen.Id(n)))
+		}
 	}
 	e.uni[slot] = n
 	e.unis = append(e.unis, n)

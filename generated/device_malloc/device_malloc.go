@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/device_malloc.ptx",
-	NumPasses:  7,
+	NumPasses:  8,
 	NumWindows: 18,
 	SM:         80,
 	SharedSize: 0,
@@ -2888,38 +2888,71 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// mallocSumBlock10Warp runs block 10 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r9 := w.Reg(9)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	k1 := uint64(0xffffffff)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 165: shl.b64
+			v1 := uint64(uint64(r13[l]) << uint32(k0))
+			// 166: add.s64
+			v2 := uint64(uint64(r9[l]) + uint64(v1))
+			// 168: the address of st.global.u32
+			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(11)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 167: mov.b32, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 165, 166, 168: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 165: shl.b64
+			v3 := uint64(uint64(r13[l]) << uint32(k0))
+			// 166: add.s64
+			v4 := uint64(uint64(r9[l]) + uint64(v3))
+			_ = v4
+			// 168: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u5))
+		}
+	}
+	return true
+}
+
 // mallocSumBlock10 runs block 10 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_16), PTX lines 165-168
 func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, mallocSumBlock10Warp(w, m, budget)) {
+		return
+	}
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
-	r50 := w.Reg(50)
 	k0 := uint64(0x2)
 	k1 := uint64(0xffffffff)
-	// PTX lines 165, 166: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 165: shl.b64
-				v1 := uint64(uint64(r13[l]) << uint32(k0))
-				// 166: add.s64
-				v2 := uint64(uint64(r9[l]) + uint64(v1))
-				r50[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 165: shl.b64
-				v1 := uint64(uint64(r13[l]) << uint32(k0))
-				// 166: add.s64
-				v2 := uint64(uint64(r9[l]) + uint64(v1))
-				r50[l] = v2
-			}
-		}
-	}
 	// PTX line 167: mov.b32, warp-uniform
 	u3 := uint64(k1)
-	// PTX lines 168: lane-local, one loop over the lanes
+	// PTX lines 165, 166, 168: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -2933,8 +2966,12 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 		s4w := w.Window(11)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 165: shl.b64
+				v1 := uint64(uint64(r13[l]) << uint32(k0))
+				// 166: add.s64
+				v2 := uint64(uint64(r9[l]) + uint64(v1))
 				// 168: st.global.u32
-				s4 := uint64(r50[l]) + 0x0
+				s4 := uint64(v2) + 0x0
 				s4v := uint64(u3)
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
@@ -2947,8 +2984,12 @@ func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 165: shl.b64
+				v1 := uint64(uint64(r13[l]) << uint32(k0))
+				// 166: add.s64
+				v2 := uint64(uint64(r9[l]) + uint64(v1))
 				// 168: st.global.u32
-				s4 := uint64(r50[l]) + 0x0
+				s4 := uint64(v2) + 0x0
 				s4v := uint64(u3)
 				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 					runtime.Store32(s4w.Ptr, s4o, s4v)
@@ -3705,7 +3746,7 @@ func mallocKeepBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocKeepBlock1 runs block 1 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_3), PTX lines 212-214
 func mallocKeepBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, mallocKeepBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, mallocKeepBlock1Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -3968,7 +4009,7 @@ func mallocKeepBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocKeepBlock6 runs block 6 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
 // b5, PTX lines 210-210
 func mallocKeepBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, mallocKeepBlock6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, mallocKeepBlock6Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -4431,7 +4472,7 @@ func freeKeptBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // freeKeptBlock5 runs block 5 of kernel free_kept for the lanes m (budget 0: counting statistics).
 // b4, PTX lines 251-251
 func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, freeKeptBlock5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, freeKeptBlock5Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)

@@ -2068,6 +2068,10 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 110: st.local.v2.u32
 	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r43, r25}, r18, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/device_printf.ptx:110")
+	// PTX line 112: mov.u64, warp-uniform
+	u14 := uint64((w.GlobalVar(1) + k7))
+	// PTX line 113: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
 	// PTX lines 111: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2111,10 +2115,6 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 112: mov.u64, warp-uniform
-	u14 := uint64((w.GlobalVar(1) + k7))
-	// PTX line 113: cvta.global.u64, warp-uniform
-	u15 := uint64(u14)
 	// PTX lines 116: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2533,6 +2533,10 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 136: mov.u64, warp-uniform
+	u10 := uint64((w.GlobalVar(2) + k0))
+	// PTX line 137: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
 	// PTX lines 135: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2576,10 +2580,6 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 136: mov.u64, warp-uniform
-	u10 := uint64((w.GlobalVar(2) + k0))
-	// PTX line 137: cvta.global.u64, warp-uniform
-	u11 := uint64(u10)
 	// PTX lines 140: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2738,6 +2738,10 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 156: mov.u64, warp-uniform
+	u6 := uint64((w.GlobalVar(4) + k3))
+	// PTX line 157: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
 	// PTX lines 152, 153, 154, 155: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
@@ -2814,10 +2818,6 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 156: mov.u64, warp-uniform
-	u6 := uint64((w.GlobalVar(4) + k3))
-	// PTX line 157: cvta.global.u64, warp-uniform
-	u7 := uint64(u6)
 	// PTX lines 158: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2861,6 +2861,10 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 160: mov.u64, warp-uniform
+	u10 := uint64((w.GlobalVar(5) + k3))
+	// PTX line 161: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
 	// PTX lines 159: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2904,10 +2908,6 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 160: mov.u64, warp-uniform
-	u10 := uint64((w.GlobalVar(5) + k3))
-	// PTX line 161: cvta.global.u64, warp-uniform
-	u11 := uint64(u10)
 	// PTX lines 162: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2994,6 +2994,10 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 165: mov.u64, warp-uniform
+	u15 := uint64((w.GlobalVar(3) + k3))
+	// PTX line 166: cvta.global.u64, warp-uniform
+	u16 := uint64(u15)
 	// PTX lines 164: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -3037,10 +3041,6 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 165: mov.u64, warp-uniform
-	u15 := uint64((w.GlobalVar(3) + k3))
-	// PTX line 166: cvta.global.u64, warp-uniform
-	u16 := uint64(u15)
 	// PTX lines 169: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -4055,6 +4055,10 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 242: mov.u64, warp-uniform
+	u29 := uint64((w.GlobalVar(6) + k0))
+	// PTX line 243: cvta.global.u64, warp-uniform
+	u30 := uint64(u29)
 	// PTX lines 241: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -4098,10 +4102,6 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 242: mov.u64, warp-uniform
-	u29 := uint64((w.GlobalVar(6) + k0))
-	// PTX line 243: cvta.global.u64, warp-uniform
-	u30 := uint64(u29)
 	// PTX lines 246: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -4539,6 +4539,10 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 269: mov.u64, warp-uniform
+	u13 := uint64((w.GlobalVar(7) + k2))
+	// PTX line 270: cvta.global.u64, warp-uniform
+	u14 := uint64(u13)
 	// PTX lines 268: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -4582,10 +4586,6 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 269: mov.u64, warp-uniform
-	u13 := uint64((w.GlobalVar(7) + k2))
-	// PTX line 270: cvta.global.u64, warp-uniform
-	u14 := uint64(u13)
 	// PTX lines 273: lane-local, one loop over the lanes
 	{
 		if budget == 0 {

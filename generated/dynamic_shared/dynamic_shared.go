@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/dynamic_shared.ptx",
-	NumPasses:  6,
+	NumPasses:  7,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
@@ -1324,6 +1324,8 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 63: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r2, m, u3)
+	// PTX line 65: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
 	// PTX lines 64: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1342,8 +1344,6 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 65: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
 	// PTX line 66: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r5, m, u6)
@@ -1404,37 +1404,93 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 	_ = u13
 }
 
-// stencil3Block1 runs block 1 of kernel stencil3 for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB1_2), PTX lines 77-82; divergent, reconverges at block 3 (b3 ($L__BB1_6))
-func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
+// stencil3Block1Warp runs block 1 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r3 := w.Reg(3)
 	r7 := w.Reg(7)
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
-	// PTX lines 77: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				r11[l] = v1
-			}
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 77: mul.wide.u32
+			v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+			// 78: mov.u64
+			v2 := uint64(k1)
+			// 79: add.s64
+			v3 := uint64(uint64(v2) + uint64(v1))
+			// 80: the address of st.shared.f32
+			fd0 := uint64(v3) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
 	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 78: mov.u64, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 77, 79, 80, 81, 82: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 77: mul.wide.u32
+			v4 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+			// 79: add.s64
+			v6 := uint64(uint64(u5) + uint64(v4))
+			r13[l] = v6
+			// 80: st.shared.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r10[l]))
+			// 81: setp.ne.s32
+			c7t := uint32(r3[l]) != uint32(k1)
+			c7 := c7t
+			c7b0 := uint32(0)
+			if c7 {
+				c7b0 = 1
+			}
+			p1n |= c7b0 << l
+			// 82: cvt.u32.u64
+			v8 := uint64(uint32(uint64(r7[l])))
+			r14[l] = v8
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
+// stencil3Block1 runs block 1 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 77-82; divergent, reconverges at block 3 (b3 ($L__BB1_6))
+func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, stencil3Block1Warp(w, m, budget)) {
+		return
+	}
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
 	// PTX line 78: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 79, 80, 81, 82: lane-local, one loop over the lanes
+	// PTX lines 77, 79, 80, 81, 82: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		if budget == 0 {
@@ -1452,8 +1508,10 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 77: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 79: add.s64
-				v3 := uint64(uint64(u2) + uint64(r11[l]))
+				v3 := uint64(uint64(u2) + uint64(v1))
 				r13[l] = v3
 				// 80: st.shared.f32
 				s4 := uint64(v3) + 0x4
@@ -1480,8 +1538,10 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 77: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
 				// 79: add.s64
-				v3 := uint64(uint64(u2) + uint64(r11[l]))
+				v3 := uint64(uint64(u2) + uint64(v1))
 				r13[l] = v3
 				// 80: st.shared.f32
 				s4 := uint64(v3) + 0x4
@@ -1611,7 +1671,7 @@ func stencil3Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block4 runs block 4 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_9), PTX lines 108-108
 func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, stencil3Block4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, stencil3Block4Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -1741,7 +1801,7 @@ func stencil3Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block8 runs block 8 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b7, PTX lines 75-75
 func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, stencil3Block8Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, stencil3Block8Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -1932,7 +1992,7 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block10 runs block 10 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 91-93
 func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, stencil3Block10Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, stencil3Block10Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)
@@ -2095,7 +2155,7 @@ func stencil3Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block12 runs block 12 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 106-106
 func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, stencil3Block12Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, stencil3Block12Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -2290,7 +2350,7 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block13 runs block 13 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 114-124
 func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, stencil3Block13Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, stencil3Block13Warp(w, m, budget)) {
 		return
 	}
 	r7 := w.Reg(7)

@@ -1190,7 +1190,6 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r9 := w.Reg(9)
-	r13 := w.Reg(13)
 	r16 := w.Reg(16)
 	k0 := uint64(0x4)
 	k1 := uint64(0xf)
@@ -1231,7 +1230,9 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 	u3 := uint64(u2)
 	// PTX line 86: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
-	// PTX lines 87, 88, 89, 90, 91: lane-local, one loop over the lanes
+	// PTX line 92: mov.u64, warp-uniform
+	u10 := uint64((w.GlobalVar(1) + k2))
+	// PTX lines 87, 88, 89, 90, 91, 93, 94: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1242,72 +1243,6 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v7aw := w.Window(2)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 87: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r9[l] = v5
-				// 88: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				// 89: ld.global.u32
-				v7a := uint64(v6) + 0x0
-				var v7 uint64
-				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-					v7 = runtime.Load32(v7aw.Ptr, v7ao)
-				} else {
-					{
-						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/fast/constant_data.ptx:89")
-							continue
-						}
-						v7 = v7x
-					}
-				}
-				// 90: and.b32
-				v8 := uint64(uint32(v7) & uint32(k1))
-				// 91: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				r13[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 87: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r9[l] = v5
-				// 88: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				// 89: ld.global.u32
-				v7a := uint64(v6) + 0x0
-				var v7 uint64
-				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
-					v7 = runtime.Load32(v7aw.Ptr, v7ao)
-				} else {
-					{
-						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
-						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/fast/constant_data.ptx:89")
-							continue
-						}
-						v7 = v7x
-					}
-				}
-				// 90: and.b32
-				v8 := uint64(uint32(v7) & uint32(k1))
-				// 91: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				r13[l] = v9
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX line 92: mov.u64, warp-uniform
-	u10 := uint64((w.GlobalVar(1) + k2))
-	// PTX lines 93, 94: lane-local, one loop over the lanes
-	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -1317,12 +1252,37 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemConst,
 			}, m)
 		}
+		v7aw := w.Window(2)
 		v12aw := w.Window(3)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 87: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r9[l] = v5
+				// 88: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 89: ld.global.u32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/fast/constant_data.ptx:89")
+							continue
+						}
+						v7 = v7x
+					}
+				}
+				// 90: and.b32
+				v8 := uint64(uint32(v7) & uint32(k1))
+				// 91: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
 				// 93: add.s64
-				v11 := uint64(uint64(u10) + uint64(r13[l]))
+				v11 := uint64(uint64(u10) + uint64(v9))
 				// 94: ld.const.u32
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
@@ -1332,7 +1292,7 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/constant_data.ptx:94")
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/constant_data.ptx:94")
 							continue
 						}
 						v12 = v12x
@@ -1343,8 +1303,32 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 87: mul.wide.s32
+				v5 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r9[l] = v5
+				// 88: add.s64
+				v6 := uint64(uint64(u3) + uint64(v5))
+				// 89: ld.global.u32
+				v7a := uint64(v6) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Ptr, v7ao)
+				} else {
+					{
+						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+						if !v7ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/fast/constant_data.ptx:89")
+							continue
+						}
+						v7 = v7x
+					}
+				}
+				// 90: and.b32
+				v8 := uint64(uint32(v7) & uint32(k1))
+				// 91: mul.wide.u32
+				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
 				// 93: add.s64
-				v11 := uint64(uint64(u10) + uint64(r13[l]))
+				v11 := uint64(uint64(u10) + uint64(v9))
 				// 94: ld.const.u32
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
@@ -1354,7 +1338,7 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
 						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/constant_data.ptx:94")
+							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/fast/constant_data.ptx:94")
 							continue
 						}
 						v12 = v12x

@@ -1274,37 +1274,19 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r7 := w.Reg(7)
 	r10 := w.Reg(10)
 	r12 := w.Reg(12)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	k0 := uint64(0x1)
-	// PTX lines 35: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r7[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 35: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r7[l] = v1
-			}
-		}
-	}
 	// PTX line 36: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
 	// PTX line 37: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.CTAID().X))
-	// PTX lines 38, 39, 40: lane-local, one loop over the lanes
+	// PTX lines 35, 38, 39, 40: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -1319,8 +1301,10 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 		h5 := uint32(u3) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 35: mov.u32
+				v1 := uint64(uint64(tid0[l]))
 				// 38: mad.lo.s32
-				v4 := uint64(uint32(h5 + uint32(r7[l])))
+				v4 := uint64(uint32(h5 + uint32(v1)))
 				r10[l] = v4
 				// 39: ld.volatile.global.u32
 				v6a := uint64(r4[l]) + 0x0
@@ -1344,8 +1328,10 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 35: mov.u32
+				v1 := uint64(uint64(tid0[l]))
 				// 38: mad.lo.s32
-				v4 := uint64(uint32(h5 + uint32(r7[l])))
+				v4 := uint64(uint32(h5 + uint32(v1)))
 				r10[l] = v4
 				// 39: ld.volatile.global.u32
 				v6a := uint64(r4[l]) + 0x0
@@ -3191,31 +3177,14 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 176: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r3, m, u4)
-	// PTX lines 177: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 177: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 177: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-			}
-		}
-	}
 	// PTX line 178: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
 	// PTX line 179: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.NTID().X))
-	// PTX lines 180, 181, 182, 183, 184, 185, 186, 187: lane-local, one loop over the lanes
+	// PTX lines 177, 180, 181, 182, 183, 184, 185, 186, 187: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -3231,10 +3200,13 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 177: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
 				// 180: mad.lo.s32
-				v8 := uint64(uint32(h9 + uint32(r4[l])))
+				v8 := uint64(uint32(h9 + uint32(v5)))
 				// 181: and.b32
-				v10 := uint64(uint32(r4[l]) & uint32(k0))
+				v10 := uint64(uint32(v5) & uint32(k0))
 				// 182: setp.ne.s32
 				c11t := uint32(v10) != uint32(k1)
 				c11 := c11t
@@ -3267,16 +3239,19 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				r12[l] = v15
 				// 187: mul.wide.u32
-				v16 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
+				v16 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k2))))
 				r13[l] = v16
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 177: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
 				// 180: mad.lo.s32
-				v8 := uint64(uint32(h9 + uint32(r4[l])))
+				v8 := uint64(uint32(h9 + uint32(v5)))
 				// 181: and.b32
-				v10 := uint64(uint32(r4[l]) & uint32(k0))
+				v10 := uint64(uint32(v5) & uint32(k0))
 				// 182: setp.ne.s32
 				c11t := uint32(v10) != uint32(k1)
 				c11 := c11t
@@ -3309,7 +3284,7 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				r12[l] = v15
 				// 187: mul.wide.u32
-				v16 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
+				v16 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k2))))
 				r13[l] = v16
 			}
 		}

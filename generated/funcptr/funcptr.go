@@ -2104,7 +2104,6 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	r17 := w.Reg(17)
 	r20 := w.Reg(20)
 	r22 := w.Reg(22)
 	r24 := w.Reg(24)
@@ -2185,7 +2184,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 131: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u1)
 	runtime.Broadcast(r12, m, u8)
-	// PTX lines 132, 133, 134, 135, 136: lane-local, one loop over the lanes
+	// PTX line 137: mov.u64, warp-uniform
+	u14 := uint64((w.GlobalVar(0) + k3))
+	// PTX lines 132, 133, 134, 135, 136, 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -2196,72 +2197,6 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v11aw := w.Window(0)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 133: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				// 134: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
-				} else {
-					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/funcptr.ptx:134")
-							continue
-						}
-						v11 = v11x
-					}
-				}
-				// 135: and.b32
-				v12 := uint64(uint32(v11) & uint32(k1))
-				// 136: mul.wide.u32
-				v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
-				r17[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 133: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				// 134: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Ptr, v11ao)
-				} else {
-					{
-						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/funcptr.ptx:134")
-							continue
-						}
-						v11 = v11x
-					}
-				}
-				// 135: and.b32
-				v12 := uint64(uint32(v11) & uint32(k1))
-				// 136: mul.wide.u32
-				v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
-				r17[l] = v13
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX line 137: mov.u64, warp-uniform
-	u14 := uint64((w.GlobalVar(0) + k3))
-	// PTX lines 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
-	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -2289,14 +2224,39 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
+		v11aw := w.Window(0)
 		v16aw := w.Window(1)
 		v18aw := w.Window(2)
 		v20aw := w.Window(3)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 132: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r13[l] = v9
+				// 133: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 134: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/funcptr.ptx:134")
+							continue
+						}
+						v11 = v11x
+					}
+				}
+				// 135: and.b32
+				v12 := uint64(uint32(v11) & uint32(k1))
+				// 136: mul.wide.u32
+				v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
 				// 138: add.s64
-				v15 := uint64(uint64(u14) + uint64(r17[l]))
+				v15 := uint64(uint64(u14) + uint64(v13))
 				// 139: ld.global.u64
 				v16a := uint64(v15) + 0x0
 				var v16 uint64
@@ -2306,7 +2266,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
 						if !v16ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/funcptr.ptx:139")
+							flt.Note(1, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/funcptr.ptx:139")
 							continue
 						}
 						v16 = v16x
@@ -2314,7 +2274,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				r20[l] = v16
 				// 140: add.s64
-				v17 := uint64(uint64(u6) + uint64(r13[l]))
+				v17 := uint64(uint64(u6) + uint64(v9))
 				// 141: ld.global.f32
 				v18a := uint64(v17) + 0x0
 				var v18 uint64
@@ -2324,7 +2284,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
 						if !v18ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:141")
+							flt.Note(2, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:141")
 							continue
 						}
 						v18 = v18x
@@ -2332,7 +2292,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				r22[l] = v18
 				// 142: add.s64
-				v19 := uint64(uint64(u3) + uint64(r13[l]))
+				v19 := uint64(uint64(u3) + uint64(v9))
 				// 143: ld.global.f32
 				v20a := uint64(v19) + 0x0
 				var v20 uint64
@@ -2342,7 +2302,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
 						if !v20ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/funcptr.ptx:143")
+							flt.Note(3, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/funcptr.ptx:143")
 							continue
 						}
 						v20 = v20x
@@ -2353,8 +2313,32 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 132: mul.wide.s32
+				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				r13[l] = v9
+				// 133: add.s64
+				v10 := uint64(uint64(u7) + uint64(v9))
+				// 134: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Ptr, v11ao)
+				} else {
+					{
+						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+						if !v11ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/funcptr.ptx:134")
+							continue
+						}
+						v11 = v11x
+					}
+				}
+				// 135: and.b32
+				v12 := uint64(uint32(v11) & uint32(k1))
+				// 136: mul.wide.u32
+				v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
 				// 138: add.s64
-				v15 := uint64(uint64(u14) + uint64(r17[l]))
+				v15 := uint64(uint64(u14) + uint64(v13))
 				// 139: ld.global.u64
 				v16a := uint64(v15) + 0x0
 				var v16 uint64
@@ -2364,7 +2348,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
 						if !v16ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/funcptr.ptx:139")
+							flt.Note(1, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/funcptr.ptx:139")
 							continue
 						}
 						v16 = v16x
@@ -2372,7 +2356,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				r20[l] = v16
 				// 140: add.s64
-				v17 := uint64(uint64(u6) + uint64(r13[l]))
+				v17 := uint64(uint64(u6) + uint64(v9))
 				// 141: ld.global.f32
 				v18a := uint64(v17) + 0x0
 				var v18 uint64
@@ -2382,7 +2366,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
 						if !v18ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:141")
+							flt.Note(2, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:141")
 							continue
 						}
 						v18 = v18x
@@ -2390,7 +2374,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				r22[l] = v18
 				// 142: add.s64
-				v19 := uint64(uint64(u3) + uint64(r13[l]))
+				v19 := uint64(uint64(u3) + uint64(v9))
 				// 143: ld.global.f32
 				v20a := uint64(v19) + 0x0
 				var v20 uint64
@@ -2400,7 +2384,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
 						if !v20ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/funcptr.ptx:143")
+							flt.Note(3, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/funcptr.ptx:143")
 							continue
 						}
 						v20 = v20x
@@ -3568,7 +3552,6 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
-	r15 := w.Reg(15)
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r20 := w.Reg(20)
@@ -3618,10 +3601,27 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 272: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r8, m, u4)
-	// PTX lines 273, 274, 275, 276, 277, 278: lane-local, one loop over the lanes
+	// PTX line 279: mov.u64, warp-uniform
+	u11 := uint64(k4)
+	// PTX line 280: mov.u64, warp-uniform
+	u12 := uint64(k5)
+	// PTX line 282: mov.u64, warp-uniform
+	u14 := uint64(k6)
+	// PTX lines 273, 274, 275, 276, 277, 278, 281, 283, 284, 285, 286: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p2 := w.P[2]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v18aw := w.Window(5)
+		var flt runtime.LaneFault
 		p1n := uint32(0)
 		p2n := uint32(0)
 		if m == 0xffffffff {
@@ -3650,6 +3650,38 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 					c10b0 = 1
 				}
 				p2n |= c10b0 << l
+				// 281: selp.b64
+				v13 := uint64(u11)
+				if c10 {
+					v13 = uint64(u12)
+				}
+				// 283: selp.b64
+				v15 := uint64(v13)
+				if c9 {
+					v15 = uint64(u14)
+				}
+				r17[l] = v15
+				// 284: mul.wide.s32
+				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
+				r18[l] = v16
+				// 285: add.s64
+				v17 := uint64(uint64(u3) + uint64(v16))
+				// 286: ld.global.u32
+				v18a := uint64(v17) + 0x0
+				var v18 uint64
+				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+					v18 = runtime.Load32(v18aw.Ptr, v18ao)
+				} else {
+					{
+						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+						if !v18ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:286")
+							continue
+						}
+						v18 = v18x
+					}
+				}
+				r20[l] = v18
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3678,91 +3710,14 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 					c10b0 = 1
 				}
 				p2n |= c10b0 << l
-			}
-		}
-		w.P[1] = p1&^m | p1n
-		w.P[2] = p2&^m | p2n
-	}
-	// PTX line 279: mov.u64, warp-uniform
-	u11 := uint64(k4)
-	// PTX line 280: mov.u64, warp-uniform
-	u12 := uint64(k5)
-	// PTX lines 281: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 281: selp.b64
 				v13 := uint64(u11)
-				if p2>>l&1 != 0 {
+				if c10 {
 					v13 = uint64(u12)
 				}
-				r15[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 281: selp.b64
-				v13 := uint64(u11)
-				if p2>>l&1 != 0 {
-					v13 = uint64(u12)
-				}
-				r15[l] = v13
-			}
-		}
-	}
-	// PTX line 282: mov.u64, warp-uniform
-	u14 := uint64(k6)
-	// PTX lines 283, 284, 285, 286: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 4,
-				Guard: -1,
-				Kind:  runtime.MemLoad,
-				Space: runtime.MemGlobal,
-			}, m)
-		}
-		v18aw := w.Window(5)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 283: selp.b64
-				v15 := uint64(r15[l])
-				if p1>>l&1 != 0 {
-					v15 = uint64(u14)
-				}
-				r17[l] = v15
-				// 284: mul.wide.s32
-				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
-				r18[l] = v16
-				// 285: add.s64
-				v17 := uint64(uint64(u3) + uint64(v16))
-				// 286: ld.global.u32
-				v18a := uint64(v17) + 0x0
-				var v18 uint64
-				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-					v18 = runtime.Load32(v18aw.Ptr, v18ao)
-				} else {
-					{
-						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-						if !v18ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:286")
-							continue
-						}
-						v18 = v18x
-					}
-				}
-				r20[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 283: selp.b64
-				v15 := uint64(r15[l])
-				if p1>>l&1 != 0 {
+				v15 := uint64(v13)
+				if c9 {
 					v15 = uint64(u14)
 				}
 				r17[l] = v15
@@ -3790,6 +3745,8 @@ func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 		flt.Raise(w)
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
 	}
 	// PTX lines 289: lane-local, one loop over the lanes
 	{

@@ -2839,60 +2839,30 @@ func vaddOmpFn0Block9(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
-	r13 := w.Reg(13)
 	r40 := w.Reg(40)
 	r41 := w.Reg(41)
 	k0 := uint64(0x5)
 	k1 := uint64(0xffffffff)
 	// PTX line 87: shfl.sync.idx.b32
 	w.Shfl(runtime.ShflIdx, 41, -1, 41, 44, 45, 43, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:87")
-	// PTX lines 88: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: mov.b64
-				v1 := uint64(uint32(r40[l])) | (uint64(uint32(r41[l])) << 32)
-				r4[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: mov.b64
-				v1 := uint64(uint32(r40[l])) | (uint64(uint32(r41[l])) << 32)
-				r4[l] = v1
-			}
-		}
-	}
 	// PTX line 89: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NCTAID().X))
 	// PTX line 90: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.CTAID().X))
-	// PTX lines 91: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r13[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r13[l] = v4
-			}
-		}
-	}
 	// PTX line 92: shl.b32, warp-uniform
 	u5 := uint64(uint32(u2) << uint32(k0))
-	// PTX lines 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
+	// PTX lines 88, 91, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 88: mov.b64
+				v1 := uint64(uint32(r40[l])) | (uint64(uint32(r41[l])) << 32)
+				r4[l] = v1
+				// 91: mov.u32
+				v4 := uint64(uint64(tid0[l]))
 				// 93: add.u32
 				v6 := uint64(uint32(r1[l]) + uint32(k1))
 				// 94: add.u32
@@ -2904,7 +2874,7 @@ func vaddOmpFn0Block9(w *runtime.Warp, m uint32, budget int) {
 				// 97: shl.b32
 				v10 := uint64(uint32(v9) << uint32(k0))
 				// 98: add.u32
-				v11 := uint64(uint32(v10) + uint32(r13[l]))
+				v11 := uint64(uint32(v10) + uint32(v4))
 				r6[l] = v11
 				// 99: shl.b32
 				v12 := uint64(uint32(v8) << uint32(k0))
@@ -2925,6 +2895,11 @@ func vaddOmpFn0Block9(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 88: mov.b64
+				v1 := uint64(uint32(r40[l])) | (uint64(uint32(r41[l])) << 32)
+				r4[l] = v1
+				// 91: mov.u32
+				v4 := uint64(uint64(tid0[l]))
 				// 93: add.u32
 				v6 := uint64(uint32(r1[l]) + uint32(k1))
 				// 94: add.u32
@@ -2936,7 +2911,7 @@ func vaddOmpFn0Block9(w *runtime.Warp, m uint32, budget int) {
 				// 97: shl.b32
 				v10 := uint64(uint32(v9) << uint32(k0))
 				// 98: add.u32
-				v11 := uint64(uint32(v10) + uint32(r13[l]))
+				v11 := uint64(uint32(v10) + uint32(v4))
 				r6[l] = v11
 				// 99: shl.b32
 				v12 := uint64(uint32(v8) << uint32(k0))
@@ -4617,119 +4592,65 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
-	r4 := w.Reg(4)
 	r7 := w.Reg(7)
 	r17 := w.Reg(17)
 	k0 := uint64(0xffffffff)
-	// PTX lines 194, 195, 196: lane-local, one loop over the lanes
-	{
-		v2aw := w.Window(10)
-		v3aw := w.Window(11)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 194: mov.u64
-				v1 := uint64(r0[l])
-				r17[l] = v1
-				// 195: ld.u64
-				v2a := uint64(v1) + 0x18
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-					v2 = runtime.Load64(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-						if !v2ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				// 196: ld.u32
-				v3a := uint64(v2) + 0x0
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-				}
-				var v3 uint64
-				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-					v3 = runtime.Load32(v3aw.Ptr, v3ao)
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-						if !v3ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
-							continue
-						}
-						v3 = v3x
-					}
-				}
-				r4[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 194: mov.u64
-				v1 := uint64(r0[l])
-				r17[l] = v1
-				// 195: ld.u64
-				v2a := uint64(v1) + 0x18
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
-					v2 = runtime.Load64(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
-						if !v2ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				// 196: ld.u32
-				v3a := uint64(v2) + 0x0
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-				}
-				var v3 uint64
-				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-					v3 = runtime.Load32(v3aw.Ptr, v3ao)
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-						if !v3ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
-							continue
-						}
-						v3 = v3x
-					}
-				}
-				r4[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 197: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.NCTAID().X))
 	// PTX line 198: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 199, 200, 201, 202, 203, 204, 205, 206: lane-local, one loop over the lanes
+	// PTX lines 194, 195, 196, 199, 200, 201, 202, 203, 204, 205, 206: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p6 := w.P[6]
+		v2aw := w.Window(10)
+		v3aw := w.Window(11)
+		var flt runtime.LaneFault
 		p0n := uint32(0)
 		p6n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 194: mov.u64
+				v1 := uint64(r0[l])
+				r17[l] = v1
+				// 195: ld.u64
+				v2a := uint64(v1) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 196: ld.u32
+				v3a := uint64(v2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
+							continue
+						}
+						v3 = v3x
+					}
+				}
 				// 199: add.u32
-				v6 := uint64(uint32(r4[l]) + uint32(k0))
+				v6 := uint64(uint32(v3) + uint32(k0))
 				// 200: add.u32
 				v7 := uint64(uint32(v6) + uint32(u4))
 				// 201: div.s32
@@ -4740,7 +4661,7 @@ func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 				// 203: add.u32
 				v10 := uint64(uint32(v9) + uint32(v8))
 				// 204: min.s32
-				v11 := uint64(uint32(min(int32(v10), int32(r4[l]))))
+				v11 := uint64(uint32(min(int32(v10), int32(v3))))
 				r7[l] = v11
 				// 205: setp.lt.s32
 				c12t := int32(v9) < int32(v11)
@@ -4761,8 +4682,47 @@ func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 194: mov.u64
+				v1 := uint64(r0[l])
+				r17[l] = v1
+				// 195: ld.u64
+				v2a := uint64(v1) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 8)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&7 == 0 {
+					v2 = runtime.Load64(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 8, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 8, "testdata/ptx/gcc/acc_vecadd.ptx:195")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 196: ld.u32
+				v3a := uint64(v2) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/gcc/acc_vecadd.ptx:196")
+							continue
+						}
+						v3 = v3x
+					}
+				}
 				// 199: add.u32
-				v6 := uint64(uint32(r4[l]) + uint32(k0))
+				v6 := uint64(uint32(v3) + uint32(k0))
 				// 200: add.u32
 				v7 := uint64(uint32(v6) + uint32(u4))
 				// 201: div.s32
@@ -4773,7 +4733,7 @@ func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 				// 203: add.u32
 				v10 := uint64(uint32(v9) + uint32(v8))
 				// 204: min.s32
-				v11 := uint64(uint32(min(int32(v10), int32(r4[l]))))
+				v11 := uint64(uint32(min(int32(v10), int32(v3))))
 				r7[l] = v11
 				// 205: setp.lt.s32
 				c12t := int32(v9) < int32(v11)
@@ -4792,6 +4752,7 @@ func scaleRowsOmpFn0Block24(w *runtime.Warp, m uint32, budget int) {
 				p6n |= c13b0 << l
 			}
 		}
+		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 		w.P[6] = p6&^m | p6n
 	}
@@ -5533,7 +5494,6 @@ func countPositiveOmpFn0Block7(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r7 := w.Reg(7)
 	r8 := w.Reg(8)
-	r10 := w.Reg(10)
 	r28 := w.Reg(28)
 	r50 := w.Reg(50)
 	r51 := w.Reg(51)
@@ -5541,42 +5501,24 @@ func countPositiveOmpFn0Block7(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0xffffffff)
 	// PTX line 375: shfl.sync.idx.b32
 	w.Shfl(runtime.ShflIdx, 51, -1, 51, 55, 56, 54, m, m, "testdata/ptx/gcc/acc_vecadd.ptx:375")
-	// PTX lines 376, 377: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 376: mov.b64
-				v1 := uint64(uint32(r50[l])) | (uint64(uint32(r51[l])) << 32)
-				r28[l] = v1
-				// 377: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r10[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 376: mov.b64
-				v1 := uint64(uint32(r50[l])) | (uint64(uint32(r51[l])) << 32)
-				r28[l] = v1
-				// 377: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r10[l] = v2
-			}
-		}
-	}
 	// PTX line 378: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NCTAID().X))
 	// PTX line 379: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.CTAID().X))
 	// PTX line 380: shl.b32, warp-uniform
 	u5 := uint64(uint32(u3) << uint32(k0))
-	// PTX lines 381, 382, 383, 384, 385, 386, 387, 388, 389, 390: lane-local, one loop over the lanes
+	// PTX lines 376, 377, 381, 382, 383, 384, 385, 386, 387, 388, 389, 390: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 376: mov.b64
+				v1 := uint64(uint32(r50[l])) | (uint64(uint32(r51[l])) << 32)
+				r28[l] = v1
+				// 377: mov.u32
+				v2 := uint64(uint64(tid0[l]))
 				// 381: add.u32
 				v6 := uint64(uint32(r2[l]) + uint32(k1))
 				// 382: add.u32
@@ -5588,7 +5530,7 @@ func countPositiveOmpFn0Block7(w *runtime.Warp, m uint32, budget int) {
 				// 385: shl.b32
 				v10 := uint64(uint32(v9) << uint32(k0))
 				// 386: add.u32
-				v11 := uint64(uint32(v10) + uint32(r10[l]))
+				v11 := uint64(uint32(v10) + uint32(v2))
 				r7[l] = v11
 				// 387: shl.b32
 				v12 := uint64(uint32(v8) << uint32(k0))
@@ -5609,6 +5551,11 @@ func countPositiveOmpFn0Block7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 376: mov.b64
+				v1 := uint64(uint32(r50[l])) | (uint64(uint32(r51[l])) << 32)
+				r28[l] = v1
+				// 377: mov.u32
+				v2 := uint64(uint64(tid0[l]))
 				// 381: add.u32
 				v6 := uint64(uint32(r2[l]) + uint32(k1))
 				// 382: add.u32
@@ -5620,7 +5567,7 @@ func countPositiveOmpFn0Block7(w *runtime.Warp, m uint32, budget int) {
 				// 385: shl.b32
 				v10 := uint64(uint32(v9) << uint32(k0))
 				// 386: add.u32
-				v11 := uint64(uint32(v10) + uint32(r10[l]))
+				v11 := uint64(uint32(v10) + uint32(v2))
 				r7[l] = v11
 				// 387: shl.b32
 				v12 := uint64(uint32(v8) << uint32(k0))

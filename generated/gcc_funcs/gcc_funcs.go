@@ -8298,12 +8298,13 @@ func applyOpRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 // applyOpBlock0 runs block 0 of function apply_op for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 566-591; code before the call
 func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
 	k0 := uint64(0x0)
 	k1 := uint64(0x3)
-	// PTX lines 566, 568, 578, 579: lane-local, one loop over the lanes
+	// PTX line 580: cvta.const.u64, warp-uniform
+	u5 := uint64((w.GlobalVar(1) + k0))
+	// PTX lines 566, 568, 578, 579, 581, 582, 583, 584, 585: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8326,99 +8327,47 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 		pm := w.Param
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 566: ld.param.u32
-				v1a := uint64(0x8)
-				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				// 568: ld.param.u32
-				v2a := uint64(0xc)
-				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				// 578: mov.u32
-				v3 := uint64(v1)
-				r3[l] = v3
-				// 579: mov.u32
-				v4 := uint64(v2)
-				r4[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 566: ld.param.u32
-				v1a := uint64(0x8)
-				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				// 568: ld.param.u32
-				v2a := uint64(0xc)
-				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				// 578: mov.u32
-				v3 := uint64(v1)
-				r3[l] = v3
-				// 579: mov.u32
-				v4 := uint64(v2)
-				r4[l] = v4
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX line 580: cvta.const.u64, warp-uniform
-	u5 := uint64((w.GlobalVar(1) + k0))
-	// PTX lines 581, 582, 583, 584, 585: lane-local, one loop over the lanes
-	{
 		v10aw := w.Window(2)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 566: ld.param.u32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 568: ld.param.u32
+				v2a := uint64(0xc)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 578: mov.u32
+				v3 := uint64(v1)
+				// 579: mov.u32
+				v4 := uint64(v2)
+				r4[l] = v4
 				// 581: rem.u32
-				v6 := isa.Rem(r3[l], k1, 32, false)
+				v6 := isa.Rem(v3, k1, 32, false)
 				// 582: cvt.u64.u32
 				v7 := uint64(uint64(uint32(v6)))
 				// 583: shl.b64
@@ -8437,7 +8386,7 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
 						if !v10ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
 							continue
 						}
 						v10 = v10x
@@ -8448,8 +8397,43 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 566: ld.param.u32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 568: ld.param.u32
+				v2a := uint64(0xc)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 578: mov.u32
+				v3 := uint64(v1)
+				// 579: mov.u32
+				v4 := uint64(v2)
+				r4[l] = v4
 				// 581: rem.u32
-				v6 := isa.Rem(r3[l], k1, 32, false)
+				v6 := isa.Rem(v3, k1, 32, false)
 				// 582: cvt.u64.u32
 				v7 := uint64(uint64(uint32(v6)))
 				// 583: shl.b64
@@ -8468,7 +8452,7 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
 						if !v10ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs.ptx:585")
 							continue
 						}
 						v10 = v10x
@@ -8702,9 +8686,7 @@ func primeWindowRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 // primeWindowBlock0 runs block 0 of function prime_window for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 608-646
 func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
-	r1 := w.Reg(1)
 	r3 := w.Reg(3)
-	r7 := w.Reg(7)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
@@ -8713,7 +8695,9 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x8)
 	k1 := uint64(0x0)
 	k2 := uint64(0x10)
-	// PTX lines 608, 617, 618: lane-local, one loop over the lanes
+	// PTX line 619: mov.u64, warp-uniform
+	u4 := uint64(k1)
+	// PTX lines 608, 617, 618, 620, 621, 622, 623, 642, 643, 644, 645: lane-local, one loop over the lanes
 	{
 		tid1 := &w.Tid[1]
 		if budget == 0 {
@@ -8725,6 +8709,18 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemParam,
 			}, m)
 		}
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 8,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemShared,
+			}, m)
+		}
+		sh := w.SharedMem()
+		shp := runtime.MemPtr(sh)
+		shEnd8 := runtime.AccessEnd(sh, 8)
 		pm := w.Param
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
@@ -8746,12 +8742,45 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 						v1 = v1x
 					}
 				}
-				r1[l] = v1
 				// 617: mov.u32
 				v2 := uint64(uint64(tid1[l]))
 				// 618: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				r7[l] = v3
+				// 620: add.u64
+				v5 := uint64(uint64(u4) + uint64(v3))
+				// 621: ld.shared.u64
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6a < shEnd8 && v6a&7 == 0 {
+					v6 = runtime.Load64(shp, v6a)
+				} else {
+					{
+						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
+							continue
+						}
+						v6 = v6x
+					}
+				}
+				// 622: sub.u64
+				v7 := uint64(uint64(v6) - uint64(k2))
+				r3[l] = v7
+				// 623: sub.u64
+				v8 := uint64(uint64(v7) - uint64(k1))
+				_ = v8
+				// 642: mov.u32
+				v9 := uint64(v1)
+				r11[l] = v9
+				// 643: mov.u64
+				v10 := uint64(v7)
+				r13[l] = v10
+				// 644: add.u64
+				v11 := uint64(uint64(v7) + uint64(k2))
+				r14[l] = v11
+				// 645: mov.u64
+				v12 := uint64(v7)
+				r12[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8771,37 +8800,12 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 						v1 = v1x
 					}
 				}
-				r1[l] = v1
 				// 617: mov.u32
 				v2 := uint64(uint64(tid1[l]))
 				// 618: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				r7[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX line 619: mov.u64, warp-uniform
-	u4 := uint64(k1)
-	// PTX lines 620, 621, 622, 623, 642, 643, 644, 645: lane-local, one loop over the lanes
-	{
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 8,
-				Guard: -1,
-				Kind:  runtime.MemLoad,
-				Space: runtime.MemShared,
-			}, m)
-		}
-		sh := w.SharedMem()
-		shp := runtime.MemPtr(sh)
-		shEnd8 := runtime.AccessEnd(sh, 8)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 620: add.u64
-				v5 := uint64(uint64(u4) + uint64(r7[l]))
+				v5 := uint64(uint64(u4) + uint64(v3))
 				// 621: ld.shared.u64
 				v6a := uint64(v5) + 0x0
 				var v6 uint64
@@ -8811,7 +8815,7 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
 						if !v6ok {
-							flt.Note(0, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
+							flt.Note(1, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
 							continue
 						}
 						v6 = v6x
@@ -8824,46 +8828,7 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 				v8 := uint64(uint64(v7) - uint64(k1))
 				_ = v8
 				// 642: mov.u32
-				v9 := uint64(r1[l])
-				r11[l] = v9
-				// 643: mov.u64
-				v10 := uint64(v7)
-				r13[l] = v10
-				// 644: add.u64
-				v11 := uint64(uint64(v7) + uint64(k2))
-				r14[l] = v11
-				// 645: mov.u64
-				v12 := uint64(v7)
-				r12[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 620: add.u64
-				v5 := uint64(uint64(u4) + uint64(r7[l]))
-				// 621: ld.shared.u64
-				v6a := uint64(v5) + 0x0
-				var v6 uint64
-				if v6a < shEnd8 && v6a&7 == 0 {
-					v6 = runtime.Load64(shp, v6a)
-				} else {
-					{
-						v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 8, l)
-						if !v6ok {
-							flt.Note(0, l, runtime.SpaceShared, v6a, 8, "testdata/ptx/gcc/funcs.ptx:621")
-							continue
-						}
-						v6 = v6x
-					}
-				}
-				// 622: sub.u64
-				v7 := uint64(uint64(v6) - uint64(k2))
-				r3[l] = v7
-				// 623: sub.u64
-				v8 := uint64(uint64(v7) - uint64(k1))
-				_ = v8
-				// 642: mov.u32
-				v9 := uint64(r1[l])
+				v9 := uint64(v1)
 				r11[l] = v9
 				// 643: mov.u64
 				v10 := uint64(v7)

@@ -8283,12 +8283,13 @@ func applyOpRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 // applyOpBlock0 runs block 0 of function apply_op for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 566-591; code before the call
 func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
 	k0 := uint64(0x0)
 	k1 := uint64(0x3)
-	// PTX lines 566, 568, 578, 579: lane-local, one loop over the lanes
+	// PTX line 580: cvta.const.u64, warp-uniform
+	u5 := uint64((w.GlobalVar(1) + k0))
+	// PTX lines 566, 568, 578, 579, 581, 582, 583, 584, 585: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8311,99 +8312,47 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 		pm := w.Param
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 566: ld.param.u32
-				v1a := uint64(0x8)
-				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:566")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				// 568: ld.param.u32
-				v2a := uint64(0xc)
-				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:568")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				// 578: mov.u32
-				v3 := uint64(v1)
-				r3[l] = v3
-				// 579: mov.u32
-				v4 := uint64(v2)
-				r4[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 566: ld.param.u32
-				v1a := uint64(0x8)
-				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:566")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				// 568: ld.param.u32
-				v2a := uint64(0xc)
-				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:568")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				// 578: mov.u32
-				v3 := uint64(v1)
-				r3[l] = v3
-				// 579: mov.u32
-				v4 := uint64(v2)
-				r4[l] = v4
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX line 580: cvta.const.u64, warp-uniform
-	u5 := uint64((w.GlobalVar(1) + k0))
-	// PTX lines 581, 582, 583, 584, 585: lane-local, one loop over the lanes
-	{
 		v10aw := w.Window(2)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 566: ld.param.u32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:566")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 568: ld.param.u32
+				v2a := uint64(0xc)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:568")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 578: mov.u32
+				v3 := uint64(v1)
+				// 579: mov.u32
+				v4 := uint64(v2)
+				r4[l] = v4
 				// 581: rem.u32
-				v6 := isa.Rem(r3[l], k1, 32, false)
+				v6 := isa.Rem(v3, k1, 32, false)
 				// 582: cvt.u64.u32
 				v7 := uint64(uint64(uint32(v6)))
 				// 583: shl.b64
@@ -8422,7 +8371,7 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
 						if !v10ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:585")
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:585")
 							continue
 						}
 						v10 = v10x
@@ -8433,8 +8382,43 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 566: ld.param.u32
+				v1a := uint64(0x8)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:566")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 568: ld.param.u32
+				v2a := uint64(0xc)
+				var v2 uint64
+				if v2a < pmEnd4 {
+					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs_sm80.ptx:568")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 578: mov.u32
+				v3 := uint64(v1)
+				// 579: mov.u32
+				v4 := uint64(v2)
+				r4[l] = v4
 				// 581: rem.u32
-				v6 := isa.Rem(r3[l], k1, 32, false)
+				v6 := isa.Rem(v3, k1, 32, false)
 				// 582: cvt.u64.u32
 				v7 := uint64(uint64(uint32(v6)))
 				// 583: shl.b64
@@ -8453,7 +8437,7 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 8, l)
 						if !v10ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:585")
+							flt.Note(2, l, runtime.SpaceGeneric, v10a, 8, "testdata/ptx/gcc/funcs_sm80.ptx:585")
 							continue
 						}
 						v10 = v10x

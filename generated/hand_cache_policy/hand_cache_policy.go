@@ -295,57 +295,17 @@ func policiesBlock0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/hand/cache_policy.ptx:18")
 	}
-	// PTX lines 19: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 19: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 19: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-			}
-		}
-	}
 	// PTX line 20: createpolicy.fractional.L2::evict_last.b64, warp-uniform
 	u6 := k0
 	// PTX line 21: createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64, warp-uniform
 	u7 := k1
 	// PTX line 22: createpolicy.fractional.L2::evict_first.b64, warp-uniform
 	u8 := k2
-	// PTX lines 23, 24: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 23: add.u32
-				v9 := uint64(uint32(r4[l]) + uint32(k3))
-				_ = v9
-				// 24: createpolicy.range.global.L2::evict_last.L2::evict_first.b64
-				v10 := k4
-				r9[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 23: add.u32
-				v9 := uint64(uint32(r4[l]) + uint32(k3))
-				_ = v9
-				// 24: createpolicy.range.global.L2::evict_last.L2::evict_first.b64
-				v10 := k4
-				r9[l] = v10
-			}
-		}
-	}
 	// PTX line 25: createpolicy.cvt.L2.b64, warp-uniform
 	u11 := uint64(u4)
-	// PTX lines 26, 27, 28: lane-local, one loop over the lanes
+	// PTX lines 19, 23, 24, 26, 27, 28: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -358,8 +318,17 @@ func policiesBlock0(w *runtime.Warp, m uint32, budget int) {
 		s14w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 19: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+				// 23: add.u32
+				v9 := uint64(uint32(v5) + uint32(k3))
+				_ = v9
+				// 24: createpolicy.range.global.L2::evict_last.L2::evict_first.b64
+				v10 := k4
+				r9[l] = v10
 				// 26: mul.wide.u32
-				v12 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k5))))
+				v12 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k5))))
 				// 27: add.s64
 				v13 := uint64(uint64(u1) + uint64(v12))
 				r12[l] = v13
@@ -377,8 +346,17 @@ func policiesBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 19: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+				// 23: add.u32
+				v9 := uint64(uint32(v5) + uint32(k3))
+				_ = v9
+				// 24: createpolicy.range.global.L2::evict_last.L2::evict_first.b64
+				v10 := k4
+				r9[l] = v10
 				// 26: mul.wide.u32
-				v12 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k5))))
+				v12 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k5))))
 				// 27: add.s64
 				v13 := uint64(uint64(u1) + uint64(v12))
 				r12[l] = v13

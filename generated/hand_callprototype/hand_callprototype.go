@@ -1466,7 +1466,6 @@ func callprototypeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
-	r4 := w.Reg(4)
 	r8 := w.Reg(8)
 	k0 := uint64(0x14)
 	k1 := uint64(0x3)
@@ -1476,58 +1475,13 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 85: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 86, 87: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		h5 := uint32(u1) * uint32(u2)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 87: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r0[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 87: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r0[l] = v4
-			}
-		}
-	}
 	// PTX line 88: mov.u32, warp-uniform
 	u6 := uint64(k0)
-	// PTX lines 89, 91: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: sub.s32
-				v7 := uint64(uint32(u6) - uint32(r0[l]))
-				r3[l] = v7
-				// 91: rem.u32
-				v8 := isa.Rem(r0[l], k1, 32, false)
-				r4[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 89: sub.s32
-				v7 := uint64(uint32(u6) - uint32(r0[l]))
-				r3[l] = v7
-				// 91: rem.u32
-				v8 := isa.Rem(r0[l], k1, 32, false)
-				r4[l] = v8
-			}
-		}
-	}
 	// PTX line 92: mov.u64, warp-uniform
 	u9 := uint64((w.GlobalVar(0) + k2))
-	// PTX lines 93, 94, 95: lane-local, one loop over the lanes
+	// PTX lines 86, 87, 89, 91, 93, 94, 95: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -1539,10 +1493,21 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		v12aw := w.Window(0)
 		var flt runtime.LaneFault
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 86: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 87: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
+				r0[l] = v4
+				// 89: sub.s32
+				v7 := uint64(uint32(u6) - uint32(v4))
+				r3[l] = v7
+				// 91: rem.u32
+				v8 := isa.Rem(v4, k1, 32, false)
 				// 93: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
+				v10 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k3))))
 				// 94: add.u64
 				v11 := uint64(uint64(u9) + uint64(v10))
 				// 95: ld.global.u64
@@ -1565,8 +1530,18 @@ func callprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 86: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 87: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
+				r0[l] = v4
+				// 89: sub.s32
+				v7 := uint64(uint32(u6) - uint32(v4))
+				r3[l] = v7
+				// 91: rem.u32
+				v8 := isa.Rem(v4, k1, 32, false)
 				// 93: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k3))))
+				v10 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k3))))
 				// 94: add.u64
 				v11 := uint64(uint64(u9) + uint64(v10))
 				// 95: ld.global.u64
@@ -1683,11 +1658,16 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
+	r14 := w.Reg(14)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
 	k2 := uint64(0xd0000030)
 	k3 := uint64(0xd0000040)
-	// PTX lines 103, 106, 107: lane-local, one loop over the lanes
+	// PTX line 108: mov.u64, warp-uniform
+	u4 := uint64(k2)
+	// PTX line 109: mov.u64, warp-uniform
+	u5 := uint64(k3)
+	// PTX lines 103, 106, 107, 110, 111: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		if budget == 0 {
@@ -1732,6 +1712,15 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 					c3b0 = 1
 				}
 				p0n |= c3b0 << l
+				// 110: selp.b64
+				v6 := uint64(u5)
+				if c3 {
+					v6 = uint64(u4)
+				}
+				r13[l] = v6
+				// 111: cvt.rn.f32.u32
+				v7 := uint64(math.Float32bits(float32(uint32(r0[l]))))
+				r14[l] = v7
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1762,18 +1751,22 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 					c3b0 = 1
 				}
 				p0n |= c3b0 << l
+				// 110: selp.b64
+				v6 := uint64(u5)
+				if c3 {
+					v6 = uint64(u4)
+				}
+				r13[l] = v6
+				// 111: cvt.rn.f32.u32
+				v7 := uint64(math.Float32bits(float32(uint32(r0[l]))))
+				r14[l] = v7
 			}
 		}
 		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 108: mov.u64, warp-uniform
-	u4 := uint64(k2)
-	// PTX line 109: mov.u64, warp-uniform
-	u5 := uint64(k3)
-	// PTX lines 110, 111, 115: lane-local, one loop over the lanes
+	// PTX lines 115: lane-local, one loop over the lanes
 	{
-		p0 := w.P[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -1788,17 +1781,9 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 110: selp.b64
-				v6 := uint64(u5)
-				if p0>>l&1 != 0 {
-					v6 = uint64(u4)
-				}
-				r13[l] = v6
-				// 111: cvt.rn.f32.u32
-				v7 := uint64(math.Float32bits(float32(uint32(r0[l]))))
 				// 115: st.param.f32
 				s8 := uint64(0x0)
-				s8v := uint64(v7)
+				s8v := uint64(r14[l])
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {
@@ -1810,17 +1795,9 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 110: selp.b64
-				v6 := uint64(u5)
-				if p0>>l&1 != 0 {
-					v6 = uint64(u4)
-				}
-				r13[l] = v6
-				// 111: cvt.rn.f32.u32
-				v7 := uint64(math.Float32bits(float32(uint32(r0[l]))))
 				// 115: st.param.f32
 				s8 := uint64(0x0)
-				s8v := uint64(v7)
+				s8v := uint64(r14[l])
 				if s8 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
 				} else {

@@ -922,7 +922,6 @@ func calltableRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 // b0, PTX lines 54-67; code before the call
 func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	r3 := w.Reg(3)
 	r7 := w.Reg(7)
 	k0 := uint64(0x3)
 	k1 := uint64(0x0)
@@ -931,39 +930,11 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 55: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 56, 57, 59: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		h5 := uint32(u1) * uint32(u2)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 57: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r0[l] = v4
-				// 59: rem.u32
-				v6 := isa.Rem(v4, k0, 32, false)
-				r3[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 56: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 57: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r0[l] = v4
-				// 59: rem.u32
-				v6 := isa.Rem(v4, k0, 32, false)
-				r3[l] = v6
-			}
-		}
-	}
 	// PTX line 60: mov.u64, warp-uniform
 	u7 := uint64((w.GlobalVar(0) + k1))
-	// PTX lines 61, 62, 63: lane-local, one loop over the lanes
+	// PTX lines 56, 57, 59, 61, 62, 63: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -975,10 +946,18 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		v10aw := w.Window(0)
 		var flt runtime.LaneFault
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 56: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 57: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
+				r0[l] = v4
+				// 59: rem.u32
+				v6 := isa.Rem(v4, k0, 32, false)
 				// 61: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
+				v8 := uint64(uint64(uint64(uint32(v6)) * uint64(uint32(k2))))
 				// 62: add.u64
 				v9 := uint64(uint64(u7) + uint64(v8))
 				// 63: ld.global.u64
@@ -1001,8 +980,15 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 56: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 57: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
+				r0[l] = v4
+				// 59: rem.u32
+				v6 := isa.Rem(v4, k0, 32, false)
 				// 61: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k2))))
+				v8 := uint64(uint64(uint64(uint32(v6)) * uint64(uint32(k2))))
 				// 62: add.u64
 				v9 := uint64(uint64(u7) + uint64(v8))
 				// 63: ld.global.u64
@@ -1075,12 +1061,13 @@ func calltableBlock0(w *runtime.Warp, m uint32, budget int) {
 func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r8 := w.Reg(8)
-	r9 := w.Reg(9)
 	r13 := w.Reg(13)
 	k0 := uint64(0x3)
 	k1 := uint64(0x0)
 	k2 := uint64(0x8)
-	// PTX lines 69, 72, 73: lane-local, one loop over the lanes
+	// PTX line 74: mov.u64, warp-uniform
+	u4 := uint64((w.GlobalVar(1) + k1))
+	// PTX lines 69, 72, 73, 75, 76, 77: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1091,66 +1078,6 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemParam,
 			}, m)
 		}
-		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 69: ld.param.u32
-				v1a := uint64(0x4)
-				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r8[l] = v1
-				// 72: div.u32
-				v2 := isa.Div(r0[l], k0, 32, false)
-				// 73: rem.u32
-				v3 := isa.Rem(v2, k0, 32, false)
-				r9[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 69: ld.param.u32
-				v1a := uint64(0x4)
-				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r8[l] = v1
-				// 72: div.u32
-				v2 := isa.Div(r0[l], k0, 32, false)
-				// 73: rem.u32
-				v3 := isa.Rem(v2, k0, 32, false)
-				r9[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX line 74: mov.u64, warp-uniform
-	u4 := uint64((w.GlobalVar(1) + k1))
-	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
-	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -1160,12 +1087,35 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemConst,
 			}, m)
 		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		v7aw := w.Window(1)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 69: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				r8[l] = v1
+				// 72: div.u32
+				v2 := isa.Div(r0[l], k0, 32, false)
+				// 73: rem.u32
+				v3 := isa.Rem(v2, k0, 32, false)
 				// 75: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(r9[l])) * uint64(uint32(k2))))
+				v5 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
 				// 76: add.u64
 				v6 := uint64(uint64(u4) + uint64(v5))
 				// 77: ld.const.u64
@@ -1177,7 +1127,7 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
 							continue
 						}
 						v7 = v7x
@@ -1188,8 +1138,28 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 69: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				if v1a < pmEnd4 {
+					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltable.ptx:69")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				r8[l] = v1
+				// 72: div.u32
+				v2 := isa.Div(r0[l], k0, 32, false)
+				// 73: rem.u32
+				v3 := isa.Rem(v2, k0, 32, false)
 				// 75: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(r9[l])) * uint64(uint32(k2))))
+				v5 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
 				// 76: add.u64
 				v6 := uint64(uint64(u4) + uint64(v5))
 				// 77: ld.const.u64
@@ -1201,7 +1171,7 @@ func calltableBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 8, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
+							flt.Note(1, l, runtime.SpaceGlobal, v7a, 8, "testdata/ptx/hand/calltable.ptx:77")
 							continue
 						}
 						v7 = v7x

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/const_store.ptx",
-	NumPasses:  1,
+	NumPasses:  2,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
@@ -446,32 +446,11 @@ func readTableBlock0(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
-	// PTX lines 15, 16: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 15: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 16: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 15: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 16: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				r1[l] = v2
-			}
-		}
-	}
 	// PTX line 17: mov.u64, warp-uniform
 	u3 := uint64((w.GlobalVar(0) + k1))
-	// PTX lines 18, 19: lane-local, one loop over the lanes
+	// PTX lines 15, 16, 18, 19: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -485,8 +464,13 @@ func readTableBlock0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 15: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 16: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+				r1[l] = v2
 				// 18: add.s64
-				v4 := uint64(uint64(u3) + uint64(r1[l]))
+				v4 := uint64(uint64(u3) + uint64(v2))
 				// 19: ld.const.u32
 				v5a := uint64(v4) + 0x0
 				var v5 uint64
@@ -507,8 +491,13 @@ func readTableBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 15: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 16: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+				r1[l] = v2
 				// 18: add.s64
-				v4 := uint64(uint64(u3) + uint64(r1[l]))
+				v4 := uint64(uint64(u3) + uint64(v2))
 				// 19: ld.const.u32
 				v5a := uint64(v4) + 0x0
 				var v5 uint64
@@ -617,54 +606,98 @@ func genericStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// genericStoreBlock0Warp runs block 0 of kernel generic_store for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func genericStoreBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		tid0 := &w.Tid[0]
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 32: mov.u32
+			v1 := uint64(uint64(tid0[l]))
+			// 33: mul.wide.u32
+			v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
+			// 34: mov.u64
+			v3 := uint64((w.GlobalVar(0) + k1))
+			// 35: cvta.const.u64
+			v4 := uint64(v3)
+			// 36: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 37: the address of st.u32
+			fd0 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 34: mov.u64, warp-uniform
+	u8 := uint64((w.GlobalVar(0) + k1))
+	// PTX line 35: cvta.const.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX lines 32, 33, 36, 37: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 32: mov.u32
+			v6 := uint64(uint64(tid0[l]))
+			// 33: mul.wide.u32
+			v7 := uint64(uint64(uint64(uint32(v6)) * uint64(uint32(k0))))
+			// 36: add.s64
+			v10 := uint64(uint64(u9) + uint64(v7))
+			_ = v10
+			// 37: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v6))
+		}
+	}
+	return true
+}
+
 // genericStoreBlock0 runs block 0 of kernel generic_store for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 32-37; ret
 func genericStoreBlock0(w *runtime.Warp, m uint32, budget int) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, genericStoreBlock0Warp(w, m, budget)) {
+		return
+	}
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
-	// PTX lines 32, 33: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 33: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 33: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				r1[l] = v2
-			}
-		}
-	}
 	// PTX line 34: mov.u64, warp-uniform
 	u3 := uint64((w.GlobalVar(0) + k1))
 	// PTX line 35: cvta.const.u64, warp-uniform
 	u4 := uint64(u3)
-	// PTX lines 36, 37: lane-local, one loop over the lanes
+	// PTX lines 32, 33, 36, 37: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s6w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 32: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 33: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
 				// 36: add.s64
-				v5 := uint64(uint64(u4) + uint64(r1[l]))
+				v5 := uint64(uint64(u4) + uint64(v2))
 				// 37: st.u32
 				s6 := uint64(v5) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
 				}
-				s6v := uint64(r0[l])
+				s6v := uint64(v1)
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
@@ -676,14 +709,18 @@ func genericStoreBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 32: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 33: mul.wide.u32
+				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
 				// 36: add.s64
-				v5 := uint64(uint64(u4) + uint64(r1[l]))
+				v5 := uint64(uint64(u4) + uint64(v2))
 				// 37: st.u32
 				s6 := uint64(v5) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s6, 4)
 				}
-				s6v := uint64(r0[l])
+				s6v := uint64(v1)
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
@@ -823,7 +860,7 @@ func globalStoreBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // globalStoreBlock2 runs block 2 of kernel global_store for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 50-53
 func globalStoreBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, globalStoreBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, globalStoreBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -957,6 +994,10 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
 	k0 := uint64(0x0)
+	// PTX line 75: mov.u64, warp-uniform
+	u2 := uint64((w.GlobalVar(0) + k0))
+	// PTX line 76: cvta.const.u64, warp-uniform
+	u3 := uint64(u2)
 	// PTX lines 74: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
@@ -975,10 +1016,6 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 75: mov.u64, warp-uniform
-	u2 := uint64((w.GlobalVar(0) + k0))
-	// PTX line 76: cvta.const.u64, warp-uniform
-	u3 := uint64(u2)
 	// PTX line 77: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u3)
 	runtime.Broadcast(r3, m, u4)

@@ -2119,6 +2119,8 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r6, nil, r16, 0, 0x690, m, "testdata/ptx/hand/cp_async.ptx:116")
 	// PTX line 117: mbarrier.pending_count.b64
 	w.Mbarrier(runtime.MbarPendingCount, runtime.SpaceShared, r7, nil, r6, 0, 0, m, "testdata/ptx/hand/cp_async.ptx:117")
+	// PTX line 120: mov.u64, warp-uniform
+	u5 := uint64(k0)
 	// PTX lines 118: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2160,8 +2162,6 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 120: mov.u64, warp-uniform
-	u5 := uint64(k0)
 	// PTX line 121: cvta.shared.u64, warp-uniform
 	u6 := uint64(uint64(u5 + k2))
 	runtime.Broadcast(r9, m, u6)

@@ -733,6 +733,8 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	k0 := uint64(0x4)
 	k1 := uint64(0xffffffff)
+	// PTX line 44: mov.u32, warp-uniform
+	u5 := uint64(k1)
 	// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -838,8 +840,6 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 44: mov.u32, warp-uniform
-	u5 := uint64(k1)
 	// PTX lines 45: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1804,6 +1804,12 @@ func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 169: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
+	// PTX line 172: mov.u32, warp-uniform
+	u6 := uint64(uint64(0))
+	// PTX line 173: mov.u32, warp-uniform
+	u7 := uint64(uint64(1))
+	// PTX line 174: mad.lo.u32, warp-uniform
+	u8 := uint64(uint32(uint32(u6)*uint32(k0) + uint32(u7)))
 	// PTX lines 170, 171: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1827,12 +1833,6 @@ func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 172: mov.u32, warp-uniform
-	u6 := uint64(uint64(0))
-	// PTX line 173: mov.u32, warp-uniform
-	u7 := uint64(uint64(1))
-	// PTX line 174: mad.lo.u32, warp-uniform
-	u8 := uint64(uint32(uint32(u6)*uint32(k0) + uint32(u7)))
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,

@@ -761,6 +761,8 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	k0 := uint64(0x1)
 	k1 := uint64(0x8)
+	// PTX line 28: mov.u32, warp-uniform
+	u2 := uint64(k0)
 	// PTX lines 27: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -818,8 +820,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 28: mov.u32, warp-uniform
-	u2 := uint64(k0)
 	// PTX lines 29, 30: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]

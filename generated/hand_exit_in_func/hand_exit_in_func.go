@@ -893,30 +893,9 @@ func exitInFuncBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 62: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 63, 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 64: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r5[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 64: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r5[l] = v4
-			}
-		}
-	}
 	// PTX line 65: mov.u32, warp-uniform
 	u5 := uint64(k1)
-	// PTX lines 66: lane-local, one loop over the lanes
+	// PTX lines 63, 64, 66: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -930,8 +909,13 @@ func exitInFuncBlock1(w *runtime.Warp, m uint32, budget int) {
 		s6w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 63: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 64: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r5[l] = v4
 				// 66: st.global.u32
-				s6 := uint64(r5[l]) + 0x0
+				s6 := uint64(v4) + 0x0
 				s6v := uint64(u5)
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
@@ -944,8 +928,13 @@ func exitInFuncBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 63: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 64: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				r5[l] = v4
 				// 66: st.global.u32
-				s6 := uint64(r5[l]) + 0x0
+				s6 := uint64(v4) + 0x0
 				s6v := uint64(u5)
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)

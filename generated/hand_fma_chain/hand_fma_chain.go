@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/fma_chain.ptx",
-	NumPasses:  0,
+	NumPasses:  1,
 	NumWindows: 9,
 	SM:         80,
 	SharedSize: 0,
@@ -214,10 +214,432 @@ func dot4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
+// dot4Block0Warp runs block 0 of kernel dot4 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x10)
+	k1 := uint64(0x4)
+	k2 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 23: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/fma_chain.ptx:23")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/fma_chain.ptx:24")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 25: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/hand/fma_chain.ptx:25")
+	}
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 26: mov.u32
+			v4 := uint64(uint64(tid0[l]))
+			// 27: mov.u32
+			v5 := uint64(uint64(w.CTAID().X))
+			// 28: mov.u32
+			v6 := uint64(uint64(w.NTID().X))
+			// 29: mad.lo.s32
+			v7 := uint64(uint32(uint32(v5)*uint32(v6) + uint32(v4)))
+			// 30: mul.wide.u32
+			v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
+			// 31: add.s64
+			v9 := uint64(uint64(u2) + uint64(v8))
+			_ = v9
+			// 32: add.s64
+			v10 := uint64(uint64(u3) + uint64(v8))
+			_ = v10
+			// 33: the index of ld.global.f32
+			fd0 := v8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 49: mul.wide.u32
+			v11 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k1))))
+			// 50: add.s64
+			v12 := uint64(uint64(u1) + uint64(v11))
+			// 51: the address of st.global.f32
+			fd1 := uint64(v12) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u3 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u2 + fl0 + 0x4
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u3 + fl0 + 0x4
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u2 + fl0 + 0x8
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u3 + fl0 + 0x8
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u2 + fl0 + 0xc
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := u3 + fl0 + 0xc
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl1
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	if fb8 != fb0 && fb8+128 > fb0 && fb0+128 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+128 > fb1 && fb1+128 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+128 > fb2 && fb2+128 > fb8 {
+		return false
+	}
+	if fb8 != fb3 && fb8+128 > fb3 && fb3+128 > fb8 {
+		return false
+	}
+	if fb8 != fb4 && fb8+128 > fb4 && fb4+128 > fb8 {
+		return false
+	}
+	if fb8 != fb5 && fb8+128 > fb5 && fb5+128 > fb8 {
+		return false
+	}
+	if fb8 != fb6 && fb8+128 > fb6 && fb6+128 > fb8 {
+		return false
+	}
+	if fb8 != fb7 && fb8+128 > fb7 && fb7+128 > fb8 {
+		return false
+	}
+	// PTX line 27: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.CTAID().X))
+	// PTX line 28: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.NTID().X))
+	// PTX lines 26, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		h17 := uint32(u14) * uint32(u15)
+		p0n := uint32(0)
+		{
+			var c24_s [32]bool
+			var v16_s [32]uint64
+			var v21_s [32]uint64
+			var v23F_s [32]float32
+			var v27F_s [32]float32
+			var v30F_s [32]float32
+			var v33F_s [32]float32
+			for l := range 32 {
+				// 26: mov.u32
+				v13 := uint64(uint64(tid0[l]))
+				// 29: mad.lo.s32
+				v16 := uint64(uint32(h17 + uint32(v13)))
+				// 30: mul.wide.u32
+				v18 := uint64(uint64(uint64(uint32(v16)) * uint64(uint32(k0))))
+				// 31: add.s64
+				v19 := uint64(uint64(u2) + uint64(v18))
+				_ = v19
+				// 32: add.s64
+				v20 := uint64(uint64(u3) + uint64(v18))
+				_ = v20
+				// 33: ld.global.f32
+				v21 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				// 34: ld.global.f32
+				v22 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				// 35: mul.rn.f32
+				v23F := isa.CanonF32(math.Float32frombits(uint32(v21)) * math.Float32frombits(uint32(v22)))
+				v23 := uint64(math.Float32bits(v23F))
+				_ = v23F
+				_ = v23
+				v23F_s[l] = v23F
+				v21_s[l] = v21
+				v16_s[l] = v16
+			}
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					v23F := v23F_s[l]
+					// 36: setp.gt.f32
+					c24x, c24y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v23F))))), float64(math.Float32frombits(uint32(k2)))
+					c24t := c24x > c24y
+					c24 := c24t
+					c24b0 := uint32(0)
+					if c24 {
+						c24b0 = 1
+					}
+					p0n |= c24b0 << l
+					// 37: ld.global.f32
+					v25 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					// 38: ld.global.f32
+					v26 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					// 39: fma.rn.f32
+					var v27 uint64
+					var v27F float32
+					v27p, v27z := float64(math.Float32frombits(uint32(v25)))*float64(math.Float32frombits(uint32(v26))), float64(v23F)
+					if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
+						v27F = float32(v27f)
+						v27 = uint64(math.Float32bits(v27F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v27F
+					_ = v27
+					v27F_s[l] = v27F
+					c24_s[l] = c24
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					v23F := v23F_s[l]
+					// 36: setp.gt.f32
+					c24x, c24y := float64(math.Float32frombits(uint32(uint64(math.Float32bits(v23F))))), float64(math.Float32frombits(uint32(k2)))
+					c24t := c24x > c24y
+					c24 := c24t
+					c24b0 := uint32(0)
+					if c24 {
+						c24b0 = 1
+					}
+					p0n |= c24b0 << l
+					// 37: ld.global.f32
+					v25 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					// 38: ld.global.f32
+					v26 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					// 39: fma.rn.f32
+					var v27 uint64
+					var v27F float32
+					v27p, v27z := float64(math.Float32frombits(uint32(v25)))*float64(math.Float32frombits(uint32(v26))), float64(v23F)
+					if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
+						v27F = float32(v27f)
+						v27 = uint64(math.Float32bits(v27F))
+					} else {
+						{
+							v27 = uint64(isa.FmaF32RN(uint32(v25), uint32(v26), uint32(uint64(math.Float32bits(v23F)))))
+							v27F = math.Float32frombits(uint32(v27))
+						}
+					}
+					_ = v27F
+					_ = v27
+					v27F_s[l] = v27F
+					c24_s[l] = c24
+				}
+			}
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					v27F := v27F_s[l]
+					// 40: ld.global.f32
+					v28 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					// 41: ld.global.f32
+					v29 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					// 42: fma.rn.f32
+					var v30 uint64
+					var v30F float32
+					v30p, v30z := float64(math.Float32frombits(uint32(v28)))*float64(math.Float32frombits(uint32(v29))), float64(v27F)
+					if v30f := v30p + v30z; isa.FmaF32Rounded(v30p, v30z, v30f, math.Float32bits(float32(v30f))) {
+						v30F = float32(v30f)
+						v30 = uint64(math.Float32bits(v30F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v30F
+					_ = v30
+					v30F_s[l] = v30F
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					v27F := v27F_s[l]
+					// 40: ld.global.f32
+					v28 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					// 41: ld.global.f32
+					v29 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					// 42: fma.rn.f32
+					var v30 uint64
+					var v30F float32
+					v30p, v30z := float64(math.Float32frombits(uint32(v28)))*float64(math.Float32frombits(uint32(v29))), float64(v27F)
+					if v30f := v30p + v30z; isa.FmaF32Rounded(v30p, v30z, v30f, math.Float32bits(float32(v30f))) {
+						v30F = float32(v30f)
+						v30 = uint64(math.Float32bits(v30F))
+					} else {
+						{
+							v30 = uint64(isa.FmaF32RN(uint32(v28), uint32(v29), uint32(uint64(math.Float32bits(v27F)))))
+							v30F = math.Float32frombits(uint32(v30))
+						}
+					}
+					_ = v30F
+					_ = v30
+					v30F_s[l] = v30F
+				}
+			}
+			{
+				slow := uint32(0)
+				for l := range 32 {
+					v30F := v30F_s[l]
+					// 43: ld.global.f32
+					v31 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+					// 44: ld.global.f32
+					v32 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+					// 45: fma.rn.f32
+					var v33 uint64
+					var v33F float32
+					v33p, v33z := float64(math.Float32frombits(uint32(v31)))*float64(math.Float32frombits(uint32(v32))), float64(v30F)
+					if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f, math.Float32bits(float32(v33f))) {
+						v33F = float32(v33f)
+						v33 = uint64(math.Float32bits(v33F))
+					} else {
+						{
+							slow |= 1 << l
+							continue
+						}
+					}
+					_ = v33F
+					_ = v33
+					v33F_s[l] = v33F
+				}
+				for mm := slow; mm != 0; mm &= mm - 1 {
+					l := bits.TrailingZeros32(mm) & 31
+					v30F := v30F_s[l]
+					// 43: ld.global.f32
+					v31 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+					// 44: ld.global.f32
+					v32 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+					// 45: fma.rn.f32
+					var v33 uint64
+					var v33F float32
+					v33p, v33z := float64(math.Float32frombits(uint32(v31)))*float64(math.Float32frombits(uint32(v32))), float64(v30F)
+					if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f, math.Float32bits(float32(v33f))) {
+						v33F = float32(v33f)
+						v33 = uint64(math.Float32bits(v33F))
+					} else {
+						{
+							v33 = uint64(isa.FmaF32RN(uint32(v31), uint32(v32), uint32(uint64(math.Float32bits(v30F)))))
+							v33F = math.Float32frombits(uint32(v33))
+						}
+					}
+					_ = v33F
+					_ = v33
+					v33F_s[l] = v33F
+				}
+			}
+			for l := range 32 {
+				v23F := v23F_s[l]
+				v33F := v33F_s[l]
+				c24 := c24_s[l]
+				v21 := v21_s[l]
+				v16 := v16_s[l]
+				// 46: add.rn.f32
+				v34F := isa.CanonF32(v33F + v23F)
+				v34 := uint64(math.Float32bits(v34F))
+				_ = v34F
+				_ = v34
+				// 47: selp.f32
+				v35 := uint64(uint64(math.Float32bits(v33F)))
+				if c24 {
+					v35 = uint64(uint64(math.Float32bits(v34F)))
+				}
+				// 48: sub.rn.f32
+				v36F := isa.CanonF32(math.Float32frombits(uint32(v35)) - math.Float32frombits(uint32(v21)))
+				v36 := uint64(math.Float32bits(v36F))
+				_ = v36F
+				_ = v36
+				// 49: mul.wide.u32
+				v37 := uint64(uint64(uint64(uint32(v16)) * uint64(uint32(k1))))
+				// 50: add.s64
+				v38 := uint64(uint64(u1) + uint64(v37))
+				_ = v38
+				// 51: st.global.f32
+				runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(uint64(math.Float32bits(v36F))))
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // dot4Block0 runs block 0 of kernel dot4 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 23-51; ret
 func dot4Block0(w *runtime.Warp, m uint32, budget int) {
-	r3 := w.Reg(3)
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, dot4Block0Warp(w, m, budget)) {
+		return
+	}
 	r24 := w.Reg(24)
 	r26 := w.Reg(26)
 	k0 := uint64(0x10)
@@ -271,31 +693,14 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/hand/fma_chain.ptx:25")
 	}
-	// PTX lines 26: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-			}
-		}
-	}
 	// PTX line 27: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.CTAID().X))
 	// PTX line 28: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.NTID().X))
-	// PTX lines 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+	// PTX lines 26, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -393,8 +798,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				{
 					slow := uint32(0)
 					for l := range 32 {
+						// 26: mov.u32
+						v4 := uint64(uint64(tid0[l]))
 						// 29: mad.lo.s32
-						v7 := uint64(uint32(h8 + uint32(r3[l])))
+						v7 := uint64(uint32(h8 + uint32(v4)))
 						// 30: mul.wide.u32
 						v9 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
 						// 31: add.s64
@@ -436,8 +843,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 					}
 					for mm := slow; mm != 0; mm &= mm - 1 {
 						l := bits.TrailingZeros32(mm) & 31
+						// 26: mov.u32
+						v4 := uint64(uint64(tid0[l]))
 						// 29: mad.lo.s32
-						v7 := uint64(uint32(h8 + uint32(r3[l])))
+						v7 := uint64(uint32(h8 + uint32(v4)))
 						// 30: mul.wide.u32
 						v9 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
 						// 31: add.s64
@@ -831,8 +1240,10 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 26: mov.u32
+				v4 := uint64(uint64(tid0[l]))
 				// 29: mad.lo.s32
-				v7 := uint64(uint32(h8 + uint32(r3[l])))
+				v7 := uint64(uint32(h8 + uint32(v4)))
 				// 30: mul.wide.u32
 				v9 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
 				// 31: add.s64

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/half_chunks.ptx",
-	NumPasses:  0,
+	NumPasses:  1,
 	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
@@ -181,12 +181,9 @@ func halfDivRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
-// halfDivBlock0 runs block 0 of kernel half_div for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 18-35; ret
-func halfDivBlock0(w *runtime.Warp, m uint32, budget int) {
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
+// halfDivBlock0Warp runs block 0 of kernel half_div for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func halfDivBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x2)
 	k1 := uint64(0x3c00)
 	if budget == 0 {
@@ -237,7 +234,186 @@ func halfDivBlock0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/hand/half_chunks.ptx:20")
 	}
-	// PTX lines 21, 22, 23, 24, 25, 26: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		tid0 := &w.Tid[0]
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 21: mov.u32
+			v4 := uint64(uint64(tid0[l]))
+			// 22: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+			// 23: add.s64
+			v6 := uint64(uint64(u2) + uint64(v5))
+			_ = v6
+			// 24: add.s64
+			v7 := uint64(uint64(u3) + uint64(v5))
+			_ = v7
+			// 25: the index of ld.global.u16
+			fd0 := v5 - uint64(l)<<1
+			fl0 &= fd0
+			fh0 |= fd0
+			// 34: add.s64
+			v8 := uint64(uint64(u1) + uint64(v5))
+			_ = v8
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x3e && fb0&1 == 0) {
+		return false
+	}
+	fb1 := u3 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x3e && fb1&1 == 0) {
+		return false
+	}
+	fb2 := u1 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x3e && fb2&1 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+64 > fb0 && fb0+64 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+64 > fb1 && fb1+64 > fb2 {
+		return false
+	}
+	// PTX line 27: mov.b16, warp-uniform
+	u15 := uint64(k1)
+	// PTX lines 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34, 35: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		{
+			var v10_s [32]uint64
+			var v17_s [32]uint64
+			var v19_s [32]uint64
+			for l := range 32 {
+				// 21: mov.u32
+				v9 := uint64(uint64(tid0[l]))
+				// 22: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+				// 23: add.s64
+				v11 := uint64(uint64(u2) + uint64(v10))
+				_ = v11
+				// 24: add.s64
+				v12 := uint64(uint64(u3) + uint64(v10))
+				_ = v12
+				// 25: ld.global.u16
+				v13 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+				// 26: ld.global.u16
+				v14 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+				// 28: add.f16
+				v16h0 := v14
+				v16h1 := u15
+				v16 := uint64(isa.AddF16(uint16(v16h0), uint16(v16h1)))
+				// 29: cvt.f32.f16
+				v17s := v13
+				v17 := uint64(isa.F16ToF32(uint16(v17s)))
+				// 30: cvt.f32.f16
+				v18s := v16
+				v18 := uint64(isa.F16ToF32(uint16(v18s)))
+				// 31: rcp.approx.ftz.f32
+				v19 := uint64(isa.Ftz32(isa.RcpF32(isa.Ftz32(uint32(v18)), isa.RN)))
+				v17_s[l] = v17
+				v19_s[l] = v19
+				v10_s[l] = v10
+			}
+			for l := range 32 {
+				v17 := v17_s[l]
+				v19 := v19_s[l]
+				v10 := v10_s[l]
+				// 32: mul.f32
+				v20F := isa.CanonF32(math.Float32frombits(uint32(v17)) * math.Float32frombits(uint32(v19)))
+				v20 := uint64(math.Float32bits(v20F))
+				_ = v20F
+				_ = v20
+				// 33: cvt.rn.f16.f32
+				v21s := uint64(math.Float32bits(v20F))
+				v21 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v21s)))), isa.RN))
+				// 34: add.s64
+				v22 := uint64(uint64(u1) + uint64(v10))
+				_ = v22
+				// 35: st.global.u16
+				runtime.Store16(fp2, fo2+uint64(l)<<1, uint64(v21))
+			}
+		}
+	}
+	return true
+}
+
+// halfDivBlock0 runs block 0 of kernel half_div for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 18-35; ret
+func halfDivBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, halfDivBlock0Warp(w, m, budget)) {
+		return
+	}
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	k0 := uint64(0x2)
+	k1 := uint64(0x3c00)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 18: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/half_chunks.ptx:18")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 19: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/half_chunks.ptx:19")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 20: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/hand/half_chunks.ptx:20")
+	}
+	// PTX line 27: mov.b16, warp-uniform
+	u10 := uint64(k1)
+	// PTX lines 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if budget == 0 {
@@ -262,134 +438,120 @@ func halfDivBlock0(w *runtime.Warp, m uint32, budget int) {
 		v9aw := w.Window(1)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 21: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 22: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-				r4[l] = v5
-				// 23: add.s64
-				v6 := uint64(uint64(u2) + uint64(v5))
-				// 24: add.s64
-				v7 := uint64(uint64(u3) + uint64(v5))
-				// 25: ld.global.u16
-				v8a := uint64(v6) + 0x0
-				var v8 uint64
-				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
-					v8 = runtime.Load16(v8aw.Ptr, v8ao)
-				} else {
-					{
-						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
-						if !v8ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/hand/half_chunks.ptx:25")
-							continue
-						}
-						v8 = v8x
-					}
-				}
-				r7[l] = v8
-				// 26: ld.global.u16
-				v9a := uint64(v7) + 0x0
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&1 == 0 {
-					v9 = runtime.Load16(v9aw.Ptr, v9ao)
-				} else {
-					{
-						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 2, l)
-						if !v9ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v9a, 2, "testdata/ptx/hand/half_chunks.ptx:26")
-							continue
-						}
-						v9 = v9x
-					}
-				}
-				r8[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 21: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 22: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-				r4[l] = v5
-				// 23: add.s64
-				v6 := uint64(uint64(u2) + uint64(v5))
-				// 24: add.s64
-				v7 := uint64(uint64(u3) + uint64(v5))
-				// 25: ld.global.u16
-				v8a := uint64(v6) + 0x0
-				var v8 uint64
-				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
-					v8 = runtime.Load16(v8aw.Ptr, v8ao)
-				} else {
-					{
-						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
-						if !v8ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/hand/half_chunks.ptx:25")
-							continue
-						}
-						v8 = v8x
-					}
-				}
-				r7[l] = v8
-				// 26: ld.global.u16
-				v9a := uint64(v7) + 0x0
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&1 == 0 {
-					v9 = runtime.Load16(v9aw.Ptr, v9ao)
-				} else {
-					{
-						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 2, l)
-						if !v9ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v9a, 2, "testdata/ptx/hand/half_chunks.ptx:26")
-							continue
-						}
-						v9 = v9x
-					}
-				}
-				r8[l] = v9
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX line 27: mov.b16, warp-uniform
-	u10 := uint64(k1)
-	// PTX lines 28, 29, 30, 31, 32, 33, 34, 35: lane-local, one loop over the lanes
-	{
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 2,
-				Guard: -1,
-				Kind:  runtime.MemStore,
-				Space: runtime.MemGlobal,
-			}, m)
-		}
-		s18w := w.Window(2)
-		if m == 0xffffffff {
 			{
 				var v12_s [32]uint64
 				var v14_s [32]uint64
-				for l := range 32 {
-					// 28: add.f16
-					v11h0 := r8[l]
-					v11h1 := u10
-					v11 := uint64(isa.AddF16(uint16(v11h0), uint16(v11h1)))
-					// 29: cvt.f32.f16
-					v12s := r7[l]
-					v12 := uint64(isa.F16ToF32(uint16(v12s)))
-					// 30: cvt.f32.f16
-					v13s := v11
-					v13 := uint64(isa.F16ToF32(uint16(v13s)))
-					// 31: rcp.approx.ftz.f32
-					v14 := uint64(isa.Ftz32(isa.RcpF32(isa.Ftz32(uint32(v13)), isa.RN)))
-					v12_s[l] = v12
-					v14_s[l] = v14
+				var v5_s [32]uint64
+				{
+					slow := uint32(0)
+					for l := range 32 {
+						// 21: mov.u32
+						v4 := uint64(uint64(tid0[l]))
+						// 22: mul.wide.u32
+						v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+						// 23: add.s64
+						v6 := uint64(uint64(u2) + uint64(v5))
+						// 24: add.s64
+						v7 := uint64(uint64(u3) + uint64(v5))
+						// 25: ld.global.u16
+						v8a := uint64(v6) + 0x0
+						var v8 uint64
+						if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
+							v8 = runtime.Load16(v8aw.Ptr, v8ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						// 26: ld.global.u16
+						v9a := uint64(v7) + 0x0
+						var v9 uint64
+						if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&1 == 0 {
+							v9 = runtime.Load16(v9aw.Ptr, v9ao)
+						} else {
+							{
+								slow |= 1 << l
+								continue
+							}
+						}
+						// 28: add.f16
+						v11h0 := v9
+						v11h1 := u10
+						v11 := uint64(isa.AddF16(uint16(v11h0), uint16(v11h1)))
+						// 29: cvt.f32.f16
+						v12s := v8
+						v12 := uint64(isa.F16ToF32(uint16(v12s)))
+						// 30: cvt.f32.f16
+						v13s := v11
+						v13 := uint64(isa.F16ToF32(uint16(v13s)))
+						// 31: rcp.approx.ftz.f32
+						v14 := uint64(isa.Ftz32(isa.RcpF32(isa.Ftz32(uint32(v13)), isa.RN)))
+						v12_s[l] = v12
+						v14_s[l] = v14
+						v5_s[l] = v5
+					}
+					for mm := slow; mm != 0; mm &= mm - 1 {
+						l := bits.TrailingZeros32(mm) & 31
+						// 21: mov.u32
+						v4 := uint64(uint64(tid0[l]))
+						// 22: mul.wide.u32
+						v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+						// 23: add.s64
+						v6 := uint64(uint64(u2) + uint64(v5))
+						// 24: add.s64
+						v7 := uint64(uint64(u3) + uint64(v5))
+						// 25: ld.global.u16
+						v8a := uint64(v6) + 0x0
+						var v8 uint64
+						if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
+							v8 = runtime.Load16(v8aw.Ptr, v8ao)
+						} else {
+							{
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/hand/half_chunks.ptx:25")
+									continue
+								}
+								v8 = v8x
+							}
+						}
+						// 26: ld.global.u16
+						v9a := uint64(v7) + 0x0
+						var v9 uint64
+						if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&1 == 0 {
+							v9 = runtime.Load16(v9aw.Ptr, v9ao)
+						} else {
+							{
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 2, l)
+								if !v9ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v9a, 2, "testdata/ptx/hand/half_chunks.ptx:26")
+									continue
+								}
+								v9 = v9x
+							}
+						}
+						// 28: add.f16
+						v11h0 := v9
+						v11h1 := u10
+						v11 := uint64(isa.AddF16(uint16(v11h0), uint16(v11h1)))
+						// 29: cvt.f32.f16
+						v12s := v8
+						v12 := uint64(isa.F16ToF32(uint16(v12s)))
+						// 30: cvt.f32.f16
+						v13s := v11
+						v13 := uint64(isa.F16ToF32(uint16(v13s)))
+						// 31: rcp.approx.ftz.f32
+						v14 := uint64(isa.Ftz32(isa.RcpF32(isa.Ftz32(uint32(v13)), isa.RN)))
+						v12_s[l] = v12
+						v14_s[l] = v14
+						v5_s[l] = v5
+					}
 				}
 				for l := range 32 {
 					v12 := v12_s[l]
 					v14 := v14_s[l]
+					v5 := v5_s[l]
 					// 32: mul.f32
 					v15F := isa.CanonF32(math.Float32frombits(uint32(v12)) * math.Float32frombits(uint32(v14)))
 					v15 := uint64(math.Float32bits(v15F))
@@ -398,29 +560,59 @@ func halfDivBlock0(w *runtime.Warp, m uint32, budget int) {
 					// 33: cvt.rn.f16.f32
 					v16s := uint64(math.Float32bits(v15F))
 					v16 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v16s)))), isa.RN))
+					r15[l] = v16
 					// 34: add.s64
-					v17 := uint64(uint64(u1) + uint64(r4[l]))
-					// 35: st.global.u16
-					s18 := uint64(v17) + 0x0
-					s18v := uint64(v16)
-					if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
-						runtime.Store16(s18w.Ptr, s18o, s18v)
-					} else {
-						{
-							w.StoreLane(s18w, runtime.SpaceGlobal, s18, 2, s18v, l, "testdata/ptx/hand/half_chunks.ptx:35")
-						}
-					}
+					v17 := uint64(uint64(u1) + uint64(v5))
+					r16[l] = v17
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 21: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 22: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+				// 23: add.s64
+				v6 := uint64(uint64(u2) + uint64(v5))
+				// 24: add.s64
+				v7 := uint64(uint64(u3) + uint64(v5))
+				// 25: ld.global.u16
+				v8a := uint64(v6) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&1 == 0 {
+					v8 = runtime.Load16(v8aw.Ptr, v8ao)
+				} else {
+					{
+						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 2, l)
+						if !v8ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v8a, 2, "testdata/ptx/hand/half_chunks.ptx:25")
+							continue
+						}
+						v8 = v8x
+					}
+				}
+				// 26: ld.global.u16
+				v9a := uint64(v7) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&1 == 0 {
+					v9 = runtime.Load16(v9aw.Ptr, v9ao)
+				} else {
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 2, l)
+						if !v9ok {
+							flt.Note(1, l, runtime.SpaceGlobal, v9a, 2, "testdata/ptx/hand/half_chunks.ptx:26")
+							continue
+						}
+						v9 = v9x
+					}
+				}
 				// 28: add.f16
-				v11h0 := r8[l]
+				v11h0 := v9
 				v11h1 := u10
 				v11 := uint64(isa.AddF16(uint16(v11h0), uint16(v11h1)))
 				// 29: cvt.f32.f16
-				v12s := r7[l]
+				v12s := v8
 				v12 := uint64(isa.F16ToF32(uint16(v12s)))
 				// 30: cvt.f32.f16
 				v13s := v11
@@ -435,11 +627,45 @@ func halfDivBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 33: cvt.rn.f16.f32
 				v16s := uint64(math.Float32bits(v15F))
 				v16 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v16s)))), isa.RN))
+				r15[l] = v16
 				// 34: add.s64
-				v17 := uint64(uint64(u1) + uint64(r4[l]))
+				v17 := uint64(uint64(u1) + uint64(v5))
+				r16[l] = v17
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 35: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 2,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s18w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 35: st.global.u16
-				s18 := uint64(v17) + 0x0
-				s18v := uint64(v16)
+				s18 := uint64(r16[l]) + 0x0
+				s18v := uint64(r15[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
+					runtime.Store16(s18w.Ptr, s18o, s18v)
+				} else {
+					{
+						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 2, s18v, l, "testdata/ptx/hand/half_chunks.ptx:35")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 35: st.global.u16
+				s18 := uint64(r16[l]) + 0x0
+				s18v := uint64(r15[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&1 == 0 {
 					runtime.Store16(s18w.Ptr, s18o, s18v)
 				} else {

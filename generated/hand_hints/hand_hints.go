@@ -481,8 +481,6 @@ func brkRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 // brkBlock0 runs block 0 of kernel brk for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 48-56; ret
 func brkBlock0(w *runtime.Warp, m uint32, budget int) {
-	r1 := w.Reg(1)
-	r3 := w.Reg(3)
 	k0 := uint64(0x4)
 	k1 := uint64(0x1)
 	k2 := uint64(0x9)
@@ -503,39 +501,12 @@ func brkBlock0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/hints.ptx:48")
 	}
-	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-				// 50: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				// 51: add.s64
-				v4 := uint64(uint64(u1) + uint64(v3))
-				r3[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-				// 50: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				// 51: add.s64
-				v4 := uint64(uint64(u1) + uint64(v3))
-				r3[l] = v4
-			}
-		}
-	}
 	// PTX line 52: mov.u32, warp-uniform
 	u5 := uint64(k1)
-	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	// PTX lines 49, 50, 51, 53, 54, 55: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -548,8 +519,14 @@ func brkBlock0(w *runtime.Warp, m uint32, budget int) {
 		s6w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 49: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 50: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				// 51: add.s64
+				v4 := uint64(uint64(u1) + uint64(v3))
 				// 53: st.global.u32
-				s6 := uint64(r3[l]) + 0x0
+				s6 := uint64(v4) + 0x0
 				s6v := uint64(u5)
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
@@ -559,7 +536,7 @@ func brkBlock0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 54: setp.eq.u32
-				c7t := uint32(r1[l]) == uint32(k2)
+				c7t := uint32(v2) == uint32(k2)
 				c7 := c7t
 				c7b0 := uint32(0)
 				if c7 {
@@ -567,7 +544,7 @@ func brkBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				p0 = p0&^(1<<l) | c7b0<<l
 				// 55: setp.eq.or.u32
-				c8t := uint32(r1[l]) == uint32(k3)
+				c8t := uint32(v2) == uint32(k3)
 				c8c := c7
 				c8 := c8t || c8c
 				c8q := !c8t || c8c
@@ -581,8 +558,14 @@ func brkBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 49: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				// 50: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+				// 51: add.s64
+				v4 := uint64(uint64(u1) + uint64(v3))
 				// 53: st.global.u32
-				s6 := uint64(r3[l]) + 0x0
+				s6 := uint64(v4) + 0x0
 				s6v := uint64(u5)
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
@@ -592,7 +575,7 @@ func brkBlock0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 54: setp.eq.u32
-				c7t := uint32(r1[l]) == uint32(k2)
+				c7t := uint32(v2) == uint32(k2)
 				c7 := c7t
 				c7b0 := uint32(0)
 				if c7 {
@@ -600,7 +583,7 @@ func brkBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				p0 = p0&^(1<<l) | c7b0<<l
 				// 55: setp.eq.or.u32
-				c8t := uint32(r1[l]) == uint32(k3)
+				c8t := uint32(v2) == uint32(k3)
 				c8c := c7
 				c8 := c8t || c8c
 				c8q := !c8t || c8c

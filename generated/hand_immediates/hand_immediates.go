@@ -1410,6 +1410,8 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 109: ld.global.u32
 	u53 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/hand/immediates.ptx:109")
+	// PTX line 111: mov.u64, warp-uniform
+	u55 := uint64((w.GlobalVar(0) + k19))
 	// PTX lines 110: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1451,8 +1453,6 @@ func immediatesBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 111: mov.u64, warp-uniform
-	u55 := uint64((w.GlobalVar(0) + k19))
 	// PTX lines 112: lane-local, one loop over the lanes
 	{
 		if budget == 0 {

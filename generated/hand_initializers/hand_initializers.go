@@ -4433,6 +4433,8 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 289: cvta.global.u64, warp-uniform
+	u12 := uint64((w.GlobalVar(9) + k3))
 	// PTX lines 286: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -4474,8 +4476,6 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 289: cvta.global.u64, warp-uniform
-	u12 := uint64((w.GlobalVar(9) + k3))
 	// PTX lines 290: lane-local, one loop over the lanes
 	{
 		v13aw := w.Window(35)

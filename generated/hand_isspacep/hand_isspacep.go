@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/isspacep.ptx",
-	NumPasses:  0,
+	NumPasses:  1,
 	NumWindows: 52,
 	SM:         90,
 	SharedSize: 16,
@@ -651,9 +651,5510 @@ func sRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 	}
 }
 
+// sBlock0Warp runs block 0 of kernel s for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x0)
+	k1 := uint64(0xe0000000)
+	k2 := uint64(0xf0000000)
+	k3 := uint64(0xf)
+	k4 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 19: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/isspacep.ptx:19")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 20: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/isspacep.ptx:20")
+	}
+	// PTX line 21: mov.u64, warp-uniform
+	u3 := uint64((w.GlobalVar(1) + k0))
+	// PTX line 22: cvta.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 23: mov.u64, warp-uniform
+	u5 := uint64((w.GlobalVar(0) + k0))
+	// PTX line 24: cvta.const.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 25: mov.u64, warp-uniform
+	u7 := uint64(k0)
+	// PTX line 26: cvta.shared.u64, warp-uniform
+	u8 := uint64(uint64(u7 + k1))
+	// PTX line 27: mov.u64, warp-uniform
+	u9 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 28: cvta.local.u64, warp-uniform
+	u10 := uint64(uint64(u9 + k2))
+	// PTX line 29: cvta.to.shared.u64, warp-uniform
+	u11 := uint64(uint64(u8 - k1))
+	// PTX line 30: cvta.to.local.u64, warp-uniform
+	u12 := uint64(uint64(u10 - k2))
+	// PTX line 31: cvta.to.global.u64, warp-uniform
+	u13 := uint64(u4)
+	// PTX line 32: cvta.to.const.u64, warp-uniform
+	u14 := uint64(u6)
+	// PTX line 33: add.u64, warp-uniform
+	u15 := uint64(uint64(u6) + uint64(k3))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	fl10, fh10 := ^uint64(0), uint64(0)
+	fl11, fh11 := ^uint64(0), uint64(0)
+	fl12, fh12 := ^uint64(0), uint64(0)
+	fl13, fh13 := ^uint64(0), uint64(0)
+	fl14, fh14 := ^uint64(0), uint64(0)
+	fl15, fh15 := ^uint64(0), uint64(0)
+	fl16, fh16 := ^uint64(0), uint64(0)
+	fl17, fh17 := ^uint64(0), uint64(0)
+	fl18, fh18 := ^uint64(0), uint64(0)
+	fl19, fh19 := ^uint64(0), uint64(0)
+	fl20, fh20 := ^uint64(0), uint64(0)
+	fl21, fh21 := ^uint64(0), uint64(0)
+	fl22, fh22 := ^uint64(0), uint64(0)
+	fl23, fh23 := ^uint64(0), uint64(0)
+	fl24, fh24 := ^uint64(0), uint64(0)
+	fl25, fh25 := ^uint64(0), uint64(0)
+	fl26, fh26 := ^uint64(0), uint64(0)
+	fl27, fh27 := ^uint64(0), uint64(0)
+	fl28, fh28 := ^uint64(0), uint64(0)
+	fl29, fh29 := ^uint64(0), uint64(0)
+	fl30, fh30 := ^uint64(0), uint64(0)
+	fl31, fh31 := ^uint64(0), uint64(0)
+	fl32, fh32 := ^uint64(0), uint64(0)
+	fl33, fh33 := ^uint64(0), uint64(0)
+	fl34, fh34 := ^uint64(0), uint64(0)
+	fl35, fh35 := ^uint64(0), uint64(0)
+	fl36, fh36 := ^uint64(0), uint64(0)
+	fl37, fh37 := ^uint64(0), uint64(0)
+	fl38, fh38 := ^uint64(0), uint64(0)
+	fl39, fh39 := ^uint64(0), uint64(0)
+	fl40, fh40 := ^uint64(0), uint64(0)
+	fl41, fh41 := ^uint64(0), uint64(0)
+	fl42, fh42 := ^uint64(0), uint64(0)
+	fl43, fh43 := ^uint64(0), uint64(0)
+	fl44, fh44 := ^uint64(0), uint64(0)
+	fl45, fh45 := ^uint64(0), uint64(0)
+	fl46, fh46 := ^uint64(0), uint64(0)
+	fl47, fh47 := ^uint64(0), uint64(0)
+	fl48, fh48 := ^uint64(0), uint64(0)
+	fl49, fh49 := ^uint64(0), uint64(0)
+	fl50, fh50 := ^uint64(0), uint64(0)
+	fl51, fh51 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 36: the address of st.global.u32
+			fd0 := uint64(u1) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 39: the address of st.global.u32
+			fd1 := uint64(u1) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 42: the address of st.global.u32
+			fd2 := uint64(u1) + 0x8 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 45: the address of st.global.u32
+			fd3 := uint64(u1) + 0xc - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 48: the address of st.global.u32
+			fd4 := uint64(u1) + 0x10 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 51: the address of st.global.u32
+			fd5 := uint64(u1) + 0x14 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 54: the address of st.global.u32
+			fd6 := uint64(u1) + 0x18 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 57: the address of st.global.u32
+			fd7 := uint64(u1) + 0x1c - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 60: the address of st.global.u32
+			fd8 := uint64(u1) + 0x20 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 63: the address of st.global.u32
+			fd9 := uint64(u1) + 0x24 - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+			// 66: the address of st.global.u32
+			fd10 := uint64(u1) + 0x28 - uint64(l)<<2
+			fl10 &= fd10
+			fh10 |= fd10
+			// 69: the address of st.global.u32
+			fd11 := uint64(u1) + 0x2c - uint64(l)<<2
+			fl11 &= fd11
+			fh11 |= fd11
+			// 72: the address of st.global.u32
+			fd12 := uint64(u1) + 0x30 - uint64(l)<<2
+			fl12 &= fd12
+			fh12 |= fd12
+			// 75: the address of st.global.u32
+			fd13 := uint64(u1) + 0x34 - uint64(l)<<2
+			fl13 &= fd13
+			fh13 |= fd13
+			// 78: the address of st.global.u32
+			fd14 := uint64(u1) + 0x38 - uint64(l)<<2
+			fl14 &= fd14
+			fh14 |= fd14
+			// 81: the address of st.global.u32
+			fd15 := uint64(u1) + 0x3c - uint64(l)<<2
+			fl15 &= fd15
+			fh15 |= fd15
+			// 84: the address of st.global.u32
+			fd16 := uint64(u1) + 0x40 - uint64(l)<<2
+			fl16 &= fd16
+			fh16 |= fd16
+			// 87: the address of st.global.u32
+			fd17 := uint64(u1) + 0x44 - uint64(l)<<2
+			fl17 &= fd17
+			fh17 |= fd17
+			// 90: the address of st.global.u32
+			fd18 := uint64(u1) + 0x48 - uint64(l)<<2
+			fl18 &= fd18
+			fh18 |= fd18
+			// 93: the address of st.global.u32
+			fd19 := uint64(u1) + 0x4c - uint64(l)<<2
+			fl19 &= fd19
+			fh19 |= fd19
+			// 96: the address of st.global.u32
+			fd20 := uint64(u1) + 0x50 - uint64(l)<<2
+			fl20 &= fd20
+			fh20 |= fd20
+			// 99: the address of st.global.u32
+			fd21 := uint64(u1) + 0x54 - uint64(l)<<2
+			fl21 &= fd21
+			fh21 |= fd21
+			// 102: the address of st.global.u32
+			fd22 := uint64(u1) + 0x58 - uint64(l)<<2
+			fl22 &= fd22
+			fh22 |= fd22
+			// 105: the address of st.global.u32
+			fd23 := uint64(u1) + 0x5c - uint64(l)<<2
+			fl23 &= fd23
+			fh23 |= fd23
+			// 108: the address of st.global.u32
+			fd24 := uint64(u1) + 0x60 - uint64(l)<<2
+			fl24 &= fd24
+			fh24 |= fd24
+			// 111: the address of st.global.u32
+			fd25 := uint64(u1) + 0x64 - uint64(l)<<2
+			fl25 &= fd25
+			fh25 |= fd25
+			// 114: the address of st.global.u32
+			fd26 := uint64(u1) + 0x68 - uint64(l)<<2
+			fl26 &= fd26
+			fh26 |= fd26
+			// 117: the address of st.global.u32
+			fd27 := uint64(u1) + 0x6c - uint64(l)<<2
+			fl27 &= fd27
+			fh27 |= fd27
+			// 120: the address of st.global.u32
+			fd28 := uint64(u1) + 0x70 - uint64(l)<<2
+			fl28 &= fd28
+			fh28 |= fd28
+			// 123: the address of st.global.u32
+			fd29 := uint64(u1) + 0x74 - uint64(l)<<2
+			fl29 &= fd29
+			fh29 |= fd29
+			// 126: the address of st.global.u32
+			fd30 := uint64(u1) + 0x78 - uint64(l)<<2
+			fl30 &= fd30
+			fh30 |= fd30
+			// 129: the address of st.global.u32
+			fd31 := uint64(u1) + 0x7c - uint64(l)<<2
+			fl31 &= fd31
+			fh31 |= fd31
+			// 132: the address of st.global.u32
+			fd32 := uint64(u1) + 0x80 - uint64(l)<<2
+			fl32 &= fd32
+			fh32 |= fd32
+			// 135: the address of st.global.u32
+			fd33 := uint64(u1) + 0x84 - uint64(l)<<2
+			fl33 &= fd33
+			fh33 |= fd33
+			// 138: the address of st.global.u32
+			fd34 := uint64(u1) + 0x88 - uint64(l)<<2
+			fl34 &= fd34
+			fh34 |= fd34
+			// 141: the address of st.global.u32
+			fd35 := uint64(u1) + 0x8c - uint64(l)<<2
+			fl35 &= fd35
+			fh35 |= fd35
+			// 144: the address of st.global.u32
+			fd36 := uint64(u1) + 0x90 - uint64(l)<<2
+			fl36 &= fd36
+			fh36 |= fd36
+			// 147: the address of st.global.u32
+			fd37 := uint64(u1) + 0x94 - uint64(l)<<2
+			fl37 &= fd37
+			fh37 |= fd37
+			// 150: the address of st.global.u32
+			fd38 := uint64(u1) + 0x98 - uint64(l)<<2
+			fl38 &= fd38
+			fh38 |= fd38
+			// 153: the address of st.global.u32
+			fd39 := uint64(u1) + 0x9c - uint64(l)<<2
+			fl39 &= fd39
+			fh39 |= fd39
+			// 156: the address of st.global.u32
+			fd40 := uint64(u1) + 0xa0 - uint64(l)<<2
+			fl40 &= fd40
+			fh40 |= fd40
+			// 159: the address of st.global.u32
+			fd41 := uint64(u1) + 0xa4 - uint64(l)<<2
+			fl41 &= fd41
+			fh41 |= fd41
+			// 162: the address of st.global.u32
+			fd42 := uint64(u1) + 0xa8 - uint64(l)<<2
+			fl42 &= fd42
+			fh42 |= fd42
+			// 165: the address of st.global.u32
+			fd43 := uint64(u1) + 0xac - uint64(l)<<2
+			fl43 &= fd43
+			fh43 |= fd43
+			// 168: the address of st.global.u32
+			fd44 := uint64(u1) + 0xb0 - uint64(l)<<2
+			fl44 &= fd44
+			fh44 |= fd44
+			// 171: the address of st.global.u32
+			fd45 := uint64(u1) + 0xb4 - uint64(l)<<2
+			fl45 &= fd45
+			fh45 |= fd45
+			// 174: the address of st.global.u32
+			fd46 := uint64(u1) + 0xb8 - uint64(l)<<2
+			fl46 &= fd46
+			fh46 |= fd46
+			// 177: the address of st.global.u32
+			fd47 := uint64(u1) + 0xbc - uint64(l)<<2
+			fl47 &= fd47
+			fh47 |= fd47
+			// 181: the address of st.global.u32
+			fd48 := uint64(u1) + 0xc0 - uint64(l)<<2
+			fl48 &= fd48
+			fh48 |= fd48
+			// 190: the address of st.global.u32
+			fd49 := uint64(u1) + 0xc4 - uint64(l)<<2
+			fl49 &= fd49
+			fh49 |= fd49
+			// 191: the address of ld.u32
+			fd50 := uint64(u15) + 0xfffffffffffffffd - uint64(l)<<2
+			fl50 &= fd50
+			fh50 |= fd50
+			// 192: the address of st.global.u32
+			fd51 := uint64(u1) + 0xc8 - uint64(l)<<2
+			fl51 &= fd51
+			fh51 |= fd51
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9)|(fl10^fh10)|(fl11^fh11)|(fl12^fh12)|(fl13^fh13)|(fl14^fh14)|(fl15^fh15)|(fl16^fh16)|(fl17^fh17)|(fl18^fh18)|(fl19^fh19)|(fl20^fh20)|(fl21^fh21)|(fl22^fh22)|(fl23^fh23)|(fl24^fh24)|(fl25^fh25)|(fl26^fh26)|(fl27^fh27)|(fl28^fh28)|(fl29^fh29)|(fl30^fh30)|(fl31^fh31)|(fl32^fh32)|(fl33^fh33)|(fl34^fh34)|(fl35^fh35)|(fl36^fh36)|(fl37^fh37)|(fl38^fh38)|(fl39^fh39)|(fl40^fh40)|(fl41^fh41)|(fl42^fh42)|(fl43^fh43)|(fl44^fh44)|(fl45^fh45)|(fl46^fh46)|(fl47^fh47)|(fl48^fh48)|(fl49^fh49)|(fl50^fh50)|(fl51^fh51) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := fl10
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	fb11 := fl11
+	fw11 := w.Window(11)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x7c && fb11&3 == 0) {
+		return false
+	}
+	fb12 := fl12
+	fw12 := w.Window(12)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x7c && fb12&3 == 0) {
+		return false
+	}
+	fb13 := fl13
+	fw13 := w.Window(13)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0x7c && fb13&3 == 0) {
+		return false
+	}
+	fb14 := fl14
+	fw14 := w.Window(14)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0x7c && fb14&3 == 0) {
+		return false
+	}
+	fb15 := fl15
+	fw15 := w.Window(15)
+	fp15, fo15 := fw15.Ptr, fb15-fw15.Base
+	if !(fo15 < fw15.End && fw15.End-fo15 > 0x7c && fb15&3 == 0) {
+		return false
+	}
+	fb16 := fl16
+	fw16 := w.Window(16)
+	fp16, fo16 := fw16.Ptr, fb16-fw16.Base
+	if !(fo16 < fw16.End && fw16.End-fo16 > 0x7c && fb16&3 == 0) {
+		return false
+	}
+	fb17 := fl17
+	fw17 := w.Window(17)
+	fp17, fo17 := fw17.Ptr, fb17-fw17.Base
+	if !(fo17 < fw17.End && fw17.End-fo17 > 0x7c && fb17&3 == 0) {
+		return false
+	}
+	fb18 := fl18
+	fw18 := w.Window(18)
+	fp18, fo18 := fw18.Ptr, fb18-fw18.Base
+	if !(fo18 < fw18.End && fw18.End-fo18 > 0x7c && fb18&3 == 0) {
+		return false
+	}
+	fb19 := fl19
+	fw19 := w.Window(19)
+	fp19, fo19 := fw19.Ptr, fb19-fw19.Base
+	if !(fo19 < fw19.End && fw19.End-fo19 > 0x7c && fb19&3 == 0) {
+		return false
+	}
+	fb20 := fl20
+	fw20 := w.Window(20)
+	fp20, fo20 := fw20.Ptr, fb20-fw20.Base
+	if !(fo20 < fw20.End && fw20.End-fo20 > 0x7c && fb20&3 == 0) {
+		return false
+	}
+	fb21 := fl21
+	fw21 := w.Window(21)
+	fp21, fo21 := fw21.Ptr, fb21-fw21.Base
+	if !(fo21 < fw21.End && fw21.End-fo21 > 0x7c && fb21&3 == 0) {
+		return false
+	}
+	fb22 := fl22
+	fw22 := w.Window(22)
+	fp22, fo22 := fw22.Ptr, fb22-fw22.Base
+	if !(fo22 < fw22.End && fw22.End-fo22 > 0x7c && fb22&3 == 0) {
+		return false
+	}
+	fb23 := fl23
+	fw23 := w.Window(23)
+	fp23, fo23 := fw23.Ptr, fb23-fw23.Base
+	if !(fo23 < fw23.End && fw23.End-fo23 > 0x7c && fb23&3 == 0) {
+		return false
+	}
+	fb24 := fl24
+	fw24 := w.Window(24)
+	fp24, fo24 := fw24.Ptr, fb24-fw24.Base
+	if !(fo24 < fw24.End && fw24.End-fo24 > 0x7c && fb24&3 == 0) {
+		return false
+	}
+	fb25 := fl25
+	fw25 := w.Window(25)
+	fp25, fo25 := fw25.Ptr, fb25-fw25.Base
+	if !(fo25 < fw25.End && fw25.End-fo25 > 0x7c && fb25&3 == 0) {
+		return false
+	}
+	fb26 := fl26
+	fw26 := w.Window(26)
+	fp26, fo26 := fw26.Ptr, fb26-fw26.Base
+	if !(fo26 < fw26.End && fw26.End-fo26 > 0x7c && fb26&3 == 0) {
+		return false
+	}
+	fb27 := fl27
+	fw27 := w.Window(27)
+	fp27, fo27 := fw27.Ptr, fb27-fw27.Base
+	if !(fo27 < fw27.End && fw27.End-fo27 > 0x7c && fb27&3 == 0) {
+		return false
+	}
+	fb28 := fl28
+	fw28 := w.Window(28)
+	fp28, fo28 := fw28.Ptr, fb28-fw28.Base
+	if !(fo28 < fw28.End && fw28.End-fo28 > 0x7c && fb28&3 == 0) {
+		return false
+	}
+	fb29 := fl29
+	fw29 := w.Window(29)
+	fp29, fo29 := fw29.Ptr, fb29-fw29.Base
+	if !(fo29 < fw29.End && fw29.End-fo29 > 0x7c && fb29&3 == 0) {
+		return false
+	}
+	fb30 := fl30
+	fw30 := w.Window(30)
+	fp30, fo30 := fw30.Ptr, fb30-fw30.Base
+	if !(fo30 < fw30.End && fw30.End-fo30 > 0x7c && fb30&3 == 0) {
+		return false
+	}
+	fb31 := fl31
+	fw31 := w.Window(31)
+	fp31, fo31 := fw31.Ptr, fb31-fw31.Base
+	if !(fo31 < fw31.End && fw31.End-fo31 > 0x7c && fb31&3 == 0) {
+		return false
+	}
+	fb32 := fl32
+	fw32 := w.Window(32)
+	fp32, fo32 := fw32.Ptr, fb32-fw32.Base
+	if !(fo32 < fw32.End && fw32.End-fo32 > 0x7c && fb32&3 == 0) {
+		return false
+	}
+	fb33 := fl33
+	fw33 := w.Window(33)
+	fp33, fo33 := fw33.Ptr, fb33-fw33.Base
+	if !(fo33 < fw33.End && fw33.End-fo33 > 0x7c && fb33&3 == 0) {
+		return false
+	}
+	fb34 := fl34
+	fw34 := w.Window(34)
+	fp34, fo34 := fw34.Ptr, fb34-fw34.Base
+	if !(fo34 < fw34.End && fw34.End-fo34 > 0x7c && fb34&3 == 0) {
+		return false
+	}
+	fb35 := fl35
+	fw35 := w.Window(35)
+	fp35, fo35 := fw35.Ptr, fb35-fw35.Base
+	if !(fo35 < fw35.End && fw35.End-fo35 > 0x7c && fb35&3 == 0) {
+		return false
+	}
+	fb36 := fl36
+	fw36 := w.Window(36)
+	fp36, fo36 := fw36.Ptr, fb36-fw36.Base
+	if !(fo36 < fw36.End && fw36.End-fo36 > 0x7c && fb36&3 == 0) {
+		return false
+	}
+	fb37 := fl37
+	fw37 := w.Window(37)
+	fp37, fo37 := fw37.Ptr, fb37-fw37.Base
+	if !(fo37 < fw37.End && fw37.End-fo37 > 0x7c && fb37&3 == 0) {
+		return false
+	}
+	fb38 := fl38
+	fw38 := w.Window(38)
+	fp38, fo38 := fw38.Ptr, fb38-fw38.Base
+	if !(fo38 < fw38.End && fw38.End-fo38 > 0x7c && fb38&3 == 0) {
+		return false
+	}
+	fb39 := fl39
+	fw39 := w.Window(39)
+	fp39, fo39 := fw39.Ptr, fb39-fw39.Base
+	if !(fo39 < fw39.End && fw39.End-fo39 > 0x7c && fb39&3 == 0) {
+		return false
+	}
+	fb40 := fl40
+	fw40 := w.Window(40)
+	fp40, fo40 := fw40.Ptr, fb40-fw40.Base
+	if !(fo40 < fw40.End && fw40.End-fo40 > 0x7c && fb40&3 == 0) {
+		return false
+	}
+	fb41 := fl41
+	fw41 := w.Window(41)
+	fp41, fo41 := fw41.Ptr, fb41-fw41.Base
+	if !(fo41 < fw41.End && fw41.End-fo41 > 0x7c && fb41&3 == 0) {
+		return false
+	}
+	fb42 := fl42
+	fw42 := w.Window(42)
+	fp42, fo42 := fw42.Ptr, fb42-fw42.Base
+	if !(fo42 < fw42.End && fw42.End-fo42 > 0x7c && fb42&3 == 0) {
+		return false
+	}
+	fb43 := fl43
+	fw43 := w.Window(43)
+	fp43, fo43 := fw43.Ptr, fb43-fw43.Base
+	if !(fo43 < fw43.End && fw43.End-fo43 > 0x7c && fb43&3 == 0) {
+		return false
+	}
+	fb44 := fl44
+	fw44 := w.Window(44)
+	fp44, fo44 := fw44.Ptr, fb44-fw44.Base
+	if !(fo44 < fw44.End && fw44.End-fo44 > 0x7c && fb44&3 == 0) {
+		return false
+	}
+	fb45 := fl45
+	fw45 := w.Window(45)
+	fp45, fo45 := fw45.Ptr, fb45-fw45.Base
+	if !(fo45 < fw45.End && fw45.End-fo45 > 0x7c && fb45&3 == 0) {
+		return false
+	}
+	fb46 := fl46
+	fw46 := w.Window(46)
+	fp46, fo46 := fw46.Ptr, fb46-fw46.Base
+	if !(fo46 < fw46.End && fw46.End-fo46 > 0x7c && fb46&3 == 0) {
+		return false
+	}
+	fb47 := fl47
+	fw47 := w.Window(47)
+	fp47, fo47 := fw47.Ptr, fb47-fw47.Base
+	if !(fo47 < fw47.End && fw47.End-fo47 > 0x7c && fb47&3 == 0) {
+		return false
+	}
+	fb48 := fl48
+	fw48 := w.Window(48)
+	fp48, fo48 := fw48.Ptr, fb48-fw48.Base
+	if !(fo48 < fw48.End && fw48.End-fo48 > 0x7c && fb48&3 == 0) {
+		return false
+	}
+	fb49 := fl49
+	fw49 := w.Window(49)
+	fp49, fo49 := fw49.Ptr, fb49-fw49.Base
+	if !(fo49 < fw49.End && fw49.End-fo49 > 0x7c && fb49&3 == 0) {
+		return false
+	}
+	fb50 := fl50
+	fw50 := w.Window(50)
+	fp50, fo50 := fw50.Ptr, fb50-fw50.Base
+	if !(fo50 < fw50.End && fw50.End-fo50 > 0x7c && fb50&3 == 0) {
+		return false
+	}
+	fb51 := fl51
+	fw51 := w.Window(51)
+	fp51, fo51 := fw51.Ptr, fb51-fw51.Base
+	if !(fo51 < fw51.End && fw51.End-fo51 > 0x7c && fb51&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+128 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0 != fb4 && fb0+128 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0 != fb5 && fb0+128 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0 != fb6 && fb0+128 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0 != fb7 && fb0+128 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb0 != fb8 && fb0+128 > fb8 && fb8+128 > fb0 {
+		return false
+	}
+	if fb0 != fb9 && fb0+128 > fb9 && fb9+128 > fb0 {
+		return false
+	}
+	if fb0 != fb10 && fb0+128 > fb10 && fb10+128 > fb0 {
+		return false
+	}
+	if fb0 != fb11 && fb0+128 > fb11 && fb11+128 > fb0 {
+		return false
+	}
+	if fb0 != fb12 && fb0+128 > fb12 && fb12+128 > fb0 {
+		return false
+	}
+	if fb0 != fb13 && fb0+128 > fb13 && fb13+128 > fb0 {
+		return false
+	}
+	if fb0 != fb14 && fb0+128 > fb14 && fb14+128 > fb0 {
+		return false
+	}
+	if fb0 != fb15 && fb0+128 > fb15 && fb15+128 > fb0 {
+		return false
+	}
+	if fb0 != fb16 && fb0+128 > fb16 && fb16+128 > fb0 {
+		return false
+	}
+	if fb0 != fb17 && fb0+128 > fb17 && fb17+128 > fb0 {
+		return false
+	}
+	if fb0 != fb18 && fb0+128 > fb18 && fb18+128 > fb0 {
+		return false
+	}
+	if fb0 != fb19 && fb0+128 > fb19 && fb19+128 > fb0 {
+		return false
+	}
+	if fb0 != fb20 && fb0+128 > fb20 && fb20+128 > fb0 {
+		return false
+	}
+	if fb0 != fb21 && fb0+128 > fb21 && fb21+128 > fb0 {
+		return false
+	}
+	if fb0 != fb22 && fb0+128 > fb22 && fb22+128 > fb0 {
+		return false
+	}
+	if fb0 != fb23 && fb0+128 > fb23 && fb23+128 > fb0 {
+		return false
+	}
+	if fb0 != fb24 && fb0+128 > fb24 && fb24+128 > fb0 {
+		return false
+	}
+	if fb0 != fb25 && fb0+128 > fb25 && fb25+128 > fb0 {
+		return false
+	}
+	if fb0 != fb26 && fb0+128 > fb26 && fb26+128 > fb0 {
+		return false
+	}
+	if fb0 != fb27 && fb0+128 > fb27 && fb27+128 > fb0 {
+		return false
+	}
+	if fb0 != fb28 && fb0+128 > fb28 && fb28+128 > fb0 {
+		return false
+	}
+	if fb0 != fb29 && fb0+128 > fb29 && fb29+128 > fb0 {
+		return false
+	}
+	if fb0 != fb30 && fb0+128 > fb30 && fb30+128 > fb0 {
+		return false
+	}
+	if fb0 != fb31 && fb0+128 > fb31 && fb31+128 > fb0 {
+		return false
+	}
+	if fb0 != fb32 && fb0+128 > fb32 && fb32+128 > fb0 {
+		return false
+	}
+	if fb0 != fb33 && fb0+128 > fb33 && fb33+128 > fb0 {
+		return false
+	}
+	if fb0 != fb34 && fb0+128 > fb34 && fb34+128 > fb0 {
+		return false
+	}
+	if fb0 != fb35 && fb0+128 > fb35 && fb35+128 > fb0 {
+		return false
+	}
+	if fb0 != fb36 && fb0+128 > fb36 && fb36+128 > fb0 {
+		return false
+	}
+	if fb0 != fb37 && fb0+128 > fb37 && fb37+128 > fb0 {
+		return false
+	}
+	if fb0 != fb38 && fb0+128 > fb38 && fb38+128 > fb0 {
+		return false
+	}
+	if fb0 != fb39 && fb0+128 > fb39 && fb39+128 > fb0 {
+		return false
+	}
+	if fb0 != fb40 && fb0+128 > fb40 && fb40+128 > fb0 {
+		return false
+	}
+	if fb0 != fb41 && fb0+128 > fb41 && fb41+128 > fb0 {
+		return false
+	}
+	if fb0 != fb42 && fb0+128 > fb42 && fb42+128 > fb0 {
+		return false
+	}
+	if fb0 != fb43 && fb0+128 > fb43 && fb43+128 > fb0 {
+		return false
+	}
+	if fb0 != fb44 && fb0+128 > fb44 && fb44+128 > fb0 {
+		return false
+	}
+	if fb0 != fb45 && fb0+128 > fb45 && fb45+128 > fb0 {
+		return false
+	}
+	if fb0 != fb46 && fb0+128 > fb46 && fb46+128 > fb0 {
+		return false
+	}
+	if fb0 != fb47 && fb0+128 > fb47 && fb47+128 > fb0 {
+		return false
+	}
+	if fb0 != fb48 && fb0+128 > fb48 && fb48+128 > fb0 {
+		return false
+	}
+	if fb0 != fb49 && fb0+128 > fb49 && fb49+128 > fb0 {
+		return false
+	}
+	if fb0 != fb50 && fb0+128 > fb50 && fb50+128 > fb0 {
+		return false
+	}
+	if fb0 != fb51 && fb0+128 > fb51 && fb51+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+128 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1 != fb6 && fb1+128 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1 != fb7 && fb1+128 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb1 != fb8 && fb1+128 > fb8 && fb8+128 > fb1 {
+		return false
+	}
+	if fb1 != fb9 && fb1+128 > fb9 && fb9+128 > fb1 {
+		return false
+	}
+	if fb1 != fb10 && fb1+128 > fb10 && fb10+128 > fb1 {
+		return false
+	}
+	if fb1 != fb11 && fb1+128 > fb11 && fb11+128 > fb1 {
+		return false
+	}
+	if fb1 != fb12 && fb1+128 > fb12 && fb12+128 > fb1 {
+		return false
+	}
+	if fb1 != fb13 && fb1+128 > fb13 && fb13+128 > fb1 {
+		return false
+	}
+	if fb1 != fb14 && fb1+128 > fb14 && fb14+128 > fb1 {
+		return false
+	}
+	if fb1 != fb15 && fb1+128 > fb15 && fb15+128 > fb1 {
+		return false
+	}
+	if fb1 != fb16 && fb1+128 > fb16 && fb16+128 > fb1 {
+		return false
+	}
+	if fb1 != fb17 && fb1+128 > fb17 && fb17+128 > fb1 {
+		return false
+	}
+	if fb1 != fb18 && fb1+128 > fb18 && fb18+128 > fb1 {
+		return false
+	}
+	if fb1 != fb19 && fb1+128 > fb19 && fb19+128 > fb1 {
+		return false
+	}
+	if fb1 != fb20 && fb1+128 > fb20 && fb20+128 > fb1 {
+		return false
+	}
+	if fb1 != fb21 && fb1+128 > fb21 && fb21+128 > fb1 {
+		return false
+	}
+	if fb1 != fb22 && fb1+128 > fb22 && fb22+128 > fb1 {
+		return false
+	}
+	if fb1 != fb23 && fb1+128 > fb23 && fb23+128 > fb1 {
+		return false
+	}
+	if fb1 != fb24 && fb1+128 > fb24 && fb24+128 > fb1 {
+		return false
+	}
+	if fb1 != fb25 && fb1+128 > fb25 && fb25+128 > fb1 {
+		return false
+	}
+	if fb1 != fb26 && fb1+128 > fb26 && fb26+128 > fb1 {
+		return false
+	}
+	if fb1 != fb27 && fb1+128 > fb27 && fb27+128 > fb1 {
+		return false
+	}
+	if fb1 != fb28 && fb1+128 > fb28 && fb28+128 > fb1 {
+		return false
+	}
+	if fb1 != fb29 && fb1+128 > fb29 && fb29+128 > fb1 {
+		return false
+	}
+	if fb1 != fb30 && fb1+128 > fb30 && fb30+128 > fb1 {
+		return false
+	}
+	if fb1 != fb31 && fb1+128 > fb31 && fb31+128 > fb1 {
+		return false
+	}
+	if fb1 != fb32 && fb1+128 > fb32 && fb32+128 > fb1 {
+		return false
+	}
+	if fb1 != fb33 && fb1+128 > fb33 && fb33+128 > fb1 {
+		return false
+	}
+	if fb1 != fb34 && fb1+128 > fb34 && fb34+128 > fb1 {
+		return false
+	}
+	if fb1 != fb35 && fb1+128 > fb35 && fb35+128 > fb1 {
+		return false
+	}
+	if fb1 != fb36 && fb1+128 > fb36 && fb36+128 > fb1 {
+		return false
+	}
+	if fb1 != fb37 && fb1+128 > fb37 && fb37+128 > fb1 {
+		return false
+	}
+	if fb1 != fb38 && fb1+128 > fb38 && fb38+128 > fb1 {
+		return false
+	}
+	if fb1 != fb39 && fb1+128 > fb39 && fb39+128 > fb1 {
+		return false
+	}
+	if fb1 != fb40 && fb1+128 > fb40 && fb40+128 > fb1 {
+		return false
+	}
+	if fb1 != fb41 && fb1+128 > fb41 && fb41+128 > fb1 {
+		return false
+	}
+	if fb1 != fb42 && fb1+128 > fb42 && fb42+128 > fb1 {
+		return false
+	}
+	if fb1 != fb43 && fb1+128 > fb43 && fb43+128 > fb1 {
+		return false
+	}
+	if fb1 != fb44 && fb1+128 > fb44 && fb44+128 > fb1 {
+		return false
+	}
+	if fb1 != fb45 && fb1+128 > fb45 && fb45+128 > fb1 {
+		return false
+	}
+	if fb1 != fb46 && fb1+128 > fb46 && fb46+128 > fb1 {
+		return false
+	}
+	if fb1 != fb47 && fb1+128 > fb47 && fb47+128 > fb1 {
+		return false
+	}
+	if fb1 != fb48 && fb1+128 > fb48 && fb48+128 > fb1 {
+		return false
+	}
+	if fb1 != fb49 && fb1+128 > fb49 && fb49+128 > fb1 {
+		return false
+	}
+	if fb1 != fb50 && fb1+128 > fb50 && fb50+128 > fb1 {
+		return false
+	}
+	if fb1 != fb51 && fb1+128 > fb51 && fb51+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+128 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb2 != fb10 && fb2+128 > fb10 && fb10+128 > fb2 {
+		return false
+	}
+	if fb2 != fb11 && fb2+128 > fb11 && fb11+128 > fb2 {
+		return false
+	}
+	if fb2 != fb12 && fb2+128 > fb12 && fb12+128 > fb2 {
+		return false
+	}
+	if fb2 != fb13 && fb2+128 > fb13 && fb13+128 > fb2 {
+		return false
+	}
+	if fb2 != fb14 && fb2+128 > fb14 && fb14+128 > fb2 {
+		return false
+	}
+	if fb2 != fb15 && fb2+128 > fb15 && fb15+128 > fb2 {
+		return false
+	}
+	if fb2 != fb16 && fb2+128 > fb16 && fb16+128 > fb2 {
+		return false
+	}
+	if fb2 != fb17 && fb2+128 > fb17 && fb17+128 > fb2 {
+		return false
+	}
+	if fb2 != fb18 && fb2+128 > fb18 && fb18+128 > fb2 {
+		return false
+	}
+	if fb2 != fb19 && fb2+128 > fb19 && fb19+128 > fb2 {
+		return false
+	}
+	if fb2 != fb20 && fb2+128 > fb20 && fb20+128 > fb2 {
+		return false
+	}
+	if fb2 != fb21 && fb2+128 > fb21 && fb21+128 > fb2 {
+		return false
+	}
+	if fb2 != fb22 && fb2+128 > fb22 && fb22+128 > fb2 {
+		return false
+	}
+	if fb2 != fb23 && fb2+128 > fb23 && fb23+128 > fb2 {
+		return false
+	}
+	if fb2 != fb24 && fb2+128 > fb24 && fb24+128 > fb2 {
+		return false
+	}
+	if fb2 != fb25 && fb2+128 > fb25 && fb25+128 > fb2 {
+		return false
+	}
+	if fb2 != fb26 && fb2+128 > fb26 && fb26+128 > fb2 {
+		return false
+	}
+	if fb2 != fb27 && fb2+128 > fb27 && fb27+128 > fb2 {
+		return false
+	}
+	if fb2 != fb28 && fb2+128 > fb28 && fb28+128 > fb2 {
+		return false
+	}
+	if fb2 != fb29 && fb2+128 > fb29 && fb29+128 > fb2 {
+		return false
+	}
+	if fb2 != fb30 && fb2+128 > fb30 && fb30+128 > fb2 {
+		return false
+	}
+	if fb2 != fb31 && fb2+128 > fb31 && fb31+128 > fb2 {
+		return false
+	}
+	if fb2 != fb32 && fb2+128 > fb32 && fb32+128 > fb2 {
+		return false
+	}
+	if fb2 != fb33 && fb2+128 > fb33 && fb33+128 > fb2 {
+		return false
+	}
+	if fb2 != fb34 && fb2+128 > fb34 && fb34+128 > fb2 {
+		return false
+	}
+	if fb2 != fb35 && fb2+128 > fb35 && fb35+128 > fb2 {
+		return false
+	}
+	if fb2 != fb36 && fb2+128 > fb36 && fb36+128 > fb2 {
+		return false
+	}
+	if fb2 != fb37 && fb2+128 > fb37 && fb37+128 > fb2 {
+		return false
+	}
+	if fb2 != fb38 && fb2+128 > fb38 && fb38+128 > fb2 {
+		return false
+	}
+	if fb2 != fb39 && fb2+128 > fb39 && fb39+128 > fb2 {
+		return false
+	}
+	if fb2 != fb40 && fb2+128 > fb40 && fb40+128 > fb2 {
+		return false
+	}
+	if fb2 != fb41 && fb2+128 > fb41 && fb41+128 > fb2 {
+		return false
+	}
+	if fb2 != fb42 && fb2+128 > fb42 && fb42+128 > fb2 {
+		return false
+	}
+	if fb2 != fb43 && fb2+128 > fb43 && fb43+128 > fb2 {
+		return false
+	}
+	if fb2 != fb44 && fb2+128 > fb44 && fb44+128 > fb2 {
+		return false
+	}
+	if fb2 != fb45 && fb2+128 > fb45 && fb45+128 > fb2 {
+		return false
+	}
+	if fb2 != fb46 && fb2+128 > fb46 && fb46+128 > fb2 {
+		return false
+	}
+	if fb2 != fb47 && fb2+128 > fb47 && fb47+128 > fb2 {
+		return false
+	}
+	if fb2 != fb48 && fb2+128 > fb48 && fb48+128 > fb2 {
+		return false
+	}
+	if fb2 != fb49 && fb2+128 > fb49 && fb49+128 > fb2 {
+		return false
+	}
+	if fb2 != fb50 && fb2+128 > fb50 && fb50+128 > fb2 {
+		return false
+	}
+	if fb2 != fb51 && fb2+128 > fb51 && fb51+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+128 > fb11 && fb11+128 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+128 > fb12 && fb12+128 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+128 > fb13 && fb13+128 > fb3 {
+		return false
+	}
+	if fb3 != fb14 && fb3+128 > fb14 && fb14+128 > fb3 {
+		return false
+	}
+	if fb3 != fb15 && fb3+128 > fb15 && fb15+128 > fb3 {
+		return false
+	}
+	if fb3 != fb16 && fb3+128 > fb16 && fb16+128 > fb3 {
+		return false
+	}
+	if fb3 != fb17 && fb3+128 > fb17 && fb17+128 > fb3 {
+		return false
+	}
+	if fb3 != fb18 && fb3+128 > fb18 && fb18+128 > fb3 {
+		return false
+	}
+	if fb3 != fb19 && fb3+128 > fb19 && fb19+128 > fb3 {
+		return false
+	}
+	if fb3 != fb20 && fb3+128 > fb20 && fb20+128 > fb3 {
+		return false
+	}
+	if fb3 != fb21 && fb3+128 > fb21 && fb21+128 > fb3 {
+		return false
+	}
+	if fb3 != fb22 && fb3+128 > fb22 && fb22+128 > fb3 {
+		return false
+	}
+	if fb3 != fb23 && fb3+128 > fb23 && fb23+128 > fb3 {
+		return false
+	}
+	if fb3 != fb24 && fb3+128 > fb24 && fb24+128 > fb3 {
+		return false
+	}
+	if fb3 != fb25 && fb3+128 > fb25 && fb25+128 > fb3 {
+		return false
+	}
+	if fb3 != fb26 && fb3+128 > fb26 && fb26+128 > fb3 {
+		return false
+	}
+	if fb3 != fb27 && fb3+128 > fb27 && fb27+128 > fb3 {
+		return false
+	}
+	if fb3 != fb28 && fb3+128 > fb28 && fb28+128 > fb3 {
+		return false
+	}
+	if fb3 != fb29 && fb3+128 > fb29 && fb29+128 > fb3 {
+		return false
+	}
+	if fb3 != fb30 && fb3+128 > fb30 && fb30+128 > fb3 {
+		return false
+	}
+	if fb3 != fb31 && fb3+128 > fb31 && fb31+128 > fb3 {
+		return false
+	}
+	if fb3 != fb32 && fb3+128 > fb32 && fb32+128 > fb3 {
+		return false
+	}
+	if fb3 != fb33 && fb3+128 > fb33 && fb33+128 > fb3 {
+		return false
+	}
+	if fb3 != fb34 && fb3+128 > fb34 && fb34+128 > fb3 {
+		return false
+	}
+	if fb3 != fb35 && fb3+128 > fb35 && fb35+128 > fb3 {
+		return false
+	}
+	if fb3 != fb36 && fb3+128 > fb36 && fb36+128 > fb3 {
+		return false
+	}
+	if fb3 != fb37 && fb3+128 > fb37 && fb37+128 > fb3 {
+		return false
+	}
+	if fb3 != fb38 && fb3+128 > fb38 && fb38+128 > fb3 {
+		return false
+	}
+	if fb3 != fb39 && fb3+128 > fb39 && fb39+128 > fb3 {
+		return false
+	}
+	if fb3 != fb40 && fb3+128 > fb40 && fb40+128 > fb3 {
+		return false
+	}
+	if fb3 != fb41 && fb3+128 > fb41 && fb41+128 > fb3 {
+		return false
+	}
+	if fb3 != fb42 && fb3+128 > fb42 && fb42+128 > fb3 {
+		return false
+	}
+	if fb3 != fb43 && fb3+128 > fb43 && fb43+128 > fb3 {
+		return false
+	}
+	if fb3 != fb44 && fb3+128 > fb44 && fb44+128 > fb3 {
+		return false
+	}
+	if fb3 != fb45 && fb3+128 > fb45 && fb45+128 > fb3 {
+		return false
+	}
+	if fb3 != fb46 && fb3+128 > fb46 && fb46+128 > fb3 {
+		return false
+	}
+	if fb3 != fb47 && fb3+128 > fb47 && fb47+128 > fb3 {
+		return false
+	}
+	if fb3 != fb48 && fb3+128 > fb48 && fb48+128 > fb3 {
+		return false
+	}
+	if fb3 != fb49 && fb3+128 > fb49 && fb49+128 > fb3 {
+		return false
+	}
+	if fb3 != fb50 && fb3+128 > fb50 && fb50+128 > fb3 {
+		return false
+	}
+	if fb3 != fb51 && fb3+128 > fb51 && fb51+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+128 > fb11 && fb11+128 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+128 > fb12 && fb12+128 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+128 > fb13 && fb13+128 > fb4 {
+		return false
+	}
+	if fb4 != fb14 && fb4+128 > fb14 && fb14+128 > fb4 {
+		return false
+	}
+	if fb4 != fb15 && fb4+128 > fb15 && fb15+128 > fb4 {
+		return false
+	}
+	if fb4 != fb16 && fb4+128 > fb16 && fb16+128 > fb4 {
+		return false
+	}
+	if fb4 != fb17 && fb4+128 > fb17 && fb17+128 > fb4 {
+		return false
+	}
+	if fb4 != fb18 && fb4+128 > fb18 && fb18+128 > fb4 {
+		return false
+	}
+	if fb4 != fb19 && fb4+128 > fb19 && fb19+128 > fb4 {
+		return false
+	}
+	if fb4 != fb20 && fb4+128 > fb20 && fb20+128 > fb4 {
+		return false
+	}
+	if fb4 != fb21 && fb4+128 > fb21 && fb21+128 > fb4 {
+		return false
+	}
+	if fb4 != fb22 && fb4+128 > fb22 && fb22+128 > fb4 {
+		return false
+	}
+	if fb4 != fb23 && fb4+128 > fb23 && fb23+128 > fb4 {
+		return false
+	}
+	if fb4 != fb24 && fb4+128 > fb24 && fb24+128 > fb4 {
+		return false
+	}
+	if fb4 != fb25 && fb4+128 > fb25 && fb25+128 > fb4 {
+		return false
+	}
+	if fb4 != fb26 && fb4+128 > fb26 && fb26+128 > fb4 {
+		return false
+	}
+	if fb4 != fb27 && fb4+128 > fb27 && fb27+128 > fb4 {
+		return false
+	}
+	if fb4 != fb28 && fb4+128 > fb28 && fb28+128 > fb4 {
+		return false
+	}
+	if fb4 != fb29 && fb4+128 > fb29 && fb29+128 > fb4 {
+		return false
+	}
+	if fb4 != fb30 && fb4+128 > fb30 && fb30+128 > fb4 {
+		return false
+	}
+	if fb4 != fb31 && fb4+128 > fb31 && fb31+128 > fb4 {
+		return false
+	}
+	if fb4 != fb32 && fb4+128 > fb32 && fb32+128 > fb4 {
+		return false
+	}
+	if fb4 != fb33 && fb4+128 > fb33 && fb33+128 > fb4 {
+		return false
+	}
+	if fb4 != fb34 && fb4+128 > fb34 && fb34+128 > fb4 {
+		return false
+	}
+	if fb4 != fb35 && fb4+128 > fb35 && fb35+128 > fb4 {
+		return false
+	}
+	if fb4 != fb36 && fb4+128 > fb36 && fb36+128 > fb4 {
+		return false
+	}
+	if fb4 != fb37 && fb4+128 > fb37 && fb37+128 > fb4 {
+		return false
+	}
+	if fb4 != fb38 && fb4+128 > fb38 && fb38+128 > fb4 {
+		return false
+	}
+	if fb4 != fb39 && fb4+128 > fb39 && fb39+128 > fb4 {
+		return false
+	}
+	if fb4 != fb40 && fb4+128 > fb40 && fb40+128 > fb4 {
+		return false
+	}
+	if fb4 != fb41 && fb4+128 > fb41 && fb41+128 > fb4 {
+		return false
+	}
+	if fb4 != fb42 && fb4+128 > fb42 && fb42+128 > fb4 {
+		return false
+	}
+	if fb4 != fb43 && fb4+128 > fb43 && fb43+128 > fb4 {
+		return false
+	}
+	if fb4 != fb44 && fb4+128 > fb44 && fb44+128 > fb4 {
+		return false
+	}
+	if fb4 != fb45 && fb4+128 > fb45 && fb45+128 > fb4 {
+		return false
+	}
+	if fb4 != fb46 && fb4+128 > fb46 && fb46+128 > fb4 {
+		return false
+	}
+	if fb4 != fb47 && fb4+128 > fb47 && fb47+128 > fb4 {
+		return false
+	}
+	if fb4 != fb48 && fb4+128 > fb48 && fb48+128 > fb4 {
+		return false
+	}
+	if fb4 != fb49 && fb4+128 > fb49 && fb49+128 > fb4 {
+		return false
+	}
+	if fb4 != fb50 && fb4+128 > fb50 && fb50+128 > fb4 {
+		return false
+	}
+	if fb4 != fb51 && fb4+128 > fb51 && fb51+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+128 > fb11 && fb11+128 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+128 > fb12 && fb12+128 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+128 > fb13 && fb13+128 > fb5 {
+		return false
+	}
+	if fb5 != fb14 && fb5+128 > fb14 && fb14+128 > fb5 {
+		return false
+	}
+	if fb5 != fb15 && fb5+128 > fb15 && fb15+128 > fb5 {
+		return false
+	}
+	if fb5 != fb16 && fb5+128 > fb16 && fb16+128 > fb5 {
+		return false
+	}
+	if fb5 != fb17 && fb5+128 > fb17 && fb17+128 > fb5 {
+		return false
+	}
+	if fb5 != fb18 && fb5+128 > fb18 && fb18+128 > fb5 {
+		return false
+	}
+	if fb5 != fb19 && fb5+128 > fb19 && fb19+128 > fb5 {
+		return false
+	}
+	if fb5 != fb20 && fb5+128 > fb20 && fb20+128 > fb5 {
+		return false
+	}
+	if fb5 != fb21 && fb5+128 > fb21 && fb21+128 > fb5 {
+		return false
+	}
+	if fb5 != fb22 && fb5+128 > fb22 && fb22+128 > fb5 {
+		return false
+	}
+	if fb5 != fb23 && fb5+128 > fb23 && fb23+128 > fb5 {
+		return false
+	}
+	if fb5 != fb24 && fb5+128 > fb24 && fb24+128 > fb5 {
+		return false
+	}
+	if fb5 != fb25 && fb5+128 > fb25 && fb25+128 > fb5 {
+		return false
+	}
+	if fb5 != fb26 && fb5+128 > fb26 && fb26+128 > fb5 {
+		return false
+	}
+	if fb5 != fb27 && fb5+128 > fb27 && fb27+128 > fb5 {
+		return false
+	}
+	if fb5 != fb28 && fb5+128 > fb28 && fb28+128 > fb5 {
+		return false
+	}
+	if fb5 != fb29 && fb5+128 > fb29 && fb29+128 > fb5 {
+		return false
+	}
+	if fb5 != fb30 && fb5+128 > fb30 && fb30+128 > fb5 {
+		return false
+	}
+	if fb5 != fb31 && fb5+128 > fb31 && fb31+128 > fb5 {
+		return false
+	}
+	if fb5 != fb32 && fb5+128 > fb32 && fb32+128 > fb5 {
+		return false
+	}
+	if fb5 != fb33 && fb5+128 > fb33 && fb33+128 > fb5 {
+		return false
+	}
+	if fb5 != fb34 && fb5+128 > fb34 && fb34+128 > fb5 {
+		return false
+	}
+	if fb5 != fb35 && fb5+128 > fb35 && fb35+128 > fb5 {
+		return false
+	}
+	if fb5 != fb36 && fb5+128 > fb36 && fb36+128 > fb5 {
+		return false
+	}
+	if fb5 != fb37 && fb5+128 > fb37 && fb37+128 > fb5 {
+		return false
+	}
+	if fb5 != fb38 && fb5+128 > fb38 && fb38+128 > fb5 {
+		return false
+	}
+	if fb5 != fb39 && fb5+128 > fb39 && fb39+128 > fb5 {
+		return false
+	}
+	if fb5 != fb40 && fb5+128 > fb40 && fb40+128 > fb5 {
+		return false
+	}
+	if fb5 != fb41 && fb5+128 > fb41 && fb41+128 > fb5 {
+		return false
+	}
+	if fb5 != fb42 && fb5+128 > fb42 && fb42+128 > fb5 {
+		return false
+	}
+	if fb5 != fb43 && fb5+128 > fb43 && fb43+128 > fb5 {
+		return false
+	}
+	if fb5 != fb44 && fb5+128 > fb44 && fb44+128 > fb5 {
+		return false
+	}
+	if fb5 != fb45 && fb5+128 > fb45 && fb45+128 > fb5 {
+		return false
+	}
+	if fb5 != fb46 && fb5+128 > fb46 && fb46+128 > fb5 {
+		return false
+	}
+	if fb5 != fb47 && fb5+128 > fb47 && fb47+128 > fb5 {
+		return false
+	}
+	if fb5 != fb48 && fb5+128 > fb48 && fb48+128 > fb5 {
+		return false
+	}
+	if fb5 != fb49 && fb5+128 > fb49 && fb49+128 > fb5 {
+		return false
+	}
+	if fb5 != fb50 && fb5+128 > fb50 && fb50+128 > fb5 {
+		return false
+	}
+	if fb5 != fb51 && fb5+128 > fb51 && fb51+128 > fb5 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+128 > fb11 && fb11+128 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+128 > fb12 && fb12+128 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+128 > fb13 && fb13+128 > fb6 {
+		return false
+	}
+	if fb6 != fb14 && fb6+128 > fb14 && fb14+128 > fb6 {
+		return false
+	}
+	if fb6 != fb15 && fb6+128 > fb15 && fb15+128 > fb6 {
+		return false
+	}
+	if fb6 != fb16 && fb6+128 > fb16 && fb16+128 > fb6 {
+		return false
+	}
+	if fb6 != fb17 && fb6+128 > fb17 && fb17+128 > fb6 {
+		return false
+	}
+	if fb6 != fb18 && fb6+128 > fb18 && fb18+128 > fb6 {
+		return false
+	}
+	if fb6 != fb19 && fb6+128 > fb19 && fb19+128 > fb6 {
+		return false
+	}
+	if fb6 != fb20 && fb6+128 > fb20 && fb20+128 > fb6 {
+		return false
+	}
+	if fb6 != fb21 && fb6+128 > fb21 && fb21+128 > fb6 {
+		return false
+	}
+	if fb6 != fb22 && fb6+128 > fb22 && fb22+128 > fb6 {
+		return false
+	}
+	if fb6 != fb23 && fb6+128 > fb23 && fb23+128 > fb6 {
+		return false
+	}
+	if fb6 != fb24 && fb6+128 > fb24 && fb24+128 > fb6 {
+		return false
+	}
+	if fb6 != fb25 && fb6+128 > fb25 && fb25+128 > fb6 {
+		return false
+	}
+	if fb6 != fb26 && fb6+128 > fb26 && fb26+128 > fb6 {
+		return false
+	}
+	if fb6 != fb27 && fb6+128 > fb27 && fb27+128 > fb6 {
+		return false
+	}
+	if fb6 != fb28 && fb6+128 > fb28 && fb28+128 > fb6 {
+		return false
+	}
+	if fb6 != fb29 && fb6+128 > fb29 && fb29+128 > fb6 {
+		return false
+	}
+	if fb6 != fb30 && fb6+128 > fb30 && fb30+128 > fb6 {
+		return false
+	}
+	if fb6 != fb31 && fb6+128 > fb31 && fb31+128 > fb6 {
+		return false
+	}
+	if fb6 != fb32 && fb6+128 > fb32 && fb32+128 > fb6 {
+		return false
+	}
+	if fb6 != fb33 && fb6+128 > fb33 && fb33+128 > fb6 {
+		return false
+	}
+	if fb6 != fb34 && fb6+128 > fb34 && fb34+128 > fb6 {
+		return false
+	}
+	if fb6 != fb35 && fb6+128 > fb35 && fb35+128 > fb6 {
+		return false
+	}
+	if fb6 != fb36 && fb6+128 > fb36 && fb36+128 > fb6 {
+		return false
+	}
+	if fb6 != fb37 && fb6+128 > fb37 && fb37+128 > fb6 {
+		return false
+	}
+	if fb6 != fb38 && fb6+128 > fb38 && fb38+128 > fb6 {
+		return false
+	}
+	if fb6 != fb39 && fb6+128 > fb39 && fb39+128 > fb6 {
+		return false
+	}
+	if fb6 != fb40 && fb6+128 > fb40 && fb40+128 > fb6 {
+		return false
+	}
+	if fb6 != fb41 && fb6+128 > fb41 && fb41+128 > fb6 {
+		return false
+	}
+	if fb6 != fb42 && fb6+128 > fb42 && fb42+128 > fb6 {
+		return false
+	}
+	if fb6 != fb43 && fb6+128 > fb43 && fb43+128 > fb6 {
+		return false
+	}
+	if fb6 != fb44 && fb6+128 > fb44 && fb44+128 > fb6 {
+		return false
+	}
+	if fb6 != fb45 && fb6+128 > fb45 && fb45+128 > fb6 {
+		return false
+	}
+	if fb6 != fb46 && fb6+128 > fb46 && fb46+128 > fb6 {
+		return false
+	}
+	if fb6 != fb47 && fb6+128 > fb47 && fb47+128 > fb6 {
+		return false
+	}
+	if fb6 != fb48 && fb6+128 > fb48 && fb48+128 > fb6 {
+		return false
+	}
+	if fb6 != fb49 && fb6+128 > fb49 && fb49+128 > fb6 {
+		return false
+	}
+	if fb6 != fb50 && fb6+128 > fb50 && fb50+128 > fb6 {
+		return false
+	}
+	if fb6 != fb51 && fb6+128 > fb51 && fb51+128 > fb6 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+128 > fb11 && fb11+128 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+128 > fb12 && fb12+128 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+128 > fb13 && fb13+128 > fb7 {
+		return false
+	}
+	if fb7 != fb14 && fb7+128 > fb14 && fb14+128 > fb7 {
+		return false
+	}
+	if fb7 != fb15 && fb7+128 > fb15 && fb15+128 > fb7 {
+		return false
+	}
+	if fb7 != fb16 && fb7+128 > fb16 && fb16+128 > fb7 {
+		return false
+	}
+	if fb7 != fb17 && fb7+128 > fb17 && fb17+128 > fb7 {
+		return false
+	}
+	if fb7 != fb18 && fb7+128 > fb18 && fb18+128 > fb7 {
+		return false
+	}
+	if fb7 != fb19 && fb7+128 > fb19 && fb19+128 > fb7 {
+		return false
+	}
+	if fb7 != fb20 && fb7+128 > fb20 && fb20+128 > fb7 {
+		return false
+	}
+	if fb7 != fb21 && fb7+128 > fb21 && fb21+128 > fb7 {
+		return false
+	}
+	if fb7 != fb22 && fb7+128 > fb22 && fb22+128 > fb7 {
+		return false
+	}
+	if fb7 != fb23 && fb7+128 > fb23 && fb23+128 > fb7 {
+		return false
+	}
+	if fb7 != fb24 && fb7+128 > fb24 && fb24+128 > fb7 {
+		return false
+	}
+	if fb7 != fb25 && fb7+128 > fb25 && fb25+128 > fb7 {
+		return false
+	}
+	if fb7 != fb26 && fb7+128 > fb26 && fb26+128 > fb7 {
+		return false
+	}
+	if fb7 != fb27 && fb7+128 > fb27 && fb27+128 > fb7 {
+		return false
+	}
+	if fb7 != fb28 && fb7+128 > fb28 && fb28+128 > fb7 {
+		return false
+	}
+	if fb7 != fb29 && fb7+128 > fb29 && fb29+128 > fb7 {
+		return false
+	}
+	if fb7 != fb30 && fb7+128 > fb30 && fb30+128 > fb7 {
+		return false
+	}
+	if fb7 != fb31 && fb7+128 > fb31 && fb31+128 > fb7 {
+		return false
+	}
+	if fb7 != fb32 && fb7+128 > fb32 && fb32+128 > fb7 {
+		return false
+	}
+	if fb7 != fb33 && fb7+128 > fb33 && fb33+128 > fb7 {
+		return false
+	}
+	if fb7 != fb34 && fb7+128 > fb34 && fb34+128 > fb7 {
+		return false
+	}
+	if fb7 != fb35 && fb7+128 > fb35 && fb35+128 > fb7 {
+		return false
+	}
+	if fb7 != fb36 && fb7+128 > fb36 && fb36+128 > fb7 {
+		return false
+	}
+	if fb7 != fb37 && fb7+128 > fb37 && fb37+128 > fb7 {
+		return false
+	}
+	if fb7 != fb38 && fb7+128 > fb38 && fb38+128 > fb7 {
+		return false
+	}
+	if fb7 != fb39 && fb7+128 > fb39 && fb39+128 > fb7 {
+		return false
+	}
+	if fb7 != fb40 && fb7+128 > fb40 && fb40+128 > fb7 {
+		return false
+	}
+	if fb7 != fb41 && fb7+128 > fb41 && fb41+128 > fb7 {
+		return false
+	}
+	if fb7 != fb42 && fb7+128 > fb42 && fb42+128 > fb7 {
+		return false
+	}
+	if fb7 != fb43 && fb7+128 > fb43 && fb43+128 > fb7 {
+		return false
+	}
+	if fb7 != fb44 && fb7+128 > fb44 && fb44+128 > fb7 {
+		return false
+	}
+	if fb7 != fb45 && fb7+128 > fb45 && fb45+128 > fb7 {
+		return false
+	}
+	if fb7 != fb46 && fb7+128 > fb46 && fb46+128 > fb7 {
+		return false
+	}
+	if fb7 != fb47 && fb7+128 > fb47 && fb47+128 > fb7 {
+		return false
+	}
+	if fb7 != fb48 && fb7+128 > fb48 && fb48+128 > fb7 {
+		return false
+	}
+	if fb7 != fb49 && fb7+128 > fb49 && fb49+128 > fb7 {
+		return false
+	}
+	if fb7 != fb50 && fb7+128 > fb50 && fb50+128 > fb7 {
+		return false
+	}
+	if fb7 != fb51 && fb7+128 > fb51 && fb51+128 > fb7 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+128 > fb11 && fb11+128 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+128 > fb12 && fb12+128 > fb8 {
+		return false
+	}
+	if fb8 != fb13 && fb8+128 > fb13 && fb13+128 > fb8 {
+		return false
+	}
+	if fb8 != fb14 && fb8+128 > fb14 && fb14+128 > fb8 {
+		return false
+	}
+	if fb8 != fb15 && fb8+128 > fb15 && fb15+128 > fb8 {
+		return false
+	}
+	if fb8 != fb16 && fb8+128 > fb16 && fb16+128 > fb8 {
+		return false
+	}
+	if fb8 != fb17 && fb8+128 > fb17 && fb17+128 > fb8 {
+		return false
+	}
+	if fb8 != fb18 && fb8+128 > fb18 && fb18+128 > fb8 {
+		return false
+	}
+	if fb8 != fb19 && fb8+128 > fb19 && fb19+128 > fb8 {
+		return false
+	}
+	if fb8 != fb20 && fb8+128 > fb20 && fb20+128 > fb8 {
+		return false
+	}
+	if fb8 != fb21 && fb8+128 > fb21 && fb21+128 > fb8 {
+		return false
+	}
+	if fb8 != fb22 && fb8+128 > fb22 && fb22+128 > fb8 {
+		return false
+	}
+	if fb8 != fb23 && fb8+128 > fb23 && fb23+128 > fb8 {
+		return false
+	}
+	if fb8 != fb24 && fb8+128 > fb24 && fb24+128 > fb8 {
+		return false
+	}
+	if fb8 != fb25 && fb8+128 > fb25 && fb25+128 > fb8 {
+		return false
+	}
+	if fb8 != fb26 && fb8+128 > fb26 && fb26+128 > fb8 {
+		return false
+	}
+	if fb8 != fb27 && fb8+128 > fb27 && fb27+128 > fb8 {
+		return false
+	}
+	if fb8 != fb28 && fb8+128 > fb28 && fb28+128 > fb8 {
+		return false
+	}
+	if fb8 != fb29 && fb8+128 > fb29 && fb29+128 > fb8 {
+		return false
+	}
+	if fb8 != fb30 && fb8+128 > fb30 && fb30+128 > fb8 {
+		return false
+	}
+	if fb8 != fb31 && fb8+128 > fb31 && fb31+128 > fb8 {
+		return false
+	}
+	if fb8 != fb32 && fb8+128 > fb32 && fb32+128 > fb8 {
+		return false
+	}
+	if fb8 != fb33 && fb8+128 > fb33 && fb33+128 > fb8 {
+		return false
+	}
+	if fb8 != fb34 && fb8+128 > fb34 && fb34+128 > fb8 {
+		return false
+	}
+	if fb8 != fb35 && fb8+128 > fb35 && fb35+128 > fb8 {
+		return false
+	}
+	if fb8 != fb36 && fb8+128 > fb36 && fb36+128 > fb8 {
+		return false
+	}
+	if fb8 != fb37 && fb8+128 > fb37 && fb37+128 > fb8 {
+		return false
+	}
+	if fb8 != fb38 && fb8+128 > fb38 && fb38+128 > fb8 {
+		return false
+	}
+	if fb8 != fb39 && fb8+128 > fb39 && fb39+128 > fb8 {
+		return false
+	}
+	if fb8 != fb40 && fb8+128 > fb40 && fb40+128 > fb8 {
+		return false
+	}
+	if fb8 != fb41 && fb8+128 > fb41 && fb41+128 > fb8 {
+		return false
+	}
+	if fb8 != fb42 && fb8+128 > fb42 && fb42+128 > fb8 {
+		return false
+	}
+	if fb8 != fb43 && fb8+128 > fb43 && fb43+128 > fb8 {
+		return false
+	}
+	if fb8 != fb44 && fb8+128 > fb44 && fb44+128 > fb8 {
+		return false
+	}
+	if fb8 != fb45 && fb8+128 > fb45 && fb45+128 > fb8 {
+		return false
+	}
+	if fb8 != fb46 && fb8+128 > fb46 && fb46+128 > fb8 {
+		return false
+	}
+	if fb8 != fb47 && fb8+128 > fb47 && fb47+128 > fb8 {
+		return false
+	}
+	if fb8 != fb48 && fb8+128 > fb48 && fb48+128 > fb8 {
+		return false
+	}
+	if fb8 != fb49 && fb8+128 > fb49 && fb49+128 > fb8 {
+		return false
+	}
+	if fb8 != fb50 && fb8+128 > fb50 && fb50+128 > fb8 {
+		return false
+	}
+	if fb8 != fb51 && fb8+128 > fb51 && fb51+128 > fb8 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+128 > fb11 && fb11+128 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+128 > fb12 && fb12+128 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+128 > fb13 && fb13+128 > fb9 {
+		return false
+	}
+	if fb9 != fb14 && fb9+128 > fb14 && fb14+128 > fb9 {
+		return false
+	}
+	if fb9 != fb15 && fb9+128 > fb15 && fb15+128 > fb9 {
+		return false
+	}
+	if fb9 != fb16 && fb9+128 > fb16 && fb16+128 > fb9 {
+		return false
+	}
+	if fb9 != fb17 && fb9+128 > fb17 && fb17+128 > fb9 {
+		return false
+	}
+	if fb9 != fb18 && fb9+128 > fb18 && fb18+128 > fb9 {
+		return false
+	}
+	if fb9 != fb19 && fb9+128 > fb19 && fb19+128 > fb9 {
+		return false
+	}
+	if fb9 != fb20 && fb9+128 > fb20 && fb20+128 > fb9 {
+		return false
+	}
+	if fb9 != fb21 && fb9+128 > fb21 && fb21+128 > fb9 {
+		return false
+	}
+	if fb9 != fb22 && fb9+128 > fb22 && fb22+128 > fb9 {
+		return false
+	}
+	if fb9 != fb23 && fb9+128 > fb23 && fb23+128 > fb9 {
+		return false
+	}
+	if fb9 != fb24 && fb9+128 > fb24 && fb24+128 > fb9 {
+		return false
+	}
+	if fb9 != fb25 && fb9+128 > fb25 && fb25+128 > fb9 {
+		return false
+	}
+	if fb9 != fb26 && fb9+128 > fb26 && fb26+128 > fb9 {
+		return false
+	}
+	if fb9 != fb27 && fb9+128 > fb27 && fb27+128 > fb9 {
+		return false
+	}
+	if fb9 != fb28 && fb9+128 > fb28 && fb28+128 > fb9 {
+		return false
+	}
+	if fb9 != fb29 && fb9+128 > fb29 && fb29+128 > fb9 {
+		return false
+	}
+	if fb9 != fb30 && fb9+128 > fb30 && fb30+128 > fb9 {
+		return false
+	}
+	if fb9 != fb31 && fb9+128 > fb31 && fb31+128 > fb9 {
+		return false
+	}
+	if fb9 != fb32 && fb9+128 > fb32 && fb32+128 > fb9 {
+		return false
+	}
+	if fb9 != fb33 && fb9+128 > fb33 && fb33+128 > fb9 {
+		return false
+	}
+	if fb9 != fb34 && fb9+128 > fb34 && fb34+128 > fb9 {
+		return false
+	}
+	if fb9 != fb35 && fb9+128 > fb35 && fb35+128 > fb9 {
+		return false
+	}
+	if fb9 != fb36 && fb9+128 > fb36 && fb36+128 > fb9 {
+		return false
+	}
+	if fb9 != fb37 && fb9+128 > fb37 && fb37+128 > fb9 {
+		return false
+	}
+	if fb9 != fb38 && fb9+128 > fb38 && fb38+128 > fb9 {
+		return false
+	}
+	if fb9 != fb39 && fb9+128 > fb39 && fb39+128 > fb9 {
+		return false
+	}
+	if fb9 != fb40 && fb9+128 > fb40 && fb40+128 > fb9 {
+		return false
+	}
+	if fb9 != fb41 && fb9+128 > fb41 && fb41+128 > fb9 {
+		return false
+	}
+	if fb9 != fb42 && fb9+128 > fb42 && fb42+128 > fb9 {
+		return false
+	}
+	if fb9 != fb43 && fb9+128 > fb43 && fb43+128 > fb9 {
+		return false
+	}
+	if fb9 != fb44 && fb9+128 > fb44 && fb44+128 > fb9 {
+		return false
+	}
+	if fb9 != fb45 && fb9+128 > fb45 && fb45+128 > fb9 {
+		return false
+	}
+	if fb9 != fb46 && fb9+128 > fb46 && fb46+128 > fb9 {
+		return false
+	}
+	if fb9 != fb47 && fb9+128 > fb47 && fb47+128 > fb9 {
+		return false
+	}
+	if fb9 != fb48 && fb9+128 > fb48 && fb48+128 > fb9 {
+		return false
+	}
+	if fb9 != fb49 && fb9+128 > fb49 && fb49+128 > fb9 {
+		return false
+	}
+	if fb9 != fb50 && fb9+128 > fb50 && fb50+128 > fb9 {
+		return false
+	}
+	if fb9 != fb51 && fb9+128 > fb51 && fb51+128 > fb9 {
+		return false
+	}
+	if fb10 != fb11 && fb10+128 > fb11 && fb11+128 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+128 > fb12 && fb12+128 > fb10 {
+		return false
+	}
+	if fb10 != fb13 && fb10+128 > fb13 && fb13+128 > fb10 {
+		return false
+	}
+	if fb10 != fb14 && fb10+128 > fb14 && fb14+128 > fb10 {
+		return false
+	}
+	if fb10 != fb15 && fb10+128 > fb15 && fb15+128 > fb10 {
+		return false
+	}
+	if fb10 != fb16 && fb10+128 > fb16 && fb16+128 > fb10 {
+		return false
+	}
+	if fb10 != fb17 && fb10+128 > fb17 && fb17+128 > fb10 {
+		return false
+	}
+	if fb10 != fb18 && fb10+128 > fb18 && fb18+128 > fb10 {
+		return false
+	}
+	if fb10 != fb19 && fb10+128 > fb19 && fb19+128 > fb10 {
+		return false
+	}
+	if fb10 != fb20 && fb10+128 > fb20 && fb20+128 > fb10 {
+		return false
+	}
+	if fb10 != fb21 && fb10+128 > fb21 && fb21+128 > fb10 {
+		return false
+	}
+	if fb10 != fb22 && fb10+128 > fb22 && fb22+128 > fb10 {
+		return false
+	}
+	if fb10 != fb23 && fb10+128 > fb23 && fb23+128 > fb10 {
+		return false
+	}
+	if fb10 != fb24 && fb10+128 > fb24 && fb24+128 > fb10 {
+		return false
+	}
+	if fb10 != fb25 && fb10+128 > fb25 && fb25+128 > fb10 {
+		return false
+	}
+	if fb10 != fb26 && fb10+128 > fb26 && fb26+128 > fb10 {
+		return false
+	}
+	if fb10 != fb27 && fb10+128 > fb27 && fb27+128 > fb10 {
+		return false
+	}
+	if fb10 != fb28 && fb10+128 > fb28 && fb28+128 > fb10 {
+		return false
+	}
+	if fb10 != fb29 && fb10+128 > fb29 && fb29+128 > fb10 {
+		return false
+	}
+	if fb10 != fb30 && fb10+128 > fb30 && fb30+128 > fb10 {
+		return false
+	}
+	if fb10 != fb31 && fb10+128 > fb31 && fb31+128 > fb10 {
+		return false
+	}
+	if fb10 != fb32 && fb10+128 > fb32 && fb32+128 > fb10 {
+		return false
+	}
+	if fb10 != fb33 && fb10+128 > fb33 && fb33+128 > fb10 {
+		return false
+	}
+	if fb10 != fb34 && fb10+128 > fb34 && fb34+128 > fb10 {
+		return false
+	}
+	if fb10 != fb35 && fb10+128 > fb35 && fb35+128 > fb10 {
+		return false
+	}
+	if fb10 != fb36 && fb10+128 > fb36 && fb36+128 > fb10 {
+		return false
+	}
+	if fb10 != fb37 && fb10+128 > fb37 && fb37+128 > fb10 {
+		return false
+	}
+	if fb10 != fb38 && fb10+128 > fb38 && fb38+128 > fb10 {
+		return false
+	}
+	if fb10 != fb39 && fb10+128 > fb39 && fb39+128 > fb10 {
+		return false
+	}
+	if fb10 != fb40 && fb10+128 > fb40 && fb40+128 > fb10 {
+		return false
+	}
+	if fb10 != fb41 && fb10+128 > fb41 && fb41+128 > fb10 {
+		return false
+	}
+	if fb10 != fb42 && fb10+128 > fb42 && fb42+128 > fb10 {
+		return false
+	}
+	if fb10 != fb43 && fb10+128 > fb43 && fb43+128 > fb10 {
+		return false
+	}
+	if fb10 != fb44 && fb10+128 > fb44 && fb44+128 > fb10 {
+		return false
+	}
+	if fb10 != fb45 && fb10+128 > fb45 && fb45+128 > fb10 {
+		return false
+	}
+	if fb10 != fb46 && fb10+128 > fb46 && fb46+128 > fb10 {
+		return false
+	}
+	if fb10 != fb47 && fb10+128 > fb47 && fb47+128 > fb10 {
+		return false
+	}
+	if fb10 != fb48 && fb10+128 > fb48 && fb48+128 > fb10 {
+		return false
+	}
+	if fb10 != fb49 && fb10+128 > fb49 && fb49+128 > fb10 {
+		return false
+	}
+	if fb10 != fb50 && fb10+128 > fb50 && fb50+128 > fb10 {
+		return false
+	}
+	if fb10 != fb51 && fb10+128 > fb51 && fb51+128 > fb10 {
+		return false
+	}
+	if fb11 != fb12 && fb11+128 > fb12 && fb12+128 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+128 > fb13 && fb13+128 > fb11 {
+		return false
+	}
+	if fb11 != fb14 && fb11+128 > fb14 && fb14+128 > fb11 {
+		return false
+	}
+	if fb11 != fb15 && fb11+128 > fb15 && fb15+128 > fb11 {
+		return false
+	}
+	if fb11 != fb16 && fb11+128 > fb16 && fb16+128 > fb11 {
+		return false
+	}
+	if fb11 != fb17 && fb11+128 > fb17 && fb17+128 > fb11 {
+		return false
+	}
+	if fb11 != fb18 && fb11+128 > fb18 && fb18+128 > fb11 {
+		return false
+	}
+	if fb11 != fb19 && fb11+128 > fb19 && fb19+128 > fb11 {
+		return false
+	}
+	if fb11 != fb20 && fb11+128 > fb20 && fb20+128 > fb11 {
+		return false
+	}
+	if fb11 != fb21 && fb11+128 > fb21 && fb21+128 > fb11 {
+		return false
+	}
+	if fb11 != fb22 && fb11+128 > fb22 && fb22+128 > fb11 {
+		return false
+	}
+	if fb11 != fb23 && fb11+128 > fb23 && fb23+128 > fb11 {
+		return false
+	}
+	if fb11 != fb24 && fb11+128 > fb24 && fb24+128 > fb11 {
+		return false
+	}
+	if fb11 != fb25 && fb11+128 > fb25 && fb25+128 > fb11 {
+		return false
+	}
+	if fb11 != fb26 && fb11+128 > fb26 && fb26+128 > fb11 {
+		return false
+	}
+	if fb11 != fb27 && fb11+128 > fb27 && fb27+128 > fb11 {
+		return false
+	}
+	if fb11 != fb28 && fb11+128 > fb28 && fb28+128 > fb11 {
+		return false
+	}
+	if fb11 != fb29 && fb11+128 > fb29 && fb29+128 > fb11 {
+		return false
+	}
+	if fb11 != fb30 && fb11+128 > fb30 && fb30+128 > fb11 {
+		return false
+	}
+	if fb11 != fb31 && fb11+128 > fb31 && fb31+128 > fb11 {
+		return false
+	}
+	if fb11 != fb32 && fb11+128 > fb32 && fb32+128 > fb11 {
+		return false
+	}
+	if fb11 != fb33 && fb11+128 > fb33 && fb33+128 > fb11 {
+		return false
+	}
+	if fb11 != fb34 && fb11+128 > fb34 && fb34+128 > fb11 {
+		return false
+	}
+	if fb11 != fb35 && fb11+128 > fb35 && fb35+128 > fb11 {
+		return false
+	}
+	if fb11 != fb36 && fb11+128 > fb36 && fb36+128 > fb11 {
+		return false
+	}
+	if fb11 != fb37 && fb11+128 > fb37 && fb37+128 > fb11 {
+		return false
+	}
+	if fb11 != fb38 && fb11+128 > fb38 && fb38+128 > fb11 {
+		return false
+	}
+	if fb11 != fb39 && fb11+128 > fb39 && fb39+128 > fb11 {
+		return false
+	}
+	if fb11 != fb40 && fb11+128 > fb40 && fb40+128 > fb11 {
+		return false
+	}
+	if fb11 != fb41 && fb11+128 > fb41 && fb41+128 > fb11 {
+		return false
+	}
+	if fb11 != fb42 && fb11+128 > fb42 && fb42+128 > fb11 {
+		return false
+	}
+	if fb11 != fb43 && fb11+128 > fb43 && fb43+128 > fb11 {
+		return false
+	}
+	if fb11 != fb44 && fb11+128 > fb44 && fb44+128 > fb11 {
+		return false
+	}
+	if fb11 != fb45 && fb11+128 > fb45 && fb45+128 > fb11 {
+		return false
+	}
+	if fb11 != fb46 && fb11+128 > fb46 && fb46+128 > fb11 {
+		return false
+	}
+	if fb11 != fb47 && fb11+128 > fb47 && fb47+128 > fb11 {
+		return false
+	}
+	if fb11 != fb48 && fb11+128 > fb48 && fb48+128 > fb11 {
+		return false
+	}
+	if fb11 != fb49 && fb11+128 > fb49 && fb49+128 > fb11 {
+		return false
+	}
+	if fb11 != fb50 && fb11+128 > fb50 && fb50+128 > fb11 {
+		return false
+	}
+	if fb11 != fb51 && fb11+128 > fb51 && fb51+128 > fb11 {
+		return false
+	}
+	if fb12 != fb13 && fb12+128 > fb13 && fb13+128 > fb12 {
+		return false
+	}
+	if fb12 != fb14 && fb12+128 > fb14 && fb14+128 > fb12 {
+		return false
+	}
+	if fb12 != fb15 && fb12+128 > fb15 && fb15+128 > fb12 {
+		return false
+	}
+	if fb12 != fb16 && fb12+128 > fb16 && fb16+128 > fb12 {
+		return false
+	}
+	if fb12 != fb17 && fb12+128 > fb17 && fb17+128 > fb12 {
+		return false
+	}
+	if fb12 != fb18 && fb12+128 > fb18 && fb18+128 > fb12 {
+		return false
+	}
+	if fb12 != fb19 && fb12+128 > fb19 && fb19+128 > fb12 {
+		return false
+	}
+	if fb12 != fb20 && fb12+128 > fb20 && fb20+128 > fb12 {
+		return false
+	}
+	if fb12 != fb21 && fb12+128 > fb21 && fb21+128 > fb12 {
+		return false
+	}
+	if fb12 != fb22 && fb12+128 > fb22 && fb22+128 > fb12 {
+		return false
+	}
+	if fb12 != fb23 && fb12+128 > fb23 && fb23+128 > fb12 {
+		return false
+	}
+	if fb12 != fb24 && fb12+128 > fb24 && fb24+128 > fb12 {
+		return false
+	}
+	if fb12 != fb25 && fb12+128 > fb25 && fb25+128 > fb12 {
+		return false
+	}
+	if fb12 != fb26 && fb12+128 > fb26 && fb26+128 > fb12 {
+		return false
+	}
+	if fb12 != fb27 && fb12+128 > fb27 && fb27+128 > fb12 {
+		return false
+	}
+	if fb12 != fb28 && fb12+128 > fb28 && fb28+128 > fb12 {
+		return false
+	}
+	if fb12 != fb29 && fb12+128 > fb29 && fb29+128 > fb12 {
+		return false
+	}
+	if fb12 != fb30 && fb12+128 > fb30 && fb30+128 > fb12 {
+		return false
+	}
+	if fb12 != fb31 && fb12+128 > fb31 && fb31+128 > fb12 {
+		return false
+	}
+	if fb12 != fb32 && fb12+128 > fb32 && fb32+128 > fb12 {
+		return false
+	}
+	if fb12 != fb33 && fb12+128 > fb33 && fb33+128 > fb12 {
+		return false
+	}
+	if fb12 != fb34 && fb12+128 > fb34 && fb34+128 > fb12 {
+		return false
+	}
+	if fb12 != fb35 && fb12+128 > fb35 && fb35+128 > fb12 {
+		return false
+	}
+	if fb12 != fb36 && fb12+128 > fb36 && fb36+128 > fb12 {
+		return false
+	}
+	if fb12 != fb37 && fb12+128 > fb37 && fb37+128 > fb12 {
+		return false
+	}
+	if fb12 != fb38 && fb12+128 > fb38 && fb38+128 > fb12 {
+		return false
+	}
+	if fb12 != fb39 && fb12+128 > fb39 && fb39+128 > fb12 {
+		return false
+	}
+	if fb12 != fb40 && fb12+128 > fb40 && fb40+128 > fb12 {
+		return false
+	}
+	if fb12 != fb41 && fb12+128 > fb41 && fb41+128 > fb12 {
+		return false
+	}
+	if fb12 != fb42 && fb12+128 > fb42 && fb42+128 > fb12 {
+		return false
+	}
+	if fb12 != fb43 && fb12+128 > fb43 && fb43+128 > fb12 {
+		return false
+	}
+	if fb12 != fb44 && fb12+128 > fb44 && fb44+128 > fb12 {
+		return false
+	}
+	if fb12 != fb45 && fb12+128 > fb45 && fb45+128 > fb12 {
+		return false
+	}
+	if fb12 != fb46 && fb12+128 > fb46 && fb46+128 > fb12 {
+		return false
+	}
+	if fb12 != fb47 && fb12+128 > fb47 && fb47+128 > fb12 {
+		return false
+	}
+	if fb12 != fb48 && fb12+128 > fb48 && fb48+128 > fb12 {
+		return false
+	}
+	if fb12 != fb49 && fb12+128 > fb49 && fb49+128 > fb12 {
+		return false
+	}
+	if fb12 != fb50 && fb12+128 > fb50 && fb50+128 > fb12 {
+		return false
+	}
+	if fb12 != fb51 && fb12+128 > fb51 && fb51+128 > fb12 {
+		return false
+	}
+	if fb13 != fb14 && fb13+128 > fb14 && fb14+128 > fb13 {
+		return false
+	}
+	if fb13 != fb15 && fb13+128 > fb15 && fb15+128 > fb13 {
+		return false
+	}
+	if fb13 != fb16 && fb13+128 > fb16 && fb16+128 > fb13 {
+		return false
+	}
+	if fb13 != fb17 && fb13+128 > fb17 && fb17+128 > fb13 {
+		return false
+	}
+	if fb13 != fb18 && fb13+128 > fb18 && fb18+128 > fb13 {
+		return false
+	}
+	if fb13 != fb19 && fb13+128 > fb19 && fb19+128 > fb13 {
+		return false
+	}
+	if fb13 != fb20 && fb13+128 > fb20 && fb20+128 > fb13 {
+		return false
+	}
+	if fb13 != fb21 && fb13+128 > fb21 && fb21+128 > fb13 {
+		return false
+	}
+	if fb13 != fb22 && fb13+128 > fb22 && fb22+128 > fb13 {
+		return false
+	}
+	if fb13 != fb23 && fb13+128 > fb23 && fb23+128 > fb13 {
+		return false
+	}
+	if fb13 != fb24 && fb13+128 > fb24 && fb24+128 > fb13 {
+		return false
+	}
+	if fb13 != fb25 && fb13+128 > fb25 && fb25+128 > fb13 {
+		return false
+	}
+	if fb13 != fb26 && fb13+128 > fb26 && fb26+128 > fb13 {
+		return false
+	}
+	if fb13 != fb27 && fb13+128 > fb27 && fb27+128 > fb13 {
+		return false
+	}
+	if fb13 != fb28 && fb13+128 > fb28 && fb28+128 > fb13 {
+		return false
+	}
+	if fb13 != fb29 && fb13+128 > fb29 && fb29+128 > fb13 {
+		return false
+	}
+	if fb13 != fb30 && fb13+128 > fb30 && fb30+128 > fb13 {
+		return false
+	}
+	if fb13 != fb31 && fb13+128 > fb31 && fb31+128 > fb13 {
+		return false
+	}
+	if fb13 != fb32 && fb13+128 > fb32 && fb32+128 > fb13 {
+		return false
+	}
+	if fb13 != fb33 && fb13+128 > fb33 && fb33+128 > fb13 {
+		return false
+	}
+	if fb13 != fb34 && fb13+128 > fb34 && fb34+128 > fb13 {
+		return false
+	}
+	if fb13 != fb35 && fb13+128 > fb35 && fb35+128 > fb13 {
+		return false
+	}
+	if fb13 != fb36 && fb13+128 > fb36 && fb36+128 > fb13 {
+		return false
+	}
+	if fb13 != fb37 && fb13+128 > fb37 && fb37+128 > fb13 {
+		return false
+	}
+	if fb13 != fb38 && fb13+128 > fb38 && fb38+128 > fb13 {
+		return false
+	}
+	if fb13 != fb39 && fb13+128 > fb39 && fb39+128 > fb13 {
+		return false
+	}
+	if fb13 != fb40 && fb13+128 > fb40 && fb40+128 > fb13 {
+		return false
+	}
+	if fb13 != fb41 && fb13+128 > fb41 && fb41+128 > fb13 {
+		return false
+	}
+	if fb13 != fb42 && fb13+128 > fb42 && fb42+128 > fb13 {
+		return false
+	}
+	if fb13 != fb43 && fb13+128 > fb43 && fb43+128 > fb13 {
+		return false
+	}
+	if fb13 != fb44 && fb13+128 > fb44 && fb44+128 > fb13 {
+		return false
+	}
+	if fb13 != fb45 && fb13+128 > fb45 && fb45+128 > fb13 {
+		return false
+	}
+	if fb13 != fb46 && fb13+128 > fb46 && fb46+128 > fb13 {
+		return false
+	}
+	if fb13 != fb47 && fb13+128 > fb47 && fb47+128 > fb13 {
+		return false
+	}
+	if fb13 != fb48 && fb13+128 > fb48 && fb48+128 > fb13 {
+		return false
+	}
+	if fb13 != fb49 && fb13+128 > fb49 && fb49+128 > fb13 {
+		return false
+	}
+	if fb13 != fb50 && fb13+128 > fb50 && fb50+128 > fb13 {
+		return false
+	}
+	if fb13 != fb51 && fb13+128 > fb51 && fb51+128 > fb13 {
+		return false
+	}
+	if fb14 != fb15 && fb14+128 > fb15 && fb15+128 > fb14 {
+		return false
+	}
+	if fb14 != fb16 && fb14+128 > fb16 && fb16+128 > fb14 {
+		return false
+	}
+	if fb14 != fb17 && fb14+128 > fb17 && fb17+128 > fb14 {
+		return false
+	}
+	if fb14 != fb18 && fb14+128 > fb18 && fb18+128 > fb14 {
+		return false
+	}
+	if fb14 != fb19 && fb14+128 > fb19 && fb19+128 > fb14 {
+		return false
+	}
+	if fb14 != fb20 && fb14+128 > fb20 && fb20+128 > fb14 {
+		return false
+	}
+	if fb14 != fb21 && fb14+128 > fb21 && fb21+128 > fb14 {
+		return false
+	}
+	if fb14 != fb22 && fb14+128 > fb22 && fb22+128 > fb14 {
+		return false
+	}
+	if fb14 != fb23 && fb14+128 > fb23 && fb23+128 > fb14 {
+		return false
+	}
+	if fb14 != fb24 && fb14+128 > fb24 && fb24+128 > fb14 {
+		return false
+	}
+	if fb14 != fb25 && fb14+128 > fb25 && fb25+128 > fb14 {
+		return false
+	}
+	if fb14 != fb26 && fb14+128 > fb26 && fb26+128 > fb14 {
+		return false
+	}
+	if fb14 != fb27 && fb14+128 > fb27 && fb27+128 > fb14 {
+		return false
+	}
+	if fb14 != fb28 && fb14+128 > fb28 && fb28+128 > fb14 {
+		return false
+	}
+	if fb14 != fb29 && fb14+128 > fb29 && fb29+128 > fb14 {
+		return false
+	}
+	if fb14 != fb30 && fb14+128 > fb30 && fb30+128 > fb14 {
+		return false
+	}
+	if fb14 != fb31 && fb14+128 > fb31 && fb31+128 > fb14 {
+		return false
+	}
+	if fb14 != fb32 && fb14+128 > fb32 && fb32+128 > fb14 {
+		return false
+	}
+	if fb14 != fb33 && fb14+128 > fb33 && fb33+128 > fb14 {
+		return false
+	}
+	if fb14 != fb34 && fb14+128 > fb34 && fb34+128 > fb14 {
+		return false
+	}
+	if fb14 != fb35 && fb14+128 > fb35 && fb35+128 > fb14 {
+		return false
+	}
+	if fb14 != fb36 && fb14+128 > fb36 && fb36+128 > fb14 {
+		return false
+	}
+	if fb14 != fb37 && fb14+128 > fb37 && fb37+128 > fb14 {
+		return false
+	}
+	if fb14 != fb38 && fb14+128 > fb38 && fb38+128 > fb14 {
+		return false
+	}
+	if fb14 != fb39 && fb14+128 > fb39 && fb39+128 > fb14 {
+		return false
+	}
+	if fb14 != fb40 && fb14+128 > fb40 && fb40+128 > fb14 {
+		return false
+	}
+	if fb14 != fb41 && fb14+128 > fb41 && fb41+128 > fb14 {
+		return false
+	}
+	if fb14 != fb42 && fb14+128 > fb42 && fb42+128 > fb14 {
+		return false
+	}
+	if fb14 != fb43 && fb14+128 > fb43 && fb43+128 > fb14 {
+		return false
+	}
+	if fb14 != fb44 && fb14+128 > fb44 && fb44+128 > fb14 {
+		return false
+	}
+	if fb14 != fb45 && fb14+128 > fb45 && fb45+128 > fb14 {
+		return false
+	}
+	if fb14 != fb46 && fb14+128 > fb46 && fb46+128 > fb14 {
+		return false
+	}
+	if fb14 != fb47 && fb14+128 > fb47 && fb47+128 > fb14 {
+		return false
+	}
+	if fb14 != fb48 && fb14+128 > fb48 && fb48+128 > fb14 {
+		return false
+	}
+	if fb14 != fb49 && fb14+128 > fb49 && fb49+128 > fb14 {
+		return false
+	}
+	if fb14 != fb50 && fb14+128 > fb50 && fb50+128 > fb14 {
+		return false
+	}
+	if fb14 != fb51 && fb14+128 > fb51 && fb51+128 > fb14 {
+		return false
+	}
+	if fb15 != fb16 && fb15+128 > fb16 && fb16+128 > fb15 {
+		return false
+	}
+	if fb15 != fb17 && fb15+128 > fb17 && fb17+128 > fb15 {
+		return false
+	}
+	if fb15 != fb18 && fb15+128 > fb18 && fb18+128 > fb15 {
+		return false
+	}
+	if fb15 != fb19 && fb15+128 > fb19 && fb19+128 > fb15 {
+		return false
+	}
+	if fb15 != fb20 && fb15+128 > fb20 && fb20+128 > fb15 {
+		return false
+	}
+	if fb15 != fb21 && fb15+128 > fb21 && fb21+128 > fb15 {
+		return false
+	}
+	if fb15 != fb22 && fb15+128 > fb22 && fb22+128 > fb15 {
+		return false
+	}
+	if fb15 != fb23 && fb15+128 > fb23 && fb23+128 > fb15 {
+		return false
+	}
+	if fb15 != fb24 && fb15+128 > fb24 && fb24+128 > fb15 {
+		return false
+	}
+	if fb15 != fb25 && fb15+128 > fb25 && fb25+128 > fb15 {
+		return false
+	}
+	if fb15 != fb26 && fb15+128 > fb26 && fb26+128 > fb15 {
+		return false
+	}
+	if fb15 != fb27 && fb15+128 > fb27 && fb27+128 > fb15 {
+		return false
+	}
+	if fb15 != fb28 && fb15+128 > fb28 && fb28+128 > fb15 {
+		return false
+	}
+	if fb15 != fb29 && fb15+128 > fb29 && fb29+128 > fb15 {
+		return false
+	}
+	if fb15 != fb30 && fb15+128 > fb30 && fb30+128 > fb15 {
+		return false
+	}
+	if fb15 != fb31 && fb15+128 > fb31 && fb31+128 > fb15 {
+		return false
+	}
+	if fb15 != fb32 && fb15+128 > fb32 && fb32+128 > fb15 {
+		return false
+	}
+	if fb15 != fb33 && fb15+128 > fb33 && fb33+128 > fb15 {
+		return false
+	}
+	if fb15 != fb34 && fb15+128 > fb34 && fb34+128 > fb15 {
+		return false
+	}
+	if fb15 != fb35 && fb15+128 > fb35 && fb35+128 > fb15 {
+		return false
+	}
+	if fb15 != fb36 && fb15+128 > fb36 && fb36+128 > fb15 {
+		return false
+	}
+	if fb15 != fb37 && fb15+128 > fb37 && fb37+128 > fb15 {
+		return false
+	}
+	if fb15 != fb38 && fb15+128 > fb38 && fb38+128 > fb15 {
+		return false
+	}
+	if fb15 != fb39 && fb15+128 > fb39 && fb39+128 > fb15 {
+		return false
+	}
+	if fb15 != fb40 && fb15+128 > fb40 && fb40+128 > fb15 {
+		return false
+	}
+	if fb15 != fb41 && fb15+128 > fb41 && fb41+128 > fb15 {
+		return false
+	}
+	if fb15 != fb42 && fb15+128 > fb42 && fb42+128 > fb15 {
+		return false
+	}
+	if fb15 != fb43 && fb15+128 > fb43 && fb43+128 > fb15 {
+		return false
+	}
+	if fb15 != fb44 && fb15+128 > fb44 && fb44+128 > fb15 {
+		return false
+	}
+	if fb15 != fb45 && fb15+128 > fb45 && fb45+128 > fb15 {
+		return false
+	}
+	if fb15 != fb46 && fb15+128 > fb46 && fb46+128 > fb15 {
+		return false
+	}
+	if fb15 != fb47 && fb15+128 > fb47 && fb47+128 > fb15 {
+		return false
+	}
+	if fb15 != fb48 && fb15+128 > fb48 && fb48+128 > fb15 {
+		return false
+	}
+	if fb15 != fb49 && fb15+128 > fb49 && fb49+128 > fb15 {
+		return false
+	}
+	if fb15 != fb50 && fb15+128 > fb50 && fb50+128 > fb15 {
+		return false
+	}
+	if fb15 != fb51 && fb15+128 > fb51 && fb51+128 > fb15 {
+		return false
+	}
+	if fb16 != fb17 && fb16+128 > fb17 && fb17+128 > fb16 {
+		return false
+	}
+	if fb16 != fb18 && fb16+128 > fb18 && fb18+128 > fb16 {
+		return false
+	}
+	if fb16 != fb19 && fb16+128 > fb19 && fb19+128 > fb16 {
+		return false
+	}
+	if fb16 != fb20 && fb16+128 > fb20 && fb20+128 > fb16 {
+		return false
+	}
+	if fb16 != fb21 && fb16+128 > fb21 && fb21+128 > fb16 {
+		return false
+	}
+	if fb16 != fb22 && fb16+128 > fb22 && fb22+128 > fb16 {
+		return false
+	}
+	if fb16 != fb23 && fb16+128 > fb23 && fb23+128 > fb16 {
+		return false
+	}
+	if fb16 != fb24 && fb16+128 > fb24 && fb24+128 > fb16 {
+		return false
+	}
+	if fb16 != fb25 && fb16+128 > fb25 && fb25+128 > fb16 {
+		return false
+	}
+	if fb16 != fb26 && fb16+128 > fb26 && fb26+128 > fb16 {
+		return false
+	}
+	if fb16 != fb27 && fb16+128 > fb27 && fb27+128 > fb16 {
+		return false
+	}
+	if fb16 != fb28 && fb16+128 > fb28 && fb28+128 > fb16 {
+		return false
+	}
+	if fb16 != fb29 && fb16+128 > fb29 && fb29+128 > fb16 {
+		return false
+	}
+	if fb16 != fb30 && fb16+128 > fb30 && fb30+128 > fb16 {
+		return false
+	}
+	if fb16 != fb31 && fb16+128 > fb31 && fb31+128 > fb16 {
+		return false
+	}
+	if fb16 != fb32 && fb16+128 > fb32 && fb32+128 > fb16 {
+		return false
+	}
+	if fb16 != fb33 && fb16+128 > fb33 && fb33+128 > fb16 {
+		return false
+	}
+	if fb16 != fb34 && fb16+128 > fb34 && fb34+128 > fb16 {
+		return false
+	}
+	if fb16 != fb35 && fb16+128 > fb35 && fb35+128 > fb16 {
+		return false
+	}
+	if fb16 != fb36 && fb16+128 > fb36 && fb36+128 > fb16 {
+		return false
+	}
+	if fb16 != fb37 && fb16+128 > fb37 && fb37+128 > fb16 {
+		return false
+	}
+	if fb16 != fb38 && fb16+128 > fb38 && fb38+128 > fb16 {
+		return false
+	}
+	if fb16 != fb39 && fb16+128 > fb39 && fb39+128 > fb16 {
+		return false
+	}
+	if fb16 != fb40 && fb16+128 > fb40 && fb40+128 > fb16 {
+		return false
+	}
+	if fb16 != fb41 && fb16+128 > fb41 && fb41+128 > fb16 {
+		return false
+	}
+	if fb16 != fb42 && fb16+128 > fb42 && fb42+128 > fb16 {
+		return false
+	}
+	if fb16 != fb43 && fb16+128 > fb43 && fb43+128 > fb16 {
+		return false
+	}
+	if fb16 != fb44 && fb16+128 > fb44 && fb44+128 > fb16 {
+		return false
+	}
+	if fb16 != fb45 && fb16+128 > fb45 && fb45+128 > fb16 {
+		return false
+	}
+	if fb16 != fb46 && fb16+128 > fb46 && fb46+128 > fb16 {
+		return false
+	}
+	if fb16 != fb47 && fb16+128 > fb47 && fb47+128 > fb16 {
+		return false
+	}
+	if fb16 != fb48 && fb16+128 > fb48 && fb48+128 > fb16 {
+		return false
+	}
+	if fb16 != fb49 && fb16+128 > fb49 && fb49+128 > fb16 {
+		return false
+	}
+	if fb16 != fb50 && fb16+128 > fb50 && fb50+128 > fb16 {
+		return false
+	}
+	if fb16 != fb51 && fb16+128 > fb51 && fb51+128 > fb16 {
+		return false
+	}
+	if fb17 != fb18 && fb17+128 > fb18 && fb18+128 > fb17 {
+		return false
+	}
+	if fb17 != fb19 && fb17+128 > fb19 && fb19+128 > fb17 {
+		return false
+	}
+	if fb17 != fb20 && fb17+128 > fb20 && fb20+128 > fb17 {
+		return false
+	}
+	if fb17 != fb21 && fb17+128 > fb21 && fb21+128 > fb17 {
+		return false
+	}
+	if fb17 != fb22 && fb17+128 > fb22 && fb22+128 > fb17 {
+		return false
+	}
+	if fb17 != fb23 && fb17+128 > fb23 && fb23+128 > fb17 {
+		return false
+	}
+	if fb17 != fb24 && fb17+128 > fb24 && fb24+128 > fb17 {
+		return false
+	}
+	if fb17 != fb25 && fb17+128 > fb25 && fb25+128 > fb17 {
+		return false
+	}
+	if fb17 != fb26 && fb17+128 > fb26 && fb26+128 > fb17 {
+		return false
+	}
+	if fb17 != fb27 && fb17+128 > fb27 && fb27+128 > fb17 {
+		return false
+	}
+	if fb17 != fb28 && fb17+128 > fb28 && fb28+128 > fb17 {
+		return false
+	}
+	if fb17 != fb29 && fb17+128 > fb29 && fb29+128 > fb17 {
+		return false
+	}
+	if fb17 != fb30 && fb17+128 > fb30 && fb30+128 > fb17 {
+		return false
+	}
+	if fb17 != fb31 && fb17+128 > fb31 && fb31+128 > fb17 {
+		return false
+	}
+	if fb17 != fb32 && fb17+128 > fb32 && fb32+128 > fb17 {
+		return false
+	}
+	if fb17 != fb33 && fb17+128 > fb33 && fb33+128 > fb17 {
+		return false
+	}
+	if fb17 != fb34 && fb17+128 > fb34 && fb34+128 > fb17 {
+		return false
+	}
+	if fb17 != fb35 && fb17+128 > fb35 && fb35+128 > fb17 {
+		return false
+	}
+	if fb17 != fb36 && fb17+128 > fb36 && fb36+128 > fb17 {
+		return false
+	}
+	if fb17 != fb37 && fb17+128 > fb37 && fb37+128 > fb17 {
+		return false
+	}
+	if fb17 != fb38 && fb17+128 > fb38 && fb38+128 > fb17 {
+		return false
+	}
+	if fb17 != fb39 && fb17+128 > fb39 && fb39+128 > fb17 {
+		return false
+	}
+	if fb17 != fb40 && fb17+128 > fb40 && fb40+128 > fb17 {
+		return false
+	}
+	if fb17 != fb41 && fb17+128 > fb41 && fb41+128 > fb17 {
+		return false
+	}
+	if fb17 != fb42 && fb17+128 > fb42 && fb42+128 > fb17 {
+		return false
+	}
+	if fb17 != fb43 && fb17+128 > fb43 && fb43+128 > fb17 {
+		return false
+	}
+	if fb17 != fb44 && fb17+128 > fb44 && fb44+128 > fb17 {
+		return false
+	}
+	if fb17 != fb45 && fb17+128 > fb45 && fb45+128 > fb17 {
+		return false
+	}
+	if fb17 != fb46 && fb17+128 > fb46 && fb46+128 > fb17 {
+		return false
+	}
+	if fb17 != fb47 && fb17+128 > fb47 && fb47+128 > fb17 {
+		return false
+	}
+	if fb17 != fb48 && fb17+128 > fb48 && fb48+128 > fb17 {
+		return false
+	}
+	if fb17 != fb49 && fb17+128 > fb49 && fb49+128 > fb17 {
+		return false
+	}
+	if fb17 != fb50 && fb17+128 > fb50 && fb50+128 > fb17 {
+		return false
+	}
+	if fb17 != fb51 && fb17+128 > fb51 && fb51+128 > fb17 {
+		return false
+	}
+	if fb18 != fb19 && fb18+128 > fb19 && fb19+128 > fb18 {
+		return false
+	}
+	if fb18 != fb20 && fb18+128 > fb20 && fb20+128 > fb18 {
+		return false
+	}
+	if fb18 != fb21 && fb18+128 > fb21 && fb21+128 > fb18 {
+		return false
+	}
+	if fb18 != fb22 && fb18+128 > fb22 && fb22+128 > fb18 {
+		return false
+	}
+	if fb18 != fb23 && fb18+128 > fb23 && fb23+128 > fb18 {
+		return false
+	}
+	if fb18 != fb24 && fb18+128 > fb24 && fb24+128 > fb18 {
+		return false
+	}
+	if fb18 != fb25 && fb18+128 > fb25 && fb25+128 > fb18 {
+		return false
+	}
+	if fb18 != fb26 && fb18+128 > fb26 && fb26+128 > fb18 {
+		return false
+	}
+	if fb18 != fb27 && fb18+128 > fb27 && fb27+128 > fb18 {
+		return false
+	}
+	if fb18 != fb28 && fb18+128 > fb28 && fb28+128 > fb18 {
+		return false
+	}
+	if fb18 != fb29 && fb18+128 > fb29 && fb29+128 > fb18 {
+		return false
+	}
+	if fb18 != fb30 && fb18+128 > fb30 && fb30+128 > fb18 {
+		return false
+	}
+	if fb18 != fb31 && fb18+128 > fb31 && fb31+128 > fb18 {
+		return false
+	}
+	if fb18 != fb32 && fb18+128 > fb32 && fb32+128 > fb18 {
+		return false
+	}
+	if fb18 != fb33 && fb18+128 > fb33 && fb33+128 > fb18 {
+		return false
+	}
+	if fb18 != fb34 && fb18+128 > fb34 && fb34+128 > fb18 {
+		return false
+	}
+	if fb18 != fb35 && fb18+128 > fb35 && fb35+128 > fb18 {
+		return false
+	}
+	if fb18 != fb36 && fb18+128 > fb36 && fb36+128 > fb18 {
+		return false
+	}
+	if fb18 != fb37 && fb18+128 > fb37 && fb37+128 > fb18 {
+		return false
+	}
+	if fb18 != fb38 && fb18+128 > fb38 && fb38+128 > fb18 {
+		return false
+	}
+	if fb18 != fb39 && fb18+128 > fb39 && fb39+128 > fb18 {
+		return false
+	}
+	if fb18 != fb40 && fb18+128 > fb40 && fb40+128 > fb18 {
+		return false
+	}
+	if fb18 != fb41 && fb18+128 > fb41 && fb41+128 > fb18 {
+		return false
+	}
+	if fb18 != fb42 && fb18+128 > fb42 && fb42+128 > fb18 {
+		return false
+	}
+	if fb18 != fb43 && fb18+128 > fb43 && fb43+128 > fb18 {
+		return false
+	}
+	if fb18 != fb44 && fb18+128 > fb44 && fb44+128 > fb18 {
+		return false
+	}
+	if fb18 != fb45 && fb18+128 > fb45 && fb45+128 > fb18 {
+		return false
+	}
+	if fb18 != fb46 && fb18+128 > fb46 && fb46+128 > fb18 {
+		return false
+	}
+	if fb18 != fb47 && fb18+128 > fb47 && fb47+128 > fb18 {
+		return false
+	}
+	if fb18 != fb48 && fb18+128 > fb48 && fb48+128 > fb18 {
+		return false
+	}
+	if fb18 != fb49 && fb18+128 > fb49 && fb49+128 > fb18 {
+		return false
+	}
+	if fb18 != fb50 && fb18+128 > fb50 && fb50+128 > fb18 {
+		return false
+	}
+	if fb18 != fb51 && fb18+128 > fb51 && fb51+128 > fb18 {
+		return false
+	}
+	if fb19 != fb20 && fb19+128 > fb20 && fb20+128 > fb19 {
+		return false
+	}
+	if fb19 != fb21 && fb19+128 > fb21 && fb21+128 > fb19 {
+		return false
+	}
+	if fb19 != fb22 && fb19+128 > fb22 && fb22+128 > fb19 {
+		return false
+	}
+	if fb19 != fb23 && fb19+128 > fb23 && fb23+128 > fb19 {
+		return false
+	}
+	if fb19 != fb24 && fb19+128 > fb24 && fb24+128 > fb19 {
+		return false
+	}
+	if fb19 != fb25 && fb19+128 > fb25 && fb25+128 > fb19 {
+		return false
+	}
+	if fb19 != fb26 && fb19+128 > fb26 && fb26+128 > fb19 {
+		return false
+	}
+	if fb19 != fb27 && fb19+128 > fb27 && fb27+128 > fb19 {
+		return false
+	}
+	if fb19 != fb28 && fb19+128 > fb28 && fb28+128 > fb19 {
+		return false
+	}
+	if fb19 != fb29 && fb19+128 > fb29 && fb29+128 > fb19 {
+		return false
+	}
+	if fb19 != fb30 && fb19+128 > fb30 && fb30+128 > fb19 {
+		return false
+	}
+	if fb19 != fb31 && fb19+128 > fb31 && fb31+128 > fb19 {
+		return false
+	}
+	if fb19 != fb32 && fb19+128 > fb32 && fb32+128 > fb19 {
+		return false
+	}
+	if fb19 != fb33 && fb19+128 > fb33 && fb33+128 > fb19 {
+		return false
+	}
+	if fb19 != fb34 && fb19+128 > fb34 && fb34+128 > fb19 {
+		return false
+	}
+	if fb19 != fb35 && fb19+128 > fb35 && fb35+128 > fb19 {
+		return false
+	}
+	if fb19 != fb36 && fb19+128 > fb36 && fb36+128 > fb19 {
+		return false
+	}
+	if fb19 != fb37 && fb19+128 > fb37 && fb37+128 > fb19 {
+		return false
+	}
+	if fb19 != fb38 && fb19+128 > fb38 && fb38+128 > fb19 {
+		return false
+	}
+	if fb19 != fb39 && fb19+128 > fb39 && fb39+128 > fb19 {
+		return false
+	}
+	if fb19 != fb40 && fb19+128 > fb40 && fb40+128 > fb19 {
+		return false
+	}
+	if fb19 != fb41 && fb19+128 > fb41 && fb41+128 > fb19 {
+		return false
+	}
+	if fb19 != fb42 && fb19+128 > fb42 && fb42+128 > fb19 {
+		return false
+	}
+	if fb19 != fb43 && fb19+128 > fb43 && fb43+128 > fb19 {
+		return false
+	}
+	if fb19 != fb44 && fb19+128 > fb44 && fb44+128 > fb19 {
+		return false
+	}
+	if fb19 != fb45 && fb19+128 > fb45 && fb45+128 > fb19 {
+		return false
+	}
+	if fb19 != fb46 && fb19+128 > fb46 && fb46+128 > fb19 {
+		return false
+	}
+	if fb19 != fb47 && fb19+128 > fb47 && fb47+128 > fb19 {
+		return false
+	}
+	if fb19 != fb48 && fb19+128 > fb48 && fb48+128 > fb19 {
+		return false
+	}
+	if fb19 != fb49 && fb19+128 > fb49 && fb49+128 > fb19 {
+		return false
+	}
+	if fb19 != fb50 && fb19+128 > fb50 && fb50+128 > fb19 {
+		return false
+	}
+	if fb19 != fb51 && fb19+128 > fb51 && fb51+128 > fb19 {
+		return false
+	}
+	if fb20 != fb21 && fb20+128 > fb21 && fb21+128 > fb20 {
+		return false
+	}
+	if fb20 != fb22 && fb20+128 > fb22 && fb22+128 > fb20 {
+		return false
+	}
+	if fb20 != fb23 && fb20+128 > fb23 && fb23+128 > fb20 {
+		return false
+	}
+	if fb20 != fb24 && fb20+128 > fb24 && fb24+128 > fb20 {
+		return false
+	}
+	if fb20 != fb25 && fb20+128 > fb25 && fb25+128 > fb20 {
+		return false
+	}
+	if fb20 != fb26 && fb20+128 > fb26 && fb26+128 > fb20 {
+		return false
+	}
+	if fb20 != fb27 && fb20+128 > fb27 && fb27+128 > fb20 {
+		return false
+	}
+	if fb20 != fb28 && fb20+128 > fb28 && fb28+128 > fb20 {
+		return false
+	}
+	if fb20 != fb29 && fb20+128 > fb29 && fb29+128 > fb20 {
+		return false
+	}
+	if fb20 != fb30 && fb20+128 > fb30 && fb30+128 > fb20 {
+		return false
+	}
+	if fb20 != fb31 && fb20+128 > fb31 && fb31+128 > fb20 {
+		return false
+	}
+	if fb20 != fb32 && fb20+128 > fb32 && fb32+128 > fb20 {
+		return false
+	}
+	if fb20 != fb33 && fb20+128 > fb33 && fb33+128 > fb20 {
+		return false
+	}
+	if fb20 != fb34 && fb20+128 > fb34 && fb34+128 > fb20 {
+		return false
+	}
+	if fb20 != fb35 && fb20+128 > fb35 && fb35+128 > fb20 {
+		return false
+	}
+	if fb20 != fb36 && fb20+128 > fb36 && fb36+128 > fb20 {
+		return false
+	}
+	if fb20 != fb37 && fb20+128 > fb37 && fb37+128 > fb20 {
+		return false
+	}
+	if fb20 != fb38 && fb20+128 > fb38 && fb38+128 > fb20 {
+		return false
+	}
+	if fb20 != fb39 && fb20+128 > fb39 && fb39+128 > fb20 {
+		return false
+	}
+	if fb20 != fb40 && fb20+128 > fb40 && fb40+128 > fb20 {
+		return false
+	}
+	if fb20 != fb41 && fb20+128 > fb41 && fb41+128 > fb20 {
+		return false
+	}
+	if fb20 != fb42 && fb20+128 > fb42 && fb42+128 > fb20 {
+		return false
+	}
+	if fb20 != fb43 && fb20+128 > fb43 && fb43+128 > fb20 {
+		return false
+	}
+	if fb20 != fb44 && fb20+128 > fb44 && fb44+128 > fb20 {
+		return false
+	}
+	if fb20 != fb45 && fb20+128 > fb45 && fb45+128 > fb20 {
+		return false
+	}
+	if fb20 != fb46 && fb20+128 > fb46 && fb46+128 > fb20 {
+		return false
+	}
+	if fb20 != fb47 && fb20+128 > fb47 && fb47+128 > fb20 {
+		return false
+	}
+	if fb20 != fb48 && fb20+128 > fb48 && fb48+128 > fb20 {
+		return false
+	}
+	if fb20 != fb49 && fb20+128 > fb49 && fb49+128 > fb20 {
+		return false
+	}
+	if fb20 != fb50 && fb20+128 > fb50 && fb50+128 > fb20 {
+		return false
+	}
+	if fb20 != fb51 && fb20+128 > fb51 && fb51+128 > fb20 {
+		return false
+	}
+	if fb21 != fb22 && fb21+128 > fb22 && fb22+128 > fb21 {
+		return false
+	}
+	if fb21 != fb23 && fb21+128 > fb23 && fb23+128 > fb21 {
+		return false
+	}
+	if fb21 != fb24 && fb21+128 > fb24 && fb24+128 > fb21 {
+		return false
+	}
+	if fb21 != fb25 && fb21+128 > fb25 && fb25+128 > fb21 {
+		return false
+	}
+	if fb21 != fb26 && fb21+128 > fb26 && fb26+128 > fb21 {
+		return false
+	}
+	if fb21 != fb27 && fb21+128 > fb27 && fb27+128 > fb21 {
+		return false
+	}
+	if fb21 != fb28 && fb21+128 > fb28 && fb28+128 > fb21 {
+		return false
+	}
+	if fb21 != fb29 && fb21+128 > fb29 && fb29+128 > fb21 {
+		return false
+	}
+	if fb21 != fb30 && fb21+128 > fb30 && fb30+128 > fb21 {
+		return false
+	}
+	if fb21 != fb31 && fb21+128 > fb31 && fb31+128 > fb21 {
+		return false
+	}
+	if fb21 != fb32 && fb21+128 > fb32 && fb32+128 > fb21 {
+		return false
+	}
+	if fb21 != fb33 && fb21+128 > fb33 && fb33+128 > fb21 {
+		return false
+	}
+	if fb21 != fb34 && fb21+128 > fb34 && fb34+128 > fb21 {
+		return false
+	}
+	if fb21 != fb35 && fb21+128 > fb35 && fb35+128 > fb21 {
+		return false
+	}
+	if fb21 != fb36 && fb21+128 > fb36 && fb36+128 > fb21 {
+		return false
+	}
+	if fb21 != fb37 && fb21+128 > fb37 && fb37+128 > fb21 {
+		return false
+	}
+	if fb21 != fb38 && fb21+128 > fb38 && fb38+128 > fb21 {
+		return false
+	}
+	if fb21 != fb39 && fb21+128 > fb39 && fb39+128 > fb21 {
+		return false
+	}
+	if fb21 != fb40 && fb21+128 > fb40 && fb40+128 > fb21 {
+		return false
+	}
+	if fb21 != fb41 && fb21+128 > fb41 && fb41+128 > fb21 {
+		return false
+	}
+	if fb21 != fb42 && fb21+128 > fb42 && fb42+128 > fb21 {
+		return false
+	}
+	if fb21 != fb43 && fb21+128 > fb43 && fb43+128 > fb21 {
+		return false
+	}
+	if fb21 != fb44 && fb21+128 > fb44 && fb44+128 > fb21 {
+		return false
+	}
+	if fb21 != fb45 && fb21+128 > fb45 && fb45+128 > fb21 {
+		return false
+	}
+	if fb21 != fb46 && fb21+128 > fb46 && fb46+128 > fb21 {
+		return false
+	}
+	if fb21 != fb47 && fb21+128 > fb47 && fb47+128 > fb21 {
+		return false
+	}
+	if fb21 != fb48 && fb21+128 > fb48 && fb48+128 > fb21 {
+		return false
+	}
+	if fb21 != fb49 && fb21+128 > fb49 && fb49+128 > fb21 {
+		return false
+	}
+	if fb21 != fb50 && fb21+128 > fb50 && fb50+128 > fb21 {
+		return false
+	}
+	if fb21 != fb51 && fb21+128 > fb51 && fb51+128 > fb21 {
+		return false
+	}
+	if fb22 != fb23 && fb22+128 > fb23 && fb23+128 > fb22 {
+		return false
+	}
+	if fb22 != fb24 && fb22+128 > fb24 && fb24+128 > fb22 {
+		return false
+	}
+	if fb22 != fb25 && fb22+128 > fb25 && fb25+128 > fb22 {
+		return false
+	}
+	if fb22 != fb26 && fb22+128 > fb26 && fb26+128 > fb22 {
+		return false
+	}
+	if fb22 != fb27 && fb22+128 > fb27 && fb27+128 > fb22 {
+		return false
+	}
+	if fb22 != fb28 && fb22+128 > fb28 && fb28+128 > fb22 {
+		return false
+	}
+	if fb22 != fb29 && fb22+128 > fb29 && fb29+128 > fb22 {
+		return false
+	}
+	if fb22 != fb30 && fb22+128 > fb30 && fb30+128 > fb22 {
+		return false
+	}
+	if fb22 != fb31 && fb22+128 > fb31 && fb31+128 > fb22 {
+		return false
+	}
+	if fb22 != fb32 && fb22+128 > fb32 && fb32+128 > fb22 {
+		return false
+	}
+	if fb22 != fb33 && fb22+128 > fb33 && fb33+128 > fb22 {
+		return false
+	}
+	if fb22 != fb34 && fb22+128 > fb34 && fb34+128 > fb22 {
+		return false
+	}
+	if fb22 != fb35 && fb22+128 > fb35 && fb35+128 > fb22 {
+		return false
+	}
+	if fb22 != fb36 && fb22+128 > fb36 && fb36+128 > fb22 {
+		return false
+	}
+	if fb22 != fb37 && fb22+128 > fb37 && fb37+128 > fb22 {
+		return false
+	}
+	if fb22 != fb38 && fb22+128 > fb38 && fb38+128 > fb22 {
+		return false
+	}
+	if fb22 != fb39 && fb22+128 > fb39 && fb39+128 > fb22 {
+		return false
+	}
+	if fb22 != fb40 && fb22+128 > fb40 && fb40+128 > fb22 {
+		return false
+	}
+	if fb22 != fb41 && fb22+128 > fb41 && fb41+128 > fb22 {
+		return false
+	}
+	if fb22 != fb42 && fb22+128 > fb42 && fb42+128 > fb22 {
+		return false
+	}
+	if fb22 != fb43 && fb22+128 > fb43 && fb43+128 > fb22 {
+		return false
+	}
+	if fb22 != fb44 && fb22+128 > fb44 && fb44+128 > fb22 {
+		return false
+	}
+	if fb22 != fb45 && fb22+128 > fb45 && fb45+128 > fb22 {
+		return false
+	}
+	if fb22 != fb46 && fb22+128 > fb46 && fb46+128 > fb22 {
+		return false
+	}
+	if fb22 != fb47 && fb22+128 > fb47 && fb47+128 > fb22 {
+		return false
+	}
+	if fb22 != fb48 && fb22+128 > fb48 && fb48+128 > fb22 {
+		return false
+	}
+	if fb22 != fb49 && fb22+128 > fb49 && fb49+128 > fb22 {
+		return false
+	}
+	if fb22 != fb50 && fb22+128 > fb50 && fb50+128 > fb22 {
+		return false
+	}
+	if fb22 != fb51 && fb22+128 > fb51 && fb51+128 > fb22 {
+		return false
+	}
+	if fb23 != fb24 && fb23+128 > fb24 && fb24+128 > fb23 {
+		return false
+	}
+	if fb23 != fb25 && fb23+128 > fb25 && fb25+128 > fb23 {
+		return false
+	}
+	if fb23 != fb26 && fb23+128 > fb26 && fb26+128 > fb23 {
+		return false
+	}
+	if fb23 != fb27 && fb23+128 > fb27 && fb27+128 > fb23 {
+		return false
+	}
+	if fb23 != fb28 && fb23+128 > fb28 && fb28+128 > fb23 {
+		return false
+	}
+	if fb23 != fb29 && fb23+128 > fb29 && fb29+128 > fb23 {
+		return false
+	}
+	if fb23 != fb30 && fb23+128 > fb30 && fb30+128 > fb23 {
+		return false
+	}
+	if fb23 != fb31 && fb23+128 > fb31 && fb31+128 > fb23 {
+		return false
+	}
+	if fb23 != fb32 && fb23+128 > fb32 && fb32+128 > fb23 {
+		return false
+	}
+	if fb23 != fb33 && fb23+128 > fb33 && fb33+128 > fb23 {
+		return false
+	}
+	if fb23 != fb34 && fb23+128 > fb34 && fb34+128 > fb23 {
+		return false
+	}
+	if fb23 != fb35 && fb23+128 > fb35 && fb35+128 > fb23 {
+		return false
+	}
+	if fb23 != fb36 && fb23+128 > fb36 && fb36+128 > fb23 {
+		return false
+	}
+	if fb23 != fb37 && fb23+128 > fb37 && fb37+128 > fb23 {
+		return false
+	}
+	if fb23 != fb38 && fb23+128 > fb38 && fb38+128 > fb23 {
+		return false
+	}
+	if fb23 != fb39 && fb23+128 > fb39 && fb39+128 > fb23 {
+		return false
+	}
+	if fb23 != fb40 && fb23+128 > fb40 && fb40+128 > fb23 {
+		return false
+	}
+	if fb23 != fb41 && fb23+128 > fb41 && fb41+128 > fb23 {
+		return false
+	}
+	if fb23 != fb42 && fb23+128 > fb42 && fb42+128 > fb23 {
+		return false
+	}
+	if fb23 != fb43 && fb23+128 > fb43 && fb43+128 > fb23 {
+		return false
+	}
+	if fb23 != fb44 && fb23+128 > fb44 && fb44+128 > fb23 {
+		return false
+	}
+	if fb23 != fb45 && fb23+128 > fb45 && fb45+128 > fb23 {
+		return false
+	}
+	if fb23 != fb46 && fb23+128 > fb46 && fb46+128 > fb23 {
+		return false
+	}
+	if fb23 != fb47 && fb23+128 > fb47 && fb47+128 > fb23 {
+		return false
+	}
+	if fb23 != fb48 && fb23+128 > fb48 && fb48+128 > fb23 {
+		return false
+	}
+	if fb23 != fb49 && fb23+128 > fb49 && fb49+128 > fb23 {
+		return false
+	}
+	if fb23 != fb50 && fb23+128 > fb50 && fb50+128 > fb23 {
+		return false
+	}
+	if fb23 != fb51 && fb23+128 > fb51 && fb51+128 > fb23 {
+		return false
+	}
+	if fb24 != fb25 && fb24+128 > fb25 && fb25+128 > fb24 {
+		return false
+	}
+	if fb24 != fb26 && fb24+128 > fb26 && fb26+128 > fb24 {
+		return false
+	}
+	if fb24 != fb27 && fb24+128 > fb27 && fb27+128 > fb24 {
+		return false
+	}
+	if fb24 != fb28 && fb24+128 > fb28 && fb28+128 > fb24 {
+		return false
+	}
+	if fb24 != fb29 && fb24+128 > fb29 && fb29+128 > fb24 {
+		return false
+	}
+	if fb24 != fb30 && fb24+128 > fb30 && fb30+128 > fb24 {
+		return false
+	}
+	if fb24 != fb31 && fb24+128 > fb31 && fb31+128 > fb24 {
+		return false
+	}
+	if fb24 != fb32 && fb24+128 > fb32 && fb32+128 > fb24 {
+		return false
+	}
+	if fb24 != fb33 && fb24+128 > fb33 && fb33+128 > fb24 {
+		return false
+	}
+	if fb24 != fb34 && fb24+128 > fb34 && fb34+128 > fb24 {
+		return false
+	}
+	if fb24 != fb35 && fb24+128 > fb35 && fb35+128 > fb24 {
+		return false
+	}
+	if fb24 != fb36 && fb24+128 > fb36 && fb36+128 > fb24 {
+		return false
+	}
+	if fb24 != fb37 && fb24+128 > fb37 && fb37+128 > fb24 {
+		return false
+	}
+	if fb24 != fb38 && fb24+128 > fb38 && fb38+128 > fb24 {
+		return false
+	}
+	if fb24 != fb39 && fb24+128 > fb39 && fb39+128 > fb24 {
+		return false
+	}
+	if fb24 != fb40 && fb24+128 > fb40 && fb40+128 > fb24 {
+		return false
+	}
+	if fb24 != fb41 && fb24+128 > fb41 && fb41+128 > fb24 {
+		return false
+	}
+	if fb24 != fb42 && fb24+128 > fb42 && fb42+128 > fb24 {
+		return false
+	}
+	if fb24 != fb43 && fb24+128 > fb43 && fb43+128 > fb24 {
+		return false
+	}
+	if fb24 != fb44 && fb24+128 > fb44 && fb44+128 > fb24 {
+		return false
+	}
+	if fb24 != fb45 && fb24+128 > fb45 && fb45+128 > fb24 {
+		return false
+	}
+	if fb24 != fb46 && fb24+128 > fb46 && fb46+128 > fb24 {
+		return false
+	}
+	if fb24 != fb47 && fb24+128 > fb47 && fb47+128 > fb24 {
+		return false
+	}
+	if fb24 != fb48 && fb24+128 > fb48 && fb48+128 > fb24 {
+		return false
+	}
+	if fb24 != fb49 && fb24+128 > fb49 && fb49+128 > fb24 {
+		return false
+	}
+	if fb24 != fb50 && fb24+128 > fb50 && fb50+128 > fb24 {
+		return false
+	}
+	if fb24 != fb51 && fb24+128 > fb51 && fb51+128 > fb24 {
+		return false
+	}
+	if fb25 != fb26 && fb25+128 > fb26 && fb26+128 > fb25 {
+		return false
+	}
+	if fb25 != fb27 && fb25+128 > fb27 && fb27+128 > fb25 {
+		return false
+	}
+	if fb25 != fb28 && fb25+128 > fb28 && fb28+128 > fb25 {
+		return false
+	}
+	if fb25 != fb29 && fb25+128 > fb29 && fb29+128 > fb25 {
+		return false
+	}
+	if fb25 != fb30 && fb25+128 > fb30 && fb30+128 > fb25 {
+		return false
+	}
+	if fb25 != fb31 && fb25+128 > fb31 && fb31+128 > fb25 {
+		return false
+	}
+	if fb25 != fb32 && fb25+128 > fb32 && fb32+128 > fb25 {
+		return false
+	}
+	if fb25 != fb33 && fb25+128 > fb33 && fb33+128 > fb25 {
+		return false
+	}
+	if fb25 != fb34 && fb25+128 > fb34 && fb34+128 > fb25 {
+		return false
+	}
+	if fb25 != fb35 && fb25+128 > fb35 && fb35+128 > fb25 {
+		return false
+	}
+	if fb25 != fb36 && fb25+128 > fb36 && fb36+128 > fb25 {
+		return false
+	}
+	if fb25 != fb37 && fb25+128 > fb37 && fb37+128 > fb25 {
+		return false
+	}
+	if fb25 != fb38 && fb25+128 > fb38 && fb38+128 > fb25 {
+		return false
+	}
+	if fb25 != fb39 && fb25+128 > fb39 && fb39+128 > fb25 {
+		return false
+	}
+	if fb25 != fb40 && fb25+128 > fb40 && fb40+128 > fb25 {
+		return false
+	}
+	if fb25 != fb41 && fb25+128 > fb41 && fb41+128 > fb25 {
+		return false
+	}
+	if fb25 != fb42 && fb25+128 > fb42 && fb42+128 > fb25 {
+		return false
+	}
+	if fb25 != fb43 && fb25+128 > fb43 && fb43+128 > fb25 {
+		return false
+	}
+	if fb25 != fb44 && fb25+128 > fb44 && fb44+128 > fb25 {
+		return false
+	}
+	if fb25 != fb45 && fb25+128 > fb45 && fb45+128 > fb25 {
+		return false
+	}
+	if fb25 != fb46 && fb25+128 > fb46 && fb46+128 > fb25 {
+		return false
+	}
+	if fb25 != fb47 && fb25+128 > fb47 && fb47+128 > fb25 {
+		return false
+	}
+	if fb25 != fb48 && fb25+128 > fb48 && fb48+128 > fb25 {
+		return false
+	}
+	if fb25 != fb49 && fb25+128 > fb49 && fb49+128 > fb25 {
+		return false
+	}
+	if fb25 != fb50 && fb25+128 > fb50 && fb50+128 > fb25 {
+		return false
+	}
+	if fb25 != fb51 && fb25+128 > fb51 && fb51+128 > fb25 {
+		return false
+	}
+	if fb26 != fb27 && fb26+128 > fb27 && fb27+128 > fb26 {
+		return false
+	}
+	if fb26 != fb28 && fb26+128 > fb28 && fb28+128 > fb26 {
+		return false
+	}
+	if fb26 != fb29 && fb26+128 > fb29 && fb29+128 > fb26 {
+		return false
+	}
+	if fb26 != fb30 && fb26+128 > fb30 && fb30+128 > fb26 {
+		return false
+	}
+	if fb26 != fb31 && fb26+128 > fb31 && fb31+128 > fb26 {
+		return false
+	}
+	if fb26 != fb32 && fb26+128 > fb32 && fb32+128 > fb26 {
+		return false
+	}
+	if fb26 != fb33 && fb26+128 > fb33 && fb33+128 > fb26 {
+		return false
+	}
+	if fb26 != fb34 && fb26+128 > fb34 && fb34+128 > fb26 {
+		return false
+	}
+	if fb26 != fb35 && fb26+128 > fb35 && fb35+128 > fb26 {
+		return false
+	}
+	if fb26 != fb36 && fb26+128 > fb36 && fb36+128 > fb26 {
+		return false
+	}
+	if fb26 != fb37 && fb26+128 > fb37 && fb37+128 > fb26 {
+		return false
+	}
+	if fb26 != fb38 && fb26+128 > fb38 && fb38+128 > fb26 {
+		return false
+	}
+	if fb26 != fb39 && fb26+128 > fb39 && fb39+128 > fb26 {
+		return false
+	}
+	if fb26 != fb40 && fb26+128 > fb40 && fb40+128 > fb26 {
+		return false
+	}
+	if fb26 != fb41 && fb26+128 > fb41 && fb41+128 > fb26 {
+		return false
+	}
+	if fb26 != fb42 && fb26+128 > fb42 && fb42+128 > fb26 {
+		return false
+	}
+	if fb26 != fb43 && fb26+128 > fb43 && fb43+128 > fb26 {
+		return false
+	}
+	if fb26 != fb44 && fb26+128 > fb44 && fb44+128 > fb26 {
+		return false
+	}
+	if fb26 != fb45 && fb26+128 > fb45 && fb45+128 > fb26 {
+		return false
+	}
+	if fb26 != fb46 && fb26+128 > fb46 && fb46+128 > fb26 {
+		return false
+	}
+	if fb26 != fb47 && fb26+128 > fb47 && fb47+128 > fb26 {
+		return false
+	}
+	if fb26 != fb48 && fb26+128 > fb48 && fb48+128 > fb26 {
+		return false
+	}
+	if fb26 != fb49 && fb26+128 > fb49 && fb49+128 > fb26 {
+		return false
+	}
+	if fb26 != fb50 && fb26+128 > fb50 && fb50+128 > fb26 {
+		return false
+	}
+	if fb26 != fb51 && fb26+128 > fb51 && fb51+128 > fb26 {
+		return false
+	}
+	if fb27 != fb28 && fb27+128 > fb28 && fb28+128 > fb27 {
+		return false
+	}
+	if fb27 != fb29 && fb27+128 > fb29 && fb29+128 > fb27 {
+		return false
+	}
+	if fb27 != fb30 && fb27+128 > fb30 && fb30+128 > fb27 {
+		return false
+	}
+	if fb27 != fb31 && fb27+128 > fb31 && fb31+128 > fb27 {
+		return false
+	}
+	if fb27 != fb32 && fb27+128 > fb32 && fb32+128 > fb27 {
+		return false
+	}
+	if fb27 != fb33 && fb27+128 > fb33 && fb33+128 > fb27 {
+		return false
+	}
+	if fb27 != fb34 && fb27+128 > fb34 && fb34+128 > fb27 {
+		return false
+	}
+	if fb27 != fb35 && fb27+128 > fb35 && fb35+128 > fb27 {
+		return false
+	}
+	if fb27 != fb36 && fb27+128 > fb36 && fb36+128 > fb27 {
+		return false
+	}
+	if fb27 != fb37 && fb27+128 > fb37 && fb37+128 > fb27 {
+		return false
+	}
+	if fb27 != fb38 && fb27+128 > fb38 && fb38+128 > fb27 {
+		return false
+	}
+	if fb27 != fb39 && fb27+128 > fb39 && fb39+128 > fb27 {
+		return false
+	}
+	if fb27 != fb40 && fb27+128 > fb40 && fb40+128 > fb27 {
+		return false
+	}
+	if fb27 != fb41 && fb27+128 > fb41 && fb41+128 > fb27 {
+		return false
+	}
+	if fb27 != fb42 && fb27+128 > fb42 && fb42+128 > fb27 {
+		return false
+	}
+	if fb27 != fb43 && fb27+128 > fb43 && fb43+128 > fb27 {
+		return false
+	}
+	if fb27 != fb44 && fb27+128 > fb44 && fb44+128 > fb27 {
+		return false
+	}
+	if fb27 != fb45 && fb27+128 > fb45 && fb45+128 > fb27 {
+		return false
+	}
+	if fb27 != fb46 && fb27+128 > fb46 && fb46+128 > fb27 {
+		return false
+	}
+	if fb27 != fb47 && fb27+128 > fb47 && fb47+128 > fb27 {
+		return false
+	}
+	if fb27 != fb48 && fb27+128 > fb48 && fb48+128 > fb27 {
+		return false
+	}
+	if fb27 != fb49 && fb27+128 > fb49 && fb49+128 > fb27 {
+		return false
+	}
+	if fb27 != fb50 && fb27+128 > fb50 && fb50+128 > fb27 {
+		return false
+	}
+	if fb27 != fb51 && fb27+128 > fb51 && fb51+128 > fb27 {
+		return false
+	}
+	if fb28 != fb29 && fb28+128 > fb29 && fb29+128 > fb28 {
+		return false
+	}
+	if fb28 != fb30 && fb28+128 > fb30 && fb30+128 > fb28 {
+		return false
+	}
+	if fb28 != fb31 && fb28+128 > fb31 && fb31+128 > fb28 {
+		return false
+	}
+	if fb28 != fb32 && fb28+128 > fb32 && fb32+128 > fb28 {
+		return false
+	}
+	if fb28 != fb33 && fb28+128 > fb33 && fb33+128 > fb28 {
+		return false
+	}
+	if fb28 != fb34 && fb28+128 > fb34 && fb34+128 > fb28 {
+		return false
+	}
+	if fb28 != fb35 && fb28+128 > fb35 && fb35+128 > fb28 {
+		return false
+	}
+	if fb28 != fb36 && fb28+128 > fb36 && fb36+128 > fb28 {
+		return false
+	}
+	if fb28 != fb37 && fb28+128 > fb37 && fb37+128 > fb28 {
+		return false
+	}
+	if fb28 != fb38 && fb28+128 > fb38 && fb38+128 > fb28 {
+		return false
+	}
+	if fb28 != fb39 && fb28+128 > fb39 && fb39+128 > fb28 {
+		return false
+	}
+	if fb28 != fb40 && fb28+128 > fb40 && fb40+128 > fb28 {
+		return false
+	}
+	if fb28 != fb41 && fb28+128 > fb41 && fb41+128 > fb28 {
+		return false
+	}
+	if fb28 != fb42 && fb28+128 > fb42 && fb42+128 > fb28 {
+		return false
+	}
+	if fb28 != fb43 && fb28+128 > fb43 && fb43+128 > fb28 {
+		return false
+	}
+	if fb28 != fb44 && fb28+128 > fb44 && fb44+128 > fb28 {
+		return false
+	}
+	if fb28 != fb45 && fb28+128 > fb45 && fb45+128 > fb28 {
+		return false
+	}
+	if fb28 != fb46 && fb28+128 > fb46 && fb46+128 > fb28 {
+		return false
+	}
+	if fb28 != fb47 && fb28+128 > fb47 && fb47+128 > fb28 {
+		return false
+	}
+	if fb28 != fb48 && fb28+128 > fb48 && fb48+128 > fb28 {
+		return false
+	}
+	if fb28 != fb49 && fb28+128 > fb49 && fb49+128 > fb28 {
+		return false
+	}
+	if fb28 != fb50 && fb28+128 > fb50 && fb50+128 > fb28 {
+		return false
+	}
+	if fb28 != fb51 && fb28+128 > fb51 && fb51+128 > fb28 {
+		return false
+	}
+	if fb29 != fb30 && fb29+128 > fb30 && fb30+128 > fb29 {
+		return false
+	}
+	if fb29 != fb31 && fb29+128 > fb31 && fb31+128 > fb29 {
+		return false
+	}
+	if fb29 != fb32 && fb29+128 > fb32 && fb32+128 > fb29 {
+		return false
+	}
+	if fb29 != fb33 && fb29+128 > fb33 && fb33+128 > fb29 {
+		return false
+	}
+	if fb29 != fb34 && fb29+128 > fb34 && fb34+128 > fb29 {
+		return false
+	}
+	if fb29 != fb35 && fb29+128 > fb35 && fb35+128 > fb29 {
+		return false
+	}
+	if fb29 != fb36 && fb29+128 > fb36 && fb36+128 > fb29 {
+		return false
+	}
+	if fb29 != fb37 && fb29+128 > fb37 && fb37+128 > fb29 {
+		return false
+	}
+	if fb29 != fb38 && fb29+128 > fb38 && fb38+128 > fb29 {
+		return false
+	}
+	if fb29 != fb39 && fb29+128 > fb39 && fb39+128 > fb29 {
+		return false
+	}
+	if fb29 != fb40 && fb29+128 > fb40 && fb40+128 > fb29 {
+		return false
+	}
+	if fb29 != fb41 && fb29+128 > fb41 && fb41+128 > fb29 {
+		return false
+	}
+	if fb29 != fb42 && fb29+128 > fb42 && fb42+128 > fb29 {
+		return false
+	}
+	if fb29 != fb43 && fb29+128 > fb43 && fb43+128 > fb29 {
+		return false
+	}
+	if fb29 != fb44 && fb29+128 > fb44 && fb44+128 > fb29 {
+		return false
+	}
+	if fb29 != fb45 && fb29+128 > fb45 && fb45+128 > fb29 {
+		return false
+	}
+	if fb29 != fb46 && fb29+128 > fb46 && fb46+128 > fb29 {
+		return false
+	}
+	if fb29 != fb47 && fb29+128 > fb47 && fb47+128 > fb29 {
+		return false
+	}
+	if fb29 != fb48 && fb29+128 > fb48 && fb48+128 > fb29 {
+		return false
+	}
+	if fb29 != fb49 && fb29+128 > fb49 && fb49+128 > fb29 {
+		return false
+	}
+	if fb29 != fb50 && fb29+128 > fb50 && fb50+128 > fb29 {
+		return false
+	}
+	if fb29 != fb51 && fb29+128 > fb51 && fb51+128 > fb29 {
+		return false
+	}
+	if fb30 != fb31 && fb30+128 > fb31 && fb31+128 > fb30 {
+		return false
+	}
+	if fb30 != fb32 && fb30+128 > fb32 && fb32+128 > fb30 {
+		return false
+	}
+	if fb30 != fb33 && fb30+128 > fb33 && fb33+128 > fb30 {
+		return false
+	}
+	if fb30 != fb34 && fb30+128 > fb34 && fb34+128 > fb30 {
+		return false
+	}
+	if fb30 != fb35 && fb30+128 > fb35 && fb35+128 > fb30 {
+		return false
+	}
+	if fb30 != fb36 && fb30+128 > fb36 && fb36+128 > fb30 {
+		return false
+	}
+	if fb30 != fb37 && fb30+128 > fb37 && fb37+128 > fb30 {
+		return false
+	}
+	if fb30 != fb38 && fb30+128 > fb38 && fb38+128 > fb30 {
+		return false
+	}
+	if fb30 != fb39 && fb30+128 > fb39 && fb39+128 > fb30 {
+		return false
+	}
+	if fb30 != fb40 && fb30+128 > fb40 && fb40+128 > fb30 {
+		return false
+	}
+	if fb30 != fb41 && fb30+128 > fb41 && fb41+128 > fb30 {
+		return false
+	}
+	if fb30 != fb42 && fb30+128 > fb42 && fb42+128 > fb30 {
+		return false
+	}
+	if fb30 != fb43 && fb30+128 > fb43 && fb43+128 > fb30 {
+		return false
+	}
+	if fb30 != fb44 && fb30+128 > fb44 && fb44+128 > fb30 {
+		return false
+	}
+	if fb30 != fb45 && fb30+128 > fb45 && fb45+128 > fb30 {
+		return false
+	}
+	if fb30 != fb46 && fb30+128 > fb46 && fb46+128 > fb30 {
+		return false
+	}
+	if fb30 != fb47 && fb30+128 > fb47 && fb47+128 > fb30 {
+		return false
+	}
+	if fb30 != fb48 && fb30+128 > fb48 && fb48+128 > fb30 {
+		return false
+	}
+	if fb30 != fb49 && fb30+128 > fb49 && fb49+128 > fb30 {
+		return false
+	}
+	if fb30 != fb50 && fb30+128 > fb50 && fb50+128 > fb30 {
+		return false
+	}
+	if fb30 != fb51 && fb30+128 > fb51 && fb51+128 > fb30 {
+		return false
+	}
+	if fb31 != fb32 && fb31+128 > fb32 && fb32+128 > fb31 {
+		return false
+	}
+	if fb31 != fb33 && fb31+128 > fb33 && fb33+128 > fb31 {
+		return false
+	}
+	if fb31 != fb34 && fb31+128 > fb34 && fb34+128 > fb31 {
+		return false
+	}
+	if fb31 != fb35 && fb31+128 > fb35 && fb35+128 > fb31 {
+		return false
+	}
+	if fb31 != fb36 && fb31+128 > fb36 && fb36+128 > fb31 {
+		return false
+	}
+	if fb31 != fb37 && fb31+128 > fb37 && fb37+128 > fb31 {
+		return false
+	}
+	if fb31 != fb38 && fb31+128 > fb38 && fb38+128 > fb31 {
+		return false
+	}
+	if fb31 != fb39 && fb31+128 > fb39 && fb39+128 > fb31 {
+		return false
+	}
+	if fb31 != fb40 && fb31+128 > fb40 && fb40+128 > fb31 {
+		return false
+	}
+	if fb31 != fb41 && fb31+128 > fb41 && fb41+128 > fb31 {
+		return false
+	}
+	if fb31 != fb42 && fb31+128 > fb42 && fb42+128 > fb31 {
+		return false
+	}
+	if fb31 != fb43 && fb31+128 > fb43 && fb43+128 > fb31 {
+		return false
+	}
+	if fb31 != fb44 && fb31+128 > fb44 && fb44+128 > fb31 {
+		return false
+	}
+	if fb31 != fb45 && fb31+128 > fb45 && fb45+128 > fb31 {
+		return false
+	}
+	if fb31 != fb46 && fb31+128 > fb46 && fb46+128 > fb31 {
+		return false
+	}
+	if fb31 != fb47 && fb31+128 > fb47 && fb47+128 > fb31 {
+		return false
+	}
+	if fb31 != fb48 && fb31+128 > fb48 && fb48+128 > fb31 {
+		return false
+	}
+	if fb31 != fb49 && fb31+128 > fb49 && fb49+128 > fb31 {
+		return false
+	}
+	if fb31 != fb50 && fb31+128 > fb50 && fb50+128 > fb31 {
+		return false
+	}
+	if fb31 != fb51 && fb31+128 > fb51 && fb51+128 > fb31 {
+		return false
+	}
+	if fb32 != fb33 && fb32+128 > fb33 && fb33+128 > fb32 {
+		return false
+	}
+	if fb32 != fb34 && fb32+128 > fb34 && fb34+128 > fb32 {
+		return false
+	}
+	if fb32 != fb35 && fb32+128 > fb35 && fb35+128 > fb32 {
+		return false
+	}
+	if fb32 != fb36 && fb32+128 > fb36 && fb36+128 > fb32 {
+		return false
+	}
+	if fb32 != fb37 && fb32+128 > fb37 && fb37+128 > fb32 {
+		return false
+	}
+	if fb32 != fb38 && fb32+128 > fb38 && fb38+128 > fb32 {
+		return false
+	}
+	if fb32 != fb39 && fb32+128 > fb39 && fb39+128 > fb32 {
+		return false
+	}
+	if fb32 != fb40 && fb32+128 > fb40 && fb40+128 > fb32 {
+		return false
+	}
+	if fb32 != fb41 && fb32+128 > fb41 && fb41+128 > fb32 {
+		return false
+	}
+	if fb32 != fb42 && fb32+128 > fb42 && fb42+128 > fb32 {
+		return false
+	}
+	if fb32 != fb43 && fb32+128 > fb43 && fb43+128 > fb32 {
+		return false
+	}
+	if fb32 != fb44 && fb32+128 > fb44 && fb44+128 > fb32 {
+		return false
+	}
+	if fb32 != fb45 && fb32+128 > fb45 && fb45+128 > fb32 {
+		return false
+	}
+	if fb32 != fb46 && fb32+128 > fb46 && fb46+128 > fb32 {
+		return false
+	}
+	if fb32 != fb47 && fb32+128 > fb47 && fb47+128 > fb32 {
+		return false
+	}
+	if fb32 != fb48 && fb32+128 > fb48 && fb48+128 > fb32 {
+		return false
+	}
+	if fb32 != fb49 && fb32+128 > fb49 && fb49+128 > fb32 {
+		return false
+	}
+	if fb32 != fb50 && fb32+128 > fb50 && fb50+128 > fb32 {
+		return false
+	}
+	if fb32 != fb51 && fb32+128 > fb51 && fb51+128 > fb32 {
+		return false
+	}
+	if fb33 != fb34 && fb33+128 > fb34 && fb34+128 > fb33 {
+		return false
+	}
+	if fb33 != fb35 && fb33+128 > fb35 && fb35+128 > fb33 {
+		return false
+	}
+	if fb33 != fb36 && fb33+128 > fb36 && fb36+128 > fb33 {
+		return false
+	}
+	if fb33 != fb37 && fb33+128 > fb37 && fb37+128 > fb33 {
+		return false
+	}
+	if fb33 != fb38 && fb33+128 > fb38 && fb38+128 > fb33 {
+		return false
+	}
+	if fb33 != fb39 && fb33+128 > fb39 && fb39+128 > fb33 {
+		return false
+	}
+	if fb33 != fb40 && fb33+128 > fb40 && fb40+128 > fb33 {
+		return false
+	}
+	if fb33 != fb41 && fb33+128 > fb41 && fb41+128 > fb33 {
+		return false
+	}
+	if fb33 != fb42 && fb33+128 > fb42 && fb42+128 > fb33 {
+		return false
+	}
+	if fb33 != fb43 && fb33+128 > fb43 && fb43+128 > fb33 {
+		return false
+	}
+	if fb33 != fb44 && fb33+128 > fb44 && fb44+128 > fb33 {
+		return false
+	}
+	if fb33 != fb45 && fb33+128 > fb45 && fb45+128 > fb33 {
+		return false
+	}
+	if fb33 != fb46 && fb33+128 > fb46 && fb46+128 > fb33 {
+		return false
+	}
+	if fb33 != fb47 && fb33+128 > fb47 && fb47+128 > fb33 {
+		return false
+	}
+	if fb33 != fb48 && fb33+128 > fb48 && fb48+128 > fb33 {
+		return false
+	}
+	if fb33 != fb49 && fb33+128 > fb49 && fb49+128 > fb33 {
+		return false
+	}
+	if fb33 != fb50 && fb33+128 > fb50 && fb50+128 > fb33 {
+		return false
+	}
+	if fb33 != fb51 && fb33+128 > fb51 && fb51+128 > fb33 {
+		return false
+	}
+	if fb34 != fb35 && fb34+128 > fb35 && fb35+128 > fb34 {
+		return false
+	}
+	if fb34 != fb36 && fb34+128 > fb36 && fb36+128 > fb34 {
+		return false
+	}
+	if fb34 != fb37 && fb34+128 > fb37 && fb37+128 > fb34 {
+		return false
+	}
+	if fb34 != fb38 && fb34+128 > fb38 && fb38+128 > fb34 {
+		return false
+	}
+	if fb34 != fb39 && fb34+128 > fb39 && fb39+128 > fb34 {
+		return false
+	}
+	if fb34 != fb40 && fb34+128 > fb40 && fb40+128 > fb34 {
+		return false
+	}
+	if fb34 != fb41 && fb34+128 > fb41 && fb41+128 > fb34 {
+		return false
+	}
+	if fb34 != fb42 && fb34+128 > fb42 && fb42+128 > fb34 {
+		return false
+	}
+	if fb34 != fb43 && fb34+128 > fb43 && fb43+128 > fb34 {
+		return false
+	}
+	if fb34 != fb44 && fb34+128 > fb44 && fb44+128 > fb34 {
+		return false
+	}
+	if fb34 != fb45 && fb34+128 > fb45 && fb45+128 > fb34 {
+		return false
+	}
+	if fb34 != fb46 && fb34+128 > fb46 && fb46+128 > fb34 {
+		return false
+	}
+	if fb34 != fb47 && fb34+128 > fb47 && fb47+128 > fb34 {
+		return false
+	}
+	if fb34 != fb48 && fb34+128 > fb48 && fb48+128 > fb34 {
+		return false
+	}
+	if fb34 != fb49 && fb34+128 > fb49 && fb49+128 > fb34 {
+		return false
+	}
+	if fb34 != fb50 && fb34+128 > fb50 && fb50+128 > fb34 {
+		return false
+	}
+	if fb34 != fb51 && fb34+128 > fb51 && fb51+128 > fb34 {
+		return false
+	}
+	if fb35 != fb36 && fb35+128 > fb36 && fb36+128 > fb35 {
+		return false
+	}
+	if fb35 != fb37 && fb35+128 > fb37 && fb37+128 > fb35 {
+		return false
+	}
+	if fb35 != fb38 && fb35+128 > fb38 && fb38+128 > fb35 {
+		return false
+	}
+	if fb35 != fb39 && fb35+128 > fb39 && fb39+128 > fb35 {
+		return false
+	}
+	if fb35 != fb40 && fb35+128 > fb40 && fb40+128 > fb35 {
+		return false
+	}
+	if fb35 != fb41 && fb35+128 > fb41 && fb41+128 > fb35 {
+		return false
+	}
+	if fb35 != fb42 && fb35+128 > fb42 && fb42+128 > fb35 {
+		return false
+	}
+	if fb35 != fb43 && fb35+128 > fb43 && fb43+128 > fb35 {
+		return false
+	}
+	if fb35 != fb44 && fb35+128 > fb44 && fb44+128 > fb35 {
+		return false
+	}
+	if fb35 != fb45 && fb35+128 > fb45 && fb45+128 > fb35 {
+		return false
+	}
+	if fb35 != fb46 && fb35+128 > fb46 && fb46+128 > fb35 {
+		return false
+	}
+	if fb35 != fb47 && fb35+128 > fb47 && fb47+128 > fb35 {
+		return false
+	}
+	if fb35 != fb48 && fb35+128 > fb48 && fb48+128 > fb35 {
+		return false
+	}
+	if fb35 != fb49 && fb35+128 > fb49 && fb49+128 > fb35 {
+		return false
+	}
+	if fb35 != fb50 && fb35+128 > fb50 && fb50+128 > fb35 {
+		return false
+	}
+	if fb35 != fb51 && fb35+128 > fb51 && fb51+128 > fb35 {
+		return false
+	}
+	if fb36 != fb37 && fb36+128 > fb37 && fb37+128 > fb36 {
+		return false
+	}
+	if fb36 != fb38 && fb36+128 > fb38 && fb38+128 > fb36 {
+		return false
+	}
+	if fb36 != fb39 && fb36+128 > fb39 && fb39+128 > fb36 {
+		return false
+	}
+	if fb36 != fb40 && fb36+128 > fb40 && fb40+128 > fb36 {
+		return false
+	}
+	if fb36 != fb41 && fb36+128 > fb41 && fb41+128 > fb36 {
+		return false
+	}
+	if fb36 != fb42 && fb36+128 > fb42 && fb42+128 > fb36 {
+		return false
+	}
+	if fb36 != fb43 && fb36+128 > fb43 && fb43+128 > fb36 {
+		return false
+	}
+	if fb36 != fb44 && fb36+128 > fb44 && fb44+128 > fb36 {
+		return false
+	}
+	if fb36 != fb45 && fb36+128 > fb45 && fb45+128 > fb36 {
+		return false
+	}
+	if fb36 != fb46 && fb36+128 > fb46 && fb46+128 > fb36 {
+		return false
+	}
+	if fb36 != fb47 && fb36+128 > fb47 && fb47+128 > fb36 {
+		return false
+	}
+	if fb36 != fb48 && fb36+128 > fb48 && fb48+128 > fb36 {
+		return false
+	}
+	if fb36 != fb49 && fb36+128 > fb49 && fb49+128 > fb36 {
+		return false
+	}
+	if fb36 != fb50 && fb36+128 > fb50 && fb50+128 > fb36 {
+		return false
+	}
+	if fb36 != fb51 && fb36+128 > fb51 && fb51+128 > fb36 {
+		return false
+	}
+	if fb37 != fb38 && fb37+128 > fb38 && fb38+128 > fb37 {
+		return false
+	}
+	if fb37 != fb39 && fb37+128 > fb39 && fb39+128 > fb37 {
+		return false
+	}
+	if fb37 != fb40 && fb37+128 > fb40 && fb40+128 > fb37 {
+		return false
+	}
+	if fb37 != fb41 && fb37+128 > fb41 && fb41+128 > fb37 {
+		return false
+	}
+	if fb37 != fb42 && fb37+128 > fb42 && fb42+128 > fb37 {
+		return false
+	}
+	if fb37 != fb43 && fb37+128 > fb43 && fb43+128 > fb37 {
+		return false
+	}
+	if fb37 != fb44 && fb37+128 > fb44 && fb44+128 > fb37 {
+		return false
+	}
+	if fb37 != fb45 && fb37+128 > fb45 && fb45+128 > fb37 {
+		return false
+	}
+	if fb37 != fb46 && fb37+128 > fb46 && fb46+128 > fb37 {
+		return false
+	}
+	if fb37 != fb47 && fb37+128 > fb47 && fb47+128 > fb37 {
+		return false
+	}
+	if fb37 != fb48 && fb37+128 > fb48 && fb48+128 > fb37 {
+		return false
+	}
+	if fb37 != fb49 && fb37+128 > fb49 && fb49+128 > fb37 {
+		return false
+	}
+	if fb37 != fb50 && fb37+128 > fb50 && fb50+128 > fb37 {
+		return false
+	}
+	if fb37 != fb51 && fb37+128 > fb51 && fb51+128 > fb37 {
+		return false
+	}
+	if fb38 != fb39 && fb38+128 > fb39 && fb39+128 > fb38 {
+		return false
+	}
+	if fb38 != fb40 && fb38+128 > fb40 && fb40+128 > fb38 {
+		return false
+	}
+	if fb38 != fb41 && fb38+128 > fb41 && fb41+128 > fb38 {
+		return false
+	}
+	if fb38 != fb42 && fb38+128 > fb42 && fb42+128 > fb38 {
+		return false
+	}
+	if fb38 != fb43 && fb38+128 > fb43 && fb43+128 > fb38 {
+		return false
+	}
+	if fb38 != fb44 && fb38+128 > fb44 && fb44+128 > fb38 {
+		return false
+	}
+	if fb38 != fb45 && fb38+128 > fb45 && fb45+128 > fb38 {
+		return false
+	}
+	if fb38 != fb46 && fb38+128 > fb46 && fb46+128 > fb38 {
+		return false
+	}
+	if fb38 != fb47 && fb38+128 > fb47 && fb47+128 > fb38 {
+		return false
+	}
+	if fb38 != fb48 && fb38+128 > fb48 && fb48+128 > fb38 {
+		return false
+	}
+	if fb38 != fb49 && fb38+128 > fb49 && fb49+128 > fb38 {
+		return false
+	}
+	if fb38 != fb50 && fb38+128 > fb50 && fb50+128 > fb38 {
+		return false
+	}
+	if fb38 != fb51 && fb38+128 > fb51 && fb51+128 > fb38 {
+		return false
+	}
+	if fb39 != fb40 && fb39+128 > fb40 && fb40+128 > fb39 {
+		return false
+	}
+	if fb39 != fb41 && fb39+128 > fb41 && fb41+128 > fb39 {
+		return false
+	}
+	if fb39 != fb42 && fb39+128 > fb42 && fb42+128 > fb39 {
+		return false
+	}
+	if fb39 != fb43 && fb39+128 > fb43 && fb43+128 > fb39 {
+		return false
+	}
+	if fb39 != fb44 && fb39+128 > fb44 && fb44+128 > fb39 {
+		return false
+	}
+	if fb39 != fb45 && fb39+128 > fb45 && fb45+128 > fb39 {
+		return false
+	}
+	if fb39 != fb46 && fb39+128 > fb46 && fb46+128 > fb39 {
+		return false
+	}
+	if fb39 != fb47 && fb39+128 > fb47 && fb47+128 > fb39 {
+		return false
+	}
+	if fb39 != fb48 && fb39+128 > fb48 && fb48+128 > fb39 {
+		return false
+	}
+	if fb39 != fb49 && fb39+128 > fb49 && fb49+128 > fb39 {
+		return false
+	}
+	if fb39 != fb50 && fb39+128 > fb50 && fb50+128 > fb39 {
+		return false
+	}
+	if fb39 != fb51 && fb39+128 > fb51 && fb51+128 > fb39 {
+		return false
+	}
+	if fb40 != fb41 && fb40+128 > fb41 && fb41+128 > fb40 {
+		return false
+	}
+	if fb40 != fb42 && fb40+128 > fb42 && fb42+128 > fb40 {
+		return false
+	}
+	if fb40 != fb43 && fb40+128 > fb43 && fb43+128 > fb40 {
+		return false
+	}
+	if fb40 != fb44 && fb40+128 > fb44 && fb44+128 > fb40 {
+		return false
+	}
+	if fb40 != fb45 && fb40+128 > fb45 && fb45+128 > fb40 {
+		return false
+	}
+	if fb40 != fb46 && fb40+128 > fb46 && fb46+128 > fb40 {
+		return false
+	}
+	if fb40 != fb47 && fb40+128 > fb47 && fb47+128 > fb40 {
+		return false
+	}
+	if fb40 != fb48 && fb40+128 > fb48 && fb48+128 > fb40 {
+		return false
+	}
+	if fb40 != fb49 && fb40+128 > fb49 && fb49+128 > fb40 {
+		return false
+	}
+	if fb40 != fb50 && fb40+128 > fb50 && fb50+128 > fb40 {
+		return false
+	}
+	if fb40 != fb51 && fb40+128 > fb51 && fb51+128 > fb40 {
+		return false
+	}
+	if fb41 != fb42 && fb41+128 > fb42 && fb42+128 > fb41 {
+		return false
+	}
+	if fb41 != fb43 && fb41+128 > fb43 && fb43+128 > fb41 {
+		return false
+	}
+	if fb41 != fb44 && fb41+128 > fb44 && fb44+128 > fb41 {
+		return false
+	}
+	if fb41 != fb45 && fb41+128 > fb45 && fb45+128 > fb41 {
+		return false
+	}
+	if fb41 != fb46 && fb41+128 > fb46 && fb46+128 > fb41 {
+		return false
+	}
+	if fb41 != fb47 && fb41+128 > fb47 && fb47+128 > fb41 {
+		return false
+	}
+	if fb41 != fb48 && fb41+128 > fb48 && fb48+128 > fb41 {
+		return false
+	}
+	if fb41 != fb49 && fb41+128 > fb49 && fb49+128 > fb41 {
+		return false
+	}
+	if fb41 != fb50 && fb41+128 > fb50 && fb50+128 > fb41 {
+		return false
+	}
+	if fb41 != fb51 && fb41+128 > fb51 && fb51+128 > fb41 {
+		return false
+	}
+	if fb42 != fb43 && fb42+128 > fb43 && fb43+128 > fb42 {
+		return false
+	}
+	if fb42 != fb44 && fb42+128 > fb44 && fb44+128 > fb42 {
+		return false
+	}
+	if fb42 != fb45 && fb42+128 > fb45 && fb45+128 > fb42 {
+		return false
+	}
+	if fb42 != fb46 && fb42+128 > fb46 && fb46+128 > fb42 {
+		return false
+	}
+	if fb42 != fb47 && fb42+128 > fb47 && fb47+128 > fb42 {
+		return false
+	}
+	if fb42 != fb48 && fb42+128 > fb48 && fb48+128 > fb42 {
+		return false
+	}
+	if fb42 != fb49 && fb42+128 > fb49 && fb49+128 > fb42 {
+		return false
+	}
+	if fb42 != fb50 && fb42+128 > fb50 && fb50+128 > fb42 {
+		return false
+	}
+	if fb42 != fb51 && fb42+128 > fb51 && fb51+128 > fb42 {
+		return false
+	}
+	if fb43 != fb44 && fb43+128 > fb44 && fb44+128 > fb43 {
+		return false
+	}
+	if fb43 != fb45 && fb43+128 > fb45 && fb45+128 > fb43 {
+		return false
+	}
+	if fb43 != fb46 && fb43+128 > fb46 && fb46+128 > fb43 {
+		return false
+	}
+	if fb43 != fb47 && fb43+128 > fb47 && fb47+128 > fb43 {
+		return false
+	}
+	if fb43 != fb48 && fb43+128 > fb48 && fb48+128 > fb43 {
+		return false
+	}
+	if fb43 != fb49 && fb43+128 > fb49 && fb49+128 > fb43 {
+		return false
+	}
+	if fb43 != fb50 && fb43+128 > fb50 && fb50+128 > fb43 {
+		return false
+	}
+	if fb43 != fb51 && fb43+128 > fb51 && fb51+128 > fb43 {
+		return false
+	}
+	if fb44 != fb45 && fb44+128 > fb45 && fb45+128 > fb44 {
+		return false
+	}
+	if fb44 != fb46 && fb44+128 > fb46 && fb46+128 > fb44 {
+		return false
+	}
+	if fb44 != fb47 && fb44+128 > fb47 && fb47+128 > fb44 {
+		return false
+	}
+	if fb44 != fb48 && fb44+128 > fb48 && fb48+128 > fb44 {
+		return false
+	}
+	if fb44 != fb49 && fb44+128 > fb49 && fb49+128 > fb44 {
+		return false
+	}
+	if fb44 != fb50 && fb44+128 > fb50 && fb50+128 > fb44 {
+		return false
+	}
+	if fb44 != fb51 && fb44+128 > fb51 && fb51+128 > fb44 {
+		return false
+	}
+	if fb45 != fb46 && fb45+128 > fb46 && fb46+128 > fb45 {
+		return false
+	}
+	if fb45 != fb47 && fb45+128 > fb47 && fb47+128 > fb45 {
+		return false
+	}
+	if fb45 != fb48 && fb45+128 > fb48 && fb48+128 > fb45 {
+		return false
+	}
+	if fb45 != fb49 && fb45+128 > fb49 && fb49+128 > fb45 {
+		return false
+	}
+	if fb45 != fb50 && fb45+128 > fb50 && fb50+128 > fb45 {
+		return false
+	}
+	if fb45 != fb51 && fb45+128 > fb51 && fb51+128 > fb45 {
+		return false
+	}
+	if fb46 != fb47 && fb46+128 > fb47 && fb47+128 > fb46 {
+		return false
+	}
+	if fb46 != fb48 && fb46+128 > fb48 && fb48+128 > fb46 {
+		return false
+	}
+	if fb46 != fb49 && fb46+128 > fb49 && fb49+128 > fb46 {
+		return false
+	}
+	if fb46 != fb50 && fb46+128 > fb50 && fb50+128 > fb46 {
+		return false
+	}
+	if fb46 != fb51 && fb46+128 > fb51 && fb51+128 > fb46 {
+		return false
+	}
+	if fb47 != fb48 && fb47+128 > fb48 && fb48+128 > fb47 {
+		return false
+	}
+	if fb47 != fb49 && fb47+128 > fb49 && fb49+128 > fb47 {
+		return false
+	}
+	if fb47 != fb50 && fb47+128 > fb50 && fb50+128 > fb47 {
+		return false
+	}
+	if fb47 != fb51 && fb47+128 > fb51 && fb51+128 > fb47 {
+		return false
+	}
+	if fb48 != fb49 && fb48+128 > fb49 && fb49+128 > fb48 {
+		return false
+	}
+	if fb48 != fb50 && fb48+128 > fb50 && fb50+128 > fb48 {
+		return false
+	}
+	if fb48 != fb51 && fb48+128 > fb51 && fb51+128 > fb48 {
+		return false
+	}
+	if fb49 != fb50 && fb49+128 > fb50 && fb50+128 > fb49 {
+		return false
+	}
+	if fb49 != fb51 && fb49+128 > fb51 && fb51+128 > fb49 {
+		return false
+	}
+	if fb51 != fb50 && fb51+128 > fb50 && fb50+128 > fb51 {
+		return false
+	}
+	// PTX line 178: cvt.u32.u64, warp-uniform
+	u112 := uint64(uint32(uint64(u8)))
+	// PTX lines 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p1n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
+		for l := range 32 {
+			// 34: isspacep.global
+			c16a := u2
+			_ = c16a
+			c16 := runtime.IsGlobalGeneric(c16a) && c16a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c16a-w.GlobalVar(0) < uint64(0x10))
+			c16b0 := uint32(0)
+			if c16 {
+				c16b0 = 1
+			}
+			p0 = p0&^(1<<l) | c16b0<<l
+			// 35: selp.u32
+			v17 := uint64(k0)
+			if c16 {
+				v17 = uint64(k4)
+			}
+			// 36: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v17))
+			// 37: isspacep.const
+			c18a := u2
+			_ = c18a
+			c18 := (c18a-w.GlobalVar(0) < uint64(0x10))
+			c18b0 := uint32(0)
+			if c18 {
+				c18b0 = 1
+			}
+			p0 = p0&^(1<<l) | c18b0<<l
+			// 38: selp.u32
+			v19 := uint64(k0)
+			if c18 {
+				v19 = uint64(k4)
+			}
+			// 39: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v19))
+			// 40: isspacep.shared
+			c20a := u2
+			_ = c20a
+			c20 := c20a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c20b0 := uint32(0)
+			if c20 {
+				c20b0 = 1
+			}
+			p0 = p0&^(1<<l) | c20b0<<l
+			// 41: selp.u32
+			v21 := uint64(k0)
+			if c20 {
+				v21 = uint64(k4)
+			}
+			// 42: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v21))
+			// 43: isspacep.shared::cta
+			c22a := u2
+			_ = c22a
+			c22 := c22a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c22b0 := uint32(0)
+			if c22 {
+				c22b0 = 1
+			}
+			p0 = p0&^(1<<l) | c22b0<<l
+			// 44: selp.u32
+			v23 := uint64(k0)
+			if c22 {
+				v23 = uint64(k4)
+			}
+			// 45: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v23))
+			// 46: isspacep.shared::cluster
+			c24a := u2
+			_ = c24a
+			c24 := c24a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c24b0 := uint32(0)
+			if c24 {
+				c24b0 = 1
+			}
+			p0 = p0&^(1<<l) | c24b0<<l
+			// 47: selp.u32
+			v25 := uint64(k0)
+			if c24 {
+				v25 = uint64(k4)
+			}
+			// 48: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v25))
+			// 49: isspacep.local
+			c26a := u2
+			_ = c26a
+			c26 := c26a-uint64(runtime.LocalWindow) < uint64(0x10000000)
+			c26b0 := uint32(0)
+			if c26 {
+				c26b0 = 1
+			}
+			p0 = p0&^(1<<l) | c26b0<<l
+			// 50: selp.u32
+			v27 := uint64(k0)
+			if c26 {
+				v27 = uint64(k4)
+			}
+			// 51: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v27))
+			// 52: isspacep.param
+			c28a := u2
+			_ = c28a
+			c28 := false
+			c28b0 := uint32(0)
+			if c28 {
+				c28b0 = 1
+			}
+			p0 = p0&^(1<<l) | c28b0<<l
+			// 53: selp.u32
+			v29 := uint64(k0)
+			if c28 {
+				v29 = uint64(k4)
+			}
+			// 54: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v29))
+			// 55: isspacep.param::entry
+			c30a := u2
+			_ = c30a
+			c30 := false
+			c30b0 := uint32(0)
+			if c30 {
+				c30b0 = 1
+			}
+			p0 = p0&^(1<<l) | c30b0<<l
+			// 56: selp.u32
+			v31 := uint64(k0)
+			if c30 {
+				v31 = uint64(k4)
+			}
+			// 57: st.global.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v31))
+			// 58: isspacep.global
+			c32a := u4
+			_ = c32a
+			c32 := runtime.IsGlobalGeneric(c32a) && c32a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c32a-w.GlobalVar(0) < uint64(0x10))
+			c32b0 := uint32(0)
+			if c32 {
+				c32b0 = 1
+			}
+			p0 = p0&^(1<<l) | c32b0<<l
+			// 59: selp.u32
+			v33 := uint64(k0)
+			if c32 {
+				v33 = uint64(k4)
+			}
+			// 60: st.global.u32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v33))
+			// 61: isspacep.const
+			c34a := u4
+			_ = c34a
+			c34 := (c34a-w.GlobalVar(0) < uint64(0x10))
+			c34b0 := uint32(0)
+			if c34 {
+				c34b0 = 1
+			}
+			p0 = p0&^(1<<l) | c34b0<<l
+			// 62: selp.u32
+			v35 := uint64(k0)
+			if c34 {
+				v35 = uint64(k4)
+			}
+			// 63: st.global.u32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v35))
+			// 64: isspacep.shared
+			c36a := u4
+			_ = c36a
+			c36 := c36a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c36b0 := uint32(0)
+			if c36 {
+				c36b0 = 1
+			}
+			p0 = p0&^(1<<l) | c36b0<<l
+			// 65: selp.u32
+			v37 := uint64(k0)
+			if c36 {
+				v37 = uint64(k4)
+			}
+			// 66: st.global.u32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v37))
+			// 67: isspacep.shared::cta
+			c38a := u4
+			_ = c38a
+			c38 := c38a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c38b0 := uint32(0)
+			if c38 {
+				c38b0 = 1
+			}
+			p0 = p0&^(1<<l) | c38b0<<l
+			// 68: selp.u32
+			v39 := uint64(k0)
+			if c38 {
+				v39 = uint64(k4)
+			}
+			// 69: st.global.u32
+			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v39))
+			// 70: isspacep.shared::cluster
+			c40a := u4
+			_ = c40a
+			c40 := c40a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c40b0 := uint32(0)
+			if c40 {
+				c40b0 = 1
+			}
+			p0 = p0&^(1<<l) | c40b0<<l
+			// 71: selp.u32
+			v41 := uint64(k0)
+			if c40 {
+				v41 = uint64(k4)
+			}
+			// 72: st.global.u32
+			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v41))
+			// 73: isspacep.local
+			c42a := u4
+			_ = c42a
+			c42 := c42a-uint64(runtime.LocalWindow) < uint64(0x10000000)
+			c42b0 := uint32(0)
+			if c42 {
+				c42b0 = 1
+			}
+			p0 = p0&^(1<<l) | c42b0<<l
+			// 74: selp.u32
+			v43 := uint64(k0)
+			if c42 {
+				v43 = uint64(k4)
+			}
+			// 75: st.global.u32
+			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v43))
+			// 76: isspacep.param
+			c44a := u4
+			_ = c44a
+			c44 := false
+			c44b0 := uint32(0)
+			if c44 {
+				c44b0 = 1
+			}
+			p0 = p0&^(1<<l) | c44b0<<l
+			// 77: selp.u32
+			v45 := uint64(k0)
+			if c44 {
+				v45 = uint64(k4)
+			}
+			// 78: st.global.u32
+			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v45))
+			// 79: isspacep.param::entry
+			c46a := u4
+			_ = c46a
+			c46 := false
+			c46b0 := uint32(0)
+			if c46 {
+				c46b0 = 1
+			}
+			p0 = p0&^(1<<l) | c46b0<<l
+			// 80: selp.u32
+			v47 := uint64(k0)
+			if c46 {
+				v47 = uint64(k4)
+			}
+			// 81: st.global.u32
+			runtime.Store32(fp15, fo15+uint64(l)<<2, uint64(v47))
+			// 82: isspacep.global
+			c48a := u6
+			_ = c48a
+			c48 := runtime.IsGlobalGeneric(c48a) && c48a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c48a-w.GlobalVar(0) < uint64(0x10))
+			c48b0 := uint32(0)
+			if c48 {
+				c48b0 = 1
+			}
+			p0 = p0&^(1<<l) | c48b0<<l
+			// 83: selp.u32
+			v49 := uint64(k0)
+			if c48 {
+				v49 = uint64(k4)
+			}
+			// 84: st.global.u32
+			runtime.Store32(fp16, fo16+uint64(l)<<2, uint64(v49))
+			// 85: isspacep.const
+			c50a := u6
+			_ = c50a
+			c50 := (c50a-w.GlobalVar(0) < uint64(0x10))
+			c50b0 := uint32(0)
+			if c50 {
+				c50b0 = 1
+			}
+			p0 = p0&^(1<<l) | c50b0<<l
+			// 86: selp.u32
+			v51 := uint64(k0)
+			if c50 {
+				v51 = uint64(k4)
+			}
+			// 87: st.global.u32
+			runtime.Store32(fp17, fo17+uint64(l)<<2, uint64(v51))
+			// 88: isspacep.shared
+			c52a := u6
+			_ = c52a
+			c52 := c52a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c52b0 := uint32(0)
+			if c52 {
+				c52b0 = 1
+			}
+			p0 = p0&^(1<<l) | c52b0<<l
+			// 89: selp.u32
+			v53 := uint64(k0)
+			if c52 {
+				v53 = uint64(k4)
+			}
+			// 90: st.global.u32
+			runtime.Store32(fp18, fo18+uint64(l)<<2, uint64(v53))
+			// 91: isspacep.shared::cta
+			c54a := u6
+			_ = c54a
+			c54 := c54a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c54b0 := uint32(0)
+			if c54 {
+				c54b0 = 1
+			}
+			p0 = p0&^(1<<l) | c54b0<<l
+			// 92: selp.u32
+			v55 := uint64(k0)
+			if c54 {
+				v55 = uint64(k4)
+			}
+			// 93: st.global.u32
+			runtime.Store32(fp19, fo19+uint64(l)<<2, uint64(v55))
+			// 94: isspacep.shared::cluster
+			c56a := u6
+			_ = c56a
+			c56 := c56a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c56b0 := uint32(0)
+			if c56 {
+				c56b0 = 1
+			}
+			p0 = p0&^(1<<l) | c56b0<<l
+			// 95: selp.u32
+			v57 := uint64(k0)
+			if c56 {
+				v57 = uint64(k4)
+			}
+			// 96: st.global.u32
+			runtime.Store32(fp20, fo20+uint64(l)<<2, uint64(v57))
+			// 97: isspacep.local
+			c58a := u6
+			_ = c58a
+			c58 := c58a-uint64(runtime.LocalWindow) < uint64(0x10000000)
+			c58b0 := uint32(0)
+			if c58 {
+				c58b0 = 1
+			}
+			p0 = p0&^(1<<l) | c58b0<<l
+			// 98: selp.u32
+			v59 := uint64(k0)
+			if c58 {
+				v59 = uint64(k4)
+			}
+			// 99: st.global.u32
+			runtime.Store32(fp21, fo21+uint64(l)<<2, uint64(v59))
+			// 100: isspacep.param
+			c60a := u6
+			_ = c60a
+			c60 := false
+			c60b0 := uint32(0)
+			if c60 {
+				c60b0 = 1
+			}
+			p0 = p0&^(1<<l) | c60b0<<l
+			// 101: selp.u32
+			v61 := uint64(k0)
+			if c60 {
+				v61 = uint64(k4)
+			}
+			// 102: st.global.u32
+			runtime.Store32(fp22, fo22+uint64(l)<<2, uint64(v61))
+			// 103: isspacep.param::entry
+			c62a := u6
+			_ = c62a
+			c62 := false
+			c62b0 := uint32(0)
+			if c62 {
+				c62b0 = 1
+			}
+			p0 = p0&^(1<<l) | c62b0<<l
+			// 104: selp.u32
+			v63 := uint64(k0)
+			if c62 {
+				v63 = uint64(k4)
+			}
+			// 105: st.global.u32
+			runtime.Store32(fp23, fo23+uint64(l)<<2, uint64(v63))
+			// 106: isspacep.global
+			c64a := u8
+			_ = c64a
+			c64 := runtime.IsGlobalGeneric(c64a) && c64a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c64a-w.GlobalVar(0) < uint64(0x10))
+			c64b0 := uint32(0)
+			if c64 {
+				c64b0 = 1
+			}
+			p0 = p0&^(1<<l) | c64b0<<l
+			// 107: selp.u32
+			v65 := uint64(k0)
+			if c64 {
+				v65 = uint64(k4)
+			}
+			// 108: st.global.u32
+			runtime.Store32(fp24, fo24+uint64(l)<<2, uint64(v65))
+			// 109: isspacep.const
+			c66a := u8
+			_ = c66a
+			c66 := (c66a-w.GlobalVar(0) < uint64(0x10))
+			c66b0 := uint32(0)
+			if c66 {
+				c66b0 = 1
+			}
+			p0 = p0&^(1<<l) | c66b0<<l
+			// 110: selp.u32
+			v67 := uint64(k0)
+			if c66 {
+				v67 = uint64(k4)
+			}
+			// 111: st.global.u32
+			runtime.Store32(fp25, fo25+uint64(l)<<2, uint64(v67))
+			// 112: isspacep.shared
+			c68a := u8
+			_ = c68a
+			c68 := c68a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c68b0 := uint32(0)
+			if c68 {
+				c68b0 = 1
+			}
+			p0 = p0&^(1<<l) | c68b0<<l
+			// 113: selp.u32
+			v69 := uint64(k0)
+			if c68 {
+				v69 = uint64(k4)
+			}
+			// 114: st.global.u32
+			runtime.Store32(fp26, fo26+uint64(l)<<2, uint64(v69))
+			// 115: isspacep.shared::cta
+			c70a := u8
+			_ = c70a
+			c70 := c70a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c70b0 := uint32(0)
+			if c70 {
+				c70b0 = 1
+			}
+			p0 = p0&^(1<<l) | c70b0<<l
+			// 116: selp.u32
+			v71 := uint64(k0)
+			if c70 {
+				v71 = uint64(k4)
+			}
+			// 117: st.global.u32
+			runtime.Store32(fp27, fo27+uint64(l)<<2, uint64(v71))
+			// 118: isspacep.shared::cluster
+			c72a := u8
+			_ = c72a
+			c72 := c72a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c72b0 := uint32(0)
+			if c72 {
+				c72b0 = 1
+			}
+			p0 = p0&^(1<<l) | c72b0<<l
+			// 119: selp.u32
+			v73 := uint64(k0)
+			if c72 {
+				v73 = uint64(k4)
+			}
+			// 120: st.global.u32
+			runtime.Store32(fp28, fo28+uint64(l)<<2, uint64(v73))
+			// 121: isspacep.local
+			c74a := u8
+			_ = c74a
+			c74 := c74a-uint64(runtime.LocalWindow) < uint64(0x10000000)
+			c74b0 := uint32(0)
+			if c74 {
+				c74b0 = 1
+			}
+			p0 = p0&^(1<<l) | c74b0<<l
+			// 122: selp.u32
+			v75 := uint64(k0)
+			if c74 {
+				v75 = uint64(k4)
+			}
+			// 123: st.global.u32
+			runtime.Store32(fp29, fo29+uint64(l)<<2, uint64(v75))
+			// 124: isspacep.param
+			c76a := u8
+			_ = c76a
+			c76 := false
+			c76b0 := uint32(0)
+			if c76 {
+				c76b0 = 1
+			}
+			p0 = p0&^(1<<l) | c76b0<<l
+			// 125: selp.u32
+			v77 := uint64(k0)
+			if c76 {
+				v77 = uint64(k4)
+			}
+			// 126: st.global.u32
+			runtime.Store32(fp30, fo30+uint64(l)<<2, uint64(v77))
+			// 127: isspacep.param::entry
+			c78a := u8
+			_ = c78a
+			c78 := false
+			c78b0 := uint32(0)
+			if c78 {
+				c78b0 = 1
+			}
+			p0 = p0&^(1<<l) | c78b0<<l
+			// 128: selp.u32
+			v79 := uint64(k0)
+			if c78 {
+				v79 = uint64(k4)
+			}
+			// 129: st.global.u32
+			runtime.Store32(fp31, fo31+uint64(l)<<2, uint64(v79))
+			// 130: isspacep.global
+			c80a := u10
+			_ = c80a
+			c80 := runtime.IsGlobalGeneric(c80a) && c80a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c80a-w.GlobalVar(0) < uint64(0x10))
+			c80b0 := uint32(0)
+			if c80 {
+				c80b0 = 1
+			}
+			p0 = p0&^(1<<l) | c80b0<<l
+			// 131: selp.u32
+			v81 := uint64(k0)
+			if c80 {
+				v81 = uint64(k4)
+			}
+			// 132: st.global.u32
+			runtime.Store32(fp32, fo32+uint64(l)<<2, uint64(v81))
+			// 133: isspacep.const
+			c82a := u10
+			_ = c82a
+			c82 := (c82a-w.GlobalVar(0) < uint64(0x10))
+			c82b0 := uint32(0)
+			if c82 {
+				c82b0 = 1
+			}
+			p0 = p0&^(1<<l) | c82b0<<l
+			// 134: selp.u32
+			v83 := uint64(k0)
+			if c82 {
+				v83 = uint64(k4)
+			}
+			// 135: st.global.u32
+			runtime.Store32(fp33, fo33+uint64(l)<<2, uint64(v83))
+			// 136: isspacep.shared
+			c84a := u10
+			_ = c84a
+			c84 := c84a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c84b0 := uint32(0)
+			if c84 {
+				c84b0 = 1
+			}
+			p0 = p0&^(1<<l) | c84b0<<l
+			// 137: selp.u32
+			v85 := uint64(k0)
+			if c84 {
+				v85 = uint64(k4)
+			}
+			// 138: st.global.u32
+			runtime.Store32(fp34, fo34+uint64(l)<<2, uint64(v85))
+			// 139: isspacep.shared::cta
+			c86a := u10
+			_ = c86a
+			c86 := c86a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c86b0 := uint32(0)
+			if c86 {
+				c86b0 = 1
+			}
+			p0 = p0&^(1<<l) | c86b0<<l
+			// 140: selp.u32
+			v87 := uint64(k0)
+			if c86 {
+				v87 = uint64(k4)
+			}
+			// 141: st.global.u32
+			runtime.Store32(fp35, fo35+uint64(l)<<2, uint64(v87))
+			// 142: isspacep.shared::cluster
+			c88a := u10
+			_ = c88a
+			c88 := c88a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c88b0 := uint32(0)
+			if c88 {
+				c88b0 = 1
+			}
+			p0 = p0&^(1<<l) | c88b0<<l
+			// 143: selp.u32
+			v89 := uint64(k0)
+			if c88 {
+				v89 = uint64(k4)
+			}
+			// 144: st.global.u32
+			runtime.Store32(fp36, fo36+uint64(l)<<2, uint64(v89))
+			// 145: isspacep.local
+			c90a := u10
+			_ = c90a
+			c90 := c90a-uint64(runtime.LocalWindow) < uint64(0x10000000)
+			c90b0 := uint32(0)
+			if c90 {
+				c90b0 = 1
+			}
+			p0 = p0&^(1<<l) | c90b0<<l
+			// 146: selp.u32
+			v91 := uint64(k0)
+			if c90 {
+				v91 = uint64(k4)
+			}
+			// 147: st.global.u32
+			runtime.Store32(fp37, fo37+uint64(l)<<2, uint64(v91))
+			// 148: isspacep.param
+			c92a := u10
+			_ = c92a
+			c92 := false
+			c92b0 := uint32(0)
+			if c92 {
+				c92b0 = 1
+			}
+			p0 = p0&^(1<<l) | c92b0<<l
+			// 149: selp.u32
+			v93 := uint64(k0)
+			if c92 {
+				v93 = uint64(k4)
+			}
+			// 150: st.global.u32
+			runtime.Store32(fp38, fo38+uint64(l)<<2, uint64(v93))
+			// 151: isspacep.param::entry
+			c94a := u10
+			_ = c94a
+			c94 := false
+			c94b0 := uint32(0)
+			if c94 {
+				c94b0 = 1
+			}
+			p0 = p0&^(1<<l) | c94b0<<l
+			// 152: selp.u32
+			v95 := uint64(k0)
+			if c94 {
+				v95 = uint64(k4)
+			}
+			// 153: st.global.u32
+			runtime.Store32(fp39, fo39+uint64(l)<<2, uint64(v95))
+			// 154: isspacep.global
+			c96a := u15
+			_ = c96a
+			c96 := runtime.IsGlobalGeneric(c96a) && c96a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c96a-w.GlobalVar(0) < uint64(0x10))
+			c96b0 := uint32(0)
+			if c96 {
+				c96b0 = 1
+			}
+			p0 = p0&^(1<<l) | c96b0<<l
+			// 155: selp.u32
+			v97 := uint64(k0)
+			if c96 {
+				v97 = uint64(k4)
+			}
+			// 156: st.global.u32
+			runtime.Store32(fp40, fo40+uint64(l)<<2, uint64(v97))
+			// 157: isspacep.const
+			c98a := u15
+			_ = c98a
+			c98 := (c98a-w.GlobalVar(0) < uint64(0x10))
+			c98b0 := uint32(0)
+			if c98 {
+				c98b0 = 1
+			}
+			p0 = p0&^(1<<l) | c98b0<<l
+			// 158: selp.u32
+			v99 := uint64(k0)
+			if c98 {
+				v99 = uint64(k4)
+			}
+			// 159: st.global.u32
+			runtime.Store32(fp41, fo41+uint64(l)<<2, uint64(v99))
+			// 160: isspacep.shared
+			c100a := u15
+			_ = c100a
+			c100 := c100a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c100b0 := uint32(0)
+			if c100 {
+				c100b0 = 1
+			}
+			p0 = p0&^(1<<l) | c100b0<<l
+			// 161: selp.u32
+			v101 := uint64(k0)
+			if c100 {
+				v101 = uint64(k4)
+			}
+			// 162: st.global.u32
+			runtime.Store32(fp42, fo42+uint64(l)<<2, uint64(v101))
+			// 163: isspacep.shared::cta
+			c102a := u15
+			_ = c102a
+			c102 := c102a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c102b0 := uint32(0)
+			if c102 {
+				c102b0 = 1
+			}
+			p0 = p0&^(1<<l) | c102b0<<l
+			// 164: selp.u32
+			v103 := uint64(k0)
+			if c102 {
+				v103 = uint64(k4)
+			}
+			// 165: st.global.u32
+			runtime.Store32(fp43, fo43+uint64(l)<<2, uint64(v103))
+			// 166: isspacep.shared::cluster
+			c104a := u15
+			_ = c104a
+			c104 := c104a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c104b0 := uint32(0)
+			if c104 {
+				c104b0 = 1
+			}
+			p0 = p0&^(1<<l) | c104b0<<l
+			// 167: selp.u32
+			v105 := uint64(k0)
+			if c104 {
+				v105 = uint64(k4)
+			}
+			// 168: st.global.u32
+			runtime.Store32(fp44, fo44+uint64(l)<<2, uint64(v105))
+			// 169: isspacep.local
+			c106a := u15
+			_ = c106a
+			c106 := c106a-uint64(runtime.LocalWindow) < uint64(0x10000000)
+			c106b0 := uint32(0)
+			if c106 {
+				c106b0 = 1
+			}
+			p0 = p0&^(1<<l) | c106b0<<l
+			// 170: selp.u32
+			v107 := uint64(k0)
+			if c106 {
+				v107 = uint64(k4)
+			}
+			// 171: st.global.u32
+			runtime.Store32(fp45, fo45+uint64(l)<<2, uint64(v107))
+			// 172: isspacep.param
+			c108a := u15
+			_ = c108a
+			c108 := false
+			c108b0 := uint32(0)
+			if c108 {
+				c108b0 = 1
+			}
+			p0 = p0&^(1<<l) | c108b0<<l
+			// 173: selp.u32
+			v109 := uint64(k0)
+			if c108 {
+				v109 = uint64(k4)
+			}
+			// 174: st.global.u32
+			runtime.Store32(fp46, fo46+uint64(l)<<2, uint64(v109))
+			// 175: isspacep.param::entry
+			c110a := u15
+			_ = c110a
+			c110 := false
+			c110b0 := uint32(0)
+			if c110 {
+				c110b0 = 1
+			}
+			p0 = p0&^(1<<l) | c110b0<<l
+			// 176: selp.u32
+			v111 := uint64(k0)
+			if c110 {
+				v111 = uint64(k4)
+			}
+			// 177: st.global.u32
+			runtime.Store32(fp47, fo47+uint64(l)<<2, uint64(v111))
+			// 179: isspacep.shared
+			c113a := uint64(uint32(u112))
+			_ = c113a
+			c113 := c113a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+			c113b0 := uint32(0)
+			if c113 {
+				c113b0 = 1
+			}
+			p1n |= c113b0 << l
+			// 180: selp.u32
+			v114 := uint64(k0)
+			if c113 {
+				v114 = uint64(k4)
+			}
+			// 181: st.global.u32
+			runtime.Store32(fp48, fo48+uint64(l)<<2, uint64(v114))
+			// 182: setp.eq.u64
+			c115t := uint64(u11) == uint64(u7)
+			c115 := c115t
+			c115b0 := uint32(0)
+			if c115 {
+				c115b0 = 1
+			}
+			p2 = p2&^(1<<l) | c115b0<<l
+			// 183: setp.eq.u64
+			c116t := uint64(u12) == uint64(u9)
+			c116 := c116t
+			c116b0 := uint32(0)
+			if c116 {
+				c116b0 = 1
+			}
+			p3n |= c116b0 << l
+			// 184: setp.eq.u64
+			c117t := uint64(u13) == uint64(u3)
+			c117 := c117t
+			c117b0 := uint32(0)
+			if c117 {
+				c117b0 = 1
+			}
+			p4n |= c117b0 << l
+			// 185: setp.eq.u64
+			c118t := uint64(u14) == uint64(u5)
+			c118 := c118t
+			c118b0 := uint32(0)
+			if c118 {
+				c118b0 = 1
+			}
+			p5n |= c118b0 << l
+			// 186: and.pred
+			c119 := (c115) && (c116)
+			c119b0 := uint32(0)
+			if c119 {
+				c119b0 = 1
+			}
+			p2 = p2&^(1<<l) | c119b0<<l
+			// 187: and.pred
+			c120 := (c119) && (c117)
+			c120b0 := uint32(0)
+			if c120 {
+				c120b0 = 1
+			}
+			p2 = p2&^(1<<l) | c120b0<<l
+			// 188: and.pred
+			c121 := (c120) && (c118)
+			c121b0 := uint32(0)
+			if c121 {
+				c121b0 = 1
+			}
+			p2 = p2&^(1<<l) | c121b0<<l
+			// 189: selp.u32
+			v122 := uint64(k0)
+			if c121 {
+				v122 = uint64(k4)
+			}
+			// 190: st.global.u32
+			runtime.Store32(fp49, fo49+uint64(l)<<2, uint64(v122))
+			// 191: ld.u32
+			v123 := runtime.Load32(fp50, fo50+uint64(l)<<2)
+			// 192: st.global.u32
+			runtime.Store32(fp51, fo51+uint64(l)<<2, uint64(v123))
+		}
+		w.P[0] = p0
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+	}
+	return true
+}
+
 // sBlock0 runs block 0 of kernel s for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 19-192; ret
 func sBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, sBlock0Warp(w, m, budget)) {
+		return
+	}
 	r15 := w.Reg(15)
 	r17 := w.Reg(17)
 	k0 := uint64(0x0)
@@ -4224,8 +9725,11 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX lines 177: lane-local, one loop over the lanes
+	// PTX line 178: cvt.u32.u64, warp-uniform
+	u160 := uint64(uint32(uint64(u8)))
+	// PTX lines 177, 179, 180: lane-local, one loop over the lanes
 	{
+		p1 := w.P[1]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -4236,6 +9740,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s159w := w.Window(47)
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 177: st.global.u32
@@ -4248,6 +9753,21 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s159w, runtime.SpaceGlobal, s159, 4, s159v, l, "testdata/ptx/hand/isspacep.ptx:177")
 					}
 				}
+				// 179: isspacep.shared
+				c161a := uint64(uint32(u160))
+				_ = c161a
+				c161 := c161a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+				c161b0 := uint32(0)
+				if c161 {
+					c161b0 = 1
+				}
+				p1n |= c161b0 << l
+				// 180: selp.u32
+				v162 := uint64(k0)
+				if c161 {
+					v162 = uint64(k4)
+				}
+				r15[l] = v162
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4262,14 +9782,27 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s159w, runtime.SpaceGlobal, s159, 4, s159v, l, "testdata/ptx/hand/isspacep.ptx:177")
 					}
 				}
+				// 179: isspacep.shared
+				c161a := uint64(uint32(u160))
+				_ = c161a
+				c161 := c161a-uint64(runtime.SharedWindow) < uint64(0x10000000)
+				c161b0 := uint32(0)
+				if c161 {
+					c161b0 = 1
+				}
+				p1n |= c161b0 << l
+				// 180: selp.u32
+				v162 := uint64(k0)
+				if c161 {
+					v162 = uint64(k4)
+				}
+				r15[l] = v162
 			}
 		}
+		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 178: cvt.u32.u64, warp-uniform
-	u160 := uint64(uint32(uint64(u8)))
-	// PTX lines 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189: lane-local, one loop over the lanes
+	// PTX lines 181, 182, 183, 184, 185, 186, 187, 188, 189: lane-local, one loop over the lanes
 	{
-		p1 := w.P[1]
 		p2 := w.P[2]
 		p3 := w.P[3]
 		p4 := w.P[4]
@@ -4284,29 +9817,14 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s163w := w.Window(48)
-		p1n := uint32(0)
 		p3n := uint32(0)
 		p4n := uint32(0)
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 179: isspacep.shared
-				c161a := uint64(uint32(u160))
-				_ = c161a
-				c161 := c161a-uint64(runtime.SharedWindow) < uint64(0x10000000)
-				c161b0 := uint32(0)
-				if c161 {
-					c161b0 = 1
-				}
-				p1n |= c161b0 << l
-				// 180: selp.u32
-				v162 := uint64(k0)
-				if c161 {
-					v162 = uint64(k4)
-				}
 				// 181: st.global.u32
 				s163 := uint64(u1) + 0xc0
-				s163v := uint64(v162)
+				s163v := uint64(r15[l])
 				if s163o := s163 - s163w.Base; s163o < s163w.End && s163&3 == 0 {
 					runtime.Store32(s163w.Ptr, s163o, s163v)
 				} else {
@@ -4377,23 +9895,9 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 179: isspacep.shared
-				c161a := uint64(uint32(u160))
-				_ = c161a
-				c161 := c161a-uint64(runtime.SharedWindow) < uint64(0x10000000)
-				c161b0 := uint32(0)
-				if c161 {
-					c161b0 = 1
-				}
-				p1n |= c161b0 << l
-				// 180: selp.u32
-				v162 := uint64(k0)
-				if c161 {
-					v162 = uint64(k4)
-				}
 				// 181: st.global.u32
 				s163 := uint64(u1) + 0xc0
-				s163v := uint64(v162)
+				s163v := uint64(r15[l])
 				if s163o := s163 - s163w.Base; s163o < s163w.End && s163&3 == 0 {
 					runtime.Store32(s163w.Ptr, s163o, s163v)
 				} else {
@@ -4462,7 +9966,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				r15[l] = v171
 			}
 		}
-		w.P[1] = p1&^m | p1n
 		w.P[2] = p2
 		w.P[3] = p3&^m | p3n
 		w.P[4] = p4&^m | p4n

@@ -10547,7 +10547,6 @@ func wmmaFormsBlock0(w *runtime.Warp, m uint32, budget int) {
 // b0, PTX lines 519-528; ret
 func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
-	r34 := w.Reg(34)
 	r36 := w.Reg(36)
 	r38 := w.Reg(38)
 	r39 := w.Reg(39)
@@ -10556,7 +10555,9 @@ func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 	r42 := w.Reg(42)
 	k0 := uint64(0x5)
 	k1 := uint64(0x320)
-	// PTX lines 519, 520: lane-local, one loop over the lanes
+	// PTX line 521: mov.u32, warp-uniform
+	u3 := uint64(k1)
+	// PTX lines 519, 520, 522, 523, 524: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
@@ -10565,7 +10566,14 @@ func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 				v1 := uint64(uint64(tid0[l]))
 				// 520: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				r34[l] = v2
+				// 522: add.u32
+				v4 := uint64(uint32(u3) + uint32(v2))
+				r36[l] = v4
+				// 523: cvt.u64.u32
+				v5 := uint64(uint64(uint32(v2)))
+				// 524: add.u64
+				v6 := uint64(uint64(r3[l]) + uint64(v5))
+				r38[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10574,33 +10582,11 @@ func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 				v1 := uint64(uint64(tid0[l]))
 				// 520: shl.b32
 				v2 := uint64(uint32(v1) << uint32(k0))
-				r34[l] = v2
-			}
-		}
-	}
-	// PTX line 521: mov.u32, warp-uniform
-	u3 := uint64(k1)
-	// PTX lines 522, 523, 524: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 522: add.u32
-				v4 := uint64(uint32(u3) + uint32(r34[l]))
+				v4 := uint64(uint32(u3) + uint32(v2))
 				r36[l] = v4
 				// 523: cvt.u64.u32
-				v5 := uint64(uint64(uint32(r34[l])))
-				// 524: add.u64
-				v6 := uint64(uint64(r3[l]) + uint64(v5))
-				r38[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 522: add.u32
-				v4 := uint64(uint32(u3) + uint32(r34[l]))
-				r36[l] = v4
-				// 523: cvt.u64.u32
-				v5 := uint64(uint64(uint32(r34[l])))
+				v5 := uint64(uint64(uint32(v2)))
 				// 524: add.u64
 				v6 := uint64(uint64(r3[l]) + uint64(v5))
 				r38[l] = v6

@@ -306,7 +306,6 @@ func scopesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 // scopesBlock0 runs block 0 of kernel scopes for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 34-83
 func scopesBlock0(w *runtime.Warp, m uint32, budget int) {
-	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
 	r14 := w.Reg(14)
@@ -324,35 +323,6 @@ func scopesBlock0(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 35: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 36, 37, 38: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		h5 := uint32(u1) * uint32(u2)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 37: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r2[l] = v4
-				// 38: mov.u32
-				v6 := uint64(v4)
-				r0[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 37: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r2[l] = v4
-				// 38: mov.u32
-				v6 := uint64(v4)
-				r0[l] = v6
-			}
-		}
-	}
 	// PTX line 39: mov.u32, warp-uniform
 	u7 := uint64(k0)
 	// PTX line 40: mov.u32, warp-uniform
@@ -379,23 +349,6 @@ func scopesBlock0(w *runtime.Warp, m uint32, budget int) {
 	u18 := uint64(uint32(u15) + uint32(u17))
 	// PTX line 59: add.u32, warp-uniform
 	u19 := uint64(uint32(u18) + uint32(u12))
-	// PTX lines 61: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 61: add.u32
-				v20 := uint64(uint32(u19) + uint32(r0[l]))
-				r1[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 61: add.u32
-				v20 := uint64(uint32(u19) + uint32(r0[l]))
-				r1[l] = v20
-			}
-		}
-	}
 	// PTX line 64: mov.u32, warp-uniform
 	u21 := uint64(k8)
 	// PTX line 65: mov.u32, warp-uniform
@@ -404,18 +357,29 @@ func scopesBlock0(w *runtime.Warp, m uint32, budget int) {
 	u23 := uint64(uint32(u10) + uint32(u21))
 	// PTX line 67: add.u32, warp-uniform
 	u24 := uint64(uint32(u23) + uint32(u22))
-	// PTX lines 69, 70, 71, 75, 76, 77, 78: lane-local, one loop over the lanes
+	// PTX lines 36, 37, 38, 61, 69, 70, 71, 75, 76, 77, 78: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 36: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
+				r2[l] = v4
+				// 38: mov.u32
+				v6 := uint64(v4)
+				// 61: add.u32
+				v20 := uint64(uint32(u19) + uint32(v6))
 				// 69: add.u32
-				v25 := uint64(uint32(r1[l]) + uint32(u8))
+				v25 := uint64(uint32(v20) + uint32(u8))
 				// 70: add.u32
 				v26 := uint64(uint32(v25) + uint32(u9))
 				// 71: add.u32
 				v27 := uint64(uint32(v26) + uint32(u24))
 				// 75: cvt.rn.f32.u32
-				v28 := uint64(math.Float32bits(float32(uint32(r2[l]))))
+				v28 := uint64(math.Float32bits(float32(uint32(v4))))
 				// 76: mul.f32
 				v29F := isa.CanonF32(math.Float32frombits(uint32(v28)) * math.Float32frombits(uint32(u11)))
 				v29 := uint64(math.Float32bits(v29F))
@@ -430,14 +394,23 @@ func scopesBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 36: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 37: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
+				r2[l] = v4
+				// 38: mov.u32
+				v6 := uint64(v4)
+				// 61: add.u32
+				v20 := uint64(uint32(u19) + uint32(v6))
 				// 69: add.u32
-				v25 := uint64(uint32(r1[l]) + uint32(u8))
+				v25 := uint64(uint32(v20) + uint32(u8))
 				// 70: add.u32
 				v26 := uint64(uint32(v25) + uint32(u9))
 				// 71: add.u32
 				v27 := uint64(uint32(v26) + uint32(u24))
 				// 75: cvt.rn.f32.u32
-				v28 := uint64(math.Float32bits(float32(uint32(r2[l]))))
+				v28 := uint64(math.Float32bits(float32(uint32(v4))))
 				// 76: mul.f32
 				v29F := isa.CanonF32(math.Float32frombits(uint32(v28)) * math.Float32frombits(uint32(u11)))
 				v29 := uint64(math.Float32bits(v29F))

@@ -272,7 +272,6 @@ func setpTwoDestRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 // setpTwoDestBlock0 runs block 0 of kernel setp_two_dest for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 29-55; divergent, reconverges at block 1 (b1 (SKIP))
 func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
-	r0 := w.Reg(0)
 	r2 := w.Reg(2)
 	r5 := w.Reg(5)
 	k0 := uint64(0x8)
@@ -290,47 +289,27 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 30: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 31, 32, 33: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		h5 := uint32(u1) * uint32(u2)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 31: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 32: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r2[l] = v4
-				// 33: sub.s32
-				v6 := uint64(uint32(v4) - uint32(k0))
-				r0[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 31: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 32: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r2[l] = v4
-				// 33: sub.s32
-				v6 := uint64(uint32(v4) - uint32(k0))
-				r0[l] = v6
-			}
-		}
-	}
 	// PTX line 34: mov.s32, warp-uniform
 	u7 := uint64(k1)
-	// PTX lines 35, 36, 38, 39, 40, 41, 42, 43, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55: lane-local, one loop over the lanes
+	// PTX lines 31, 32, 33, 35, 36, 38, 39, 40, 41, 42, 43, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
 		p2 := w.P[2]
+		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 31: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 32: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
+				r2[l] = v4
+				// 33: sub.s32
+				v6 := uint64(uint32(v4) - uint32(k0))
 				// 35: and.b32
-				v8 := uint64(uint32(r2[l]) & uint32(k2))
+				v8 := uint64(uint32(v4) & uint32(k2))
 				// 36: setp.eq.u32
 				c9t := uint32(v8) == uint32(k2)
 				c9 := c9t
@@ -340,7 +319,7 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				p2n |= c9b0 << l
 				// 38: setp.lt.s32
-				c10t := int32(r0[l]) < int32(u7)
+				c10t := int32(v6) < int32(u7)
 				c10 := c10t
 				c10b0 := uint32(0)
 				if c10 {
@@ -376,7 +355,7 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 					r5[l] = v15
 				}
 				// 45: setp.gt.and.s32
-				c16t := int32(r0[l]) > int32(k3)
+				c16t := int32(v6) > int32(k3)
 				c16c := c9
 				c16 := c16t && c16c
 				c16q := !c16t && c16c
@@ -406,7 +385,7 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 49: or.b32
 				v20 := uint64(uint32(v18) | uint32(v19))
 				// 51: setp.ne.or.s32
-				c21t := uint32(r0[l]) != uint32(k3)
+				c21t := uint32(v6) != uint32(k3)
 				c21c := !c9
 				c21 := c21t || c21c
 				c21q := !c21t || c21c
@@ -440,8 +419,15 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 31: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 32: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
+				r2[l] = v4
+				// 33: sub.s32
+				v6 := uint64(uint32(v4) - uint32(k0))
 				// 35: and.b32
-				v8 := uint64(uint32(r2[l]) & uint32(k2))
+				v8 := uint64(uint32(v4) & uint32(k2))
 				// 36: setp.eq.u32
 				c9t := uint32(v8) == uint32(k2)
 				c9 := c9t
@@ -451,7 +437,7 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				p2n |= c9b0 << l
 				// 38: setp.lt.s32
-				c10t := int32(r0[l]) < int32(u7)
+				c10t := int32(v6) < int32(u7)
 				c10 := c10t
 				c10b0 := uint32(0)
 				if c10 {
@@ -487,7 +473,7 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 					r5[l] = v15
 				}
 				// 45: setp.gt.and.s32
-				c16t := int32(r0[l]) > int32(k3)
+				c16t := int32(v6) > int32(k3)
 				c16c := c9
 				c16 := c16t && c16c
 				c16q := !c16t && c16c
@@ -517,7 +503,7 @@ func setpTwoDestBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 49: or.b32
 				v20 := uint64(uint32(v18) | uint32(v19))
 				// 51: setp.ne.or.s32
-				c21t := uint32(r0[l]) != uint32(k3)
+				c21t := uint32(v6) != uint32(k3)
 				c21c := !c9
 				c21 := c21t || c21c
 				c21q := !c21t || c21c

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/warp_sz.ptx",
-	NumPasses:  1,
+	NumPasses:  2,
 	NumWindows: 20,
 	SM:         80,
 	SharedSize: 0,
@@ -614,30 +614,9 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 47: cvta.to.global.u64, warp-uniform
 	u7 := uint64(u6)
-	// PTX lines 48, 49: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-				// 49: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
-				r9[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-				// 49: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
-				r9[l] = v9
-			}
-		}
-	}
 	// PTX line 51: mov.u32, warp-uniform
 	u10 := uint64(k1)
-	// PTX lines 52, 53: lane-local, one loop over the lanes
+	// PTX lines 48, 49, 52, 53: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -651,8 +630,13 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 		s11w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 48: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
+				// 49: add.u64
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r9[l] = v9
 				// 52: st.global.u32
-				s11 := uint64(r9[l]) + 0x0
+				s11 := uint64(v9) + 0x0
 				s11v := uint64(u10)
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
@@ -668,8 +652,13 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 48: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
+				// 49: add.u64
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r9[l] = v9
 				// 52: st.global.u32
-				s11 := uint64(r9[l]) + 0x0
+				s11 := uint64(v9) + 0x0
 				s11v := uint64(u10)
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
@@ -1255,6 +1244,10 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 83: mov.u32, warp-uniform
+	u42 := uint64(k6)
+	// PTX line 84: add.u32, warp-uniform
+	u43 := uint64(uint32(u42) + uint32(k1))
 	// PTX lines 82: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1296,10 +1289,10 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 83: mov.u32, warp-uniform
-	u42 := uint64(k6)
-	// PTX line 84: add.u32, warp-uniform
-	u43 := uint64(uint32(u42) + uint32(k1))
+	// PTX line 86: mov.u32, warp-uniform
+	u45 := uint64(k7)
+	// PTX line 87: mul.lo.u32, warp-uniform
+	u46 := uint64(uint32(u45) * uint32(k1))
 	// PTX lines 85: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1341,10 +1334,6 @@ func warpSzBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 86: mov.u32, warp-uniform
-	u45 := uint64(k7)
-	// PTX line 87: mul.lo.u32, warp-uniform
-	u46 := uint64(uint32(u45) * uint32(k1))
 	// PTX lines 88, 89, 90: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1585,9 +1574,91 @@ func warpSzBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpSzBlock4Warp runs block 4 of kernel warp_sz for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpSzBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r5 := w.Reg(5)
+	r9 := w.Reg(9)
+	r34 := w.Reg(34)
+	k0 := uint64(0x20)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 103: the address of st.global.u32
+			fd0 := uint64(r9[l]) + 0x44 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 107: the address of st.global.u32
+			fd1 := uint64(r9[l]) + 0x48 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 109: the address of st.global.u32
+			fd2 := uint64(r9[l]) + 0x4c - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(17)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(18)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(19)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	// PTX line 108: add.u32, warp-uniform
+	u4 := uint64(uint32(k0) + uint32(k0))
+	// PTX lines 103, 104, 105, 106, 107, 109: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 103: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r34[l]))
+			// 104: cvt.u64.u32
+			v1 := uint64(uint64(uint32(r5[l])))
+			// 105: add.u64
+			v2 := uint64(uint64(v1) + uint64(k0))
+			// 106: cvt.u32.u64
+			v3 := uint64(uint32(uint64(v2)))
+			// 107: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v3))
+			// 109: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+		}
+	}
+	return true
+}
+
 // warpSzBlock4 runs block 4 of kernel warp_sz for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 103-109; ret
 func warpSzBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, warpSzBlock4Warp(w, m, budget)) {
+		return
+	}
 	r5 := w.Reg(5)
 	r9 := w.Reg(9)
 	r34 := w.Reg(34)
@@ -1648,6 +1719,8 @@ func warpSzBlock4(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 108: add.u32, warp-uniform
+	u6 := uint64(uint32(k0) + uint32(k0))
 	// PTX lines 107: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1689,8 +1762,6 @@ func warpSzBlock4(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 108: add.u32, warp-uniform
-	u6 := uint64(uint32(k0) + uint32(k0))
 	// PTX lines 109: lane-local, one loop over the lanes
 	{
 		if budget == 0 {

@@ -11778,40 +11778,21 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 	u3 := uint64(u2)
 	// PTX line 301: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
-	// PTX lines 302, 303, 304: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 302: add.u64
-				v5 := uint64(uint64(r1[l]) + uint64(k0))
-				r11[l] = v5
-				// 303: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
-				// 304: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r13[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 302: add.u64
-				v5 := uint64(uint64(r1[l]) + uint64(k0))
-				r11[l] = v5
-				// 303: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
-				// 304: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r13[l] = v7
-			}
-		}
-	}
 	// PTX line 305: mov.u64, warp-uniform
 	u8 := uint64(k0)
-	// PTX lines 306: lane-local, one loop over the lanes
+	// PTX lines 302, 303, 304, 306: lane-local, one loop over the lanes
 	{
 		s9w := w.Window(98)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 302: add.u64
+				v5 := uint64(uint64(r1[l]) + uint64(k0))
+				r11[l] = v5
+				// 303: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
+				// 304: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				r13[l] = v7
 				// 306: st.u64
 				s9 := uint64(r0[l]) + 0x38
 				if budget == 0 {
@@ -11829,6 +11810,14 @@ func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 302: add.u64
+				v5 := uint64(uint64(r1[l]) + uint64(k0))
+				r11[l] = v5
+				// 303: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
+				// 304: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				r13[l] = v7
 				// 306: st.u64
 				s9 := uint64(r0[l]) + 0x38
 				if budget == 0 {

@@ -1631,52 +1631,36 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 	u3 := uint64(uint64(w.CTAID().Y))
 	// PTX line 31: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.NTID().Y))
-	// PTX lines 32, 33: lane-local, one loop over the lanes
-	{
-		tid1 := &w.Tid[1]
-		h7 := uint32(u3) * uint32(u4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: mov.u32
-				v5 := uint64(uint64(tid1[l]))
-				// 33: mad.lo.s32
-				v6 := uint64(uint32(h7 + uint32(v5)))
-				r5[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: mov.u32
-				v5 := uint64(uint64(tid1[l]))
-				// 33: mad.lo.s32
-				v6 := uint64(uint32(h7 + uint32(v5)))
-				r5[l] = v6
-			}
-		}
-	}
 	// PTX line 34: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.CTAID().X))
 	// PTX line 35: mov.u32, warp-uniform
 	u9 := uint64(uint64(w.NTID().X))
-	// PTX lines 36, 37, 38, 39, 40: lane-local, one loop over the lanes
+	// PTX lines 32, 33, 36, 37, 38, 39, 40: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
 		p2 := w.P[2]
 		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		h7 := uint32(u3) * uint32(u4)
 		h12 := uint32(u8) * uint32(u9)
 		p0n := uint32(0)
 		p1n := uint32(0)
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 32: mov.u32
+				v5 := uint64(uint64(tid1[l]))
+				// 33: mad.lo.s32
+				v6 := uint64(uint32(h7 + uint32(v5)))
+				r5[l] = v6
 				// 36: mov.u32
 				v10 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.s32
 				v11 := uint64(uint32(h12 + uint32(v10)))
 				r9[l] = v11
 				// 38: setp.ge.s32
-				c13t := int32(r5[l]) >= int32(u2)
+				c13t := int32(v6) >= int32(u2)
 				c13 := c13t
 				c13b0 := uint32(0)
 				if c13 {
@@ -1702,13 +1686,18 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 32: mov.u32
+				v5 := uint64(uint64(tid1[l]))
+				// 33: mad.lo.s32
+				v6 := uint64(uint32(h7 + uint32(v5)))
+				r5[l] = v6
 				// 36: mov.u32
 				v10 := uint64(uint64(tid0[l]))
 				// 37: mad.lo.s32
 				v11 := uint64(uint32(h12 + uint32(v10)))
 				r9[l] = v11
 				// 38: setp.ge.s32
-				c13t := int32(r5[l]) >= int32(u2)
+				c13t := int32(v6) >= int32(u2)
 				c13 := c13t
 				c13b0 := uint32(0)
 				if c13 {
@@ -3282,64 +3271,33 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:130")
 	}
-	// PTX lines 131, 132: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		tid1 := &w.Tid[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 131: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 132: mov.u32
-				v5 := uint64(uint64(tid1[l]))
-				r4[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 131: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 132: mov.u32
-				v5 := uint64(uint64(tid1[l]))
-				r4[l] = v5
-			}
-		}
-	}
 	// PTX line 133: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().Y))
 	// PTX line 134: shl.b32, warp-uniform
 	u7 := uint64(uint32(u6) << uint32(k0))
-	// PTX lines 135: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 135: add.s32
-				v8 := uint64(uint32(u7) + uint32(r4[l]))
-				r7[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 135: add.s32
-				v8 := uint64(uint32(u7) + uint32(r4[l]))
-				r7[l] = v8
-			}
-		}
-	}
 	// PTX line 136: mov.u32, warp-uniform
 	u9 := uint64(uint64(w.CTAID().X))
 	// PTX line 137: shl.b32, warp-uniform
 	u10 := uint64(uint32(u9) << uint32(k0))
-	// PTX lines 138, 139: lane-local, one loop over the lanes
+	// PTX lines 131, 132, 135, 138, 139: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 131: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 132: mov.u32
+				v5 := uint64(uint64(tid1[l]))
+				r4[l] = v5
+				// 135: add.s32
+				v8 := uint64(uint32(u7) + uint32(v5))
+				r7[l] = v8
 				// 138: add.s32
-				v11 := uint64(uint32(u10) + uint32(r3[l]))
+				v11 := uint64(uint32(u10) + uint32(v4))
 				r10[l] = v11
 				// 139: setp.lt.s32
 				c12t := int32(u1) < int32(k1)
@@ -3353,8 +3311,17 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 131: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 132: mov.u32
+				v5 := uint64(uint64(tid1[l]))
+				r4[l] = v5
+				// 135: add.s32
+				v8 := uint64(uint32(u7) + uint32(v5))
+				r7[l] = v8
 				// 138: add.s32
-				v11 := uint64(uint32(u10) + uint32(r3[l]))
+				v11 := uint64(uint32(u10) + uint32(v4))
 				r10[l] = v11
 				// 139: setp.lt.s32
 				c12t := int32(u1) < int32(k1)
@@ -5383,8 +5350,6 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
 	r23 := w.Reg(23)
@@ -5438,93 +5403,67 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 147: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u3)
 	runtime.Broadcast(r15, m, u4)
-	// PTX lines 148: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 148: mul.lo.s32
-				v5 := uint64(uint32(r7[l]) * uint32(r0[l]))
-				r16[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 148: mul.lo.s32
-				v5 := uint64(uint32(r7[l]) * uint32(r0[l]))
-				r16[l] = v5
-			}
-		}
-	}
 	// PTX line 149: mov.u64, warp-uniform
 	u6 := uint64(k0)
-	// PTX lines 150, 151, 152, 153: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 150: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
-				r18[l] = v7
-				// 151: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
-				r19[l] = v8
-				// 152: add.s64
-				v9 := uint64(uint64(u6) + uint64(v8))
-				r20[l] = v9
-				// 153: add.s64
-				v10 := uint64(uint64(v9) + uint64(v7))
-				r21[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 150: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
-				r18[l] = v7
-				// 151: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
-				r19[l] = v8
-				// 152: add.s64
-				v9 := uint64(uint64(u6) + uint64(v8))
-				r20[l] = v9
-				// 153: add.s64
-				v10 := uint64(uint64(v9) + uint64(v7))
-				r21[l] = v10
-			}
-		}
-	}
 	// PTX line 154: mov.u64, warp-uniform
 	u11 := uint64(k3)
-	// PTX lines 155, 156, 157, 158: lane-local, one loop over the lanes
+	// PTX lines 148, 150, 151, 152, 153, 155, 156, 157, 158: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 148: mul.lo.s32
+				v5 := uint64(uint32(r7[l]) * uint32(r0[l]))
+				r16[l] = v5
+				// 150: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+				// 151: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
+				// 152: add.s64
+				v9 := uint64(uint64(u6) + uint64(v8))
+				r20[l] = v9
+				// 153: add.s64
+				v10 := uint64(uint64(v9) + uint64(v7))
+				r21[l] = v10
 				// 155: add.s64
-				v12 := uint64(uint64(u11) + uint64(r18[l]))
+				v12 := uint64(uint64(u11) + uint64(v7))
 				r23[l] = v12
 				// 156: add.s64
-				v13 := uint64(uint64(v12) + uint64(r19[l]))
+				v13 := uint64(uint64(v12) + uint64(v8))
 				r24[l] = v13
 				// 157: add.s64
 				v14 := uint64(uint64(v12) + uint64(k4))
 				r25[l] = v14
 				// 158: add.s64
-				v15 := uint64(uint64(r20[l]) + uint64(k5))
+				v15 := uint64(uint64(v9) + uint64(k5))
 				r26[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 148: mul.lo.s32
+				v5 := uint64(uint32(r7[l]) * uint32(r0[l]))
+				r16[l] = v5
+				// 150: mul.wide.u32
+				v7 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+				// 151: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k2))))
+				// 152: add.s64
+				v9 := uint64(uint64(u6) + uint64(v8))
+				r20[l] = v9
+				// 153: add.s64
+				v10 := uint64(uint64(v9) + uint64(v7))
+				r21[l] = v10
 				// 155: add.s64
-				v12 := uint64(uint64(u11) + uint64(r18[l]))
+				v12 := uint64(uint64(u11) + uint64(v7))
 				r23[l] = v12
 				// 156: add.s64
-				v13 := uint64(uint64(v12) + uint64(r19[l]))
+				v13 := uint64(uint64(v12) + uint64(v8))
 				r24[l] = v13
 				// 157: add.s64
 				v14 := uint64(uint64(v12) + uint64(k4))
 				r25[l] = v14
 				// 158: add.s64
-				v15 := uint64(uint64(r20[l]) + uint64(k5))
+				v15 := uint64(uint64(v9) + uint64(k5))
 				r26[l] = v15
 			}
 		}

@@ -1060,7 +1060,6 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
-	r4 := w.Reg(4)
 	r8 := w.Reg(8)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
@@ -1068,28 +1067,11 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x4)
 	k1 := uint64(0x2)
 	k2 := uint64(0x0)
-	// PTX lines 38: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 38: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				r4[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 38: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				r4[l] = v1
-			}
-		}
-	}
 	// PTX line 39: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
 	// PTX line 40: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 41, 42, 43, 44, 45: lane-local, one loop over the lanes
+	// PTX lines 38, 41, 42, 43, 44, 45: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1105,13 +1087,15 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 		h5 := uint32(u2) * uint32(u3)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 38: cvta.to.global.u64
+				v1 := uint64(r1[l])
 				// 41: mad.lo.s32
 				v4 := uint64(uint32(h5 + uint32(r3[l])))
 				// 42: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
 				r8[l] = v6
 				// 43: add.s64
-				v7 := uint64(uint64(r4[l]) + uint64(v6))
+				v7 := uint64(uint64(v1) + uint64(v6))
 				// 44: ld.global.u32
 				v8a := uint64(v7) + 0x0
 				var v8 uint64
@@ -1135,13 +1119,15 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 38: cvta.to.global.u64
+				v1 := uint64(r1[l])
 				// 41: mad.lo.s32
 				v4 := uint64(uint32(h5 + uint32(r3[l])))
 				// 42: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
 				r8[l] = v6
 				// 43: add.s64
-				v7 := uint64(uint64(r4[l]) + uint64(v6))
+				v7 := uint64(uint64(v1) + uint64(v6))
 				// 44: ld.global.u32
 				v8a := uint64(v7) + 0x0
 				var v8 uint64
@@ -1698,7 +1684,6 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
 	r8 := w.Reg(8)
-	r9 := w.Reg(9)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
@@ -1711,26 +1696,9 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 92: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r8, m, u1)
-	// PTX lines 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: cvta.to.global.u64
-				v2 := uint64(r1[l])
-				r9[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: cvta.to.global.u64
-				v2 := uint64(r1[l])
-				r9[l] = v2
-			}
-		}
-	}
 	// PTX line 94: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.CTAID().X))
-	// PTX lines 95, 96, 97, 98, 99: lane-local, one loop over the lanes
+	// PTX lines 93, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1746,13 +1714,15 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 		h5 := uint32(u3) * uint32(u1)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 93: cvta.to.global.u64
+				v2 := uint64(r1[l])
 				// 95: mad.lo.s32
 				v4 := uint64(uint32(h5 + uint32(r2[l])))
 				// 96: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
 				r12[l] = v6
 				// 97: add.s64
-				v7 := uint64(uint64(r9[l]) + uint64(v6))
+				v7 := uint64(uint64(v2) + uint64(v6))
 				r13[l] = v7
 				// 98: ld.global.u32
 				v8a := uint64(v7) + 0x0
@@ -1777,13 +1747,15 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 93: cvta.to.global.u64
+				v2 := uint64(r1[l])
 				// 95: mad.lo.s32
 				v4 := uint64(uint32(h5 + uint32(r2[l])))
 				// 96: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
 				r12[l] = v6
 				// 97: add.s64
-				v7 := uint64(uint64(r9[l]) + uint64(v6))
+				v7 := uint64(uint64(v2) + uint64(v6))
 				r13[l] = v7
 				// 98: ld.global.u32
 				v8a := uint64(v7) + 0x0

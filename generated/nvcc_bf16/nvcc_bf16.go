@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/bf16.ptx",
-	NumPasses:  0,
+	NumPasses:  1,
 	NumWindows: 11,
 	SM:         80,
 	SharedSize: 0,
@@ -539,9 +539,430 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u6
 }
 
+// bf16OpsBlock2Warp runs block 2 of kernel bf16_ops for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	k0 := uint64(0x2)
+	k1 := uint64(0x4)
+	k2 := uint64(0x6)
+	k3 := uint64(0x3f80)
+	k4 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	fl10, fh10 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 46: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 47: cvta.to.global.u64
+			v2 := uint64(r2[l])
+			// 48: mul.wide.s32
+			v3 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+			// 49: add.s64
+			v4 := uint64(uint64(v2) + uint64(v3))
+			// 50: the address of ld.global.u16
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<1
+			fl0 &= fd0
+			fh0 |= fd0
+			// 51: cvta.to.global.u64
+			v5 := uint64(r3[l])
+			// 52: add.s64
+			v6 := uint64(uint64(v5) + uint64(v3))
+			// 53: the address of ld.global.u16
+			fd1 := uint64(v6) + 0x0 - uint64(l)<<1
+			fl1 &= fd1
+			fh1 |= fd1
+			// 54: cvta.to.global.u64
+			v7 := uint64(r4[l])
+			// 55: add.s64
+			v8 := uint64(uint64(v7) + uint64(v3))
+			// 56: the address of ld.global.u16
+			fd2 := uint64(v8) + 0x0 - uint64(l)<<1
+			fl2 &= fd2
+			fh2 |= fd2
+			// 73: cvta.to.global.u64
+			v9 := uint64(r5[l])
+			// 74: mul.wide.s32
+			v10 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+			// 75: add.s64
+			v11 := uint64(uint64(v9) + uint64(v10))
+			// 76: the address of ld.global.f32
+			fd3 := uint64(v11) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 87: mul.lo.s32
+			v12 := uint64(uint32(r10[l]) * uint32(k2))
+			// 88: cvta.to.global.u64
+			v13 := uint64(r0[l])
+			// 89: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k0))))
+			// 90: add.s64
+			v15 := uint64(uint64(v13) + uint64(v14))
+			// 91: the address of st.global.u16
+			fd4 := uint64(v15) + 0x0 - uint64(l)<<1
+			fl4 &= fd4
+			fh4 |= fd4
+			// 92: the address of st.global.u16
+			fd5 := uint64(v15) + 0x2 - uint64(l)<<1
+			fl5 &= fd5
+			fh5 |= fd5
+			// 93: the address of st.global.u16
+			fd6 := uint64(v15) + 0x4 - uint64(l)<<1
+			fl6 &= fd6
+			fh6 |= fd6
+			// 94: the address of st.global.u16
+			fd7 := uint64(v15) + 0x6 - uint64(l)<<1
+			fl7 &= fd7
+			fh7 |= fd7
+			// 95: the address of st.global.u16
+			fd8 := uint64(v15) + 0x8 - uint64(l)<<1
+			fl8 &= fd8
+			fh8 |= fd8
+			// 96: the address of st.global.u16
+			fd9 := uint64(v15) + 0xa - uint64(l)<<1
+			fl9 &= fd9
+			fh9 |= fd9
+			// 101: add.s64
+			v16 := uint64(uint64(v1) + uint64(v10))
+			// 102: the address of st.global.f32
+			fd10 := uint64(v16) + 0x0 - uint64(l)<<2
+			fl10 &= fd10
+			fh10 |= fd10
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9)|(fl10^fh10) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x3e && fb0&1 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x3e && fb1&1 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x3e && fb2&1 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x3e && fb4&1 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x3e && fb5&1 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x3e && fb6&1 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x3e && fb7&1 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x3e && fb8&1 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x3e && fb9&1 == 0) {
+		return false
+	}
+	fb10 := fl10
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	if fb4 != fb0 && fb4+64 > fb0 && fb0+64 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+64 > fb1 && fb1+64 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+64 > fb2 && fb2+64 > fb4 {
+		return false
+	}
+	if fb4+64 > fb3 && fb3+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+64 > fb5 && fb5+64 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+64 > fb6 && fb6+64 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+64 > fb7 && fb7+64 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+64 > fb8 && fb8+64 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+64 > fb9 && fb9+64 > fb4 {
+		return false
+	}
+	if fb4+64 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+64 > fb0 && fb0+64 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+64 > fb1 && fb1+64 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+64 > fb2 && fb2+64 > fb5 {
+		return false
+	}
+	if fb5+64 > fb3 && fb3+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+64 > fb6 && fb6+64 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+64 > fb8 && fb8+64 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+64 > fb9 && fb9+64 > fb5 {
+		return false
+	}
+	if fb5+64 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+64 > fb0 && fb0+64 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+64 > fb1 && fb1+64 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+64 > fb2 && fb2+64 > fb6 {
+		return false
+	}
+	if fb6+64 > fb3 && fb3+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+64 > fb7 && fb7+64 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+64 > fb8 && fb8+64 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+64 > fb9 && fb9+64 > fb6 {
+		return false
+	}
+	if fb6+64 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+64 > fb0 && fb0+64 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+64 > fb1 && fb1+64 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+64 > fb2 && fb2+64 > fb7 {
+		return false
+	}
+	if fb7+64 > fb3 && fb3+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+64 > fb8 && fb8+64 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+64 > fb9 && fb9+64 > fb7 {
+		return false
+	}
+	if fb7+64 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+64 > fb0 && fb0+64 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+64 > fb1 && fb1+64 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+64 > fb2 && fb2+64 > fb8 {
+		return false
+	}
+	if fb8+64 > fb3 && fb3+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+64 > fb9 && fb9+64 > fb8 {
+		return false
+	}
+	if fb8+64 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+64 > fb0 && fb0+64 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+64 > fb1 && fb1+64 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+64 > fb2 && fb2+64 > fb9 {
+		return false
+	}
+	if fb9+64 > fb3 && fb3+128 > fb9 {
+		return false
+	}
+	if fb9+64 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb10+128 > fb0 && fb0+64 > fb10 {
+		return false
+	}
+	if fb10+128 > fb1 && fb1+64 > fb10 {
+		return false
+	}
+	if fb10+128 > fb2 && fb2+64 > fb10 {
+		return false
+	}
+	if fb10 != fb3 && fb10+128 > fb3 && fb3+128 > fb10 {
+		return false
+	}
+	// PTX line 83: mov.b16, warp-uniform
+	u37 := uint64(k3)
+	// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 62, 66, 70, 73, 74, 75, 76, 78, 84, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 98, 101, 102: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 46: cvta.to.global.u64
+			v17 := uint64(r1[l])
+			// 47: cvta.to.global.u64
+			v18 := uint64(r2[l])
+			// 48: mul.wide.s32
+			v19 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+			// 49: add.s64
+			v20 := uint64(uint64(v18) + uint64(v19))
+			_ = v20
+			// 50: ld.global.u16
+			v21 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			// 51: cvta.to.global.u64
+			v22 := uint64(r3[l])
+			// 52: add.s64
+			v23 := uint64(uint64(v22) + uint64(v19))
+			_ = v23
+			// 53: ld.global.u16
+			v24 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			// 54: cvta.to.global.u64
+			v25 := uint64(r4[l])
+			// 55: add.s64
+			v26 := uint64(uint64(v25) + uint64(v19))
+			_ = v26
+			// 56: ld.global.u16
+			v27 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			// 58: fma.rn.bf16
+			v28h0 := v21
+			v28h1 := v24
+			v28h2 := v27
+			v28 := uint64(isa.FmaBF16(uint16(v28h0), uint16(v28h1), uint16(v28h2)))
+			// 62: min.bf16
+			v29h0 := v21
+			v29h1 := v24
+			v29 := uint64(isa.MinBF16(uint16(v29h0), uint16(v29h1), false, false))
+			// 66: abs.bf16
+			v30h0 := v21
+			v30 := uint64(isa.AbsHalf(uint16(v30h0)))
+			// 70: neg.bf16
+			v31h0 := v21
+			v31 := uint64(isa.NegHalf(uint16(v31h0)))
+			// 73: cvta.to.global.u64
+			v32 := uint64(r5[l])
+			// 74: mul.wide.s32
+			v33 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k1))))
+			// 75: add.s64
+			v34 := uint64(uint64(v32) + uint64(v33))
+			_ = v34
+			// 76: ld.global.f32
+			v35 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 78: cvt.rn.bf16.f32
+			v36s := v35
+			v36 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v36s)))), isa.RN))
+			// 84: fma.rn.bf16
+			v38h0 := v21
+			v38h1 := u37
+			v38h2 := v24
+			v38 := uint64(isa.FmaBF16(uint16(v38h0), uint16(v38h1), uint16(v38h2)))
+			// 87: mul.lo.s32
+			v39 := uint64(uint32(r10[l]) * uint32(k2))
+			// 88: cvta.to.global.u64
+			v40 := uint64(r0[l])
+			// 89: mul.wide.s32
+			v41 := uint64(uint64(int64(int32(v39)) * int64(int32(k0))))
+			// 90: add.s64
+			v42 := uint64(uint64(v40) + uint64(v41))
+			_ = v42
+			// 91: st.global.u16
+			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v28))
+			// 92: st.global.u16
+			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v29))
+			// 93: st.global.u16
+			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v30))
+			// 94: st.global.u16
+			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v31))
+			// 95: st.global.u16
+			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v36))
+			// 96: st.global.u16
+			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v38))
+			// 98: mov.b32
+			v43 := uint64(uint16(k4)) | (uint64(uint16(v21)) << 16)
+			// 101: add.s64
+			v44 := uint64(uint64(v17) + uint64(v33))
+			_ = v44
+			// 102: st.global.f32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v43))
+		}
+	}
+	return true
+}
+
 // bf16OpsBlock2 runs block 2 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 46-102
 func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bf16OpsBlock2Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -551,7 +972,6 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r15 := w.Reg(15)
-	r18 := w.Reg(18)
 	r22 := w.Reg(22)
 	r23 := w.Reg(23)
 	r24 := w.Reg(24)
@@ -567,7 +987,9 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 	k2 := uint64(0x3f80)
 	k3 := uint64(0x6)
 	k4 := uint64(0x0)
-	// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 62, 66, 70, 73, 74, 75, 76, 78: lane-local, one loop over the lanes
+	// PTX line 83: mov.b16, warp-uniform
+	u21 := uint64(k2)
+	// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 62, 66, 70, 73, 74, 75, 76, 78, 84, 87, 88, 89, 90: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -656,7 +1078,6 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 						v8 = v8x
 					}
 				}
-				r18[l] = v8
 				// 54: cvta.to.global.u64
 				v9 := uint64(r4[l])
 				// 55: add.s64
@@ -721,6 +1142,21 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				v20s := v19
 				v20 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v20s)))), isa.RN))
 				r30[l] = v20
+				// 84: fma.rn.bf16
+				v22h0 := v5
+				v22h1 := u21
+				v22h2 := v8
+				v22 := uint64(isa.FmaBF16(uint16(v22h0), uint16(v22h1), uint16(v22h2)))
+				r32[l] = v22
+				// 87: mul.lo.s32
+				v23 := uint64(uint32(r10[l]) * uint32(k3))
+				// 88: cvta.to.global.u64
+				v24 := uint64(r0[l])
+				// 89: mul.wide.s32
+				v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
+				// 90: add.s64
+				v26 := uint64(uint64(v24) + uint64(v25))
+				r36[l] = v26
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -769,7 +1205,6 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 						v8 = v8x
 					}
 				}
-				r18[l] = v8
 				// 54: cvta.to.global.u64
 				v9 := uint64(r4[l])
 				// 55: add.s64
@@ -834,13 +1269,26 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				v20s := v19
 				v20 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v20s)))), isa.RN))
 				r30[l] = v20
+				// 84: fma.rn.bf16
+				v22h0 := v5
+				v22h1 := u21
+				v22h2 := v8
+				v22 := uint64(isa.FmaBF16(uint16(v22h0), uint16(v22h1), uint16(v22h2)))
+				r32[l] = v22
+				// 87: mul.lo.s32
+				v23 := uint64(uint32(r10[l]) * uint32(k3))
+				// 88: cvta.to.global.u64
+				v24 := uint64(r0[l])
+				// 89: mul.wide.s32
+				v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
+				// 90: add.s64
+				v26 := uint64(uint64(v24) + uint64(v25))
+				r36[l] = v26
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 83: mov.b16, warp-uniform
-	u21 := uint64(k2)
-	// PTX lines 84, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
+	// PTX lines 91: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -854,23 +1302,8 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 		s27w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 84: fma.rn.bf16
-				v22h0 := r15[l]
-				v22h1 := u21
-				v22h2 := r18[l]
-				v22 := uint64(isa.FmaBF16(uint16(v22h0), uint16(v22h1), uint16(v22h2)))
-				r32[l] = v22
-				// 87: mul.lo.s32
-				v23 := uint64(uint32(r10[l]) * uint32(k3))
-				// 88: cvta.to.global.u64
-				v24 := uint64(r0[l])
-				// 89: mul.wide.s32
-				v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
-				// 90: add.s64
-				v26 := uint64(uint64(v24) + uint64(v25))
-				r36[l] = v26
 				// 91: st.global.u16
-				s27 := uint64(v26) + 0x0
+				s27 := uint64(r36[l]) + 0x0
 				s27v := uint64(r22[l])
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&1 == 0 {
 					runtime.Store16(s27w.Ptr, s27o, s27v)
@@ -883,23 +1316,8 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 84: fma.rn.bf16
-				v22h0 := r15[l]
-				v22h1 := u21
-				v22h2 := r18[l]
-				v22 := uint64(isa.FmaBF16(uint16(v22h0), uint16(v22h1), uint16(v22h2)))
-				r32[l] = v22
-				// 87: mul.lo.s32
-				v23 := uint64(uint32(r10[l]) * uint32(k3))
-				// 88: cvta.to.global.u64
-				v24 := uint64(r0[l])
-				// 89: mul.wide.s32
-				v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
-				// 90: add.s64
-				v26 := uint64(uint64(v24) + uint64(v25))
-				r36[l] = v26
 				// 91: st.global.u16
-				s27 := uint64(v26) + 0x0
+				s27 := uint64(r36[l]) + 0x0
 				s27v := uint64(r22[l])
 				if s27o := s27 - s27w.Base; s27o < s27w.End && s27&1 == 0 {
 					runtime.Store16(s27w.Ptr, s27o, s27v)

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/cg_tiles.ptx",
-	NumPasses:  11,
+	NumPasses:  16,
 	NumWindows: 10,
 	SM:         80,
 	SharedSize: 1248,
@@ -3822,29 +3822,15 @@ func tileReduce64Block2(w *runtime.Warp, m uint32, budget int) {
 	r23 := w.Reg(23)
 	k0 := uint64(0x6)
 	k1 := uint64(0x3f)
-	// PTX lines 84: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: shr.u32
-				v1 := uint64(uint32(r10[l]) >> uint32(k0))
-				r16[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: shr.u32
-				v1 := uint64(uint32(r10[l]) >> uint32(k0))
-				r16[l] = v1
-			}
-		}
-	}
 	// PTX line 90: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().Z))
-	// PTX lines 91, 93, 94: lane-local, one loop over the lanes
+	// PTX lines 84, 91, 93, 94: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 84: shr.u32
+				v1 := uint64(uint32(r10[l]) >> uint32(k0))
+				r16[l] = v1
 				// 91: mul.lo.s32
 				v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
 				// 93: mad.lo.s32
@@ -3856,6 +3842,9 @@ func tileReduce64Block2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 84: shr.u32
+				v1 := uint64(uint32(r10[l]) >> uint32(k0))
+				r16[l] = v1
 				// 91: mul.lo.s32
 				v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
 				// 93: mad.lo.s32
@@ -4161,7 +4150,6 @@ func tileReduce64Block5(w *runtime.Warp, m uint32, budget int) {
 	r35 := w.Reg(35)
 	r37 := w.Reg(37)
 	r39 := w.Reg(39)
-	r40 := w.Reg(40)
 	r42 := w.Reg(42)
 	k0 := uint64(0x1f)
 	k1 := uint64(0x0)
@@ -4169,7 +4157,9 @@ func tileReduce64Block5(w *runtime.Warp, m uint32, budget int) {
 	k3 := uint64(0x3)
 	// PTX line 143: redux.sync.add.s32
 	w.Redux(runtime.ReduxAdd, 37, 23, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:143")
-	// PTX lines 145, 148, 149, 151, 154: lane-local, one loop over the lanes
+	// PTX line 155: mov.u32, warp-uniform
+	u6 := uint64(k3)
+	// PTX lines 145, 148, 149, 151, 154, 156: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
 		if budget == 0 {
@@ -4212,7 +4202,9 @@ func tileReduce64Block5(w *runtime.Warp, m uint32, budget int) {
 				r39[l] = v4
 				// 154: shl.b32
 				v5 := uint64(uint32(r16[l]) << uint32(k2))
-				r40[l] = v5
+				// 156: shl.b32
+				v7 := uint64(uint32(u6) << uint32(v5))
+				r42[l] = v7
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4242,29 +4234,12 @@ func tileReduce64Block5(w *runtime.Warp, m uint32, budget int) {
 				r39[l] = v4
 				// 154: shl.b32
 				v5 := uint64(uint32(r16[l]) << uint32(k2))
-				r40[l] = v5
+				// 156: shl.b32
+				v7 := uint64(uint32(u6) << uint32(v5))
+				r42[l] = v7
 			}
 		}
 		w.P[3] = p3&^m | p3n
-	}
-	// PTX line 155: mov.u32, warp-uniform
-	u6 := uint64(k3)
-	// PTX lines 156: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 156: shl.b32
-				v7 := uint64(uint32(u6) << uint32(r40[l]))
-				r42[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 156: shl.b32
-				v7 := uint64(uint32(u6) << uint32(r40[l]))
-				r42[l] = v7
-			}
-		}
 	}
 }
 
@@ -5333,53 +5308,70 @@ func tileReduce64Block20(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// tileReduce64Block22Warp runs block 22 of kernel tile_reduce64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce64Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r10 := w.Reg(10)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 64: shl.b32
+			v1 := uint64(uint32(r10[l]) << uint32(k0))
+			// 65: mov.u32
+			v2 := uint64(k1)
+			// 66: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 68: the address of st.shared.u32
+			fd0 := uint64(uint64(uint32(v3))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 65: mov.u32, warp-uniform
+	u5 := uint64(k1)
+	// PTX line 67: mov.u32, warp-uniform
+	u7 := uint64(k1)
+	// PTX lines 64, 66, 68: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 64: shl.b32
+			v4 := uint64(uint32(r10[l]) << uint32(k0))
+			// 66: add.s32
+			v6 := uint64(uint32(u5) + uint32(v4))
+			_ = v6
+			// 68: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u7))
+		}
+	}
+	return true
+}
+
 // tileReduce64Block22 runs block 22 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 64-68
 func tileReduce64Block22(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, tileReduce64Block22Warp(w, m, budget)) {
+		return
+	}
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
-	// PTX lines 64: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: shl.b32
-				v1 := uint64(uint32(r10[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 64: shl.b32
-				v1 := uint64(uint32(r10[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		}
-	}
 	// PTX line 65: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 66: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		}
-	}
 	// PTX line 67: mov.u32, warp-uniform
 	u4 := uint64(k1)
-	// PTX lines 68: lane-local, one loop over the lanes
+	// PTX lines 64, 66, 68: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -5395,8 +5387,12 @@ func tileReduce64Block22(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 64: shl.b32
+				v1 := uint64(uint32(r10[l]) << uint32(k0))
+				// 66: add.s32
+				v3 := uint64(uint32(u2) + uint32(v1))
 				// 68: st.shared.u32
-				s5 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s5 := uint64(uint64(uint32(v3))) + 0x0
 				s5v := uint64(u4)
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
@@ -5409,8 +5405,12 @@ func tileReduce64Block22(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 64: shl.b32
+				v1 := uint64(uint32(r10[l]) << uint32(k0))
+				// 66: add.s32
+				v3 := uint64(uint32(u2) + uint32(v1))
 				// 68: st.shared.u32
-				s5 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s5 := uint64(uint64(uint32(v3))) + 0x0
 				s5v := uint64(u4)
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
@@ -5494,7 +5494,6 @@ func tileReduce64Block27(w *runtime.Warp, m uint32, budget int) {
 	r50 := w.Reg(50)
 	r55 := w.Reg(55)
 	r56 := w.Reg(56)
-	r58 := w.Reg(58)
 	r60 := w.Reg(60)
 	r61 := w.Reg(61)
 	k0 := uint64(0x1)
@@ -5524,7 +5523,9 @@ func tileReduce64Block27(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 193: mov.u32, warp-uniform
 	u2 := uint64(k0)
 	runtime.Broadcast(r50, m, u2)
-	// PTX lines 196, 197, 198, 200, 201, 207, 213, 216: lane-local, one loop over the lanes
+	// PTX line 217: mov.u32, warp-uniform
+	u11 := uint64(k5)
+	// PTX lines 196, 197, 198, 200, 201, 207, 213, 216, 218: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -5572,7 +5573,9 @@ func tileReduce64Block27(w *runtime.Warp, m uint32, budget int) {
 				v9 := uint64(uint64(l))
 				// 216: and.b32
 				v10 := uint64(uint32(v9) & uint32(k4))
-				r58[l] = v10
+				// 218: shl.b32
+				v12 := uint64(uint32(u11) << uint32(v10))
+				r60[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5608,29 +5611,12 @@ func tileReduce64Block27(w *runtime.Warp, m uint32, budget int) {
 				v9 := uint64(uint64(l))
 				// 216: and.b32
 				v10 := uint64(uint32(v9) & uint32(k4))
-				r58[l] = v10
+				// 218: shl.b32
+				v12 := uint64(uint32(u11) << uint32(v10))
+				r60[l] = v12
 			}
 		}
 		flt.Raise(w)
-	}
-	// PTX line 217: mov.u32, warp-uniform
-	u11 := uint64(k5)
-	// PTX lines 218: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 218: shl.b32
-				v12 := uint64(uint32(u11) << uint32(r58[l]))
-				r60[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 218: shl.b32
-				v12 := uint64(uint32(u11) << uint32(r58[l]))
-				r60[l] = v12
-			}
-		}
 	}
 	// PTX line 222: mov.u32, warp-uniform
 	u13 := uint64(k6)
@@ -5733,34 +5719,68 @@ func tileReduce64Block29(w *runtime.Warp, m uint32, budget int) {
 	w.AtomLanes(runtime.SpaceShared, atomAnd32, r65, r33, r64, r64, 0xffffffff, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:243")
 }
 
+// tileReduce64Block31Warp runs block 31 of kernel tile_reduce64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce64Block31Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r16 := w.Reg(16)
+	r68 := w.Reg(68)
+	k0 := uint64(0x2)
+	k1 := uint64(0x40)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 274: shl.b32
+			v1 := uint64(uint32(r16[l]) << uint32(k0))
+			// 275: mov.u32
+			v2 := uint64(k1)
+			// 276: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 277: the address of st.shared.u32
+			fd0 := uint64(uint64(uint32(v3))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 275: mov.u32, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 274, 276, 277: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 274: shl.b32
+			v4 := uint64(uint32(r16[l]) << uint32(k0))
+			// 276: add.s32
+			v6 := uint64(uint32(u5) + uint32(v4))
+			_ = v6
+			// 277: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r68[l]))
+		}
+	}
+	return true
+}
+
 // tileReduce64Block31 runs block 31 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b23, PTX lines 274-277
 func tileReduce64Block31(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, tileReduce64Block31Warp(w, m, budget)) {
+		return
+	}
 	r16 := w.Reg(16)
 	r68 := w.Reg(68)
-	r73 := w.Reg(73)
 	k0 := uint64(0x2)
 	k1 := uint64(0x40)
-	// PTX lines 274: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 274: shl.b32
-				v1 := uint64(uint32(r16[l]) << uint32(k0))
-				r73[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 274: shl.b32
-				v1 := uint64(uint32(r16[l]) << uint32(k0))
-				r73[l] = v1
-			}
-		}
-	}
 	// PTX line 275: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 276, 277: lane-local, one loop over the lanes
+	// PTX lines 274, 276, 277: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -5776,8 +5796,10 @@ func tileReduce64Block31(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 274: shl.b32
+				v1 := uint64(uint32(r16[l]) << uint32(k0))
 				// 276: add.s32
-				v3 := uint64(uint32(u2) + uint32(r73[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				// 277: st.shared.u32
 				s4 := uint64(uint64(uint32(v3))) + 0x0
 				s4v := uint64(r68[l])
@@ -5792,8 +5814,10 @@ func tileReduce64Block31(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 274: shl.b32
+				v1 := uint64(uint32(r16[l]) << uint32(k0))
 				// 276: add.s32
-				v3 := uint64(uint32(u2) + uint32(r73[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				// 277: st.shared.u32
 				s4 := uint64(uint64(uint32(v3))) + 0x0
 				s4v := uint64(r68[l])
@@ -5945,42 +5969,28 @@ func tileReduce64Block34(w *runtime.Warp, m uint32, budget int) {
 // b28, PTX lines 326-328
 func tileReduce64Block36(w *runtime.Warp, m uint32, budget int) {
 	r79 := w.Reg(79)
-	r89 := w.Reg(89)
 	r91 := w.Reg(91)
 	k0 := uint64(0x2)
 	k1 := uint64(0x40)
-	// PTX lines 326: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 326: shl.b32
-				v1 := uint64(uint32(r79[l]) << uint32(k0))
-				r89[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 326: shl.b32
-				v1 := uint64(uint32(r79[l]) << uint32(k0))
-				r89[l] = v1
-			}
-		}
-	}
 	// PTX line 327: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 328: lane-local, one loop over the lanes
+	// PTX lines 326, 328: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 326: shl.b32
+				v1 := uint64(uint32(r79[l]) << uint32(k0))
 				// 328: add.s32
-				v3 := uint64(uint32(u2) + uint32(r89[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r91[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 326: shl.b32
+				v1 := uint64(uint32(r79[l]) << uint32(k0))
 				// 328: add.s32
-				v3 := uint64(uint32(u2) + uint32(r89[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r91[l] = v3
 			}
 		}
@@ -6539,29 +6549,15 @@ func tileReduce128Block2(w *runtime.Warp, m uint32, budget int) {
 	r23 := w.Reg(23)
 	k0 := uint64(0x7)
 	k1 := uint64(0x7f)
-	// PTX lines 417: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 417: shr.u32
-				v1 := uint64(uint32(r10[l]) >> uint32(k0))
-				r16[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 417: shr.u32
-				v1 := uint64(uint32(r10[l]) >> uint32(k0))
-				r16[l] = v1
-			}
-		}
-	}
 	// PTX line 423: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().Z))
-	// PTX lines 424, 426, 427: lane-local, one loop over the lanes
+	// PTX lines 417, 424, 426, 427: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 417: shr.u32
+				v1 := uint64(uint32(r10[l]) >> uint32(k0))
+				r16[l] = v1
 				// 424: mul.lo.s32
 				v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
 				// 426: mad.lo.s32
@@ -6573,6 +6569,9 @@ func tileReduce128Block2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 417: shr.u32
+				v1 := uint64(uint32(r10[l]) >> uint32(k0))
+				r16[l] = v1
 				// 424: mul.lo.s32
 				v3 := uint64(uint32(r8[l]) * uint32(r4[l]))
 				// 426: mad.lo.s32
@@ -6697,7 +6696,7 @@ func tileReduce128Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block3 runs block 3 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_4), PTX lines 444-451; divergent, reconverges at block 24 (b17)
 func tileReduce128Block3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, tileReduce128Block3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, tileReduce128Block3Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -6886,7 +6885,9 @@ func tileReduce128Block5(w *runtime.Warp, m uint32, budget int) {
 	k3 := uint64(0xf)
 	// PTX line 476: redux.sync.add.s32
 	w.Redux(runtime.ReduxAdd, 37, 23, 36, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:476")
-	// PTX lines 478, 481, 482, 484, 487: lane-local, one loop over the lanes
+	// PTX line 488: mov.u32, warp-uniform
+	u6 := uint64(k3)
+	// PTX lines 478, 481, 482, 484, 487, 489: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
 		if budget == 0 {
@@ -6930,6 +6931,9 @@ func tileReduce128Block5(w *runtime.Warp, m uint32, budget int) {
 				// 487: shl.b32
 				v5 := uint64(uint32(r16[l]) << uint32(k2))
 				r40[l] = v5
+				// 489: shl.b32
+				v7 := uint64(uint32(u6) << uint32(v5))
+				r42[l] = v7
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6960,28 +6964,12 @@ func tileReduce128Block5(w *runtime.Warp, m uint32, budget int) {
 				// 487: shl.b32
 				v5 := uint64(uint32(r16[l]) << uint32(k2))
 				r40[l] = v5
+				// 489: shl.b32
+				v7 := uint64(uint32(u6) << uint32(v5))
+				r42[l] = v7
 			}
 		}
 		w.P[3] = p3&^m | p3n
-	}
-	// PTX line 488: mov.u32, warp-uniform
-	u6 := uint64(k3)
-	// PTX lines 489: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 489: shl.b32
-				v7 := uint64(uint32(u6) << uint32(r40[l]))
-				r42[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 489: shl.b32
-				v7 := uint64(uint32(u6) << uint32(r40[l]))
-				r42[l] = v7
-			}
-		}
 	}
 }
 
@@ -7196,7 +7184,7 @@ func tileReduce128Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block13 runs block 13 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB1_13), PTX lines 603-603; the lanes wait here for those bar.warp.sync at line 607 names
 func tileReduce128Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, tileReduce128Block13Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, tileReduce128Block13Warp(w, m, budget)) {
 		return
 	}
 	r34 := w.Reg(34)
@@ -7495,7 +7483,7 @@ func tileReduce128Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block17 runs block 17 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_19), PTX lines 652-665; divergent, reconverges at block 36 (b27)
 func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, tileReduce128Block17Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, tileReduce128Block17Warp(w, m, budget)) {
 		return
 	}
 	r83 := w.Reg(83)
@@ -7833,7 +7821,7 @@ func tileReduce128Block19Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block19 runs block 19 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB1_22), PTX lines 679-684; divergent, reconverges at block 38 (b29)
 func tileReduce128Block19(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, tileReduce128Block19Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, tileReduce128Block19Warp(w, m, budget)) {
 		return
 	}
 	r83 := w.Reg(83)
@@ -7988,7 +7976,7 @@ func tileReduce128Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block20 runs block 20 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB1_23), PTX lines 689-693
 func tileReduce128Block20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, tileReduce128Block20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, tileReduce128Block20Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8050,54 +8038,72 @@ func tileReduce128Block20(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// tileReduce128Block22 runs block 22 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
-// b15, PTX lines 397-401
-func tileReduce128Block22(w *runtime.Warp, m uint32, budget int) {
+// tileReduce128Block22Warp runs block 22 of kernel tile_reduce128 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileReduce128Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
 	k0 := uint64(0x2)
 	k1 := uint64(0x50)
 	k2 := uint64(0x0)
-	// PTX lines 397: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
 	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 397: shl.b32
-				v1 := uint64(uint32(r10[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 397: shl.b32
-				v1 := uint64(uint32(r10[l]) << uint32(k0))
-				r11[l] = v1
-			}
+		for l := range 32 {
+			// 397: shl.b32
+			v1 := uint64(uint32(r10[l]) << uint32(k0))
+			// 398: mov.u32
+			v2 := uint64(k1)
+			// 399: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 401: the address of st.shared.u32
+			fd0 := uint64(uint64(uint32(v3))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
 	}
 	// PTX line 398: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 399: lane-local, one loop over the lanes
+	u5 := uint64(k1)
+	// PTX line 400: mov.u32, warp-uniform
+	u7 := uint64(k2)
+	// PTX lines 397, 399, 401: one pass over a full warp's lanes
 	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 399: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 399: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
-				r13[l] = v3
-			}
+		for l := range 32 {
+			// 397: shl.b32
+			v4 := uint64(uint32(r10[l]) << uint32(k0))
+			// 399: add.s32
+			v6 := uint64(uint32(u5) + uint32(v4))
+			_ = v6
+			// 401: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u7))
 		}
 	}
+	return true
+}
+
+// tileReduce128Block22 runs block 22 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 397-401
+func tileReduce128Block22(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, tileReduce128Block22Warp(w, m, budget)) {
+		return
+	}
+	r10 := w.Reg(10)
+	k0 := uint64(0x2)
+	k1 := uint64(0x50)
+	k2 := uint64(0x0)
+	// PTX line 398: mov.u32, warp-uniform
+	u2 := uint64(k1)
 	// PTX line 400: mov.u32, warp-uniform
 	u4 := uint64(k2)
-	// PTX lines 401: lane-local, one loop over the lanes
+	// PTX lines 397, 399, 401: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -8113,8 +8119,12 @@ func tileReduce128Block22(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 397: shl.b32
+				v1 := uint64(uint32(r10[l]) << uint32(k0))
+				// 399: add.s32
+				v3 := uint64(uint32(u2) + uint32(v1))
 				// 401: st.shared.u32
-				s5 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s5 := uint64(uint64(uint32(v3))) + 0x0
 				s5v := uint64(u4)
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
@@ -8127,8 +8137,12 @@ func tileReduce128Block22(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 397: shl.b32
+				v1 := uint64(uint32(r10[l]) << uint32(k0))
+				// 399: add.s32
+				v3 := uint64(uint32(u2) + uint32(v1))
 				// 401: st.shared.u32
-				s5 := uint64(uint64(uint32(r13[l]))) + 0x0
+				s5 := uint64(uint64(uint32(v3))) + 0x0
 				s5v := uint64(u4)
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
@@ -8575,7 +8589,7 @@ func tileReduce128Block32Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block32 runs block 32 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b23, PTX lines 621-623
 func tileReduce128Block32(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, tileReduce128Block32Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, tileReduce128Block32Warp(w, m, budget)) {
 		return
 	}
 	r40 := w.Reg(40)
@@ -8768,42 +8782,28 @@ func tileReduce128Block35(w *runtime.Warp, m uint32, budget int) {
 // b28, PTX lines 672-674
 func tileReduce128Block37(w *runtime.Warp, m uint32, budget int) {
 	r86 := w.Reg(86)
-	r96 := w.Reg(96)
 	r98 := w.Reg(98)
 	k0 := uint64(0x2)
 	k1 := uint64(0x90)
-	// PTX lines 672: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 672: shl.b32
-				v1 := uint64(uint32(r86[l]) << uint32(k0))
-				r96[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 672: shl.b32
-				v1 := uint64(uint32(r86[l]) << uint32(k0))
-				r96[l] = v1
-			}
-		}
-	}
 	// PTX line 673: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 674: lane-local, one loop over the lanes
+	// PTX lines 672, 674: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 672: shl.b32
+				v1 := uint64(uint32(r86[l]) << uint32(k0))
 				// 674: add.s32
-				v3 := uint64(uint32(u2) + uint32(r96[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r98[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 672: shl.b32
+				v1 := uint64(uint32(r86[l]) << uint32(k0))
 				// 674: add.s32
-				v3 := uint64(uint32(u2) + uint32(r96[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r98[l] = v3
 			}
 		}
@@ -9075,10 +9075,8 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
 	r22 := w.Reg(22)
-	r25 := w.Reg(25)
 	r27 := w.Reg(27)
 	r28 := w.Reg(28)
-	r29 := w.Reg(29)
 	r31 := w.Reg(31)
 	k0 := uint64(0x4)
 	k1 := uint64(0x2)
@@ -9177,7 +9175,11 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 766: mov.u32, warp-uniform
 	u9 := uint64(k2)
 	runtime.Broadcast(r22, m, u9)
-	// PTX lines 767, 768, 772, 773, 775: lane-local, one loop over the lanes
+	// PTX line 777: mov.u32, warp-uniform
+	u15 := uint64(k6)
+	// PTX line 789: mov.u32, warp-uniform
+	u19 := uint64(k8)
+	// PTX lines 767, 768, 772, 773, 775, 778, 785, 788, 790: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		if budget == 0 {
@@ -9219,7 +9221,17 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 				p1n |= c13b0 << l
 				// 775: shr.u32
 				v14 := uint64(uint32(r9[l]) >> uint32(k5))
-				r25[l] = v14
+				// 778: shl.b32
+				v16 := uint64(uint32(u15) << uint32(v14))
+				r27[l] = v16
+				// 785: shr.u32
+				v17 := uint64(uint32(r9[l]) >> uint32(k7))
+				r28[l] = v17
+				// 788: shl.b32
+				v18 := uint64(uint32(v17) << uint32(k6))
+				// 790: shl.b32
+				v20 := uint64(uint32(u19) << uint32(v18))
+				r31[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9248,60 +9260,20 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 				p1n |= c13b0 << l
 				// 775: shr.u32
 				v14 := uint64(uint32(r9[l]) >> uint32(k5))
-				r25[l] = v14
+				// 778: shl.b32
+				v16 := uint64(uint32(u15) << uint32(v14))
+				r27[l] = v16
+				// 785: shr.u32
+				v17 := uint64(uint32(r9[l]) >> uint32(k7))
+				r28[l] = v17
+				// 788: shl.b32
+				v18 := uint64(uint32(v17) << uint32(k6))
+				// 790: shl.b32
+				v20 := uint64(uint32(u19) << uint32(v18))
+				r31[l] = v20
 			}
 		}
 		w.P[1] = p1&^m | p1n
-	}
-	// PTX line 777: mov.u32, warp-uniform
-	u15 := uint64(k6)
-	// PTX lines 778, 785, 788: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 778: shl.b32
-				v16 := uint64(uint32(u15) << uint32(r25[l]))
-				r27[l] = v16
-				// 785: shr.u32
-				v17 := uint64(uint32(r9[l]) >> uint32(k7))
-				r28[l] = v17
-				// 788: shl.b32
-				v18 := uint64(uint32(v17) << uint32(k6))
-				r29[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 778: shl.b32
-				v16 := uint64(uint32(u15) << uint32(r25[l]))
-				r27[l] = v16
-				// 785: shr.u32
-				v17 := uint64(uint32(r9[l]) >> uint32(k7))
-				r28[l] = v17
-				// 788: shl.b32
-				v18 := uint64(uint32(v17) << uint32(k6))
-				r29[l] = v18
-			}
-		}
-	}
-	// PTX line 789: mov.u32, warp-uniform
-	u19 := uint64(k8)
-	// PTX lines 790: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 790: shl.b32
-				v20 := uint64(uint32(u19) << uint32(r29[l]))
-				r31[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 790: shl.b32
-				v20 := uint64(uint32(u19) << uint32(r29[l]))
-				r31[l] = v20
-			}
-		}
 	}
 }
 
@@ -9628,54 +9600,72 @@ func tileShuffleBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// tileShuffleBlock8 runs block 8 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
-// b5, PTX lines 740-744
-func tileShuffleBlock8(w *runtime.Warp, m uint32, budget int) {
+// tileShuffleBlock8Warp runs block 8 of kernel tile_shuffle for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func tileShuffleBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
 	k0 := uint64(0x2)
 	k1 := uint64(0x98)
 	k2 := uint64(0x0)
-	// PTX lines 740: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
 	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 740: shl.b32
-				v1 := uint64(uint32(r9[l]) << uint32(k0))
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 740: shl.b32
-				v1 := uint64(uint32(r9[l]) << uint32(k0))
-				r10[l] = v1
-			}
+		for l := range 32 {
+			// 740: shl.b32
+			v1 := uint64(uint32(r9[l]) << uint32(k0))
+			// 741: mov.u32
+			v2 := uint64(k1)
+			// 742: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 744: the address of st.shared.u32
+			fd0 := uint64(uint64(uint32(v3))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
 	}
 	// PTX line 741: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 742: lane-local, one loop over the lanes
+	u5 := uint64(k1)
+	// PTX line 743: mov.u32, warp-uniform
+	u7 := uint64(k2)
+	// PTX lines 740, 742, 744: one pass over a full warp's lanes
 	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 742: add.s32
-				v3 := uint64(uint32(u2) + uint32(r10[l]))
-				r12[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 742: add.s32
-				v3 := uint64(uint32(u2) + uint32(r10[l]))
-				r12[l] = v3
-			}
+		for l := range 32 {
+			// 740: shl.b32
+			v4 := uint64(uint32(r9[l]) << uint32(k0))
+			// 742: add.s32
+			v6 := uint64(uint32(u5) + uint32(v4))
+			_ = v6
+			// 744: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u7))
 		}
 	}
+	return true
+}
+
+// tileShuffleBlock8 runs block 8 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 740-744
+func tileShuffleBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, tileShuffleBlock8Warp(w, m, budget)) {
+		return
+	}
+	r9 := w.Reg(9)
+	k0 := uint64(0x2)
+	k1 := uint64(0x98)
+	k2 := uint64(0x0)
+	// PTX line 741: mov.u32, warp-uniform
+	u2 := uint64(k1)
 	// PTX line 743: mov.u32, warp-uniform
 	u4 := uint64(k2)
-	// PTX lines 744: lane-local, one loop over the lanes
+	// PTX lines 740, 742, 744: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -9691,8 +9681,12 @@ func tileShuffleBlock8(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 740: shl.b32
+				v1 := uint64(uint32(r9[l]) << uint32(k0))
+				// 742: add.s32
+				v3 := uint64(uint32(u2) + uint32(v1))
 				// 744: st.shared.u32
-				s5 := uint64(uint64(uint32(r12[l]))) + 0x0
+				s5 := uint64(uint64(uint32(v3))) + 0x0
 				s5v := uint64(u4)
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
@@ -9705,8 +9699,12 @@ func tileShuffleBlock8(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 740: shl.b32
+				v1 := uint64(uint32(r9[l]) << uint32(k0))
+				// 742: add.s32
+				v3 := uint64(uint32(u2) + uint32(v1))
 				// 744: st.shared.u32
-				s5 := uint64(uint64(uint32(r12[l]))) + 0x0
+				s5 := uint64(uint64(uint32(v3))) + 0x0
 				s5v := uint64(u4)
 				if s5 < shEnd4 && s5&3 == 0 {
 					runtime.Store32(shp, s5, s5v)
@@ -9806,11 +9804,110 @@ func warpSizeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// warpSizeBlock0Warp runs block 0 of kernel warp_size for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpSizeBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x20)
+	k2 := uint64(0x3e8)
+	k3 := uint64(0x64)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 869: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:869")
+	}
+	// PTX line 871: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX line 872: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.CTAID().X))
+	// PTX line 873: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		tid0 := &w.Tid[0]
+		h7 := uint32(u3) * uint32(u4)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 874: mov.u32
+			v5 := uint64(uint64(tid0[l]))
+			// 875: mad.lo.s32
+			v6 := uint64(uint32(h7 + uint32(v5)))
+			// 883: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+			// 884: add.s64
+			v9 := uint64(uint64(u2) + uint64(v8))
+			_ = v9
+			// 885: the index of st.global.u32
+			fd0 := v8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u2 + fl0 + 0x0
+	fw0 := w.Window(9)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 877: mov.u32, warp-uniform
+	u13 := uint64(k1)
+	// PTX lines 874, 875, 878, 879, 880, 881, 882, 883, 884, 885: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h12 := uint32(u3) * uint32(u4)
+		h18 := uint32(u13) * uint32(k2)
+		for l := range 32 {
+			// 874: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 875: mad.lo.s32
+			v11 := uint64(uint32(h12 + uint32(v10)))
+			// 878: div.u32
+			v14 := isa.Div(v10, u13, 32, false)
+			// 879: mul.lo.s32
+			v15 := uint64(uint32(v14) * uint32(u13))
+			// 880: sub.s32
+			v16 := uint64(uint32(v10) - uint32(v15))
+			// 881: mad.lo.s32
+			v17 := uint64(uint32(h18 + uint32(v16)))
+			// 882: mad.lo.s32
+			v19 := uint64(uint32(uint32(v14)*uint32(k3) + uint32(v17)))
+			// 883: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+			// 884: add.s64
+			v21 := uint64(uint64(u2) + uint64(v20))
+			_ = v21
+			// 885: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v19))
+		}
+	}
+	return true
+}
+
 // warpSizeBlock0 runs block 0 of kernel warp_size for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 869-885; ret
 func warpSizeBlock0(w *runtime.Warp, m uint32, budget int) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, warpSizeBlock0Warp(w, m, budget)) {
+		return
+	}
 	k0 := uint64(0x20)
 	k1 := uint64(0x3e8)
 	k2 := uint64(0x64)
@@ -9837,35 +9934,11 @@ func warpSizeBlock0(w *runtime.Warp, m uint32, budget int) {
 	u3 := uint64(uint64(w.CTAID().X))
 	// PTX line 873: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.NTID().X))
-	// PTX lines 874, 875: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		h7 := uint32(u3) * uint32(u4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 874: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 875: mad.lo.s32
-				v6 := uint64(uint32(h7 + uint32(v5)))
-				r5[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 874: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 875: mad.lo.s32
-				v6 := uint64(uint32(h7 + uint32(v5)))
-				r5[l] = v6
-			}
-		}
-	}
 	// PTX line 877: mov.u32, warp-uniform
 	u8 := uint64(k0)
-	// PTX lines 878, 879, 880, 881, 882, 883, 884, 885: lane-local, one loop over the lanes
+	// PTX lines 874, 875, 878, 879, 880, 881, 882, 883, 884, 885: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -9876,21 +9949,26 @@ func warpSizeBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s17w := w.Window(9)
+		h7 := uint32(u3) * uint32(u4)
 		h13 := uint32(u8) * uint32(k1)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 874: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				// 875: mad.lo.s32
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				// 878: div.u32
-				v9 := isa.Div(r4[l], u8, 32, false)
+				v9 := isa.Div(v5, u8, 32, false)
 				// 879: mul.lo.s32
 				v10 := uint64(uint32(v9) * uint32(u8))
 				// 880: sub.s32
-				v11 := uint64(uint32(r4[l]) - uint32(v10))
+				v11 := uint64(uint32(v5) - uint32(v10))
 				// 881: mad.lo.s32
 				v12 := uint64(uint32(h13 + uint32(v11)))
 				// 882: mad.lo.s32
 				v14 := uint64(uint32(uint32(v9)*uint32(k2) + uint32(v12)))
 				// 883: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
+				v15 := uint64(uint64(int64(int32(v6)) * int64(int32(k3))))
 				// 884: add.s64
 				v16 := uint64(uint64(u2) + uint64(v15))
 				// 885: st.global.u32
@@ -9907,18 +9985,22 @@ func warpSizeBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 874: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				// 875: mad.lo.s32
+				v6 := uint64(uint32(h7 + uint32(v5)))
 				// 878: div.u32
-				v9 := isa.Div(r4[l], u8, 32, false)
+				v9 := isa.Div(v5, u8, 32, false)
 				// 879: mul.lo.s32
 				v10 := uint64(uint32(v9) * uint32(u8))
 				// 880: sub.s32
-				v11 := uint64(uint32(r4[l]) - uint32(v10))
+				v11 := uint64(uint32(v5) - uint32(v10))
 				// 881: mad.lo.s32
 				v12 := uint64(uint32(h13 + uint32(v11)))
 				// 882: mad.lo.s32
 				v14 := uint64(uint32(uint32(v9)*uint32(k2) + uint32(v12)))
 				// 883: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k3))))
+				v15 := uint64(uint64(int64(int32(v6)) * int64(int32(k3))))
 				// 884: add.s64
 				v16 := uint64(uint64(u2) + uint64(v15))
 				// 885: st.global.u32

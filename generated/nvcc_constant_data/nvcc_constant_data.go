@@ -1259,7 +1259,6 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)
 	r8 := w.Reg(8)
-	r12 := w.Reg(12)
 	r14 := w.Reg(14)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
@@ -1267,7 +1266,9 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x2)
 	k2 := uint64(0x3c)
 	k3 := uint64(0x0)
-	// PTX lines 90, 91, 92, 93, 94, 95: lane-local, one loop over the lanes
+	// PTX line 96: mov.u64, warp-uniform
+	u7 := uint64((w.GlobalVar(1) + k3))
+	// PTX lines 90, 91, 92, 93, 94, 95, 97: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1308,7 +1309,9 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				v5 := uint64(uint64(v4) << uint32(k1))
 				// 95: and.b64
 				v6 := uint64(uint64(v5) & uint64(k2))
-				r12[l] = v6
+				// 97: add.s64
+				v8 := uint64(uint64(u7) + uint64(v6))
+				r14[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1339,29 +1342,12 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 				v5 := uint64(uint64(v4) << uint32(k1))
 				// 95: and.b64
 				v6 := uint64(uint64(v5) & uint64(k2))
-				r12[l] = v6
+				// 97: add.s64
+				v8 := uint64(uint64(u7) + uint64(v6))
+				r14[l] = v8
 			}
 		}
 		flt.Raise(w)
-	}
-	// PTX line 96: mov.u64, warp-uniform
-	u7 := uint64((w.GlobalVar(1) + k3))
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: add.s64
-				v8 := uint64(uint64(u7) + uint64(r12[l]))
-				r14[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: add.s64
-				v8 := uint64(uint64(u7) + uint64(r12[l]))
-				r14[l] = v8
-			}
-		}
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

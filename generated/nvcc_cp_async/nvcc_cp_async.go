@@ -19,7 +19,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/cp_async.ptx",
-	NumPasses:  6,
+	NumPasses:  7,
 	NumWindows: 5,
 	SM:         80,
 	SharedSize: 17424,
@@ -6551,8 +6551,6 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
 	r16 := w.Reg(16)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
@@ -6623,7 +6621,9 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 	u6 := uint64(uint64(uint64(uint32(u4)) * uint64(uint32(u5))))
 	// PTX line 446: shl.b64, warp-uniform
 	u7 := uint64(uint64(u6) << uint32(k0))
-	// PTX lines 448, 450, 451: lane-local, one loop over the lanes
+	// PTX line 452: mov.u32, warp-uniform
+	u11 := uint64(k1)
+	// PTX lines 448, 450, 451, 454, 455, 457, 458, 459, 460, 461, 462, 465, 470: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
@@ -6633,10 +6633,31 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 				r7[l] = v8
 				// 450: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k0))
-				r8[l] = v9
 				// 451: sub.s32
 				v10 := uint64(uint32(u3) - uint32(v9))
-				r9[l] = v10
+				// 454: min.s32
+				v12 := uint64(uint32(min(int32(v10), int32(k1))))
+				// 455: max.s32
+				v13 := uint64(uint32(max(int32(v12), int32(k2))))
+				// 457: cvt.u64.u32
+				v14 := uint64(uint64(uint32(v9)))
+				// 458: add.s64
+				v15 := uint64(uint64(u7) + uint64(v14))
+				// 459: shl.b64
+				v16 := uint64(uint64(v15) << uint32(k0))
+				// 460: add.s64
+				v17 := uint64(uint64(u2) + uint64(v16))
+				r16[l] = v17
+				// 461: sub.s32
+				v18 := uint64(uint32(u11) - uint32(v13))
+				// 462: cvt.s64.s32
+				v19 := uint64(uint64(int32(v18)))
+				// 465: and.b64
+				v20 := uint64(uint64(v19) & uint64(k3))
+				r19[l] = v20
+				// 470: shl.b32
+				v21 := uint64(uint32(v8) << uint32(k1))
+				r20[l] = v21
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6646,25 +6667,14 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 				r7[l] = v8
 				// 450: shl.b32
 				v9 := uint64(uint32(v8) << uint32(k0))
-				r8[l] = v9
 				// 451: sub.s32
 				v10 := uint64(uint32(u3) - uint32(v9))
-				r9[l] = v10
-			}
-		}
-	}
-	// PTX line 452: mov.u32, warp-uniform
-	u11 := uint64(k1)
-	// PTX lines 454, 455, 457, 458, 459, 460, 461, 462, 465, 470: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 454: min.s32
-				v12 := uint64(uint32(min(int32(r9[l]), int32(k1))))
+				v12 := uint64(uint32(min(int32(v10), int32(k1))))
 				// 455: max.s32
 				v13 := uint64(uint32(max(int32(v12), int32(k2))))
 				// 457: cvt.u64.u32
-				v14 := uint64(uint64(uint32(r8[l])))
+				v14 := uint64(uint64(uint32(v9)))
 				// 458: add.s64
 				v15 := uint64(uint64(u7) + uint64(v14))
 				// 459: shl.b64
@@ -6680,34 +6690,7 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 				v20 := uint64(uint64(v19) & uint64(k3))
 				r19[l] = v20
 				// 470: shl.b32
-				v21 := uint64(uint32(r7[l]) << uint32(k1))
-				r20[l] = v21
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 454: min.s32
-				v12 := uint64(uint32(min(int32(r9[l]), int32(k1))))
-				// 455: max.s32
-				v13 := uint64(uint32(max(int32(v12), int32(k2))))
-				// 457: cvt.u64.u32
-				v14 := uint64(uint64(uint32(r8[l])))
-				// 458: add.s64
-				v15 := uint64(uint64(u7) + uint64(v14))
-				// 459: shl.b64
-				v16 := uint64(uint64(v15) << uint32(k0))
-				// 460: add.s64
-				v17 := uint64(uint64(u2) + uint64(v16))
-				r16[l] = v17
-				// 461: sub.s32
-				v18 := uint64(uint32(u11) - uint32(v13))
-				// 462: cvt.s64.s32
-				v19 := uint64(uint64(int32(v18)))
-				// 465: and.b64
-				v20 := uint64(uint64(v19) & uint64(k3))
-				r19[l] = v20
-				// 470: shl.b32
-				v21 := uint64(uint32(r7[l]) << uint32(k1))
+				v21 := uint64(uint32(v8) << uint32(k1))
 				r20[l] = v21
 			}
 		}
@@ -8081,6 +8064,8 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 808: mbarrier.arrive.shared.b64
 	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r50, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:808")
+	// PTX line 817: mov.u64, warp-uniform
+	u11 := uint64((w.GlobalVar(2) + k2))
 	// PTX lines 815: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -8098,8 +8083,6 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 817: mov.u64, warp-uniform
-	u11 := uint64((w.GlobalVar(2) + k2))
 	// PTX line 818: cvta.global.u64, warp-uniform
 	u12 := uint64(u11)
 	runtime.Broadcast(r53, m, u12)
@@ -9944,61 +9927,47 @@ func cgCopyBlock1(w *runtime.Warp, m uint32, budget int) {
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	r20 := w.Reg(20)
-	r22 := w.Reg(22)
 	r24 := w.Reg(24)
 	r40 := w.Reg(40)
 	k0 := uint64(0x2)
 	k1 := uint64(0x4010)
-	// PTX lines 1159, 1160, 1161, 1167, 1168: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1159: add.s64
-				v1 := uint64(uint64(r12[l]) + uint64(r17[l]))
-				// 1160: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				// 1161: add.s64
-				v3 := uint64(uint64(r1[l]) + uint64(v2))
-				r20[l] = v3
-				// 1167: cvt.u32.u64
-				v4 := uint64(uint32(uint64(r12[l])))
-				// 1168: shl.b32
-				v5 := uint64(uint32(v4) << uint32(k0))
-				r22[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1159: add.s64
-				v1 := uint64(uint64(r12[l]) + uint64(r17[l]))
-				// 1160: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				// 1161: add.s64
-				v3 := uint64(uint64(r1[l]) + uint64(v2))
-				r20[l] = v3
-				// 1167: cvt.u32.u64
-				v4 := uint64(uint32(uint64(r12[l])))
-				// 1168: shl.b32
-				v5 := uint64(uint32(v4) << uint32(k0))
-				r22[l] = v5
-			}
-		}
-	}
 	// PTX line 1169: mov.u32, warp-uniform
 	u6 := uint64(k1)
-	// PTX lines 1170: lane-local, one loop over the lanes
+	// PTX lines 1159, 1160, 1161, 1167, 1168, 1170: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 1159: add.s64
+				v1 := uint64(uint64(r12[l]) + uint64(r17[l]))
+				// 1160: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 1161: add.s64
+				v3 := uint64(uint64(r1[l]) + uint64(v2))
+				r20[l] = v3
+				// 1167: cvt.u32.u64
+				v4 := uint64(uint32(uint64(r12[l])))
+				// 1168: shl.b32
+				v5 := uint64(uint32(v4) << uint32(k0))
 				// 1170: add.s32
-				v7 := uint64(uint32(u6) + uint32(r22[l]))
+				v7 := uint64(uint32(u6) + uint32(v5))
 				r24[l] = v7
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 1159: add.s64
+				v1 := uint64(uint64(r12[l]) + uint64(r17[l]))
+				// 1160: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 1161: add.s64
+				v3 := uint64(uint64(r1[l]) + uint64(v2))
+				r20[l] = v3
+				// 1167: cvt.u32.u64
+				v4 := uint64(uint32(uint64(r12[l])))
+				// 1168: shl.b32
+				v5 := uint64(uint32(v4) << uint32(k0))
 				// 1170: add.s32
-				v7 := uint64(uint32(u6) + uint32(r22[l]))
+				v7 := uint64(uint32(u6) + uint32(v5))
 				r24[l] = v7
 			}
 		}
@@ -10067,48 +10036,139 @@ func cgCopyBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// cgCopyBlock3 runs block 3 of kernel cg_copy for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB4_3), PTX lines 1204-1221; ret
-func cgCopyBlock3(w *runtime.Warp, m uint32, budget int) {
+// cgCopyBlock3Warp runs block 3 of kernel cg_copy for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func cgCopyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r0 := w.Reg(0)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r25 := w.Reg(25)
-	r28 := w.Reg(28)
+	k0 := uint64(0x5)
+	k1 := uint64(0x2)
+	k2 := uint64(0x4010)
+	k3 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 1204: add.s32
+			v1 := uint64(uint32(r5[l]) + uint32(k0))
+			// 1205: rem.u32
+			v2 := isa.Rem(v1, r25[l], 32, false)
+			// 1206: shl.b32
+			v3 := uint64(uint32(v2) << uint32(k1))
+			// 1207: mov.u32
+			v4 := uint64(k2)
+			// 1208: add.s32
+			v5 := uint64(uint32(v4) + uint32(v3))
+			// 1209: shl.b32
+			v6 := uint64(uint32(r5[l]) << uint32(k1))
+			// 1210: add.s32
+			v7 := uint64(uint32(v4) + uint32(v6))
+			// 1211: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(v7))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 1212: the address of ld.shared.u32
+			fd1 := uint64(uint64(uint32(v5))) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 1215: add.s32
+			v8 := uint64(uint32(r4[l]) + uint32(r5[l]))
+			// 1217: cvta.to.global.u64
+			v9 := uint64(r0[l])
+			// 1219: mul.wide.u32
+			v10 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k3))))
+			// 1220: add.s64
+			v11 := uint64(uint64(v9) + uint64(v10))
+			// 1221: the address of st.global.u32
+			fd2 := uint64(v11) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(4)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	// PTX line 1207: mov.u32, warp-uniform
+	u15 := uint64(k2)
+	// PTX lines 1204, 1205, 1206, 1208, 1209, 1210, 1211, 1212, 1213, 1215, 1217, 1219, 1220, 1221: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 1204: add.s32
+			v12 := uint64(uint32(r5[l]) + uint32(k0))
+			// 1205: rem.u32
+			v13 := isa.Rem(v12, r25[l], 32, false)
+			// 1206: shl.b32
+			v14 := uint64(uint32(v13) << uint32(k1))
+			// 1208: add.s32
+			v16 := uint64(uint32(u15) + uint32(v14))
+			_ = v16
+			// 1209: shl.b32
+			v17 := uint64(uint32(r5[l]) << uint32(k1))
+			// 1210: add.s32
+			v18 := uint64(uint32(u15) + uint32(v17))
+			_ = v18
+			// 1211: ld.shared.u32
+			v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 1212: ld.shared.u32
+			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 1213: sub.s32
+			v21 := uint64(uint32(v20) - uint32(v19))
+			// 1215: add.s32
+			v22 := uint64(uint32(r4[l]) + uint32(r5[l]))
+			// 1217: cvta.to.global.u64
+			v23 := uint64(r0[l])
+			// 1219: mul.wide.u32
+			v24 := uint64(uint64(uint64(uint32(v22)) * uint64(uint32(k3))))
+			// 1220: add.s64
+			v25 := uint64(uint64(v23) + uint64(v24))
+			_ = v25
+			// 1221: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v21))
+		}
+	}
+	return true
+}
+
+// cgCopyBlock3 runs block 3 of kernel cg_copy for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB4_3), PTX lines 1204-1221; ret
+func cgCopyBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, cgCopyBlock3Warp(w, m, budget)) {
+		return
+	}
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r25 := w.Reg(25)
 	r35 := w.Reg(35)
 	r39 := w.Reg(39)
 	k0 := uint64(0x5)
 	k1 := uint64(0x2)
 	k2 := uint64(0x4010)
 	k3 := uint64(0x4)
-	// PTX lines 1204, 1205, 1206: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1204: add.s32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				// 1205: rem.u32
-				v2 := isa.Rem(v1, r25[l], 32, false)
-				// 1206: shl.b32
-				v3 := uint64(uint32(v2) << uint32(k1))
-				r28[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1204: add.s32
-				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				// 1205: rem.u32
-				v2 := isa.Rem(v1, r25[l], 32, false)
-				// 1206: shl.b32
-				v3 := uint64(uint32(v2) << uint32(k1))
-				r28[l] = v3
-			}
-		}
-	}
 	// PTX line 1207: mov.u32, warp-uniform
 	u4 := uint64(k2)
-	// PTX lines 1208, 1209, 1210, 1211, 1212, 1213, 1215, 1217, 1219, 1220: lane-local, one loop over the lanes
+	// PTX lines 1204, 1205, 1206, 1208, 1209, 1210, 1211, 1212, 1213, 1215, 1217, 1219, 1220: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -10134,8 +10194,14 @@ func cgCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 1204: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				// 1205: rem.u32
+				v2 := isa.Rem(v1, r25[l], 32, false)
+				// 1206: shl.b32
+				v3 := uint64(uint32(v2) << uint32(k1))
 				// 1208: add.s32
-				v5 := uint64(uint32(u4) + uint32(r28[l]))
+				v5 := uint64(uint32(u4) + uint32(v3))
 				// 1209: shl.b32
 				v6 := uint64(uint32(r5[l]) << uint32(k1))
 				// 1210: add.s32
@@ -10186,8 +10252,14 @@ func cgCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 1204: add.s32
+				v1 := uint64(uint32(r5[l]) + uint32(k0))
+				// 1205: rem.u32
+				v2 := isa.Rem(v1, r25[l], 32, false)
+				// 1206: shl.b32
+				v3 := uint64(uint32(v2) << uint32(k1))
 				// 1208: add.s32
-				v5 := uint64(uint32(u4) + uint32(r28[l]))
+				v5 := uint64(uint32(u4) + uint32(v3))
 				// 1209: shl.b32
 				v6 := uint64(uint32(r5[l]) << uint32(k1))
 				// 1210: add.s32
@@ -10291,29 +10363,15 @@ func cgCopyBlock4(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
-	// PTX lines 1148: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1148: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r11[l])))
-				r12[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1148: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r11[l])))
-				r12[l] = v1
-			}
-		}
-	}
 	// PTX line 1150: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().Z))
-	// PTX lines 1151, 1152, 1153, 1155: lane-local, one loop over the lanes
+	// PTX lines 1148, 1151, 1152, 1153, 1155: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 1148: cvt.u64.u32
+				v1 := uint64(uint64(uint32(r11[l])))
+				r12[l] = v1
 				// 1151: mul.lo.s32
 				v3 := uint64(uint32(r3[l]) * uint32(r7[l]))
 				// 1152: mul.lo.s32
@@ -10328,6 +10386,9 @@ func cgCopyBlock4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 1148: cvt.u64.u32
+				v1 := uint64(uint64(uint32(r11[l])))
+				r12[l] = v1
 				// 1151: mul.lo.s32
 				v3 := uint64(uint32(r3[l]) * uint32(r7[l]))
 				// 1152: mul.lo.s32

@@ -1952,6 +1952,10 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 106: st.local.v2.u32
 	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r39, r22}, r20, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/nvcc/device_printf.ptx:106")
+	// PTX line 108: mov.u64, warp-uniform
+	u15 := uint64((w.GlobalVar(1) + k7))
+	// PTX line 109: cvta.global.u64, warp-uniform
+	u16 := uint64(u15)
 	// PTX lines 107: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1995,10 +1999,6 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 108: mov.u64, warp-uniform
-	u15 := uint64((w.GlobalVar(1) + k7))
-	// PTX line 109: cvta.global.u64, warp-uniform
-	u16 := uint64(u15)
 	// PTX lines 113: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2410,6 +2410,8 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 151: mov.u64, warp-uniform
+	u6 := uint64((w.GlobalVar(4) + k3))
 	// PTX lines 147, 148, 149, 150: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
@@ -2486,8 +2488,6 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 151: mov.u64, warp-uniform
-	u6 := uint64((w.GlobalVar(4) + k3))
 	// PTX line 152: cvta.global.u64, warp-uniform
 	u7 := uint64(u6)
 	runtime.Broadcast(r50, m, u7)
@@ -2518,6 +2518,10 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 156: st.local.v2.u64
 	w.StoreVector(runtime.SpaceLocal, []*[runtime.WarpSize]uint64{r52, r52}, r20, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/nvcc/device_printf.ptx:156")
+	// PTX line 158: mov.u64, warp-uniform
+	u11 := uint64((w.GlobalVar(3) + k3))
+	// PTX line 159: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
 	// PTX lines 157: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2561,10 +2565,6 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 158: mov.u64, warp-uniform
-	u11 := uint64((w.GlobalVar(3) + k3))
-	// PTX line 159: cvta.global.u64, warp-uniform
-	u12 := uint64(u11)
 	// PTX lines 163: lane-local, one loop over the lanes
 	{
 		if budget == 0 {

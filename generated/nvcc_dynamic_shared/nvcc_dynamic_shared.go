@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/dynamic_shared.ptx",
-	NumPasses:  6,
+	NumPasses:  7,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
@@ -1320,7 +1320,9 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r3, m, u4)
 	// PTX line 69: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 70, 71, 72: lane-local, one loop over the lanes
+	// PTX line 73: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u2)
+	// PTX lines 70, 71, 72, 74, 75: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
@@ -1342,6 +1344,12 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 					c9b0 = 1
 				}
 				p0n |= c9b0 << l
+				// 74: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r8[l] = v11
+				// 75: add.s64
+				v12 := uint64(uint64(u10) + uint64(v11))
+				r9[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1360,34 +1368,15 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 					c9b0 = 1
 				}
 				p0n |= c9b0 << l
+				// 74: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				r8[l] = v11
+				// 75: add.s64
+				v12 := uint64(uint64(u10) + uint64(v11))
+				r9[l] = v12
 			}
 		}
 		w.P[0] = p0&^m | p0n
-	}
-	// PTX line 73: cvta.to.global.u64, warp-uniform
-	u10 := uint64(u2)
-	// PTX lines 74, 75: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r8[l] = v11
-				// 75: add.s64
-				v12 := uint64(uint64(u10) + uint64(v11))
-				r9[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
-				r8[l] = v11
-				// 75: add.s64
-				v12 := uint64(uint64(u10) + uint64(v11))
-				r9[l] = v12
-			}
-		}
 	}
 	// PTX line 76: mov.f32, warp-uniform
 	u13 := uint64(k1)
@@ -1396,35 +1385,81 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 	_ = u13
 }
 
-// stencil3Block1 runs block 1 of kernel stencil3 for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB1_2), PTX lines 82-86; divergent, reconverges at block 3 (b3 ($L__BB1_6))
-func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
+// stencil3Block1Warp runs block 1 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r5 := w.Reg(5)
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
 	r13 := w.Reg(13)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
-	// PTX lines 82: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
 	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				r11[l] = v1
-			}
+		for l := range 32 {
+			// 82: shl.b32
+			v1 := uint64(uint32(r5[l]) << uint32(k0))
+			// 83: mov.u32
+			v2 := uint64(k1)
+			// 84: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 85: the address of st.shared.f32
+			fd0 := uint64(uint64(uint32(v3))) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
 	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 83: mov.u32, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 82, 84, 85, 86: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		for l := range 32 {
+			// 82: shl.b32
+			v4 := uint64(uint32(r5[l]) << uint32(k0))
+			// 84: add.s32
+			v6 := uint64(uint32(u5) + uint32(v4))
+			r13[l] = v6
+			// 85: st.shared.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r10[l]))
+			// 86: setp.ne.s32
+			c7t := uint32(r5[l]) != uint32(k1)
+			c7 := c7t
+			c7b0 := uint32(0)
+			if c7 {
+				c7b0 = 1
+			}
+			p1n |= c7b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
+// stencil3Block1 runs block 1 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 82-86; divergent, reconverges at block 3 (b3 ($L__BB1_6))
+func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, stencil3Block1Warp(w, m, budget)) {
+		return
+	}
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
 	// PTX line 83: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
+	// PTX lines 82, 84, 85, 86: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		if budget == 0 {
@@ -1442,8 +1477,10 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 82: shl.b32
+				v1 := uint64(uint32(r5[l]) << uint32(k0))
 				// 84: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r13[l] = v3
 				// 85: st.shared.f32
 				s4 := uint64(uint64(uint32(v3))) + 0x4
@@ -1467,8 +1504,10 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 82: shl.b32
+				v1 := uint64(uint32(r5[l]) << uint32(k0))
 				// 84: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r13[l] = v3
 				// 85: st.shared.f32
 				s4 := uint64(uint64(uint32(v3))) + 0x4
@@ -1590,7 +1629,7 @@ func stencil3Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block4 runs block 4 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_9), PTX lines 113-113
 func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, stencil3Block4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, stencil3Block4Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -1683,7 +1722,7 @@ func stencil3Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block8 runs block 8 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b7, PTX lines 79-79
 func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, stencil3Block8Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, stencil3Block8Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -1881,7 +1920,7 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block10 runs block 10 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 95-95
 func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, stencil3Block10Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, stencil3Block10Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -2034,7 +2073,7 @@ func stencil3Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block12 runs block 12 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 110-110
 func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, stencil3Block12Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, stencil3Block12Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -2205,7 +2244,7 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block13 runs block 13 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 119-127
 func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, stencil3Block13Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, stencil3Block13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

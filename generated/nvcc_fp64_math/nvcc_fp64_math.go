@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/fp64_math.ptx",
-	NumPasses:  2,
+	NumPasses:  3,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
@@ -844,9 +844,179 @@ func dnormBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
+// dnormBlock2Warp runs block 2 of kernel dnorm for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	k0 := uint64(0x8)
+	k1 := uint64(0x1)
+	k2 := uint64(0x3ff0000000000000)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 39: cvta.to.global.u64
+			v1 := uint64(r1[l])
+			// 40: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+			// 41: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 42: cvta.to.global.u64
+			v4 := uint64(r2[l])
+			// 43: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 44: the address of ld.global.f64
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 45: the address of ld.global.f64
+			fd1 := uint64(v5) + 0x0 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 49: shl.b32
+			v6 := uint64(uint32(r7[l]) << uint32(k1))
+			// 50: cvta.to.global.u64
+			v7 := uint64(r0[l])
+			// 51: mul.wide.s32
+			v8 := uint64(uint64(int64(int32(v6)) * int64(int32(k0))))
+			// 52: add.s64
+			v9 := uint64(uint64(v7) + uint64(v8))
+			// 53: the address of st.global.f64
+			fd2 := uint64(v9) + 0x0 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 59: the address of st.global.f64
+			fd3 := uint64(v9) + 0x8 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+256 > fb1 && fb1+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+256 > fb1 && fb1+256 > fb3 {
+		return false
+	}
+	// PTX line 56: mov.f64, warp-uniform
+	u26 := uint64(k2)
+	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 57, 58, 59: one pass over a full warp's lanes
+	{
+		{
+			var v15_s [32]uint64
+			var v16_s [32]uint64
+			var v17_s [32]uint64
+			var v18_s [32]uint64
+			for l := range 32 {
+				// 39: cvta.to.global.u64
+				v10 := uint64(r1[l])
+				// 40: mul.wide.s32
+				v11 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
+				// 41: add.s64
+				v12 := uint64(uint64(v10) + uint64(v11))
+				_ = v12
+				// 42: cvta.to.global.u64
+				v13 := uint64(r2[l])
+				// 43: add.s64
+				v14 := uint64(uint64(v13) + uint64(v11))
+				_ = v14
+				// 44: ld.global.f64
+				v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+				// 45: ld.global.f64
+				v16 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+				// 46: mul.f64
+				v17 := isa.MulF64RN(v16, v16)
+				v15_s[l] = v15
+				v17_s[l] = v17
+				v16_s[l] = v16
+			}
+			for l := range 32 {
+				v15 := v15_s[l]
+				v17 := v17_s[l]
+				// 47: fma.rn.f64
+				v18 := isa.FmaF64RN(v15, v15, v17)
+				v18_s[l] = v18
+			}
+			for l := range 32 {
+				v18 := v18_s[l]
+				v15 := v15_s[l]
+				v16 := v16_s[l]
+				// 48: sqrt.rn.f64
+				v19 := isa.SqrtF64(v18, isa.RN)
+				// 49: shl.b32
+				v20 := uint64(uint32(r7[l]) << uint32(k1))
+				// 50: cvta.to.global.u64
+				v21 := uint64(r0[l])
+				// 51: mul.wide.s32
+				v22 := uint64(uint64(int64(int32(v20)) * int64(int32(k0))))
+				// 52: add.s64
+				v23 := uint64(uint64(v21) + uint64(v22))
+				_ = v23
+				// 53: st.global.f64
+				runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v19))
+				// 54: min.f64
+				v24 := isa.MinF64(v15, v16, false)
+				// 55: abs.f64
+				v25 := isa.AbsF64(v15)
+				// 57: max.f64
+				v27 := isa.MaxF64(v25, u26, false)
+				// 58: div.rn.f64
+				v28 := isa.DivF64(v24, v27, isa.RN)
+				// 59: st.global.f64
+				runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v28))
+			}
+		}
+	}
+	return true
+}
+
 // dnormBlock2 runs block 2 of kernel dnorm for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 39-59
 func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, dnormBlock2Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -855,8 +1025,7 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 	r14 := w.Reg(14)
 	r17 := w.Reg(17)
 	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
+	r26 := w.Reg(26)
 	k0 := uint64(0x8)
 	k1 := uint64(0x1)
 	k2 := uint64(0x3ff0000000000000)
@@ -1024,7 +1193,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	// PTX line 56: mov.f64, warp-uniform
+	u18 := uint64(k2)
+	// PTX lines 53, 54, 55, 57, 58: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1050,10 +1221,13 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 54: min.f64
 				v16 := isa.MinF64(r13[l], r14[l], false)
-				r22[l] = v16
 				// 55: abs.f64
 				v17 := isa.AbsF64(r13[l])
-				r23[l] = v17
+				// 57: max.f64
+				v19 := isa.MaxF64(v17, u18, false)
+				// 58: div.rn.f64
+				v20 := isa.DivF64(v16, v19, isa.RN)
+				r26[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1070,16 +1244,17 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 54: min.f64
 				v16 := isa.MinF64(r13[l], r14[l], false)
-				r22[l] = v16
 				// 55: abs.f64
 				v17 := isa.AbsF64(r13[l])
-				r23[l] = v17
+				// 57: max.f64
+				v19 := isa.MaxF64(v17, u18, false)
+				// 58: div.rn.f64
+				v20 := isa.DivF64(v16, v19, isa.RN)
+				r26[l] = v20
 			}
 		}
 	}
-	// PTX line 56: mov.f64, warp-uniform
-	u18 := uint64(k2)
-	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+	// PTX lines 59: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1093,13 +1268,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 		s21w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 57: max.f64
-				v19 := isa.MaxF64(r23[l], u18, false)
-				// 58: div.rn.f64
-				v20 := isa.DivF64(r22[l], v19, isa.RN)
 				// 59: st.global.f64
 				s21 := uint64(r21[l]) + 0x8
-				s21v := uint64(v20)
+				s21v := uint64(r26[l])
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
@@ -1111,13 +1282,9 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 57: max.f64
-				v19 := isa.MaxF64(r23[l], u18, false)
-				// 58: div.rn.f64
-				v20 := isa.DivF64(r22[l], v19, isa.RN)
 				// 59: st.global.f64
 				s21 := uint64(r21[l]) + 0x8
-				s21v := uint64(v20)
+				s21v := uint64(r26[l])
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
@@ -1715,7 +1882,7 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // newtonSqrtBlock4 runs block 4 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_8), PTX lines 139-142
 func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, newtonSqrtBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, newtonSqrtBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1856,7 +2023,7 @@ func newtonSqrtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // newtonSqrtBlock6 runs block 6 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b6, PTX lines 90-96
 func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, newtonSqrtBlock6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, newtonSqrtBlock6Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)

@@ -2980,7 +2980,6 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r8 := w.Reg(8)
 	r10 := w.Reg(10)
-	r14 := w.Reg(14)
 	r17 := w.Reg(17)
 	r20 := w.Reg(20)
 	r23 := w.Reg(23)
@@ -2988,7 +2987,9 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x3)
 	k2 := uint64(0x18)
 	k3 := uint64(0x0)
-	// PTX lines 210, 211, 212, 213, 214, 215: lane-local, one loop over the lanes
+	// PTX line 216: mov.u64, warp-uniform
+	u7 := uint64((w.GlobalVar(0) + k3))
+	// PTX lines 210, 211, 212, 213, 214, 215, 217, 218, 219, 220, 221, 222, 223, 224: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -2999,76 +3000,6 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v4aw := w.Window(0)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 210: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 211: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				r10[l] = v2
-				// 212: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				// 213: ld.global.u32
-				v4a := uint64(v3) + 0x0
-				var v4 uint64
-				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-					v4 = runtime.Load32(v4aw.Ptr, v4ao)
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-						if !v4ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:213")
-							continue
-						}
-						v4 = v4x
-					}
-				}
-				// 214: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k1))
-				// 215: and.b64
-				v6 := uint64(uint64(v5) & uint64(k2))
-				r14[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 210: cvta.to.global.u64
-				v1 := uint64(r1[l])
-				// 211: mul.wide.s32
-				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
-				r10[l] = v2
-				// 212: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				// 213: ld.global.u32
-				v4a := uint64(v3) + 0x0
-				var v4 uint64
-				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
-					v4 = runtime.Load32(v4aw.Ptr, v4ao)
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
-						if !v4ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:213")
-							continue
-						}
-						v4 = v4x
-					}
-				}
-				// 214: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k1))
-				// 215: and.b64
-				v6 := uint64(uint64(v5) & uint64(k2))
-				r14[l] = v6
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX line 216: mov.u64, warp-uniform
-	u7 := uint64((w.GlobalVar(0) + k3))
-	// PTX lines 217, 218, 219, 220, 221, 222, 223, 224: lane-local, one loop over the lanes
-	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -3096,14 +3027,41 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
+		v4aw := w.Window(0)
 		v9aw := w.Window(1)
 		v12aw := w.Window(2)
 		v15aw := w.Window(3)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 210: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 211: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				r10[l] = v2
+				// 212: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 213: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:213")
+							continue
+						}
+						v4 = v4x
+					}
+				}
+				// 214: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k1))
+				// 215: and.b64
+				v6 := uint64(uint64(v5) & uint64(k2))
 				// 217: add.s64
-				v8 := uint64(uint64(u7) + uint64(r14[l]))
+				v8 := uint64(uint64(u7) + uint64(v6))
 				// 218: ld.global.u64
 				v9a := uint64(v8) + 0x0
 				var v9 uint64
@@ -3113,7 +3071,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
 						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/funcptr.ptx:218")
+							flt.Note(1, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/funcptr.ptx:218")
 							continue
 						}
 						v9 = v9x
@@ -3123,7 +3081,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 219: cvta.to.global.u64
 				v10 := uint64(r2[l])
 				// 220: add.s64
-				v11 := uint64(uint64(v10) + uint64(r10[l]))
+				v11 := uint64(uint64(v10) + uint64(v2))
 				// 221: ld.global.f32
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
@@ -3133,7 +3091,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
 						if !v12ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/funcptr.ptx:221")
+							flt.Note(2, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/funcptr.ptx:221")
 							continue
 						}
 						v12 = v12x
@@ -3143,7 +3101,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 222: cvta.to.global.u64
 				v13 := uint64(r3[l])
 				// 223: add.s64
-				v14 := uint64(uint64(v13) + uint64(r10[l]))
+				v14 := uint64(uint64(v13) + uint64(v2))
 				// 224: ld.global.f32
 				v15a := uint64(v14) + 0x0
 				var v15 uint64
@@ -3153,7 +3111,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
 						if !v15ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/funcptr.ptx:224")
+							flt.Note(3, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/funcptr.ptx:224")
 							continue
 						}
 						v15 = v15x
@@ -3164,8 +3122,34 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 210: cvta.to.global.u64
+				v1 := uint64(r1[l])
+				// 211: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				r10[l] = v2
+				// 212: add.s64
+				v3 := uint64(uint64(v1) + uint64(v2))
+				// 213: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
+				} else {
+					{
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/nvcc/funcptr.ptx:213")
+							continue
+						}
+						v4 = v4x
+					}
+				}
+				// 214: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k1))
+				// 215: and.b64
+				v6 := uint64(uint64(v5) & uint64(k2))
 				// 217: add.s64
-				v8 := uint64(uint64(u7) + uint64(r14[l]))
+				v8 := uint64(uint64(u7) + uint64(v6))
 				// 218: ld.global.u64
 				v9a := uint64(v8) + 0x0
 				var v9 uint64
@@ -3175,7 +3159,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
 						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/funcptr.ptx:218")
+							flt.Note(1, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/nvcc/funcptr.ptx:218")
 							continue
 						}
 						v9 = v9x
@@ -3185,7 +3169,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 219: cvta.to.global.u64
 				v10 := uint64(r2[l])
 				// 220: add.s64
-				v11 := uint64(uint64(v10) + uint64(r10[l]))
+				v11 := uint64(uint64(v10) + uint64(v2))
 				// 221: ld.global.f32
 				v12a := uint64(v11) + 0x0
 				var v12 uint64
@@ -3195,7 +3179,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
 						if !v12ok {
-							flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/funcptr.ptx:221")
+							flt.Note(2, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/nvcc/funcptr.ptx:221")
 							continue
 						}
 						v12 = v12x
@@ -3205,7 +3189,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 222: cvta.to.global.u64
 				v13 := uint64(r3[l])
 				// 223: add.s64
-				v14 := uint64(uint64(v13) + uint64(r10[l]))
+				v14 := uint64(uint64(v13) + uint64(v2))
 				// 224: ld.global.f32
 				v15a := uint64(v14) + 0x0
 				var v15 uint64
@@ -3215,7 +3199,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
 						if !v15ok {
-							flt.Note(2, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/funcptr.ptx:224")
+							flt.Note(3, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/nvcc/funcptr.ptx:224")
 							continue
 						}
 						v15 = v15x
@@ -3863,7 +3847,11 @@ func funcptrTidBlock5(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x1)
 	k1 := uint64(0xd0000060)
 	k2 := uint64(0xd0000050)
-	// PTX lines 281: lane-local, one loop over the lanes
+	// PTX line 282: mov.u64, warp-uniform
+	u2 := uint64(k1)
+	// PTX line 283: mov.u64, warp-uniform
+	u3 := uint64(k2)
+	// PTX lines 281, 284: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
@@ -3877,6 +3865,12 @@ func funcptrTidBlock5(w *runtime.Warp, m uint32, budget int) {
 					c1b0 = 1
 				}
 				p2n |= c1b0 << l
+				// 284: selp.b64
+				v4 := uint64(u2)
+				if c1 {
+					v4 = uint64(u3)
+				}
+				r12[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3889,37 +3883,15 @@ func funcptrTidBlock5(w *runtime.Warp, m uint32, budget int) {
 					c1b0 = 1
 				}
 				p2n |= c1b0 << l
+				// 284: selp.b64
+				v4 := uint64(u2)
+				if c1 {
+					v4 = uint64(u3)
+				}
+				r12[l] = v4
 			}
 		}
 		w.P[2] = p2&^m | p2n
-	}
-	// PTX line 282: mov.u64, warp-uniform
-	u2 := uint64(k1)
-	// PTX line 283: mov.u64, warp-uniform
-	u3 := uint64(k2)
-	// PTX lines 284: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 284: selp.b64
-				v4 := uint64(u2)
-				if p2>>l&1 != 0 {
-					v4 = uint64(u3)
-				}
-				r12[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 284: selp.b64
-				v4 := uint64(u2)
-				if p2>>l&1 != 0 {
-					v4 = uint64(u3)
-				}
-				r12[l] = v4
-			}
-		}
 	}
 }
 

@@ -1535,6 +1535,8 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r7, m, u8)
 	// PTX line 80: mul.wide.u32, warp-uniform
 	u9 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(u7))))
+	// PTX line 84: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.NCTAID().X))
 	// PTX lines 81, 82, 83: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1563,8 +1565,6 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 84: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.NCTAID().X))
 	// PTX line 85: cvt.u64.u32, warp-uniform
 	u14 := uint64(uint64(uint32(u13)))
 	runtime.Broadcast(r13, m, u14)

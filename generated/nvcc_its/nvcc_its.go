@@ -1699,6 +1699,8 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 75: add.s64, warp-uniform
 	u8 := uint64(uint64(u6) + uint64(u7))
 	runtime.Broadcast(r7, m, u8)
+	// PTX line 78: mul.wide.s32, warp-uniform
+	u11 := uint64(uint64(int64(int32(u5)) * int64(int32(k1))))
 	// PTX lines 76, 77: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1736,8 +1738,6 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 78: mul.wide.s32, warp-uniform
-	u11 := uint64(uint64(int64(int32(u5)) * int64(int32(k1))))
 	// PTX line 79: add.s64, warp-uniform
 	u12 := uint64(uint64(u3) + uint64(u11))
 	runtime.Broadcast(r10, m, u12)
@@ -3135,36 +3135,20 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r8 := w.Reg(8)
-	r9 := w.Reg(9)
 	r12 := w.Reg(12)
 	r14 := w.Reg(14)
 	k0 := uint64(0x4)
 	k1 := uint64(0x1)
-	// PTX lines 136: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 136: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				r9[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 136: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				r9[l] = v1
-			}
-		}
-	}
 	// PTX line 137: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	// PTX lines 138, 139, 140, 141, 142: lane-local, one loop over the lanes
+	// PTX lines 136, 138, 139, 140, 141, 142: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 136: cvta.to.global.u64
+				v1 := uint64(r0[l])
 				// 138: mad.lo.s32
 				v3 := uint64(uint32(uint32(u2)*uint32(r2[l]) + uint32(r3[l])))
 				// 139: cvt.s64.s32
@@ -3173,7 +3157,7 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 140: mul.wide.s32
 				v5 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
 				// 141: add.s64
-				v6 := uint64(uint64(r9[l]) + uint64(v5))
+				v6 := uint64(uint64(v1) + uint64(v5))
 				r14[l] = v6
 				// 142: setp.eq.s32
 				c7t := uint32(r8[l]) == uint32(k1)
@@ -3187,6 +3171,8 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 136: cvta.to.global.u64
+				v1 := uint64(r0[l])
 				// 138: mad.lo.s32
 				v3 := uint64(uint32(uint32(u2)*uint32(r2[l]) + uint32(r3[l])))
 				// 139: cvt.s64.s32
@@ -3195,7 +3181,7 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 140: mul.wide.s32
 				v5 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
 				// 141: add.s64
-				v6 := uint64(uint64(r9[l]) + uint64(v5))
+				v6 := uint64(uint64(v1) + uint64(v5))
 				r14[l] = v6
 				// 142: setp.eq.s32
 				c7t := uint32(r8[l]) == uint32(k1)
@@ -3275,8 +3261,6 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 // b0, PTX lines 187-203; divergent, reconverges at block 5 (b3 ($L__BB3_3))
 func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
 	r7 := w.Reg(7)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
@@ -3323,64 +3307,12 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 	u3 := uint64(uint64(w.NTID().X))
 	// PTX line 190: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.CTAID().X))
-	// PTX lines 191, 192, 193, 194, 195: lane-local, one loop over the lanes
+	// PTX line 196: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u2)
+	// PTX lines 191, 192, 193, 194, 195, 197, 198, 199, 200: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
-		h7 := uint32(u4) * uint32(u3)
-		p0n := uint32(0)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 191: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 192: mad.lo.s32
-				v6 := uint64(uint32(h7 + uint32(v5)))
-				r5[l] = v6
-				// 193: and.b32
-				v8 := uint64(uint32(v5) & uint32(k0))
-				// 194: setp.eq.s32
-				c9t := uint32(v8) == uint32(k1)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p0n |= c9b0 << l
-				// 195: cvt.s64.s32
-				v10 := uint64(uint64(int32(v6)))
-				r7[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 191: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 192: mad.lo.s32
-				v6 := uint64(uint32(h7 + uint32(v5)))
-				r5[l] = v6
-				// 193: and.b32
-				v8 := uint64(uint32(v5) & uint32(k0))
-				// 194: setp.eq.s32
-				c9t := uint32(v8) == uint32(k1)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p0n |= c9b0 << l
-				// 195: cvt.s64.s32
-				v10 := uint64(uint64(int32(v6)))
-				r7[l] = v10
-			}
-		}
-		w.P[0] = p0&^m | p0n
-	}
-	// PTX line 196: cvta.to.global.u64, warp-uniform
-	u11 := uint64(u2)
-	// PTX lines 197, 198, 199, 200: lane-local, one loop over the lanes
-	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -3392,10 +3324,29 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		v14aw := w.Window(16)
 		var flt runtime.LaneFault
+		h7 := uint32(u4) * uint32(u3)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 191: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				// 192: mad.lo.s32
+				v6 := uint64(uint32(h7 + uint32(v5)))
+				// 193: and.b32
+				v8 := uint64(uint32(v5) & uint32(k0))
+				// 194: setp.eq.s32
+				c9t := uint32(v8) == uint32(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0n |= c9b0 << l
+				// 195: cvt.s64.s32
+				v10 := uint64(uint64(int32(v6)))
+				r7[l] = v10
 				// 197: mul.wide.s32
-				v12 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
+				v12 := uint64(uint64(int64(int32(v6)) * int64(int32(k2))))
 				// 198: add.s64
 				v13 := uint64(uint64(u11) + uint64(v12))
 				// 199: ld.global.u32
@@ -3415,14 +3366,31 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				r11[l] = v14
 				// 200: shl.b32
-				v15 := uint64(uint32(r4[l]) << uint32(k3))
+				v15 := uint64(uint32(v5) << uint32(k3))
 				r12[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 191: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				// 192: mad.lo.s32
+				v6 := uint64(uint32(h7 + uint32(v5)))
+				// 193: and.b32
+				v8 := uint64(uint32(v5) & uint32(k0))
+				// 194: setp.eq.s32
+				c9t := uint32(v8) == uint32(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p0n |= c9b0 << l
+				// 195: cvt.s64.s32
+				v10 := uint64(uint64(int32(v6)))
+				r7[l] = v10
 				// 197: mul.wide.s32
-				v12 := uint64(uint64(int64(int32(r5[l])) * int64(int32(k2))))
+				v12 := uint64(uint64(int64(int32(v6)) * int64(int32(k2))))
 				// 198: add.s64
 				v13 := uint64(uint64(u11) + uint64(v12))
 				// 199: ld.global.u32
@@ -3442,11 +3410,12 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				r11[l] = v14
 				// 200: shl.b32
-				v15 := uint64(uint32(r4[l]) << uint32(k3))
+				v15 := uint64(uint32(v5) << uint32(k3))
 				r12[l] = v15
 			}
 		}
 		flt.Raise(w)
+		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 201: mov.u32, warp-uniform
 	u16 := uint64(k4)

@@ -1716,52 +1716,36 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 	u9 := uint64(uint64(w.NTID().Y))
 	// PTX line 41: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().Y))
-	// PTX lines 42, 43: lane-local, one loop over the lanes
-	{
-		tid1 := &w.Tid[1]
-		h13 := uint32(u10) * uint32(u9)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: mov.u32
-				v11 := uint64(uint64(tid1[l]))
-				// 43: mad.lo.s32
-				v12 := uint64(uint32(h13 + uint32(v11)))
-				r11[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: mov.u32
-				v11 := uint64(uint64(tid1[l]))
-				// 43: mad.lo.s32
-				v12 := uint64(uint32(h13 + uint32(v11)))
-				r11[l] = v12
-			}
-		}
-	}
 	// PTX line 44: mov.u32, warp-uniform
 	u14 := uint64(uint64(w.NTID().X))
 	// PTX line 45: mov.u32, warp-uniform
 	u15 := uint64(uint64(w.CTAID().X))
-	// PTX lines 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+	// PTX lines 42, 43, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
 		p2 := w.P[2]
 		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		h13 := uint32(u10) * uint32(u9)
 		h18 := uint32(u15) * uint32(u14)
 		p0n := uint32(0)
 		p1n := uint32(0)
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 42: mov.u32
+				v11 := uint64(uint64(tid1[l]))
+				// 43: mad.lo.s32
+				v12 := uint64(uint32(h13 + uint32(v11)))
+				r11[l] = v12
 				// 46: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 47: mad.lo.s32
 				v17 := uint64(uint32(h18 + uint32(v16)))
 				r15[l] = v17
 				// 48: setp.ge.s32
-				c19t := int32(r11[l]) >= int32(u4)
+				c19t := int32(v12) >= int32(u4)
 				c19 := c19t
 				c19b0 := uint32(0)
 				if c19 {
@@ -1787,13 +1771,18 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 42: mov.u32
+				v11 := uint64(uint64(tid1[l]))
+				// 43: mad.lo.s32
+				v12 := uint64(uint32(h13 + uint32(v11)))
+				r11[l] = v12
 				// 46: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 47: mad.lo.s32
 				v17 := uint64(uint32(h18 + uint32(v16)))
 				r15[l] = v17
 				// 48: setp.ge.s32
-				c19t := int32(r11[l]) >= int32(u4)
+				c19t := int32(v12) >= int32(u4)
 				c19 := c19t
 				c19b0 := uint32(0)
 				if c19 {
@@ -3874,41 +3863,24 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 	u7 := uint64(uint64(w.CTAID().Y))
 	// PTX line 156: shl.b32, warp-uniform
 	u8 := uint64(uint32(u7) << uint32(k0))
-	// PTX lines 157, 158: lane-local, one loop over the lanes
-	{
-		tid1 := &w.Tid[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 157: mov.u32
-				v9 := uint64(uint64(tid1[l]))
-				r8[l] = v9
-				// 158: add.s32
-				v10 := uint64(uint32(u8) + uint32(v9))
-				r9[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 157: mov.u32
-				v9 := uint64(uint64(tid1[l]))
-				r8[l] = v9
-				// 158: add.s32
-				v10 := uint64(uint32(u8) + uint32(v9))
-				r9[l] = v10
-			}
-		}
-	}
 	// PTX line 159: mov.u32, warp-uniform
 	u11 := uint64(uint64(w.CTAID().X))
 	// PTX line 160: shl.b32, warp-uniform
 	u12 := uint64(uint32(u11) << uint32(k0))
-	// PTX lines 161, 162, 163: lane-local, one loop over the lanes
+	// PTX lines 157, 158, 161, 162, 163: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 157: mov.u32
+				v9 := uint64(uint64(tid1[l]))
+				r8[l] = v9
+				// 158: add.s32
+				v10 := uint64(uint32(u8) + uint32(v9))
+				r9[l] = v10
 				// 161: mov.u32
 				v13 := uint64(uint64(tid0[l]))
 				r12[l] = v13
@@ -3927,6 +3899,12 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 157: mov.u32
+				v9 := uint64(uint64(tid1[l]))
+				r8[l] = v9
+				// 158: add.s32
+				v10 := uint64(uint32(u8) + uint32(v9))
+				r9[l] = v10
 				// 161: mov.u32
 				v13 := uint64(uint64(tid0[l]))
 				r12[l] = v13
@@ -5562,37 +5540,20 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 	k3 := uint64(0x400)
 	k4 := uint64(0x80)
 	k5 := uint64(0x8)
-	// PTX lines 167, 168: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 167: mul.lo.s32
-				v1 := uint64(uint32(r9[l]) * uint32(r5[l]))
-				r15[l] = v1
-				// 168: shl.b32
-				v2 := uint64(uint32(r8[l]) << uint32(k0))
-				r16[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 167: mul.lo.s32
-				v1 := uint64(uint32(r9[l]) * uint32(r5[l]))
-				r15[l] = v1
-				// 168: shl.b32
-				v2 := uint64(uint32(r8[l]) << uint32(k0))
-				r16[l] = v2
-			}
-		}
-	}
 	// PTX line 169: mov.u32, warp-uniform
 	u3 := uint64(k1)
-	// PTX lines 170, 171, 172: lane-local, one loop over the lanes
+	// PTX lines 167, 168, 170, 171, 172: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 167: mul.lo.s32
+				v1 := uint64(uint32(r9[l]) * uint32(r5[l]))
+				r15[l] = v1
+				// 168: shl.b32
+				v2 := uint64(uint32(r8[l]) << uint32(k0))
+				r16[l] = v2
 				// 170: add.s32
-				v4 := uint64(uint32(u3) + uint32(r16[l]))
+				v4 := uint64(uint32(u3) + uint32(v2))
 				r18[l] = v4
 				// 171: shl.b32
 				v5 := uint64(uint32(r12[l]) << uint32(k2))
@@ -5604,8 +5565,14 @@ func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 167: mul.lo.s32
+				v1 := uint64(uint32(r9[l]) * uint32(r5[l]))
+				r15[l] = v1
+				// 168: shl.b32
+				v2 := uint64(uint32(r8[l]) << uint32(k0))
+				r16[l] = v2
 				// 170: add.s32
-				v4 := uint64(uint32(u3) + uint32(r16[l]))
+				v4 := uint64(uint32(u3) + uint32(v2))
 				r18[l] = v4
 				// 171: shl.b32
 				v5 := uint64(uint32(r12[l]) << uint32(k2))

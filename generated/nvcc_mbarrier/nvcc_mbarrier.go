@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/mbarrier.ptx",
-	NumPasses:  3,
+	NumPasses:  5,
 	NumWindows: 7,
 	SM:         80,
 	SharedSize: 8352,
@@ -6176,6 +6176,8 @@ func barrierRoundsBlock2(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r17, m, u14)
 	// PTX line 89: mbarrier.arrive.shared.b64
 	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r18, r17, r127, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:89")
+	// PTX line 99: mov.u64, warp-uniform
+	u17 := uint64((w.GlobalVar(2) + k4))
 	// PTX lines 96, 98: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -6199,8 +6201,6 @@ func barrierRoundsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 99: mov.u64, warp-uniform
-	u17 := uint64((w.GlobalVar(2) + k4))
 	// PTX line 100: cvta.global.u64, warp-uniform
 	u18 := uint64(u17)
 	runtime.Broadcast(r22, m, u18)
@@ -6508,6 +6508,8 @@ func barrierRoundsBlock9(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r44, m, u5)
 	// PTX line 227: mbarrier.arrive.shared.b64
 	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r45, r17, r127, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:227")
+	// PTX line 236: mov.u64, warp-uniform
+	u7 := uint64((w.GlobalVar(3) + k1))
 	// PTX lines 234: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -6525,8 +6527,6 @@ func barrierRoundsBlock9(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 236: mov.u64, warp-uniform
-	u7 := uint64((w.GlobalVar(3) + k1))
 	// PTX line 237: cvta.global.u64, warp-uniform
 	u8 := uint64(u7)
 	runtime.Broadcast(r48, m, u8)
@@ -11042,6 +11042,8 @@ func barrierDropBlock11(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r45, m, u6)
 	// PTX line 1014: mbarrier.arrive.shared.b64
 	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r46, r16, r85, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:1014")
+	// PTX line 1023: mov.u64, warp-uniform
+	u8 := uint64((w.GlobalVar(0) + k2))
 	// PTX lines 1021: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -11059,8 +11061,6 @@ func barrierDropBlock11(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 1023: mov.u64, warp-uniform
-	u8 := uint64((w.GlobalVar(0) + k2))
 	// PTX line 1024: cvta.global.u64, warp-uniform
 	u9 := uint64(u8)
 	runtime.Broadcast(r49, m, u9)
@@ -13447,44 +13447,106 @@ func barrierSplitBlock9(w *runtime.Warp, m uint32, budget int) {
 	_ = u1
 }
 
-// barrierSplitBlock10 runs block 10 of kernel barrier_split for the lanes m (budget 0: counting statistics).
-// b9 ($L__BB2_6), PTX lines 1481-1489; ret
-func barrierSplitBlock10(w *runtime.Warp, m uint32, budget int) {
+// barrierSplitBlock10Warp runs block 10 of kernel barrier_split for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func barrierSplitBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r5 := w.Reg(5)
 	r19 := w.Reg(19)
 	r23 := w.Reg(23)
 	r25 := w.Reg(25)
-	r47 := w.Reg(47)
+	k0 := uint64(0x14)
+	k1 := uint64(0x7c)
+	k2 := uint64(0x2018)
+	k3 := uint64(0x2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 1481: mul.lo.s32
+			v1 := uint64(uint32(r5[l]) * uint32(k0))
+			// 1482: and.b32
+			v2 := uint64(uint32(v1) & uint32(k1))
+			// 1483: mov.u32
+			v3 := uint64(k2)
+			// 1484: add.s32
+			v4 := uint64(uint32(v3) + uint32(v2))
+			// 1485: the address of ld.shared.u32
+			fd0 := uint64(uint64(uint32(v4))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 1487: shl.b64
+			v5 := uint64(uint64(r19[l]) << uint32(k3))
+			// 1488: add.s64
+			v6 := uint64(uint64(r25[l]) + uint64(v5))
+			// 1489: the address of st.global.u32
+			fd1 := uint64(v6) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(5)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX line 1483: mov.u32, warp-uniform
+	u9 := uint64(k2)
+	// PTX lines 1481, 1482, 1484, 1485, 1486, 1487, 1488, 1489: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 1481: mul.lo.s32
+			v7 := uint64(uint32(r5[l]) * uint32(k0))
+			// 1482: and.b32
+			v8 := uint64(uint32(v7) & uint32(k1))
+			// 1484: add.s32
+			v10 := uint64(uint32(u9) + uint32(v8))
+			_ = v10
+			// 1485: ld.shared.u32
+			v11 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 1486: add.s32
+			v12 := uint64(uint32(v11) + uint32(r23[l]))
+			// 1487: shl.b64
+			v13 := uint64(uint64(r19[l]) << uint32(k3))
+			// 1488: add.s64
+			v14 := uint64(uint64(r25[l]) + uint64(v13))
+			_ = v14
+			// 1489: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v12))
+		}
+	}
+	return true
+}
+
+// barrierSplitBlock10 runs block 10 of kernel barrier_split for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB2_6), PTX lines 1481-1489; ret
+func barrierSplitBlock10(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, barrierSplitBlock10Warp(w, m, budget)) {
+		return
+	}
+	r5 := w.Reg(5)
+	r19 := w.Reg(19)
+	r23 := w.Reg(23)
+	r25 := w.Reg(25)
 	r51 := w.Reg(51)
 	r53 := w.Reg(53)
 	k0 := uint64(0x14)
 	k1 := uint64(0x7c)
 	k2 := uint64(0x2018)
 	k3 := uint64(0x2)
-	// PTX lines 1481, 1482: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1481: mul.lo.s32
-				v1 := uint64(uint32(r5[l]) * uint32(k0))
-				// 1482: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				r47[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1481: mul.lo.s32
-				v1 := uint64(uint32(r5[l]) * uint32(k0))
-				// 1482: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				r47[l] = v2
-			}
-		}
-	}
 	// PTX line 1483: mov.u32, warp-uniform
 	u3 := uint64(k2)
-	// PTX lines 1484, 1485, 1486, 1487, 1488: lane-local, one loop over the lanes
+	// PTX lines 1481, 1482, 1484, 1485, 1486, 1487, 1488: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -13501,8 +13563,12 @@ func barrierSplitBlock10(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 1481: mul.lo.s32
+				v1 := uint64(uint32(r5[l]) * uint32(k0))
+				// 1482: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
 				// 1484: add.s32
-				v4 := uint64(uint32(u3) + uint32(r47[l]))
+				v4 := uint64(uint32(u3) + uint32(v2))
 				// 1485: ld.shared.u32
 				v5a := uint64(uint64(uint32(v4))) + 0x0
 				var v5 uint64
@@ -13530,8 +13596,12 @@ func barrierSplitBlock10(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 1481: mul.lo.s32
+				v1 := uint64(uint32(r5[l]) * uint32(k0))
+				// 1482: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
 				// 1484: add.s32
-				v4 := uint64(uint32(u3) + uint32(r47[l]))
+				v4 := uint64(uint32(u3) + uint32(v2))
 				// 1485: ld.shared.u32
 				v5a := uint64(uint64(uint32(v4))) + 0x0
 				var v5 uint64
@@ -13616,20 +13686,110 @@ func barrierSplitBlock11(w *runtime.Warp, m uint32, budget int) {
 	_ = u1
 }
 
+// barrierSplitBlock12Warp runs block 12 of kernel barrier_split for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func barrierSplitBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x5)
+	k1 := uint64(0x4)
+	k2 := uint64(0x2)
+	k3 := uint64(0x2018)
+	k4 := uint64(0x7)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 1327: shl.b32
+			v1 := uint64(uint32(r4[l]) << uint32(k0))
+			// 1328: add.s32
+			v2 := uint64(uint32(v1) + uint32(r5[l]))
+			// 1329: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+			// 1330: add.s64
+			v4 := uint64(uint64(r2[l]) + uint64(v3))
+			// 1331: the address of ld.global.u32
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 1333: shl.b32
+			v5 := uint64(uint32(r5[l]) << uint32(k2))
+			// 1334: mov.u32
+			v6 := uint64(k3)
+			// 1335: add.s32
+			v7 := uint64(uint32(v6) + uint32(v5))
+			// 1336: the address of st.shared.u32
+			fd1 := uint64(uint64(uint32(v7))) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	sh := w.SharedMem()
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
+		return false
+	}
+	// PTX line 1334: mov.u32, warp-uniform
+	u15 := uint64(k3)
+	// PTX lines 1327, 1328, 1329, 1330, 1331, 1332, 1333, 1335, 1336: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 1327: shl.b32
+			v8 := uint64(uint32(r4[l]) << uint32(k0))
+			// 1328: add.s32
+			v9 := uint64(uint32(v8) + uint32(r5[l]))
+			// 1329: mul.wide.u32
+			v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k1))))
+			// 1330: add.s64
+			v11 := uint64(uint64(r2[l]) + uint64(v10))
+			_ = v11
+			// 1331: ld.global.u32
+			v12 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 1332: mul.lo.s32
+			v13 := uint64(uint32(v12) * uint32(k4))
+			// 1333: shl.b32
+			v14 := uint64(uint32(r5[l]) << uint32(k2))
+			// 1335: add.s32
+			v16 := uint64(uint32(u15) + uint32(v14))
+			_ = v16
+			// 1336: st.shared.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v13))
+		}
+	}
+	return true
+}
+
 // barrierSplitBlock12 runs block 12 of kernel barrier_split for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 1327-1336
 func barrierSplitBlock12(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, barrierSplitBlock12Warp(w, m, budget)) {
+		return
+	}
 	r2 := w.Reg(2)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r12 := w.Reg(12)
-	r13 := w.Reg(13)
+	r15 := w.Reg(15)
 	k0 := uint64(0x5)
 	k1 := uint64(0x4)
 	k2 := uint64(0x7)
 	k3 := uint64(0x2)
 	k4 := uint64(0x2018)
-	// PTX lines 1327, 1328, 1329, 1330, 1331, 1332, 1333: lane-local, one loop over the lanes
+	// PTX line 1334: mov.u32, warp-uniform
+	u8 := uint64(k4)
+	// PTX lines 1327, 1328, 1329, 1330, 1331, 1332, 1333, 1335: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -13672,7 +13832,9 @@ func barrierSplitBlock12(w *runtime.Warp, m uint32, budget int) {
 				r12[l] = v6
 				// 1333: shl.b32
 				v7 := uint64(uint32(r5[l]) << uint32(k3))
-				r13[l] = v7
+				// 1335: add.s32
+				v9 := uint64(uint32(u8) + uint32(v7))
+				r15[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -13705,14 +13867,14 @@ func barrierSplitBlock12(w *runtime.Warp, m uint32, budget int) {
 				r12[l] = v6
 				// 1333: shl.b32
 				v7 := uint64(uint32(r5[l]) << uint32(k3))
-				r13[l] = v7
+				// 1335: add.s32
+				v9 := uint64(uint32(u8) + uint32(v7))
+				r15[l] = v9
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 1334: mov.u32, warp-uniform
-	u8 := uint64(k4)
-	// PTX lines 1335, 1336: lane-local, one loop over the lanes
+	// PTX lines 1336: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -13728,10 +13890,8 @@ func barrierSplitBlock12(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1335: add.s32
-				v9 := uint64(uint32(u8) + uint32(r13[l]))
 				// 1336: st.shared.u32
-				s10 := uint64(uint64(uint32(v9))) + 0x0
+				s10 := uint64(uint64(uint32(r15[l]))) + 0x0
 				s10v := uint64(r12[l])
 				if s10 < shEnd4 && s10&3 == 0 {
 					runtime.Store32(shp, s10, s10v)
@@ -13744,10 +13904,8 @@ func barrierSplitBlock12(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1335: add.s32
-				v9 := uint64(uint32(u8) + uint32(r13[l]))
 				// 1336: st.shared.u32
-				s10 := uint64(uint64(uint32(v9))) + 0x0
+				s10 := uint64(uint64(uint32(r15[l]))) + 0x0
 				s10v := uint64(r12[l])
 				if s10 < shEnd4 && s10&3 == 0 {
 					runtime.Store32(shp, s10, s10v)

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/mma.ptx",
-	NumPasses:  12,
+	NumPasses:  15,
 	NumWindows: 113,
 	SM:         80,
 	SharedSize: 5376,
@@ -5307,7 +5307,6 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r16 := w.Reg(16)
 	r18 := w.Reg(18)
-	r24 := w.Reg(24)
 	r26 := w.Reg(26)
 	r27 := w.Reg(27)
 	r31 := w.Reg(31)
@@ -5331,68 +5330,55 @@ func ldsmCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 	k4 := uint64(0x7ffffff8)
 	k5 := uint64(0x0)
 	k6 := uint64(0x2)
-	// PTX lines 79, 80, 82, 83, 84, 85, 86, 90: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: mul.lo.s32
-				v1 := uint64(uint32(r2[l]) * uint32(k0))
-				// 80: cvt.u64.u32
-				v2 := uint64(uint64(uint32(v1)))
-				r18[l] = v2
-				// 82: shl.b32
-				v3 := uint64(uint32(r3[l]) << uint32(k1))
-				// 83: and.b32
-				v4 := uint64(uint32(v3) & uint32(k2))
-				// 84: shr.u32
-				v5 := uint64(uint32(r3[l]) >> uint32(k3))
-				// 85: and.b32
-				v6 := uint64(uint32(v5) & uint32(k4))
-				// 86: add.s32
-				v7 := uint64(uint32(v4) + uint32(v6))
-				// 90: shl.b32
-				v8 := uint64(uint32(v7) << uint32(k3))
-				r24[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: mul.lo.s32
-				v1 := uint64(uint32(r2[l]) * uint32(k0))
-				// 80: cvt.u64.u32
-				v2 := uint64(uint64(uint32(v1)))
-				r18[l] = v2
-				// 82: shl.b32
-				v3 := uint64(uint32(r3[l]) << uint32(k1))
-				// 83: and.b32
-				v4 := uint64(uint32(v3) & uint32(k2))
-				// 84: shr.u32
-				v5 := uint64(uint32(r3[l]) >> uint32(k3))
-				// 85: and.b32
-				v6 := uint64(uint32(v5) & uint32(k4))
-				// 86: add.s32
-				v7 := uint64(uint32(v4) + uint32(v6))
-				// 90: shl.b32
-				v8 := uint64(uint32(v7) << uint32(k3))
-				r24[l] = v8
-			}
-		}
-	}
 	// PTX line 91: mov.u32, warp-uniform
 	u9 := uint64(k5)
-	// PTX lines 92: lane-local, one loop over the lanes
+	// PTX lines 79, 80, 82, 83, 84, 85, 86, 90, 92: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 79: mul.lo.s32
+				v1 := uint64(uint32(r2[l]) * uint32(k0))
+				// 80: cvt.u64.u32
+				v2 := uint64(uint64(uint32(v1)))
+				r18[l] = v2
+				// 82: shl.b32
+				v3 := uint64(uint32(r3[l]) << uint32(k1))
+				// 83: and.b32
+				v4 := uint64(uint32(v3) & uint32(k2))
+				// 84: shr.u32
+				v5 := uint64(uint32(r3[l]) >> uint32(k3))
+				// 85: and.b32
+				v6 := uint64(uint32(v5) & uint32(k4))
+				// 86: add.s32
+				v7 := uint64(uint32(v4) + uint32(v6))
+				// 90: shl.b32
+				v8 := uint64(uint32(v7) << uint32(k3))
 				// 92: add.s32
-				v10 := uint64(uint32(u9) + uint32(r24[l]))
+				v10 := uint64(uint32(u9) + uint32(v8))
 				r26[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 79: mul.lo.s32
+				v1 := uint64(uint32(r2[l]) * uint32(k0))
+				// 80: cvt.u64.u32
+				v2 := uint64(uint64(uint32(v1)))
+				r18[l] = v2
+				// 82: shl.b32
+				v3 := uint64(uint32(r3[l]) << uint32(k1))
+				// 83: and.b32
+				v4 := uint64(uint32(v3) & uint32(k2))
+				// 84: shr.u32
+				v5 := uint64(uint32(r3[l]) >> uint32(k3))
+				// 85: and.b32
+				v6 := uint64(uint32(v5) & uint32(k4))
+				// 86: add.s32
+				v7 := uint64(uint32(v4) + uint32(v6))
+				// 90: shl.b32
+				v8 := uint64(uint32(v7) << uint32(k3))
 				// 92: add.s32
-				v10 := uint64(uint32(u9) + uint32(r24[l]))
+				v10 := uint64(uint32(u9) + uint32(v8))
 				r26[l] = v10
 			}
 		}
@@ -6010,67 +5996,36 @@ func ldsmCopyBlock4(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	k0 := uint64(0x8)
 	k1 := uint64(0x1)
 	k2 := uint64(0x0)
-	// PTX lines 45, 47, 48, 50, 52, 54, 55, 56: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r3[l])))
-				// 47: shl.b32
-				v2 := uint64(uint32(r2[l]) << uint32(k0))
-				// 48: cvt.u64.u32
-				v3 := uint64(uint64(uint32(v2)))
-				// 50: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				// 52: cvta.to.global.u64
-				v5 := uint64(r1[l])
-				// 54: shl.b64
-				v6 := uint64(uint64(v4) << uint32(k1))
-				// 55: add.s64
-				v7 := uint64(uint64(v5) + uint64(v6))
-				r10[l] = v7
-				// 56: shl.b32
-				v8 := uint64(uint32(r3[l]) << uint32(k1))
-				r11[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: cvt.u64.u32
-				v1 := uint64(uint64(uint32(r3[l])))
-				// 47: shl.b32
-				v2 := uint64(uint32(r2[l]) << uint32(k0))
-				// 48: cvt.u64.u32
-				v3 := uint64(uint64(uint32(v2)))
-				// 50: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				// 52: cvta.to.global.u64
-				v5 := uint64(r1[l])
-				// 54: shl.b64
-				v6 := uint64(uint64(v4) << uint32(k1))
-				// 55: add.s64
-				v7 := uint64(uint64(v5) + uint64(v6))
-				r10[l] = v7
-				// 56: shl.b32
-				v8 := uint64(uint32(r3[l]) << uint32(k1))
-				r11[l] = v8
-			}
-		}
-	}
 	// PTX line 57: mov.u32, warp-uniform
 	u9 := uint64(k2)
-	// PTX lines 58, 59: lane-local, one loop over the lanes
+	// PTX lines 45, 47, 48, 50, 52, 54, 55, 56, 58, 59: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 45: cvt.u64.u32
+				v1 := uint64(uint64(uint32(r3[l])))
+				// 47: shl.b32
+				v2 := uint64(uint32(r2[l]) << uint32(k0))
+				// 48: cvt.u64.u32
+				v3 := uint64(uint64(uint32(v2)))
+				// 50: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 52: cvta.to.global.u64
+				v5 := uint64(r1[l])
+				// 54: shl.b64
+				v6 := uint64(uint64(v4) << uint32(k1))
+				// 55: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r10[l] = v7
+				// 56: shl.b32
+				v8 := uint64(uint32(r3[l]) << uint32(k1))
 				// 58: add.s32
-				v10 := uint64(uint32(u9) + uint32(r11[l]))
+				v10 := uint64(uint32(u9) + uint32(v8))
 				r13[l] = v10
 				// 59: mov.u32
 				v11 := uint64(r3[l])
@@ -6079,8 +6034,25 @@ func ldsmCopyBlock4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 45: cvt.u64.u32
+				v1 := uint64(uint64(uint32(r3[l])))
+				// 47: shl.b32
+				v2 := uint64(uint32(r2[l]) << uint32(k0))
+				// 48: cvt.u64.u32
+				v3 := uint64(uint64(uint32(v2)))
+				// 50: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 52: cvta.to.global.u64
+				v5 := uint64(r1[l])
+				// 54: shl.b64
+				v6 := uint64(uint64(v4) << uint32(k1))
+				// 55: add.s64
+				v7 := uint64(uint64(v5) + uint64(v6))
+				r10[l] = v7
+				// 56: shl.b32
+				v8 := uint64(uint32(r3[l]) << uint32(k1))
 				// 58: add.s32
-				v10 := uint64(uint32(u9) + uint32(r11[l]))
+				v10 := uint64(uint32(u9) + uint32(v8))
 				r13[l] = v10
 				// 59: mov.u32
 				v11 := uint64(r3[l])
@@ -6456,9 +6428,9 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
-// gemmF16Block0 runs block 0 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 175-216
-func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
+// gemmF16Block0Warp runs block 0 of kernel gemm_f16 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gemmF16Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r0 := w.Reg(0)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
@@ -6466,8 +6438,6 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r18 := w.Reg(18)
 	r20 := w.Reg(20)
 	r22 := w.Reg(22)
 	r23 := w.Reg(23)
@@ -6586,45 +6556,286 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 	u14 := uint64(uint32(u8) << uint32(k2))
 	// PTX line 194: cvt.u64.u32, warp-uniform
 	u15 := uint64(uint64(uint32(u14)))
-	// PTX lines 196, 198, 199, 200: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
 	{
 		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 196: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				r15[l] = v16
-				// 198: shl.b32
-				v17 := uint64(uint32(v16) << uint32(k3))
-				r16[l] = v17
-				// 199: cvt.u64.u32
-				v18 := uint64(uint64(uint32(v17)))
-				// 200: add.s64
-				v19 := uint64(uint64(v18) + uint64(u15))
-				r18[l] = v19
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 196: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				r15[l] = v16
-				// 198: shl.b32
-				v17 := uint64(uint32(v16) << uint32(k3))
-				r16[l] = v17
-				// 199: cvt.u64.u32
-				v18 := uint64(uint64(uint32(v17)))
-				// 200: add.s64
-				v19 := uint64(uint64(v18) + uint64(u15))
-				r18[l] = v19
-			}
+		for l := range 32 {
+			// 196: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 198: shl.b32
+			v17 := uint64(uint32(v16) << uint32(k3))
+			// 199: cvt.u64.u32
+			v18 := uint64(uint64(uint32(v17)))
+			// 200: add.s64
+			v19 := uint64(uint64(v18) + uint64(u15))
+			// 202: cvta.to.global.u64
+			v20 := uint64(u4)
+			// 204: shl.b64
+			v21 := uint64(uint64(v19) << uint32(k4))
+			// 205: add.s64
+			v22 := uint64(uint64(v20) + uint64(v21))
+			// 206: the address of ld.global.f32
+			fd0 := uint64(v22) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 207: the address of ld.global.f32
+			fd1 := uint64(v22) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 208: add.s32
+			v23 := uint64(uint32(v17) + uint32(k5))
+			// 209: cvt.u64.u32
+			v24 := uint64(uint64(uint32(v23)))
+			// 210: add.s64
+			v25 := uint64(uint64(v24) + uint64(u15))
+			// 211: shl.b64
+			v26 := uint64(uint64(v25) << uint32(k4))
+			// 212: add.s64
+			v27 := uint64(uint64(v20) + uint64(v26))
+			// 213: the address of ld.global.f32
+			fd2 := uint64(v27) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 214: the address of ld.global.f32
+			fd3 := uint64(v27) + 0x4 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
 		}
 	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(15)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(16)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(17)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(18)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
 	// PTX line 202: cvta.to.global.u64, warp-uniform
-	u20 := uint64(u4)
-	// PTX lines 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 216: lane-local, one loop over the lanes
+	u32 := uint64(u4)
+	// PTX lines 196, 198, 199, 200, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 216: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 196: mov.u32
+			v28 := uint64(uint64(tid0[l]))
+			r15[l] = v28
+			// 198: shl.b32
+			v29 := uint64(uint32(v28) << uint32(k3))
+			// 199: cvt.u64.u32
+			v30 := uint64(uint64(uint32(v29)))
+			// 200: add.s64
+			v31 := uint64(uint64(v30) + uint64(u15))
+			// 204: shl.b64
+			v33 := uint64(uint64(v31) << uint32(k4))
+			r20[l] = v33
+			// 205: add.s64
+			v34 := uint64(uint64(u32) + uint64(v33))
+			_ = v34
+			// 206: ld.global.f32
+			v35 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r22[l] = v35
+			// 207: ld.global.f32
+			v36 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			r23[l] = v36
+			// 208: add.s32
+			v37 := uint64(uint32(v29) + uint32(k5))
+			// 209: cvt.u64.u32
+			v38 := uint64(uint64(uint32(v37)))
+			// 210: add.s64
+			v39 := uint64(uint64(v38) + uint64(u15))
+			// 211: shl.b64
+			v40 := uint64(uint64(v39) << uint32(k4))
+			r27[l] = v40
+			// 212: add.s64
+			v41 := uint64(uint64(u32) + uint64(v40))
+			_ = v41
+			// 213: ld.global.f32
+			v42 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			r29[l] = v42
+			// 214: ld.global.f32
+			v43 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			r30[l] = v43
+			// 216: setp.lt.s32
+			c44t := int32(u5) < int32(k3)
+			c44 := c44t
+			c44b0 := uint32(0)
+			if c44 {
+				c44b0 = 1
+			}
+			p0n |= c44b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	_ = u1
+	_ = u6
+	_ = u7
+	_ = u12
+	_ = u13
+	return true
+}
+
+// gemmF16Block0 runs block 0 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 175-216
+func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, gemmF16Block0Warp(w, m, budget)) {
+		return
+	}
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r27 := w.Reg(27)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	k2 := uint64(0x7)
+	k3 := uint64(0x1)
+	k4 := uint64(0x2)
+	k5 := uint64(0x40)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 175: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/mma.ptx:175")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 176: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/mma.ptx:176")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 177: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/mma.ptx:177")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 178: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/mma.ptx:178")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 179: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/mma.ptx:179")
+	}
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 181: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u2)
+	runtime.Broadcast(r5, m, u6)
+	// PTX line 182: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u3)
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 184: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.CTAID().X))
+	// PTX line 186: cvt.u64.u32, warp-uniform
+	u9 := uint64(uint64(uint32(u8)))
+	// PTX line 187: cvt.s64.s32, warp-uniform
+	u10 := uint64(uint64(int32(u5)))
+	// PTX line 188: mul.lo.s64, warp-uniform
+	u11 := uint64(uint64(u9) * uint64(u10))
+	// PTX line 189: shl.b64, warp-uniform
+	u12 := uint64(uint64(u11) << uint32(k0))
+	runtime.Broadcast(r11, m, u12)
+	// PTX line 191: shl.b64, warp-uniform
+	u13 := uint64(uint64(u11) << uint32(k1))
+	runtime.Broadcast(r12, m, u13)
+	// PTX line 193: shl.b32, warp-uniform
+	u14 := uint64(uint32(u8) << uint32(k2))
+	// PTX line 194: cvt.u64.u32, warp-uniform
+	u15 := uint64(uint64(uint32(u14)))
+	// PTX line 202: cvta.to.global.u64, warp-uniform
+	u20 := uint64(u4)
+	// PTX lines 196, 198, 199, 200, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 216: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -6669,8 +6880,17 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 196: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				r15[l] = v16
+				// 198: shl.b32
+				v17 := uint64(uint32(v16) << uint32(k3))
+				// 199: cvt.u64.u32
+				v18 := uint64(uint64(uint32(v17)))
+				// 200: add.s64
+				v19 := uint64(uint64(v18) + uint64(u15))
 				// 204: shl.b64
-				v21 := uint64(uint64(r18[l]) << uint32(k4))
+				v21 := uint64(uint64(v19) << uint32(k4))
 				r20[l] = v21
 				// 205: add.s64
 				v22 := uint64(uint64(u20) + uint64(v21))
@@ -6707,7 +6927,7 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 				}
 				r23[l] = v24
 				// 208: add.s32
-				v25 := uint64(uint32(r16[l]) + uint32(k5))
+				v25 := uint64(uint32(v17) + uint32(k5))
 				// 209: cvt.u64.u32
 				v26 := uint64(uint64(uint32(v25)))
 				// 210: add.s64
@@ -6761,8 +6981,17 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 196: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				r15[l] = v16
+				// 198: shl.b32
+				v17 := uint64(uint32(v16) << uint32(k3))
+				// 199: cvt.u64.u32
+				v18 := uint64(uint64(uint32(v17)))
+				// 200: add.s64
+				v19 := uint64(uint64(v18) + uint64(u15))
 				// 204: shl.b64
-				v21 := uint64(uint64(r18[l]) << uint32(k4))
+				v21 := uint64(uint64(v19) << uint32(k4))
 				r20[l] = v21
 				// 205: add.s64
 				v22 := uint64(uint64(u20) + uint64(v21))
@@ -6799,7 +7028,7 @@ func gemmF16Block0(w *runtime.Warp, m uint32, budget int) {
 				}
 				r23[l] = v24
 				// 208: add.s32
-				v25 := uint64(uint32(r16[l]) + uint32(k5))
+				v25 := uint64(uint32(v17) + uint32(k5))
 				// 209: cvt.u64.u32
 				v26 := uint64(uint64(uint32(v25)))
 				// 210: add.s64
@@ -7042,9 +7271,410 @@ func gemmF16Block3(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// gemmF16Block4Warp runs block 4 of kernel gemm_f16 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gemmF16Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r11 := w.Reg(11)
+	r48 := w.Reg(48)
+	r61 := w.Reg(61)
+	r62 := w.Reg(62)
+	r66 := w.Reg(66)
+	k0 := uint64(0x6)
+	k1 := uint64(0x1)
+	k2 := uint64(0x200)
+	k3 := uint64(0x20)
+	k4 := uint64(0x40)
+	k5 := uint64(0x60)
+	k6 := uint64(0x80)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 341: div.s32
+			v1 := isa.Div(r66[l], r61[l], 32, true)
+			// 342: shl.b32
+			v2 := uint64(uint32(v1) << uint32(k0))
+			// 343: mul.lo.s32
+			v3 := uint64(uint32(v1) * uint32(r61[l]))
+			// 344: sub.s32
+			v4 := uint64(uint32(r66[l]) - uint32(v3))
+			// 345: add.s32
+			v5 := uint64(uint32(v2) + uint32(v4))
+			// 346: mad.lo.s32
+			v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+			// 347: add.s32
+			v7 := uint64(uint32(v6) + uint32(v4))
+			// 348: cvt.s64.s32
+			v8 := uint64(uint64(int32(v7)))
+			// 349: add.s64
+			v9 := uint64(uint64(r11[l]) + uint64(v8))
+			// 350: shl.b64
+			v10 := uint64(uint64(v9) << uint32(k1))
+			// 351: add.s64
+			v11 := uint64(uint64(r5[l]) + uint64(v10))
+			// 352: the address of ld.global.u16
+			fd0 := uint64(v11) + 0x0 - uint64(l)<<1
+			fl0 &= fd0
+			fh0 |= fd0
+			// 353: shl.b32
+			v12 := uint64(uint32(v5) << uint32(k1))
+			// 354: mov.u32
+			v13 := uint64(k2)
+			// 355: add.s32
+			v14 := uint64(uint32(v13) + uint32(v12))
+			// 356: the address of st.shared.u16
+			fd1 := uint64(uint64(uint32(v14))) + 0x0 - uint64(l)<<1
+			fl1 &= fd1
+			fh1 |= fd1
+			// 357: add.s32
+			v15 := uint64(uint32(r66[l]) + uint32(k3))
+			// 358: div.s32
+			v16 := isa.Div(v15, r61[l], 32, true)
+			// 359: shl.b32
+			v17 := uint64(uint32(v16) << uint32(k0))
+			// 360: mul.lo.s32
+			v18 := uint64(uint32(v16) * uint32(r61[l]))
+			// 361: sub.s32
+			v19 := uint64(uint32(v15) - uint32(v18))
+			// 362: add.s32
+			v20 := uint64(uint32(v17) + uint32(v19))
+			// 363: mad.lo.s32
+			v21 := uint64(uint32(uint32(v16)*uint32(r4[l]) + uint32(r48[l])))
+			// 364: add.s32
+			v22 := uint64(uint32(v21) + uint32(v19))
+			// 365: cvt.s64.s32
+			v23 := uint64(uint64(int32(v22)))
+			// 366: add.s64
+			v24 := uint64(uint64(r11[l]) + uint64(v23))
+			// 367: shl.b64
+			v25 := uint64(uint64(v24) << uint32(k1))
+			// 368: add.s64
+			v26 := uint64(uint64(r5[l]) + uint64(v25))
+			// 369: the address of ld.global.u16
+			fd2 := uint64(v26) + 0x0 - uint64(l)<<1
+			fl2 &= fd2
+			fh2 |= fd2
+			// 370: shl.b32
+			v27 := uint64(uint32(v20) << uint32(k1))
+			// 371: add.s32
+			v28 := uint64(uint32(v13) + uint32(v27))
+			// 372: the address of st.shared.u16
+			fd3 := uint64(uint64(uint32(v28))) + 0x0 - uint64(l)<<1
+			fl3 &= fd3
+			fh3 |= fd3
+			// 373: add.s32
+			v29 := uint64(uint32(r66[l]) + uint32(k4))
+			// 374: div.s32
+			v30 := isa.Div(v29, r61[l], 32, true)
+			// 375: shl.b32
+			v31 := uint64(uint32(v30) << uint32(k0))
+			// 376: mul.lo.s32
+			v32 := uint64(uint32(v30) * uint32(r61[l]))
+			// 377: sub.s32
+			v33 := uint64(uint32(v29) - uint32(v32))
+			// 378: add.s32
+			v34 := uint64(uint32(v31) + uint32(v33))
+			// 379: mad.lo.s32
+			v35 := uint64(uint32(uint32(v30)*uint32(r4[l]) + uint32(r48[l])))
+			// 380: add.s32
+			v36 := uint64(uint32(v35) + uint32(v33))
+			// 381: cvt.s64.s32
+			v37 := uint64(uint64(int32(v36)))
+			// 382: add.s64
+			v38 := uint64(uint64(r11[l]) + uint64(v37))
+			// 383: shl.b64
+			v39 := uint64(uint64(v38) << uint32(k1))
+			// 384: add.s64
+			v40 := uint64(uint64(r5[l]) + uint64(v39))
+			// 385: the address of ld.global.u16
+			fd4 := uint64(v40) + 0x0 - uint64(l)<<1
+			fl4 &= fd4
+			fh4 |= fd4
+			// 386: shl.b32
+			v41 := uint64(uint32(v34) << uint32(k1))
+			// 387: add.s32
+			v42 := uint64(uint32(v13) + uint32(v41))
+			// 388: the address of st.shared.u16
+			fd5 := uint64(uint64(uint32(v42))) + 0x0 - uint64(l)<<1
+			fl5 &= fd5
+			fh5 |= fd5
+			// 389: add.s32
+			v43 := uint64(uint32(r66[l]) + uint32(k5))
+			// 390: div.s32
+			v44 := isa.Div(v43, r61[l], 32, true)
+			// 391: shl.b32
+			v45 := uint64(uint32(v44) << uint32(k0))
+			// 392: mul.lo.s32
+			v46 := uint64(uint32(v44) * uint32(r61[l]))
+			// 393: sub.s32
+			v47 := uint64(uint32(v43) - uint32(v46))
+			// 394: add.s32
+			v48 := uint64(uint32(v45) + uint32(v47))
+			// 395: mad.lo.s32
+			v49 := uint64(uint32(uint32(v44)*uint32(r4[l]) + uint32(r48[l])))
+			// 396: add.s32
+			v50 := uint64(uint32(v49) + uint32(v47))
+			// 397: cvt.s64.s32
+			v51 := uint64(uint64(int32(v50)))
+			// 398: add.s64
+			v52 := uint64(uint64(r11[l]) + uint64(v51))
+			// 399: shl.b64
+			v53 := uint64(uint64(v52) << uint32(k1))
+			// 400: add.s64
+			v54 := uint64(uint64(r5[l]) + uint64(v53))
+			// 401: the address of ld.global.u16
+			fd6 := uint64(v54) + 0x0 - uint64(l)<<1
+			fl6 &= fd6
+			fh6 |= fd6
+			// 402: shl.b32
+			v55 := uint64(uint32(v48) << uint32(k1))
+			// 403: add.s32
+			v56 := uint64(uint32(v13) + uint32(v55))
+			// 404: the address of st.shared.u16
+			fd7 := uint64(uint64(uint32(v56))) + 0x0 - uint64(l)<<1
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(19)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x3e && fb0&1 == 0) {
+		return false
+	}
+	fb1 := fl1
+	sh := w.SharedMem()
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(20)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x3e && fb2&1 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fp3, fo3 := runtime.MemPtr(sh), fb3
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo3 < runtime.AccessEnd(sh, 2)-0x3e && fb3&1 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(21)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x3e && fb4&1 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fp5, fo5 := runtime.MemPtr(sh), fb5
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo5 < runtime.AccessEnd(sh, 2)-0x3e && fb5&1 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(22)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x3e && fb6&1 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fp7, fo7 := runtime.MemPtr(sh), fb7
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo7 < runtime.AccessEnd(sh, 2)-0x3e && fb7&1 == 0) {
+		return false
+	}
+	if fb1 != fb3 && fb1+64 > fb3 && fb3+64 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+64 > fb5 && fb5+64 > fb1 {
+		return false
+	}
+	if fb1 != fb7 && fb1+64 > fb7 && fb7+64 > fb1 {
+		return false
+	}
+	if fb3 != fb5 && fb3+64 > fb5 && fb5+64 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+64 > fb7 && fb7+64 > fb3 {
+		return false
+	}
+	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
+		return false
+	}
+	// PTX line 354: mov.u32, warp-uniform
+	u70 := uint64(k2)
+	// PTX lines 341, 342, 343, 344, 345, 346, 347, 348, 349, 350, 351, 352, 353, 355, 356, 357, 358, 359, 360, 361, 362, 363, 364, 365, 366, 367, 368, 369, 370, 371, 372, 373, 374, 375, 376, 377, 378, 379, 380, 381, 382, 383, 384, 385, 386, 387, 388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 403, 404, 406, 407: one pass over a full warp's lanes
+	{
+		p6 := w.P[6]
+		p6n := uint32(0)
+		for l := range 32 {
+			// 341: div.s32
+			v57 := isa.Div(r66[l], r61[l], 32, true)
+			// 342: shl.b32
+			v58 := uint64(uint32(v57) << uint32(k0))
+			// 343: mul.lo.s32
+			v59 := uint64(uint32(v57) * uint32(r61[l]))
+			// 344: sub.s32
+			v60 := uint64(uint32(r66[l]) - uint32(v59))
+			// 345: add.s32
+			v61 := uint64(uint32(v58) + uint32(v60))
+			// 346: mad.lo.s32
+			v62 := uint64(uint32(uint32(v57)*uint32(r4[l]) + uint32(r48[l])))
+			// 347: add.s32
+			v63 := uint64(uint32(v62) + uint32(v60))
+			// 348: cvt.s64.s32
+			v64 := uint64(uint64(int32(v63)))
+			// 349: add.s64
+			v65 := uint64(uint64(r11[l]) + uint64(v64))
+			// 350: shl.b64
+			v66 := uint64(uint64(v65) << uint32(k1))
+			// 351: add.s64
+			v67 := uint64(uint64(r5[l]) + uint64(v66))
+			_ = v67
+			// 352: ld.global.u16
+			v68 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			// 353: shl.b32
+			v69 := uint64(uint32(v61) << uint32(k1))
+			// 355: add.s32
+			v71 := uint64(uint32(u70) + uint32(v69))
+			_ = v71
+			// 356: st.shared.u16
+			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v68))
+			// 357: add.s32
+			v72 := uint64(uint32(r66[l]) + uint32(k3))
+			// 358: div.s32
+			v73 := isa.Div(v72, r61[l], 32, true)
+			// 359: shl.b32
+			v74 := uint64(uint32(v73) << uint32(k0))
+			// 360: mul.lo.s32
+			v75 := uint64(uint32(v73) * uint32(r61[l]))
+			// 361: sub.s32
+			v76 := uint64(uint32(v72) - uint32(v75))
+			// 362: add.s32
+			v77 := uint64(uint32(v74) + uint32(v76))
+			// 363: mad.lo.s32
+			v78 := uint64(uint32(uint32(v73)*uint32(r4[l]) + uint32(r48[l])))
+			// 364: add.s32
+			v79 := uint64(uint32(v78) + uint32(v76))
+			// 365: cvt.s64.s32
+			v80 := uint64(uint64(int32(v79)))
+			// 366: add.s64
+			v81 := uint64(uint64(r11[l]) + uint64(v80))
+			// 367: shl.b64
+			v82 := uint64(uint64(v81) << uint32(k1))
+			// 368: add.s64
+			v83 := uint64(uint64(r5[l]) + uint64(v82))
+			_ = v83
+			// 369: ld.global.u16
+			v84 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			// 370: shl.b32
+			v85 := uint64(uint32(v77) << uint32(k1))
+			// 371: add.s32
+			v86 := uint64(uint32(u70) + uint32(v85))
+			_ = v86
+			// 372: st.shared.u16
+			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v84))
+			// 373: add.s32
+			v87 := uint64(uint32(r66[l]) + uint32(k4))
+			// 374: div.s32
+			v88 := isa.Div(v87, r61[l], 32, true)
+			// 375: shl.b32
+			v89 := uint64(uint32(v88) << uint32(k0))
+			// 376: mul.lo.s32
+			v90 := uint64(uint32(v88) * uint32(r61[l]))
+			// 377: sub.s32
+			v91 := uint64(uint32(v87) - uint32(v90))
+			// 378: add.s32
+			v92 := uint64(uint32(v89) + uint32(v91))
+			// 379: mad.lo.s32
+			v93 := uint64(uint32(uint32(v88)*uint32(r4[l]) + uint32(r48[l])))
+			// 380: add.s32
+			v94 := uint64(uint32(v93) + uint32(v91))
+			// 381: cvt.s64.s32
+			v95 := uint64(uint64(int32(v94)))
+			// 382: add.s64
+			v96 := uint64(uint64(r11[l]) + uint64(v95))
+			// 383: shl.b64
+			v97 := uint64(uint64(v96) << uint32(k1))
+			// 384: add.s64
+			v98 := uint64(uint64(r5[l]) + uint64(v97))
+			_ = v98
+			// 385: ld.global.u16
+			v99 := runtime.Load16(fp4, fo4+uint64(l)<<1)
+			// 386: shl.b32
+			v100 := uint64(uint32(v92) << uint32(k1))
+			// 387: add.s32
+			v101 := uint64(uint32(u70) + uint32(v100))
+			_ = v101
+			// 388: st.shared.u16
+			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v99))
+			// 389: add.s32
+			v102 := uint64(uint32(r66[l]) + uint32(k5))
+			// 390: div.s32
+			v103 := isa.Div(v102, r61[l], 32, true)
+			// 391: shl.b32
+			v104 := uint64(uint32(v103) << uint32(k0))
+			// 392: mul.lo.s32
+			v105 := uint64(uint32(v103) * uint32(r61[l]))
+			// 393: sub.s32
+			v106 := uint64(uint32(v102) - uint32(v105))
+			// 394: add.s32
+			v107 := uint64(uint32(v104) + uint32(v106))
+			// 395: mad.lo.s32
+			v108 := uint64(uint32(uint32(v103)*uint32(r4[l]) + uint32(r48[l])))
+			// 396: add.s32
+			v109 := uint64(uint32(v108) + uint32(v106))
+			// 397: cvt.s64.s32
+			v110 := uint64(uint64(int32(v109)))
+			// 398: add.s64
+			v111 := uint64(uint64(r11[l]) + uint64(v110))
+			// 399: shl.b64
+			v112 := uint64(uint64(v111) << uint32(k1))
+			// 400: add.s64
+			v113 := uint64(uint64(r5[l]) + uint64(v112))
+			_ = v113
+			// 401: ld.global.u16
+			v114 := runtime.Load16(fp6, fo6+uint64(l)<<1)
+			// 402: shl.b32
+			v115 := uint64(uint32(v107) << uint32(k1))
+			// 403: add.s32
+			v116 := uint64(uint32(u70) + uint32(v115))
+			_ = v116
+			// 404: st.shared.u16
+			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v114))
+			// 406: add.s32
+			v117 := uint64(uint32(r66[l]) + uint32(k6))
+			r66[l] = v117
+			// 407: setp.lt.s32
+			c118t := int32(v117) < int32(r62[l])
+			c118 := c118t
+			c118b0 := uint32(0)
+			if c118 {
+				c118b0 = 1
+			}
+			p6n |= c118b0 << l
+		}
+		w.P[6] = p6&^m | p6n
+	}
+	return true
+}
+
 // gemmF16Block4 runs block 4 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_9), PTX lines 341-407; divergent, reconverges at block 20 (b18)
 func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, gemmF16Block4Warp(w, m, budget)) {
+		return
+	}
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r11 := w.Reg(11)
@@ -7053,7 +7683,7 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 	r62 := w.Reg(62)
 	r66 := w.Reg(66)
 	r121 := w.Reg(121)
-	r122 := w.Reg(122)
+	r124 := w.Reg(124)
 	r130 := w.Reg(130)
 	r136 := w.Reg(136)
 	r137 := w.Reg(137)
@@ -7073,7 +7703,9 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 	k4 := uint64(0x40)
 	k5 := uint64(0x60)
 	k6 := uint64(0x80)
-	// PTX lines 341, 342, 343, 344, 345, 346, 347, 348, 349, 350, 351, 352, 353: lane-local, one loop over the lanes
+	// PTX line 354: mov.u32, warp-uniform
+	u14 := uint64(k2)
+	// PTX lines 341, 342, 343, 344, 345, 346, 347, 348, 349, 350, 351, 352, 353, 355: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -7128,7 +7760,9 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 				r121[l] = v12
 				// 353: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
-				r122[l] = v13
+				// 355: add.s32
+				v15 := uint64(uint32(u14) + uint32(v13))
+				r124[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7173,14 +7807,14 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 				r121[l] = v12
 				// 353: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
-				r122[l] = v13
+				// 355: add.s32
+				v15 := uint64(uint32(u14) + uint32(v13))
+				r124[l] = v15
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 354: mov.u32, warp-uniform
-	u14 := uint64(k2)
-	// PTX lines 355, 356, 357, 358, 359, 360, 361, 362, 363, 364, 365, 366, 367, 368: lane-local, one loop over the lanes
+	// PTX lines 356, 357, 358, 359, 360, 361, 362, 363, 364, 365, 366, 367, 368: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -7196,10 +7830,8 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 		shEnd2 := runtime.AccessEnd(sh, 2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 355: add.s32
-				v15 := uint64(uint32(u14) + uint32(r122[l]))
 				// 356: st.shared.u16
-				s16 := uint64(uint64(uint32(v15))) + 0x0
+				s16 := uint64(uint64(uint32(r124[l]))) + 0x0
 				s16v := uint64(r121[l])
 				if s16 < shEnd2 && s16&1 == 0 {
 					runtime.Store16(shp, s16, s16v)
@@ -7238,10 +7870,8 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 355: add.s32
-				v15 := uint64(uint32(u14) + uint32(r122[l]))
 				// 356: st.shared.u16
-				s16 := uint64(uint64(uint32(v15))) + 0x0
+				s16 := uint64(uint64(uint32(r124[l]))) + 0x0
 				s16v := uint64(r121[l])
 				if s16 < shEnd2 && s16&1 == 0 {
 					runtime.Store16(shp, s16, s16v)
@@ -7816,9 +8446,410 @@ func gemmF16Block6(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// gemmF16Block7Warp runs block 7 of kernel gemm_f16 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gemmF16Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r12 := w.Reg(12)
+	r48 := w.Reg(48)
+	r61 := w.Reg(61)
+	r170 := w.Reg(170)
+	r174 := w.Reg(174)
+	k0 := uint64(0x6)
+	k1 := uint64(0x1)
+	k2 := uint64(0xa00)
+	k3 := uint64(0x20)
+	k4 := uint64(0x40)
+	k5 := uint64(0x60)
+	k6 := uint64(0x80)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 493: div.s32
+			v1 := isa.Div(r174[l], r61[l], 32, true)
+			// 494: shl.b32
+			v2 := uint64(uint32(v1) << uint32(k0))
+			// 495: mul.lo.s32
+			v3 := uint64(uint32(v1) * uint32(r61[l]))
+			// 496: sub.s32
+			v4 := uint64(uint32(r174[l]) - uint32(v3))
+			// 497: add.s32
+			v5 := uint64(uint32(v2) + uint32(v4))
+			// 498: mad.lo.s32
+			v6 := uint64(uint32(uint32(v1)*uint32(r4[l]) + uint32(r48[l])))
+			// 499: add.s32
+			v7 := uint64(uint32(v6) + uint32(v4))
+			// 500: cvt.s64.s32
+			v8 := uint64(uint64(int32(v7)))
+			// 501: add.s64
+			v9 := uint64(uint64(r12[l]) + uint64(v8))
+			// 502: shl.b64
+			v10 := uint64(uint64(v9) << uint32(k1))
+			// 503: add.s64
+			v11 := uint64(uint64(r6[l]) + uint64(v10))
+			// 504: the address of ld.global.u16
+			fd0 := uint64(v11) + 0x0 - uint64(l)<<1
+			fl0 &= fd0
+			fh0 |= fd0
+			// 505: shl.b32
+			v12 := uint64(uint32(v5) << uint32(k1))
+			// 506: mov.u32
+			v13 := uint64(k2)
+			// 507: add.s32
+			v14 := uint64(uint32(v13) + uint32(v12))
+			// 508: the address of st.shared.u16
+			fd1 := uint64(uint64(uint32(v14))) + 0x0 - uint64(l)<<1
+			fl1 &= fd1
+			fh1 |= fd1
+			// 510: add.s32
+			v15 := uint64(uint32(r174[l]) + uint32(k3))
+			// 512: div.s32
+			v16 := isa.Div(v15, r61[l], 32, true)
+			// 513: shl.b32
+			v17 := uint64(uint32(v16) << uint32(k0))
+			// 514: mul.lo.s32
+			v18 := uint64(uint32(v16) * uint32(r61[l]))
+			// 515: sub.s32
+			v19 := uint64(uint32(v15) - uint32(v18))
+			// 516: add.s32
+			v20 := uint64(uint32(v17) + uint32(v19))
+			// 517: mad.lo.s32
+			v21 := uint64(uint32(uint32(v16)*uint32(r4[l]) + uint32(r48[l])))
+			// 518: add.s32
+			v22 := uint64(uint32(v21) + uint32(v19))
+			// 519: cvt.s64.s32
+			v23 := uint64(uint64(int32(v22)))
+			// 520: add.s64
+			v24 := uint64(uint64(r12[l]) + uint64(v23))
+			// 521: shl.b64
+			v25 := uint64(uint64(v24) << uint32(k1))
+			// 522: add.s64
+			v26 := uint64(uint64(r6[l]) + uint64(v25))
+			// 523: the address of ld.global.u16
+			fd2 := uint64(v26) + 0x0 - uint64(l)<<1
+			fl2 &= fd2
+			fh2 |= fd2
+			// 524: shl.b32
+			v27 := uint64(uint32(v20) << uint32(k1))
+			// 525: add.s32
+			v28 := uint64(uint32(v13) + uint32(v27))
+			// 526: the address of st.shared.u16
+			fd3 := uint64(uint64(uint32(v28))) + 0x0 - uint64(l)<<1
+			fl3 &= fd3
+			fh3 |= fd3
+			// 528: add.s32
+			v29 := uint64(uint32(r174[l]) + uint32(k4))
+			// 530: div.s32
+			v30 := isa.Div(v29, r61[l], 32, true)
+			// 531: shl.b32
+			v31 := uint64(uint32(v30) << uint32(k0))
+			// 532: mul.lo.s32
+			v32 := uint64(uint32(v30) * uint32(r61[l]))
+			// 533: sub.s32
+			v33 := uint64(uint32(v29) - uint32(v32))
+			// 534: add.s32
+			v34 := uint64(uint32(v31) + uint32(v33))
+			// 535: mad.lo.s32
+			v35 := uint64(uint32(uint32(v30)*uint32(r4[l]) + uint32(r48[l])))
+			// 536: add.s32
+			v36 := uint64(uint32(v35) + uint32(v33))
+			// 537: cvt.s64.s32
+			v37 := uint64(uint64(int32(v36)))
+			// 538: add.s64
+			v38 := uint64(uint64(r12[l]) + uint64(v37))
+			// 539: shl.b64
+			v39 := uint64(uint64(v38) << uint32(k1))
+			// 540: add.s64
+			v40 := uint64(uint64(r6[l]) + uint64(v39))
+			// 541: the address of ld.global.u16
+			fd4 := uint64(v40) + 0x0 - uint64(l)<<1
+			fl4 &= fd4
+			fh4 |= fd4
+			// 542: shl.b32
+			v41 := uint64(uint32(v34) << uint32(k1))
+			// 543: add.s32
+			v42 := uint64(uint32(v13) + uint32(v41))
+			// 544: the address of st.shared.u16
+			fd5 := uint64(uint64(uint32(v42))) + 0x0 - uint64(l)<<1
+			fl5 &= fd5
+			fh5 |= fd5
+			// 546: add.s32
+			v43 := uint64(uint32(r174[l]) + uint32(k5))
+			// 548: div.s32
+			v44 := isa.Div(v43, r61[l], 32, true)
+			// 549: shl.b32
+			v45 := uint64(uint32(v44) << uint32(k0))
+			// 550: mul.lo.s32
+			v46 := uint64(uint32(v44) * uint32(r61[l]))
+			// 551: sub.s32
+			v47 := uint64(uint32(v43) - uint32(v46))
+			// 552: add.s32
+			v48 := uint64(uint32(v45) + uint32(v47))
+			// 553: mad.lo.s32
+			v49 := uint64(uint32(uint32(v44)*uint32(r4[l]) + uint32(r48[l])))
+			// 554: add.s32
+			v50 := uint64(uint32(v49) + uint32(v47))
+			// 555: cvt.s64.s32
+			v51 := uint64(uint64(int32(v50)))
+			// 556: add.s64
+			v52 := uint64(uint64(r12[l]) + uint64(v51))
+			// 557: shl.b64
+			v53 := uint64(uint64(v52) << uint32(k1))
+			// 558: add.s64
+			v54 := uint64(uint64(r6[l]) + uint64(v53))
+			// 559: the address of ld.global.u16
+			fd6 := uint64(v54) + 0x0 - uint64(l)<<1
+			fl6 &= fd6
+			fh6 |= fd6
+			// 560: shl.b32
+			v55 := uint64(uint32(v48) << uint32(k1))
+			// 561: add.s32
+			v56 := uint64(uint32(v13) + uint32(v55))
+			// 562: the address of st.shared.u16
+			fd7 := uint64(uint64(uint32(v56))) + 0x0 - uint64(l)<<1
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(23)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x3e && fb0&1 == 0) {
+		return false
+	}
+	fb1 := fl1
+	sh := w.SharedMem()
+	fp1, fo1 := runtime.MemPtr(sh), fb1
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(24)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x3e && fb2&1 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fp3, fo3 := runtime.MemPtr(sh), fb3
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo3 < runtime.AccessEnd(sh, 2)-0x3e && fb3&1 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(25)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x3e && fb4&1 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fp5, fo5 := runtime.MemPtr(sh), fb5
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo5 < runtime.AccessEnd(sh, 2)-0x3e && fb5&1 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(26)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x3e && fb6&1 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fp7, fo7 := runtime.MemPtr(sh), fb7
+	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo7 < runtime.AccessEnd(sh, 2)-0x3e && fb7&1 == 0) {
+		return false
+	}
+	if fb1 != fb3 && fb1+64 > fb3 && fb3+64 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+64 > fb5 && fb5+64 > fb1 {
+		return false
+	}
+	if fb1 != fb7 && fb1+64 > fb7 && fb7+64 > fb1 {
+		return false
+	}
+	if fb3 != fb5 && fb3+64 > fb5 && fb5+64 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+64 > fb7 && fb7+64 > fb3 {
+		return false
+	}
+	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
+		return false
+	}
+	// PTX line 506: mov.u32, warp-uniform
+	u70 := uint64(k2)
+	// PTX lines 493, 494, 495, 496, 497, 498, 499, 500, 501, 502, 503, 504, 505, 507, 508, 510, 512, 513, 514, 515, 516, 517, 518, 519, 520, 521, 522, 523, 524, 525, 526, 528, 530, 531, 532, 533, 534, 535, 536, 537, 538, 539, 540, 541, 542, 543, 544, 546, 548, 549, 550, 551, 552, 553, 554, 555, 556, 557, 558, 559, 560, 561, 562, 564, 566: one pass over a full warp's lanes
+	{
+		p12 := w.P[12]
+		p12n := uint32(0)
+		for l := range 32 {
+			// 493: div.s32
+			v57 := isa.Div(r174[l], r61[l], 32, true)
+			// 494: shl.b32
+			v58 := uint64(uint32(v57) << uint32(k0))
+			// 495: mul.lo.s32
+			v59 := uint64(uint32(v57) * uint32(r61[l]))
+			// 496: sub.s32
+			v60 := uint64(uint32(r174[l]) - uint32(v59))
+			// 497: add.s32
+			v61 := uint64(uint32(v58) + uint32(v60))
+			// 498: mad.lo.s32
+			v62 := uint64(uint32(uint32(v57)*uint32(r4[l]) + uint32(r48[l])))
+			// 499: add.s32
+			v63 := uint64(uint32(v62) + uint32(v60))
+			// 500: cvt.s64.s32
+			v64 := uint64(uint64(int32(v63)))
+			// 501: add.s64
+			v65 := uint64(uint64(r12[l]) + uint64(v64))
+			// 502: shl.b64
+			v66 := uint64(uint64(v65) << uint32(k1))
+			// 503: add.s64
+			v67 := uint64(uint64(r6[l]) + uint64(v66))
+			_ = v67
+			// 504: ld.global.u16
+			v68 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			// 505: shl.b32
+			v69 := uint64(uint32(v61) << uint32(k1))
+			// 507: add.s32
+			v71 := uint64(uint32(u70) + uint32(v69))
+			_ = v71
+			// 508: st.shared.u16
+			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v68))
+			// 510: add.s32
+			v72 := uint64(uint32(r174[l]) + uint32(k3))
+			// 512: div.s32
+			v73 := isa.Div(v72, r61[l], 32, true)
+			// 513: shl.b32
+			v74 := uint64(uint32(v73) << uint32(k0))
+			// 514: mul.lo.s32
+			v75 := uint64(uint32(v73) * uint32(r61[l]))
+			// 515: sub.s32
+			v76 := uint64(uint32(v72) - uint32(v75))
+			// 516: add.s32
+			v77 := uint64(uint32(v74) + uint32(v76))
+			// 517: mad.lo.s32
+			v78 := uint64(uint32(uint32(v73)*uint32(r4[l]) + uint32(r48[l])))
+			// 518: add.s32
+			v79 := uint64(uint32(v78) + uint32(v76))
+			// 519: cvt.s64.s32
+			v80 := uint64(uint64(int32(v79)))
+			// 520: add.s64
+			v81 := uint64(uint64(r12[l]) + uint64(v80))
+			// 521: shl.b64
+			v82 := uint64(uint64(v81) << uint32(k1))
+			// 522: add.s64
+			v83 := uint64(uint64(r6[l]) + uint64(v82))
+			_ = v83
+			// 523: ld.global.u16
+			v84 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			// 524: shl.b32
+			v85 := uint64(uint32(v77) << uint32(k1))
+			// 525: add.s32
+			v86 := uint64(uint32(u70) + uint32(v85))
+			_ = v86
+			// 526: st.shared.u16
+			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v84))
+			// 528: add.s32
+			v87 := uint64(uint32(r174[l]) + uint32(k4))
+			// 530: div.s32
+			v88 := isa.Div(v87, r61[l], 32, true)
+			// 531: shl.b32
+			v89 := uint64(uint32(v88) << uint32(k0))
+			// 532: mul.lo.s32
+			v90 := uint64(uint32(v88) * uint32(r61[l]))
+			// 533: sub.s32
+			v91 := uint64(uint32(v87) - uint32(v90))
+			// 534: add.s32
+			v92 := uint64(uint32(v89) + uint32(v91))
+			// 535: mad.lo.s32
+			v93 := uint64(uint32(uint32(v88)*uint32(r4[l]) + uint32(r48[l])))
+			// 536: add.s32
+			v94 := uint64(uint32(v93) + uint32(v91))
+			// 537: cvt.s64.s32
+			v95 := uint64(uint64(int32(v94)))
+			// 538: add.s64
+			v96 := uint64(uint64(r12[l]) + uint64(v95))
+			// 539: shl.b64
+			v97 := uint64(uint64(v96) << uint32(k1))
+			// 540: add.s64
+			v98 := uint64(uint64(r6[l]) + uint64(v97))
+			_ = v98
+			// 541: ld.global.u16
+			v99 := runtime.Load16(fp4, fo4+uint64(l)<<1)
+			// 542: shl.b32
+			v100 := uint64(uint32(v92) << uint32(k1))
+			// 543: add.s32
+			v101 := uint64(uint32(u70) + uint32(v100))
+			_ = v101
+			// 544: st.shared.u16
+			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v99))
+			// 546: add.s32
+			v102 := uint64(uint32(r174[l]) + uint32(k5))
+			// 548: div.s32
+			v103 := isa.Div(v102, r61[l], 32, true)
+			// 549: shl.b32
+			v104 := uint64(uint32(v103) << uint32(k0))
+			// 550: mul.lo.s32
+			v105 := uint64(uint32(v103) * uint32(r61[l]))
+			// 551: sub.s32
+			v106 := uint64(uint32(v102) - uint32(v105))
+			// 552: add.s32
+			v107 := uint64(uint32(v104) + uint32(v106))
+			// 553: mad.lo.s32
+			v108 := uint64(uint32(uint32(v103)*uint32(r4[l]) + uint32(r48[l])))
+			// 554: add.s32
+			v109 := uint64(uint32(v108) + uint32(v106))
+			// 555: cvt.s64.s32
+			v110 := uint64(uint64(int32(v109)))
+			// 556: add.s64
+			v111 := uint64(uint64(r12[l]) + uint64(v110))
+			// 557: shl.b64
+			v112 := uint64(uint64(v111) << uint32(k1))
+			// 558: add.s64
+			v113 := uint64(uint64(r6[l]) + uint64(v112))
+			_ = v113
+			// 559: ld.global.u16
+			v114 := runtime.Load16(fp6, fo6+uint64(l)<<1)
+			// 560: shl.b32
+			v115 := uint64(uint32(v107) << uint32(k1))
+			// 561: add.s32
+			v116 := uint64(uint32(u70) + uint32(v115))
+			_ = v116
+			// 562: st.shared.u16
+			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v114))
+			// 564: add.s32
+			v117 := uint64(uint32(r174[l]) + uint32(k6))
+			r174[l] = v117
+			// 566: setp.lt.s32
+			c118t := int32(v117) < int32(r170[l])
+			c118 := c118t
+			c118b0 := uint32(0)
+			if c118 {
+				c118b0 = 1
+			}
+			p12n |= c118b0 << l
+		}
+		w.P[12] = p12&^m | p12n
+	}
+	return true
+}
+
 // gemmF16Block7 runs block 7 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB1_17), PTX lines 493-566; divergent, reconverges at block 26 (b24)
 func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, gemmF16Block7Warp(w, m, budget)) {
+		return
+	}
 	r4 := w.Reg(4)
 	r6 := w.Reg(6)
 	r12 := w.Reg(12)
@@ -7827,7 +8858,7 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 	r170 := w.Reg(170)
 	r174 := w.Reg(174)
 	r229 := w.Reg(229)
-	r230 := w.Reg(230)
+	r232 := w.Reg(232)
 	r238 := w.Reg(238)
 	r244 := w.Reg(244)
 	r245 := w.Reg(245)
@@ -7847,7 +8878,9 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 	k4 := uint64(0x40)
 	k5 := uint64(0x60)
 	k6 := uint64(0x80)
-	// PTX lines 493, 494, 495, 496, 497, 498, 499, 500, 501, 502, 503, 504, 505: lane-local, one loop over the lanes
+	// PTX line 506: mov.u32, warp-uniform
+	u14 := uint64(k2)
+	// PTX lines 493, 494, 495, 496, 497, 498, 499, 500, 501, 502, 503, 504, 505, 507: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -7902,7 +8935,9 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 				r229[l] = v12
 				// 505: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
-				r230[l] = v13
+				// 507: add.s32
+				v15 := uint64(uint32(u14) + uint32(v13))
+				r232[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7947,14 +8982,14 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 				r229[l] = v12
 				// 505: shl.b32
 				v13 := uint64(uint32(v5) << uint32(k1))
-				r230[l] = v13
+				// 507: add.s32
+				v15 := uint64(uint32(u14) + uint32(v13))
+				r232[l] = v15
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 506: mov.u32, warp-uniform
-	u14 := uint64(k2)
-	// PTX lines 507, 508, 510, 512, 513, 514, 515, 516, 517, 518, 519, 520, 521, 522: lane-local, one loop over the lanes
+	// PTX lines 508, 510, 512, 513, 514, 515, 516, 517, 518, 519, 520, 521, 522: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -7970,10 +9005,8 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 		shEnd2 := runtime.AccessEnd(sh, 2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 507: add.s32
-				v15 := uint64(uint32(u14) + uint32(r230[l]))
 				// 508: st.shared.u16
-				s16 := uint64(uint64(uint32(v15))) + 0x0
+				s16 := uint64(uint64(uint32(r232[l]))) + 0x0
 				s16v := uint64(r229[l])
 				if s16 < shEnd2 && s16&1 == 0 {
 					runtime.Store16(shp, s16, s16v)
@@ -8012,10 +9045,8 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 507: add.s32
-				v15 := uint64(uint32(u14) + uint32(r230[l]))
 				// 508: st.shared.u16
-				s16 := uint64(uint64(uint32(v15))) + 0x0
+				s16 := uint64(uint64(uint32(r232[l]))) + 0x0
 				s16v := uint64(r229[l])
 				if s16 < shEnd2 && s16&1 == 0 {
 					runtime.Store16(shp, s16, s16v)
@@ -8993,7 +10024,7 @@ func gemmF16Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16Block13 runs block 13 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB1_28), PTX lines 754-764; ret
 func gemmF16Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, gemmF16Block13Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, gemmF16Block13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -9217,84 +10248,38 @@ func gemmF16Block14(w *runtime.Warp, m uint32, budget int) {
 	k9 := uint64(0x40)
 	k10 := uint64(0x60)
 	k11 := uint64(0x0)
-	// PTX lines 220, 221, 222, 223, 224, 225, 226, 227: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 220: shl.b32
-				v1 := uint64(uint32(r15[l]) << uint32(k0))
-				// 221: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				// 222: shr.u32
-				v3 := uint64(uint32(r15[l]) >> uint32(k2))
-				// 223: and.b32
-				v4 := uint64(uint32(v3) & uint32(k3))
-				// 224: add.s32
-				v5 := uint64(uint32(v4) + uint32(v2))
-				r35[l] = v5
-				// 225: and.b32
-				v6 := uint64(uint32(v1) & uint32(k4))
-				// 226: and.b32
-				v7 := uint64(uint32(r15[l]) & uint32(k5))
-				// 227: or.b32
-				v8 := uint64(uint32(v6) | uint32(v7))
-				r38[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 220: shl.b32
-				v1 := uint64(uint32(r15[l]) << uint32(k0))
-				// 221: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				// 222: shr.u32
-				v3 := uint64(uint32(r15[l]) >> uint32(k2))
-				// 223: and.b32
-				v4 := uint64(uint32(v3) & uint32(k3))
-				// 224: add.s32
-				v5 := uint64(uint32(v4) + uint32(v2))
-				r35[l] = v5
-				// 225: and.b32
-				v6 := uint64(uint32(v1) & uint32(k4))
-				// 226: and.b32
-				v7 := uint64(uint32(r15[l]) & uint32(k5))
-				// 227: or.b32
-				v8 := uint64(uint32(v6) | uint32(v7))
-				r38[l] = v8
-			}
-		}
-	}
 	// PTX line 229: mov.u32, warp-uniform
 	u9 := uint64(k6)
-	// PTX lines 230, 232: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 230: sub.s32
-				v10 := uint64(uint32(u9) - uint32(r15[l]))
-				r40[l] = v10
-				// 232: not.b32
-				v11 := uint64(^uint32(r4[l]))
-				r41[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 230: sub.s32
-				v10 := uint64(uint32(u9) - uint32(r15[l]))
-				r40[l] = v10
-				// 232: not.b32
-				v11 := uint64(^uint32(r4[l]))
-				r41[l] = v11
-			}
-		}
-	}
 	// PTX line 234: mov.u32, warp-uniform
 	u12 := uint64(k7)
-	// PTX lines 235, 236, 237, 238: lane-local, one loop over the lanes
+	// PTX lines 220, 221, 222, 223, 224, 225, 226, 227, 230, 232, 235, 236, 237, 238: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 220: shl.b32
+				v1 := uint64(uint32(r15[l]) << uint32(k0))
+				// 221: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				// 222: shr.u32
+				v3 := uint64(uint32(r15[l]) >> uint32(k2))
+				// 223: and.b32
+				v4 := uint64(uint32(v3) & uint32(k3))
+				// 224: add.s32
+				v5 := uint64(uint32(v4) + uint32(v2))
+				r35[l] = v5
+				// 225: and.b32
+				v6 := uint64(uint32(v1) & uint32(k4))
+				// 226: and.b32
+				v7 := uint64(uint32(r15[l]) & uint32(k5))
+				// 227: or.b32
+				v8 := uint64(uint32(v6) | uint32(v7))
+				r38[l] = v8
+				// 230: sub.s32
+				v10 := uint64(uint32(u9) - uint32(r15[l]))
+				r40[l] = v10
+				// 232: not.b32
+				v11 := uint64(^uint32(r4[l]))
+				r41[l] = v11
 				// 235: sub.s32
 				v13 := uint64(uint32(u12) - uint32(r15[l]))
 				r43[l] = v13
@@ -9311,6 +10296,30 @@ func gemmF16Block14(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 220: shl.b32
+				v1 := uint64(uint32(r15[l]) << uint32(k0))
+				// 221: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				// 222: shr.u32
+				v3 := uint64(uint32(r15[l]) >> uint32(k2))
+				// 223: and.b32
+				v4 := uint64(uint32(v3) & uint32(k3))
+				// 224: add.s32
+				v5 := uint64(uint32(v4) + uint32(v2))
+				r35[l] = v5
+				// 225: and.b32
+				v6 := uint64(uint32(v1) & uint32(k4))
+				// 226: and.b32
+				v7 := uint64(uint32(r15[l]) & uint32(k5))
+				// 227: or.b32
+				v8 := uint64(uint32(v6) | uint32(v7))
+				r38[l] = v8
+				// 230: sub.s32
+				v10 := uint64(uint32(u9) - uint32(r15[l]))
+				r40[l] = v10
+				// 232: not.b32
+				v11 := uint64(^uint32(r4[l]))
+				r41[l] = v11
 				// 235: sub.s32
 				v13 := uint64(uint32(u12) - uint32(r15[l]))
 				r43[l] = v13
@@ -9727,7 +10736,7 @@ func gemmF16Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16Block17 runs block 17 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 296-313; divergent, reconverges at block 3 (b2 ($L__BB1_7))
 func gemmF16Block17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, gemmF16Block17Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, gemmF16Block17Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -10040,7 +11049,7 @@ func gemmF16Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16Block18 runs block 18 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 317-332
 func gemmF16Block18(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, gemmF16Block18Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, gemmF16Block18Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -10608,7 +11617,7 @@ func gemmF16Block23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16Block23 runs block 23 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
 // b21, PTX lines 448-465; divergent, reconverges at block 6 (b5 ($L__BB1_15))
 func gemmF16Block23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, gemmF16Block23Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, gemmF16Block23Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -10921,7 +11930,7 @@ func gemmF16Block24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16Block24 runs block 24 of kernel gemm_f16 for the lanes m (budget 0: counting statistics).
 // b22, PTX lines 469-484
 func gemmF16Block24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, gemmF16Block24Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, gemmF16Block24Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -11907,7 +12916,7 @@ func gemmF16TransBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16TransBlock1 runs block 1 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_3), PTX lines 830-838; divergent, reconverges at block 12 (b11)
 func gemmF16TransBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, gemmF16TransBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, gemmF16TransBlock1Warp(w, m, budget)) {
 		return
 	}
 	r17 := w.Reg(17)
@@ -12265,7 +13274,7 @@ func gemmF16TransBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16TransBlock3 runs block 3 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB2_6), PTX lines 858-870; divergent, reconverges at block 14 (b13)
 func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, gemmF16TransBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, gemmF16TransBlock3Warp(w, m, budget)) {
 		return
 	}
 	r27 := w.Reg(27)
@@ -12824,7 +13833,7 @@ func gemmF16TransBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16TransBlock5 runs block 5 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB2_10), PTX lines 900-908; divergent, reconverges at block 17 (b16)
 func gemmF16TransBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, gemmF16TransBlock5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, gemmF16TransBlock5Warp(w, m, budget)) {
 		return
 	}
 	r46 := w.Reg(46)
@@ -13183,7 +14192,7 @@ func gemmF16TransBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gemmF16TransBlock7 runs block 7 of kernel gemm_f16_trans for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB2_13), PTX lines 928-940; divergent, reconverges at block 19 (b18)
 func gemmF16TransBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, gemmF16TransBlock7Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, gemmF16TransBlock7Warp(w, m, budget)) {
 		return
 	}
 	r56 := w.Reg(56)
@@ -13667,7 +14676,6 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 	r70 := w.Reg(70)
 	r71 := w.Reg(71)
 	r75 := w.Reg(75)
-	r77 := w.Reg(77)
 	r79 := w.Reg(79)
 	r85 := w.Reg(85)
 	r91 := w.Reg(91)
@@ -13684,60 +14692,47 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 	k4 := uint64(0xe00)
 	k5 := uint64(0x1000)
 	k6 := uint64(0x40)
-	// PTX lines 950, 951, 952, 953, 954, 958: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 950: shr.u32
-				v1 := uint64(uint32(r11[l]) >> uint32(k0))
-				// 951: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				// 952: shl.b32
-				v3 := uint64(uint32(r11[l]) << uint32(k2))
-				// 953: and.b32
-				v4 := uint64(uint32(v3) & uint32(k3))
-				r75[l] = v4
-				// 954: add.s32
-				v5 := uint64(uint32(v4) + uint32(v2))
-				// 958: shl.b32
-				v6 := uint64(uint32(v5) << uint32(k0))
-				r77[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 950: shr.u32
-				v1 := uint64(uint32(r11[l]) >> uint32(k0))
-				// 951: and.b32
-				v2 := uint64(uint32(v1) & uint32(k1))
-				// 952: shl.b32
-				v3 := uint64(uint32(r11[l]) << uint32(k2))
-				// 953: and.b32
-				v4 := uint64(uint32(v3) & uint32(k3))
-				r75[l] = v4
-				// 954: add.s32
-				v5 := uint64(uint32(v4) + uint32(v2))
-				// 958: shl.b32
-				v6 := uint64(uint32(v5) << uint32(k0))
-				r77[l] = v6
-			}
-		}
-	}
 	// PTX line 959: mov.u32, warp-uniform
 	u7 := uint64(k4)
-	// PTX lines 960: lane-local, one loop over the lanes
+	// PTX lines 950, 951, 952, 953, 954, 958, 960: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 950: shr.u32
+				v1 := uint64(uint32(r11[l]) >> uint32(k0))
+				// 951: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				// 952: shl.b32
+				v3 := uint64(uint32(r11[l]) << uint32(k2))
+				// 953: and.b32
+				v4 := uint64(uint32(v3) & uint32(k3))
+				r75[l] = v4
+				// 954: add.s32
+				v5 := uint64(uint32(v4) + uint32(v2))
+				// 958: shl.b32
+				v6 := uint64(uint32(v5) << uint32(k0))
 				// 960: add.s32
-				v8 := uint64(uint32(u7) + uint32(r77[l]))
+				v8 := uint64(uint32(u7) + uint32(v6))
 				r79[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 950: shr.u32
+				v1 := uint64(uint32(r11[l]) >> uint32(k0))
+				// 951: and.b32
+				v2 := uint64(uint32(v1) & uint32(k1))
+				// 952: shl.b32
+				v3 := uint64(uint32(r11[l]) << uint32(k2))
+				// 953: and.b32
+				v4 := uint64(uint32(v3) & uint32(k3))
+				r75[l] = v4
+				// 954: add.s32
+				v5 := uint64(uint32(v4) + uint32(v2))
+				// 958: shl.b32
+				v6 := uint64(uint32(v5) << uint32(k0))
 				// 960: add.s32
-				v8 := uint64(uint32(u7) + uint32(r77[l]))
+				v8 := uint64(uint32(u7) + uint32(v6))
 				r79[l] = v8
 			}
 		}
@@ -14088,36 +15083,20 @@ func gemmF16TransBlock11(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r11 := w.Reg(11)
 	r18 := w.Reg(18)
-	r19 := w.Reg(19)
 	r21 := w.Reg(21)
 	r25 := w.Reg(25)
 	k0 := uint64(0x1)
 	k1 := uint64(0xe00)
-	// PTX lines 818: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 818: shl.b32
-				v1 := uint64(uint32(r11[l]) << uint32(k0))
-				r19[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 818: shl.b32
-				v1 := uint64(uint32(r11[l]) << uint32(k0))
-				r19[l] = v1
-			}
-		}
-	}
 	// PTX line 819: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 820, 821, 822, 823, 824, 825: lane-local, one loop over the lanes
+	// PTX lines 818, 820, 821, 822, 823, 824, 825: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 818: shl.b32
+				v1 := uint64(uint32(r11[l]) << uint32(k0))
 				// 820: add.s32
-				v3 := uint64(uint32(u2) + uint32(r19[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r21[l] = v3
 				// 821: cvt.s64.s32
 				v4 := uint64(uint64(int32(r11[l])))
@@ -14135,8 +15114,10 @@ func gemmF16TransBlock11(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 818: shl.b32
+				v1 := uint64(uint32(r11[l]) << uint32(k0))
 				// 820: add.s32
-				v3 := uint64(uint32(u2) + uint32(r19[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r21[l] = v3
 				// 821: cvt.s64.s32
 				v4 := uint64(uint64(int32(r11[l])))
@@ -14162,44 +15143,25 @@ func gemmF16TransBlock13(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r18 := w.Reg(18)
 	r27 := w.Reg(27)
-	r28 := w.Reg(28)
 	r31 := w.Reg(31)
 	r36 := w.Reg(36)
 	k0 := uint64(0xffffff80)
 	k1 := uint64(0x1)
 	k2 := uint64(0xe00)
 	k3 := uint64(0x80)
-	// PTX lines 845, 846: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 845: add.s32
-				v1 := uint64(uint32(r18[l]) + uint32(k0))
-				r27[l] = v1
-				// 846: shl.b32
-				v2 := uint64(uint32(r18[l]) << uint32(k1))
-				r28[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 845: add.s32
-				v1 := uint64(uint32(r18[l]) + uint32(k0))
-				r27[l] = v1
-				// 846: shl.b32
-				v2 := uint64(uint32(r18[l]) << uint32(k1))
-				r28[l] = v2
-			}
-		}
-	}
 	// PTX line 847: mov.u32, warp-uniform
 	u3 := uint64(k2)
-	// PTX lines 848, 849, 850, 851, 852, 853, 854: lane-local, one loop over the lanes
+	// PTX lines 845, 846, 848, 849, 850, 851, 852, 853, 854: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 845: add.s32
+				v1 := uint64(uint32(r18[l]) + uint32(k0))
+				r27[l] = v1
+				// 846: shl.b32
+				v2 := uint64(uint32(r18[l]) << uint32(k1))
 				// 848: add.s32
-				v4 := uint64(uint32(u3) + uint32(r28[l]))
+				v4 := uint64(uint32(u3) + uint32(v2))
 				// 849: add.s32
 				v5 := uint64(uint32(v4) + uint32(k3))
 				r31[l] = v5
@@ -14218,8 +15180,13 @@ func gemmF16TransBlock13(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 845: add.s32
+				v1 := uint64(uint32(r18[l]) + uint32(k0))
+				r27[l] = v1
+				// 846: shl.b32
+				v2 := uint64(uint32(r18[l]) << uint32(k1))
 				// 848: add.s32
-				v4 := uint64(uint32(u3) + uint32(r28[l]))
+				v4 := uint64(uint32(u3) + uint32(v2))
 				// 849: add.s32
 				v5 := uint64(uint32(v4) + uint32(k3))
 				r31[l] = v5
@@ -14325,36 +15292,20 @@ func gemmF16TransBlock16(w *runtime.Warp, m uint32, budget int) {
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r47 := w.Reg(47)
-	r48 := w.Reg(48)
 	r50 := w.Reg(50)
 	r54 := w.Reg(54)
 	k0 := uint64(0x1)
 	k1 := uint64(0x1000)
-	// PTX lines 888: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 888: shl.b32
-				v1 := uint64(uint32(r11[l]) << uint32(k0))
-				r48[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 888: shl.b32
-				v1 := uint64(uint32(r11[l]) << uint32(k0))
-				r48[l] = v1
-			}
-		}
-	}
 	// PTX line 889: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 890, 891, 892, 893, 894, 895: lane-local, one loop over the lanes
+	// PTX lines 888, 890, 891, 892, 893, 894, 895: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 888: shl.b32
+				v1 := uint64(uint32(r11[l]) << uint32(k0))
 				// 890: add.s32
-				v3 := uint64(uint32(u2) + uint32(r48[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r50[l] = v3
 				// 891: cvt.s64.s32
 				v4 := uint64(uint64(int32(r11[l])))
@@ -14372,8 +15323,10 @@ func gemmF16TransBlock16(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 888: shl.b32
+				v1 := uint64(uint32(r11[l]) << uint32(k0))
 				// 890: add.s32
-				v3 := uint64(uint32(u2) + uint32(r48[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r50[l] = v3
 				// 891: cvt.s64.s32
 				v4 := uint64(uint64(int32(r11[l])))
@@ -14399,44 +15352,25 @@ func gemmF16TransBlock18(w *runtime.Warp, m uint32, budget int) {
 	r10 := w.Reg(10)
 	r47 := w.Reg(47)
 	r56 := w.Reg(56)
-	r57 := w.Reg(57)
 	r60 := w.Reg(60)
 	r65 := w.Reg(65)
 	k0 := uint64(0xffffff80)
 	k1 := uint64(0x1)
 	k2 := uint64(0x1000)
 	k3 := uint64(0x80)
-	// PTX lines 915, 916: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 915: add.s32
-				v1 := uint64(uint32(r47[l]) + uint32(k0))
-				r56[l] = v1
-				// 916: shl.b32
-				v2 := uint64(uint32(r47[l]) << uint32(k1))
-				r57[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 915: add.s32
-				v1 := uint64(uint32(r47[l]) + uint32(k0))
-				r56[l] = v1
-				// 916: shl.b32
-				v2 := uint64(uint32(r47[l]) << uint32(k1))
-				r57[l] = v2
-			}
-		}
-	}
 	// PTX line 917: mov.u32, warp-uniform
 	u3 := uint64(k2)
-	// PTX lines 918, 919, 920, 921, 922, 923, 924: lane-local, one loop over the lanes
+	// PTX lines 915, 916, 918, 919, 920, 921, 922, 923, 924: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 915: add.s32
+				v1 := uint64(uint32(r47[l]) + uint32(k0))
+				r56[l] = v1
+				// 916: shl.b32
+				v2 := uint64(uint32(r47[l]) << uint32(k1))
 				// 918: add.s32
-				v4 := uint64(uint32(u3) + uint32(r57[l]))
+				v4 := uint64(uint32(u3) + uint32(v2))
 				// 919: add.s32
 				v5 := uint64(uint32(v4) + uint32(k3))
 				r60[l] = v5
@@ -14455,8 +15389,13 @@ func gemmF16TransBlock18(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 915: add.s32
+				v1 := uint64(uint32(r47[l]) + uint32(k0))
+				r56[l] = v1
+				// 916: shl.b32
+				v2 := uint64(uint32(r47[l]) << uint32(k1))
 				// 918: add.s32
-				v4 := uint64(uint32(u3) + uint32(r57[l]))
+				v4 := uint64(uint32(u3) + uint32(v2))
 				// 919: add.s32
 				v5 := uint64(uint32(v4) + uint32(k3))
 				r60[l] = v5
@@ -14502,7 +15441,6 @@ func gemmBf16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 // gemmBf16Block0 runs block 0 of kernel gemm_bf16 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 1018-1193; ret
 func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
-	r8 := w.Reg(8)
 	r23 := w.Reg(23)
 	r25 := w.Reg(25)
 	r26 := w.Reg(26)
@@ -14612,24 +15550,6 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 	u7 := uint64(u2)
 	// PTX line 1025: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u4)
-	// PTX lines 1027: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1027: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1027: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-			}
-		}
-	}
 	// PTX line 1029: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 1031: mul.lo.s32, warp-uniform
@@ -14644,8 +15564,9 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 	u15 := uint64(uint32(u10) << uint32(k2))
 	// PTX line 1038: cvt.u64.u32, warp-uniform
 	u16 := uint64(uint64(uint32(u15)))
-	// PTX lines 1040, 1042, 1043, 1044, 1045, 1046, 1047, 1048, 1049, 1050, 1051, 1052, 1053, 1054, 1055, 1056, 1057, 1058, 1060, 1061, 1062, 1063, 1064, 1065, 1066, 1069, 1070, 1071, 1073, 1074, 1075, 1076, 1077, 1080, 1081, 1083, 1084, 1085, 1086, 1087, 1088, 1091, 1092, 1094, 1095, 1096, 1097, 1098, 1099, 1102, 1103, 1105, 1106, 1107, 1108, 1109, 1110, 1111, 1112, 1113, 1114, 1115, 1116, 1117, 1120, 1121, 1122, 1124, 1125, 1126, 1127, 1128, 1129, 1130, 1131, 1132, 1133, 1136, 1137: lane-local, one loop over the lanes
+	// PTX lines 1027, 1040, 1042, 1043, 1044, 1045, 1046, 1047, 1048, 1049, 1050, 1051, 1052, 1053, 1054, 1055, 1056, 1057, 1058, 1060, 1061, 1062, 1063, 1064, 1065, 1066, 1069, 1070, 1071, 1073, 1074, 1075, 1076, 1077, 1080, 1081, 1083, 1084, 1085, 1086, 1087, 1088, 1091, 1092, 1094, 1095, 1096, 1097, 1098, 1099, 1102, 1103, 1105, 1106, 1107, 1108, 1109, 1110, 1111, 1112, 1113, 1114, 1115, 1116, 1117, 1120, 1121, 1122, 1124, 1125, 1126, 1127, 1128, 1129, 1130, 1131, 1132, 1133, 1136, 1137: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -14809,12 +15730,14 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 1027: mov.u32
+				v9 := uint64(uint64(tid0[l]))
 				// 1040: shr.u32
-				v17 := uint64(uint32(r8[l]) >> uint32(k3))
+				v17 := uint64(uint32(v9) >> uint32(k3))
 				// 1042: shl.b32
 				v18 := uint64(uint32(v17) << uint32(k4))
 				// 1043: shl.b32
-				v19 := uint64(uint32(r8[l]) << uint32(k5))
+				v19 := uint64(uint32(v9) << uint32(k5))
 				// 1044: and.b32
 				v20 := uint64(uint32(v19) & uint32(k6))
 				// 1045: or.b32
@@ -15079,7 +16002,7 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 				v67 := uint64(isa.Prmt(uint32(v66), uint32(v65), uint32(k9), isa.PrmtGeneric))
 				r66[l] = v67
 				// 1105: shl.b32
-				v68 := uint64(uint32(r8[l]) << uint32(k8))
+				v68 := uint64(uint32(v9) << uint32(k8))
 				// 1106: and.b32
 				v69 := uint64(uint32(v68) & uint32(k12))
 				// 1107: add.s32
@@ -15193,12 +16116,14 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 1027: mov.u32
+				v9 := uint64(uint64(tid0[l]))
 				// 1040: shr.u32
-				v17 := uint64(uint32(r8[l]) >> uint32(k3))
+				v17 := uint64(uint32(v9) >> uint32(k3))
 				// 1042: shl.b32
 				v18 := uint64(uint32(v17) << uint32(k4))
 				// 1043: shl.b32
-				v19 := uint64(uint32(r8[l]) << uint32(k5))
+				v19 := uint64(uint32(v9) << uint32(k5))
 				// 1044: and.b32
 				v20 := uint64(uint32(v19) & uint32(k6))
 				// 1045: or.b32
@@ -15463,7 +16388,7 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 				v67 := uint64(isa.Prmt(uint32(v66), uint32(v65), uint32(k9), isa.PrmtGeneric))
 				r66[l] = v67
 				// 1105: shl.b32
-				v68 := uint64(uint32(r8[l]) << uint32(k8))
+				v68 := uint64(uint32(v9) << uint32(k8))
 				// 1106: and.b32
 				v69 := uint64(uint32(v68) & uint32(k12))
 				// 1107: add.s32
@@ -16136,7 +17061,6 @@ func gemmTf32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 // gemmTf32Block0 runs block 0 of kernel gemm_tf32 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 1214-1367; ret
 func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
-	r12 := w.Reg(12)
 	r20 := w.Reg(20)
 	r27 := w.Reg(27)
 	r28 := w.Reg(28)
@@ -16287,24 +17211,6 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 	u11 := uint64(u5)
 	// PTX line 1225: cvta.to.global.u64, warp-uniform
 	u12 := uint64(u4)
-	// PTX lines 1227: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1227: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				r12[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1227: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				r12[l] = v13
-			}
-		}
-	}
 	// PTX line 1229: mov.u32, warp-uniform
 	u14 := uint64(uint64(w.CTAID().X))
 	// PTX line 1231: shl.b32, warp-uniform
@@ -16319,8 +17225,9 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 	u19 := uint64(uint32(u14) << uint32(k2))
 	// PTX line 1238: cvt.u64.u32, warp-uniform
 	u20 := uint64(uint64(uint32(u19)))
-	// PTX lines 1240, 1242, 1244, 1245, 1246, 1247, 1248, 1249, 1250, 1251, 1252, 1253, 1254, 1255, 1256, 1257, 1258, 1259, 1260, 1261, 1262, 1264, 1265, 1266, 1267, 1268, 1270, 1272, 1274, 1276, 1277, 1278, 1279, 1280, 1281, 1282, 1283, 1285, 1286, 1287, 1288, 1289, 1290: lane-local, one loop over the lanes
+	// PTX lines 1227, 1240, 1242, 1244, 1245, 1246, 1247, 1248, 1249, 1250, 1251, 1252, 1253, 1254, 1255, 1256, 1257, 1258, 1259, 1260, 1261, 1262, 1264, 1265, 1266, 1267, 1268, 1270, 1272, 1274, 1276, 1277, 1278, 1279, 1280, 1281, 1282, 1283, 1285, 1286, 1287, 1288, 1289, 1290: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -16424,15 +17331,17 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 1227: mov.u32
+				v13 := uint64(uint64(tid0[l]))
 				// 1240: shr.u32
-				v21 := uint64(uint32(r12[l]) >> uint32(k3))
+				v21 := uint64(uint32(v13) >> uint32(k3))
 				r20[l] = v21
 				// 1242: and.b32
-				v22 := uint64(uint32(r12[l]) & uint32(k4))
+				v22 := uint64(uint32(v13) & uint32(k4))
 				// 1244: shl.b32
 				v23 := uint64(uint32(v21) << uint32(k4))
 				// 1245: shl.b32
-				v24 := uint64(uint32(r12[l]) << uint32(k5))
+				v24 := uint64(uint32(v13) << uint32(k5))
 				// 1246: and.b32
 				v25 := uint64(uint32(v24) & uint32(k2))
 				// 1247: or.b32
@@ -16602,7 +17511,7 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 				}
 				r48[l] = v49
 				// 1276: shl.b32
-				v50 := uint64(uint32(r12[l]) << uint32(k4))
+				v50 := uint64(uint32(v13) << uint32(k4))
 				// 1277: and.b32
 				v51 := uint64(uint32(v50) & uint32(k10))
 				r50[l] = v51
@@ -16663,15 +17572,17 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 1227: mov.u32
+				v13 := uint64(uint64(tid0[l]))
 				// 1240: shr.u32
-				v21 := uint64(uint32(r12[l]) >> uint32(k3))
+				v21 := uint64(uint32(v13) >> uint32(k3))
 				r20[l] = v21
 				// 1242: and.b32
-				v22 := uint64(uint32(r12[l]) & uint32(k4))
+				v22 := uint64(uint32(v13) & uint32(k4))
 				// 1244: shl.b32
 				v23 := uint64(uint32(v21) << uint32(k4))
 				// 1245: shl.b32
-				v24 := uint64(uint32(r12[l]) << uint32(k5))
+				v24 := uint64(uint32(v13) << uint32(k5))
 				// 1246: and.b32
 				v25 := uint64(uint32(v24) & uint32(k2))
 				// 1247: or.b32
@@ -16841,7 +17752,7 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 				}
 				r48[l] = v49
 				// 1276: shl.b32
-				v50 := uint64(uint32(r12[l]) << uint32(k4))
+				v50 := uint64(uint32(v13) << uint32(k4))
 				// 1277: and.b32
 				v51 := uint64(uint32(v50) & uint32(k10))
 				r50[l] = v51
@@ -18091,6 +19002,8 @@ func wmmaHalfBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 1464: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u2)
 	runtime.Broadcast(r5, m, u6)
+	// PTX line 1469: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
 	// PTX lines 1465, 1467: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -18128,8 +19041,6 @@ func wmmaHalfBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 1469: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.CTAID().X))
 	// PTX line 1471: shl.b32, warp-uniform
 	u10 := uint64(uint32(u9) << uint32(k1))
 	runtime.Broadcast(r8, m, u10)
@@ -18268,7 +19179,7 @@ func wmmaHalfBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // wmmaHalfBlock1 runs block 1 of kernel wmma_half for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB6_3), PTX lines 1494-1509; divergent, reconverges at block 8 (b7)
 func wmmaHalfBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, wmmaHalfBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, wmmaHalfBlock1Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -18996,7 +19907,7 @@ func wmmaHalfBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // wmmaHalfBlock3 runs block 3 of kernel wmma_half for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB6_6), PTX lines 1528-1571; divergent, reconverges at block 10 (b9)
 func wmmaHalfBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, wmmaHalfBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, wmmaHalfBlock3Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -20108,57 +21019,27 @@ func wmmaHalfBlock6(w *runtime.Warp, m uint32, budget int) {
 func wmmaHalfBlock7(w *runtime.Warp, m uint32, budget int) {
 	r6 := w.Reg(6)
 	r8 := w.Reg(8)
-	r15 := w.Reg(15)
 	r17 := w.Reg(17)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	k0 := uint64(0x1)
 	k1 := uint64(0x1300)
 	k2 := uint64(0x1100)
-	// PTX lines 1484: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1484: shl.b32
-				v1 := uint64(uint32(r6[l]) << uint32(k0))
-				r15[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1484: shl.b32
-				v1 := uint64(uint32(r6[l]) << uint32(k0))
-				r15[l] = v1
-			}
-		}
-	}
 	// PTX line 1485: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 1486: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1486: add.s32
-				v3 := uint64(uint32(u2) + uint32(r15[l]))
-				r17[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1486: add.s32
-				v3 := uint64(uint32(u2) + uint32(r15[l]))
-				r17[l] = v3
-			}
-		}
-	}
 	// PTX line 1487: mov.u32, warp-uniform
 	u4 := uint64(k2)
-	// PTX lines 1488, 1489: lane-local, one loop over the lanes
+	// PTX lines 1484, 1486, 1488, 1489: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 1484: shl.b32
+				v1 := uint64(uint32(r6[l]) << uint32(k0))
+				// 1486: add.s32
+				v3 := uint64(uint32(u2) + uint32(v1))
+				r17[l] = v3
 				// 1488: add.s32
-				v5 := uint64(uint32(u4) + uint32(r15[l]))
+				v5 := uint64(uint32(u4) + uint32(v1))
 				r19[l] = v5
 				// 1489: add.s32
 				v6 := uint64(uint32(r6[l]) + uint32(r8[l]))
@@ -20167,8 +21048,13 @@ func wmmaHalfBlock7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 1484: shl.b32
+				v1 := uint64(uint32(r6[l]) << uint32(k0))
+				// 1486: add.s32
+				v3 := uint64(uint32(u2) + uint32(v1))
+				r17[l] = v3
 				// 1488: add.s32
-				v5 := uint64(uint32(u4) + uint32(r15[l]))
+				v5 := uint64(uint32(u4) + uint32(v1))
 				r19[l] = v5
 				// 1489: add.s32
 				v6 := uint64(uint32(r6[l]) + uint32(r8[l]))
@@ -20186,7 +21072,6 @@ func wmmaHalfBlock9(w *runtime.Warp, m uint32, budget int) {
 	r26 := w.Reg(26)
 	r27 := w.Reg(27)
 	r28 := w.Reg(28)
-	r30 := w.Reg(30)
 	r32 := w.Reg(32)
 	r34 := w.Reg(34)
 	k0 := uint64(0xffffff80)
@@ -20195,79 +21080,55 @@ func wmmaHalfBlock9(w *runtime.Warp, m uint32, budget int) {
 	k3 := uint64(0x80)
 	k4 := uint64(0x1100)
 	k5 := uint64(0x1300)
-	// PTX lines 1516, 1517, 1518, 1519, 1520: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1516: add.s32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				r26[l] = v1
-				// 1517: add.s32
-				v2 := uint64(uint32(r6[l]) + uint32(r8[l]))
-				r27[l] = v2
-				// 1518: add.s32
-				v3 := uint64(uint32(v2) + uint32(k1))
-				r28[l] = v3
-				// 1519: shl.b32
-				v4 := uint64(uint32(r6[l]) << uint32(k2))
-				// 1520: add.s32
-				v5 := uint64(uint32(v4) + uint32(k3))
-				r30[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1516: add.s32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				r26[l] = v1
-				// 1517: add.s32
-				v2 := uint64(uint32(r6[l]) + uint32(r8[l]))
-				r27[l] = v2
-				// 1518: add.s32
-				v3 := uint64(uint32(v2) + uint32(k1))
-				r28[l] = v3
-				// 1519: shl.b32
-				v4 := uint64(uint32(r6[l]) << uint32(k2))
-				// 1520: add.s32
-				v5 := uint64(uint32(v4) + uint32(k3))
-				r30[l] = v5
-			}
-		}
-	}
 	// PTX line 1521: mov.u32, warp-uniform
 	u6 := uint64(k4)
-	// PTX lines 1522: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1522: add.s32
-				v7 := uint64(uint32(u6) + uint32(r30[l]))
-				r32[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1522: add.s32
-				v7 := uint64(uint32(u6) + uint32(r30[l]))
-				r32[l] = v7
-			}
-		}
-	}
 	// PTX line 1523: mov.u32, warp-uniform
 	u8 := uint64(k5)
-	// PTX lines 1524: lane-local, one loop over the lanes
+	// PTX lines 1516, 1517, 1518, 1519, 1520, 1522, 1524: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 1516: add.s32
+				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				r26[l] = v1
+				// 1517: add.s32
+				v2 := uint64(uint32(r6[l]) + uint32(r8[l]))
+				r27[l] = v2
+				// 1518: add.s32
+				v3 := uint64(uint32(v2) + uint32(k1))
+				r28[l] = v3
+				// 1519: shl.b32
+				v4 := uint64(uint32(r6[l]) << uint32(k2))
+				// 1520: add.s32
+				v5 := uint64(uint32(v4) + uint32(k3))
+				// 1522: add.s32
+				v7 := uint64(uint32(u6) + uint32(v5))
+				r32[l] = v7
 				// 1524: add.s32
-				v9 := uint64(uint32(u8) + uint32(r30[l]))
+				v9 := uint64(uint32(u8) + uint32(v5))
 				r34[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 1516: add.s32
+				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				r26[l] = v1
+				// 1517: add.s32
+				v2 := uint64(uint32(r6[l]) + uint32(r8[l]))
+				r27[l] = v2
+				// 1518: add.s32
+				v3 := uint64(uint32(v2) + uint32(k1))
+				r28[l] = v3
+				// 1519: shl.b32
+				v4 := uint64(uint32(r6[l]) << uint32(k2))
+				// 1520: add.s32
+				v5 := uint64(uint32(v4) + uint32(k3))
+				// 1522: add.s32
+				v7 := uint64(uint32(u6) + uint32(v5))
+				r32[l] = v7
 				// 1524: add.s32
-				v9 := uint64(uint32(u8) + uint32(r30[l]))
+				v9 := uint64(uint32(u8) + uint32(v5))
 				r34[l] = v9
 			}
 		}

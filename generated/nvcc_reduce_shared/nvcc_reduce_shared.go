@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/reduce_shared.ptx",
-	NumPasses:  19,
+	NumPasses:  21,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 2048,
@@ -2197,35 +2197,70 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u9
 }
 
-// reduceSumBlock1 runs block 1 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB0_2), PTX lines 46-49; bar.sync at line 50
-func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
+// reduceSumBlock1Warp runs block 1 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r5 := w.Reg(5)
 	r7 := w.Reg(7)
-	r11 := w.Reg(11)
 	r13 := w.Reg(13)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
-	// PTX lines 46: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
 	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				r11[l] = v1
-			}
+		for l := range 32 {
+			// 46: shl.b32
+			v1 := uint64(uint32(r5[l]) << uint32(k0))
+			// 47: mov.u32
+			v2 := uint64(k1)
+			// 48: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 49: the address of st.shared.u32
+			fd0 := uint64(uint64(uint32(v3))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
 	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 47: mov.u32, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 46, 48, 49: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 46: shl.b32
+			v4 := uint64(uint32(r5[l]) << uint32(k0))
+			// 48: add.s32
+			v6 := uint64(uint32(u5) + uint32(v4))
+			r13[l] = v6
+			// 49: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r7[l]))
+		}
+	}
+	return true
+}
+
+// reduceSumBlock1 runs block 1 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_2), PTX lines 46-49; bar.sync at line 50
+func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, reduceSumBlock1Warp(w, m, budget)) {
+		return
+	}
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
 	// PTX line 47: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 48, 49: lane-local, one loop over the lanes
+	// PTX lines 46, 48, 49: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -2241,8 +2276,10 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 46: shl.b32
+				v1 := uint64(uint32(r5[l]) << uint32(k0))
 				// 48: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r13[l] = v3
 				// 49: st.shared.u32
 				s4 := uint64(uint64(uint32(v3))) + 0x0
@@ -2258,8 +2295,10 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 46: shl.b32
+				v1 := uint64(uint32(r5[l]) << uint32(k0))
 				// 48: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r13[l] = v3
 				// 49: st.shared.u32
 				s4 := uint64(uint64(uint32(v3))) + 0x0
@@ -2630,7 +2669,7 @@ func reduceSumBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock20 runs block 20 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 40-43
 func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, reduceSumBlock20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, reduceSumBlock20Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -2774,7 +2813,7 @@ func reduceSumBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock21 runs block 21 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 54-57
 func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, reduceSumBlock21Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, reduceSumBlock21Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -2992,7 +3031,7 @@ func reduceSumBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock22 runs block 22 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 64-67
 func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, reduceSumBlock22Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, reduceSumBlock22Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -3210,7 +3249,7 @@ func reduceSumBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock23 runs block 23 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 74-77
 func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, reduceSumBlock23Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, reduceSumBlock23Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -3428,7 +3467,7 @@ func reduceSumBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock24 runs block 24 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 84-87
 func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, reduceSumBlock24Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, reduceSumBlock24Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -3646,7 +3685,7 @@ func reduceSumBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock25 runs block 25 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 94-97
 func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, reduceSumBlock25Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, reduceSumBlock25Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -3864,7 +3903,7 @@ func reduceSumBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock26 runs block 26 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 104-107
 func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, reduceSumBlock26Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, reduceSumBlock26Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -4082,7 +4121,7 @@ func reduceSumBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock27 runs block 27 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 114-117
 func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, reduceSumBlock27Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, reduceSumBlock27Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -4296,7 +4335,7 @@ func reduceSumBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock28 runs block 28 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 124-127
 func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, reduceSumBlock28Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, reduceSumBlock28Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -4480,7 +4519,7 @@ func reduceSumBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock29 runs block 29 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b20, PTX lines 133-137
 func reduceSumBlock29(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, reduceSumBlock29Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, reduceSumBlock29Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4925,35 +4964,70 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u9
 }
 
-// reduceMaxBlock1 runs block 1 of kernel reduce_max for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB1_2), PTX lines 174-177; bar.sync at line 178
-func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+// reduceMaxBlock1Warp runs block 1 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r5 := w.Reg(5)
 	r7 := w.Reg(7)
-	r11 := w.Reg(11)
 	r13 := w.Reg(13)
 	k0 := uint64(0x2)
 	k1 := uint64(0x400)
-	// PTX lines 174: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
 	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 174: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 174: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				r11[l] = v1
-			}
+		for l := range 32 {
+			// 174: shl.b32
+			v1 := uint64(uint32(r5[l]) << uint32(k0))
+			// 175: mov.u32
+			v2 := uint64(k1)
+			// 176: add.s32
+			v3 := uint64(uint32(v2) + uint32(v1))
+			// 177: the address of st.shared.f32
+			fd0 := uint64(uint64(uint32(v3))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
 	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 175: mov.u32, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 174, 176, 177: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 174: shl.b32
+			v4 := uint64(uint32(r5[l]) << uint32(k0))
+			// 176: add.s32
+			v6 := uint64(uint32(u5) + uint32(v4))
+			r13[l] = v6
+			// 177: st.shared.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r7[l]))
+		}
+	}
+	return true
+}
+
+// reduceMaxBlock1 runs block 1 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 174-177; bar.sync at line 178
+func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, reduceMaxBlock1Warp(w, m, budget)) {
+		return
+	}
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2)
+	k1 := uint64(0x400)
 	// PTX line 175: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 176, 177: lane-local, one loop over the lanes
+	// PTX lines 174, 176, 177: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4969,8 +5043,10 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 174: shl.b32
+				v1 := uint64(uint32(r5[l]) << uint32(k0))
 				// 176: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r13[l] = v3
 				// 177: st.shared.f32
 				s4 := uint64(uint64(uint32(v3))) + 0x0
@@ -4986,8 +5062,10 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 174: shl.b32
+				v1 := uint64(uint32(r5[l]) << uint32(k0))
 				// 176: add.s32
-				v3 := uint64(uint32(u2) + uint32(r11[l]))
+				v3 := uint64(uint32(u2) + uint32(v1))
 				r13[l] = v3
 				// 177: st.shared.f32
 				s4 := uint64(uint64(uint32(v3))) + 0x0
@@ -5358,7 +5436,7 @@ func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock20 runs block 20 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 168-171
 func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, reduceMaxBlock20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, reduceMaxBlock20Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -5502,7 +5580,7 @@ func reduceMaxBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock21 runs block 21 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 182-185
 func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, reduceMaxBlock21Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, reduceMaxBlock21Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -5720,7 +5798,7 @@ func reduceMaxBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock22 runs block 22 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 192-195
 func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, reduceMaxBlock22Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, reduceMaxBlock22Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -5938,7 +6016,7 @@ func reduceMaxBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock23 runs block 23 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 202-205
 func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, reduceMaxBlock23Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, reduceMaxBlock23Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -6156,7 +6234,7 @@ func reduceMaxBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock24 runs block 24 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 212-215
 func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, reduceMaxBlock24Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, reduceMaxBlock24Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -6374,7 +6452,7 @@ func reduceMaxBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock25 runs block 25 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 222-225
 func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, reduceMaxBlock25Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, reduceMaxBlock25Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -6592,7 +6670,7 @@ func reduceMaxBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock26 runs block 26 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 232-235
 func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, reduceMaxBlock26Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(18) && w.PassDone(18, reduceMaxBlock26Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -6810,7 +6888,7 @@ func reduceMaxBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock27 runs block 27 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 242-245
 func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, reduceMaxBlock27Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(19) && w.PassDone(19, reduceMaxBlock27Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -7144,7 +7222,7 @@ func reduceMaxBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock29 runs block 29 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b20, PTX lines 261-265
 func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(18) && w.PassDone(18, reduceMaxBlock29Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(20) && w.PassDone(20, reduceMaxBlock29Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/saxpy_math.ptx",
-	NumPasses:  1,
+	NumPasses:  2,
 	NumWindows: 9,
 	SM:         80,
 	SharedSize: 0,
@@ -1190,9 +1190,327 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u6
 }
 
+// floatMathBlock2Warp runs block 2 of kernel float_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r10 := w.Reg(10)
+	k0 := uint64(0x4)
+	k1 := uint64(0x3f800000)
+	k2 := uint64(0xbfb8aa3b)
+	k3 := uint64(0x3f000000)
+	k4 := uint64(0xbf800000)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 84: cvta.to.global.u64
+			v1 := uint64(r4[l])
+			// 85: mul.wide.s32
+			v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+			// 86: add.s64
+			v3 := uint64(uint64(v1) + uint64(v2))
+			// 87: cvta.to.global.u64
+			v4 := uint64(r5[l])
+			// 88: add.s64
+			v5 := uint64(uint64(v4) + uint64(v2))
+			// 89: the address of ld.global.f32
+			fd0 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 90: the address of ld.global.f32
+			fd1 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 93: cvta.to.global.u64
+			v6 := uint64(r0[l])
+			// 94: add.s64
+			v7 := uint64(uint64(v6) + uint64(v2))
+			// 95: the address of st.global.f32
+			fd2 := uint64(v7) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 102: cvta.to.global.u64
+			v8 := uint64(r1[l])
+			// 103: add.s64
+			v9 := uint64(uint64(v8) + uint64(v2))
+			// 104: the address of st.global.f32
+			fd3 := uint64(v9) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 110: cvta.to.global.u64
+			v10 := uint64(r2[l])
+			// 111: add.s64
+			v11 := uint64(uint64(v10) + uint64(v2))
+			// 112: the address of st.global.f32
+			fd4 := uint64(v11) + 0x0 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 118: cvta.to.global.u64
+			v12 := uint64(r3[l])
+			// 119: add.s64
+			v13 := uint64(uint64(v12) + uint64(v2))
+			// 120: the address of st.global.f32
+			fd5 := uint64(v13) + 0x0 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(4)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(5)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(6)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(7)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(8)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	// PTX line 99: mov.f32, warp-uniform
+	u28 := uint64(k1)
+	// PTX line 113: mov.f32, warp-uniform
+	u38 := uint64(k3)
+	// PTX line 115: mov.f32, warp-uniform
+	u40 := uint64(k4)
+	// PTX lines 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 100, 101, 102, 103, 104, 105, 106, 108, 110, 111, 112, 114, 116, 117, 118, 119, 120: one pass over a full warp's lanes
+	{
+		{
+			var v15_s [32]uint64
+			var v19_s [32]uint64
+			var v20_s [32]uint64
+			var v25_s [32]uint64
+			var v26_s [32]uint64
+			var v27F_s [32]float32
+			var v29_s [32]uint64
+			var v33F_s [32]float32
+			for l := range 32 {
+				// 84: cvta.to.global.u64
+				v14 := uint64(r4[l])
+				// 85: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
+				// 86: add.s64
+				v16 := uint64(uint64(v14) + uint64(v15))
+				_ = v16
+				// 87: cvta.to.global.u64
+				v17 := uint64(r5[l])
+				// 88: add.s64
+				v18 := uint64(uint64(v17) + uint64(v15))
+				_ = v18
+				// 89: ld.global.f32
+				v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				// 90: ld.global.f32
+				v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				// 91: abs.f32
+				v21 := uint64(isa.AbsF32(uint32(v20)))
+				// 92: sqrt.rn.f32
+				v22 := uint64(isa.SqrtF32(uint32(v21), isa.RN))
+				// 93: cvta.to.global.u64
+				v23 := uint64(r0[l])
+				// 94: add.s64
+				v24 := uint64(uint64(v23) + uint64(v15))
+				_ = v24
+				// 95: st.global.f32
+				runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v22))
+				// 96: min.f32
+				v25 := uint64(isa.MinF32(uint32(v20), uint32(v19), false))
+				// 97: max.f32
+				v26 := uint64(isa.MaxF32(uint32(v20), uint32(v19), false))
+				// 98: fma.rn.f32
+				var v27 uint64
+				var v27F float32
+				v27p, v27z := float64(math.Float32frombits(uint32(v19)))*float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(k1)))
+				if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
+					v27F = float32(v27f)
+					v27 = uint64(math.Float32bits(v27F))
+				} else {
+					{
+						v27 = uint64(isa.FmaF32RN(uint32(v19), uint32(v19), uint32(k1)))
+						v27F = math.Float32frombits(uint32(v27))
+					}
+				}
+				_ = v27F
+				_ = v27
+				v26_s[l] = v26
+				v27F_s[l] = v27F
+				v25_s[l] = v25
+				v15_s[l] = v15
+				v20_s[l] = v20
+				v19_s[l] = v19
+			}
+			for l := range 32 {
+				v26 := v26_s[l]
+				v27F := v27F_s[l]
+				// 100: div.rn.f32
+				v29 := uint64(isa.DivF32(uint32(v26), uint32(uint64(math.Float32bits(v27F))), isa.RN))
+				v29_s[l] = v29
+			}
+			for l := range 32 {
+				v25 := v25_s[l]
+				v29 := v29_s[l]
+				v15 := v15_s[l]
+				v20 := v20_s[l]
+				// 101: sub.f32
+				v30F := isa.CanonF32(math.Float32frombits(uint32(v25)) - math.Float32frombits(uint32(v29)))
+				v30 := uint64(math.Float32bits(v30F))
+				_ = v30F
+				_ = v30
+				// 102: cvta.to.global.u64
+				v31 := uint64(r1[l])
+				// 103: add.s64
+				v32 := uint64(uint64(v31) + uint64(v15))
+				_ = v32
+				// 104: st.global.f32
+				runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v30F))))
+				// 105: mul.f32
+				v33F := isa.CanonF32(math.Float32frombits(uint32(v20)) * math.Float32frombits(uint32(v20)))
+				v33 := uint64(math.Float32bits(v33F))
+				_ = v33F
+				_ = v33
+				v33F_s[l] = v33F
+			}
+			for l := range 32 {
+				v33F := v33F_s[l]
+				v15 := v15_s[l]
+				v19 := v19_s[l]
+				v20 := v20_s[l]
+				// 106: mul.f32
+				v34F := isa.CanonF32(v33F * math.Float32frombits(uint32(k2)))
+				v34 := uint64(math.Float32bits(v34F))
+				_ = v34F
+				_ = v34
+				// 108: ex2.approx.f32
+				v35 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v34F)))))
+				// 110: cvta.to.global.u64
+				v36 := uint64(r2[l])
+				// 111: add.s64
+				v37 := uint64(uint64(v36) + uint64(v15))
+				_ = v37
+				// 112: st.global.f32
+				runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v35))
+				// 114: fma.rn.f32
+				var v39 uint64
+				var v39F float32
+				v39p, v39z := float64(math.Float32frombits(uint32(v20)))*float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(u38)))
+				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f, math.Float32bits(float32(v39f))) {
+					v39F = float32(v39f)
+					v39 = uint64(math.Float32bits(v39F))
+				} else {
+					{
+						v39 = uint64(isa.FmaF32RN(uint32(v20), uint32(v19), uint32(u38)))
+						v39F = math.Float32frombits(uint32(v39))
+					}
+				}
+				_ = v39F
+				_ = v39
+				// 116: max.f32
+				v41 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v39F))), uint32(u40), false))
+				// 117: min.f32
+				v42 := uint64(isa.MinF32(uint32(v41), uint32(u28), false))
+				// 118: cvta.to.global.u64
+				v43 := uint64(r3[l])
+				// 119: add.s64
+				v44 := uint64(uint64(v43) + uint64(v15))
+				_ = v44
+				// 120: st.global.f32
+				runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v42))
+			}
+		}
+	}
+	return true
+}
+
 // floatMathBlock2 runs block 2 of kernel float_math for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 84-120
 func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, floatMathBlock2Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -1205,12 +1523,12 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 	r17 := w.Reg(17)
 	r19 := w.Reg(19)
 	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
+	r27 := w.Reg(27)
+	r29 := w.Reg(29)
 	r32 := w.Reg(32)
 	r34 := w.Reg(34)
-	r36 := w.Reg(36)
+	r39 := w.Reg(39)
+	r41 := w.Reg(41)
 	k0 := uint64(0x4)
 	k1 := uint64(0x3f800000)
 	k2 := uint64(0xbfb8aa3b)
@@ -1355,7 +1673,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 95, 96, 97, 98: lane-local, one loop over the lanes
+	// PTX line 99: mov.f32, warp-uniform
+	u16 := uint64(k1)
+	// PTX lines 95, 96, 97, 98, 100, 101, 102, 103: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1368,38 +1688,66 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		s12w := w.Window(5)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: st.global.f32
-				s12 := uint64(r21[l]) + 0x0
-				s12v := uint64(r19[l])
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Ptr, s12o, s12v)
-				} else {
-					{
-						w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/saxpy_math.ptx:95")
+			{
+				var v13_s [32]uint64
+				var v14_s [32]uint64
+				var v15F_s [32]float32
+				var v17_s [32]uint64
+				for l := range 32 {
+					// 95: st.global.f32
+					s12 := uint64(r21[l]) + 0x0
+					s12v := uint64(r19[l])
+					if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+						runtime.Store32(s12w.Ptr, s12o, s12v)
+					} else {
+						{
+							w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/nvcc/saxpy_math.ptx:95")
+						}
 					}
-				}
-				// 96: min.f32
-				v13 := uint64(isa.MinF32(uint32(r17[l]), uint32(r16[l]), false))
-				r22[l] = v13
-				// 97: max.f32
-				v14 := uint64(isa.MaxF32(uint32(r17[l]), uint32(r16[l]), false))
-				r23[l] = v14
-				// 98: fma.rn.f32
-				var v15 uint64
-				var v15F float32
-				v15p, v15z := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))
-				if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
-					v15F = float32(v15f)
-					v15 = uint64(math.Float32bits(v15F))
-				} else {
-					{
-						v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
-						v15F = math.Float32frombits(uint32(v15))
+					// 96: min.f32
+					v13 := uint64(isa.MinF32(uint32(r17[l]), uint32(r16[l]), false))
+					// 97: max.f32
+					v14 := uint64(isa.MaxF32(uint32(r17[l]), uint32(r16[l]), false))
+					// 98: fma.rn.f32
+					var v15 uint64
+					var v15F float32
+					v15p, v15z := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))
+					if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
+						v15F = float32(v15f)
+						v15 = uint64(math.Float32bits(v15F))
+					} else {
+						{
+							v15 = uint64(isa.FmaF32RN(uint32(r16[l]), uint32(r16[l]), uint32(k1)))
+							v15F = math.Float32frombits(uint32(v15))
+						}
 					}
+					_ = v15F
+					_ = v15
+					v14_s[l] = v14
+					v15F_s[l] = v15F
+					v13_s[l] = v13
 				}
-				_ = v15F
-				r24[l] = v15
+				for l := range 32 {
+					v14 := v14_s[l]
+					v15F := v15F_s[l]
+					// 100: div.rn.f32
+					v17 := uint64(isa.DivF32(uint32(v14), uint32(uint64(math.Float32bits(v15F))), isa.RN))
+					v17_s[l] = v17
+				}
+				for l := range 32 {
+					v13 := v13_s[l]
+					v17 := v17_s[l]
+					// 101: sub.f32
+					v18F := isa.CanonF32(math.Float32frombits(uint32(v13)) - math.Float32frombits(uint32(v17)))
+					v18 := uint64(math.Float32bits(v18F))
+					_ = v18F
+					r27[l] = v18
+					// 102: cvta.to.global.u64
+					v19 := uint64(r1[l])
+					// 103: add.s64
+					v20 := uint64(uint64(v19) + uint64(r12[l]))
+					r29[l] = v20
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1416,10 +1764,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 96: min.f32
 				v13 := uint64(isa.MinF32(uint32(r17[l]), uint32(r16[l]), false))
-				r22[l] = v13
 				// 97: max.f32
 				v14 := uint64(isa.MaxF32(uint32(r17[l]), uint32(r16[l]), false))
-				r23[l] = v14
 				// 98: fma.rn.f32
 				var v15 uint64
 				var v15F float32
@@ -1434,13 +1780,23 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				_ = v15F
-				r24[l] = v15
+				_ = v15
+				// 100: div.rn.f32
+				v17 := uint64(isa.DivF32(uint32(v14), uint32(uint64(math.Float32bits(v15F))), isa.RN))
+				// 101: sub.f32
+				v18F := isa.CanonF32(math.Float32frombits(uint32(v13)) - math.Float32frombits(uint32(v17)))
+				v18 := uint64(math.Float32bits(v18F))
+				_ = v18F
+				r27[l] = v18
+				// 102: cvta.to.global.u64
+				v19 := uint64(r1[l])
+				// 103: add.s64
+				v20 := uint64(uint64(v19) + uint64(r12[l]))
+				r29[l] = v20
 			}
 		}
 	}
-	// PTX line 99: mov.f32, warp-uniform
-	u16 := uint64(k1)
-	// PTX lines 100, 101, 102, 103, 104, 105, 106, 108, 110, 111: lane-local, one loop over the lanes
+	// PTX lines 104, 105, 106, 108, 110, 111: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1454,27 +1810,11 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		s21w := w.Window(6)
 		if m == 0xffffffff {
 			{
-				var v17_s [32]uint64
 				var v22F_s [32]float32
 				for l := range 32 {
-					// 100: div.rn.f32
-					v17 := uint64(isa.DivF32(uint32(r23[l]), uint32(r24[l]), isa.RN))
-					v17_s[l] = v17
-				}
-				for l := range 32 {
-					v17 := v17_s[l]
-					// 101: sub.f32
-					v18F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) - math.Float32frombits(uint32(v17)))
-					v18 := uint64(math.Float32bits(v18F))
-					_ = v18F
-					_ = v18
-					// 102: cvta.to.global.u64
-					v19 := uint64(r1[l])
-					// 103: add.s64
-					v20 := uint64(uint64(v19) + uint64(r12[l]))
 					// 104: st.global.f32
-					s21 := uint64(v20) + 0x0
-					s21v := uint64(uint64(math.Float32bits(v18F)))
+					s21 := uint64(r29[l]) + 0x0
+					s21v := uint64(r27[l])
 					if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 						runtime.Store32(s21w.Ptr, s21o, s21v)
 					} else {
@@ -1509,20 +1849,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 100: div.rn.f32
-				v17 := uint64(isa.DivF32(uint32(r23[l]), uint32(r24[l]), isa.RN))
-				// 101: sub.f32
-				v18F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) - math.Float32frombits(uint32(v17)))
-				v18 := uint64(math.Float32bits(v18F))
-				_ = v18F
-				_ = v18
-				// 102: cvta.to.global.u64
-				v19 := uint64(r1[l])
-				// 103: add.s64
-				v20 := uint64(uint64(v19) + uint64(r12[l]))
 				// 104: st.global.f32
-				s21 := uint64(v20) + 0x0
-				s21v := uint64(uint64(math.Float32bits(v18F)))
+				s21 := uint64(r29[l]) + 0x0
+				s21v := uint64(r27[l])
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 					runtime.Store32(s21w.Ptr, s21o, s21v)
 				} else {
@@ -1551,7 +1880,11 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 112: lane-local, one loop over the lanes
+	// PTX line 113: mov.f32, warp-uniform
+	u28 := uint64(k3)
+	// PTX line 115: mov.f32, warp-uniform
+	u30 := uint64(k4)
+	// PTX lines 112, 114, 116, 117, 118, 119: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1575,6 +1908,31 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/saxpy_math.ptx:112")
 					}
 				}
+				// 114: fma.rn.f32
+				var v29 uint64
+				var v29F float32
+				v29p, v29z := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))
+				if v29f := v29p + v29z; isa.FmaF32Rounded(v29p, v29z, v29f, math.Float32bits(float32(v29f))) {
+					v29F = float32(v29f)
+					v29 = uint64(math.Float32bits(v29F))
+				} else {
+					{
+						v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
+						v29F = math.Float32frombits(uint32(v29))
+					}
+				}
+				_ = v29F
+				_ = v29
+				// 116: max.f32
+				v31 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v29F))), uint32(u30), false))
+				// 117: min.f32
+				v32 := uint64(isa.MinF32(uint32(v31), uint32(u16), false))
+				r39[l] = v32
+				// 118: cvta.to.global.u64
+				v33 := uint64(r3[l])
+				// 119: add.s64
+				v34 := uint64(uint64(v33) + uint64(r12[l]))
+				r41[l] = v34
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1589,15 +1947,6 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s27w, runtime.SpaceGlobal, s27, 4, s27v, l, "testdata/ptx/nvcc/saxpy_math.ptx:112")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 113: mov.f32, warp-uniform
-	u28 := uint64(k3)
-	// PTX lines 114: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 114: fma.rn.f32
 				var v29 uint64
 				var v29F float32
@@ -1612,32 +1961,21 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				_ = v29F
-				r36[l] = v29
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 114: fma.rn.f32
-				var v29 uint64
-				var v29F float32
-				v29p, v29z := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))
-				if v29f := v29p + v29z; isa.FmaF32Rounded(v29p, v29z, v29f, math.Float32bits(float32(v29f))) {
-					v29F = float32(v29f)
-					v29 = uint64(math.Float32bits(v29F))
-				} else {
-					{
-						v29 = uint64(isa.FmaF32RN(uint32(r17[l]), uint32(r16[l]), uint32(u28)))
-						v29F = math.Float32frombits(uint32(v29))
-					}
-				}
-				_ = v29F
-				r36[l] = v29
+				_ = v29
+				// 116: max.f32
+				v31 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v29F))), uint32(u30), false))
+				// 117: min.f32
+				v32 := uint64(isa.MinF32(uint32(v31), uint32(u16), false))
+				r39[l] = v32
+				// 118: cvta.to.global.u64
+				v33 := uint64(r3[l])
+				// 119: add.s64
+				v34 := uint64(uint64(v33) + uint64(r12[l]))
+				r41[l] = v34
 			}
 		}
 	}
-	// PTX line 115: mov.f32, warp-uniform
-	u30 := uint64(k4)
-	// PTX lines 116, 117, 118, 119, 120: lane-local, one loop over the lanes
+	// PTX lines 120: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1651,17 +1989,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		s35w := w.Window(8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 116: max.f32
-				v31 := uint64(isa.MaxF32(uint32(r36[l]), uint32(u30), false))
-				// 117: min.f32
-				v32 := uint64(isa.MinF32(uint32(v31), uint32(u16), false))
-				// 118: cvta.to.global.u64
-				v33 := uint64(r3[l])
-				// 119: add.s64
-				v34 := uint64(uint64(v33) + uint64(r12[l]))
 				// 120: st.global.f32
-				s35 := uint64(v34) + 0x0
-				s35v := uint64(v32)
+				s35 := uint64(r41[l]) + 0x0
+				s35v := uint64(r39[l])
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {
@@ -1673,17 +2003,9 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 116: max.f32
-				v31 := uint64(isa.MaxF32(uint32(r36[l]), uint32(u30), false))
-				// 117: min.f32
-				v32 := uint64(isa.MinF32(uint32(v31), uint32(u16), false))
-				// 118: cvta.to.global.u64
-				v33 := uint64(r3[l])
-				// 119: add.s64
-				v34 := uint64(uint64(v33) + uint64(r12[l]))
 				// 120: st.global.f32
-				s35 := uint64(v34) + 0x0
-				s35v := uint64(v32)
+				s35 := uint64(r41[l]) + 0x0
+				s35v := uint64(r39[l])
 				if s35o := s35 - s35w.Base; s35o < s35w.End && s35&3 == 0 {
 					runtime.Store32(s35w.Ptr, s35o, s35v)
 				} else {

@@ -3326,7 +3326,6 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r7 := w.Reg(7)
-	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r14 := w.Reg(14)
 	k0 := uint64(0x4)
@@ -3420,42 +3419,12 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 	u6 := uint64(uint64(w.NTID().X))
 	// PTX line 230: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.CTAID().X))
-	// PTX lines 231, 232, 233: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		h10 := uint32(u7) * uint32(u6)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 231: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				r7[l] = v8
-				// 232: mad.lo.s32
-				v9 := uint64(uint32(h10 + uint32(v8)))
-				r8[l] = v9
-				// 233: cvt.s64.s32
-				v11 := uint64(uint64(int32(v9)))
-				r9[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 231: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				r7[l] = v8
-				// 232: mad.lo.s32
-				v9 := uint64(uint32(h10 + uint32(v8)))
-				r8[l] = v9
-				// 233: cvt.s64.s32
-				v11 := uint64(uint64(int32(v9)))
-				r9[l] = v11
-			}
-		}
-	}
 	// PTX line 234: cvta.to.global.u64, warp-uniform
 	u12 := uint64(u5)
-	// PTX lines 235, 236, 237, 238: lane-local, one loop over the lanes
+	// PTX lines 231, 232, 233, 235, 236, 237, 238: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -3467,11 +3436,20 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		v15aw := w.Window(8)
 		var flt runtime.LaneFault
+		h10 := uint32(u7) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 231: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				r7[l] = v8
+				// 232: mad.lo.s32
+				v9 := uint64(uint32(h10 + uint32(v8)))
+				// 233: cvt.s64.s32
+				v11 := uint64(uint64(int32(v9)))
+				r9[l] = v11
 				// 235: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				v13 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
 				// 236: add.s64
 				v14 := uint64(uint64(u12) + uint64(v13))
 				// 237: ld.global.u32
@@ -3501,8 +3479,16 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 231: mov.u32
+				v8 := uint64(uint64(tid0[l]))
+				r7[l] = v8
+				// 232: mad.lo.s32
+				v9 := uint64(uint32(h10 + uint32(v8)))
+				// 233: cvt.s64.s32
+				v11 := uint64(uint64(int32(v9)))
+				r9[l] = v11
 				// 235: mul.wide.s32
-				v13 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
+				v13 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
 				// 236: add.s64
 				v14 := uint64(uint64(u12) + uint64(v13))
 				// 237: ld.global.u32

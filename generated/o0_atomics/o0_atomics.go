@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/atomics.ptx",
-	NumPasses:  3,
+	NumPasses:  9,
 	NumWindows: 137,
 	SM:         80,
 	SharedSize: 0,
@@ -2096,10 +2096,286 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// histogramBlock0Warp runs block 0 of kernel histogram for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func histogramBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 29: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 30: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/atomics.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/atomics.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u5)
+	// PTX line 36: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 39: the address of st.u64
+			fd0 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 40: the address of st.u64
+			fd1 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 41: the address of st.u32
+			fd2 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 42: the address of st.u32
+			fd3 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 48: the address of st.u32
+			fd4 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 49: the address of ld.u32
+			fd5 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 50: the address of ld.u32
+			fd6 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	// PTX line 43: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 44: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 45: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 39, 40, 41, 42, 46, 47, 48, 49, 50, 51: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 39: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u10))
+			// 40: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u8))
+			// 41: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+			// 42: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			// 46: mov.u32
+			v14 := uint64(uint64(tid0[l]))
+			// 47: add.s32
+			v15 := uint64(uint32(u13) + uint32(v14))
+			// 48: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v15))
+			// 49: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 50: ld.u32
+			v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 51: setp.ge.s32
+			c18t := int32(v16) >= int32(v17)
+			c18 := c18t
+			c18b0 := uint32(0)
+			if c18 {
+				c18b0 = 1
+			}
+			p0n |= c18b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // histogramBlock0 runs block 0 of kernel histogram for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 29-51; divergent, reconverges at block 2 (b2 ($L__BB0_2))
 func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, histogramBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r14 := w.Reg(14)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 29: mov.u64, warp-uniform
@@ -2293,8 +2569,15 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 42: lane-local, one loop over the lanes
+	// PTX line 43: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 44: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 45: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 42, 46, 47: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s14w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2311,6 +2594,11 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:42")
 					}
 				}
+				// 46: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 47: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				r14[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2328,31 +2616,25 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:42")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 43: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().X))
-	// PTX line 44: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.NTID().X))
-	// PTX line 45: mul.lo.s32, warp-uniform
-	u17 := uint64(uint32(u15) * uint32(u16))
-	// PTX lines 46, 47, 48: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s20w := w.Window(4)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 46: mov.u32
 				v18 := uint64(uint64(tid0[l]))
 				// 47: add.s32
 				v19 := uint64(uint32(u17) + uint32(v18))
+				r14[l] = v19
+			}
+		}
+	}
+	// PTX lines 48: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 48: st.u32
 				s20 := uint64(u2) + 0x28
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r14[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -2364,16 +2646,12 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 46: mov.u32
-				v18 := uint64(uint64(tid0[l]))
-				// 47: add.s32
-				v19 := uint64(uint32(u17) + uint32(v18))
 				// 48: st.u32
 				s20 := uint64(u2) + 0x28
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r14[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -2728,6 +3006,8 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 67: mov.b32, warp-uniform
+	u13 := uint64(k1)
 	// PTX lines 66: lane-local, one loop over the lanes
 	{
 		s12w := w.Window(12)
@@ -2766,8 +3046,6 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 67: mov.b32, warp-uniform
-	u13 := uint64(k1)
 	// PTX lines 68: lane-local, one loop over the lanes
 	{
 		s14w := w.Window(13)
@@ -2955,10 +3233,344 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// atomicSumBlock0Warp runs block 0 of kernel atomic_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func atomicSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 95: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 96: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 97: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/atomics.ptx:97")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 98: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/atomics.ptx:98")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 99: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:99")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 100: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:100")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 101: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:101")
+	}
+	// PTX line 102: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 103: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 104: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 105: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 106: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 107: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 108: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 109: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 110: the address of st.u64
+			fd0 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 111: the address of st.u64
+			fd1 := uint64(u2) + 0x28 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 112: the address of st.u64
+			fd2 := uint64(u2) + 0x30 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 113: the address of st.u64
+			fd3 := uint64(u2) + 0x38 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 114: the address of st.u32
+			fd4 := uint64(u2) + 0x40 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 120: the address of st.u32
+			fd5 := uint64(u2) + 0x44 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 121: the address of ld.u32
+			fd6 := uint64(u2) + 0x44 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 122: the address of ld.u32
+			fd7 := uint64(u2) + 0x40 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(16)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(17)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(18)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(19)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(20)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(21)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(22)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(23)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3+256 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 115: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.CTAID().X))
+	// PTX line 116: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.NTID().X))
+	// PTX line 117: mul.lo.s32, warp-uniform
+	u18 := uint64(uint32(u16) * uint32(u17))
+	// PTX lines 110, 111, 112, 113, 114, 118, 119, 120, 121, 122, 123: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 110: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			// 111: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			// 112: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			// 113: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			// 114: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			// 118: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 119: add.s32
+			v20 := uint64(uint32(u18) + uint32(v19))
+			// 120: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			// 121: ld.u32
+			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 122: ld.u32
+			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 123: setp.ge.s32
+			c23t := int32(v21) >= int32(v22)
+			c23 := c23t
+			c23b0 := uint32(0)
+			if c23 {
+				c23b0 = 1
+			}
+			p0n |= c23b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // atomicSumBlock0 runs block 0 of kernel atomic_sum for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 95-123; divergent, reconverges at block 2 (b2 ($L__BB1_2))
 func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, atomicSumBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r19 := w.Reg(19)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 95: mov.u64, warp-uniform
@@ -3214,8 +3826,15 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 114: lane-local, one loop over the lanes
+	// PTX line 115: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 116: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 117: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 114, 118, 119: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s20w := w.Window(20)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3232,6 +3851,11 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:114")
 					}
 				}
+				// 118: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 119: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3249,31 +3873,25 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:114")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 115: mov.u32, warp-uniform
-	u21 := uint64(uint64(w.CTAID().X))
-	// PTX line 116: mov.u32, warp-uniform
-	u22 := uint64(uint64(w.NTID().X))
-	// PTX line 117: mul.lo.s32, warp-uniform
-	u23 := uint64(uint32(u21) * uint32(u22))
-	// PTX lines 118, 119, 120: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s26w := w.Window(21)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 118: mov.u32
 				v24 := uint64(uint64(tid0[l]))
 				// 119: add.s32
 				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
+			}
+		}
+	}
+	// PTX lines 120: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(21)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 120: st.u32
 				s26 := uint64(u2) + 0x44
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -3285,16 +3903,12 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 118: mov.u32
-				v24 := uint64(uint64(tid0[l]))
-				// 119: add.s32
-				v25 := uint64(uint32(u23) + uint32(v24))
 				// 120: st.u32
 				s26 := uint64(u2) + 0x44
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -4183,10 +4797,344 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// bucketMaxBlock0Warp runs block 0 of kernel bucket_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bucketMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 171: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 172: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 173: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/atomics.ptx:173")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 174: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/atomics.ptx:174")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 175: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:175")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 176: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:176")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 177: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:177")
+	}
+	// PTX line 178: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 179: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 180: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 181: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 182: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 183: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 184: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 185: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 186: the address of st.u64
+			fd0 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 187: the address of st.u64
+			fd1 := uint64(u2) + 0x28 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 188: the address of st.u64
+			fd2 := uint64(u2) + 0x30 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 189: the address of st.u64
+			fd3 := uint64(u2) + 0x38 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 190: the address of st.u32
+			fd4 := uint64(u2) + 0x40 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 196: the address of st.u32
+			fd5 := uint64(u2) + 0x44 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 197: the address of ld.u32
+			fd6 := uint64(u2) + 0x44 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 198: the address of ld.u32
+			fd7 := uint64(u2) + 0x40 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(40)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(41)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(42)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(43)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(44)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(45)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(46)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(47)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3+256 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 191: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.CTAID().X))
+	// PTX line 192: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.NTID().X))
+	// PTX line 193: mul.lo.s32, warp-uniform
+	u18 := uint64(uint32(u16) * uint32(u17))
+	// PTX lines 186, 187, 188, 189, 190, 194, 195, 196, 197, 198, 199: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 186: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			// 187: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			// 188: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			// 189: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			// 190: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			// 194: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 195: add.s32
+			v20 := uint64(uint32(u18) + uint32(v19))
+			// 196: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			// 197: ld.u32
+			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 198: ld.u32
+			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 199: setp.ge.s32
+			c23t := int32(v21) >= int32(v22)
+			c23 := c23t
+			c23b0 := uint32(0)
+			if c23 {
+				c23b0 = 1
+			}
+			p0n |= c23b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // bucketMaxBlock0 runs block 0 of kernel bucket_max for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 171-199; divergent, reconverges at block 2 (b2 ($L__BB2_2))
 func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, bucketMaxBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r19 := w.Reg(19)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 171: mov.u64, warp-uniform
@@ -4442,8 +5390,15 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 190: lane-local, one loop over the lanes
+	// PTX line 191: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 192: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 193: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 190, 194, 195: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s20w := w.Window(44)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -4460,6 +5415,11 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:190")
 					}
 				}
+				// 194: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 195: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4477,31 +5437,25 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/atomics.ptx:190")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 191: mov.u32, warp-uniform
-	u21 := uint64(uint64(w.CTAID().X))
-	// PTX line 192: mov.u32, warp-uniform
-	u22 := uint64(uint64(w.NTID().X))
-	// PTX line 193: mul.lo.s32, warp-uniform
-	u23 := uint64(uint32(u21) * uint32(u22))
-	// PTX lines 194, 195, 196: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s26w := w.Window(45)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 194: mov.u32
 				v24 := uint64(uint64(tid0[l]))
 				// 195: add.s32
 				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
+			}
+		}
+	}
+	// PTX lines 196: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 196: st.u32
 				s26 := uint64(u2) + 0x44
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -4513,16 +5467,12 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 194: mov.u32
-				v24 := uint64(uint64(tid0[l]))
-				// 195: add.s32
-				v25 := uint64(uint32(u23) + uint32(v24))
 				// 196: st.u32
 				s26 := uint64(u2) + 0x44
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -5645,10 +6595,286 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// saturatingAddBlock0Warp runs block 0 of kernel saturating_add for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func saturatingAddBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 256: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 257: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 258: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/atomics.ptx:258")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 259: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/atomics.ptx:259")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 260: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:260")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 261: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:261")
+	}
+	// PTX line 262: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u5)
+	// PTX line 263: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 264: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 265: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 266: the address of st.u64
+			fd0 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 267: the address of st.u64
+			fd1 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 268: the address of st.u32
+			fd2 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 269: the address of st.u32
+			fd3 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 275: the address of st.u32
+			fd4 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 276: the address of ld.u32
+			fd5 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 277: the address of ld.u32
+			fd6 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(68)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(69)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(70)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(71)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(72)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(73)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(74)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	// PTX line 270: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 271: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 272: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 266, 267, 268, 269, 273, 274, 275, 276, 277, 278: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 266: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u10))
+			// 267: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u8))
+			// 268: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+			// 269: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			// 273: mov.u32
+			v14 := uint64(uint64(tid0[l]))
+			// 274: add.s32
+			v15 := uint64(uint32(u13) + uint32(v14))
+			// 275: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v15))
+			// 276: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 277: ld.u32
+			v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 278: setp.lt.s32
+			c18t := int32(v16) < int32(v17)
+			c18 := c18t
+			c18b0 := uint32(0)
+			if c18 {
+				c18b0 = 1
+			}
+			p0n |= c18b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // saturatingAddBlock0 runs block 0 of kernel saturating_add for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 256-278; divergent, reconverges at block 8 (b8 ($L__BB3_8))
 func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, saturatingAddBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r14 := w.Reg(14)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 256: mov.u64, warp-uniform
@@ -5842,8 +7068,15 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 269: lane-local, one loop over the lanes
+	// PTX line 270: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 271: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 272: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 269, 273, 274: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s14w := w.Window(71)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -5860,6 +7093,11 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:269")
 					}
 				}
+				// 273: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 274: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				r14[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5877,31 +7115,25 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/atomics.ptx:269")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 270: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().X))
-	// PTX line 271: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.NTID().X))
-	// PTX line 272: mul.lo.s32, warp-uniform
-	u17 := uint64(uint32(u15) * uint32(u16))
-	// PTX lines 273, 274, 275: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s20w := w.Window(72)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 273: mov.u32
 				v18 := uint64(uint64(tid0[l]))
 				// 274: add.s32
 				v19 := uint64(uint32(u17) + uint32(v18))
+				r14[l] = v19
+			}
+		}
+	}
+	// PTX lines 275: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(72)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 275: st.u32
 				s20 := uint64(u2) + 0x28
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r14[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -5913,16 +7145,12 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 273: mov.u32
-				v18 := uint64(uint64(tid0[l]))
-				// 274: add.s32
-				v19 := uint64(uint32(u17) + uint32(v18))
 				// 275: st.u32
 				s20 := uint64(u2) + 0x28
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r14[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -6641,7 +7869,7 @@ func saturatingAddBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saturatingAddBlock4 runs block 4 of kernel saturating_add for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB3_4), PTX lines 305-306
 func saturatingAddBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, saturatingAddBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, saturatingAddBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6744,7 +7972,7 @@ func saturatingAddBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saturatingAddBlock5 runs block 5 of kernel saturating_add for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB3_5), PTX lines 309-310
 func saturatingAddBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, saturatingAddBlock5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, saturatingAddBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7348,7 +8576,7 @@ func saturatingAddBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saturatingAddBlock7 runs block 7 of kernel saturating_add for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB3_7), PTX lines 328-330; divergent, reconverges at block 11 (b11)
 func saturatingAddBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, saturatingAddBlock7Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, saturatingAddBlock7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7520,10 +8748,290 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// compactBlock0Warp runs block 0 of kernel compact for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func compactBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 353: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 354: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 355: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/atomics.ptx:355")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 356: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/atomics.ptx:356")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 357: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:357")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 358: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:358")
+	}
+	// PTX line 359: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 360: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 361: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 362: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 363: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 364: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 365: the address of st.u64
+			fd0 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 366: the address of st.u64
+			fd1 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 367: the address of st.u64
+			fd2 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 368: the address of st.u32
+			fd3 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 374: the address of st.u32
+			fd4 := uint64(u2) + 0x2c - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 375: the address of ld.u32
+			fd5 := uint64(u2) + 0x2c - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 376: the address of ld.u32
+			fd6 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(102)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(103)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(104)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(105)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(106)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(107)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(108)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb2+256 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	// PTX line 369: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 370: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 371: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 365, 366, 367, 368, 372, 373, 374, 375, 376, 377: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 365: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			// 366: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			// 367: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			// 368: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			// 372: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 373: add.s32
+			v17 := uint64(uint32(u15) + uint32(v16))
+			// 374: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			// 375: ld.u32
+			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 376: ld.u32
+			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 377: setp.ge.s32
+			c20t := int32(v18) >= int32(v19)
+			c20 := c20t
+			c20b0 := uint32(0)
+			if c20 {
+				c20b0 = 1
+			}
+			p0n |= c20b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // compactBlock0 runs block 0 of kernel compact for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 353-377; divergent, reconverges at block 3 (b3 ($L__BB4_3))
 func compactBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, compactBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r16 := w.Reg(16)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 353: mov.u64, warp-uniform
@@ -7721,8 +9229,15 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 368: lane-local, one loop over the lanes
+	// PTX line 369: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 370: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 371: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 368, 372, 373: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s16w := w.Window(105)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -7739,6 +9254,11 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:368")
 					}
 				}
+				// 372: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 373: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7756,31 +9276,25 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/atomics.ptx:368")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 369: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.CTAID().X))
-	// PTX line 370: mov.u32, warp-uniform
-	u18 := uint64(uint64(w.NTID().X))
-	// PTX line 371: mul.lo.s32, warp-uniform
-	u19 := uint64(uint32(u17) * uint32(u18))
-	// PTX lines 372, 373, 374: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s22w := w.Window(106)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 372: mov.u32
 				v20 := uint64(uint64(tid0[l]))
 				// 373: add.s32
 				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
+			}
+		}
+	}
+	// PTX lines 374: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(106)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 374: st.u32
 				s22 := uint64(u2) + 0x2c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -7792,16 +9306,12 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 372: mov.u32
-				v20 := uint64(uint64(tid0[l]))
-				// 373: add.s32
-				v21 := uint64(uint32(u19) + uint32(v20))
 				// 374: st.u32
 				s22 := uint64(u2) + 0x2c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -8307,6 +9817,8 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 398: mov.b32, warp-uniform
+	u9 := uint64(k1)
 	// PTX lines 397: lane-local, one loop over the lanes
 	{
 		s8w := w.Window(117)
@@ -8345,8 +9857,6 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 398: mov.b32, warp-uniform
-	u9 := uint64(k1)
 	// PTX lines 399: lane-local, one loop over the lanes
 	{
 		s10w := w.Window(118)
@@ -8584,10 +10094,239 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// exchangeBlock0Warp runs block 0 of kernel exchange for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func exchangeBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 427: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 428: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 429: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/atomics.ptx:429")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 430: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/atomics.ptx:430")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 431: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/atomics.ptx:431")
+	}
+	// PTX line 432: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 433: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 434: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 435: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 436: the address of st.u64
+			fd0 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 437: the address of st.u64
+			fd1 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 438: the address of st.u32
+			fd2 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 444: the address of st.u32
+			fd3 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 445: the address of ld.u32
+			fd4 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 446: the address of ld.u32
+			fd5 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(122)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(123)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(124)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(125)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(126)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(127)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 439: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 440: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 441: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 436, 437, 438, 442, 443, 444, 445, 446, 447: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 436: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 437: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 438: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 442: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 443: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 444: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			// 445: ld.u32
+			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 446: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 447: setp.ge.s32
+			c17t := int32(v15) >= int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // exchangeBlock0 runs block 0 of kernel exchange for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 427-447; divergent, reconverges at block 2 (b2 ($L__BB5_2))
 func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, exchangeBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 427: mov.u64, warp-uniform
@@ -8727,8 +10466,15 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 438: lane-local, one loop over the lanes
+	// PTX line 439: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 440: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 441: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 438, 442, 443: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(124)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -8745,6 +10491,11 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:438")
 					}
 				}
+				// 442: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 443: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8762,31 +10513,25 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/atomics.ptx:438")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 439: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 440: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 441: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 442, 443, 444: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(125)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 442: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 443: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 444: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(125)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 444: st.u32
 				s18 := uint64(u2) + 0x24
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -8798,16 +10543,12 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 442: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 443: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 444: st.u32
 				s18 := uint64(u2) + 0x24
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {

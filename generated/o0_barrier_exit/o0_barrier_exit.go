@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/barrier_exit.ptx",
-	NumPasses:  4,
+	NumPasses:  10,
 	NumWindows: 67,
 	SM:         80,
 	SharedSize: 8208,
@@ -1565,9 +1565,296 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 	}
 }
 
+// earlyReturnBarrierBlock0Warp runs block 0 of kernel early_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func earlyReturnBarrierBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 33: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 34: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/barrier_exit.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/barrier_exit.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:37")
+	}
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 39: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 41: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 42: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 43: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 44: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 46: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 50: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 52: the address of st.u32
+			fd5 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 53: the address of ld.u32
+			fd6 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 54: the address of ld.u32
+			fd7 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 47: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 48: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 49: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 42, 43, 44, 45, 46, 50, 51, 52, 53, 54, 55: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 42: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 43: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 44: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 45: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 46: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v10))
+			// 50: ld.u32
+			v14 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 51: add.s32
+			v15 := uint64(uint32(u13) + uint32(v14))
+			// 52: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v15))
+			// 53: ld.u32
+			v16 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 54: ld.u32
+			v17 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 55: setp.lt.s32
+			c18t := int32(v16) < int32(v17)
+			c18 := c18t
+			c18b0 := uint32(0)
+			if c18 {
+				c18b0 = 1
+			}
+			p0n |= c18b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // earlyReturnBarrierBlock0 runs block 0 of kernel early_return_barrier for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 33-55; divergent, reconverges at block 4 (b3 ($L__BB0_3))
 func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, earlyReturnBarrierBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r9 := w.Reg(9)
 	r14 := w.Reg(14)
@@ -1755,6 +2042,12 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 47: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 48: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 49: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
 	// PTX lines 46: lane-local, one loop over the lanes
 	{
 		s14w := w.Window(3)
@@ -1793,12 +2086,6 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 47: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().X))
-	// PTX line 48: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.NTID().X))
-	// PTX line 49: mul.lo.s32, warp-uniform
-	u17 := uint64(uint32(u15) * uint32(u16))
 	// PTX lines 50, 51: lane-local, one loop over the lanes
 	{
 		v18aw := w.Window(4)
@@ -2011,6 +2298,8 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
+	// PTX line 68: mov.u64, warp-uniform
+	u8 := uint64(k1)
 	// PTX lines 61, 62, 63, 64, 65, 66, 67: lane-local, one loop over the lanes
 	{
 		v1aw := w.Window(8)
@@ -2192,8 +2481,6 @@ func earlyReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 68: mov.u64, warp-uniform
-	u8 := uint64(k1)
 	// PTX line 69: cvta.shared.u64, warp-uniform
 	u9 := uint64(uint64(u8 + k2))
 	runtime.Broadcast(r25, m, u9)
@@ -2681,9 +2968,228 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 	}
 }
 
+// interleavedReturnBarrierBlock0Warp runs block 0 of kernel interleaved_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func interleavedReturnBarrierBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0xaaaaaaab)
+	k3 := uint64(0x2aaaaaaa)
+	k4 := uint64(0x55555554)
+	// PTX line 113: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 114: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 115: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/barrier_exit.ptx:115")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 116: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:116")
+	}
+	// PTX line 117: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 118: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 119: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 120: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 121: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 122: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 124: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 128: the address of ld.u32
+			fd3 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 130: the address of st.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 131: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(20)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(21)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(22)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(23)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(24)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(25)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb4 != fb3 && fb4+128 > fb3 && fb3+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	// PTX line 125: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 126: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 127: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 121, 122, 123, 124, 128, 129, 130, 131, 132, 133, 134: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 121: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u8))
+			// 122: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u6))
+			// 123: mov.u32
+			v9 := uint64(uint64(tid0[l]))
+			// 124: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v9))
+			// 128: ld.u32
+			v13 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 129: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 130: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v14))
+			// 131: ld.u32
+			v15 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 132: mul.lo.s32
+			v16 := uint64(uint32(v15) * uint32(k2))
+			// 133: add.s32
+			v17 := uint64(uint32(v16) + uint32(k3))
+			// 134: setp.gt.u32
+			c18t := uint32(v17) > uint32(k4)
+			c18 := c18t
+			c18b0 := uint32(0)
+			if c18 {
+				c18b0 = 1
+			}
+			p0n |= c18b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // interleavedReturnBarrierBlock0 runs block 0 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 113-134; divergent, reconverges at block 9 (b6 ($L__BB1_6))
 func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, interleavedReturnBarrierBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r8 := w.Reg(8)
 	r13 := w.Reg(13)
@@ -2820,6 +3326,12 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 125: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 126: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 127: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
 	// PTX lines 124: lane-local, one loop over the lanes
 	{
 		s12w := w.Window(22)
@@ -2858,12 +3370,6 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 125: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 126: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 127: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
 	// PTX lines 128, 129: lane-local, one loop over the lanes
 	{
 		v16aw := w.Window(23)
@@ -3042,11 +3548,15 @@ func interleavedReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r21 := w.Reg(21)
-	r23 := w.Reg(23)
+	r26 := w.Reg(26)
 	k0 := uint64(0x2)
 	k1 := uint64(0x1000)
 	k2 := uint64(0xe0000000)
-	// PTX lines 140, 141, 142, 143, 144, 145, 146: lane-local, one loop over the lanes
+	// PTX line 147: mov.u64, warp-uniform
+	u8 := uint64(k1)
+	// PTX line 148: cvta.shared.u64, warp-uniform
+	u9 := uint64(uint64(u8 + k2))
+	// PTX lines 140, 141, 142, 143, 144, 145, 146, 149: lane-local, one loop over the lanes
 	{
 		v1aw := w.Window(26)
 		v2aw := w.Window(27)
@@ -3136,7 +3646,9 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 146: shl.b64
 				v7 := uint64(uint64(v6) << uint32(k0))
-				r23[l] = v7
+				// 149: add.s64
+				v10 := uint64(uint64(u9) + uint64(v7))
+				r26[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3222,24 +3734,20 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 146: shl.b64
 				v7 := uint64(uint64(v6) << uint32(k0))
-				r23[l] = v7
+				// 149: add.s64
+				v10 := uint64(uint64(u9) + uint64(v7))
+				r26[l] = v10
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 147: mov.u64, warp-uniform
-	u8 := uint64(k1)
-	// PTX line 148: cvta.shared.u64, warp-uniform
-	u9 := uint64(uint64(u8 + k2))
-	// PTX lines 149, 150: lane-local, one loop over the lanes
+	// PTX lines 150: lane-local, one loop over the lanes
 	{
 		s11w := w.Window(30)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 149: add.s64
-				v10 := uint64(uint64(u9) + uint64(r23[l]))
 				// 150: st.u32
-				s11 := uint64(v10) + 0x0
+				s11 := uint64(r26[l]) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
 				}
@@ -3255,10 +3763,8 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 149: add.s64
-				v10 := uint64(uint64(u9) + uint64(r23[l]))
 				// 150: st.u32
-				s11 := uint64(v10) + 0x0
+				s11 := uint64(r26[l]) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
 				}
@@ -3275,78 +3781,95 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// interleavedReturnBarrierBlock3 runs block 3 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB1_2), PTX lines 152-155; divergent, reconverges at block 6 (b5 ($L__BB1_5))
-func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+// interleavedReturnBarrierBlock3Warp runs block 3 of kernel interleaved_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func interleavedReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r0 := w.Reg(0)
-	r28 := w.Reg(28)
 	k0 := uint64(0x3)
-	// PTX lines 152, 153: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
 	{
-		v1aw := w.Window(31)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 152: ld.u32
-				v1a := uint64(r0[l]) + 0x10
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				// 153: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r28[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 152: ld.u32
-				v1a := uint64(r0[l]) + 0x10
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				// 153: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r28[l] = v2
-			}
+		for l := range 32 {
+			// 152: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
-		flt.Raise(w)
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(31)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
 	}
 	// PTX line 154: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 155: lane-local, one loop over the lanes
+	// PTX lines 152, 153, 155: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
+		for l := range 32 {
+			// 152: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 153: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 155: setp.ge.s32
+			c4t := int32(v2) >= int32(u3)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p1n |= c4b0 << l
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	return true
+}
+
+// interleavedReturnBarrierBlock3 runs block 3 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB1_2), PTX lines 152-155; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, interleavedReturnBarrierBlock3Warp(w, m, budget)) {
+		return
+	}
+	r0 := w.Reg(0)
+	k0 := uint64(0x3)
+	// PTX line 154: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 152, 153, 155: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		v1aw := w.Window(31)
+		var flt runtime.LaneFault
+		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 152: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 153: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
 				// 155: setp.ge.s32
-				c4t := int32(r28[l]) >= int32(u3)
+				c4t := int32(v2) >= int32(u3)
 				c4 := c4t
 				c4b0 := uint32(0)
 				if c4 {
@@ -3357,8 +3880,28 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 152: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:152")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 153: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
 				// 155: setp.ge.s32
-				c4t := int32(r28[l]) >= int32(u3)
+				c4t := int32(v2) >= int32(u3)
 				c4 := c4t
 				c4b0 := uint32(0)
 				if c4 {
@@ -3367,6 +3910,7 @@ func interleavedReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 				p1n |= c4b0 << l
 			}
 		}
+		flt.Raise(w)
 		w.P[1] = p1&^m | p1n
 	}
 }
@@ -3414,7 +3958,7 @@ func interleavedReturnBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) b
 // interleavedReturnBarrierBlock4 runs block 4 of kernel interleaved_return_barrier for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 159-161
 func interleavedReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, interleavedReturnBarrierBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, interleavedReturnBarrierBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3561,6 +4105,8 @@ func interleavedReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 171: mov.u64, warp-uniform
+	u4 := uint64(k0)
 	// PTX lines 170: lane-local, one loop over the lanes
 	{
 		v3aw := w.Window(34)
@@ -3615,8 +4161,6 @@ func interleavedReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 171: mov.u64, warp-uniform
-	u4 := uint64(k0)
 	// PTX line 172: cvta.shared.u64, warp-uniform
 	u5 := uint64(uint64(u4 + k1))
 	runtime.Broadcast(r37, m, u5)
@@ -4313,9 +4857,173 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// warpHandoffBlock0Warp runs block 0 of kernel warp_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpHandoffBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 219: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 220: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 221: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/barrier_exit.ptx:221")
+	}
+	// PTX line 222: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u3)
+	// PTX line 223: cvta.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 224: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 226: the address of st.u32
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 230: the address of ld.u32
+			fd2 := uint64(u2) + 0x8 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 232: the address of st.u32
+			fd3 := uint64(u2) + 0xc - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 233: the address of ld.u32
+			fd4 := uint64(u2) + 0x8 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(47)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(48)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(49)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(50)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(51)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	if fb0+256 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	// PTX line 227: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX line 228: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// PTX line 229: mul.lo.s32, warp-uniform
+	u9 := uint64(uint32(u7) * uint32(u8))
+	// PTX lines 224, 225, 226, 230, 231, 232, 233, 234: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 224: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u5))
+			// 225: mov.u32
+			v6 := uint64(uint64(tid0[l]))
+			// 226: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v6))
+			// 230: ld.u32
+			v10 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 231: add.s32
+			v11 := uint64(uint32(u9) + uint32(v10))
+			// 232: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v11))
+			// 233: ld.u32
+			v12 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 234: setp.ne.s32
+			c13t := uint32(v12) != uint32(k0)
+			c13 := c13t
+			c13b0 := uint32(0)
+			if c13 {
+				c13b0 = 1
+			}
+			p0n |= c13b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // warpHandoffBlock0 runs block 0 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 219-234; divergent, reconverges at block 2 (b2 ($L__BB2_2))
 func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, warpHandoffBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r5 := w.Reg(5)
 	r10 := w.Reg(10)
@@ -4391,6 +5099,12 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 227: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 228: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.NTID().X))
+	// PTX line 229: mul.lo.s32, warp-uniform
+	u11 := uint64(uint32(u9) * uint32(u10))
 	// PTX lines 226: lane-local, one loop over the lanes
 	{
 		s8w := w.Window(48)
@@ -4429,12 +5143,6 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 227: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.CTAID().X))
-	// PTX line 228: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.NTID().X))
-	// PTX line 229: mul.lo.s32, warp-uniform
-	u11 := uint64(uint32(u9) * uint32(u10))
 	// PTX lines 230, 231: lane-local, one loop over the lanes
 	{
 		v12aw := w.Window(49)
@@ -4644,7 +5352,7 @@ func warpHandoffBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpHandoffBlock1 runs block 1 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_1), PTX lines 238-241
 func warpHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, warpHandoffBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, warpHandoffBlock1Warp(w, m, budget)) {
 		return
 	}
 	k0 := uint64(0x2000)
@@ -4744,7 +5452,7 @@ func warpHandoffBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpHandoffBlock3 runs block 3 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB2_2), PTX lines 245-246; divergent, reconverges at block 11 (b10 ($L__BB2_10))
 func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, warpHandoffBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, warpHandoffBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4873,7 +5581,7 @@ func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpHandoffBlock5 runs block 5 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB2_4), PTX lines 252-255; divergent, reconverges at block 7 (b6 ($L__BB2_6))
 func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, warpHandoffBlock5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, warpHandoffBlock5Warp(w, m, budget)) {
 		return
 	}
 	k0 := uint64(0x2000)
@@ -5186,76 +5894,95 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// warpHandoffBlock8 runs block 8 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
-// b7 ($L__BB2_7), PTX lines 273-276; divergent, reconverges at block 10 (b9 ($L__BB2_9))
-func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
+// warpHandoffBlock8Warp runs block 8 of kernel warp_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpHandoffBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r0 := w.Reg(0)
-	r28 := w.Reg(28)
 	k0 := uint64(0xffffffe0)
-	// PTX lines 273: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
 	{
-		v1aw := w.Window(60)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 273: ld.u32
-				v1a := uint64(r0[l]) + 0x8
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r28[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 273: ld.u32
-				v1a := uint64(r0[l]) + 0x8
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r28[l] = v1
-			}
+		for l := range 32 {
+			// 273: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
-		flt.Raise(w)
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(60)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
 	}
 	// PTX line 274: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
 	// PTX line 275: add.s32, warp-uniform
 	u3 := uint64(uint32(u2) + uint32(k0))
-	// PTX lines 276: lane-local, one loop over the lanes
+	// PTX lines 273, 276: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
+		for l := range 32 {
+			// 273: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 276: setp.ne.s32
+			c4t := uint32(v1) != uint32(u3)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p3n |= c4b0 << l
+		}
+		w.P[3] = p3&^m | p3n
+	}
+	return true
+}
+
+// warpHandoffBlock8 runs block 8 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB2_7), PTX lines 273-276; divergent, reconverges at block 10 (b9 ($L__BB2_9))
+func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, warpHandoffBlock8Warp(w, m, budget)) {
+		return
+	}
+	r0 := w.Reg(0)
+	k0 := uint64(0xffffffe0)
+	// PTX line 274: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX line 275: add.s32, warp-uniform
+	u3 := uint64(uint32(u2) + uint32(k0))
+	// PTX lines 273, 276: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		v1aw := w.Window(60)
+		var flt runtime.LaneFault
+		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 273: ld.u32
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
+							continue
+						}
+						v1 = v1x
+					}
+				}
 				// 276: setp.ne.s32
-				c4t := uint32(r28[l]) != uint32(u3)
+				c4t := uint32(v1) != uint32(u3)
 				c4 := c4t
 				c4b0 := uint32(0)
 				if c4 {
@@ -5266,8 +5993,26 @@ func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 273: ld.u32
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/barrier_exit.ptx:273")
+							continue
+						}
+						v1 = v1x
+					}
+				}
 				// 276: setp.ne.s32
-				c4t := uint32(r28[l]) != uint32(u3)
+				c4t := uint32(v1) != uint32(u3)
 				c4 := c4t
 				c4b0 := uint32(0)
 				if c4 {
@@ -5276,13 +6021,14 @@ func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 				p3n |= c4b0 << l
 			}
 		}
+		flt.Raise(w)
 		w.P[3] = p3&^m | p3n
 	}
 }
 
-// warpHandoffBlock9 runs block 9 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB2_8), PTX lines 280-292
-func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
+// warpHandoffBlock9Warp runs block 9 of kernel warp_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpHandoffBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x3e8)
 	k1 := uint64(0x2004)
 	k2 := uint64(0xe0000000)
@@ -5302,6 +6048,93 @@ func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 	u6 := uint64(k1)
 	// PTX line 286: cvta.shared.u64, warp-uniform
 	u7 := uint64(uint64(u6 + k2))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 287: the address of st.volatile.u32
+			fd0 := uint64(u7) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 289: mov.u64
+			v8 := uint64(k3)
+			// 290: cvta.shared.u64
+			v9 := uint64(uint64(v8 + k2))
+			// 292: the address of st.volatile.u32
+			fd1 := uint64(v9) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(61)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(62)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX line 289: mov.u64, warp-uniform
+	u10 := uint64(k3)
+	// PTX line 290: cvta.shared.u64, warp-uniform
+	u11 := uint64(uint64(u10 + k2))
+	// PTX line 291: mov.b32, warp-uniform
+	u12 := uint64(k4)
+	// PTX lines 287, 292: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 287: st.volatile.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u5))
+			// 292: st.volatile.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u12))
+		}
+	}
+	_ = u11
+	return true
+}
+
+// warpHandoffBlock9 runs block 9 of kernel warp_handoff for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB2_8), PTX lines 280-292
+func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, warpHandoffBlock9Warp(w, m, budget)) {
+		return
+	}
+	k0 := uint64(0x3e8)
+	k1 := uint64(0x2004)
+	k2 := uint64(0xe0000000)
+	k3 := uint64(0x2000)
+	k4 := uint64(0x1)
+	// PTX line 280: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 281: mul.lo.s32, warp-uniform
+	u2 := uint64(uint32(u1) * uint32(k0))
+	// PTX line 282: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX line 283: add.s32, warp-uniform
+	u4 := uint64(uint32(u2) + uint32(u3))
+	// PTX line 284: add.s32, warp-uniform
+	u5 := uint64(uint32(u4) + uint32(k0))
+	// PTX line 285: mov.u64, warp-uniform
+	u6 := uint64(k1)
+	// PTX line 286: cvta.shared.u64, warp-uniform
+	u7 := uint64(uint64(u6 + k2))
+	// PTX line 289: mov.u64, warp-uniform
+	u9 := uint64(k3)
+	// PTX line 290: cvta.shared.u64, warp-uniform
+	u10 := uint64(uint64(u9 + k2))
+	// PTX line 291: mov.b32, warp-uniform
+	u11 := uint64(k4)
 	// PTX lines 287: lane-local, one loop over the lanes
 	{
 		s8w := w.Window(61)
@@ -5340,12 +6173,6 @@ func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 289: mov.u64, warp-uniform
-	u9 := uint64(k3)
-	// PTX line 290: cvta.shared.u64, warp-uniform
-	u10 := uint64(uint64(u9 + k2))
-	// PTX line 291: mov.b32, warp-uniform
-	u11 := uint64(k4)
 	// PTX lines 292: lane-local, one loop over the lanes
 	{
 		s12w := w.Window(62)

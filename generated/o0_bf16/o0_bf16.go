@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/bf16.ptx",
-	NumPasses:  2,
+	NumPasses:  3,
 	NumWindows: 71,
 	SM:         80,
 	SharedSize: 0,
@@ -829,10 +829,461 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// bf16OpsBlock0Warp runs block 0 of kernel bf16_ops for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bf16OpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 34: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 35: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/O0/bf16.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/O0/bf16.ptx:37")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/bf16.ptx:38")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/bf16.ptx:39")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 40: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/bf16.ptx:40")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 41: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/bf16.ptx:41")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 42: ld.param.u64
+	var u9 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/bf16.ptx:42")
+	}
+	// PTX line 43: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u4)
+	// PTX line 44: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 45: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u5)
+	// PTX line 46: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 47: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u6)
+	// PTX line 48: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX line 49: cvta.to.global.u64, warp-uniform
+	u16 := uint64(u7)
+	// PTX line 50: cvta.global.u64, warp-uniform
+	u17 := uint64(u16)
+	// PTX line 51: cvta.to.global.u64, warp-uniform
+	u18 := uint64(u8)
+	// PTX line 52: cvta.global.u64, warp-uniform
+	u19 := uint64(u18)
+	// PTX line 53: cvta.to.global.u64, warp-uniform
+	u20 := uint64(u9)
+	// PTX line 54: cvta.global.u64, warp-uniform
+	u21 := uint64(u20)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 55: the address of st.u64
+			fd0 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 56: the address of st.u64
+			fd1 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 57: the address of st.u64
+			fd2 := uint64(u2) + 0x28 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 58: the address of st.u64
+			fd3 := uint64(u2) + 0x30 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 59: the address of st.u64
+			fd4 := uint64(u2) + 0x38 - uint64(l)<<3
+			fl4 &= fd4
+			fh4 |= fd4
+			// 60: the address of st.u64
+			fd5 := uint64(u2) + 0x40 - uint64(l)<<3
+			fl5 &= fd5
+			fh5 |= fd5
+			// 61: the address of st.u32
+			fd6 := uint64(u2) + 0x48 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 67: the address of st.u32
+			fd7 := uint64(u2) + 0x4c - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 68: the address of ld.u32
+			fd8 := uint64(u2) + 0x4c - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 69: the address of ld.u32
+			fd9 := uint64(u2) + 0x48 - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0xf8 && fb5&7 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0 != fb4 && fb0+256 > fb4 && fb4+256 > fb0 {
+		return false
+	}
+	if fb0 != fb5 && fb0+256 > fb5 && fb5+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb8 && fb8+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb9 && fb9+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+256 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+256 > fb5 && fb5+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb8 && fb8+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb9 && fb9+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+256 > fb5 && fb5+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+256 > fb5 && fb5+256 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+256 > fb5 && fb5+256 > fb4 {
+		return false
+	}
+	if fb4+256 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4+256 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4+256 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4+256 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb5+256 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5+256 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5+256 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5+256 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	// PTX line 62: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.CTAID().X))
+	// PTX line 63: mov.u32, warp-uniform
+	u23 := uint64(uint64(w.NTID().X))
+	// PTX line 64: mul.lo.s32, warp-uniform
+	u24 := uint64(uint32(u22) * uint32(u23))
+	// PTX lines 55, 56, 57, 58, 59, 60, 61, 65, 66, 67, 68, 69, 70: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 55: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u21))
+			// 56: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u19))
+			// 57: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u17))
+			// 58: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u15))
+			// 59: st.u64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(u13))
+			// 60: st.u64
+			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(u11))
+			// 61: st.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(u3))
+			// 65: mov.u32
+			v25 := uint64(uint64(tid0[l]))
+			// 66: add.s32
+			v26 := uint64(uint32(u24) + uint32(v25))
+			// 67: st.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v26))
+			// 68: ld.u32
+			v27 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			// 69: ld.u32
+			v28 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			// 70: setp.lt.s32
+			c29t := int32(v27) < int32(v28)
+			c29 := c29t
+			c29b0 := uint32(0)
+			if c29 {
+				c29b0 = 1
+			}
+			p0n |= c29b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // bf16OpsBlock0 runs block 0 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 34-70; divergent, reconverges at block 7 (b7 ($L__BB0_7))
 func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bf16OpsBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r25 := w.Reg(25)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 34: mov.u64, warp-uniform
@@ -1204,8 +1655,15 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 61: lane-local, one loop over the lanes
+	// PTX line 62: mov.u32, warp-uniform
+	u29 := uint64(uint64(w.CTAID().X))
+	// PTX line 63: mov.u32, warp-uniform
+	u30 := uint64(uint64(w.NTID().X))
+	// PTX line 64: mul.lo.s32, warp-uniform
+	u31 := uint64(uint32(u29) * uint32(u30))
+	// PTX lines 61, 65, 66: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s28w := w.Window(6)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1222,6 +1680,11 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bf16.ptx:61")
 					}
 				}
+				// 65: mov.u32
+				v32 := uint64(uint64(tid0[l]))
+				// 66: add.s32
+				v33 := uint64(uint32(u31) + uint32(v32))
+				r25[l] = v33
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1239,31 +1702,25 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/bf16.ptx:61")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 62: mov.u32, warp-uniform
-	u29 := uint64(uint64(w.CTAID().X))
-	// PTX line 63: mov.u32, warp-uniform
-	u30 := uint64(uint64(w.NTID().X))
-	// PTX line 64: mul.lo.s32, warp-uniform
-	u31 := uint64(uint32(u29) * uint32(u30))
-	// PTX lines 65, 66, 67: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s34w := w.Window(7)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 65: mov.u32
 				v32 := uint64(uint64(tid0[l]))
 				// 66: add.s32
 				v33 := uint64(uint32(u31) + uint32(v32))
+				r25[l] = v33
+			}
+		}
+	}
+	// PTX lines 67: lane-local, one loop over the lanes
+	{
+		s34w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 67: st.u32
 				s34 := uint64(u2) + 0x4c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
 				}
-				s34v := uint64(v33)
+				s34v := uint64(r25[l])
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
@@ -1275,16 +1732,12 @@ func bf16OpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 65: mov.u32
-				v32 := uint64(uint64(tid0[l]))
-				// 66: add.s32
-				v33 := uint64(uint32(u31) + uint32(v32))
 				// 67: st.u32
 				s34 := uint64(u2) + 0x4c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
 				}
-				s34v := uint64(v33)
+				s34v := uint64(r25[l])
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
@@ -3428,6 +3881,8 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 139: mov.b32, warp-uniform
+	u64 := uint64(k2)
 	// PTX lines 138: lane-local, one loop over the lanes
 	{
 		s63w := w.Window(55)
@@ -3466,8 +3921,6 @@ func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 139: mov.b32, warp-uniform
-	u64 := uint64(k2)
 	// PTX lines 140: lane-local, one loop over the lanes
 	{
 		s65w := w.Window(56)
@@ -3556,7 +4009,7 @@ func bf16OpsBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bf16OpsBlock3 runs block 3 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 143-144; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 func bf16OpsBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bf16OpsBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bf16OpsBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3937,7 +4390,7 @@ func bf16OpsBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bf16OpsBlock5 runs block 5 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 164-166
 func bf16OpsBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bf16OpsBlock5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, bf16OpsBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

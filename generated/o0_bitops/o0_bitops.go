@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/bitops.ptx",
-	NumPasses:  2,
+	NumPasses:  4,
 	NumWindows: 114,
 	SM:         80,
 	SharedSize: 0,
@@ -1244,10 +1244,290 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// bitops32Block0Warp runs block 0 of kernel bitops32 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bitops32Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 29: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 30: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/bitops.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/bitops.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/bitops.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/bitops.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 36: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 41: the address of st.u64
+			fd0 := uint64(u2) + 0x28 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 42: the address of st.u64
+			fd1 := uint64(u2) + 0x30 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 43: the address of st.u64
+			fd2 := uint64(u2) + 0x38 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 44: the address of st.u32
+			fd3 := uint64(u2) + 0x40 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 50: the address of st.u32
+			fd4 := uint64(u2) + 0x44 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 51: the address of ld.u32
+			fd5 := uint64(u2) + 0x44 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 52: the address of ld.u32
+			fd6 := uint64(u2) + 0x40 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb2+256 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	// PTX line 45: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 46: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 47: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 41, 42, 43, 44, 48, 49, 50, 51, 52, 53: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 41: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			// 42: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			// 43: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			// 44: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			// 48: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 49: add.s32
+			v17 := uint64(uint32(u15) + uint32(v16))
+			// 50: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			// 51: ld.u32
+			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 52: ld.u32
+			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 53: setp.lt.s32
+			c20t := int32(v18) < int32(v19)
+			c20 := c20t
+			c20b0 := uint32(0)
+			if c20 {
+				c20b0 = 1
+			}
+			p0n |= c20b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // bitops32Block0 runs block 0 of kernel bitops32 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 29-53; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bitops32Block0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r16 := w.Reg(16)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 29: mov.u64, warp-uniform
@@ -1445,8 +1725,15 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 44: lane-local, one loop over the lanes
+	// PTX line 45: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 46: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 47: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 44, 48, 49: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s16w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1463,6 +1750,11 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/bitops.ptx:44")
 					}
 				}
+				// 48: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 49: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1480,31 +1772,25 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/bitops.ptx:44")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 45: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.CTAID().X))
-	// PTX line 46: mov.u32, warp-uniform
-	u18 := uint64(uint64(w.NTID().X))
-	// PTX line 47: mul.lo.s32, warp-uniform
-	u19 := uint64(uint32(u17) * uint32(u18))
-	// PTX lines 48, 49, 50: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s22w := w.Window(4)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 48: mov.u32
 				v20 := uint64(uint64(tid0[l]))
 				// 49: add.s32
 				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
+			}
+		}
+	}
+	// PTX lines 50: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 50: st.u32
 				s22 := uint64(u2) + 0x44
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -1516,16 +1802,12 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 48: mov.u32
-				v20 := uint64(uint64(tid0[l]))
-				// 49: add.s32
-				v21 := uint64(uint32(u19) + uint32(v20))
 				// 50: st.u32
 				s22 := uint64(u2) + 0x44
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -2606,7 +2888,7 @@ func bitops32Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bitops32Block4 runs block 4 of kernel bitops32 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 96-98
 func bitops32Block4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bitops32Block4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bitops32Block4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5216,10 +5498,239 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// bitops64Block0Warp runs block 0 of kernel bitops64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bitops64Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 199: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 200: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 201: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/bitops.ptx:201")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 202: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/bitops.ptx:202")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 203: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/bitops.ptx:203")
+	}
+	// PTX line 204: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 205: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 206: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 207: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 208: the address of st.u64
+			fd0 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 209: the address of st.u64
+			fd1 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 210: the address of st.u32
+			fd2 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 216: the address of st.u32
+			fd3 := uint64(u2) + 0x2c - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 217: the address of ld.u32
+			fd4 := uint64(u2) + 0x2c - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 218: the address of ld.u32
+			fd5 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(82)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(83)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(84)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(85)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(86)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(87)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 211: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 212: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 213: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 208, 209, 210, 214, 215, 216, 217, 218, 219: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 208: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 209: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 210: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 214: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 215: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 216: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			// 217: ld.u32
+			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 218: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 219: setp.lt.s32
+			c17t := int32(v15) < int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // bitops64Block0 runs block 0 of kernel bitops64 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 199-219; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, bitops64Block0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 199: mov.u64, warp-uniform
@@ -5359,8 +5870,15 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 210: lane-local, one loop over the lanes
+	// PTX line 211: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 212: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 213: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 210, 214, 215: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(84)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -5377,6 +5895,11 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/bitops.ptx:210")
 					}
 				}
+				// 214: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 215: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5394,31 +5917,25 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/bitops.ptx:210")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 211: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 212: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 213: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 214, 215, 216: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(85)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 214: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 215: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 216: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(85)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 216: st.u32
 				s18 := uint64(u2) + 0x2c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -5430,16 +5947,12 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 214: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 215: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 216: st.u32
 				s18 := uint64(u2) + 0x2c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -6344,7 +6857,7 @@ func bitops64Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bitops64Block4 runs block 4 of kernel bitops64 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 256-258
 func bitops64Block4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bitops64Block4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, bitops64Block4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/constant_data.ptx",
-	NumPasses:  2,
+	NumPasses:  4,
 	NumWindows: 39,
 	SM:         80,
 	SharedSize: 0,
@@ -883,10 +883,239 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// polyEvalBlock0Warp runs block 0 of kernel poly_eval for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func polyEvalBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 32: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 33: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/constant_data.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/constant_data.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/constant_data.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 41: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 42: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 43: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 49: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 50: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 51: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 44: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 45: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 46: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 41, 42, 43, 47, 48, 49, 50, 51, 52: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 41: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 42: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 43: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 47: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 48: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 49: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			// 50: ld.u32
+			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 51: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 52: setp.lt.s32
+			c17t := int32(v15) < int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // polyEvalBlock0 runs block 0 of kernel poly_eval for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 32-52; divergent, reconverges at block 7 (b7 ($L__BB0_7))
 func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, polyEvalBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 32: mov.u64, warp-uniform
@@ -1026,8 +1255,15 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 43: lane-local, one loop over the lanes
+	// PTX line 44: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 45: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 46: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 43, 47, 48: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1044,6 +1280,11 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:43")
 					}
 				}
+				// 47: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 48: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1061,31 +1302,25 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:43")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 44: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 45: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 46: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 47, 48, 49: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(3)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 47: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 48: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 49: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -1097,16 +1332,12 @@ func polyEvalBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 47: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 48: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 49: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -1370,6 +1601,10 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 64: mov.u64, warp-uniform
+	u7 := uint64((w.GlobalVar(0) + k1))
+	// PTX line 65: cvta.const.u64, warp-uniform
+	u8 := uint64(u7)
 	// PTX lines 63: lane-local, one loop over the lanes
 	{
 		s6w := w.Window(9)
@@ -1408,10 +1643,6 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 64: mov.u64, warp-uniform
-	u7 := uint64((w.GlobalVar(0) + k1))
-	// PTX line 65: cvta.const.u64, warp-uniform
-	u8 := uint64(u7)
 	// PTX lines 66: lane-local, one loop over the lanes
 	{
 		v9aw := w.Window(10)
@@ -1464,6 +1695,8 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 68: mov.b32, warp-uniform
+	u11 := uint64(k2)
 	// PTX lines 67: lane-local, one loop over the lanes
 	{
 		s10w := w.Window(11)
@@ -1502,8 +1735,6 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 68: mov.b32, warp-uniform
-	u11 := uint64(k2)
 	// PTX lines 69: lane-local, one loop over the lanes
 	{
 		s12w := w.Window(12)
@@ -1592,7 +1823,7 @@ func polyEvalBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // polyEvalBlock3 runs block 3 of kernel poly_eval for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 72-73; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 func polyEvalBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, polyEvalBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, polyEvalBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1672,160 +1903,81 @@ func polyEvalBlock3(w *runtime.Warp, m uint32, budget int) {
 // b4 ($L__BB0_4), PTX lines 77-86
 func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r29 := w.Reg(29)
 	r34 := w.Reg(34)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
-	// PTX lines 77, 78, 79, 80: lane-local, one loop over the lanes
-	{
-		v1aw := w.Window(14)
-		v2aw := w.Window(15)
-		v3aw := w.Window(16)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: ld.f32
-				v1a := uint64(r0[l]) + 0x1c
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:77")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r26[l] = v1
-				// 78: ld.f32
-				v2a := uint64(r0[l]) + 0x18
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-					v2 = runtime.Load32(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:78")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				r27[l] = v2
-				// 79: ld.s32
-				v3a := uint64(r0[l]) + 0x20
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-				}
-				var v3 uint64
-				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-					v3 = runtime.Load32(v3aw.Ptr, v3ao)
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:79")
-							continue
-						}
-						v3 = v3x
-					}
-				}
-				v3 = uint64(uint64(int64(int32(v3))))
-				// 80: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				r29[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: ld.f32
-				v1a := uint64(r0[l]) + 0x1c
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:77")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r26[l] = v1
-				// 78: ld.f32
-				v2a := uint64(r0[l]) + 0x18
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-					v2 = runtime.Load32(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:78")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				r27[l] = v2
-				// 79: ld.s32
-				v3a := uint64(r0[l]) + 0x20
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-				}
-				var v3 uint64
-				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-					v3 = runtime.Load32(v3aw.Ptr, v3ao)
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:79")
-							continue
-						}
-						v3 = v3x
-					}
-				}
-				v3 = uint64(uint64(int64(int32(v3))))
-				// 80: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				r29[l] = v4
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 81: mov.u64, warp-uniform
 	u5 := uint64((w.GlobalVar(0) + k1))
 	// PTX line 82: cvta.const.u64, warp-uniform
 	u6 := uint64(u5)
-	// PTX lines 83, 84, 85: lane-local, one loop over the lanes
+	// PTX lines 77, 78, 79, 80, 83, 84, 85: lane-local, one loop over the lanes
 	{
+		v1aw := w.Window(14)
+		v2aw := w.Window(15)
+		v3aw := w.Window(16)
 		v8aw := w.Window(17)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 77: ld.f32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:77")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 78: ld.f32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:78")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 79: ld.s32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:79")
+							continue
+						}
+						v3 = v3x
+					}
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 80: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
 				// 83: add.s64
-				v7 := uint64(uint64(u6) + uint64(r29[l]))
+				v7 := uint64(uint64(u6) + uint64(v4))
 				// 84: ld.f32
 				v8a := uint64(v7) + 0x0
 				if budget == 0 {
@@ -1838,7 +1990,7 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 					{
 						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
 						if !v8ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/constant_data.ptx:84")
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/constant_data.ptx:84")
 							continue
 						}
 						v8 = v8x
@@ -1847,13 +1999,13 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 85: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				v9p, v9z := float64(math.Float32frombits(uint32(r26[l])))*float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(v8)))
+				v9p, v9z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v8)))
 				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
 					{
-						v9 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(v8)))
+						v9 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v8)))
 						v9F = math.Float32frombits(uint32(v9))
 					}
 				}
@@ -1863,8 +2015,65 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 77: ld.f32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/constant_data.ptx:77")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 78: ld.f32
+				v2a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:78")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 79: ld.s32
+				v3a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/constant_data.ptx:79")
+							continue
+						}
+						v3 = v3x
+					}
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
+				// 80: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
 				// 83: add.s64
-				v7 := uint64(uint64(u6) + uint64(r29[l]))
+				v7 := uint64(uint64(u6) + uint64(v4))
 				// 84: ld.f32
 				v8a := uint64(v7) + 0x0
 				if budget == 0 {
@@ -1877,7 +2086,7 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 					{
 						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
 						if !v8ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/constant_data.ptx:84")
+							flt.Note(3, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/constant_data.ptx:84")
 							continue
 						}
 						v8 = v8x
@@ -1886,13 +2095,13 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 85: fma.rn.f32
 				var v9 uint64
 				var v9F float32
-				v9p, v9z := float64(math.Float32frombits(uint32(r26[l])))*float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(v8)))
+				v9p, v9z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v8)))
 				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
 					{
-						v9 = uint64(isa.FmaF32RN(uint32(r26[l]), uint32(r27[l]), uint32(v8)))
+						v9 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(v8)))
 						v9F = math.Float32frombits(uint32(v9))
 					}
 				}
@@ -1997,7 +2206,7 @@ func polyEvalBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // polyEvalBlock5 runs block 5 of kernel poly_eval for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 89-91
 func polyEvalBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, polyEvalBlock5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, polyEvalBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2330,10 +2539,239 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// lutLookupBlock0Warp runs block 0 of kernel lut_lookup for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func lutLookupBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 121: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 122: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 123: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/constant_data.ptx:123")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 124: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/constant_data.ptx:124")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 125: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/constant_data.ptx:125")
+	}
+	// PTX line 126: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 127: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 128: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 129: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 130: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 131: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 132: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 138: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 139: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 140: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(25)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(26)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(27)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(28)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(29)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(30)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 133: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 134: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 135: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 130, 131, 132, 136, 137, 138, 139, 140, 141: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 130: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 131: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 132: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 136: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 137: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 138: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			// 139: ld.u32
+			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 140: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 141: setp.lt.s32
+			c17t := int32(v15) < int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // lutLookupBlock0 runs block 0 of kernel lut_lookup for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 121-141; divergent, reconverges at block 3 (b3 ($L__BB1_3))
 func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, lutLookupBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 121: mov.u64, warp-uniform
@@ -2473,8 +2911,15 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 132: lane-local, one loop over the lanes
+	// PTX line 133: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 134: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 135: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 132, 136, 137: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(27)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2491,6 +2936,11 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:132")
 					}
 				}
+				// 136: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 137: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2508,31 +2958,25 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/constant_data.ptx:132")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 133: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 134: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 135: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 136, 137, 138: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(28)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 136: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 137: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 138: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(28)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 138: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -2544,16 +2988,12 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 136: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 137: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 138: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -2676,237 +3116,115 @@ func lutLookupBlock0(w *runtime.Warp, m uint32, budget int) {
 // b2 ($L__BB1_2), PTX lines 147-170
 func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	r17 := w.Reg(17)
-	r19 := w.Reg(19)
-	r23 := w.Reg(23)
-	r27 := w.Reg(27)
 	r36 := w.Reg(36)
 	r38 := w.Reg(38)
 	k0 := uint64(0x2)
 	k1 := uint64(0xf)
 	k2 := uint64(0x0)
-	// PTX lines 147, 148, 149, 150, 151, 152, 153, 154: lane-local, one loop over the lanes
-	{
-		v1aw := w.Window(31)
-		v2aw := w.Window(32)
-		v6aw := w.Window(33)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 147: ld.u64
-				v1a := uint64(r0[l]) + 0x8
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-					v1 = runtime.Load64(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:147")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				// 148: ld.u32
-				v2a := uint64(r0[l]) + 0x14
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-					v2 = runtime.Load32(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:148")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				r17[l] = v2
-				// 149: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 150: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				r19[l] = v4
-				// 151: add.s64
-				v5 := uint64(uint64(v1) + uint64(v4))
-				// 152: ld.u32
-				v6a := uint64(v5) + 0x0
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-				}
-				var v6 uint64
-				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-					v6 = runtime.Load32(v6aw.Ptr, v6ao)
-				} else {
-					{
-						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-						if !v6ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/constant_data.ptx:152")
-							continue
-						}
-						v6 = v6x
-					}
-				}
-				// 153: and.b64
-				v7 := uint64(uint64(v6) & uint64(k1))
-				// 154: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k0))
-				r23[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 147: ld.u64
-				v1a := uint64(r0[l]) + 0x8
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-					v1 = runtime.Load64(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:147")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				// 148: ld.u32
-				v2a := uint64(r0[l]) + 0x14
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-					v2 = runtime.Load32(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:148")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				r17[l] = v2
-				// 149: cvt.s64.s32
-				v3 := uint64(uint64(int32(v2)))
-				// 150: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				r19[l] = v4
-				// 151: add.s64
-				v5 := uint64(uint64(v1) + uint64(v4))
-				// 152: ld.u32
-				v6a := uint64(v5) + 0x0
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-				}
-				var v6 uint64
-				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-					v6 = runtime.Load32(v6aw.Ptr, v6ao)
-				} else {
-					{
-						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-						if !v6ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/constant_data.ptx:152")
-							continue
-						}
-						v6 = v6x
-					}
-				}
-				// 153: and.b64
-				v7 := uint64(uint64(v6) & uint64(k1))
-				// 154: shl.b64
-				v8 := uint64(uint64(v7) << uint32(k0))
-				r23[l] = v8
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 155: mov.u64, warp-uniform
 	u9 := uint64((w.GlobalVar(1) + k2))
 	// PTX line 156: cvta.const.u64, warp-uniform
 	u10 := uint64(u9)
-	// PTX lines 157, 158: lane-local, one loop over the lanes
-	{
-		v12aw := w.Window(34)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 157: add.s64
-				v11 := uint64(uint64(u10) + uint64(r23[l]))
-				// 158: ld.u32
-				v12a := uint64(v11) + 0x0
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-				}
-				var v12 uint64
-				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-					v12 = runtime.Load32(v12aw.Ptr, v12ao)
-				} else {
-					{
-						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/constant_data.ptx:158")
-							continue
-						}
-						v12 = v12x
-					}
-				}
-				r27[l] = v12
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 157: add.s64
-				v11 := uint64(uint64(u10) + uint64(r23[l]))
-				// 158: ld.u32
-				v12a := uint64(v11) + 0x0
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
-				}
-				var v12 uint64
-				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
-					v12 = runtime.Load32(v12aw.Ptr, v12ao)
-				} else {
-					{
-						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
-						if !v12ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/constant_data.ptx:158")
-							continue
-						}
-						v12 = v12x
-					}
-				}
-				r27[l] = v12
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 159: mov.u64, warp-uniform
 	u13 := uint64((w.GlobalVar(2) + k2))
 	// PTX line 160: cvta.const.u64, warp-uniform
 	u14 := uint64(u13)
-	// PTX lines 161, 162, 163, 164, 165, 166, 167, 168, 169: lane-local, one loop over the lanes
+	// PTX lines 147, 148, 149, 150, 151, 152, 153, 154, 157, 158, 161, 162, 163, 164, 165, 166, 167, 168, 169: lane-local, one loop over the lanes
 	{
+		v1aw := w.Window(31)
+		v2aw := w.Window(32)
+		v6aw := w.Window(33)
+		v12aw := w.Window(34)
 		v15aw := w.Window(35)
 		v17aw := w.Window(36)
 		v22aw := w.Window(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 147: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:147")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 148: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:148")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 149: cvt.s64.s32
+				v3 := uint64(uint64(int32(v2)))
+				// 150: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 151: add.s64
+				v5 := uint64(uint64(v1) + uint64(v4))
+				// 152: ld.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/constant_data.ptx:152")
+							continue
+						}
+						v6 = v6x
+					}
+				}
+				// 153: and.b64
+				v7 := uint64(uint64(v6) & uint64(k1))
+				// 154: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k0))
+				// 157: add.s64
+				v11 := uint64(uint64(u10) + uint64(v8))
+				// 158: ld.u32
+				v12a := uint64(v11) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/constant_data.ptx:158")
+							continue
+						}
+						v12 = v12x
+					}
+				}
 				// 161: ld.u32
 				v15a := uint64(u14) + 0x4
 				if budget == 0 {
@@ -2919,14 +3237,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
 						if !v15ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/constant_data.ptx:161")
+							flt.Note(4, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/constant_data.ptx:161")
 							continue
 						}
 						v15 = v15x
 					}
 				}
 				// 162: mul.lo.s32
-				v16 := uint64(uint32(r27[l]) * uint32(v15))
+				v16 := uint64(uint32(v12) * uint32(v15))
 				// 163: ld.f32
 				v17a := uint64(u14) + 0x0
 				if budget == 0 {
@@ -2939,14 +3257,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
 						if !v17ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/constant_data.ptx:163")
+							flt.Note(5, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/constant_data.ptx:163")
 							continue
 						}
 						v17 = v17x
 					}
 				}
 				// 164: cvt.rn.f32.s32
-				v18 := uint64(math.Float32bits(float32(int32(r17[l]))))
+				v18 := uint64(math.Float32bits(float32(int32(v2))))
 				// 165: mul.rn.f32
 				v19F := isa.CanonF32(math.Float32frombits(uint32(v17)) * math.Float32frombits(uint32(v18)))
 				v19 := uint64(math.Float32bits(v19F))
@@ -2969,19 +3287,103 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
 						if !v22ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/constant_data.ptx:168")
+							flt.Note(6, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/constant_data.ptx:168")
 							continue
 						}
 						v22 = v22x
 					}
 				}
 				// 169: add.s64
-				v23 := uint64(uint64(v22) + uint64(r19[l]))
+				v23 := uint64(uint64(v22) + uint64(v4))
 				r38[l] = v23
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 147: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/constant_data.ptx:147")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 148: ld.u32
+				v2a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/constant_data.ptx:148")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 149: cvt.s64.s32
+				v3 := uint64(uint64(int32(v2)))
+				// 150: shl.b64
+				v4 := uint64(uint64(v3) << uint32(k0))
+				// 151: add.s64
+				v5 := uint64(uint64(v1) + uint64(v4))
+				// 152: ld.u32
+				v6a := uint64(v5) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/constant_data.ptx:152")
+							continue
+						}
+						v6 = v6x
+					}
+				}
+				// 153: and.b64
+				v7 := uint64(uint64(v6) & uint64(k1))
+				// 154: shl.b64
+				v8 := uint64(uint64(v7) << uint32(k0))
+				// 157: add.s64
+				v11 := uint64(uint64(u10) + uint64(v8))
+				// 158: ld.u32
+				v12a := uint64(v11) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+				}
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Ptr, v12ao)
+				} else {
+					{
+						v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGeneric, v12a, 4, l)
+						if !v12ok {
+							flt.Note(3, l, runtime.SpaceGeneric, v12a, 4, "testdata/ptx/O0/constant_data.ptx:158")
+							continue
+						}
+						v12 = v12x
+					}
+				}
 				// 161: ld.u32
 				v15a := uint64(u14) + 0x4
 				if budget == 0 {
@@ -2994,14 +3396,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 4, l)
 						if !v15ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/constant_data.ptx:161")
+							flt.Note(4, l, runtime.SpaceGeneric, v15a, 4, "testdata/ptx/O0/constant_data.ptx:161")
 							continue
 						}
 						v15 = v15x
 					}
 				}
 				// 162: mul.lo.s32
-				v16 := uint64(uint32(r27[l]) * uint32(v15))
+				v16 := uint64(uint32(v12) * uint32(v15))
 				// 163: ld.f32
 				v17a := uint64(u14) + 0x0
 				if budget == 0 {
@@ -3014,14 +3416,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
 						if !v17ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/constant_data.ptx:163")
+							flt.Note(5, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/constant_data.ptx:163")
 							continue
 						}
 						v17 = v17x
 					}
 				}
 				// 164: cvt.rn.f32.s32
-				v18 := uint64(math.Float32bits(float32(int32(r17[l]))))
+				v18 := uint64(math.Float32bits(float32(int32(v2))))
 				// 165: mul.rn.f32
 				v19F := isa.CanonF32(math.Float32frombits(uint32(v17)) * math.Float32frombits(uint32(v18)))
 				v19 := uint64(math.Float32bits(v19F))
@@ -3044,14 +3446,14 @@ func lutLookupBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v22x, v22ok := w.TryLoad(v22aw, runtime.SpaceGeneric, v22a, 8, l)
 						if !v22ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/constant_data.ptx:168")
+							flt.Note(6, l, runtime.SpaceGeneric, v22a, 8, "testdata/ptx/O0/constant_data.ptx:168")
 							continue
 						}
 						v22 = v22x
 					}
 				}
 				// 169: add.s64
-				v23 := uint64(uint64(v22) + uint64(r19[l]))
+				v23 := uint64(uint64(v22) + uint64(v4))
 				r38[l] = v23
 			}
 		}

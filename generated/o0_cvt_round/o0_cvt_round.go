@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/cvt_round.ptx",
-	NumPasses:  0,
+	NumPasses:  3,
 	NumWindows: 192,
 	SM:         80,
 	SharedSize: 0,
@@ -1548,10 +1548,290 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// f2iModesBlock0Warp runs block 0 of kernel f2i_modes for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func f2iModesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 31: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 32: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/cvt_round.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/cvt_round.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/cvt_round.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/cvt_round.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 41: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 42: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 43: the address of st.u64
+			fd0 := uint64(u2) + 0x50 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 44: the address of st.u64
+			fd1 := uint64(u2) + 0x58 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 45: the address of st.u64
+			fd2 := uint64(u2) + 0x60 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 46: the address of st.u32
+			fd3 := uint64(u2) + 0x68 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 52: the address of st.u32
+			fd4 := uint64(u2) + 0x6c - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 53: the address of ld.u32
+			fd5 := uint64(u2) + 0x6c - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 54: the address of ld.u32
+			fd6 := uint64(u2) + 0x68 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb2+256 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	// PTX line 47: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 48: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 49: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 43, 44, 45, 46, 50, 51, 52, 53, 54, 55: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 43: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			// 44: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			// 45: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			// 46: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			// 50: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 51: add.s32
+			v17 := uint64(uint32(u15) + uint32(v16))
+			// 52: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			// 53: ld.u32
+			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 54: ld.u32
+			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 55: setp.lt.s32
+			c20t := int32(v18) < int32(v19)
+			c20 := c20t
+			c20b0 := uint32(0)
+			if c20 {
+				c20b0 = 1
+			}
+			p0n |= c20b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // f2iModesBlock0 runs block 0 of kernel f2i_modes for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 31-55; divergent, reconverges at block 3 (b3 ($L__BB0_3))
 func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, f2iModesBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r16 := w.Reg(16)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 31: mov.u64, warp-uniform
@@ -1749,8 +2029,15 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 46: lane-local, one loop over the lanes
+	// PTX line 47: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 48: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 49: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 46, 50, 51: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s16w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1767,6 +2054,11 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:46")
 					}
 				}
+				// 50: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 51: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1784,31 +2076,25 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:46")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 47: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.CTAID().X))
-	// PTX line 48: mov.u32, warp-uniform
-	u18 := uint64(uint64(w.NTID().X))
-	// PTX line 49: mul.lo.s32, warp-uniform
-	u19 := uint64(uint32(u17) * uint32(u18))
-	// PTX lines 50, 51, 52: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s22w := w.Window(4)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 50: mov.u32
 				v20 := uint64(uint64(tid0[l]))
 				// 51: add.s32
 				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
+			}
+		}
+	}
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 52: st.u32
 				s22 := uint64(u2) + 0x6c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -1820,16 +2106,12 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 50: mov.u32
-				v20 := uint64(uint64(tid0[l]))
-				// 51: add.s32
-				v21 := uint64(uint32(u19) + uint32(v20))
 				// 52: st.u32
 				s22 := uint64(u2) + 0x6c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -6149,10 +6431,290 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// i2fModesBlock0Warp runs block 0 of kernel i2f_modes for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func i2fModesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 208: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 209: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 210: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/cvt_round.ptx:210")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 211: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/cvt_round.ptx:211")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 212: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/cvt_round.ptx:212")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 213: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/cvt_round.ptx:213")
+	}
+	// PTX line 214: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 215: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 216: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 217: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 218: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 219: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 220: the address of st.u64
+			fd0 := uint64(u2) + 0x48 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 221: the address of st.u64
+			fd1 := uint64(u2) + 0x50 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 222: the address of st.u64
+			fd2 := uint64(u2) + 0x58 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 223: the address of st.u32
+			fd3 := uint64(u2) + 0x60 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 229: the address of st.u32
+			fd4 := uint64(u2) + 0x64 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 230: the address of ld.u32
+			fd5 := uint64(u2) + 0x64 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 231: the address of ld.u32
+			fd6 := uint64(u2) + 0x60 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(98)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(99)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(100)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(101)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(102)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(103)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(104)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb2+256 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	// PTX line 224: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 225: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 226: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 220, 221, 222, 223, 227, 228, 229, 230, 231, 232: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 220: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			// 221: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			// 222: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			// 223: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			// 227: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 228: add.s32
+			v17 := uint64(uint32(u15) + uint32(v16))
+			// 229: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			// 230: ld.u32
+			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 231: ld.u32
+			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 232: setp.lt.s32
+			c20t := int32(v18) < int32(v19)
+			c20 := c20t
+			c20b0 := uint32(0)
+			if c20 {
+				c20b0 = 1
+			}
+			p0n |= c20b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // i2fModesBlock0 runs block 0 of kernel i2f_modes for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 208-232; divergent, reconverges at block 3 (b3 ($L__BB1_3))
 func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, i2fModesBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r16 := w.Reg(16)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 208: mov.u64, warp-uniform
@@ -6350,8 +6912,15 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 223: lane-local, one loop over the lanes
+	// PTX line 224: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 225: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 226: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 223, 227, 228: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s16w := w.Window(101)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -6368,6 +6937,11 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:223")
 					}
 				}
+				// 227: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 228: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6385,31 +6959,25 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:223")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 224: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.CTAID().X))
-	// PTX line 225: mov.u32, warp-uniform
-	u18 := uint64(uint64(w.NTID().X))
-	// PTX line 226: mul.lo.s32, warp-uniform
-	u19 := uint64(uint32(u17) * uint32(u18))
-	// PTX lines 227, 228, 229: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s22w := w.Window(102)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 227: mov.u32
 				v20 := uint64(uint64(tid0[l]))
 				// 228: add.s32
 				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
+			}
+		}
+	}
+	// PTX lines 229: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(102)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 229: st.u32
 				s22 := uint64(u2) + 0x64
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -6421,16 +6989,12 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 227: mov.u32
-				v20 := uint64(uint64(tid0[l]))
-				// 228: add.s32
-				v21 := uint64(uint32(u19) + uint32(v20))
 				// 229: st.u32
 				s22 := uint64(u2) + 0x64
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -9513,10 +10077,290 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// saturateBlock0Warp runs block 0 of kernel saturate for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func saturateBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 348: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 349: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 350: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/cvt_round.ptx:350")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 351: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/cvt_round.ptx:351")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 352: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/cvt_round.ptx:352")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 353: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/cvt_round.ptx:353")
+	}
+	// PTX line 354: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 355: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 356: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 357: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 358: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 359: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 360: the address of st.u64
+			fd0 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 361: the address of st.u64
+			fd1 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 362: the address of st.u64
+			fd2 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 363: the address of st.u32
+			fd3 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 369: the address of st.u32
+			fd4 := uint64(u2) + 0x2c - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 370: the address of ld.u32
+			fd5 := uint64(u2) + 0x2c - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 371: the address of ld.u32
+			fd6 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(169)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(170)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(171)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(172)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(173)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(174)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(175)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb2+256 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	// PTX line 364: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 365: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 366: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 360, 361, 362, 363, 367, 368, 369, 370, 371, 372: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 360: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			// 361: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			// 362: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			// 363: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			// 367: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 368: add.s32
+			v17 := uint64(uint32(u15) + uint32(v16))
+			// 369: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			// 370: ld.u32
+			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 371: ld.u32
+			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 372: setp.lt.s32
+			c20t := int32(v18) < int32(v19)
+			c20 := c20t
+			c20b0 := uint32(0)
+			if c20 {
+				c20b0 = 1
+			}
+			p0n |= c20b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // saturateBlock0 runs block 0 of kernel saturate for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 348-372; divergent, reconverges at block 3 (b3 ($L__BB2_3))
 func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, saturateBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r16 := w.Reg(16)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 348: mov.u64, warp-uniform
@@ -9714,8 +10558,15 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 363: lane-local, one loop over the lanes
+	// PTX line 364: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 365: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 366: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 363, 367, 368: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s16w := w.Window(172)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -9732,6 +10583,11 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:363")
 					}
 				}
+				// 367: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 368: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9749,31 +10605,25 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/cvt_round.ptx:363")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 364: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.CTAID().X))
-	// PTX line 365: mov.u32, warp-uniform
-	u18 := uint64(uint64(w.NTID().X))
-	// PTX line 366: mul.lo.s32, warp-uniform
-	u19 := uint64(uint32(u17) * uint32(u18))
-	// PTX lines 367, 368, 369: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s22w := w.Window(173)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 367: mov.u32
 				v20 := uint64(uint64(tid0[l]))
 				// 368: add.s32
 				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
+			}
+		}
+	}
+	// PTX lines 369: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(173)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 369: st.u32
 				s22 := uint64(u2) + 0x2c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -9785,16 +10635,12 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 367: mov.u32
-				v20 := uint64(uint64(tid0[l]))
-				// 368: add.s32
-				v21 := uint64(uint32(u19) + uint32(v20))
 				// 369: st.u32
 				s22 := uint64(u2) + 0x2c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {

@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/device_assert.ptx",
-	NumPasses:  0,
+	NumPasses:  1,
 	NumWindows: 16,
 	SM:         80,
 	SharedSize: 0,
@@ -736,10 +736,191 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// checkPositiveBlock0Warp runs block 0 of kernel check_positive for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func checkPositiveBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 46: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 47: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 48: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/O0/device_assert.ptx:48")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 49: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_assert.ptx:49")
+	}
+	// PTX line 50: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// PTX line 51: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 52: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 53: the address of st.u32
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 59: the address of st.u32
+			fd2 := uint64(u2) + 0xc - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 60: the address of ld.u32
+			fd3 := uint64(u2) + 0xc - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 61: the address of ld.u32
+			fd4 := uint64(u2) + 0x8 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	if fb0+256 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	// PTX line 54: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX line 55: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// PTX line 56: mul.lo.s32, warp-uniform
+	u9 := uint64(uint32(u7) * uint32(u8))
+	// PTX lines 52, 53, 57, 58, 59, 60, 61, 62: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 52: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u6))
+			// 53: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u3))
+			// 57: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 58: add.s32
+			v11 := uint64(uint32(u9) + uint32(v10))
+			// 59: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v11))
+			// 60: ld.u32
+			v12 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 61: ld.u32
+			v13 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 62: setp.ge.s32
+			c14t := int32(v12) >= int32(v13)
+			c14 := c14t
+			c14b0 := uint32(0)
+			if c14 {
+				c14b0 = 1
+			}
+			p0n |= c14b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // checkPositiveBlock0 runs block 0 of kernel check_positive for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 46-62; divergent, reconverges at block 9 (b7 ($L__BB0_7))
 func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, checkPositiveBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r10 := w.Reg(10)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 46: mov.u64, warp-uniform
@@ -821,8 +1002,15 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 53: lane-local, one loop over the lanes
+	// PTX line 54: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 55: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.NTID().X))
+	// PTX line 56: mul.lo.s32, warp-uniform
+	u11 := uint64(uint32(u9) * uint32(u10))
+	// PTX lines 53, 57, 58: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s8w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -839,6 +1027,11 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_assert.ptx:53")
 					}
 				}
+				// 57: mov.u32
+				v12 := uint64(uint64(tid0[l]))
+				// 58: add.s32
+				v13 := uint64(uint32(u11) + uint32(v12))
+				r10[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -856,31 +1049,25 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s8w, runtime.SpaceGeneric, s8, 4, s8v, l, "testdata/ptx/O0/device_assert.ptx:53")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 54: mov.u32, warp-uniform
-	u9 := uint64(uint64(w.CTAID().X))
-	// PTX line 55: mov.u32, warp-uniform
-	u10 := uint64(uint64(w.NTID().X))
-	// PTX line 56: mul.lo.s32, warp-uniform
-	u11 := uint64(uint32(u9) * uint32(u10))
-	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s14w := w.Window(2)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 57: mov.u32
 				v12 := uint64(uint64(tid0[l]))
 				// 58: add.s32
 				v13 := uint64(uint32(u11) + uint32(v12))
+				r10[l] = v13
+			}
+		}
+	}
+	// PTX lines 59: lane-local, one loop over the lanes
+	{
+		s14w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 59: st.u32
 				s14 := uint64(u2) + 0xc
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
 				}
-				s14v := uint64(v13)
+				s14v := uint64(r10[l])
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
@@ -892,16 +1079,12 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 57: mov.u32
-				v12 := uint64(uint64(tid0[l]))
-				// 58: add.s32
-				v13 := uint64(uint32(u11) + uint32(v12))
 				// 59: st.u32
 				s14 := uint64(u2) + 0xc
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 4)
 				}
-				s14v := uint64(v13)
+				s14v := uint64(r10[l])
 				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 					runtime.Store32(s14w.Ptr, s14o, s14v)
 				} else {
@@ -1383,6 +1566,10 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 85: mov.u64, warp-uniform
+	u11 := uint64((w.GlobalVar(3) + k3))
+	// PTX line 86: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
 	// PTX lines 84: lane-local, one loop over the lanes
 	{
 		s10w := w.Window(12)
@@ -1421,10 +1608,6 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 85: mov.u64, warp-uniform
-	u11 := uint64((w.GlobalVar(3) + k3))
-	// PTX line 86: cvta.global.u64, warp-uniform
-	u12 := uint64(u11)
 	// PTX lines 89: lane-local, one loop over the lanes
 	{
 		if budget == 0 {

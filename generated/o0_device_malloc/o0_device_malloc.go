@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/device_malloc.ptx",
-	NumPasses:  6,
+	NumPasses:  9,
 	NumWindows: 75,
 	SM:         80,
 	SharedSize: 0,
@@ -1831,10 +1831,286 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// mallocSumBlock0Warp runs block 0 of kernel malloc_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 39: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 40: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 41: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/device_malloc.ptx:41")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 42: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/device_malloc.ptx:42")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 43: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_malloc.ptx:43")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 44: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:44")
+	}
+	// PTX line 45: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u5)
+	// PTX line 46: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 47: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 48: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 49: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 50: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 51: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 52: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 58: the address of st.u32
+			fd4 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 59: the address of ld.u32
+			fd5 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 60: the address of ld.u32
+			fd6 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	// PTX line 53: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 54: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 55: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 49, 50, 51, 52, 56, 57, 58, 59, 60, 61: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 49: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u10))
+			// 50: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u8))
+			// 51: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+			// 52: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			// 56: mov.u32
+			v14 := uint64(uint64(tid0[l]))
+			// 57: add.s32
+			v15 := uint64(uint32(u13) + uint32(v14))
+			// 58: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v15))
+			// 59: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 60: ld.u32
+			v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 61: setp.lt.s32
+			c18t := int32(v16) < int32(v17)
+			c18 := c18t
+			c18b0 := uint32(0)
+			if c18 {
+				c18b0 = 1
+			}
+			p0n |= c18b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // mallocSumBlock0 runs block 0 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 39-61; divergent, reconverges at block 15 (b13 ($L__BB0_13))
 func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, mallocSumBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r14 := w.Reg(14)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 39: mov.u64, warp-uniform
@@ -2028,8 +2304,15 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 52: lane-local, one loop over the lanes
+	// PTX line 53: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 54: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 55: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 52, 56, 57: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s14w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2046,6 +2329,11 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_malloc.ptx:52")
 					}
 				}
+				// 56: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 57: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				r14[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2063,31 +2351,25 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/device_malloc.ptx:52")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 53: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().X))
-	// PTX line 54: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.NTID().X))
-	// PTX line 55: mul.lo.s32, warp-uniform
-	u17 := uint64(uint32(u15) * uint32(u16))
-	// PTX lines 56, 57, 58: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s20w := w.Window(4)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 56: mov.u32
 				v18 := uint64(uint64(tid0[l]))
 				// 57: add.s32
 				v19 := uint64(uint32(u17) + uint32(v18))
+				r14[l] = v19
+			}
+		}
+	}
+	// PTX lines 58: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 58: st.u32
 				s20 := uint64(u2) + 0x18
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r14[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -2099,16 +2381,12 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 56: mov.u32
-				v18 := uint64(uint64(tid0[l]))
-				// 57: add.s32
-				v19 := uint64(uint32(u17) + uint32(v18))
 				// 58: st.u32
 				s20 := uint64(u2) + 0x18
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r14[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -2343,6 +2621,8 @@ func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
 	r29 := w.Reg(29)
 	k0 := uint64(0x2)
 	k1 := uint64(0xffffffff)
+	// PTX line 96: mov.b32, warp-uniform
+	u5 := uint64(k1)
 	// PTX lines 92, 93, 94, 95: lane-local, one loop over the lanes
 	{
 		v1aw := w.Window(8)
@@ -2442,8 +2722,6 @@ func mallocSumBlock4(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 96: mov.b32, warp-uniform
-	u5 := uint64(k1)
 	// PTX lines 97: lane-local, one loop over the lanes
 	{
 		s6w := w.Window(10)
@@ -2523,7 +2801,7 @@ func mallocSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock5 runs block 5 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 100-101
 func mallocSumBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, mallocSumBlock5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, mallocSumBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2630,7 +2908,7 @@ func mallocSumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock6 runs block 6 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 104-106; divergent, reconverges at block 9 (b8 ($L__BB0_8))
 func mallocSumBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, mallocSumBlock6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, mallocSumBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2993,7 +3271,7 @@ func mallocSumBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock8 runs block 8 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_7), PTX lines 121-123
 func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, mallocSumBlock8Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, mallocSumBlock8Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3150,7 +3428,7 @@ func mallocSumBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock9 runs block 9 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 126-128
 func mallocSumBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, mallocSumBlock9Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, mallocSumBlock9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3295,7 +3573,7 @@ func mallocSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock10 runs block 10 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_9), PTX lines 131-133; divergent, reconverges at block 13 (b12 ($L__BB0_12))
 func mallocSumBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, mallocSumBlock10Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, mallocSumBlock10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3685,7 +3963,7 @@ func mallocSumBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mallocSumBlock12 runs block 12 of kernel malloc_sum for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB0_11), PTX lines 147-149
 func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, mallocSumBlock12Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, mallocSumBlock12Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4499,10 +4777,235 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// mallocKeepBlock0Warp runs block 0 of kernel malloc_keep for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mallocKeepBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 188: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 189: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 190: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/device_malloc.ptx:190")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 191: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/O0/device_malloc.ptx:191")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 192: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:192")
+	}
+	// PTX line 193: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 194: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 195: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 196: the address of st.u32
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 197: the address of st.u64
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 203: the address of st.u32
+			fd3 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 204: the address of ld.u32
+			fd4 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 205: the address of ld.u32
+			fd5 := uint64(u2) + 0x8 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(42)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(43)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(44)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(45)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(46)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(47)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0+256 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+128 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+128 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2+256 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 198: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.CTAID().X))
+	// PTX line 199: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.NTID().X))
+	// PTX line 200: mul.lo.s32, warp-uniform
+	u10 := uint64(uint32(u8) * uint32(u9))
+	// PTX lines 195, 196, 197, 201, 202, 203, 204, 205, 206: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 195: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u7))
+			// 196: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u4))
+			// 197: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u3))
+			// 201: mov.u32
+			v11 := uint64(uint64(tid0[l]))
+			// 202: add.s32
+			v12 := uint64(uint32(u10) + uint32(v11))
+			// 203: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v12))
+			// 204: ld.u32
+			v13 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 205: ld.u32
+			v14 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 206: setp.lt.s32
+			c15t := int32(v13) < int32(v14)
+			c15 := c15t
+			c15b0 := uint32(0)
+			if c15 {
+				c15b0 = 1
+			}
+			p0n |= c15b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // mallocKeepBlock0 runs block 0 of kernel malloc_keep for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 188-206; divergent, reconverges at block 6 (b5 ($L__BB1_5))
 func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, mallocKeepBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r11 := w.Reg(11)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 188: mov.u64, warp-uniform
@@ -4638,8 +5141,15 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 197: lane-local, one loop over the lanes
+	// PTX line 198: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 199: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 200: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 197, 201, 202: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s10w := w.Window(44)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -4656,6 +5166,11 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:197")
 					}
 				}
+				// 201: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 202: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				r11[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4673,31 +5188,25 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/device_malloc.ptx:197")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 198: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 199: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 200: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 201, 202, 203: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s16w := w.Window(45)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 201: mov.u32
 				v14 := uint64(uint64(tid0[l]))
 				// 202: add.s32
 				v15 := uint64(uint32(u13) + uint32(v14))
+				r11[l] = v15
+			}
+		}
+	}
+	// PTX lines 203: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(45)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 203: st.u32
 				s16 := uint64(u2) + 0x18
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r11[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
@@ -4709,16 +5218,12 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 201: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 202: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
 				// 203: st.u32
 				s16 := uint64(u2) + 0x18
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r11[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
@@ -5516,10 +6021,239 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// freeKeptBlock0Warp runs block 0 of kernel free_kept for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func freeKeptBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 261: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 262: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 263: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/device_malloc.ptx:263")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 264: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_malloc.ptx:264")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 265: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_malloc.ptx:265")
+	}
+	// PTX line 266: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 267: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 268: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 269: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 270: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 271: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 272: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 278: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 279: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 280: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(58)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(59)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(60)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(61)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(62)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(63)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 273: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 274: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 275: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 270, 271, 272, 276, 277, 278, 279, 280, 281: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 270: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 271: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 272: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 276: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 277: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 278: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			// 279: ld.u32
+			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 280: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 281: setp.lt.s32
+			c17t := int32(v15) < int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // freeKeptBlock0 runs block 0 of kernel free_kept for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 261-281; divergent, reconverges at block 7 (b6 ($L__BB2_6))
 func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, freeKeptBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 261: mov.u64, warp-uniform
@@ -5659,8 +6393,15 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 272: lane-local, one loop over the lanes
+	// PTX line 273: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 274: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 275: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 272, 276, 277: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(60)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -5677,6 +6418,11 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_malloc.ptx:272")
 					}
 				}
+				// 276: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 277: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5694,31 +6440,25 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/device_malloc.ptx:272")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 273: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 274: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 275: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 276, 277, 278: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(61)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 276: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 277: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 278: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 278: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -5730,16 +6470,12 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 276: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 277: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 278: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {

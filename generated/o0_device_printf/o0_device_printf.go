@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/device_printf.ptx",
-	NumPasses:  0,
+	NumPasses:  2,
 	NumWindows: 112,
 	SM:         80,
 	SharedSize: 0,
@@ -1730,10 +1730,344 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// printfIntsBlock0Warp runs block 0 of kernel printf_ints for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func printfIntsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 45: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 46: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 47: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/device_printf.ptx:47")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 48: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/device_printf.ptx:48")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 49: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/device_printf.ptx:49")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 50: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_printf.ptx:50")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 51: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_printf.ptx:51")
+	}
+	// PTX line 52: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 53: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 54: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 55: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 56: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 57: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 58: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 59: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 60: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 61: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 62: the address of st.u64
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 63: the address of st.u64
+			fd3 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 64: the address of st.u32
+			fd4 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 70: the address of st.u32
+			fd5 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 71: the address of ld.u32
+			fd6 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 72: the address of ld.u32
+			fd7 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3+256 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 65: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.CTAID().X))
+	// PTX line 66: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.NTID().X))
+	// PTX line 67: mul.lo.s32, warp-uniform
+	u18 := uint64(uint32(u16) * uint32(u17))
+	// PTX lines 60, 61, 62, 63, 64, 68, 69, 70, 71, 72, 73: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 60: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			// 61: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			// 62: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			// 63: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			// 64: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			// 68: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 69: add.s32
+			v20 := uint64(uint32(u18) + uint32(v19))
+			// 70: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			// 71: ld.u32
+			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 72: ld.u32
+			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 73: setp.lt.s32
+			c23t := int32(v21) < int32(v22)
+			c23 := c23t
+			c23b0 := uint32(0)
+			if c23 {
+				c23b0 = 1
+			}
+			p0n |= c23b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // printfIntsBlock0 runs block 0 of kernel printf_ints for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 45-73; divergent, reconverges at block 4 (b3 ($L__BB0_3))
 func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, printfIntsBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r19 := w.Reg(19)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 45: mov.u64, warp-uniform
@@ -1989,8 +2323,15 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 64: lane-local, one loop over the lanes
+	// PTX line 65: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 66: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 67: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 64, 68, 69: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s20w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2007,6 +2348,11 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_printf.ptx:64")
 					}
 				}
+				// 68: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 69: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2024,31 +2370,25 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/device_printf.ptx:64")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 65: mov.u32, warp-uniform
-	u21 := uint64(uint64(w.CTAID().X))
-	// PTX line 66: mov.u32, warp-uniform
-	u22 := uint64(uint64(w.NTID().X))
-	// PTX line 67: mul.lo.s32, warp-uniform
-	u23 := uint64(uint32(u21) * uint32(u22))
-	// PTX lines 68, 69, 70: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s26w := w.Window(5)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 68: mov.u32
 				v24 := uint64(uint64(tid0[l]))
 				// 69: add.s32
 				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
+			}
+		}
+	}
+	// PTX lines 70: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 70: st.u32
 				s26 := uint64(u2) + 0x24
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -2060,16 +2400,12 @@ func printfIntsBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 68: mov.u32
-				v24 := uint64(uint64(tid0[l]))
-				// 69: add.s32
-				v25 := uint64(uint32(u23) + uint32(v24))
 				// 70: st.u32
 				s26 := uint64(u2) + 0x24
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -2688,8 +3024,11 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 96: lane-local, one loop over the lanes
+	// PTX line 97: mov.u32, warp-uniform
+	u19 := uint64(uint64(w.CTAID().X))
+	// PTX lines 96, 98: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s18w := w.Window(19)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2706,6 +3045,9 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:96")
 					}
 				}
+				// 98: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				r38[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2723,21 +3065,18 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/device_printf.ptx:96")
 					}
 				}
+				// 98: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				r38[l] = v20
 			}
 		}
 	}
-	// PTX line 97: mov.u32, warp-uniform
-	u19 := uint64(uint64(w.CTAID().X))
-	// PTX lines 98, 99: lane-local, one loop over the lanes
+	// PTX lines 99: lane-local, one loop over the lanes
 	{
-		tid0 := &w.Tid[0]
 		v21aw := w.Window(20)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 98: mov.u32
-				v20 := uint64(uint64(tid0[l]))
-				r38[l] = v20
 				// 99: ld.u32
 				v21a := uint64(r0[l]) + 0x28
 				if budget == 0 {
@@ -2761,9 +3100,6 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 98: mov.u32
-				v20 := uint64(uint64(tid0[l]))
-				r38[l] = v20
 				// 99: ld.u32
 				v21a := uint64(r0[l]) + 0x28
 				if budget == 0 {
@@ -3141,6 +3477,10 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 112: mov.u64, warp-uniform
+	u34 := uint64((w.GlobalVar(3) + k4))
+	// PTX line 113: cvta.global.u64, warp-uniform
+	u35 := uint64(u34)
 	// PTX lines 111: lane-local, one loop over the lanes
 	{
 		s33w := w.Window(30)
@@ -3179,10 +3519,6 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 112: mov.u64, warp-uniform
-	u34 := uint64((w.GlobalVar(3) + k4))
-	// PTX line 113: cvta.global.u64, warp-uniform
-	u35 := uint64(u34)
 	// PTX lines 116: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -3876,6 +4212,10 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 154: mov.u64, warp-uniform
+	u28 := uint64((w.GlobalVar(4) + k8))
+	// PTX line 155: cvta.global.u64, warp-uniform
+	u29 := uint64(u28)
 	// PTX lines 153: lane-local, one loop over the lanes
 	{
 		s27w := w.Window(43)
@@ -3914,10 +4254,6 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 154: mov.u64, warp-uniform
-	u28 := uint64((w.GlobalVar(4) + k8))
-	// PTX line 155: cvta.global.u64, warp-uniform
-	u29 := uint64(u28)
 	// PTX lines 158: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -4486,7 +4822,11 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 184: lane-local, one loop over the lanes
+	// PTX line 185: mov.u64, warp-uniform
+	u17 := uint64((w.GlobalVar(5) + k1))
+	// PTX line 186: cvta.global.u64, warp-uniform
+	u18 := uint64(u17)
+	// PTX lines 184, 187: lane-local, one loop over the lanes
 	{
 		s16w := w.Window(54)
 		if m == 0xffffffff {
@@ -4504,6 +4844,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:184")
 					}
 				}
+				// 187: add.u64
+				v19 := uint64(uint64(r0[l]) + uint64(k2))
+				r76[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4521,14 +4864,13 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 8, s16v, l, "testdata/ptx/O0/device_printf.ptx:184")
 					}
 				}
+				// 187: add.u64
+				v19 := uint64(uint64(r0[l]) + uint64(k2))
+				r76[l] = v19
 			}
 		}
 	}
-	// PTX line 185: mov.u64, warp-uniform
-	u17 := uint64((w.GlobalVar(5) + k1))
-	// PTX line 186: cvta.global.u64, warp-uniform
-	u18 := uint64(u17)
-	// PTX lines 187, 190: lane-local, one loop over the lanes
+	// PTX lines 190: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4544,9 +4886,6 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 187: add.u64
-				v19 := uint64(uint64(r0[l]) + uint64(k2))
-				r76[l] = v19
 				// 190: st.param.b64
 				s20 := uint64(0x0)
 				s20v := uint64(u18)
@@ -4561,9 +4900,6 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 187: add.u64
-				v19 := uint64(uint64(r0[l]) + uint64(k2))
-				r76[l] = v19
 				// 190: st.param.b64
 				s20 := uint64(0x0)
 				s20v := uint64(u18)
@@ -4824,6 +5160,10 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 216: mov.u64, warp-uniform
+	u16 := uint64((w.GlobalVar(7) + k3))
+	// PTX line 217: cvta.global.u64, warp-uniform
+	u17 := uint64(u16)
 	// PTX lines 209, 210, 211, 212, 213, 214, 215: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
@@ -4921,10 +5261,6 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 		flt.Raise(w)
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 216: mov.u64, warp-uniform
-	u16 := uint64((w.GlobalVar(7) + k3))
-	// PTX line 217: cvta.global.u64, warp-uniform
-	u17 := uint64(u16)
 	// PTX lines 218: lane-local, one loop over the lanes
 	{
 		s18w := w.Window(59)
@@ -4963,6 +5299,10 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 220: mov.u64, warp-uniform
+	u20 := uint64((w.GlobalVar(8) + k3))
+	// PTX line 221: cvta.global.u64, warp-uniform
+	u21 := uint64(u20)
 	// PTX lines 219: lane-local, one loop over the lanes
 	{
 		s19w := w.Window(60)
@@ -5001,10 +5341,6 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 220: mov.u64, warp-uniform
-	u20 := uint64((w.GlobalVar(8) + k3))
-	// PTX line 221: cvta.global.u64, warp-uniform
-	u21 := uint64(u20)
 	// PTX lines 222: lane-local, one loop over the lanes
 	{
 		s22w := w.Window(61)
@@ -5081,7 +5417,11 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 224: lane-local, one loop over the lanes
+	// PTX line 225: mov.u64, warp-uniform
+	u25 := uint64((w.GlobalVar(6) + k3))
+	// PTX line 226: cvta.global.u64, warp-uniform
+	u26 := uint64(u25)
+	// PTX lines 224, 227: lane-local, one loop over the lanes
 	{
 		s24w := w.Window(63)
 		if m == 0xffffffff {
@@ -5099,6 +5439,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:224")
 					}
 				}
+				// 227: add.u64
+				v27 := uint64(uint64(r0[l]) + uint64(k6))
+				r96[l] = v27
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5116,14 +5459,13 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/device_printf.ptx:224")
 					}
 				}
+				// 227: add.u64
+				v27 := uint64(uint64(r0[l]) + uint64(k6))
+				r96[l] = v27
 			}
 		}
 	}
-	// PTX line 225: mov.u64, warp-uniform
-	u25 := uint64((w.GlobalVar(6) + k3))
-	// PTX line 226: cvta.global.u64, warp-uniform
-	u26 := uint64(u25)
-	// PTX lines 227, 230: lane-local, one loop over the lanes
+	// PTX lines 230: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -5139,9 +5481,6 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 227: add.u64
-				v27 := uint64(uint64(r0[l]) + uint64(k6))
-				r96[l] = v27
 				// 230: st.param.b64
 				s28 := uint64(0x0)
 				s28v := uint64(u26)
@@ -5156,9 +5495,6 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 227: add.u64
-				v27 := uint64(uint64(r0[l]) + uint64(k6))
-				r96[l] = v27
 				// 230: st.param.b64
 				s28 := uint64(0x0)
 				s28v := uint64(u26)
@@ -5479,10 +5815,290 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// printfFloatsBlock0Warp runs block 0 of kernel printf_floats for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func printfFloatsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 272: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 273: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 274: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/device_printf.ptx:274")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 275: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/device_printf.ptx:275")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 276: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/device_printf.ptx:276")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 277: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/device_printf.ptx:277")
+	}
+	// PTX line 278: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 279: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 280: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 281: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 282: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 283: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 284: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 285: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 286: the address of st.u64
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 287: the address of st.u32
+			fd3 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 293: the address of st.u32
+			fd4 := uint64(u2) + 0x1c - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 294: the address of ld.u32
+			fd5 := uint64(u2) + 0x1c - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 295: the address of ld.u32
+			fd6 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(67)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(68)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(69)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(70)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(71)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(72)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(73)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb2+256 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	// PTX line 288: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 289: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 290: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 284, 285, 286, 287, 291, 292, 293, 294, 295, 296: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 284: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			// 285: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			// 286: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			// 287: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			// 291: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 292: add.s32
+			v17 := uint64(uint32(u15) + uint32(v16))
+			// 293: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			// 294: ld.u32
+			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 295: ld.u32
+			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 296: setp.lt.s32
+			c20t := int32(v18) < int32(v19)
+			c20 := c20t
+			c20b0 := uint32(0)
+			if c20 {
+				c20b0 = 1
+			}
+			p0n |= c20b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // printfFloatsBlock0 runs block 0 of kernel printf_floats for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 272-296; divergent, reconverges at block 4 (b3 ($L__BB1_3))
 func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, printfFloatsBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r16 := w.Reg(16)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 272: mov.u64, warp-uniform
@@ -5680,8 +6296,15 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 287: lane-local, one loop over the lanes
+	// PTX line 288: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 289: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 290: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 287, 291, 292: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s16w := w.Window(70)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -5698,6 +6321,11 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_printf.ptx:287")
 					}
 				}
+				// 291: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 292: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5715,31 +6343,25 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/device_printf.ptx:287")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 288: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.CTAID().X))
-	// PTX line 289: mov.u32, warp-uniform
-	u18 := uint64(uint64(w.NTID().X))
-	// PTX line 290: mul.lo.s32, warp-uniform
-	u19 := uint64(uint32(u17) * uint32(u18))
-	// PTX lines 291, 292, 293: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s22w := w.Window(71)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 291: mov.u32
 				v20 := uint64(uint64(tid0[l]))
 				// 292: add.s32
 				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
+			}
+		}
+	}
+	// PTX lines 293: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(71)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 293: st.u32
 				s22 := uint64(u2) + 0x1c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -5751,16 +6373,12 @@ func printfFloatsBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 291: mov.u32
-				v20 := uint64(uint64(tid0[l]))
-				// 292: add.s32
-				v21 := uint64(uint32(u19) + uint32(v20))
 				// 293: st.u32
 				s22 := uint64(u2) + 0x1c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -6709,7 +7327,11 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 326: lane-local, one loop over the lanes
+	// PTX line 327: mov.u64, warp-uniform
+	u26 := uint64((w.GlobalVar(9) + k2))
+	// PTX line 328: cvta.global.u64, warp-uniform
+	u27 := uint64(u26)
+	// PTX lines 326, 329: lane-local, one loop over the lanes
 	{
 		s25w := w.Window(94)
 		if m == 0xffffffff {
@@ -6727,6 +7349,9 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/device_printf.ptx:326")
 					}
 				}
+				// 329: add.u64
+				v28 := uint64(uint64(r0[l]) + uint64(k3))
+				r32[l] = v28
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6744,14 +7369,13 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s25w, runtime.SpaceGeneric, s25, 8, s25v, l, "testdata/ptx/O0/device_printf.ptx:326")
 					}
 				}
+				// 329: add.u64
+				v28 := uint64(uint64(r0[l]) + uint64(k3))
+				r32[l] = v28
 			}
 		}
 	}
-	// PTX line 327: mov.u64, warp-uniform
-	u26 := uint64((w.GlobalVar(9) + k2))
-	// PTX line 328: cvta.global.u64, warp-uniform
-	u27 := uint64(u26)
-	// PTX lines 329, 332: lane-local, one loop over the lanes
+	// PTX lines 332: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -6767,9 +7391,6 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 329: add.u64
-				v28 := uint64(uint64(r0[l]) + uint64(k3))
-				r32[l] = v28
 				// 332: st.param.b64
 				s29 := uint64(0x0)
 				s29v := uint64(u27)
@@ -6784,9 +7405,6 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 329: add.u64
-				v28 := uint64(uint64(r0[l]) + uint64(k3))
-				r32[l] = v28
 				// 332: st.param.b64
 				s29 := uint64(0x0)
 				s29v := uint64(u27)
@@ -7330,7 +7948,11 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 359: lane-local, one loop over the lanes
+	// PTX line 360: mov.u64, warp-uniform
+	u18 := uint64((w.GlobalVar(10) + k2))
+	// PTX line 361: cvta.global.u64, warp-uniform
+	u19 := uint64(u18)
+	// PTX lines 359, 362: lane-local, one loop over the lanes
 	{
 		s17w := w.Window(105)
 		if m == 0xffffffff {
@@ -7348,6 +7970,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:359")
 					}
 				}
+				// 362: add.u64
+				v20 := uint64(uint64(r0[l]) + uint64(k3))
+				r45[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7365,14 +7990,13 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s17w, runtime.SpaceGeneric, s17, 8, s17v, l, "testdata/ptx/O0/device_printf.ptx:359")
 					}
 				}
+				// 362: add.u64
+				v20 := uint64(uint64(r0[l]) + uint64(k3))
+				r45[l] = v20
 			}
 		}
 	}
-	// PTX line 360: mov.u64, warp-uniform
-	u18 := uint64((w.GlobalVar(10) + k2))
-	// PTX line 361: cvta.global.u64, warp-uniform
-	u19 := uint64(u18)
-	// PTX lines 362, 365: lane-local, one loop over the lanes
+	// PTX lines 365: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -7388,9 +8012,6 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 362: add.u64
-				v20 := uint64(uint64(r0[l]) + uint64(k3))
-				r45[l] = v20
 				// 365: st.param.b64
 				s21 := uint64(0x0)
 				s21v := uint64(u19)
@@ -7405,9 +8026,6 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 362: add.u64
-				v20 := uint64(uint64(r0[l]) + uint64(k3))
-				r45[l] = v20
 				// 365: st.param.b64
 				s21 := uint64(0x0)
 				s21v := uint64(u19)
@@ -7727,6 +8345,10 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 	u4 := uint64(u3)
 	// PTX line 405: cvta.global.u64, warp-uniform
 	u5 := uint64(u4)
+	// PTX line 407: mov.u64, warp-uniform
+	u7 := uint64((w.GlobalVar(11) + k0))
+	// PTX line 408: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
 	// PTX lines 406: lane-local, one loop over the lanes
 	{
 		s6w := w.Window(109)
@@ -7765,10 +8387,6 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 407: mov.u64, warp-uniform
-	u7 := uint64((w.GlobalVar(11) + k0))
-	// PTX line 408: cvta.global.u64, warp-uniform
-	u8 := uint64(u7)
 	// PTX lines 411: lane-local, one loop over the lanes
 	{
 		if budget == 0 {

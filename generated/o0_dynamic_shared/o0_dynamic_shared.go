@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/dynamic_shared.ptx",
-	NumPasses:  4,
+	NumPasses:  6,
 	NumWindows: 60,
 	SM:         80,
 	SharedSize: 0,
@@ -1388,6 +1388,8 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 40: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.NTID().X))
 	// PTX lines 39: lane-local, one loop over the lanes
 	{
 		s12w := w.Window(2)
@@ -1426,8 +1428,8 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 40: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.NTID().X))
+	// PTX line 42: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
 	// PTX lines 41: lane-local, one loop over the lanes
 	{
 		s14w := w.Window(3)
@@ -1466,8 +1468,6 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 42: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().X))
 	// PTX lines 43, 44: lane-local, one loop over the lanes
 	{
 		v16aw := w.Window(4)
@@ -1562,6 +1562,8 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 55: mov.u64, warp-uniform
+	u28 := uint64(k0)
 	// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54: lane-local, one loop over the lanes
 	{
 		v19aw := w.Window(6)
@@ -1747,8 +1749,6 @@ func blockReverseBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 55: mov.u64, warp-uniform
-	u28 := uint64(k0)
 	// PTX line 56: cvta.shared.u64, warp-uniform
 	u29 := uint64(uint64(u28 + k3))
 	runtime.Broadcast(r23, m, u29)
@@ -2290,9 +2290,338 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// stencil3Block0Warp runs block 0 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0xe0000000)
+	// PTX line 95: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 96: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 97: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/dynamic_shared.ptx:97")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 98: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:98")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 99: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/dynamic_shared.ptx:99")
+	}
+	// PTX line 100: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 101: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 102: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 103: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 104: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 105: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 106: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 109: the address of st.u64
+			fd3 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 111: the address of st.u32
+			fd4 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 115: the address of ld.u32
+			fd5 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 117: the address of st.u32
+			fd6 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 118: the address of ld.u32
+			fd7 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 119: the address of ld.u32
+			fd8 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(17)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(18)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(19)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(20)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(21)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(22)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(23)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(24)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(25)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb8 && fb8+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb8 && fb8+128 > fb1 {
+		return false
+	}
+	if fb2+128 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb3+256 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb6 != fb5 && fb6+128 > fb5 && fb5+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	// PTX line 107: mov.u64, warp-uniform
+	u10 := uint64(k0)
+	// PTX line 108: cvta.shared.u64, warp-uniform
+	u11 := uint64(uint64(u10 + k2))
+	// PTX line 112: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 113: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 114: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 104, 105, 106, 109, 110, 111, 115, 116, 117, 118, 119, 120: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 104: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 105: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 106: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 109: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u11))
+			// 110: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 111: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v12))
+			// 115: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 116: add.s32
+			v17 := uint64(uint32(u15) + uint32(v16))
+			// 117: st.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v17))
+			// 118: ld.u32
+			v18 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 119: ld.u32
+			v19 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			// 120: setp.ge.s32
+			c20t := int32(v18) >= int32(v19)
+			c20 := c20t
+			c20b0 := uint32(0)
+			if c20 {
+				c20b0 = 1
+			}
+			p0n |= c20b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // stencil3Block0 runs block 0 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 95-120; divergent, reconverges at block 3 (b3 ($L__BB1_3))
 func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, stencil3Block0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r11 := w.Reg(11)
 	r16 := w.Reg(16)
@@ -2436,6 +2765,10 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 107: mov.u64, warp-uniform
+	u13 := uint64(k0)
+	// PTX line 108: cvta.shared.u64, warp-uniform
+	u14 := uint64(uint64(u13 + k2))
 	// PTX lines 106: lane-local, one loop over the lanes
 	{
 		s12w := w.Window(19)
@@ -2474,10 +2807,6 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 107: mov.u64, warp-uniform
-	u13 := uint64(k0)
-	// PTX line 108: cvta.shared.u64, warp-uniform
-	u14 := uint64(uint64(u13 + k2))
 	// PTX lines 109, 110: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2523,6 +2852,12 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 112: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.CTAID().X))
+	// PTX line 113: mov.u32, warp-uniform
+	u19 := uint64(uint64(w.NTID().X))
+	// PTX line 114: mul.lo.s32, warp-uniform
+	u20 := uint64(uint32(u18) * uint32(u19))
 	// PTX lines 111: lane-local, one loop over the lanes
 	{
 		s17w := w.Window(21)
@@ -2561,12 +2896,6 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 112: mov.u32, warp-uniform
-	u18 := uint64(uint64(w.CTAID().X))
-	// PTX line 113: mov.u32, warp-uniform
-	u19 := uint64(uint64(w.NTID().X))
-	// PTX line 114: mul.lo.s32, warp-uniform
-	u20 := uint64(uint32(u18) * uint32(u19))
 	// PTX lines 115, 116: lane-local, one loop over the lanes
 	{
 		v21aw := w.Window(22)
@@ -3214,7 +3543,7 @@ func stencil3Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block4 runs block 4 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 147-148; divergent, reconverges at block 8 (b8 ($L__BB1_8))
 func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, stencil3Block4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, stencil3Block4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3353,7 +3682,7 @@ func stencil3Block5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block5 runs block 5 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 152-155; divergent, reconverges at block 8 (b8 ($L__BB1_8))
 func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, stencil3Block5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, stencil3Block5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3756,76 +4085,95 @@ func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// stencil3Block9 runs block 9 of kernel stencil3 for the lanes m (budget 0: counting statistics).
-// b9 ($L__BB1_9), PTX lines 178-181; divergent, reconverges at block 14 (b14 ($L__BB1_14))
-func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
+// stencil3Block9Warp runs block 9 of kernel stencil3 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func stencil3Block9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r0 := w.Reg(0)
-	r47 := w.Reg(47)
 	k0 := uint64(0xffffffff)
-	// PTX lines 178: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
 	{
-		v1aw := w.Window(41)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 178: ld.u32
-				v1a := uint64(r0[l]) + 0x20
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r47[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 178: ld.u32
-				v1a := uint64(r0[l]) + 0x20
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r47[l] = v1
-			}
+		for l := range 32 {
+			// 178: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x20 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
-		flt.Raise(w)
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(41)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
 	}
 	// PTX line 179: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
 	// PTX line 180: add.s32, warp-uniform
 	u3 := uint64(uint32(u2) + uint32(k0))
-	// PTX lines 181: lane-local, one loop over the lanes
+	// PTX lines 178, 181: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
+		for l := range 32 {
+			// 178: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 181: setp.ne.s32
+			c4t := uint32(v1) != uint32(u3)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p4n |= c4b0 << l
+		}
+		w.P[4] = p4&^m | p4n
+	}
+	return true
+}
+
+// stencil3Block9 runs block 9 of kernel stencil3 for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB1_9), PTX lines 178-181; divergent, reconverges at block 14 (b14 ($L__BB1_14))
+func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, stencil3Block9Warp(w, m, budget)) {
+		return
+	}
+	r0 := w.Reg(0)
+	k0 := uint64(0xffffffff)
+	// PTX line 179: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX line 180: add.s32, warp-uniform
+	u3 := uint64(uint32(u2) + uint32(k0))
+	// PTX lines 178, 181: lane-local, one loop over the lanes
+	{
+		p4 := w.P[4]
+		v1aw := w.Window(41)
+		var flt runtime.LaneFault
+		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 178: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
+							continue
+						}
+						v1 = v1x
+					}
+				}
 				// 181: setp.ne.s32
-				c4t := uint32(r47[l]) != uint32(u3)
+				c4t := uint32(v1) != uint32(u3)
 				c4 := c4t
 				c4b0 := uint32(0)
 				if c4 {
@@ -3836,8 +4184,26 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 178: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/dynamic_shared.ptx:178")
+							continue
+						}
+						v1 = v1x
+					}
+				}
 				// 181: setp.ne.s32
-				c4t := uint32(r47[l]) != uint32(u3)
+				c4t := uint32(v1) != uint32(u3)
 				c4 := c4t
 				c4b0 := uint32(0)
 				if c4 {
@@ -3846,6 +4212,7 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 				p4n |= c4b0 << l
 			}
 		}
+		flt.Raise(w)
 		w.P[4] = p4&^m | p4n
 	}
 }
@@ -3913,7 +4280,7 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block10 runs block 10 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_10), PTX lines 185-188; divergent, reconverges at block 13 (b13 ($L__BB1_13))
 func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, stencil3Block10Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, stencil3Block10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4417,7 +4784,7 @@ func stencil3Block15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block15 runs block 15 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB1_14), PTX lines 213-215; divergent, reconverges at block 17 (b16 ($L__BB1_16))
 func stencil3Block15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, stencil3Block15Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, stencil3Block15Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/early_exit.ptx",
-	NumPasses:  15,
+	NumPasses:  17,
 	NumWindows: 69,
 	SM:         80,
 	SharedSize: 0,
@@ -2990,10 +2990,336 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// findFirstBlock0Warp runs block 0 of kernel find_first for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findFirstBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 91: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 92: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 93: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/early_exit.ptx:93")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 94: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/early_exit.ptx:94")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 95: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/early_exit.ptx:95")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 96: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/early_exit.ptx:96")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 97: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/early_exit.ptx:97")
+	}
+	// PTX line 98: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u6)
+	// PTX line 99: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 100: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u7)
+	// PTX line 101: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 102: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 103: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 104: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 105: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 106: the address of st.u32
+			fd4 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 112: the address of st.u32
+			fd5 := uint64(u2) + 0x1c - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 113: the address of ld.u32
+			fd6 := uint64(u2) + 0x1c - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 114: the address of ld.u32
+			fd7 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(11)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(12)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(13)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(14)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(15)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(16)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(17)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(18)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 107: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.CTAID().X))
+	// PTX line 108: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.NTID().X))
+	// PTX line 109: mul.lo.s32, warp-uniform
+	u14 := uint64(uint32(u12) * uint32(u13))
+	// PTX lines 102, 103, 104, 105, 106, 110, 111, 112, 113, 114, 115: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 102: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u11))
+			// 103: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u9))
+			// 104: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u5))
+			// 105: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u4))
+			// 106: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			// 110: mov.u32
+			v15 := uint64(uint64(tid0[l]))
+			// 111: add.s32
+			v16 := uint64(uint32(u14) + uint32(v15))
+			// 112: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v16))
+			// 113: ld.u32
+			v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 114: ld.u32
+			v18 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 115: setp.lt.s32
+			c19t := int32(v17) < int32(v18)
+			c19 := c19t
+			c19b0 := uint32(0)
+			if c19 {
+				c19b0 = 1
+			}
+			p0n |= c19b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // findFirstBlock0 runs block 0 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 91-115; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, findFirstBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r15 := w.Reg(15)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 91: mov.u64, warp-uniform
@@ -3241,8 +3567,15 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 106: lane-local, one loop over the lanes
+	// PTX line 107: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 108: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 109: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 106, 110, 111: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s16w := w.Window(15)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3259,6 +3592,11 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/early_exit.ptx:106")
 					}
 				}
+				// 110: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 111: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				r15[l] = v21
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3276,31 +3614,25 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/early_exit.ptx:106")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 107: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.CTAID().X))
-	// PTX line 108: mov.u32, warp-uniform
-	u18 := uint64(uint64(w.NTID().X))
-	// PTX line 109: mul.lo.s32, warp-uniform
-	u19 := uint64(uint32(u17) * uint32(u18))
-	// PTX lines 110, 111, 112: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s22w := w.Window(16)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 110: mov.u32
 				v20 := uint64(uint64(tid0[l]))
 				// 111: add.s32
 				v21 := uint64(uint32(u19) + uint32(v20))
+				r15[l] = v21
+			}
+		}
+	}
+	// PTX lines 112: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(16)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 112: st.u32
 				s22 := uint64(u2) + 0x1c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r15[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -3312,16 +3644,12 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 110: mov.u32
-				v20 := uint64(uint64(tid0[l]))
-				// 111: add.s32
-				v21 := uint64(uint32(u19) + uint32(v20))
 				// 112: st.u32
 				s22 := uint64(u2) + 0x1c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r15[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -3479,7 +3807,7 @@ func findFirstBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock2 runs block 2 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_2), PTX lines 121-122
 func findFirstBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, findFirstBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, findFirstBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3586,7 +3914,7 @@ func findFirstBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock3 runs block 3 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 125-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 func findFirstBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, findFirstBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, findFirstBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4303,7 +4631,7 @@ func findFirstBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock6 runs block 6 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB1_6), PTX lines 156-157; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, findFirstBlock6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, findFirstBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4383,74 +4711,40 @@ func findFirstBlock6(w *runtime.Warp, m uint32, budget int) {
 // b7 ($L__BB1_7), PTX lines 161-168
 func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	r39 := w.Reg(39)
 	r41 := w.Reg(41)
 	r45 := w.Reg(45)
 	k0 := uint64(0xfffffffe)
 	k1 := uint64(0x2)
-	// PTX lines 161: lane-local, one loop over the lanes
-	{
-		v1aw := w.Window(35)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 161: ld.u32
-				v1a := uint64(r0[l]) + 0x20
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:161")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r39[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 161: ld.u32
-				v1a := uint64(r0[l]) + 0x20
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:161")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r39[l] = v1
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 162: mov.b32, warp-uniform
 	u2 := uint64(k0)
-	// PTX lines 163, 164, 165, 166, 167: lane-local, one loop over the lanes
+	// PTX lines 161, 163, 164, 165, 166, 167: lane-local, one loop over the lanes
 	{
+		v1aw := w.Window(35)
 		v4aw := w.Window(36)
 		v5aw := w.Window(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 161: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:161")
+							continue
+						}
+						v1 = v1x
+					}
+				}
 				// 163: sub.s32
-				v3 := uint64(uint32(u2) - uint32(r39[l]))
+				v3 := uint64(uint32(u2) - uint32(v1))
 				r41[l] = v3
 				// 164: ld.u64
 				v4a := uint64(r0[l]) + 0x0
@@ -4464,7 +4758,7 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
 						if !v4ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/early_exit.ptx:164")
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/early_exit.ptx:164")
 							continue
 						}
 						v4 = v4x
@@ -4482,7 +4776,7 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
 						if !v5ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:165")
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:165")
 							continue
 						}
 						v5 = v5x
@@ -4498,8 +4792,26 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 161: ld.u32
+				v1a := uint64(r0[l]) + 0x20
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/early_exit.ptx:161")
+							continue
+						}
+						v1 = v1x
+					}
+				}
 				// 163: sub.s32
-				v3 := uint64(uint32(u2) - uint32(r39[l]))
+				v3 := uint64(uint32(u2) - uint32(v1))
 				r41[l] = v3
 				// 164: ld.u64
 				v4a := uint64(r0[l]) + 0x0
@@ -4513,7 +4825,7 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGeneric, v4a, 8, l)
 						if !v4ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/early_exit.ptx:164")
+							flt.Note(1, l, runtime.SpaceGeneric, v4a, 8, "testdata/ptx/O0/early_exit.ptx:164")
 							continue
 						}
 						v4 = v4x
@@ -4531,7 +4843,7 @@ func findFirstBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
 						if !v5ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:165")
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/early_exit.ptx:165")
 							continue
 						}
 						v5 = v5x
@@ -4642,7 +4954,7 @@ func findFirstBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findFirstBlock9 runs block 9 of kernel find_first for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB1_9), PTX lines 173-175
 func findFirstBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, findFirstBlock9Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, findFirstBlock9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4751,6 +5063,8 @@ func findFirstBlock10(w *runtime.Warp, m uint32, budget int) {
 	r51 := w.Reg(51)
 	k0 := uint64(0x2)
 	k1 := uint64(0xffffffff)
+	// PTX line 182: mov.b32, warp-uniform
+	u5 := uint64(k1)
 	// PTX lines 178, 179, 180, 181: lane-local, one loop over the lanes
 	{
 		v1aw := w.Window(41)
@@ -4850,8 +5164,6 @@ func findFirstBlock10(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 182: mov.b32, warp-uniform
-	u5 := uint64(k1)
 	// PTX lines 183: lane-local, one loop over the lanes
 	{
 		s6w := w.Window(43)
@@ -5006,10 +5318,239 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// classifySumBlock0Warp runs block 0 of kernel classify_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func classifySumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 204: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 205: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 206: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/early_exit.ptx:206")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 207: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/early_exit.ptx:207")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 208: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/early_exit.ptx:208")
+	}
+	// PTX line 209: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 210: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 211: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 212: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 213: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 214: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 215: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 221: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 222: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 223: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(44)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(45)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(46)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(47)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(48)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(49)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 216: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 217: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 218: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 213, 214, 215, 219, 220, 221, 222, 223, 224: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 213: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 214: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 215: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 219: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 220: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 221: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			// 222: ld.u32
+			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 223: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 224: setp.lt.s32
+			c17t := int32(v15) < int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // classifySumBlock0 runs block 0 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 204-224; divergent, reconverges at block 10 (b9 ($L__BB2_9))
 func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, classifySumBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 204: mov.u64, warp-uniform
@@ -5149,8 +5690,15 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 215: lane-local, one loop over the lanes
+	// PTX line 216: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 217: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 218: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 215, 219, 220: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(46)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -5167,6 +5715,11 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/early_exit.ptx:215")
 					}
 				}
+				// 219: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 220: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5184,31 +5737,25 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/early_exit.ptx:215")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 216: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 217: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 218: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 219, 220, 221: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(47)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 219: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 220: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 221: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(47)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 221: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -5220,16 +5767,12 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 219: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 220: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 221: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -5422,7 +5965,7 @@ func classifySumBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifySumBlock2 runs block 2 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB2_2), PTX lines 230-233
 func classifySumBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, classifySumBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, classifySumBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5620,7 +6163,7 @@ func classifySumBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifySumBlock3 runs block 3 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB2_3), PTX lines 236-238; divergent, reconverges at block 9 (b8 ($L__BB2_8))
 func classifySumBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, classifySumBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, classifySumBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5974,7 +6517,7 @@ func classifySumBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // classifySumBlock8 runs block 8 of kernel classify_sum for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB2_7), PTX lines 272-274
 func classifySumBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, classifySumBlock8Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, classifySumBlock8Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

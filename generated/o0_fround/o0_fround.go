@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/fround.ptx",
-	NumPasses:  0,
+	NumPasses:  2,
 	NumWindows: 406,
 	SM:         80,
 	SharedSize: 0,
@@ -1992,10 +1992,344 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// fround32Block0Warp runs block 0 of kernel fround32 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func fround32Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 31: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 32: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/fround.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/fround.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fround.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fround.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fround.ptx:37")
+	}
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 39: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 41: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 42: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 43: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 44: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 45: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 46: the address of st.u64
+			fd0 := uint64(u2) + 0xb0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 47: the address of st.u64
+			fd1 := uint64(u2) + 0xb8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 48: the address of st.u64
+			fd2 := uint64(u2) + 0xc0 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 49: the address of st.u64
+			fd3 := uint64(u2) + 0xc8 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 50: the address of st.u32
+			fd4 := uint64(u2) + 0xd0 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 56: the address of st.u32
+			fd5 := uint64(u2) + 0xd4 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 57: the address of ld.u32
+			fd6 := uint64(u2) + 0xd4 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 58: the address of ld.u32
+			fd7 := uint64(u2) + 0xd0 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3+256 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 51: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.CTAID().X))
+	// PTX line 52: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.NTID().X))
+	// PTX line 53: mul.lo.s32, warp-uniform
+	u18 := uint64(uint32(u16) * uint32(u17))
+	// PTX lines 46, 47, 48, 49, 50, 54, 55, 56, 57, 58, 59: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 46: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			// 47: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			// 48: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			// 49: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			// 50: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			// 54: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 55: add.s32
+			v20 := uint64(uint32(u18) + uint32(v19))
+			// 56: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			// 57: ld.u32
+			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 58: ld.u32
+			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 59: setp.lt.s32
+			c23t := int32(v21) < int32(v22)
+			c23 := c23t
+			c23b0 := uint32(0)
+			if c23 {
+				c23b0 = 1
+			}
+			p0n |= c23b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // fround32Block0 runs block 0 of kernel fround32 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 31-59; divergent, reconverges at block 3 (b3 ($L__BB0_3))
 func fround32Block0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, fround32Block0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r19 := w.Reg(19)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 31: mov.u64, warp-uniform
@@ -2251,8 +2585,15 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 50: lane-local, one loop over the lanes
+	// PTX line 51: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 52: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 53: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 50, 54, 55: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s20w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2269,6 +2610,11 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:50")
 					}
 				}
+				// 54: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 55: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2286,31 +2632,25 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:50")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 51: mov.u32, warp-uniform
-	u21 := uint64(uint64(w.CTAID().X))
-	// PTX line 52: mov.u32, warp-uniform
-	u22 := uint64(uint64(w.NTID().X))
-	// PTX line 53: mul.lo.s32, warp-uniform
-	u23 := uint64(uint32(u21) * uint32(u22))
-	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s26w := w.Window(5)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 54: mov.u32
 				v24 := uint64(uint64(tid0[l]))
 				// 55: add.s32
 				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
+			}
+		}
+	}
+	// PTX lines 56: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 56: st.u32
 				s26 := uint64(u2) + 0xd4
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -2322,16 +2662,12 @@ func fround32Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 54: mov.u32
-				v24 := uint64(uint64(tid0[l]))
-				// 55: add.s32
-				v25 := uint64(uint32(u23) + uint32(v24))
 				// 56: st.u32
 				s26 := uint64(u2) + 0xd4
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -10929,10 +11265,344 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// fround64Block0Warp runs block 0 of kernel fround64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func fround64Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 317: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 318: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 319: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/fround.ptx:319")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 320: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/fround.ptx:320")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 321: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/fround.ptx:321")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 322: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/fround.ptx:322")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 323: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/fround.ptx:323")
+	}
+	// PTX line 324: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 325: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 326: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 327: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 328: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 329: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 330: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 331: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 332: the address of st.u64
+			fd0 := uint64(u2) + 0x160 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 333: the address of st.u64
+			fd1 := uint64(u2) + 0x168 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 334: the address of st.u64
+			fd2 := uint64(u2) + 0x170 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 335: the address of st.u64
+			fd3 := uint64(u2) + 0x178 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 336: the address of st.u32
+			fd4 := uint64(u2) + 0x180 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 342: the address of st.u32
+			fd5 := uint64(u2) + 0x184 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 343: the address of ld.u32
+			fd6 := uint64(u2) + 0x184 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 344: the address of ld.u32
+			fd7 := uint64(u2) + 0x180 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(203)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(204)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(205)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(206)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(207)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(208)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(209)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(210)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3+256 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 337: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.CTAID().X))
+	// PTX line 338: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.NTID().X))
+	// PTX line 339: mul.lo.s32, warp-uniform
+	u18 := uint64(uint32(u16) * uint32(u17))
+	// PTX lines 332, 333, 334, 335, 336, 340, 341, 342, 343, 344, 345: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 332: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			// 333: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			// 334: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			// 335: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			// 336: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			// 340: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 341: add.s32
+			v20 := uint64(uint32(u18) + uint32(v19))
+			// 342: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			// 343: ld.u32
+			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 344: ld.u32
+			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 345: setp.lt.s32
+			c23t := int32(v21) < int32(v22)
+			c23 := c23t
+			c23b0 := uint32(0)
+			if c23 {
+				c23b0 = 1
+			}
+			p0n |= c23b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // fround64Block0 runs block 0 of kernel fround64 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 317-345; divergent, reconverges at block 3 (b3 ($L__BB1_3))
 func fround64Block0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, fround64Block0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r19 := w.Reg(19)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 317: mov.u64, warp-uniform
@@ -11188,8 +11858,15 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 336: lane-local, one loop over the lanes
+	// PTX line 337: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 338: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 339: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 336, 340, 341: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s20w := w.Window(207)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -11206,6 +11883,11 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:336")
 					}
 				}
+				// 340: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 341: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -11223,31 +11905,25 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/fround.ptx:336")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 337: mov.u32, warp-uniform
-	u21 := uint64(uint64(w.CTAID().X))
-	// PTX line 338: mov.u32, warp-uniform
-	u22 := uint64(uint64(w.NTID().X))
-	// PTX line 339: mul.lo.s32, warp-uniform
-	u23 := uint64(uint32(u21) * uint32(u22))
-	// PTX lines 340, 341, 342: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s26w := w.Window(208)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 340: mov.u32
 				v24 := uint64(uint64(tid0[l]))
 				// 341: add.s32
 				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
+			}
+		}
+	}
+	// PTX lines 342: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(208)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 342: st.u32
 				s26 := uint64(u2) + 0x184
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -11259,16 +11935,12 @@ func fround64Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 340: mov.u32
-				v24 := uint64(uint64(tid0[l]))
-				// 341: add.s32
-				v25 := uint64(uint32(u23) + uint32(v24))
 				// 342: st.u32
 				s26 := uint64(u2) + 0x184
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/funcptr.ptx",
-	NumPasses:  6,
+	NumPasses:  8,
 	NumWindows: 75,
 	SM:         80,
 	SharedSize: 0,
@@ -3724,10 +3724,344 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// funcptrBlock0Warp runs block 0 of kernel funcptr for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func funcptrBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 169: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 170: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 171: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/funcptr.ptx:171")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 172: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/funcptr.ptx:172")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 173: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/funcptr.ptx:173")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 174: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/funcptr.ptx:174")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 175: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:175")
+	}
+	// PTX line 176: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 177: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 178: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 179: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 180: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 181: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 182: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 183: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 184: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 185: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 186: the address of st.u64
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 187: the address of st.u64
+			fd3 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 188: the address of st.u32
+			fd4 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 194: the address of st.u32
+			fd5 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 195: the address of ld.u32
+			fd6 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 196: the address of ld.u32
+			fd7 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(18)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(19)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(20)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(21)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(22)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(23)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(24)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(25)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3+256 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 189: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.CTAID().X))
+	// PTX line 190: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.NTID().X))
+	// PTX line 191: mul.lo.s32, warp-uniform
+	u18 := uint64(uint32(u16) * uint32(u17))
+	// PTX lines 184, 185, 186, 187, 188, 192, 193, 194, 195, 196, 197: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 184: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			// 185: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			// 186: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			// 187: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			// 188: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			// 192: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 193: add.s32
+			v20 := uint64(uint32(u18) + uint32(v19))
+			// 194: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			// 195: ld.u32
+			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 196: ld.u32
+			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 197: setp.lt.s32
+			c23t := int32(v21) < int32(v22)
+			c23 := c23t
+			c23b0 := uint32(0)
+			if c23 {
+				c23b0 = 1
+			}
+			p0n |= c23b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // funcptrBlock0 runs block 0 of kernel funcptr for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 169-197; divergent, reconverges at block 4 (b3 ($L__BB4_3))
 func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, funcptrBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r19 := w.Reg(19)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 169: mov.u64, warp-uniform
@@ -3983,8 +4317,15 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 188: lane-local, one loop over the lanes
+	// PTX line 189: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 190: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 191: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 188, 192, 193: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s20w := w.Window(22)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -4001,6 +4342,11 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/funcptr.ptx:188")
 					}
 				}
+				// 192: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 193: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4018,31 +4364,25 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/funcptr.ptx:188")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 189: mov.u32, warp-uniform
-	u21 := uint64(uint64(w.CTAID().X))
-	// PTX line 190: mov.u32, warp-uniform
-	u22 := uint64(uint64(w.NTID().X))
-	// PTX line 191: mul.lo.s32, warp-uniform
-	u23 := uint64(uint32(u21) * uint32(u22))
-	// PTX lines 192, 193, 194: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s26w := w.Window(23)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 192: mov.u32
 				v24 := uint64(uint64(tid0[l]))
 				// 193: add.s32
 				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
+			}
+		}
+	}
+	// PTX lines 194: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(23)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 194: st.u32
 				s26 := uint64(u2) + 0x24
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -4054,16 +4394,12 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 192: mov.u32
-				v24 := uint64(uint64(tid0[l]))
-				// 193: add.s32
-				v25 := uint64(uint32(u23) + uint32(v24))
 				// 194: st.u32
 				s26 := uint64(u2) + 0x24
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -4186,7 +4522,6 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 // b2 ($L__BB4_2), PTX lines 203-228; code before the call
 func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	r28 := w.Reg(28)
 	r32 := w.Reg(32)
 	r33 := w.Reg(33)
 	r38 := w.Reg(38)
@@ -4194,162 +4529,84 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x2)
 	k1 := uint64(0x3)
 	k2 := uint64(0x0)
-	// PTX lines 203, 204, 205, 206, 207, 208, 209: lane-local, one loop over the lanes
-	{
-		v1aw := w.Window(26)
-		v2aw := w.Window(27)
-		v5aw := w.Window(28)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 203: ld.u64
-				v1a := uint64(r0[l]) + 0x8
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-					v1 = runtime.Load64(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				// 204: ld.s32
-				v2a := uint64(r0[l]) + 0x24
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-					v2 = runtime.Load32(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				v2 = uint64(uint64(int64(int32(v2))))
-				// 205: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k0))
-				// 206: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				// 207: ld.u32
-				v5a := uint64(v4) + 0x0
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-				}
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-					v5 = runtime.Load32(v5aw.Ptr, v5ao)
-				} else {
-					{
-						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-						if !v5ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
-							continue
-						}
-						v5 = v5x
-					}
-				}
-				// 208: and.b64
-				v6 := uint64(uint64(v5) & uint64(k1))
-				// 209: shl.b64
-				v7 := uint64(uint64(v6) << uint32(k1))
-				r28[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 203: ld.u64
-				v1a := uint64(r0[l]) + 0x8
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
-					v1 = runtime.Load64(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				// 204: ld.s32
-				v2a := uint64(r0[l]) + 0x24
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-					v2 = runtime.Load32(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				v2 = uint64(uint64(int64(int32(v2))))
-				// 205: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k0))
-				// 206: add.s64
-				v4 := uint64(uint64(v1) + uint64(v3))
-				// 207: ld.u32
-				v5a := uint64(v4) + 0x0
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
-				}
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-					v5 = runtime.Load32(v5aw.Ptr, v5ao)
-				} else {
-					{
-						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
-						if !v5ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
-							continue
-						}
-						v5 = v5x
-					}
-				}
-				// 208: and.b64
-				v6 := uint64(uint64(v5) & uint64(k1))
-				// 209: shl.b64
-				v7 := uint64(uint64(v6) << uint32(k1))
-				r28[l] = v7
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 210: mov.u64, warp-uniform
 	u8 := uint64((w.GlobalVar(0) + k2))
 	// PTX line 211: cvta.global.u64, warp-uniform
 	u9 := uint64(u8)
-	// PTX lines 212, 213: lane-local, one loop over the lanes
+	// PTX lines 203, 204, 205, 206, 207, 208, 209, 212, 213: lane-local, one loop over the lanes
 	{
+		v1aw := w.Window(26)
+		v2aw := w.Window(27)
+		v5aw := w.Window(28)
 		v11aw := w.Window(29)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 203: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 204: ld.s32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 205: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 206: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 207: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
+							continue
+						}
+						v5 = v5x
+					}
+				}
+				// 208: and.b64
+				v6 := uint64(uint64(v5) & uint64(k1))
+				// 209: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k1))
 				// 212: add.s64
-				v10 := uint64(uint64(u9) + uint64(r28[l]))
+				v10 := uint64(uint64(u9) + uint64(v7))
 				// 213: ld.u64
 				v11a := uint64(v10) + 0x0
 				if budget == 0 {
@@ -4362,7 +4619,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
 						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
+							flt.Note(3, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
 							continue
 						}
 						v11 = v11x
@@ -4373,8 +4630,71 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 203: ld.u64
+				v1a := uint64(r0[l]) + 0x8
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 8)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&7 == 0 {
+					v1 = runtime.Load64(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 8, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 8, "testdata/ptx/O0/funcptr.ptx:203")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 204: ld.s32
+				v2a := uint64(r0[l]) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/funcptr.ptx:204")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 205: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
+				// 206: add.s64
+				v4 := uint64(uint64(v1) + uint64(v3))
+				// 207: ld.u32
+				v5a := uint64(v4) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+				}
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				} else {
+					{
+						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGeneric, v5a, 4, l)
+						if !v5ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v5a, 4, "testdata/ptx/O0/funcptr.ptx:207")
+							continue
+						}
+						v5 = v5x
+					}
+				}
+				// 208: and.b64
+				v6 := uint64(uint64(v5) & uint64(k1))
+				// 209: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k1))
 				// 212: add.s64
-				v10 := uint64(uint64(u9) + uint64(r28[l]))
+				v10 := uint64(uint64(u9) + uint64(v7))
 				// 213: ld.u64
 				v11a := uint64(v10) + 0x0
 				if budget == 0 {
@@ -4387,7 +4707,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 					{
 						v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGeneric, v11a, 8, l)
 						if !v11ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
+							flt.Note(3, l, runtime.SpaceGeneric, v11a, 8, "testdata/ptx/O0/funcptr.ptx:213")
 							continue
 						}
 						v11 = v11x
@@ -5961,6 +6281,8 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 336: mov.b32, warp-uniform
+	u9 := uint64(k0)
 	// PTX lines 335: lane-local, one loop over the lanes
 	{
 		s8w := w.Window(48)
@@ -5999,8 +6321,6 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 336: mov.b32, warp-uniform
-	u9 := uint64(k0)
 	// PTX lines 337: lane-local, one loop over the lanes
 	{
 		s10w := w.Window(49)
@@ -6101,7 +6421,7 @@ func applyNBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // applyNBlock1 runs block 1 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB8_1), PTX lines 340-342; divergent, reconverges at block 5 (b4 ($L__BB8_4))
 func applyNBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, applyNBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, applyNBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6410,7 +6730,7 @@ func applyNBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // applyNBlock4 runs block 4 of function _Z7apply_nPFiiEii for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB8_3), PTX lines 364-366
 func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, applyNBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, applyNBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6843,10 +7163,239 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// funcptrTidBlock0Warp runs block 0 of kernel funcptr_tid for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func funcptrTidBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 389: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 390: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 391: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/funcptr.ptx:391")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 392: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/funcptr.ptx:392")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 393: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/funcptr.ptx:393")
+	}
+	// PTX line 394: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 395: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 396: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 397: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 398: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 399: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 400: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 406: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 407: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 408: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(58)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(59)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(60)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(61)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(62)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(63)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 401: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 402: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 403: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 398, 399, 400, 404, 405, 406, 407, 408, 409: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 398: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 399: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 400: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 404: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 405: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 406: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			// 407: ld.u32
+			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 408: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 409: setp.lt.s32
+			c17t := int32(v15) < int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // funcptrTidBlock0 runs block 0 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 389-409; divergent, reconverges at block 10 (b9 ($L__BB9_9))
 func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, funcptrTidBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 389: mov.u64, warp-uniform
@@ -6986,8 +7535,15 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 400: lane-local, one loop over the lanes
+	// PTX line 401: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 402: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 403: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 400, 404, 405: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(60)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -7004,6 +7560,11 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/funcptr.ptx:400")
 					}
 				}
+				// 404: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 405: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7021,31 +7582,25 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/funcptr.ptx:400")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 401: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 402: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 403: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 404, 405, 406: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(61)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 404: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 405: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 406: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 406: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -7057,16 +7612,12 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 404: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 405: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 406: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -7260,7 +7811,7 @@ func funcptrTidBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // funcptrTidBlock2 runs block 2 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB9_2), PTX lines 415-421; divergent, reconverges at block 8 (b8 ($L__BB9_8))
 func funcptrTidBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, funcptrTidBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, funcptrTidBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7467,7 +8018,7 @@ func funcptrTidBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // funcptrTidBlock4 runs block 4 of kernel funcptr_tid for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB9_4), PTX lines 429-430; divergent, reconverges at block 7 (b7 ($L__BB9_7))
 func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, funcptrTidBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, funcptrTidBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/grid_stride.ptx",
-	NumPasses:  4,
+	NumPasses:  6,
 	NumWindows: 37,
 	SM:         80,
 	SharedSize: 0,
@@ -765,10 +765,219 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 	}
 }
 
+// gridStrideScaleBlock0Warp runs block 0 of kernel grid_stride_scale for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStrideScaleBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 31: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 32: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/grid_stride.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.f32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/grid_stride.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/grid_stride.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/grid_stride.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u5)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 41: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 42: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 43: the address of st.f32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 44: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 50: the address of st.u32
+			fd4 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	// PTX line 45: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 46: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 47: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 41, 42, 43, 44, 48, 49, 50: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 41: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u10))
+			// 42: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u8))
+			// 43: st.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+			// 44: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			// 48: mov.u32
+			v14 := uint64(uint64(tid0[l]))
+			// 49: add.s32
+			v15 := uint64(uint32(u13) + uint32(v14))
+			// 50: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v15))
+		}
+	}
+	return true
+}
+
 // gridStrideScaleBlock0 runs block 0 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 31-50
 func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, gridStrideScaleBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r14 := w.Reg(14)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 31: mov.u64, warp-uniform
@@ -962,8 +1171,15 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 44: lane-local, one loop over the lanes
+	// PTX line 45: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 46: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 47: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 44, 48, 49: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s14w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -980,6 +1196,11 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/grid_stride.ptx:44")
 					}
 				}
+				// 48: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 49: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				r14[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -997,31 +1218,25 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/grid_stride.ptx:44")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 45: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().X))
-	// PTX line 46: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.NTID().X))
-	// PTX line 47: mul.lo.s32, warp-uniform
-	u17 := uint64(uint32(u15) * uint32(u16))
-	// PTX lines 48, 49, 50: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s20w := w.Window(4)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 48: mov.u32
 				v18 := uint64(uint64(tid0[l]))
 				// 49: add.s32
 				v19 := uint64(uint32(u17) + uint32(v18))
+				r14[l] = v19
+			}
+		}
+	}
+	// PTX lines 50: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 50: st.u32
 				s20 := uint64(u2) + 0x18
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r14[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -1033,16 +1248,12 @@ func gridStrideScaleBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 48: mov.u32
-				v18 := uint64(uint64(tid0[l]))
-				// 49: add.s32
-				v19 := uint64(uint32(u17) + uint32(v18))
 				// 50: st.u32
 				s20 := uint64(u2) + 0x18
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r14[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -1115,7 +1326,7 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStrideScaleBlock1 runs block 1 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_1), PTX lines 53-55; divergent, reconverges at block 4 (b4 ($L__BB0_4))
 func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, gridStrideScaleBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, gridStrideScaleBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1584,7 +1795,7 @@ func gridStrideScaleBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStrideScaleBlock3 runs block 3 of kernel grid_stride_scale for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 73-78
 func gridStrideScaleBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, gridStrideScaleBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, gridStrideScaleBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1752,10 +1963,310 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 	}
 }
 
+// gridStridePartialBlock0Warp runs block 0 of kernel grid_stride_partial for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gridStridePartialBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 99: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 100: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 101: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/grid_stride.ptx:101")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 102: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/grid_stride.ptx:102")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 103: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/grid_stride.ptx:103")
+	}
+	// PTX line 104: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 105: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 106: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 107: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 108: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 109: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 110: the address of st.u64
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 119: the address of st.u64
+			fd3 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 123: the address of st.u64
+			fd4 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl4 &= fd4
+			fh4 |= fd4
+			// 125: the address of st.u32
+			fd5 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 126: the address of ld.u64
+			fd6 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl6 &= fd6
+			fh6 |= fd6
+			// 127: the address of st.u64
+			fd7 := uint64(u2) + 0x30 - uint64(l)<<3
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(15)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(16)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(17)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(18)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(19)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(20)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(21)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0xf8 && fb6&7 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(22)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0xf8 && fb7&7 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0 != fb4 && fb0+256 > fb4 && fb4+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0 != fb6 && fb0+256 > fb6 && fb6+256 > fb0 {
+		return false
+	}
+	if fb0 != fb7 && fb0+256 > fb7 && fb7+256 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+256 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1 != fb6 && fb1+256 > fb6 && fb6+256 > fb1 {
+		return false
+	}
+	if fb1 != fb7 && fb1+256 > fb7 && fb7+256 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+256 > fb6 && fb6+256 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+256 > fb7 && fb7+256 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb3+256 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+256 > fb6 && fb6+256 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+256 > fb7 && fb7+256 > fb3 {
+		return false
+	}
+	if fb4+256 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+256 > fb6 && fb6+256 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+256 > fb7 && fb7+256 > fb4 {
+		return false
+	}
+	if fb5+128 > fb6 && fb6+256 > fb5 {
+		return false
+	}
+	if fb5+128 > fb7 && fb7+256 > fb5 {
+		return false
+	}
+	if fb7 != fb6 && fb7+256 > fb6 && fb6+256 > fb7 {
+		return false
+	}
+	// PTX line 111: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 112: cvt.u64.u32, warp-uniform
+	u11 := uint64(uint64(uint32(u10)))
+	// PTX line 113: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 114: cvt.u64.u32, warp-uniform
+	u13 := uint64(uint64(uint32(u12)))
+	// PTX line 115: mul.lo.s64, warp-uniform
+	u14 := uint64(uint64(u11) * uint64(u13))
+	// PTX line 120: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NCTAID().X))
+	// PTX line 121: cvt.u64.u32, warp-uniform
+	u19 := uint64(uint64(uint32(u18)))
+	// PTX line 122: mul.lo.s64, warp-uniform
+	u20 := uint64(uint64(u13) * uint64(u19))
+	// PTX line 124: mov.b32, warp-uniform
+	u21 := uint64(k0)
+	// PTX lines 108, 109, 110, 116, 117, 118, 119, 123, 125, 126, 127: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 108: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 109: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 110: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u3))
+			// 116: mov.u32
+			v15 := uint64(uint64(tid0[l]))
+			// 117: cvt.u64.u32
+			v16 := uint64(uint64(uint32(v15)))
+			// 118: add.s64
+			v17 := uint64(uint64(u14) + uint64(v16))
+			// 119: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v17))
+			// 123: st.u64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(u20))
+			// 125: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u21))
+			// 126: ld.u64
+			v22 := runtime.Load64(fp6, fo6+uint64(l)<<3)
+			// 127: st.u64
+			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v22))
+		}
+	}
+	return true
+}
+
 // gridStridePartialBlock0 runs block 0 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 99-127
 func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, gridStridePartialBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r16 := w.Reg(16)
 	r21 := w.Reg(21)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
@@ -1896,8 +2407,19 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 110: lane-local, one loop over the lanes
+	// PTX line 111: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 112: cvt.u64.u32, warp-uniform
+	u14 := uint64(uint64(uint32(u13)))
+	// PTX line 113: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.NTID().X))
+	// PTX line 114: cvt.u64.u32, warp-uniform
+	u16 := uint64(uint64(uint32(u15)))
+	// PTX line 115: mul.lo.s64, warp-uniform
+	u17 := uint64(uint64(u14) * uint64(u16))
+	// PTX lines 110, 116, 117, 118: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(17)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1914,6 +2436,13 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:110")
 					}
 				}
+				// 116: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 117: cvt.u64.u32
+				v19 := uint64(uint64(uint32(v18)))
+				// 118: add.s64
+				v20 := uint64(uint64(u17) + uint64(v19))
+				r16[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1931,37 +2460,33 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/grid_stride.ptx:110")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 111: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 112: cvt.u64.u32, warp-uniform
-	u14 := uint64(uint64(uint32(u13)))
-	// PTX line 113: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.NTID().X))
-	// PTX line 114: cvt.u64.u32, warp-uniform
-	u16 := uint64(uint64(uint32(u15)))
-	// PTX line 115: mul.lo.s64, warp-uniform
-	u17 := uint64(uint64(u14) * uint64(u16))
-	// PTX lines 116, 117, 118, 119: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s21w := w.Window(18)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 116: mov.u32
 				v18 := uint64(uint64(tid0[l]))
 				// 117: cvt.u64.u32
 				v19 := uint64(uint64(uint32(v18)))
 				// 118: add.s64
 				v20 := uint64(uint64(u17) + uint64(v19))
+				r16[l] = v20
+			}
+		}
+	}
+	// PTX line 120: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NCTAID().X))
+	// PTX line 121: cvt.u64.u32, warp-uniform
+	u23 := uint64(uint64(uint32(u22)))
+	// PTX line 122: mul.lo.s64, warp-uniform
+	u24 := uint64(uint64(u16) * uint64(u23))
+	// PTX lines 119: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(18)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 119: st.u64
 				s21 := uint64(u2) + 0x18
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
 				}
-				s21v := uint64(v20)
+				s21v := uint64(r16[l])
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
@@ -1973,18 +2498,12 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 116: mov.u32
-				v18 := uint64(uint64(tid0[l]))
-				// 117: cvt.u64.u32
-				v19 := uint64(uint64(uint32(v18)))
-				// 118: add.s64
-				v20 := uint64(uint64(u17) + uint64(v19))
 				// 119: st.u64
 				s21 := uint64(u2) + 0x18
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 8)
 				}
-				s21v := uint64(v20)
+				s21v := uint64(r16[l])
 				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 					runtime.Store64(s21w.Ptr, s21o, s21v)
 				} else {
@@ -1995,12 +2514,8 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 120: mov.u32, warp-uniform
-	u22 := uint64(uint64(w.NCTAID().X))
-	// PTX line 121: cvt.u64.u32, warp-uniform
-	u23 := uint64(uint64(uint32(u22)))
-	// PTX line 122: mul.lo.s64, warp-uniform
-	u24 := uint64(uint64(u16) * uint64(u23))
+	// PTX line 124: mov.b32, warp-uniform
+	u26 := uint64(k0)
 	// PTX lines 123: lane-local, one loop over the lanes
 	{
 		s25w := w.Window(19)
@@ -2039,8 +2554,6 @@ func gridStridePartialBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 124: mov.b32, warp-uniform
-	u26 := uint64(k0)
 	// PTX lines 125: lane-local, one loop over the lanes
 	{
 		s27w := w.Window(20)
@@ -2231,7 +2744,7 @@ func gridStridePartialBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStridePartialBlock1 runs block 1 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_1), PTX lines 130-132; divergent, reconverges at block 4 (b4 ($L__BB1_4))
 func gridStridePartialBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, gridStridePartialBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, gridStridePartialBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2634,7 +3147,7 @@ func gridStridePartialBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // gridStridePartialBlock3 runs block 3 of kernel grid_stride_partial for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 146-149
 func gridStridePartialBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, gridStridePartialBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, gridStridePartialBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/int64_math.ptx",
-	NumPasses:  6,
+	NumPasses:  8,
 	NumWindows: 97,
 	SM:         80,
 	SharedSize: 0,
@@ -1682,10 +1682,290 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// int64MathBlock0Warp runs block 0 of kernel int64_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func int64MathBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/int64_math.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/int64_math.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/int64_math.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/int64_math.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 37: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u5)
+	// PTX line 39: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 41: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 42: the address of st.u64
+			fd0 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 43: the address of st.u64
+			fd1 := uint64(u2) + 0x28 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 44: the address of st.u64
+			fd2 := uint64(u2) + 0x30 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 45: the address of st.u32
+			fd3 := uint64(u2) + 0x38 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 51: the address of st.u32
+			fd4 := uint64(u2) + 0x3c - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 52: the address of ld.u32
+			fd5 := uint64(u2) + 0x3c - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 53: the address of ld.u32
+			fd6 := uint64(u2) + 0x38 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb2+256 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	// PTX line 46: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 47: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 48: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 42, 43, 44, 45, 49, 50, 51, 52, 53, 54: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 42: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			// 43: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			// 44: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			// 45: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			// 49: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 50: add.s32
+			v17 := uint64(uint32(u15) + uint32(v16))
+			// 51: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			// 52: ld.u32
+			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 53: ld.u32
+			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 54: setp.lt.s32
+			c20t := int32(v18) < int32(v19)
+			c20 := c20t
+			c20b0 := uint32(0)
+			if c20 {
+				c20b0 = 1
+			}
+			p0n |= c20b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // int64MathBlock0 runs block 0 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 30-54; divergent, reconverges at block 19 (b19 ($L__BB0_19))
 func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, int64MathBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r16 := w.Reg(16)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 30: mov.u64, warp-uniform
@@ -1883,8 +2163,15 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 45: lane-local, one loop over the lanes
+	// PTX line 46: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 47: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 48: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 45, 49, 50: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s16w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1901,6 +2188,11 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:45")
 					}
 				}
+				// 49: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 50: add.s32
+				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1918,31 +2210,25 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s16w, runtime.SpaceGeneric, s16, 4, s16v, l, "testdata/ptx/O0/int64_math.ptx:45")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 46: mov.u32, warp-uniform
-	u17 := uint64(uint64(w.CTAID().X))
-	// PTX line 47: mov.u32, warp-uniform
-	u18 := uint64(uint64(w.NTID().X))
-	// PTX line 48: mul.lo.s32, warp-uniform
-	u19 := uint64(uint32(u17) * uint32(u18))
-	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s22w := w.Window(4)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 49: mov.u32
 				v20 := uint64(uint64(tid0[l]))
 				// 50: add.s32
 				v21 := uint64(uint32(u19) + uint32(v20))
+				r16[l] = v21
+			}
+		}
+	}
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		s22w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 51: st.u32
 				s22 := uint64(u2) + 0x3c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -1954,16 +2240,12 @@ func int64MathBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 49: mov.u32
-				v20 := uint64(uint64(tid0[l]))
-				// 50: add.s32
-				v21 := uint64(uint32(u19) + uint32(v20))
 				// 51: st.u32
 				s22 := uint64(u2) + 0x3c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s22, 4)
 				}
-				s22v := uint64(v21)
+				s22v := uint64(r16[l])
 				if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 					runtime.Store32(s22w.Ptr, s22o, s22v)
 				} else {
@@ -2889,7 +3171,7 @@ func int64MathBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock3 runs block 3 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 86-89; divergent, reconverges at block 5 (b5 ($L__BB0_5))
 func int64MathBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, int64MathBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, int64MathBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3057,7 +3339,7 @@ func int64MathBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock4 runs block 4 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 93-95
 func int64MathBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, int64MathBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, int64MathBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3740,7 +4022,7 @@ func int64MathBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock8 runs block 8 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 125-128
 func int64MathBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, int64MathBlock8Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, int64MathBlock8Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4104,7 +4386,7 @@ func int64MathBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock11 runs block 11 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB0_11), PTX lines 144-147
 func int64MathBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, int64MathBlock11Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, int64MathBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4980,7 +5262,7 @@ func int64MathBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock14 runs block 14 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB0_14), PTX lines 177-180
 func int64MathBlock14(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, int64MathBlock14Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, int64MathBlock14Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5340,7 +5622,7 @@ func int64MathBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // int64MathBlock17 runs block 17 of kernel int64_math for the lanes m (budget 0: counting statistics).
 // b17 ($L__BB0_17), PTX lines 195-198
 func int64MathBlock17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, int64MathBlock17Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, int64MathBlock17Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6277,10 +6559,235 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// mix64Block0Warp runs block 0 of kernel mix64 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mix64Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 242: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 243: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 244: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/int64_math.ptx:244")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 245: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/int64_math.ptx:245")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 246: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/int64_math.ptx:246")
+	}
+	// PTX line 247: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 248: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 249: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 250: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 251: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 257: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 258: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 259: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(80)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(81)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(82)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(83)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(84)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(85)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 252: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.CTAID().X))
+	// PTX line 253: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.NTID().X))
+	// PTX line 254: mul.lo.s32, warp-uniform
+	u10 := uint64(uint32(u8) * uint32(u9))
+	// PTX lines 249, 250, 251, 255, 256, 257, 258, 259, 260: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 249: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u7))
+			// 250: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u4))
+			// 251: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 255: mov.u32
+			v11 := uint64(uint64(tid0[l]))
+			// 256: add.s32
+			v12 := uint64(uint32(u10) + uint32(v11))
+			// 257: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v12))
+			// 258: ld.u32
+			v13 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 259: ld.u32
+			v14 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 260: setp.lt.s32
+			c15t := int32(v13) < int32(v14)
+			c15 := c15t
+			c15b0 := uint32(0)
+			if c15 {
+				c15b0 = 1
+			}
+			p0n |= c15b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // mix64Block0 runs block 0 of kernel mix64 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 242-260; divergent, reconverges at block 3 (b3 ($L__BB1_3))
 func mix64Block0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, mix64Block0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r11 := w.Reg(11)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 242: mov.u64, warp-uniform
@@ -6416,8 +6923,15 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 251: lane-local, one loop over the lanes
+	// PTX line 252: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 253: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 254: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 251, 255, 256: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s10w := w.Window(82)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -6434,6 +6948,11 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/int64_math.ptx:251")
 					}
 				}
+				// 255: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 256: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				r11[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6451,31 +6970,25 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 4, s10v, l, "testdata/ptx/O0/int64_math.ptx:251")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 252: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 253: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 254: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 255, 256, 257: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s16w := w.Window(83)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 255: mov.u32
 				v14 := uint64(uint64(tid0[l]))
 				// 256: add.s32
 				v15 := uint64(uint32(u13) + uint32(v14))
+				r11[l] = v15
+			}
+		}
+	}
+	// PTX lines 257: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(83)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 257: st.u32
 				s16 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r11[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
@@ -6487,16 +7000,12 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 255: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 256: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
 				// 257: st.u32
 				s16 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r11[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/intops.ptx",
-	NumPasses:  0,
+	NumPasses:  3,
 	NumWindows: 110,
 	SM:         80,
 	SharedSize: 0,
@@ -1220,10 +1220,344 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// bytePermBlock0Warp runs block 0 of kernel byte_perm for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func bytePermBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/intops.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/intops.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/intops.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/intops.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/intops.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 41: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 42: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 43: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 44: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 45: the address of st.u64
+			fd0 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 46: the address of st.u64
+			fd1 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 47: the address of st.u64
+			fd2 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 48: the address of st.u64
+			fd3 := uint64(u2) + 0x28 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 49: the address of st.u32
+			fd4 := uint64(u2) + 0x30 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 55: the address of st.u32
+			fd5 := uint64(u2) + 0x34 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 56: the address of ld.u32
+			fd6 := uint64(u2) + 0x34 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 57: the address of ld.u32
+			fd7 := uint64(u2) + 0x30 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3+256 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 50: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.CTAID().X))
+	// PTX line 51: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.NTID().X))
+	// PTX line 52: mul.lo.s32, warp-uniform
+	u18 := uint64(uint32(u16) * uint32(u17))
+	// PTX lines 45, 46, 47, 48, 49, 53, 54, 55, 56, 57, 58: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 45: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			// 46: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			// 47: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			// 48: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			// 49: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			// 53: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 54: add.s32
+			v20 := uint64(uint32(u18) + uint32(v19))
+			// 55: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			// 56: ld.u32
+			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 57: ld.u32
+			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 58: setp.ge.s32
+			c23t := int32(v21) >= int32(v22)
+			c23 := c23t
+			c23b0 := uint32(0)
+			if c23 {
+				c23b0 = 1
+			}
+			p0n |= c23b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // bytePermBlock0 runs block 0 of kernel byte_perm for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 30-58; divergent, reconverges at block 2 (b2 ($L__BB0_2))
 func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bytePermBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r19 := w.Reg(19)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 30: mov.u64, warp-uniform
@@ -1479,8 +1813,15 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 49: lane-local, one loop over the lanes
+	// PTX line 50: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 51: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 52: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 49, 53, 54: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s20w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1497,6 +1838,11 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:49")
 					}
 				}
+				// 53: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 54: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1514,31 +1860,25 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:49")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 50: mov.u32, warp-uniform
-	u21 := uint64(uint64(w.CTAID().X))
-	// PTX line 51: mov.u32, warp-uniform
-	u22 := uint64(uint64(w.NTID().X))
-	// PTX line 52: mul.lo.s32, warp-uniform
-	u23 := uint64(uint32(u21) * uint32(u22))
-	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s26w := w.Window(5)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 53: mov.u32
 				v24 := uint64(uint64(tid0[l]))
 				// 54: add.s32
 				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
+			}
+		}
+	}
+	// PTX lines 55: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 55: st.u32
 				s26 := uint64(u2) + 0x34
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -1550,16 +1890,12 @@ func bytePermBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 53: mov.u32
-				v24 := uint64(uint64(tid0[l]))
-				// 54: add.s32
-				v25 := uint64(uint32(u23) + uint32(v24))
 				// 55: st.u32
 				s26 := uint64(u2) + 0x34
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -2405,10 +2741,344 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// sadMul24Block0Warp runs block 0 of kernel sad_mul24 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sadMul24Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 108: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 109: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 110: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/intops.ptx:110")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 111: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/intops.ptx:111")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 112: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/intops.ptx:112")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 113: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/intops.ptx:113")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 114: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/intops.ptx:114")
+	}
+	// PTX line 115: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 116: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 117: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 118: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 119: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 120: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 121: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 122: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 123: the address of st.u64
+			fd0 := uint64(u2) + 0x28 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 124: the address of st.u64
+			fd1 := uint64(u2) + 0x30 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 125: the address of st.u64
+			fd2 := uint64(u2) + 0x38 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 126: the address of st.u64
+			fd3 := uint64(u2) + 0x40 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 127: the address of st.u32
+			fd4 := uint64(u2) + 0x48 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 133: the address of st.u32
+			fd5 := uint64(u2) + 0x4c - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 134: the address of ld.u32
+			fd6 := uint64(u2) + 0x4c - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 135: the address of ld.u32
+			fd7 := uint64(u2) + 0x48 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(24)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(25)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(26)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(27)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(28)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(29)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(30)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(31)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3+256 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 128: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.CTAID().X))
+	// PTX line 129: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.NTID().X))
+	// PTX line 130: mul.lo.s32, warp-uniform
+	u18 := uint64(uint32(u16) * uint32(u17))
+	// PTX lines 123, 124, 125, 126, 127, 131, 132, 133, 134, 135, 136: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 123: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			// 124: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			// 125: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			// 126: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			// 127: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			// 131: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 132: add.s32
+			v20 := uint64(uint32(u18) + uint32(v19))
+			// 133: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			// 134: ld.u32
+			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 135: ld.u32
+			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 136: setp.lt.s32
+			c23t := int32(v21) < int32(v22)
+			c23 := c23t
+			c23b0 := uint32(0)
+			if c23 {
+				c23b0 = 1
+			}
+			p0n |= c23b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // sadMul24Block0 runs block 0 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 108-136; divergent, reconverges at block 3 (b3 ($L__BB1_3))
 func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, sadMul24Block0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r19 := w.Reg(19)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 108: mov.u64, warp-uniform
@@ -2664,8 +3334,15 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 127: lane-local, one loop over the lanes
+	// PTX line 128: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 129: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 130: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 127, 131, 132: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s20w := w.Window(28)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2682,6 +3359,11 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:127")
 					}
 				}
+				// 131: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 132: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2699,31 +3381,25 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:127")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 128: mov.u32, warp-uniform
-	u21 := uint64(uint64(w.CTAID().X))
-	// PTX line 129: mov.u32, warp-uniform
-	u22 := uint64(uint64(w.NTID().X))
-	// PTX line 130: mul.lo.s32, warp-uniform
-	u23 := uint64(uint32(u21) * uint32(u22))
-	// PTX lines 131, 132, 133: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s26w := w.Window(29)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 131: mov.u32
 				v24 := uint64(uint64(tid0[l]))
 				// 132: add.s32
 				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
+			}
+		}
+	}
+	// PTX lines 133: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 133: st.u32
 				s26 := uint64(u2) + 0x4c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -2735,16 +3411,12 @@ func sadMul24Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 131: mov.u32
-				v24 := uint64(uint64(tid0[l]))
-				// 132: add.s32
-				v25 := uint64(uint32(u23) + uint32(v24))
 				// 133: st.u32
 				s26 := uint64(u2) + 0x4c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -5244,10 +5916,344 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 	}
 }
 
+// findNthBlock0Warp runs block 0 of kernel find_nth for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func findNthBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 244: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 245: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 246: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/intops.ptx:246")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 247: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/intops.ptx:247")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 248: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/intops.ptx:248")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 249: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/intops.ptx:249")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 250: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/intops.ptx:250")
+	}
+	// PTX line 251: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 252: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 253: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 254: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 255: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u6)
+	// PTX line 256: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 257: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 258: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 259: the address of st.u64
+			fd0 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 260: the address of st.u64
+			fd1 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 261: the address of st.u64
+			fd2 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 262: the address of st.u64
+			fd3 := uint64(u2) + 0x28 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 263: the address of st.u32
+			fd4 := uint64(u2) + 0x30 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 269: the address of st.u32
+			fd5 := uint64(u2) + 0x34 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 270: the address of ld.u32
+			fd6 := uint64(u2) + 0x34 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 271: the address of ld.u32
+			fd7 := uint64(u2) + 0x30 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(86)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(87)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(88)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(89)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(90)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(91)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(92)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(93)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3+256 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 264: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.CTAID().X))
+	// PTX line 265: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.NTID().X))
+	// PTX line 266: mul.lo.s32, warp-uniform
+	u18 := uint64(uint32(u16) * uint32(u17))
+	// PTX lines 259, 260, 261, 262, 263, 267, 268, 269, 270, 271, 272: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 259: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			// 260: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			// 261: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			// 262: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			// 263: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			// 267: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 268: add.s32
+			v20 := uint64(uint32(u18) + uint32(v19))
+			// 269: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			// 270: ld.u32
+			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 271: ld.u32
+			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 272: setp.ge.s32
+			c23t := int32(v21) >= int32(v22)
+			c23 := c23t
+			c23b0 := uint32(0)
+			if c23 {
+				c23b0 = 1
+			}
+			p0n |= c23b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // findNthBlock0 runs block 0 of kernel find_nth for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 244-272; divergent, reconverges at block 2 (b2 ($L__BB2_2))
 func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, findNthBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r19 := w.Reg(19)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 244: mov.u64, warp-uniform
@@ -5503,8 +6509,15 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 263: lane-local, one loop over the lanes
+	// PTX line 264: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 265: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().X))
+	// PTX line 266: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 263, 267, 268: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s20w := w.Window(90)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -5521,6 +6534,11 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:263")
 					}
 				}
+				// 267: mov.u32
+				v24 := uint64(uint64(tid0[l]))
+				// 268: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5538,31 +6556,25 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/intops.ptx:263")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 264: mov.u32, warp-uniform
-	u21 := uint64(uint64(w.CTAID().X))
-	// PTX line 265: mov.u32, warp-uniform
-	u22 := uint64(uint64(w.NTID().X))
-	// PTX line 266: mul.lo.s32, warp-uniform
-	u23 := uint64(uint32(u21) * uint32(u22))
-	// PTX lines 267, 268, 269: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s26w := w.Window(91)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 267: mov.u32
 				v24 := uint64(uint64(tid0[l]))
 				// 268: add.s32
 				v25 := uint64(uint32(u23) + uint32(v24))
+				r19[l] = v25
+			}
+		}
+	}
+	// PTX lines 269: lane-local, one loop over the lanes
+	{
+		s26w := w.Window(91)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 269: st.u32
 				s26 := uint64(u2) + 0x34
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {
@@ -5574,16 +6586,12 @@ func findNthBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 267: mov.u32
-				v24 := uint64(uint64(tid0[l]))
-				// 268: add.s32
-				v25 := uint64(uint32(u23) + uint32(v24))
 				// 269: st.u32
 				s26 := uint64(u2) + 0x34
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
 				}
-				s26v := uint64(v25)
+				s26v := uint64(r19[l])
 				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 					runtime.Store32(s26w.Ptr, s26o, s26v)
 				} else {

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/its.ptx",
-	NumPasses:  2,
+	NumPasses:  7,
 	NumWindows: 110,
 	SM:         80,
 	SharedSize: 8192,
@@ -1975,10 +1975,182 @@ func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	}
 }
 
+// spinLockBlock0Warp runs block 0 of kernel spin_lock for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func spinLockBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/its.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u3)
+	// PTX line 36: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u4)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 40: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 41: the address of st.u64
+			fd0 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 42: the address of st.u64
+			fd1 := uint64(u2) + 0x28 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 43: the address of st.u64
+			fd2 := uint64(u2) + 0x30 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 49: the address of st.u32
+			fd3 := uint64(u2) + 0x38 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb2+256 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	// PTX line 44: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.CTAID().X))
+	// PTX line 45: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.NTID().X))
+	// PTX line 46: mul.lo.s32, warp-uniform
+	u14 := uint64(uint32(u12) * uint32(u13))
+	// PTX lines 41, 42, 43, 47, 48, 49: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 41: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u11))
+			// 42: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u9))
+			// 43: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u7))
+			// 47: mov.u32
+			v15 := uint64(uint64(tid0[l]))
+			// 48: add.s32
+			v16 := uint64(uint32(u14) + uint32(v15))
+			// 49: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v16))
+		}
+	}
+	return true
+}
+
 // spinLockBlock0 runs block 0 of kernel spin_lock for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 30-49
 func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, spinLockBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r15 := w.Reg(15)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 30: mov.u64, warp-uniform
@@ -2122,8 +2294,15 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 43: lane-local, one loop over the lanes
+	// PTX line 44: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 45: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 46: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 43, 47, 48: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s14w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2140,6 +2319,11 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/its.ptx:43")
 					}
 				}
+				// 47: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 48: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				r15[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2157,31 +2341,25 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/its.ptx:43")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 44: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().X))
-	// PTX line 45: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.NTID().X))
-	// PTX line 46: mul.lo.s32, warp-uniform
-	u17 := uint64(uint32(u15) * uint32(u16))
-	// PTX lines 47, 48, 49: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s20w := w.Window(3)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 47: mov.u32
 				v18 := uint64(uint64(tid0[l]))
 				// 48: add.s32
 				v19 := uint64(uint32(u17) + uint32(v18))
+				r15[l] = v19
+			}
+		}
+	}
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 49: st.u32
 				s20 := uint64(u2) + 0x38
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r15[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -2193,16 +2371,12 @@ func spinLockBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 47: mov.u32
-				v18 := uint64(uint64(tid0[l]))
-				// 48: add.s32
-				v19 := uint64(uint32(u17) + uint32(v18))
 				// 49: st.u32
 				s20 := uint64(u2) + 0x38
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r15[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -2278,6 +2452,8 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 54: mov.b32, warp-uniform
+	u3 := uint64(k0)
 	// PTX lines 53: lane-local, one loop over the lanes
 	{
 		s2w := w.Window(5)
@@ -2316,8 +2492,8 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 54: mov.b32, warp-uniform
-	u3 := uint64(k0)
+	// PTX line 56: mov.b32, warp-uniform
+	u5 := uint64(k1)
 	// PTX lines 55: lane-local, one loop over the lanes
 	{
 		s4w := w.Window(6)
@@ -2356,8 +2532,6 @@ func spinLockBlock1(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 56: mov.b32, warp-uniform
-	u5 := uint64(k1)
 	// PTX lines 57: lane-local, one loop over the lanes
 	{
 		s6w := w.Window(7)
@@ -3196,6 +3370,8 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 86: mov.b32, warp-uniform
+	u18 := uint64(k1)
 	// PTX lines 85: lane-local, one loop over the lanes
 	{
 		s17w := w.Window(25)
@@ -3234,8 +3410,6 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 86: mov.b32, warp-uniform
-	u18 := uint64(k1)
 	// PTX lines 87: lane-local, one loop over the lanes
 	{
 		s19w := w.Window(26)
@@ -3500,11 +3674,202 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// laneHandoffBlock0Warp runs block 0 of kernel lane_handoff for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func laneHandoffBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x1)
+	k3 := uint64(0x2)
+	// PTX line 108: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 109: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 110: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:110")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 111: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:111")
+	}
+	// PTX line 112: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 113: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 114: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 115: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 116: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 117: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 118: the address of ld.u64
+			fd2 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 124: the address of st.u64
+			fd3 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 125: the address of st.u32
+			fd4 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(29)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(30)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(31)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(32)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(33)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb3 != fb2 && fb3+256 > fb2 && fb2+256 > fb3 {
+		return false
+	}
+	if fb3+256 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb4+128 > fb2 && fb2+256 > fb4 {
+		return false
+	}
+	// PTX line 119: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 120: shl.b32, warp-uniform
+	u11 := uint64(uint32(u10) << uint32(k2))
+	// PTX line 121: cvt.u64.u32, warp-uniform
+	u12 := uint64(uint64(uint32(u11)))
+	// PTX line 122: shl.b64, warp-uniform
+	u13 := uint64(uint64(u12) << uint32(k3))
+	// PTX lines 116, 117, 118, 123, 124, 125, 126, 127: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 116: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u8))
+			// 117: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u6))
+			// 118: ld.u64
+			v9 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			// 123: add.s64
+			v14 := uint64(uint64(v9) + uint64(u13))
+			// 124: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v14))
+			// 125: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u10))
+			// 126: mov.u32
+			v15 := uint64(uint64(tid0[l]))
+			// 127: setp.ne.s32
+			c16t := uint32(v15) != uint32(k0)
+			c16 := c16t
+			c16b0 := uint32(0)
+			if c16 {
+				c16b0 = 1
+			}
+			p0n |= c16b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // laneHandoffBlock0 runs block 0 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 108-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
 func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, laneHandoffBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
-	r8 := w.Reg(8)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	k2 := uint64(0x1)
@@ -3630,7 +3995,15 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 118: lane-local, one loop over the lanes
+	// PTX line 119: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.CTAID().X))
+	// PTX line 120: shl.b32, warp-uniform
+	u13 := uint64(uint32(u12) << uint32(k2))
+	// PTX line 121: cvt.u64.u32, warp-uniform
+	u14 := uint64(uint64(uint32(u13)))
+	// PTX line 122: shl.b64, warp-uniform
+	u15 := uint64(uint64(u14) << uint32(k3))
+	// PTX lines 118, 123: lane-local, one loop over the lanes
 	{
 		v11aw := w.Window(31)
 		var flt runtime.LaneFault
@@ -3654,7 +4027,9 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 						v11 = v11x
 					}
 				}
-				r8[l] = v11
+				// 123: add.s64
+				v16 := uint64(uint64(v11) + uint64(u15))
+				r13[l] = v16
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3677,32 +4052,24 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 						v11 = v11x
 					}
 				}
-				r8[l] = v11
+				// 123: add.s64
+				v16 := uint64(uint64(v11) + uint64(u15))
+				r13[l] = v16
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 119: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.CTAID().X))
-	// PTX line 120: shl.b32, warp-uniform
-	u13 := uint64(uint32(u12) << uint32(k2))
-	// PTX line 121: cvt.u64.u32, warp-uniform
-	u14 := uint64(uint64(uint32(u13)))
-	// PTX line 122: shl.b64, warp-uniform
-	u15 := uint64(uint64(u14) << uint32(k3))
-	// PTX lines 123, 124: lane-local, one loop over the lanes
+	// PTX lines 124: lane-local, one loop over the lanes
 	{
 		s17w := w.Window(32)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 123: add.s64
-				v16 := uint64(uint64(r8[l]) + uint64(u15))
 				// 124: st.u64
 				s17 := uint64(u2) + 0x10
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
 				}
-				s17v := uint64(v16)
+				s17v := uint64(r13[l])
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
@@ -3714,14 +4081,12 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 123: add.s64
-				v16 := uint64(uint64(r8[l]) + uint64(u15))
 				// 124: st.u64
 				s17 := uint64(u2) + 0x10
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 8)
 				}
-				s17v := uint64(v16)
+				s17v := uint64(r13[l])
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
 				} else {
@@ -4910,9 +5275,228 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 	}
 }
 
+// storeReturnBarrierBlock0Warp runs block 0 of kernel store_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func storeReturnBarrierBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0xaaaaaaab)
+	k3 := uint64(0x2aaaaaaa)
+	k4 := uint64(0x55555554)
+	// PTX line 207: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 208: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 209: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:209")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 210: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:210")
+	}
+	// PTX line 211: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 212: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 213: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 214: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 215: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 216: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 218: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 222: the address of ld.u32
+			fd3 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 224: the address of st.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 225: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(54)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(55)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(56)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(57)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(58)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(59)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb4 != fb3 && fb4+128 > fb3 && fb3+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	// PTX line 219: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 220: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 221: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 215, 216, 217, 218, 222, 223, 224, 225, 226, 227, 228: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 215: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u8))
+			// 216: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u6))
+			// 217: mov.u32
+			v9 := uint64(uint64(tid0[l]))
+			// 218: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v9))
+			// 222: ld.u32
+			v13 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 223: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 224: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v14))
+			// 225: ld.u32
+			v15 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 226: mul.lo.s32
+			v16 := uint64(uint32(v15) * uint32(k2))
+			// 227: add.s32
+			v17 := uint64(uint32(v16) + uint32(k3))
+			// 228: setp.gt.u32
+			c18t := uint32(v17) > uint32(k4)
+			c18 := c18t
+			c18b0 := uint32(0)
+			if c18 {
+				c18b0 = 1
+			}
+			p0n |= c18b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // storeReturnBarrierBlock0 runs block 0 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 207-228; divergent, reconverges at block 9 (b8 ($L__BB2_8))
 func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, storeReturnBarrierBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r8 := w.Reg(8)
 	r13 := w.Reg(13)
@@ -5049,6 +5633,12 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 219: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 220: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 221: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
 	// PTX lines 218: lane-local, one loop over the lanes
 	{
 		s12w := w.Window(56)
@@ -5087,12 +5677,6 @@ func storeReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 219: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 220: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 221: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
 	// PTX lines 222, 223: lane-local, one loop over the lanes
 	{
 		v16aw := w.Window(57)
@@ -5327,7 +5911,7 @@ func storeReturnBarrierBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // storeReturnBarrierBlock2 runs block 2 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB2_2), PTX lines 234-240; divergent, reconverges at block 9 (b8 ($L__BB2_8))
 func storeReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, storeReturnBarrierBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, storeReturnBarrierBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5620,11 +6204,15 @@ func storeReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r33 := w.Reg(33)
-	r35 := w.Reg(35)
+	r38 := w.Reg(38)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
-	// PTX lines 253, 254, 255, 256, 257, 258, 259: lane-local, one loop over the lanes
+	// PTX line 260: mov.u64, warp-uniform
+	u8 := uint64(k1)
+	// PTX line 261: cvta.shared.u64, warp-uniform
+	u9 := uint64(uint64(u8 + k2))
+	// PTX lines 253, 254, 255, 256, 257, 258, 259, 262: lane-local, one loop over the lanes
 	{
 		v1aw := w.Window(65)
 		v2aw := w.Window(66)
@@ -5714,7 +6302,9 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 259: shl.b64
 				v7 := uint64(uint64(v6) << uint32(k0))
-				r35[l] = v7
+				// 262: add.s64
+				v10 := uint64(uint64(u9) + uint64(v7))
+				r38[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5800,24 +6390,20 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 				v6 = uint64(uint64(int64(int32(v6))))
 				// 259: shl.b64
 				v7 := uint64(uint64(v6) << uint32(k0))
-				r35[l] = v7
+				// 262: add.s64
+				v10 := uint64(uint64(u9) + uint64(v7))
+				r38[l] = v10
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 260: mov.u64, warp-uniform
-	u8 := uint64(k1)
-	// PTX line 261: cvta.shared.u64, warp-uniform
-	u9 := uint64(uint64(u8 + k2))
-	// PTX lines 262, 263: lane-local, one loop over the lanes
+	// PTX lines 263: lane-local, one loop over the lanes
 	{
 		s11w := w.Window(69)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 262: add.s64
-				v10 := uint64(uint64(u9) + uint64(r35[l]))
 				// 263: st.u32
-				s11 := uint64(v10) + 0x0
+				s11 := uint64(r38[l]) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
 				}
@@ -5833,10 +6419,8 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 262: add.s64
-				v10 := uint64(uint64(u9) + uint64(r35[l]))
 				// 263: st.u32
-				s11 := uint64(v10) + 0x0
+				s11 := uint64(r38[l]) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
 				}
@@ -5853,78 +6437,95 @@ func storeReturnBarrierBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// storeReturnBarrierBlock5 runs block 5 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB2_4), PTX lines 265-268; divergent, reconverges at block 8 (b7 ($L__BB2_7))
-func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
+// storeReturnBarrierBlock5Warp runs block 5 of kernel store_return_barrier for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func storeReturnBarrierBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r0 := w.Reg(0)
-	r40 := w.Reg(40)
 	k0 := uint64(0x3)
-	// PTX lines 265, 266: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
 	{
-		v1aw := w.Window(70)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 265: ld.u32
-				v1a := uint64(r0[l]) + 0x10
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				// 266: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r40[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 265: ld.u32
-				v1a := uint64(r0[l]) + 0x10
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				// 266: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r40[l] = v2
-			}
+		for l := range 32 {
+			// 265: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x10 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
-		flt.Raise(w)
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(70)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
 	}
 	// PTX line 267: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 268: lane-local, one loop over the lanes
+	// PTX lines 265, 266, 268: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
+		for l := range 32 {
+			// 265: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 266: add.s32
+			v2 := uint64(uint32(v1) + uint32(k0))
+			// 268: setp.ge.s32
+			c4t := int32(v2) >= int32(u3)
+			c4 := c4t
+			c4b0 := uint32(0)
+			if c4 {
+				c4b0 = 1
+			}
+			p2n |= c4b0 << l
+		}
+		w.P[2] = p2&^m | p2n
+	}
+	return true
+}
+
+// storeReturnBarrierBlock5 runs block 5 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB2_4), PTX lines 265-268; divergent, reconverges at block 8 (b7 ($L__BB2_7))
+func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, storeReturnBarrierBlock5Warp(w, m, budget)) {
+		return
+	}
+	r0 := w.Reg(0)
+	k0 := uint64(0x3)
+	// PTX line 267: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 265, 266, 268: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		v1aw := w.Window(70)
+		var flt runtime.LaneFault
+		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 265: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 266: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
 				// 268: setp.ge.s32
-				c4t := int32(r40[l]) >= int32(u3)
+				c4t := int32(v2) >= int32(u3)
 				c4 := c4t
 				c4b0 := uint32(0)
 				if c4 {
@@ -5935,8 +6536,28 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 265: ld.u32
+				v1a := uint64(r0[l]) + 0x10
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/its.ptx:265")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 266: add.s32
+				v2 := uint64(uint32(v1) + uint32(k0))
 				// 268: setp.ge.s32
-				c4t := int32(r40[l]) >= int32(u3)
+				c4t := int32(v2) >= int32(u3)
 				c4 := c4t
 				c4b0 := uint32(0)
 				if c4 {
@@ -5945,6 +6566,7 @@ func storeReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 				p2n |= c4b0 << l
 			}
 		}
+		flt.Raise(w)
 		w.P[2] = p2&^m | p2n
 	}
 }
@@ -5992,7 +6614,7 @@ func storeReturnBarrierBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // storeReturnBarrierBlock6 runs block 6 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB2_5), PTX lines 272-274
 func storeReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, storeReturnBarrierBlock6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, storeReturnBarrierBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6091,7 +6713,6 @@ func storeReturnBarrierBlock7(w *runtime.Warp, m uint32, budget int) {
 func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r44 := w.Reg(44)
-	r47 := w.Reg(47)
 	r58 := w.Reg(58)
 	r60 := w.Reg(60)
 	k0 := uint64(0x0)
@@ -6139,66 +6760,13 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 283: lane-local, one loop over the lanes
-	{
-		v3aw := w.Window(73)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 283: ld.s32
-				v3a := uint64(r0[l]) + 0x18
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-				}
-				var v3 uint64
-				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-					v3 = runtime.Load32(v3aw.Ptr, v3ao)
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
-							continue
-						}
-						v3 = v3x
-					}
-				}
-				v3 = uint64(uint64(int64(int32(v3))))
-				r47[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 283: ld.s32
-				v3a := uint64(r0[l]) + 0x18
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
-				}
-				var v3 uint64
-				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
-					v3 = runtime.Load32(v3aw.Ptr, v3ao)
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
-							continue
-						}
-						v3 = v3x
-					}
-				}
-				v3 = uint64(uint64(int64(int32(v3))))
-				r47[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 284: mov.u64, warp-uniform
 	u4 := uint64(k0)
 	// PTX line 285: cvta.shared.u64, warp-uniform
 	u5 := uint64(uint64(u4 + k1))
-	// PTX lines 286, 287, 288, 289, 290, 291, 292, 293, 294, 295, 296: lane-local, one loop over the lanes
+	// PTX lines 283, 286, 287, 288, 289, 290, 291, 292, 293, 294, 295, 296: lane-local, one loop over the lanes
 	{
+		v3aw := w.Window(73)
 		v8aw := w.Window(74)
 		v9aw := w.Window(75)
 		v10aw := w.Window(76)
@@ -6207,8 +6775,27 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 283: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
+							continue
+						}
+						v3 = v3x
+					}
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
 				// 286: shl.b64
-				v6 := uint64(uint64(r47[l]) << uint32(k2))
+				v6 := uint64(uint64(v3) << uint32(k2))
 				// 287: add.s64
 				v7 := uint64(uint64(u5) + uint64(v6))
 				// 288: ld.u32
@@ -6223,7 +6810,7 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 					{
 						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
 						if !v8ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
 							continue
 						}
 						v8 = v8x
@@ -6241,7 +6828,7 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 					{
 						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
 						if !v9ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
+							flt.Note(2, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
 							continue
 						}
 						v9 = v9x
@@ -6259,7 +6846,7 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 					{
 						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
 						if !v10ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
+							flt.Note(3, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
 							continue
 						}
 						v10 = v10x
@@ -6282,7 +6869,7 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 					{
 						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
 						if !v13ok {
-							flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
+							flt.Note(4, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
 							continue
 						}
 						v13 = v13x
@@ -6303,7 +6890,7 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 					{
 						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
 						if !v15ok {
-							flt.Note(4, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
+							flt.Note(5, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
 							continue
 						}
 						v15 = v15x
@@ -6316,8 +6903,27 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 283: ld.s32
+				v3a := uint64(r0[l]) + 0x18
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+				}
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Ptr, v3ao)
+				} else {
+					{
+						v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGeneric, v3a, 4, l)
+						if !v3ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v3a, 4, "testdata/ptx/O0/its.ptx:283")
+							continue
+						}
+						v3 = v3x
+					}
+				}
+				v3 = uint64(uint64(int64(int32(v3))))
 				// 286: shl.b64
-				v6 := uint64(uint64(r47[l]) << uint32(k2))
+				v6 := uint64(uint64(v3) << uint32(k2))
 				// 287: add.s64
 				v7 := uint64(uint64(u5) + uint64(v6))
 				// 288: ld.u32
@@ -6332,7 +6938,7 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 					{
 						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
 						if !v8ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
+							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/its.ptx:288")
 							continue
 						}
 						v8 = v8x
@@ -6350,7 +6956,7 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 					{
 						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 8, l)
 						if !v9ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
+							flt.Note(2, l, runtime.SpaceGeneric, v9a, 8, "testdata/ptx/O0/its.ptx:289")
 							continue
 						}
 						v9 = v9x
@@ -6368,7 +6974,7 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 					{
 						v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGeneric, v10a, 4, l)
 						if !v10ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
+							flt.Note(3, l, runtime.SpaceGeneric, v10a, 4, "testdata/ptx/O0/its.ptx:290")
 							continue
 						}
 						v10 = v10x
@@ -6391,7 +6997,7 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 					{
 						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
 						if !v13ok {
-							flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
+							flt.Note(4, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/its.ptx:293")
 							continue
 						}
 						v13 = v13x
@@ -6412,7 +7018,7 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 					{
 						v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGeneric, v15a, 8, l)
 						if !v15ok {
-							flt.Note(4, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
+							flt.Note(5, l, runtime.SpaceGeneric, v15a, 8, "testdata/ptx/O0/its.ptx:295")
 							continue
 						}
 						v15 = v15x
@@ -6533,9 +7139,225 @@ func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 	}
 }
 
+// syncwarpBothSidesBlock0Warp runs block 0 of kernel syncwarp_both_sides for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func syncwarpBothSidesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x1f)
+	k3 := uint64(0xf)
+	// PTX line 318: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 319: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 320: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/its.ptx:320")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 321: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/its.ptx:321")
+	}
+	// PTX line 322: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u3)
+	// PTX line 323: cvta.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 324: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// PTX line 325: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 326: the address of st.u64
+			fd0 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 327: the address of st.u64
+			fd1 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 329: the address of st.u32
+			fd2 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 333: the address of ld.u32
+			fd3 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 335: the address of st.u32
+			fd4 := uint64(u2) + 0x1c - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 336: the address of ld.u32
+			fd5 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(80)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(81)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(82)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(83)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(84)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(85)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb4 != fb3 && fb4+128 > fb3 && fb3+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	// PTX line 330: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 331: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 332: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 326, 327, 328, 329, 333, 334, 335, 336, 337, 338: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 326: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u8))
+			// 327: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u6))
+			// 328: mov.u32
+			v9 := uint64(uint64(tid0[l]))
+			// 329: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v9))
+			// 333: ld.u32
+			v13 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 334: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 335: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v14))
+			// 336: ld.u32
+			v15 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 337: and.b32
+			v16 := uint64(uint32(v15) & uint32(k2))
+			// 338: setp.gt.s32
+			c17t := int32(v16) > int32(k3)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // syncwarpBothSidesBlock0 runs block 0 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 318-338; divergent, reconverges at block 5 (b3 ($L__BB3_3))
 func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, syncwarpBothSidesBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r8 := w.Reg(8)
 	r13 := w.Reg(13)
@@ -6671,6 +7493,12 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 330: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 331: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 332: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
 	// PTX lines 329: lane-local, one loop over the lanes
 	{
 		s12w := w.Window(82)
@@ -6709,12 +7537,6 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 330: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 331: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 332: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
 	// PTX lines 333, 334: lane-local, one loop over the lanes
 	{
 		v16aw := w.Window(83)
@@ -6896,6 +7718,8 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x1000)
 	k2 := uint64(0xe0000000)
 	k3 := uint64(0xffffffff)
+	// PTX line 349: mov.u64, warp-uniform
+	u8 := uint64(k1)
 	// PTX lines 342, 343, 344, 345, 346, 347, 348: lane-local, one loop over the lanes
 	{
 		v1aw := w.Window(86)
@@ -7077,11 +7901,11 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 349: mov.u64, warp-uniform
-	u8 := uint64(k1)
 	// PTX line 350: cvta.shared.u64, warp-uniform
 	u9 := uint64(uint64(u8 + k2))
 	runtime.Broadcast(r24, m, u9)
+	// PTX line 353: mov.b32, warp-uniform
+	u12 := uint64(k3)
 	// PTX lines 351, 352: lane-local, one loop over the lanes
 	{
 		s11w := w.Window(90)
@@ -7124,8 +7948,6 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 353: mov.b32, warp-uniform
-	u12 := uint64(k3)
 	// PTX lines 354: lane-local, one loop over the lanes
 	{
 		s13w := w.Window(91)
@@ -7388,6 +8210,8 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x1000)
 	k2 := uint64(0xe0000000)
 	k3 := uint64(0xffffffff)
+	// PTX line 373: mov.u64, warp-uniform
+	u8 := uint64(k1)
 	// PTX lines 366, 367, 368, 369, 370, 371, 372: lane-local, one loop over the lanes
 	{
 		v1aw := w.Window(96)
@@ -7569,11 +8393,11 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 373: mov.u64, warp-uniform
-	u8 := uint64(k1)
 	// PTX line 374: cvta.shared.u64, warp-uniform
 	u9 := uint64(uint64(u8 + k2))
 	runtime.Broadcast(r42, m, u9)
+	// PTX line 377: mov.b32, warp-uniform
+	u12 := uint64(k3)
 	// PTX lines 375, 376: lane-local, one loop over the lanes
 	{
 		s11w := w.Window(100)
@@ -7616,8 +8440,6 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 377: mov.b32, warp-uniform
-	u12 := uint64(k3)
 	// PTX lines 378: lane-local, one loop over the lanes
 	{
 		s13w := w.Window(101)

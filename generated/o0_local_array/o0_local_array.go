@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/local_array.ptx",
-	NumPasses:  18,
+	NumPasses:  20,
 	NumWindows: 79,
 	SM:         80,
 	SharedSize: 0,
@@ -1955,10 +1955,239 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// sort8Block0Warp runs block 0 of kernel sort8 for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func sort8Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 28: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 29: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/local_array.ptx:30")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/local_array.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/local_array.ptx:32")
+	}
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 34: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 36: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 37: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 38: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 39: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 45: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 46: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 47: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 40: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 41: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 42: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 37, 38, 39, 43, 44, 45, 46, 47, 48: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 37: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 38: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 39: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 43: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 44: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 45: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			// 46: ld.u32
+			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 47: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 48: setp.lt.s32
+			c17t := int32(v15) < int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // sort8Block0 runs block 0 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 28-48; divergent, reconverges at block 19 (b19 ($L__BB0_19))
 func sort8Block0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, sort8Block0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 28: mov.u64, warp-uniform
@@ -2098,8 +2327,15 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 39: lane-local, one loop over the lanes
+	// PTX line 40: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 41: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 42: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 39, 43, 44: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2116,6 +2352,11 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:39")
 					}
 				}
+				// 43: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 44: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2133,31 +2374,25 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:39")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 40: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 41: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 42: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(3)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 43: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 44: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 45: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -2169,16 +2404,12 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 43: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 44: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 45: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -2336,7 +2567,7 @@ func sort8Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block2 runs block 2 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_2), PTX lines 54-55
 func sort8Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, sort8Block2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, sort8Block2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2431,7 +2662,7 @@ func sort8Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block3 runs block 3 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 58-59; divergent, reconverges at block 6 (b6 ($L__BB0_6))
 func sort8Block3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, sort8Block3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, sort8Block3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2812,7 +3043,7 @@ func sort8Block5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block5 runs block 5 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 79-81
 func sort8Block5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, sort8Block5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, sort8Block5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2953,7 +3184,7 @@ func sort8Block6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block6 runs block 6 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_6), PTX lines 84-85
 func sort8Block6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, sort8Block6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, sort8Block6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3048,7 +3279,7 @@ func sort8Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block7 runs block 7 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_7), PTX lines 89-90; divergent, reconverges at block 15 (b15 ($L__BB0_15))
 func sort8Block7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, sort8Block7Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, sort8Block7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3438,7 +3669,7 @@ func sort8Block9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block9 runs block 9 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_9), PTX lines 106-109; divergent, reconverges at block 11 (b11 ($L__BB0_11))
 func sort8Block9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, sort8Block9Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, sort8Block9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4221,7 +4452,7 @@ func sort8Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block14 runs block 14 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB0_14), PTX lines 146-148
 func sort8Block14(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, sort8Block14Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, sort8Block14Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4362,7 +4593,7 @@ func sort8Block15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block15 runs block 15 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b15 ($L__BB0_15), PTX lines 151-152
 func sort8Block15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, sort8Block15Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, sort8Block15Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4457,7 +4688,7 @@ func sort8Block16Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block16 runs block 16 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB0_16), PTX lines 155-156; divergent, reconverges at block 19 (b19 ($L__BB0_19))
 func sort8Block16(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, sort8Block16Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, sort8Block16Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4838,7 +5069,7 @@ func sort8Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sort8Block18 runs block 18 of kernel sort8 for the lanes m (budget 0: counting statistics).
 // b18 ($L__BB0_18), PTX lines 176-178
 func sort8Block18(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, sort8Block18Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, sort8Block18Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5093,10 +5324,239 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// nibbleHistBlock0Warp runs block 0 of kernel nibble_hist for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func nibbleHistBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 199: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 200: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 201: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/local_array.ptx:201")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 202: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/local_array.ptx:202")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 203: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/local_array.ptx:203")
+	}
+	// PTX line 204: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 205: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 206: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 207: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 208: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 209: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 210: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 216: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 217: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 218: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(45)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(46)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(47)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(48)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(49)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(50)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 211: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 212: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 213: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 208, 209, 210, 214, 215, 216, 217, 218, 219: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 208: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 209: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 210: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 214: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 215: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 216: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			// 217: ld.u32
+			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 218: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 219: setp.lt.s32
+			c17t := int32(v15) < int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // nibbleHistBlock0 runs block 0 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 199-219; divergent, reconverges at block 14 (b14 ($L__BB1_14))
 func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, nibbleHistBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 199: mov.u64, warp-uniform
@@ -5236,8 +5696,15 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 210: lane-local, one loop over the lanes
+	// PTX line 211: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 212: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 213: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 210, 214, 215: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(47)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -5254,6 +5721,11 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:210")
 					}
 				}
+				// 214: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 215: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5271,31 +5743,25 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/local_array.ptx:210")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 211: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 212: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 213: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 214, 215, 216: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(48)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 214: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 215: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 216: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(48)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 216: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -5307,16 +5773,12 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 214: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 215: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 216: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -5474,7 +5936,7 @@ func nibbleHistBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock2 runs block 2 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_2), PTX lines 225-226
 func nibbleHistBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, nibbleHistBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, nibbleHistBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5569,7 +6031,7 @@ func nibbleHistBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock3 runs block 3 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 229-230; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func nibbleHistBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, nibbleHistBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, nibbleHistBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5653,6 +6115,8 @@ func nibbleHistBlock4(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x2)
 	k1 := uint64(0x18)
 	k2 := uint64(0x0)
+	// PTX line 238: mov.b32, warp-uniform
+	u5 := uint64(k2)
 	// PTX lines 234, 235, 236, 237: lane-local, one loop over the lanes
 	{
 		v1aw := w.Window(53)
@@ -5719,8 +6183,6 @@ func nibbleHistBlock4(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 238: mov.b32, warp-uniform
-	u5 := uint64(k2)
 	// PTX lines 239: lane-local, one loop over the lanes
 	{
 		s6w := w.Window(54)
@@ -5816,7 +6278,7 @@ func nibbleHistBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock5 runs block 5 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 242-244
 func nibbleHistBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, nibbleHistBlock5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, nibbleHistBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6061,6 +6523,8 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 253: mov.b32, warp-uniform
+	u7 := uint64(k1)
 	// PTX lines 252: lane-local, one loop over the lanes
 	{
 		s6w := w.Window(60)
@@ -6099,8 +6563,6 @@ func nibbleHistBlock6(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 253: mov.b32, warp-uniform
-	u7 := uint64(k1)
 	// PTX lines 254: lane-local, one loop over the lanes
 	{
 		s8w := w.Window(61)
@@ -6189,7 +6651,7 @@ func nibbleHistBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock7 runs block 7 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB1_7), PTX lines 257-258; divergent, reconverges at block 10 (b10 ($L__BB1_10))
 func nibbleHistBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, nibbleHistBlock7Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, nibbleHistBlock7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6577,7 +7039,7 @@ func nibbleHistBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock9 runs block 9 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB1_9), PTX lines 275-277
 func nibbleHistBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, nibbleHistBlock9Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, nibbleHistBlock9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6718,7 +7180,7 @@ func nibbleHistBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock10 runs block 10 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_10), PTX lines 280-281
 func nibbleHistBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, nibbleHistBlock10Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, nibbleHistBlock10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6813,7 +7275,7 @@ func nibbleHistBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock11 runs block 11 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB1_11), PTX lines 284-285; divergent, reconverges at block 14 (b14 ($L__BB1_14))
 func nibbleHistBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, nibbleHistBlock11Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(18) && w.PassDone(18, nibbleHistBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7194,7 +7656,7 @@ func nibbleHistBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // nibbleHistBlock13 runs block 13 of kernel nibble_hist for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB1_13), PTX lines 305-307
 func nibbleHistBlock13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, nibbleHistBlock13Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(19) && w.PassDone(19, nibbleHistBlock13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

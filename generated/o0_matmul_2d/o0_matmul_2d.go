@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/matmul_2d.ptx",
-	NumPasses:  15,
+	NumPasses:  18,
 	NumWindows: 108,
 	SM:         80,
 	SharedSize: 2048,
@@ -2096,10 +2096,445 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// matmulBlock0Warp runs block 0 of kernel matmul for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 34: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 35: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/matmul_2d.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:37")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/matmul_2d.ptx:38")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/matmul_2d.ptx:39")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 40: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/matmul_2d.ptx:40")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 41: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/matmul_2d.ptx:41")
+	}
+	// PTX line 42: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 43: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 44: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u7)
+	// PTX line 45: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX line 46: cvta.to.global.u64, warp-uniform
+	u13 := uint64(u8)
+	// PTX line 47: cvta.global.u64, warp-uniform
+	u14 := uint64(u13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 48: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 49: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 50: the address of st.u64
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 51: the address of st.u32
+			fd3 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 52: the address of st.u32
+			fd4 := uint64(u2) + 0x1c - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 53: the address of st.u32
+			fd5 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 59: the address of st.u32
+			fd6 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 65: the address of st.u32
+			fd7 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 66: the address of ld.u32
+			fd8 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 67: the address of ld.u32
+			fd9 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb8 && fb8+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb9 && fb9+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb8 && fb8+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb9 && fb9+128 > fb1 {
+		return false
+	}
+	if fb2+256 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	// PTX line 54: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().Y))
+	// PTX line 55: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().Y))
+	// PTX line 56: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX line 60: mov.u32, warp-uniform
+	u20 := uint64(uint64(w.CTAID().X))
+	// PTX line 61: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.NTID().X))
+	// PTX line 62: mul.lo.s32, warp-uniform
+	u22 := uint64(uint32(u20) * uint32(u21))
+	// PTX lines 48, 49, 50, 51, 52, 53, 57, 58, 59, 63, 64, 65, 66, 67, 68: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 48: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u14))
+			// 49: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u12))
+			// 50: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u10))
+			// 51: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u5))
+			// 52: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u4))
+			// 53: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u3))
+			// 57: mov.u32
+			v18 := uint64(uint64(tid1[l]))
+			// 58: add.s32
+			v19 := uint64(uint32(u17) + uint32(v18))
+			// 59: st.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v19))
+			// 63: mov.u32
+			v23 := uint64(uint64(tid0[l]))
+			// 64: add.s32
+			v24 := uint64(uint32(u22) + uint32(v23))
+			// 65: st.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v24))
+			// 66: ld.u32
+			v25 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			// 67: ld.u32
+			v26 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			// 68: setp.ge.s32
+			c27t := int32(v25) >= int32(v26)
+			c27 := c27t
+			c27b0 := uint32(0)
+			if c27 {
+				c27b0 = 1
+			}
+			p0n |= c27b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // matmulBlock0 runs block 0 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 34-68; divergent, reconverges at block 8 (b8 ($L__BB0_8))
 func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, matmulBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r18 := w.Reg(18)
+	r23 := w.Reg(23)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 34: mov.u64, warp-uniform
@@ -2405,8 +2840,15 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 53: lane-local, one loop over the lanes
+	// PTX line 54: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().Y))
+	// PTX line 55: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NTID().Y))
+	// PTX line 56: mul.lo.s32, warp-uniform
+	u23 := uint64(uint32(u21) * uint32(u22))
+	// PTX lines 53, 57, 58: lane-local, one loop over the lanes
 	{
+		tid1 := &w.Tid[1]
 		s20w := w.Window(5)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2423,6 +2865,11 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:53")
 					}
 				}
+				// 57: mov.u32
+				v24 := uint64(uint64(tid1[l]))
+				// 58: add.s32
+				v25 := uint64(uint32(u23) + uint32(v24))
+				r18[l] = v25
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2440,59 +2887,11 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s20w, runtime.SpaceGeneric, s20, 4, s20v, l, "testdata/ptx/O0/matmul_2d.ptx:53")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 54: mov.u32, warp-uniform
-	u21 := uint64(uint64(w.CTAID().Y))
-	// PTX line 55: mov.u32, warp-uniform
-	u22 := uint64(uint64(w.NTID().Y))
-	// PTX line 56: mul.lo.s32, warp-uniform
-	u23 := uint64(uint32(u21) * uint32(u22))
-	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
-	{
-		tid1 := &w.Tid[1]
-		s26w := w.Window(6)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 57: mov.u32
 				v24 := uint64(uint64(tid1[l]))
 				// 58: add.s32
 				v25 := uint64(uint32(u23) + uint32(v24))
-				// 59: st.u32
-				s26 := uint64(u2) + 0x24
-				if budget == 0 {
-					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-				}
-				s26v := uint64(v25)
-				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-					runtime.Store32(s26w.Ptr, s26o, s26v)
-				} else {
-					{
-						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
-					}
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: mov.u32
-				v24 := uint64(uint64(tid1[l]))
-				// 58: add.s32
-				v25 := uint64(uint32(u23) + uint32(v24))
-				// 59: st.u32
-				s26 := uint64(u2) + 0x24
-				if budget == 0 {
-					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
-				}
-				s26v := uint64(v25)
-				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
-					runtime.Store32(s26w.Ptr, s26o, s26v)
-				} else {
-					{
-						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
-					}
-				}
+				r18[l] = v25
 			}
 		}
 	}
@@ -2502,22 +2901,66 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 	u28 := uint64(uint64(w.NTID().X))
 	// PTX line 62: mul.lo.s32, warp-uniform
 	u29 := uint64(uint32(u27) * uint32(u28))
-	// PTX lines 63, 64, 65: lane-local, one loop over the lanes
+	// PTX lines 59, 63, 64: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
-		s32w := w.Window(7)
+		s26w := w.Window(6)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 59: st.u32
+				s26 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(r18[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
+					}
+				}
 				// 63: mov.u32
 				v30 := uint64(uint64(tid0[l]))
 				// 64: add.s32
 				v31 := uint64(uint32(u29) + uint32(v30))
+				r23[l] = v31
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 59: st.u32
+				s26 := uint64(u2) + 0x24
+				if budget == 0 {
+					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s26, 4)
+				}
+				s26v := uint64(r18[l])
+				if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
+					runtime.Store32(s26w.Ptr, s26o, s26v)
+				} else {
+					{
+						w.StoreLane(s26w, runtime.SpaceGeneric, s26, 4, s26v, l, "testdata/ptx/O0/matmul_2d.ptx:59")
+					}
+				}
+				// 63: mov.u32
+				v30 := uint64(uint64(tid0[l]))
+				// 64: add.s32
+				v31 := uint64(uint32(u29) + uint32(v30))
+				r23[l] = v31
+			}
+		}
+	}
+	// PTX lines 65: lane-local, one loop over the lanes
+	{
+		s32w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 65: st.u32
 				s32 := uint64(u2) + 0x28
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
 				}
-				s32v := uint64(v31)
+				s32v := uint64(r23[l])
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
@@ -2529,16 +2972,12 @@ func matmulBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 63: mov.u32
-				v30 := uint64(uint64(tid0[l]))
-				// 64: add.s32
-				v31 := uint64(uint32(u29) + uint32(v30))
 				// 65: st.u32
 				s32 := uint64(u2) + 0x28
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s32, 4)
 				}
-				s32v := uint64(v31)
+				s32v := uint64(r23[l])
 				if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 					runtime.Store32(s32w.Ptr, s32o, s32v)
 				} else {
@@ -2717,7 +3156,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock1 runs block 1 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_1), PTX lines 72-74; divergent, reconverges at block 8 (b8 ($L__BB0_8))
 func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, matmulBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, matmulBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2884,7 +3323,7 @@ func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock3 runs block 3 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 80-82
 func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, matmulBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, matmulBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3029,7 +3468,7 @@ func matmulBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock4 runs block 4 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 85-87; divergent, reconverges at block 7 (b7 ($L__BB0_7))
 func matmulBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, matmulBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, matmulBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3695,7 +4134,7 @@ func matmulBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulBlock6 runs block 6 of kernel matmul for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB0_6), PTX lines 115-117
 func matmulBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, matmulBlock6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, matmulBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4335,9 +4774,620 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// matmulTiledBlock0Warp runs block 0 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x4)
+	// PTX line 158: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 159: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 160: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/matmul_2d.ptx:160")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 161: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/matmul_2d.ptx:161")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 162: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/matmul_2d.ptx:162")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 163: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/matmul_2d.ptx:163")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 164: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/matmul_2d.ptx:164")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 165: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/matmul_2d.ptx:165")
+	}
+	// PTX line 166: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 167: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 168: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u7)
+	// PTX line 169: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX line 170: cvta.to.global.u64, warp-uniform
+	u13 := uint64(u8)
+	// PTX line 171: cvta.global.u64, warp-uniform
+	u14 := uint64(u13)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	fl10, fh10 := ^uint64(0), uint64(0)
+	fl11, fh11 := ^uint64(0), uint64(0)
+	fl12, fh12 := ^uint64(0), uint64(0)
+	fl13, fh13 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 172: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 173: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 174: the address of st.u64
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 175: the address of st.u32
+			fd3 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 176: the address of st.u32
+			fd4 := uint64(u2) + 0x1c - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 177: the address of st.u32
+			fd5 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 179: the address of st.u32
+			fd6 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 181: the address of st.u32
+			fd7 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 184: the address of ld.u32
+			fd8 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 186: the address of st.u32
+			fd9 := uint64(u2) + 0x2c - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+			// 189: the address of ld.u32
+			fd10 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl10 &= fd10
+			fh10 |= fd10
+			// 191: the address of st.u32
+			fd11 := uint64(u2) + 0x30 - uint64(l)<<2
+			fl11 &= fd11
+			fh11 |= fd11
+			// 193: the address of st.u32
+			fd12 := uint64(u2) + 0x34 - uint64(l)<<2
+			fl12 &= fd12
+			fh12 |= fd12
+			// 194: the address of st.u32
+			fd13 := uint64(u2) + 0x38 - uint64(l)<<2
+			fl13 &= fd13
+			fh13 |= fd13
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9)|(fl10^fh10)|(fl11^fh11)|(fl12^fh12)|(fl13^fh13) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(35)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(36)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(37)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(38)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(39)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(40)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(41)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(42)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(43)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(44)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := fl10
+	fw10 := w.Window(45)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	fb11 := fl11
+	fw11 := w.Window(46)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x7c && fb11&3 == 0) {
+		return false
+	}
+	fb12 := fl12
+	fw12 := w.Window(47)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x7c && fb12&3 == 0) {
+		return false
+	}
+	fb13 := fl13
+	fw13 := w.Window(48)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0x7c && fb13&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb8 && fb8+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb9 && fb9+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb10 && fb10+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb11 && fb11+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb12 && fb12+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb13 && fb13+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb8 && fb8+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb9 && fb9+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb10 && fb10+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb11 && fb11+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb12 && fb12+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb13 && fb13+128 > fb1 {
+		return false
+	}
+	if fb2+256 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb10 && fb10+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb11 && fb11+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb12 && fb12+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb13 && fb13+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+128 > fb11 && fb11+128 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+128 > fb12 && fb12+128 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+128 > fb13 && fb13+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+128 > fb11 && fb11+128 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+128 > fb12 && fb12+128 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+128 > fb13 && fb13+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+128 > fb11 && fb11+128 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+128 > fb12 && fb12+128 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+128 > fb13 && fb13+128 > fb5 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+128 > fb11 && fb11+128 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+128 > fb12 && fb12+128 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+128 > fb13 && fb13+128 > fb6 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+128 > fb11 && fb11+128 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+128 > fb12 && fb12+128 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+128 > fb13 && fb13+128 > fb7 {
+		return false
+	}
+	if fb9 != fb8 && fb9+128 > fb8 && fb8+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+128 > fb11 && fb11+128 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+128 > fb12 && fb12+128 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+128 > fb13 && fb13+128 > fb9 {
+		return false
+	}
+	if fb11 != fb8 && fb11+128 > fb8 && fb8+128 > fb11 {
+		return false
+	}
+	if fb11 != fb10 && fb11+128 > fb10 && fb10+128 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+128 > fb12 && fb12+128 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+128 > fb13 && fb13+128 > fb11 {
+		return false
+	}
+	if fb12 != fb8 && fb12+128 > fb8 && fb8+128 > fb12 {
+		return false
+	}
+	if fb12 != fb10 && fb12+128 > fb10 && fb10+128 > fb12 {
+		return false
+	}
+	if fb12 != fb13 && fb12+128 > fb13 && fb13+128 > fb12 {
+		return false
+	}
+	if fb13 != fb8 && fb13+128 > fb8 && fb8+128 > fb13 {
+		return false
+	}
+	if fb13 != fb10 && fb13+128 > fb10 && fb10+128 > fb13 {
+		return false
+	}
+	// PTX line 182: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().Y))
+	// PTX line 183: shl.b32, warp-uniform
+	u18 := uint64(uint32(u17) << uint32(k2))
+	// PTX line 187: mov.u32, warp-uniform
+	u21 := uint64(uint64(w.CTAID().X))
+	// PTX line 188: shl.b32, warp-uniform
+	u22 := uint64(uint32(u21) << uint32(k2))
+	// PTX line 192: mov.b32, warp-uniform
+	u25 := uint64(k0)
+	// PTX lines 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 184, 185, 186, 189, 190, 191, 193, 194: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		for l := range 32 {
+			// 172: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u14))
+			// 173: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u12))
+			// 174: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u10))
+			// 175: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u5))
+			// 176: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u4))
+			// 177: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u3))
+			// 178: mov.u32
+			v15 := uint64(uint64(tid0[l]))
+			// 179: st.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v15))
+			// 180: mov.u32
+			v16 := uint64(uint64(tid1[l]))
+			// 181: st.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v16))
+			// 184: ld.u32
+			v19 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			// 185: add.s32
+			v20 := uint64(uint32(u18) + uint32(v19))
+			// 186: st.u32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v20))
+			// 189: ld.u32
+			v23 := runtime.Load32(fp10, fo10+uint64(l)<<2)
+			// 190: add.s32
+			v24 := uint64(uint32(u22) + uint32(v23))
+			// 191: st.u32
+			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v24))
+			// 193: st.u32
+			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(u25))
+			// 194: st.u32
+			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(u25))
+		}
+	}
+	return true
+}
+
 // matmulTiledBlock0 runs block 0 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 158-194
 func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, matmulTiledBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
@@ -4739,6 +5789,10 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 182: mov.u32, warp-uniform
+	u25 := uint64(uint64(w.CTAID().Y))
+	// PTX line 183: shl.b32, warp-uniform
+	u26 := uint64(uint32(u25) << uint32(k2))
 	// PTX lines 181: lane-local, one loop over the lanes
 	{
 		s24w := w.Window(42)
@@ -4777,10 +5831,6 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 182: mov.u32, warp-uniform
-	u25 := uint64(uint64(w.CTAID().Y))
-	// PTX line 183: shl.b32, warp-uniform
-	u26 := uint64(uint32(u25) << uint32(k2))
 	// PTX lines 184, 185: lane-local, one loop over the lanes
 	{
 		v27aw := w.Window(43)
@@ -4837,6 +5887,10 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 187: mov.u32, warp-uniform
+	u30 := uint64(uint64(w.CTAID().X))
+	// PTX line 188: shl.b32, warp-uniform
+	u31 := uint64(uint32(u30) << uint32(k2))
 	// PTX lines 186: lane-local, one loop over the lanes
 	{
 		s29w := w.Window(44)
@@ -4875,10 +5929,6 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 187: mov.u32, warp-uniform
-	u30 := uint64(uint64(w.CTAID().X))
-	// PTX line 188: shl.b32, warp-uniform
-	u31 := uint64(uint32(u30) << uint32(k2))
 	// PTX lines 189, 190: lane-local, one loop over the lanes
 	{
 		v32aw := w.Window(45)
@@ -4935,6 +5985,8 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 192: mov.b32, warp-uniform
+	u35 := uint64(k0)
 	// PTX lines 191: lane-local, one loop over the lanes
 	{
 		s34w := w.Window(46)
@@ -4973,8 +6025,6 @@ func matmulTiledBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 192: mov.b32, warp-uniform
-	u35 := uint64(k0)
 	// PTX lines 193: lane-local, one loop over the lanes
 	{
 		s36w := w.Window(47)
@@ -5113,7 +6163,7 @@ func matmulTiledBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock1 runs block 1 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_1), PTX lines 198-200; divergent, reconverges at block 21 (b19 ($L__BB1_19))
 func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, matmulTiledBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, matmulTiledBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5285,7 +6335,7 @@ func matmulTiledBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock2 runs block 2 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_2), PTX lines 204-206; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func matmulTiledBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, matmulTiledBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, matmulTiledBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5472,7 +6522,7 @@ func matmulTiledBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock3 runs block 3 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 210-214; divergent, reconverges at block 6 (b6 ($L__BB1_6))
 func matmulTiledBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, matmulTiledBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, matmulTiledBlock3Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5930,88 +6980,48 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r45 := w.Reg(45)
 	r47 := w.Reg(47)
-	r49 := w.Reg(49)
 	r55 := w.Reg(55)
 	k0 := uint64(0x6)
 	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
 	k3 := uint64(0x2)
-	// PTX lines 237, 238, 239: lane-local, one loop over the lanes
-	{
-		v2aw := w.Window(62)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 237: mov.f32
-				v1 := uint64(r45[l])
-				r47[l] = v1
-				// 238: ld.s32
-				v2a := uint64(r0[l]) + 0x28
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-					v2 = runtime.Load32(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				v2 = uint64(uint64(int64(int32(v2))))
-				// 239: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k0))
-				r49[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 237: mov.f32
-				v1 := uint64(r45[l])
-				r47[l] = v1
-				// 238: ld.s32
-				v2a := uint64(r0[l]) + 0x28
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-					v2 = runtime.Load32(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				v2 = uint64(uint64(int64(int32(v2))))
-				// 239: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k0))
-				r49[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 240: mov.u64, warp-uniform
 	u4 := uint64(k1)
 	// PTX line 241: cvta.shared.u64, warp-uniform
 	u5 := uint64(uint64(u4 + k2))
-	// PTX lines 242, 243, 244, 245: lane-local, one loop over the lanes
+	// PTX lines 237, 238, 239, 242, 243, 244, 245: lane-local, one loop over the lanes
 	{
+		v2aw := w.Window(62)
 		v7aw := w.Window(63)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 237: mov.f32
+				v1 := uint64(r45[l])
+				r47[l] = v1
+				// 238: ld.s32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 239: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
 				// 242: add.s64
-				v6 := uint64(uint64(u5) + uint64(r49[l]))
+				v6 := uint64(uint64(u5) + uint64(v3))
 				// 243: ld.s32
 				v7a := uint64(r0[l]) + 0x24
 				if budget == 0 {
@@ -6024,7 +7034,7 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
 							continue
 						}
 						v7 = v7x
@@ -6040,8 +7050,32 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 237: mov.f32
+				v1 := uint64(r45[l])
+				r47[l] = v1
+				// 238: ld.s32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:238")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 239: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
 				// 242: add.s64
-				v6 := uint64(uint64(u5) + uint64(r49[l]))
+				v6 := uint64(uint64(u5) + uint64(v3))
 				// 243: ld.s32
 				v7a := uint64(r0[l]) + 0x24
 				if budget == 0 {
@@ -6054,7 +7088,7 @@ func matmulTiledBlock6(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:243")
 							continue
 						}
 						v7 = v7x
@@ -6291,7 +7325,7 @@ func matmulTiledBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock7 runs block 7 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB1_7), PTX lines 253-257; divergent, reconverges at block 10 (b10 ($L__BB1_10))
 func matmulTiledBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, matmulTiledBlock7Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, matmulTiledBlock7Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6749,88 +7783,48 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r74 := w.Reg(74)
 	r76 := w.Reg(76)
-	r78 := w.Reg(78)
 	r84 := w.Reg(84)
 	k0 := uint64(0x6)
 	k1 := uint64(0x400)
 	k2 := uint64(0xe0000000)
 	k3 := uint64(0x2)
-	// PTX lines 280, 281, 282: lane-local, one loop over the lanes
-	{
-		v2aw := w.Window(76)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 280: mov.f32
-				v1 := uint64(r74[l])
-				r76[l] = v1
-				// 281: ld.s32
-				v2a := uint64(r0[l]) + 0x28
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-					v2 = runtime.Load32(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				v2 = uint64(uint64(int64(int32(v2))))
-				// 282: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k0))
-				r78[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 280: mov.f32
-				v1 := uint64(r74[l])
-				r76[l] = v1
-				// 281: ld.s32
-				v2a := uint64(r0[l]) + 0x28
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-					v2 = runtime.Load32(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				v2 = uint64(uint64(int64(int32(v2))))
-				// 282: shl.b64
-				v3 := uint64(uint64(v2) << uint32(k0))
-				r78[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 283: mov.u64, warp-uniform
 	u4 := uint64(k1)
 	// PTX line 284: cvta.shared.u64, warp-uniform
 	u5 := uint64(uint64(u4 + k2))
-	// PTX lines 285, 286, 287, 288: lane-local, one loop over the lanes
+	// PTX lines 280, 281, 282, 285, 286, 287, 288: lane-local, one loop over the lanes
 	{
+		v2aw := w.Window(76)
 		v7aw := w.Window(77)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 280: mov.f32
+				v1 := uint64(r74[l])
+				r76[l] = v1
+				// 281: ld.s32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 282: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
 				// 285: add.s64
-				v6 := uint64(uint64(u5) + uint64(r78[l]))
+				v6 := uint64(uint64(u5) + uint64(v3))
 				// 286: ld.s32
 				v7a := uint64(r0[l]) + 0x24
 				if budget == 0 {
@@ -6843,7 +7837,7 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
 							continue
 						}
 						v7 = v7x
@@ -6859,8 +7853,32 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 280: mov.f32
+				v1 := uint64(r74[l])
+				r76[l] = v1
+				// 281: ld.s32
+				v2a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/matmul_2d.ptx:281")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
+				// 282: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k0))
 				// 285: add.s64
-				v6 := uint64(uint64(u5) + uint64(r78[l]))
+				v6 := uint64(uint64(u5) + uint64(v3))
 				// 286: ld.s32
 				v7a := uint64(r0[l]) + 0x24
 				if budget == 0 {
@@ -6873,7 +7891,7 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/matmul_2d.ptx:286")
 							continue
 						}
 						v7 = v7x
@@ -6992,7 +8010,7 @@ func matmulTiledBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock11 runs block 11 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_10), PTX lines 291-294; divergent, reconverges at block 14 (b13 ($L__BB1_13))
 func matmulTiledBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, matmulTiledBlock11Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, matmulTiledBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7164,7 +8182,7 @@ func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock12 runs block 12 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB1_11), PTX lines 298-301
 func matmulTiledBlock12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, matmulTiledBlock12Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, matmulTiledBlock12Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7294,12 +8312,72 @@ func matmulTiledBlock13(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// matmulTiledBlock14 runs block 14 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
-// b13 ($L__BB1_13), PTX lines 308-311
-func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
+// matmulTiledBlock14Warp runs block 14 of kernel matmul_tiled for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func matmulTiledBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r0 := w.Reg(0)
 	r91 := w.Reg(91)
 	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 309: the address of st.u32
+			fd0 := uint64(r0[l]) + 0x3c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 311: the address of st.u32
+			fd1 := uint64(r0[l]) + 0x40 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(83)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(84)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	// PTX line 310: mov.b32, warp-uniform
+	u2 := uint64(k0)
+	// PTX lines 308, 309, 311: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 308: mov.u32
+			v1 := uint64(r91[l])
+			// 309: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			// 311: st.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u2))
+		}
+	}
+	return true
+}
+
+// matmulTiledBlock14 runs block 14 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
+// b13 ($L__BB1_13), PTX lines 308-311
+func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, matmulTiledBlock14Warp(w, m, budget)) {
+		return
+	}
+	r0 := w.Reg(0)
+	r91 := w.Reg(91)
+	k0 := uint64(0x0)
+	// PTX line 310: mov.b32, warp-uniform
+	u3 := uint64(k0)
 	// PTX lines 308, 309: lane-local, one loop over the lanes
 	{
 		s2w := w.Window(83)
@@ -7342,8 +8420,6 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 310: mov.b32, warp-uniform
-	u3 := uint64(k0)
 	// PTX lines 311: lane-local, one loop over the lanes
 	{
 		s4w := w.Window(84)
@@ -7444,7 +8520,7 @@ func matmulTiledBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock15 runs block 15 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB1_14), PTX lines 315-317; divergent, reconverges at block 18 (b17 ($L__BB1_17))
 func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, matmulTiledBlock15Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, matmulTiledBlock15Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7560,200 +8636,99 @@ func matmulTiledBlock15(w *runtime.Warp, m uint32, budget int) {
 // b15 ($L__BB1_15), PTX lines 321-340
 func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	r98 := w.Reg(98)
-	r105 := w.Reg(105)
-	r106 := w.Reg(106)
 	r115 := w.Reg(115)
 	k0 := uint64(0x6)
 	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
 	k3 := uint64(0x2)
 	k4 := uint64(0x400)
-	// PTX lines 321, 322: lane-local, one loop over the lanes
-	{
-		v1aw := w.Window(87)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 321: ld.s32
-				v1a := uint64(r0[l]) + 0x28
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				v1 = uint64(uint64(int64(int32(v1))))
-				// 322: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				r98[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 321: ld.s32
-				v1a := uint64(r0[l]) + 0x28
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				v1 = uint64(uint64(int64(int32(v1))))
-				// 322: shl.b64
-				v2 := uint64(uint64(v1) << uint32(k0))
-				r98[l] = v2
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 323: mov.u64, warp-uniform
 	u3 := uint64(k1)
 	// PTX line 324: cvta.shared.u64, warp-uniform
 	u4 := uint64(uint64(u3 + k2))
-	// PTX lines 325, 326, 327, 328, 329, 330: lane-local, one loop over the lanes
-	{
-		v6aw := w.Window(88)
-		v9aw := w.Window(89)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 325: add.s64
-				v5 := uint64(uint64(u4) + uint64(r98[l]))
-				// 326: ld.s32
-				v6a := uint64(r0[l]) + 0x40
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-				}
-				var v6 uint64
-				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-					v6 = runtime.Load32(v6aw.Ptr, v6ao)
-				} else {
-					{
-						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-						if !v6ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
-							continue
-						}
-						v6 = v6x
-					}
-				}
-				v6 = uint64(uint64(int64(int32(v6))))
-				// 327: shl.b64
-				v7 := uint64(uint64(v6) << uint32(k3))
-				// 328: add.s64
-				v8 := uint64(uint64(v5) + uint64(v7))
-				// 329: ld.f32
-				v9a := uint64(v8) + 0x0
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-				}
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-					v9 = runtime.Load32(v9aw.Ptr, v9ao)
-				} else {
-					{
-						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-						if !v9ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
-							continue
-						}
-						v9 = v9x
-					}
-				}
-				r105[l] = v9
-				// 330: shl.b64
-				v10 := uint64(uint64(v6) << uint32(k0))
-				r106[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 325: add.s64
-				v5 := uint64(uint64(u4) + uint64(r98[l]))
-				// 326: ld.s32
-				v6a := uint64(r0[l]) + 0x40
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
-				}
-				var v6 uint64
-				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-					v6 = runtime.Load32(v6aw.Ptr, v6ao)
-				} else {
-					{
-						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
-						if !v6ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
-							continue
-						}
-						v6 = v6x
-					}
-				}
-				v6 = uint64(uint64(int64(int32(v6))))
-				// 327: shl.b64
-				v7 := uint64(uint64(v6) << uint32(k3))
-				// 328: add.s64
-				v8 := uint64(uint64(v5) + uint64(v7))
-				// 329: ld.f32
-				v9a := uint64(v8) + 0x0
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
-				}
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-					v9 = runtime.Load32(v9aw.Ptr, v9ao)
-				} else {
-					{
-						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
-						if !v9ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
-							continue
-						}
-						v9 = v9x
-					}
-				}
-				r105[l] = v9
-				// 330: shl.b64
-				v10 := uint64(uint64(v6) << uint32(k0))
-				r106[l] = v10
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 331: mov.u64, warp-uniform
 	u11 := uint64(k4)
 	// PTX line 332: cvta.shared.u64, warp-uniform
 	u12 := uint64(uint64(u11 + k2))
-	// PTX lines 333, 334, 335, 336, 337, 338, 339: lane-local, one loop over the lanes
+	// PTX lines 321, 322, 325, 326, 327, 328, 329, 330, 333, 334, 335, 336, 337, 338, 339: lane-local, one loop over the lanes
 	{
+		v1aw := w.Window(87)
+		v6aw := w.Window(88)
+		v9aw := w.Window(89)
 		v14aw := w.Window(90)
 		v17aw := w.Window(91)
 		v18aw := w.Window(92)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 321: ld.s32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 322: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 325: add.s64
+				v5 := uint64(uint64(u4) + uint64(v2))
+				// 326: ld.s32
+				v6a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
+							continue
+						}
+						v6 = v6x
+					}
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 327: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k3))
+				// 328: add.s64
+				v8 := uint64(uint64(v5) + uint64(v7))
+				// 329: ld.f32
+				v9a := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
+							continue
+						}
+						v9 = v9x
+					}
+				}
+				// 330: shl.b64
+				v10 := uint64(uint64(v6) << uint32(k0))
 				// 333: add.s64
-				v13 := uint64(uint64(u12) + uint64(r106[l]))
+				v13 := uint64(uint64(u12) + uint64(v10))
 				// 334: ld.s32
 				v14a := uint64(r0[l]) + 0x24
 				if budget == 0 {
@@ -7766,7 +8741,7 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 					{
 						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
 						if !v14ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
+							flt.Note(3, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
 							continue
 						}
 						v14 = v14x
@@ -7789,7 +8764,7 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 					{
 						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
 						if !v17ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
+							flt.Note(4, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
 							continue
 						}
 						v17 = v17x
@@ -7807,7 +8782,7 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 					{
 						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
 						if !v18ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
+							flt.Note(5, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
 							continue
 						}
 						v18 = v18x
@@ -7816,13 +8791,13 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				// 339: fma.rn.f32
 				var v19 uint64
 				var v19F float32
-				v19p, v19z := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))
+				v19p, v19z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))
 				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
 					{
-						v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
+						v19 = uint64(isa.FmaF32RN(uint32(v9), uint32(v17), uint32(v18)))
 						v19F = math.Float32frombits(uint32(v19))
 					}
 				}
@@ -7832,8 +8807,74 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 321: ld.s32
+				v1a := uint64(r0[l]) + 0x28
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/matmul_2d.ptx:321")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				v1 = uint64(uint64(int64(int32(v1))))
+				// 322: shl.b64
+				v2 := uint64(uint64(v1) << uint32(k0))
+				// 325: add.s64
+				v5 := uint64(uint64(u4) + uint64(v2))
+				// 326: ld.s32
+				v6a := uint64(r0[l]) + 0x40
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+				}
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Ptr, v6ao)
+				} else {
+					{
+						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGeneric, v6a, 4, l)
+						if !v6ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v6a, 4, "testdata/ptx/O0/matmul_2d.ptx:326")
+							continue
+						}
+						v6 = v6x
+					}
+				}
+				v6 = uint64(uint64(int64(int32(v6))))
+				// 327: shl.b64
+				v7 := uint64(uint64(v6) << uint32(k3))
+				// 328: add.s64
+				v8 := uint64(uint64(v5) + uint64(v7))
+				// 329: ld.f32
+				v9a := uint64(v8) + 0x0
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+				}
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Ptr, v9ao)
+				} else {
+					{
+						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
+						if !v9ok {
+							flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/matmul_2d.ptx:329")
+							continue
+						}
+						v9 = v9x
+					}
+				}
+				// 330: shl.b64
+				v10 := uint64(uint64(v6) << uint32(k0))
 				// 333: add.s64
-				v13 := uint64(uint64(u12) + uint64(r106[l]))
+				v13 := uint64(uint64(u12) + uint64(v10))
 				// 334: ld.s32
 				v14a := uint64(r0[l]) + 0x24
 				if budget == 0 {
@@ -7846,7 +8887,7 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 					{
 						v14x, v14ok := w.TryLoad(v14aw, runtime.SpaceGeneric, v14a, 4, l)
 						if !v14ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
+							flt.Note(3, l, runtime.SpaceGeneric, v14a, 4, "testdata/ptx/O0/matmul_2d.ptx:334")
 							continue
 						}
 						v14 = v14x
@@ -7869,7 +8910,7 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 					{
 						v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGeneric, v17a, 4, l)
 						if !v17ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
+							flt.Note(4, l, runtime.SpaceGeneric, v17a, 4, "testdata/ptx/O0/matmul_2d.ptx:337")
 							continue
 						}
 						v17 = v17x
@@ -7887,7 +8928,7 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 					{
 						v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGeneric, v18a, 4, l)
 						if !v18ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
+							flt.Note(5, l, runtime.SpaceGeneric, v18a, 4, "testdata/ptx/O0/matmul_2d.ptx:338")
 							continue
 						}
 						v18 = v18x
@@ -7896,13 +8937,13 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				// 339: fma.rn.f32
 				var v19 uint64
 				var v19F float32
-				v19p, v19z := float64(math.Float32frombits(uint32(r105[l])))*float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))
+				v19p, v19z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))
 				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
 					{
-						v19 = uint64(isa.FmaF32RN(uint32(r105[l]), uint32(v17), uint32(v18)))
+						v19 = uint64(isa.FmaF32RN(uint32(v9), uint32(v17), uint32(v18)))
 						v19F = math.Float32frombits(uint32(v19))
 					}
 				}
@@ -8007,7 +9048,7 @@ func matmulTiledBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock17 runs block 17 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB1_16), PTX lines 343-345
 func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, matmulTiledBlock17Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, matmulTiledBlock17Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8164,7 +9205,7 @@ func matmulTiledBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock20 runs block 20 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b18 ($L__BB1_18), PTX lines 351-353
 func matmulTiledBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, matmulTiledBlock20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, matmulTiledBlock20Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8326,7 +9367,7 @@ func matmulTiledBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock21 runs block 21 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b19 ($L__BB1_19), PTX lines 356-358; divergent, reconverges at block 24 (b22 ($L__BB1_22))
 func matmulTiledBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, matmulTiledBlock21Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, matmulTiledBlock21Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8498,7 +9539,7 @@ func matmulTiledBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // matmulTiledBlock22 runs block 22 of kernel matmul_tiled for the lanes m (budget 0: counting statistics).
 // b20 ($L__BB1_20), PTX lines 362-364; divergent, reconverges at block 24 (b22 ($L__BB1_22))
 func matmulTiledBlock22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, matmulTiledBlock22Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, matmulTiledBlock22Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

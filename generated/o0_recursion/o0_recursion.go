@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/recursion.ptx",
-	NumPasses:  6,
+	NumPasses:  7,
 	NumWindows: 59,
 	SM:         80,
 	SharedSize: 0,
@@ -4741,10 +4741,401 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// recursionBlock0Warp runs block 0 of kernel recursion for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func recursionBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 222: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 223: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 224: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 44 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/O0/recursion.ptx:224")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 225: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/recursion.ptx:225")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 226: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/recursion.ptx:226")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 227: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/recursion.ptx:227")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 228: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/recursion.ptx:228")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 229: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/recursion.ptx:229")
+	}
+	// PTX line 230: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u4)
+	// PTX line 231: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// PTX line 232: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u5)
+	// PTX line 233: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX line 234: cvta.to.global.u64, warp-uniform
+	u13 := uint64(u6)
+	// PTX line 235: cvta.global.u64, warp-uniform
+	u14 := uint64(u13)
+	// PTX line 236: cvta.to.global.u64, warp-uniform
+	u15 := uint64(u7)
+	// PTX line 237: cvta.global.u64, warp-uniform
+	u16 := uint64(u15)
+	// PTX line 238: cvta.to.global.u64, warp-uniform
+	u17 := uint64(u8)
+	// PTX line 239: cvta.global.u64, warp-uniform
+	u18 := uint64(u17)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 240: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 241: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 242: the address of st.u64
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 243: the address of st.u64
+			fd3 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 244: the address of st.u64
+			fd4 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl4 &= fd4
+			fh4 |= fd4
+			// 245: the address of st.u32
+			fd5 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 251: the address of st.u32
+			fd6 := uint64(u2) + 0x2c - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 252: the address of ld.u32
+			fd7 := uint64(u2) + 0x2c - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 253: the address of ld.u32
+			fd8 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(30)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(31)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(32)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(33)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(34)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(35)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(36)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(37)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(38)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0 != fb4 && fb0+256 > fb4 && fb4+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb8 && fb8+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+256 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb8 && fb8+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb3+256 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb4+256 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4+256 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4+256 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4+256 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	// PTX line 246: mov.u32, warp-uniform
+	u19 := uint64(uint64(w.CTAID().X))
+	// PTX line 247: mov.u32, warp-uniform
+	u20 := uint64(uint64(w.NTID().X))
+	// PTX line 248: mul.lo.s32, warp-uniform
+	u21 := uint64(uint32(u19) * uint32(u20))
+	// PTX lines 240, 241, 242, 243, 244, 245, 249, 250, 251, 252, 253, 254: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 240: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u18))
+			// 241: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u16))
+			// 242: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u14))
+			// 243: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u12))
+			// 244: st.u64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(u10))
+			// 245: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u3))
+			// 249: mov.u32
+			v22 := uint64(uint64(tid0[l]))
+			// 250: add.s32
+			v23 := uint64(uint32(u21) + uint32(v22))
+			// 251: st.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v23))
+			// 252: ld.u32
+			v24 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 253: ld.u32
+			v25 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			// 254: setp.lt.s32
+			c26t := int32(v24) < int32(v25)
+			c26 := c26t
+			c26b0 := uint32(0)
+			if c26 {
+				c26b0 = 1
+			}
+			p0n |= c26b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // recursionBlock0 runs block 0 of kernel recursion for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 222-254; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, recursionBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r22 := w.Reg(22)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 222: mov.u64, warp-uniform
@@ -5058,8 +5449,15 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 245: lane-local, one loop over the lanes
+	// PTX line 246: mov.u32, warp-uniform
+	u25 := uint64(uint64(w.CTAID().X))
+	// PTX line 247: mov.u32, warp-uniform
+	u26 := uint64(uint64(w.NTID().X))
+	// PTX line 248: mul.lo.s32, warp-uniform
+	u27 := uint64(uint32(u25) * uint32(u26))
+	// PTX lines 245, 249, 250: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s24w := w.Window(35)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -5076,6 +5474,11 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/recursion.ptx:245")
 					}
 				}
+				// 249: mov.u32
+				v28 := uint64(uint64(tid0[l]))
+				// 250: add.s32
+				v29 := uint64(uint32(u27) + uint32(v28))
+				r22[l] = v29
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5093,31 +5496,25 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s24w, runtime.SpaceGeneric, s24, 4, s24v, l, "testdata/ptx/O0/recursion.ptx:245")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 246: mov.u32, warp-uniform
-	u25 := uint64(uint64(w.CTAID().X))
-	// PTX line 247: mov.u32, warp-uniform
-	u26 := uint64(uint64(w.NTID().X))
-	// PTX line 248: mul.lo.s32, warp-uniform
-	u27 := uint64(uint32(u25) * uint32(u26))
-	// PTX lines 249, 250, 251: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s30w := w.Window(36)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 249: mov.u32
 				v28 := uint64(uint64(tid0[l]))
 				// 250: add.s32
 				v29 := uint64(uint32(u27) + uint32(v28))
+				r22[l] = v29
+			}
+		}
+	}
+	// PTX lines 251: lane-local, one loop over the lanes
+	{
+		s30w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 251: st.u32
 				s30 := uint64(u2) + 0x2c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
 				}
-				s30v := uint64(v29)
+				s30v := uint64(r22[l])
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {
@@ -5129,16 +5526,12 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 249: mov.u32
-				v28 := uint64(uint64(tid0[l]))
-				// 250: add.s32
-				v29 := uint64(uint32(u27) + uint32(v28))
 				// 251: st.u32
 				s30 := uint64(u2) + 0x2c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s30, 4)
 				}
-				s30v := uint64(v29)
+				s30v := uint64(r22[l])
 				if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 					runtime.Store32(s30w.Ptr, s30o, s30v)
 				} else {

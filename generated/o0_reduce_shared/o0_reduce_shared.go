@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/reduce_shared.ptx",
-	NumPasses:  10,
+	NumPasses:  12,
 	NumWindows: 61,
 	SM:         80,
 	SharedSize: 2048,
@@ -1580,9 +1580,295 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// reduceSumBlock0Warp runs block 0 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x8)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/reduce_shared.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/reduce_shared.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/reduce_shared.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 36: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 38: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 39: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 40: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 41: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 43: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 46: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 48: the address of st.u32
+			fd5 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 49: the address of ld.u32
+			fd6 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 50: the address of ld.u32
+			fd7 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 44: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 45: shl.b32, warp-uniform
+	u12 := uint64(uint32(u11) << uint32(k2))
+	// PTX lines 39, 40, 41, 42, 43, 46, 47, 48, 49, 50, 51: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 39: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 40: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 41: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 42: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 43: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v10))
+			// 46: ld.u32
+			v13 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 47: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 48: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v14))
+			// 49: ld.u32
+			v15 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 50: ld.u32
+			v16 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 51: setp.ge.s32
+			c17t := int32(v15) >= int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // reduceSumBlock0 runs block 0 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 30-51; divergent, reconverges at block 3 (b3 ($L__BB0_3))
 func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, reduceSumBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
@@ -1771,6 +2057,10 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 44: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 45: shl.b32, warp-uniform
+	u16 := uint64(uint32(u15) << uint32(k2))
 	// PTX lines 43: lane-local, one loop over the lanes
 	{
 		s14w := w.Window(3)
@@ -1809,10 +2099,6 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 44: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().X))
-	// PTX line 45: shl.b32, warp-uniform
-	u16 := uint64(uint32(u15) << uint32(k2))
 	// PTX lines 46, 47: lane-local, one loop over the lanes
 	{
 		v17aw := w.Window(4)
@@ -2195,11 +2481,15 @@ func reduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r21 := w.Reg(21)
 	r23 := w.Reg(23)
-	r25 := w.Reg(25)
+	r28 := w.Reg(28)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
-	// PTX lines 67, 68, 69: lane-local, one loop over the lanes
+	// PTX line 70: mov.u64, warp-uniform
+	u4 := uint64(k1)
+	// PTX line 71: cvta.shared.u64, warp-uniform
+	u5 := uint64(uint64(u4 + k2))
+	// PTX lines 67, 68, 69, 72: lane-local, one loop over the lanes
 	{
 		v2aw := w.Window(11)
 		var flt runtime.LaneFault
@@ -2228,7 +2518,9 @@ func reduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 69: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				r25[l] = v3
+				// 72: add.s64
+				v6 := uint64(uint64(u5) + uint64(v3))
+				r28[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2256,24 +2548,20 @@ func reduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 69: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				r25[l] = v3
+				// 72: add.s64
+				v6 := uint64(uint64(u5) + uint64(v3))
+				r28[l] = v6
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 70: mov.u64, warp-uniform
-	u4 := uint64(k1)
-	// PTX line 71: cvta.shared.u64, warp-uniform
-	u5 := uint64(uint64(u4 + k2))
-	// PTX lines 72, 73: lane-local, one loop over the lanes
+	// PTX lines 73: lane-local, one loop over the lanes
 	{
 		s7w := w.Window(12)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 72: add.s64
-				v6 := uint64(uint64(u5) + uint64(r25[l]))
 				// 73: st.u32
-				s7 := uint64(v6) + 0x0
+				s7 := uint64(r28[l]) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
 				}
@@ -2289,10 +2577,8 @@ func reduceSumBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 72: add.s64
-				v6 := uint64(uint64(u5) + uint64(r25[l]))
 				// 73: st.u32
-				s7 := uint64(v6) + 0x0
+				s7 := uint64(r28[l]) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
 				}
@@ -2348,7 +2634,7 @@ func reduceSumBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock4 runs block 4 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 75-76
 func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, reduceSumBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, reduceSumBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2443,7 +2729,7 @@ func reduceSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock5 runs block 5 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB0_4), PTX lines 79-80; divergent, reconverges at block 11 (b9 ($L__BB0_9))
 func reduceSumBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, reduceSumBlock5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, reduceSumBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2579,7 +2865,7 @@ func reduceSumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock6 runs block 6 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_5), PTX lines 84-86; divergent, reconverges at block 8 (b7 ($L__BB0_7))
 func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, reduceSumBlock6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, reduceSumBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2695,129 +2981,68 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 // b6 ($L__BB0_6), PTX lines 90-104
 func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	r33 := w.Reg(33)
-	r37 := w.Reg(37)
 	r44 := w.Reg(44)
 	r46 := w.Reg(46)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
-	// PTX lines 90, 91, 92, 93, 94: lane-local, one loop over the lanes
-	{
-		v1aw := w.Window(17)
-		v2aw := w.Window(18)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: ld.u32
-				v1a := uint64(r0[l]) + 0x14
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r33[l] = v1
-				// 91: ld.u32
-				v2a := uint64(r0[l]) + 0x1c
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-					v2 = runtime.Load32(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				// 92: add.s32
-				v3 := uint64(uint32(v1) + uint32(v2))
-				// 93: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				// 94: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				r37[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: ld.u32
-				v1a := uint64(r0[l]) + 0x14
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r33[l] = v1
-				// 91: ld.u32
-				v2a := uint64(r0[l]) + 0x1c
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
-				}
-				var v2 uint64
-				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
-					v2 = runtime.Load32(v2aw.Ptr, v2ao)
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
-							continue
-						}
-						v2 = v2x
-					}
-				}
-				// 92: add.s32
-				v3 := uint64(uint32(v1) + uint32(v2))
-				// 93: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				// 94: shl.b64
-				v5 := uint64(uint64(v4) << uint32(k0))
-				r37[l] = v5
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 95: mov.u64, warp-uniform
 	u6 := uint64(k1)
 	// PTX line 96: cvta.shared.u64, warp-uniform
 	u7 := uint64(uint64(u6 + k2))
-	// PTX lines 97, 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
+	// PTX lines 90, 91, 92, 93, 94, 97, 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
 	{
+		v1aw := w.Window(17)
+		v2aw := w.Window(18)
 		v9aw := w.Window(19)
 		v13aw := w.Window(20)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 90: ld.u32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 91: ld.u32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 92: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				// 93: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				// 94: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k0))
 				// 97: add.s64
-				v8 := uint64(uint64(u7) + uint64(r37[l]))
+				v8 := uint64(uint64(u7) + uint64(v5))
 				// 98: ld.u32
 				v9a := uint64(v8) + 0x0
 				if budget == 0 {
@@ -2830,14 +3055,14 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
 						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
+							flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
 							continue
 						}
 						v9 = v9x
 					}
 				}
 				// 99: cvt.u64.u32
-				v10 := uint64(uint64(uint32(r33[l])))
+				v10 := uint64(uint64(uint32(v1)))
 				// 100: shl.b64
 				v11 := uint64(uint64(v10) << uint32(k0))
 				// 101: add.s64
@@ -2855,7 +3080,7 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
 						if !v13ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
+							flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
 							continue
 						}
 						v13 = v13x
@@ -2868,8 +3093,50 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 90: ld.u32
+				v1a := uint64(r0[l]) + 0x14
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:90")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 91: ld.u32
+				v2a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+				}
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGeneric, v2a, 4, l)
+						if !v2ok {
+							flt.Note(1, l, runtime.SpaceGeneric, v2a, 4, "testdata/ptx/O0/reduce_shared.ptx:91")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 92: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				// 93: cvt.u64.u32
+				v4 := uint64(uint64(uint32(v3)))
+				// 94: shl.b64
+				v5 := uint64(uint64(v4) << uint32(k0))
 				// 97: add.s64
-				v8 := uint64(uint64(u7) + uint64(r37[l]))
+				v8 := uint64(uint64(u7) + uint64(v5))
 				// 98: ld.u32
 				v9a := uint64(v8) + 0x0
 				if budget == 0 {
@@ -2882,14 +3149,14 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
 						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
+							flt.Note(2, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/O0/reduce_shared.ptx:98")
 							continue
 						}
 						v9 = v9x
 					}
 				}
 				// 99: cvt.u64.u32
-				v10 := uint64(uint64(uint32(r33[l])))
+				v10 := uint64(uint64(uint32(v1)))
 				// 100: shl.b64
 				v11 := uint64(uint64(v10) << uint32(k0))
 				// 101: add.s64
@@ -2907,7 +3174,7 @@ func reduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
 						if !v13ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
+							flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:102")
 							continue
 						}
 						v13 = v13x
@@ -3015,7 +3282,7 @@ func reduceSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock10 runs block 10 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_8), PTX lines 110-112
 func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, reduceSumBlock10Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, reduceSumBlock10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3165,7 +3432,7 @@ func reduceSumBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock11 runs block 11 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_9), PTX lines 115-116; divergent, reconverges at block 13 (b11 ($L__BB0_11))
 func reduceSumBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, reduceSumBlock11Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, reduceSumBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3246,7 +3513,7 @@ func reduceSumBlock11(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r52 := w.Reg(52)
-	r53 := w.Reg(53)
+	r57 := w.Reg(57)
 	k0 := uint64(0x0)
 	k1 := uint64(0xe0000000)
 	k2 := uint64(0x2)
@@ -3254,7 +3521,13 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(k0)
 	// PTX line 121: cvta.shared.u64, warp-uniform
 	u2 := uint64(uint64(u1 + k1))
-	// PTX lines 122, 123: lane-local, one loop over the lanes
+	// PTX line 124: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 125: cvt.u64.u32, warp-uniform
+	u6 := uint64(uint64(uint32(u5)))
+	// PTX line 126: shl.b64, warp-uniform
+	u7 := uint64(uint64(u6) << uint32(k2))
+	// PTX lines 122, 123, 127: lane-local, one loop over the lanes
 	{
 		v3aw := w.Window(25)
 		v4aw := w.Window(26)
@@ -3298,7 +3571,9 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 						v4 = v4x
 					}
 				}
-				r53[l] = v4
+				// 127: add.s64
+				v8 := uint64(uint64(v4) + uint64(u7))
+				r57[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3340,26 +3615,20 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 						v4 = v4x
 					}
 				}
-				r53[l] = v4
+				// 127: add.s64
+				v8 := uint64(uint64(v4) + uint64(u7))
+				r57[l] = v8
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 124: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX line 125: cvt.u64.u32, warp-uniform
-	u6 := uint64(uint64(uint32(u5)))
-	// PTX line 126: shl.b64, warp-uniform
-	u7 := uint64(uint64(u6) << uint32(k2))
-	// PTX lines 127, 128: lane-local, one loop over the lanes
+	// PTX lines 128: lane-local, one loop over the lanes
 	{
 		s9w := w.Window(27)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 127: add.s64
-				v8 := uint64(uint64(r53[l]) + uint64(u7))
 				// 128: st.u32
-				s9 := uint64(v8) + 0x0
+				s9 := uint64(r57[l]) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
 				}
@@ -3375,10 +3644,8 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 127: add.s64
-				v8 := uint64(uint64(r53[l]) + uint64(u7))
 				// 128: st.u32
-				s9 := uint64(v8) + 0x0
+				s9 := uint64(r57[l]) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
 				}
@@ -3537,9 +3804,295 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// reduceMaxBlock0Warp runs block 0 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x8)
+	// PTX line 151: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 152: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 153: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/reduce_shared.ptx:153")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 154: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/reduce_shared.ptx:154")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 155: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/reduce_shared.ptx:155")
+	}
+	// PTX line 156: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 157: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 158: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 159: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 160: the address of st.u64
+			fd0 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 161: the address of st.u64
+			fd1 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 162: the address of st.u32
+			fd2 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 164: the address of st.u32
+			fd3 := uint64(u2) + 0x1c - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 167: the address of ld.u32
+			fd4 := uint64(u2) + 0x1c - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 169: the address of st.u32
+			fd5 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 170: the address of ld.u32
+			fd6 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 171: the address of ld.u32
+			fd7 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(28)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(29)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(30)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(31)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(32)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(33)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(34)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(35)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	// PTX line 165: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 166: shl.b32, warp-uniform
+	u12 := uint64(uint32(u11) << uint32(k2))
+	// PTX lines 160, 161, 162, 163, 164, 167, 168, 169, 170, 171, 172: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 160: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 161: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 162: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 163: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 164: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v10))
+			// 167: ld.u32
+			v13 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 168: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 169: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v14))
+			// 170: ld.u32
+			v15 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 171: ld.u32
+			v16 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			// 172: setp.ge.s32
+			c17t := int32(v15) >= int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // reduceMaxBlock0 runs block 0 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 151-172; divergent, reconverges at block 3 (b3 ($L__BB1_3))
 func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, reduceMaxBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
@@ -3728,6 +4281,10 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 165: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 166: shl.b32, warp-uniform
+	u16 := uint64(uint32(u15) << uint32(k2))
 	// PTX lines 164: lane-local, one loop over the lanes
 	{
 		s14w := w.Window(31)
@@ -3766,10 +4323,6 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 165: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().X))
-	// PTX line 166: shl.b32, warp-uniform
-	u16 := uint64(uint32(u15) << uint32(k2))
 	// PTX lines 167, 168: lane-local, one loop over the lanes
 	{
 		v17aw := w.Window(32)
@@ -4152,11 +4705,15 @@ func reduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r21 := w.Reg(21)
 	r23 := w.Reg(23)
-	r25 := w.Reg(25)
+	r28 := w.Reg(28)
 	k0 := uint64(0x2)
 	k1 := uint64(0x400)
 	k2 := uint64(0xe0000000)
-	// PTX lines 188, 189, 190: lane-local, one loop over the lanes
+	// PTX line 191: mov.u64, warp-uniform
+	u4 := uint64(k1)
+	// PTX line 192: cvta.shared.u64, warp-uniform
+	u5 := uint64(uint64(u4 + k2))
+	// PTX lines 188, 189, 190, 193: lane-local, one loop over the lanes
 	{
 		v2aw := w.Window(39)
 		var flt runtime.LaneFault
@@ -4185,7 +4742,9 @@ func reduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 190: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				r25[l] = v3
+				// 193: add.s64
+				v6 := uint64(uint64(u5) + uint64(v3))
+				r28[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4213,24 +4772,20 @@ func reduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 190: shl.b64
 				v3 := uint64(uint64(v2) << uint32(k0))
-				r25[l] = v3
+				// 193: add.s64
+				v6 := uint64(uint64(u5) + uint64(v3))
+				r28[l] = v6
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 191: mov.u64, warp-uniform
-	u4 := uint64(k1)
-	// PTX line 192: cvta.shared.u64, warp-uniform
-	u5 := uint64(uint64(u4 + k2))
-	// PTX lines 193, 194: lane-local, one loop over the lanes
+	// PTX lines 194: lane-local, one loop over the lanes
 	{
 		s7w := w.Window(40)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 193: add.s64
-				v6 := uint64(uint64(u5) + uint64(r25[l]))
 				// 194: st.f32
-				s7 := uint64(v6) + 0x0
+				s7 := uint64(r28[l]) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
 				}
@@ -4246,10 +4801,8 @@ func reduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 193: add.s64
-				v6 := uint64(uint64(u5) + uint64(r25[l]))
 				// 194: st.f32
-				s7 := uint64(v6) + 0x0
+				s7 := uint64(r28[l]) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
 				}
@@ -4305,7 +4858,7 @@ func reduceMaxBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock4 runs block 4 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 196-197
 func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, reduceMaxBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, reduceMaxBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4400,7 +4953,7 @@ func reduceMaxBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock5 runs block 5 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_4), PTX lines 200-201; divergent, reconverges at block 11 (b9 ($L__BB1_9))
 func reduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, reduceMaxBlock5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, reduceMaxBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4536,7 +5089,7 @@ func reduceMaxBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock6 runs block 6 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 205-207; divergent, reconverges at block 8 (b7 ($L__BB1_7))
 func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, reduceMaxBlock6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, reduceMaxBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4652,8 +5205,6 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 // b6 ($L__BB1_6), PTX lines 211-232
 func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
 	r39 := w.Reg(39)
 	r45 := w.Reg(45)
 	r48 := w.Reg(48)
@@ -4661,78 +5212,41 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x400)
 	k1 := uint64(0xe0000000)
 	k2 := uint64(0x2)
-	// PTX lines 211, 212: lane-local, one loop over the lanes
-	{
-		v1aw := w.Window(45)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 211: ld.u32
-				v1a := uint64(r0[l]) + 0x1c
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r33[l] = v1
-				// 212: cvt.u64.u32
-				v2 := uint64(uint64(uint32(v1)))
-				r34[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 211: ld.u32
-				v1a := uint64(r0[l]) + 0x1c
-				if budget == 0 {
-					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
-				}
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Ptr, v1ao)
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
-							continue
-						}
-						v1 = v1x
-					}
-				}
-				r33[l] = v1
-				// 212: cvt.u64.u32
-				v2 := uint64(uint64(uint32(v1)))
-				r34[l] = v2
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 213: mov.u64, warp-uniform
 	u3 := uint64(k0)
 	// PTX line 214: cvta.shared.u64, warp-uniform
 	u4 := uint64(uint64(u3 + k1))
-	// PTX lines 215, 216, 217, 218, 219, 220, 221, 222, 223: lane-local, one loop over the lanes
+	// PTX lines 211, 212, 215, 216, 217, 218, 219, 220, 221, 222, 223: lane-local, one loop over the lanes
 	{
+		v1aw := w.Window(45)
 		v7aw := w.Window(46)
 		v8aw := w.Window(47)
 		v13aw := w.Window(48)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 211: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 212: cvt.u64.u32
+				v2 := uint64(uint64(uint32(v1)))
 				// 215: shl.b64
-				v5 := uint64(uint64(r34[l]) << uint32(k2))
+				v5 := uint64(uint64(v2) << uint32(k2))
 				// 216: add.s64
 				v6 := uint64(uint64(u4) + uint64(v5))
 				// 217: ld.f32
@@ -4747,7 +5261,7 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
 							continue
 						}
 						v7 = v7x
@@ -4766,14 +5280,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
 						if !v8ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
+							flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
 							continue
 						}
 						v8 = v8x
 					}
 				}
 				// 219: add.s32
-				v9 := uint64(uint32(r33[l]) + uint32(v8))
+				v9 := uint64(uint32(v1) + uint32(v8))
 				// 220: cvt.u64.u32
 				v10 := uint64(uint64(uint32(v9)))
 				// 221: shl.b64
@@ -4792,7 +5306,7 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
 						if !v13ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
+							flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
 							continue
 						}
 						v13 = v13x
@@ -4803,8 +5317,28 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 211: ld.u32
+				v1a := uint64(r0[l]) + 0x1c
+				if budget == 0 {
+					w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v1a, 4)
+				}
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Ptr, v1ao)
+				} else {
+					{
+						v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGeneric, v1a, 4, l)
+						if !v1ok {
+							flt.Note(0, l, runtime.SpaceGeneric, v1a, 4, "testdata/ptx/O0/reduce_shared.ptx:211")
+							continue
+						}
+						v1 = v1x
+					}
+				}
+				// 212: cvt.u64.u32
+				v2 := uint64(uint64(uint32(v1)))
 				// 215: shl.b64
-				v5 := uint64(uint64(r34[l]) << uint32(k2))
+				v5 := uint64(uint64(v2) << uint32(k2))
 				// 216: add.s64
 				v6 := uint64(uint64(u4) + uint64(v5))
 				// 217: ld.f32
@@ -4819,7 +5353,7 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGeneric, v7a, 4, l)
 						if !v7ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
+							flt.Note(1, l, runtime.SpaceGeneric, v7a, 4, "testdata/ptx/O0/reduce_shared.ptx:217")
 							continue
 						}
 						v7 = v7x
@@ -4838,14 +5372,14 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGeneric, v8a, 4, l)
 						if !v8ok {
-							flt.Note(1, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
+							flt.Note(2, l, runtime.SpaceGeneric, v8a, 4, "testdata/ptx/O0/reduce_shared.ptx:218")
 							continue
 						}
 						v8 = v8x
 					}
 				}
 				// 219: add.s32
-				v9 := uint64(uint32(r33[l]) + uint32(v8))
+				v9 := uint64(uint32(v1) + uint32(v8))
 				// 220: cvt.u64.u32
 				v10 := uint64(uint64(uint32(v9)))
 				// 221: shl.b64
@@ -4864,7 +5398,7 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 					{
 						v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGeneric, v13a, 4, l)
 						if !v13ok {
-							flt.Note(2, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
+							flt.Note(3, l, runtime.SpaceGeneric, v13a, 4, "testdata/ptx/O0/reduce_shared.ptx:223")
 							continue
 						}
 						v13 = v13x
@@ -5186,7 +5720,7 @@ func reduceMaxBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock10 runs block 10 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB1_8), PTX lines 238-240
 func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, reduceMaxBlock10Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, reduceMaxBlock10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5336,7 +5870,7 @@ func reduceMaxBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock11 runs block 11 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB1_9), PTX lines 243-244; divergent, reconverges at block 13 (b11 ($L__BB1_11))
 func reduceMaxBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, reduceMaxBlock11Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, reduceMaxBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5417,7 +5951,7 @@ func reduceMaxBlock11(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r57 := w.Reg(57)
-	r58 := w.Reg(58)
+	r62 := w.Reg(62)
 	k0 := uint64(0x400)
 	k1 := uint64(0xe0000000)
 	k2 := uint64(0x2)
@@ -5425,7 +5959,13 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(k0)
 	// PTX line 249: cvta.shared.u64, warp-uniform
 	u2 := uint64(uint64(u1 + k1))
-	// PTX lines 250, 251: lane-local, one loop over the lanes
+	// PTX line 252: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 253: cvt.u64.u32, warp-uniform
+	u6 := uint64(uint64(uint32(u5)))
+	// PTX line 254: shl.b64, warp-uniform
+	u7 := uint64(uint64(u6) << uint32(k2))
+	// PTX lines 250, 251, 255: lane-local, one loop over the lanes
 	{
 		v3aw := w.Window(58)
 		v4aw := w.Window(59)
@@ -5469,7 +6009,9 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 						v4 = v4x
 					}
 				}
-				r58[l] = v4
+				// 255: add.s64
+				v8 := uint64(uint64(v4) + uint64(u7))
+				r62[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5511,26 +6053,20 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 						v4 = v4x
 					}
 				}
-				r58[l] = v4
+				// 255: add.s64
+				v8 := uint64(uint64(v4) + uint64(u7))
+				r62[l] = v8
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 252: mov.u32, warp-uniform
-	u5 := uint64(uint64(w.CTAID().X))
-	// PTX line 253: cvt.u64.u32, warp-uniform
-	u6 := uint64(uint64(uint32(u5)))
-	// PTX line 254: shl.b64, warp-uniform
-	u7 := uint64(uint64(u6) << uint32(k2))
-	// PTX lines 255, 256: lane-local, one loop over the lanes
+	// PTX lines 256: lane-local, one loop over the lanes
 	{
 		s9w := w.Window(60)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 255: add.s64
-				v8 := uint64(uint64(r58[l]) + uint64(u7))
 				// 256: st.f32
-				s9 := uint64(v8) + 0x0
+				s9 := uint64(r62[l]) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
 				}
@@ -5546,10 +6082,8 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 255: add.s64
-				v8 := uint64(uint64(r58[l]) + uint64(u7))
 				// 256: st.f32
-				s9 := uint64(v8) + 0x0
+				s9 := uint64(r62[l]) + 0x0
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
 				}

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/saxpy_math.ptx",
-	NumPasses:  0,
+	NumPasses:  2,
 	NumWindows: 91,
 	SM:         80,
 	SharedSize: 0,
@@ -934,10 +934,286 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	}
 }
 
+// saxpyBlock0Warp runs block 0 of kernel saxpy for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func saxpyBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 30: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 31: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/O0/saxpy_math.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.f32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/saxpy_math.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/saxpy_math.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/saxpy_math.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u5)
+	// PTX line 37: cvta.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u6)
+	// PTX line 39: cvta.global.u64, warp-uniform
+	u10 := uint64(u9)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 40: the address of st.u64
+			fd0 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 41: the address of st.u64
+			fd1 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 42: the address of st.f32
+			fd2 := uint64(u2) + 0x20 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 43: the address of st.u32
+			fd3 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 49: the address of st.u32
+			fd4 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 50: the address of ld.u32
+			fd5 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 51: the address of ld.u32
+			fd6 := uint64(u2) + 0x24 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	// PTX line 44: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 45: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 46: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 40, 41, 42, 43, 47, 48, 49, 50, 51, 52: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 40: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u10))
+			// 41: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u8))
+			// 42: st.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+			// 43: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			// 47: mov.u32
+			v14 := uint64(uint64(tid0[l]))
+			// 48: add.s32
+			v15 := uint64(uint32(u13) + uint32(v14))
+			// 49: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v15))
+			// 50: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 51: ld.u32
+			v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			// 52: setp.ge.s32
+			c18t := int32(v16) >= int32(v17)
+			c18 := c18t
+			c18b0 := uint32(0)
+			if c18 {
+				c18b0 = 1
+			}
+			p0n |= c18b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // saxpyBlock0 runs block 0 of kernel saxpy for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 30-52; divergent, reconverges at block 2 (b2 ($L__BB0_2))
 func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, saxpyBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r14 := w.Reg(14)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 30: mov.u64, warp-uniform
@@ -1131,8 +1407,15 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 43: lane-local, one loop over the lanes
+	// PTX line 44: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 45: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 46: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 43, 47, 48: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s14w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1149,6 +1432,11 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:43")
 					}
 				}
+				// 47: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 48: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				r14[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1166,31 +1454,25 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/saxpy_math.ptx:43")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 44: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().X))
-	// PTX line 45: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.NTID().X))
-	// PTX line 46: mul.lo.s32, warp-uniform
-	u17 := uint64(uint32(u15) * uint32(u16))
-	// PTX lines 47, 48, 49: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s20w := w.Window(4)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 47: mov.u32
 				v18 := uint64(uint64(tid0[l]))
 				// 48: add.s32
 				v19 := uint64(uint32(u17) + uint32(v18))
+				r14[l] = v19
+			}
+		}
+	}
+	// PTX lines 49: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 49: st.u32
 				s20 := uint64(u2) + 0x28
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r14[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -1202,16 +1484,12 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 47: mov.u32
-				v18 := uint64(uint64(tid0[l]))
-				// 48: add.s32
-				v19 := uint64(uint32(u17) + uint32(v18))
 				// 49: st.u32
 				s20 := uint64(u2) + 0x28
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r14[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -2035,10 +2313,461 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 	}
 }
 
+// floatMathBlock0Warp runs block 0 of kernel float_math for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func floatMathBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 102: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 103: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 104: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/O0/saxpy_math.ptx:104")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 105: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/O0/saxpy_math.ptx:105")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 106: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/O0/saxpy_math.ptx:106")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 107: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/O0/saxpy_math.ptx:107")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 108: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/saxpy_math.ptx:108")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 109: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/saxpy_math.ptx:109")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 110: ld.param.u64
+	var u9 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/saxpy_math.ptx:110")
+	}
+	// PTX line 111: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u4)
+	// PTX line 112: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// PTX line 113: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u5)
+	// PTX line 114: cvta.global.u64, warp-uniform
+	u13 := uint64(u12)
+	// PTX line 115: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u6)
+	// PTX line 116: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX line 117: cvta.to.global.u64, warp-uniform
+	u16 := uint64(u7)
+	// PTX line 118: cvta.global.u64, warp-uniform
+	u17 := uint64(u16)
+	// PTX line 119: cvta.to.global.u64, warp-uniform
+	u18 := uint64(u8)
+	// PTX line 120: cvta.global.u64, warp-uniform
+	u19 := uint64(u18)
+	// PTX line 121: cvta.to.global.u64, warp-uniform
+	u20 := uint64(u9)
+	// PTX line 122: cvta.global.u64, warp-uniform
+	u21 := uint64(u20)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 123: the address of st.u64
+			fd0 := uint64(u2) + 0x40 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 124: the address of st.u64
+			fd1 := uint64(u2) + 0x48 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 125: the address of st.u64
+			fd2 := uint64(u2) + 0x50 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+			// 126: the address of st.u64
+			fd3 := uint64(u2) + 0x58 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 127: the address of st.u64
+			fd4 := uint64(u2) + 0x60 - uint64(l)<<3
+			fl4 &= fd4
+			fh4 |= fd4
+			// 128: the address of st.u64
+			fd5 := uint64(u2) + 0x68 - uint64(l)<<3
+			fl5 &= fd5
+			fh5 |= fd5
+			// 129: the address of st.u32
+			fd6 := uint64(u2) + 0x70 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 135: the address of st.u32
+			fd7 := uint64(u2) + 0x74 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 136: the address of ld.u32
+			fd8 := uint64(u2) + 0x74 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 137: the address of ld.u32
+			fd9 := uint64(u2) + 0x70 - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(22)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(23)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(24)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(25)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(26)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(27)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0xf8 && fb5&7 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(28)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(29)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(30)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(31)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+256 > fb2 && fb2+256 > fb0 {
+		return false
+	}
+	if fb0 != fb3 && fb0+256 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0 != fb4 && fb0+256 > fb4 && fb4+256 > fb0 {
+		return false
+	}
+	if fb0 != fb5 && fb0+256 > fb5 && fb5+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb8 && fb8+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb9 && fb9+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+256 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+256 > fb5 && fb5+256 > fb1 {
+		return false
+	}
+	if fb1+256 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb8 && fb8+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb9 && fb9+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+256 > fb5 && fb5+256 > fb2 {
+		return false
+	}
+	if fb2+256 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2+256 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+256 > fb5 && fb5+256 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+256 > fb5 && fb5+256 > fb4 {
+		return false
+	}
+	if fb4+256 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4+256 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4+256 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4+256 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb5+256 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5+256 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5+256 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5+256 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	// PTX line 130: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.CTAID().X))
+	// PTX line 131: mov.u32, warp-uniform
+	u23 := uint64(uint64(w.NTID().X))
+	// PTX line 132: mul.lo.s32, warp-uniform
+	u24 := uint64(uint32(u22) * uint32(u23))
+	// PTX lines 123, 124, 125, 126, 127, 128, 129, 133, 134, 135, 136, 137, 138: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 123: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u21))
+			// 124: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u19))
+			// 125: st.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u17))
+			// 126: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u15))
+			// 127: st.u64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(u13))
+			// 128: st.u64
+			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(u11))
+			// 129: st.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(u3))
+			// 133: mov.u32
+			v25 := uint64(uint64(tid0[l]))
+			// 134: add.s32
+			v26 := uint64(uint32(u24) + uint32(v25))
+			// 135: st.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v26))
+			// 136: ld.u32
+			v27 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			// 137: ld.u32
+			v28 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			// 138: setp.lt.s32
+			c29t := int32(v27) < int32(v28)
+			c29 := c29t
+			c29b0 := uint32(0)
+			if c29 {
+				c29b0 = 1
+			}
+			p0n |= c29b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // floatMathBlock0 runs block 0 of kernel float_math for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 102-138; divergent, reconverges at block 3 (b3 ($L__BB1_3))
 func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, floatMathBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r25 := w.Reg(25)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 102: mov.u64, warp-uniform
@@ -2410,8 +3139,15 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 129: lane-local, one loop over the lanes
+	// PTX line 130: mov.u32, warp-uniform
+	u29 := uint64(uint64(w.CTAID().X))
+	// PTX line 131: mov.u32, warp-uniform
+	u30 := uint64(uint64(w.NTID().X))
+	// PTX line 132: mul.lo.s32, warp-uniform
+	u31 := uint64(uint32(u29) * uint32(u30))
+	// PTX lines 129, 133, 134: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s28w := w.Window(28)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2428,6 +3164,11 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:129")
 					}
 				}
+				// 133: mov.u32
+				v32 := uint64(uint64(tid0[l]))
+				// 134: add.s32
+				v33 := uint64(uint32(u31) + uint32(v32))
+				r25[l] = v33
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2445,31 +3186,25 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s28w, runtime.SpaceGeneric, s28, 4, s28v, l, "testdata/ptx/O0/saxpy_math.ptx:129")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 130: mov.u32, warp-uniform
-	u29 := uint64(uint64(w.CTAID().X))
-	// PTX line 131: mov.u32, warp-uniform
-	u30 := uint64(uint64(w.NTID().X))
-	// PTX line 132: mul.lo.s32, warp-uniform
-	u31 := uint64(uint32(u29) * uint32(u30))
-	// PTX lines 133, 134, 135: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s34w := w.Window(29)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 133: mov.u32
 				v32 := uint64(uint64(tid0[l]))
 				// 134: add.s32
 				v33 := uint64(uint32(u31) + uint32(v32))
+				r25[l] = v33
+			}
+		}
+	}
+	// PTX lines 135: lane-local, one loop over the lanes
+	{
+		s34w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 135: st.u32
 				s34 := uint64(u2) + 0x74
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
 				}
-				s34v := uint64(v33)
+				s34v := uint64(r25[l])
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
@@ -2481,16 +3216,12 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 133: mov.u32
-				v32 := uint64(uint64(tid0[l]))
-				// 134: add.s32
-				v33 := uint64(uint32(u31) + uint32(v32))
 				// 135: st.u32
 				s34 := uint64(u2) + 0x74
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s34, 4)
 				}
-				s34v := uint64(v33)
+				s34v := uint64(r25[l])
 				if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 					runtime.Store32(s34w.Ptr, s34o, s34v)
 				} else {
@@ -4589,6 +5320,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 209: mov.b32, warp-uniform
+	u66 := uint64(k3)
 	// PTX lines 208: lane-local, one loop over the lanes
 	{
 		s65w := w.Window(75)
@@ -4627,8 +5360,6 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 209: mov.b32, warp-uniform
-	u66 := uint64(k3)
 	// PTX lines 210: lane-local, one loop over the lanes
 	{
 		s67w := w.Window(76)
@@ -4821,6 +5552,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 216: mov.b32, warp-uniform
+	u73 := uint64(k4)
 	// PTX lines 215: lane-local, one loop over the lanes
 	{
 		s72w := w.Window(80)
@@ -4859,8 +5592,6 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 216: mov.b32, warp-uniform
-	u73 := uint64(k4)
 	// PTX lines 217: lane-local, one loop over the lanes
 	{
 		s74w := w.Window(81)
@@ -4992,6 +5723,8 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 222: mov.b32, warp-uniform
+	u79 := uint64(k1)
 	// PTX lines 221: lane-local, one loop over the lanes
 	{
 		s78w := w.Window(84)
@@ -5030,8 +5763,6 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 222: mov.b32, warp-uniform
-	u79 := uint64(k1)
 	// PTX lines 223: lane-local, one loop over the lanes
 	{
 		s80w := w.Window(85)

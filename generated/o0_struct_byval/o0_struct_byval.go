@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/struct_byval.ptx",
-	NumPasses:  0,
+	NumPasses:  3,
 	NumWindows: 95,
 	SM:         80,
 	SharedSize: 0,
@@ -3267,6 +3267,7 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r5 := w.Reg(5)
+	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
@@ -3359,8 +3360,15 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 115: lane-local, one loop over the lanes
+	// PTX line 116: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 117: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 118: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 115, 119, 120: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(7)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3377,6 +3385,11 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:115")
 					}
 				}
+				// 119: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 120: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r14[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3394,31 +3407,25 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 8, s12v, l, "testdata/ptx/O0/struct_byval.ptx:115")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 116: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 117: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 118: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 119, 120, 121: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(8)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 119: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 120: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r14[l] = v17
+			}
+		}
+	}
+	// PTX lines 121: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 121: st.u32
 				s18 := uint64(u2) + 0x18
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r14[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -3430,16 +3437,12 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 119: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 120: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 121: st.u32
 				s18 := uint64(u2) + 0x18
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r14[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -3943,9 +3946,151 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// affineBlock3Warp runs block 3 of kernel affine for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func affineBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 148: the address of ld.f32
+			fd0 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 149: the address of st.f32
+			fd1 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 151: the address of st.u32
+			fd2 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 152: the address of ld.f32
+			fd3 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 153: the address of ld.f32
+			fd4 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 155: the address of st.f32
+			fd5 := uint64(r0[l]) + 0x1c - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(14)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(15)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(16)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(17)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(18)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(19)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+128 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb3 && fb5+128 > fb3 && fb3+128 > fb5 {
+		return false
+	}
+	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
+		return false
+	}
+	// PTX line 150: mov.b32, warp-uniform
+	u2 := uint64(k0)
+	// PTX lines 148, 149, 151, 152, 153, 154, 155: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 148: ld.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 149: st.f32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v1))
+			// 151: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u2))
+			// 152: ld.f32
+			v3 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 153: ld.f32
+			v4 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 154: max.f32
+			v5 := uint64(isa.MaxF32(uint32(v3), uint32(v4), false))
+			// 155: st.f32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v5))
+		}
+	}
+	return true
+}
+
 // affineBlock3 runs block 3 of kernel affine for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB2_3), PTX lines 148-155
 func affineBlock3(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, affineBlock3Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r27 := w.Reg(27)
 	r31 := w.Reg(31)
@@ -4002,6 +4147,8 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 150: mov.b32, warp-uniform
+	u3 := uint64(k0)
 	// PTX lines 149: lane-local, one loop over the lanes
 	{
 		s2w := w.Window(15)
@@ -4040,8 +4187,6 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 150: mov.b32, warp-uniform
-	u3 := uint64(k0)
 	// PTX lines 151: lane-local, one loop over the lanes
 	{
 		s4w := w.Window(16)
@@ -4472,10 +4617,453 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 	}
 }
 
+// vecOpsBlock0Warp runs block 0 of kernel vec_ops for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func vecOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x18)
+	// PTX line 187: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 188: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 189: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x24:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/O0/struct_byval.ptx:189")
+	}
+	// PTX line 190: mov.b64, warp-uniform
+	u4 := uint64(k2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 191: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/O0/struct_byval.ptx:191")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 192: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:192")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 193: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:193")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 194: ld.param.f32
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u8 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/O0/struct_byval.ptx:194")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 195: ld.param.f32
+	var u9 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u9 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+	} else {
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/O0/struct_byval.ptx:195")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 196: ld.param.f32
+	var u10 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u10 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/O0/struct_byval.ptx:196")
+	}
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 197: the address of st.f32
+			fd0 := uint64(u2) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 198: the address of st.f32
+			fd1 := uint64(u2) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 199: the address of st.f32
+			fd2 := uint64(u2) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 206: the address of st.u64
+			fd3 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl3 &= fd3
+			fh3 |= fd3
+			// 207: the address of st.u64
+			fd4 := uint64(u2) + 0x18 - uint64(l)<<3
+			fl4 &= fd4
+			fh4 |= fd4
+			// 208: the address of st.u64
+			fd5 := uint64(u2) + 0x20 - uint64(l)<<3
+			fl5 &= fd5
+			fh5 |= fd5
+			// 209: the address of st.u32
+			fd6 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 215: the address of st.u32
+			fd7 := uint64(u2) + 0x2c - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 216: the address of ld.u32
+			fd8 := uint64(u2) + 0x2c - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 217: the address of ld.u32
+			fd9 := uint64(u2) + 0x28 - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(24)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(25)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(26)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(27)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(28)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(29)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0xf8 && fb5&7 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(30)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(31)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(32)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(33)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
+		return false
+	}
+	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+128 > fb3 && fb3+256 > fb0 {
+		return false
+	}
+	if fb0+128 > fb4 && fb4+256 > fb0 {
+		return false
+	}
+	if fb0+128 > fb5 && fb5+256 > fb0 {
+		return false
+	}
+	if fb0 != fb6 && fb0+128 > fb6 && fb6+128 > fb0 {
+		return false
+	}
+	if fb0 != fb7 && fb0+128 > fb7 && fb7+128 > fb0 {
+		return false
+	}
+	if fb0 != fb8 && fb0+128 > fb8 && fb8+128 > fb0 {
+		return false
+	}
+	if fb0 != fb9 && fb0+128 > fb9 && fb9+128 > fb0 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+128 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1+128 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb1+128 > fb5 && fb5+256 > fb1 {
+		return false
+	}
+	if fb1 != fb6 && fb1+128 > fb6 && fb6+128 > fb1 {
+		return false
+	}
+	if fb1 != fb7 && fb1+128 > fb7 && fb7+128 > fb1 {
+		return false
+	}
+	if fb1 != fb8 && fb1+128 > fb8 && fb8+128 > fb1 {
+		return false
+	}
+	if fb1 != fb9 && fb1+128 > fb9 && fb9+128 > fb1 {
+		return false
+	}
+	if fb2+128 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2+128 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb2+128 > fb5 && fb5+256 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+128 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+256 > fb5 && fb5+256 > fb3 {
+		return false
+	}
+	if fb3+256 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3+256 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb4 != fb5 && fb4+256 > fb5 && fb5+256 > fb4 {
+		return false
+	}
+	if fb4+256 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4+256 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4+256 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4+256 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb5+256 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5+256 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5+256 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5+256 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	// PTX line 200: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u5)
+	// PTX line 201: cvta.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX line 202: cvta.to.global.u64, warp-uniform
+	u13 := uint64(u6)
+	// PTX line 203: cvta.global.u64, warp-uniform
+	u14 := uint64(u13)
+	// PTX line 204: cvta.to.global.u64, warp-uniform
+	u15 := uint64(u7)
+	// PTX line 205: cvta.global.u64, warp-uniform
+	u16 := uint64(u15)
+	// PTX line 210: mov.u32, warp-uniform
+	u17 := uint64(uint64(w.CTAID().X))
+	// PTX line 211: mov.u32, warp-uniform
+	u18 := uint64(uint64(w.NTID().X))
+	// PTX line 212: mul.lo.s32, warp-uniform
+	u19 := uint64(uint32(u17) * uint32(u18))
+	// PTX lines 197, 198, 199, 206, 207, 208, 209, 213, 214, 215, 216, 217, 218: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 197: st.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u10))
+			// 198: st.f32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u9))
+			// 199: st.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u8))
+			// 206: st.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u16))
+			// 207: st.u64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(u14))
+			// 208: st.u64
+			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(u12))
+			// 209: st.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(u3))
+			// 213: mov.u32
+			v20 := uint64(uint64(tid0[l]))
+			// 214: add.s32
+			v21 := uint64(uint32(u19) + uint32(v20))
+			// 215: st.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v21))
+			// 216: ld.u32
+			v22 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			// 217: ld.u32
+			v23 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			// 218: setp.lt.s32
+			c24t := int32(v22) < int32(v23)
+			c24 := c24t
+			c24b0 := uint32(0)
+			if c24 {
+				c24b0 = 1
+			}
+			p0n |= c24b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	_ = u4
+	return true
+}
+
 // vecOpsBlock0 runs block 0 of kernel vec_ops for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 187-218; divergent, reconverges at block 4 (b3 ($L__BB3_3))
 func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, vecOpsBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r20 := w.Reg(20)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	k2 := uint64(0x18)
@@ -4674,6 +5262,18 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 200: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u5)
+	// PTX line 201: cvta.global.u64, warp-uniform
+	u15 := uint64(u14)
+	// PTX line 202: cvta.to.global.u64, warp-uniform
+	u16 := uint64(u6)
+	// PTX line 203: cvta.global.u64, warp-uniform
+	u17 := uint64(u16)
+	// PTX line 204: cvta.to.global.u64, warp-uniform
+	u18 := uint64(u7)
+	// PTX line 205: cvta.global.u64, warp-uniform
+	u19 := uint64(u18)
 	// PTX lines 199: lane-local, one loop over the lanes
 	{
 		s13w := w.Window(26)
@@ -4712,18 +5312,6 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 200: cvta.to.global.u64, warp-uniform
-	u14 := uint64(u5)
-	// PTX line 201: cvta.global.u64, warp-uniform
-	u15 := uint64(u14)
-	// PTX line 202: cvta.to.global.u64, warp-uniform
-	u16 := uint64(u6)
-	// PTX line 203: cvta.global.u64, warp-uniform
-	u17 := uint64(u16)
-	// PTX line 204: cvta.to.global.u64, warp-uniform
-	u18 := uint64(u7)
-	// PTX line 205: cvta.global.u64, warp-uniform
-	u19 := uint64(u18)
 	// PTX lines 206: lane-local, one loop over the lanes
 	{
 		s20w := w.Window(27)
@@ -4838,8 +5426,15 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 209: lane-local, one loop over the lanes
+	// PTX line 210: mov.u32, warp-uniform
+	u24 := uint64(uint64(w.CTAID().X))
+	// PTX line 211: mov.u32, warp-uniform
+	u25 := uint64(uint64(w.NTID().X))
+	// PTX line 212: mul.lo.s32, warp-uniform
+	u26 := uint64(uint32(u24) * uint32(u25))
+	// PTX lines 209, 213, 214: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s23w := w.Window(30)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -4856,6 +5451,11 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/struct_byval.ptx:209")
 					}
 				}
+				// 213: mov.u32
+				v27 := uint64(uint64(tid0[l]))
+				// 214: add.s32
+				v28 := uint64(uint32(u26) + uint32(v27))
+				r20[l] = v28
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4873,31 +5473,25 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s23w, runtime.SpaceGeneric, s23, 4, s23v, l, "testdata/ptx/O0/struct_byval.ptx:209")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 210: mov.u32, warp-uniform
-	u24 := uint64(uint64(w.CTAID().X))
-	// PTX line 211: mov.u32, warp-uniform
-	u25 := uint64(uint64(w.NTID().X))
-	// PTX line 212: mul.lo.s32, warp-uniform
-	u26 := uint64(uint32(u24) * uint32(u25))
-	// PTX lines 213, 214, 215: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s29w := w.Window(31)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 213: mov.u32
 				v27 := uint64(uint64(tid0[l]))
 				// 214: add.s32
 				v28 := uint64(uint32(u26) + uint32(v27))
+				r20[l] = v28
+			}
+		}
+	}
+	// PTX lines 215: lane-local, one loop over the lanes
+	{
+		s29w := w.Window(31)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 215: st.u32
 				s29 := uint64(u2) + 0x2c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
 				}
-				s29v := uint64(v28)
+				s29v := uint64(r20[l])
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
@@ -4909,16 +5503,12 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 213: mov.u32
-				v27 := uint64(uint64(tid0[l]))
-				// 214: add.s32
-				v28 := uint64(uint32(u26) + uint32(v27))
 				// 215: st.u32
 				s29 := uint64(u2) + 0x2c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s29, 4)
 				}
-				s29v := uint64(v28)
+				s29v := uint64(r20[l])
 				if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 					runtime.Store32(s29w.Ptr, s29o, s29v)
 				} else {
@@ -8055,11 +8645,248 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	}
 }
 
+// mixedParamBlock0Warp runs block 0 of kernel mixed_param for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mixedParamBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r6 := w.Reg(6)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	k2 := uint64(0x10)
+	// PTX line 358: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 359: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 360: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 44 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/O0/struct_byval.ptx:360")
+	}
+	// PTX line 361: mov.b64, warp-uniform
+	u4 := uint64(k2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 362: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/struct_byval.ptx:362")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 363: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/struct_byval.ptx:363")
+	}
+	// PTX line 364: mov.u64, warp-uniform
+	u7 := uint64(u4)
+	runtime.Broadcast(r6, m, u7)
+	// PTX line 365: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 366: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 367: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u6)
+	// PTX line 368: cvta.global.u64, warp-uniform
+	u11 := uint64(u10)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 369: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 370: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 371: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 377: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 378: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 379: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(84)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(85)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(86)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(87)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(88)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(89)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 372: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.CTAID().X))
+	// PTX line 373: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.NTID().X))
+	// PTX line 374: mul.lo.s32, warp-uniform
+	u14 := uint64(uint32(u12) * uint32(u13))
+	// PTX lines 369, 370, 371, 375, 376, 377, 378, 379, 380: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 369: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u11))
+			// 370: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u9))
+			// 371: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 375: mov.u32
+			v15 := uint64(uint64(tid0[l]))
+			// 376: add.s32
+			v16 := uint64(uint32(u14) + uint32(v15))
+			// 377: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v16))
+			// 378: ld.u32
+			v17 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 379: ld.u32
+			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 380: setp.lt.s32
+			c19t := int32(v17) < int32(v18)
+			c19 := c19t
+			c19b0 := uint32(0)
+			if c19 {
+				c19b0 = 1
+			}
+			p0n |= c19b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	_ = u7
+	return true
+}
+
 // mixedParamBlock0 runs block 0 of kernel mixed_param for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 358-380; divergent, reconverges at block 3 (b3 ($L__BB4_3))
 func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, mixedParamBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r6 := w.Reg(6)
+	r15 := w.Reg(15)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	k2 := uint64(0x10)
@@ -8205,8 +9032,15 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 371: lane-local, one loop over the lanes
+	// PTX line 372: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 373: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 374: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 371, 375, 376: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s14w := w.Window(86)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -8223,6 +9057,11 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:371")
 					}
 				}
+				// 375: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 376: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				r15[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8240,31 +9079,25 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 4, s14v, l, "testdata/ptx/O0/struct_byval.ptx:371")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 372: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().X))
-	// PTX line 373: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.NTID().X))
-	// PTX line 374: mul.lo.s32, warp-uniform
-	u17 := uint64(uint32(u15) * uint32(u16))
-	// PTX lines 375, 376, 377: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s20w := w.Window(87)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 375: mov.u32
 				v18 := uint64(uint64(tid0[l]))
 				// 376: add.s32
 				v19 := uint64(uint32(u17) + uint32(v18))
+				r15[l] = v19
+			}
+		}
+	}
+	// PTX lines 377: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(87)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 377: st.u32
 				s20 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r15[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -8276,16 +9109,12 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 375: mov.u32
-				v18 := uint64(uint64(tid0[l]))
-				// 376: add.s32
-				v19 := uint64(uint32(u17) + uint32(v18))
 				// 377: st.u32
 				s20 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r15[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/switch_dense.ptx",
-	NumPasses:  18,
+	NumPasses:  20,
 	NumWindows: 56,
 	SM:         80,
 	SharedSize: 0,
@@ -2153,10 +2153,239 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
+// switchDenseBlock0Warp runs block 0 of kernel switch_dense for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDenseBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 28: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 29: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/switch_dense.ptx:30")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/switch_dense.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/switch_dense.ptx:32")
+	}
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 34: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 36: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 37: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 38: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 39: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 45: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 46: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 47: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 40: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 41: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 42: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 37, 38, 39, 43, 44, 45, 46, 47, 48: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 37: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 38: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 39: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 43: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 44: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 45: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			// 46: ld.u32
+			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 47: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 48: setp.lt.s32
+			c17t := int32(v15) < int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // switchDenseBlock0 runs block 0 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 28-48; divergent, reconverges at block 18 (b18 ($L__BB0_12))
 func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, switchDenseBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 28: mov.u64, warp-uniform
@@ -2296,8 +2525,15 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 39: lane-local, one loop over the lanes
+	// PTX line 40: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 41: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 42: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 39, 43, 44: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2314,6 +2550,11 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:39")
 					}
 				}
+				// 43: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 44: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2331,31 +2572,25 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:39")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 40: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 41: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 42: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(3)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 43: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 44: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 45: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 45: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -2367,16 +2602,12 @@ func switchDenseBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 43: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 44: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 45: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -3047,7 +3278,7 @@ func switchDenseBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock9 runs block 9 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB0_3), PTX lines 90-93
 func switchDenseBlock9(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, switchDenseBlock9Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, switchDenseBlock9Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3240,7 +3471,7 @@ func switchDenseBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock10 runs block 10 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB0_4), PTX lines 96-98
 func switchDenseBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, switchDenseBlock10Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, switchDenseBlock10Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3397,7 +3628,7 @@ func switchDenseBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock11 runs block 11 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB0_5), PTX lines 101-103
 func switchDenseBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, switchDenseBlock11Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, switchDenseBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3554,7 +3785,7 @@ func switchDenseBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock12 runs block 12 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB0_6), PTX lines 106-108
 func switchDenseBlock12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, switchDenseBlock12Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, switchDenseBlock12Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3726,7 +3957,7 @@ func switchDenseBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock13 runs block 13 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB0_7), PTX lines 111-114
 func switchDenseBlock13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, switchDenseBlock13Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, switchDenseBlock13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3929,7 +4160,7 @@ func switchDenseBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock14 runs block 14 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB0_8), PTX lines 117-123
 func switchDenseBlock14(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, switchDenseBlock14Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, switchDenseBlock14Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4103,7 +4334,7 @@ func switchDenseBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock15 runs block 15 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b15 ($L__BB0_9), PTX lines 126-128
 func switchDenseBlock15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, switchDenseBlock15Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, switchDenseBlock15Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4258,7 +4489,7 @@ func switchDenseBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDenseBlock16 runs block 16 of kernel switch_dense for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB0_10), PTX lines 131-133
 func switchDenseBlock16(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, switchDenseBlock16Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, switchDenseBlock16Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4813,10 +5044,239 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// switchDefaultBlock0Warp runs block 0 of kernel switch_default for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func switchDefaultBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 162: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 163: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 164: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/switch_dense.ptx:164")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 165: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/switch_dense.ptx:165")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 166: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/switch_dense.ptx:166")
+	}
+	// PTX line 167: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 168: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 169: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 170: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 171: the address of st.u64
+			fd0 := uint64(u2) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 172: the address of st.u64
+			fd1 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 173: the address of st.u32
+			fd2 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 179: the address of st.u32
+			fd3 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 180: the address of ld.u32
+			fd4 := uint64(u2) + 0x14 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 181: the address of ld.u32
+			fd5 := uint64(u2) + 0x10 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(33)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(34)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(35)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(36)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(37)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(38)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 174: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 175: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 176: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 171, 172, 173, 177, 178, 179, 180, 181, 182: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 171: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 172: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 173: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 177: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 178: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 179: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			// 180: ld.u32
+			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 181: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 182: setp.lt.s32
+			c17t := int32(v15) < int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // switchDefaultBlock0 runs block 0 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 162-182; divergent, reconverges at block 22 (b22 ($L__BB1_14))
 func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, switchDefaultBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 162: mov.u64, warp-uniform
@@ -4956,8 +5416,15 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 173: lane-local, one loop over the lanes
+	// PTX line 174: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 175: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 176: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 173, 177, 178: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(35)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -4974,6 +5441,11 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:173")
 					}
 				}
+				// 177: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 178: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4991,31 +5463,25 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/switch_dense.ptx:173")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 174: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 175: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 176: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 177, 178, 179: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(36)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 177: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 178: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 179: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(36)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 179: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -5027,16 +5493,12 @@ func switchDefaultBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 177: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 178: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 179: st.u32
 				s18 := uint64(u2) + 0x14
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -5654,7 +6116,7 @@ func switchDefaultBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock11 runs block 11 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b11 ($L__BB1_3), PTX lines 229-230
 func switchDefaultBlock11(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, switchDefaultBlock11Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, switchDefaultBlock11Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5740,7 +6202,7 @@ func switchDefaultBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock12 runs block 12 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB1_4), PTX lines 233-234
 func switchDefaultBlock12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, switchDefaultBlock12Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, switchDefaultBlock12Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5826,7 +6288,7 @@ func switchDefaultBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock13 runs block 13 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB1_5), PTX lines 237-238
 func switchDefaultBlock13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, switchDefaultBlock13Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, switchDefaultBlock13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5912,7 +6374,7 @@ func switchDefaultBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock14 runs block 14 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b14 ($L__BB1_6), PTX lines 241-242
 func switchDefaultBlock14(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, switchDefaultBlock14Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, switchDefaultBlock14Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5998,7 +6460,7 @@ func switchDefaultBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock15 runs block 15 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b15 ($L__BB1_7), PTX lines 245-246
 func switchDefaultBlock15(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, switchDefaultBlock15Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, switchDefaultBlock15Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6084,7 +6546,7 @@ func switchDefaultBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock16 runs block 16 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b16 ($L__BB1_8), PTX lines 249-250
 func switchDefaultBlock16(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, switchDefaultBlock16Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, switchDefaultBlock16Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6170,7 +6632,7 @@ func switchDefaultBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock17 runs block 17 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b17 ($L__BB1_9), PTX lines 253-254
 func switchDefaultBlock17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, switchDefaultBlock17Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, switchDefaultBlock17Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6256,7 +6718,7 @@ func switchDefaultBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock18 runs block 18 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b18 ($L__BB1_10), PTX lines 257-258
 func switchDefaultBlock18(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, switchDefaultBlock18Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, switchDefaultBlock18Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6342,7 +6804,7 @@ func switchDefaultBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock19 runs block 19 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b19 ($L__BB1_11), PTX lines 261-262
 func switchDefaultBlock19(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, switchDefaultBlock19Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(18) && w.PassDone(18, switchDefaultBlock19Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6428,7 +6890,7 @@ func switchDefaultBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // switchDefaultBlock20 runs block 20 of kernel switch_default for the lanes m (budget 0: counting statistics).
 // b20 ($L__BB1_12), PTX lines 265-266
 func switchDefaultBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, switchDefaultBlock20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(19) && w.PassDone(19, switchDefaultBlock20Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

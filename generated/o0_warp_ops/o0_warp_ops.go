@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/warp_ops.ptx",
-	NumPasses:  7,
+	NumPasses:  10,
 	NumWindows: 150,
 	SM:         80,
 	SharedSize: 0,
@@ -2173,6 +2173,7 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 // b0, PTX lines 27-50
 func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
+	r12 := w.Reg(12)
 	r17 := w.Reg(17)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
@@ -2261,8 +2262,15 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 36: lane-local, one loop over the lanes
+	// PTX line 37: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 38: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 39: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 36, 40, 41: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s10w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2279,6 +2287,11 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:36")
 					}
 				}
+				// 40: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 41: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				r12[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2296,31 +2309,25 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:36")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 37: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 38: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 39: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 40, 41, 42: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s16w := w.Window(2)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 40: mov.u32
 				v14 := uint64(uint64(tid0[l]))
 				// 41: add.s32
 				v15 := uint64(uint32(u13) + uint32(v14))
+				r12[l] = v15
+			}
+		}
+	}
+	// PTX lines 42: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 42: st.u32
 				s16 := uint64(u2) + 0x20
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r12[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
@@ -2332,16 +2339,12 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 40: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 41: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
 				// 42: st.u32
 				s16 := uint64(u2) + 0x20
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r12[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
@@ -2488,6 +2491,8 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 49: mov.b32, warp-uniform
+	u23 := uint64(k3)
 	// PTX lines 48: lane-local, one loop over the lanes
 	{
 		s22w := w.Window(6)
@@ -2526,8 +2531,6 @@ func warpReduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 49: mov.b32, warp-uniform
-	u23 := uint64(k3)
 	// PTX lines 50: lane-local, one loop over the lanes
 	{
 		s24w := w.Window(7)
@@ -2692,9 +2695,274 @@ func warpReduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpReduceSumBlock2Warp runs block 2 of kernel warp_reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpReduceSumBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r30 := w.Reg(30)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x20)
+	k2 := uint64(0x8)
+	k3 := uint64(0x1f)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 58: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x24 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 59: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 61: the address of st.u32
+			fd2 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 62: the address of st.u32
+			fd3 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 63: the address of st.u32
+			fd4 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 65: the address of st.u32
+			fd5 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 66: the address of ld.u32
+			fd6 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 67: the address of ld.u32
+			fd7 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 68: the address of ld.u32
+			fd8 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 69: the address of ld.u32
+			fd9 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(9)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(10)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(11)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(12)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(13)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(14)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(15)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(16)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(17)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(18)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+128 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	// PTX line 60: mov.b32, warp-uniform
+	u3 := uint64(k0)
+	// PTX line 64: mov.b32, warp-uniform
+	u4 := uint64(k1)
+	// PTX lines 58, 59, 61, 62, 63, 65, 66, 67, 68, 69, 70, 71, 72: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 58: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 59: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 61: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 62: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v1))
+			// 63: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v2))
+			// 65: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u4))
+			// 66: ld.u32
+			v5 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			r24[l] = v5
+			// 67: ld.u32
+			v6 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			r25[l] = v6
+			// 68: ld.u32
+			v7 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			r26[l] = v7
+			// 69: ld.u32
+			v8 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			// 70: sub.s32
+			v9 := uint64(uint32(u4) - uint32(v8))
+			// 71: shl.b32
+			v10 := uint64(uint32(v9) << uint32(k2))
+			// 72: or.b32
+			v11 := uint64(uint32(v10) | uint32(k3))
+			r30[l] = v11
+		}
+	}
+	return true
+}
+
 // warpReduceSumBlock2 runs block 2 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_2), PTX lines 58-72; the lanes wait here for those shfl.sync.down.b32 at line 73 names
 func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, warpReduceSumBlock2Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
@@ -2706,6 +2974,8 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x20)
 	k2 := uint64(0x8)
 	k3 := uint64(0x1f)
+	// PTX line 60: mov.b32, warp-uniform
+	u3 := uint64(k0)
 	// PTX lines 58, 59: lane-local, one loop over the lanes
 	{
 		v1aw := w.Window(9)
@@ -2797,8 +3067,6 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 60: mov.b32, warp-uniform
-	u3 := uint64(k0)
 	// PTX lines 61: lane-local, one loop over the lanes
 	{
 		s4w := w.Window(11)
@@ -2875,6 +3143,8 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 64: mov.b32, warp-uniform
+	u7 := uint64(k1)
 	// PTX lines 63: lane-local, one loop over the lanes
 	{
 		s6w := w.Window(13)
@@ -2913,8 +3183,6 @@ func warpReduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 64: mov.b32, warp-uniform
-	u7 := uint64(k1)
 	// PTX lines 65: lane-local, one loop over the lanes
 	{
 		s8w := w.Window(14)
@@ -3295,7 +3563,7 @@ func warpReduceSumBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpReduceSumBlock4 runs block 4 of kernel warp_reduce_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_3), PTX lines 79-81
 func warpReduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, warpReduceSumBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, warpReduceSumBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -3721,6 +3989,7 @@ func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 // b0, PTX lines 121-144
 func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
+	r12 := w.Reg(12)
 	r17 := w.Reg(17)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
@@ -3809,8 +4078,15 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 130: lane-local, one loop over the lanes
+	// PTX line 131: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 132: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 133: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 130, 134, 135: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s10w := w.Window(28)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3827,6 +4103,11 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:130")
 					}
 				}
+				// 134: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 135: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				r12[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3844,31 +4125,25 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:130")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 131: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 132: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 133: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 134, 135, 136: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s16w := w.Window(29)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 134: mov.u32
 				v14 := uint64(uint64(tid0[l]))
 				// 135: add.s32
 				v15 := uint64(uint32(u13) + uint32(v14))
+				r12[l] = v15
+			}
+		}
+	}
+	// PTX lines 136: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(29)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 136: st.u32
 				s16 := uint64(u2) + 0x28
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r12[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
@@ -3880,16 +4155,12 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 134: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 135: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
 				// 136: st.u32
 				s16 := uint64(u2) + 0x28
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r12[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
@@ -4036,6 +4307,8 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 143: mov.b32, warp-uniform
+	u23 := uint64(k3)
 	// PTX lines 142: lane-local, one loop over the lanes
 	{
 		s22w := w.Window(33)
@@ -4074,8 +4347,6 @@ func warpAllreduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 143: mov.b32, warp-uniform
-	u23 := uint64(k3)
 	// PTX lines 144: lane-local, one loop over the lanes
 	{
 		s24w := w.Window(34)
@@ -4164,7 +4435,7 @@ func warpAllreduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpAllreduceMaxBlock1 runs block 1 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_1), PTX lines 147-148; divergent, reconverges at block 5 (b4 ($L__BB1_4))
 func warpAllreduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, warpAllreduceMaxBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, warpAllreduceMaxBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -4240,9 +4511,276 @@ func warpAllreduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpAllreduceMaxBlock2Warp runs block 2 of kernel warp_allreduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpAllreduceMaxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r20 := w.Reg(20)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r30 := w.Reg(30)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x20)
+	k2 := uint64(0x8)
+	k3 := uint64(0x1f)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 152: the address of ld.f32
+			fd0 := uint64(r0[l]) + 0x2c - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 153: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x30 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 155: the address of st.u32
+			fd2 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 156: the address of st.f32
+			fd3 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 157: the address of st.u32
+			fd4 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 159: the address of st.u32
+			fd5 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 160: the address of ld.u32
+			fd6 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 161: the address of ld.f32
+			fd7 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 162: the address of ld.u32
+			fd8 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 163: the address of ld.u32
+			fd9 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(36)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(37)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(38)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(39)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(40)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(41)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(42)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(43)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(44)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(45)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+128 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	// PTX line 154: mov.b32, warp-uniform
+	u3 := uint64(k0)
+	// PTX line 158: mov.b32, warp-uniform
+	u4 := uint64(k1)
+	// PTX lines 152, 153, 155, 156, 157, 159, 160, 161, 162, 163, 164, 165, 166: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 152: ld.f32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r20[l] = v1
+			// 153: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 155: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 156: st.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v1))
+			// 157: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v2))
+			// 159: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u4))
+			// 160: ld.u32
+			v5 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			r24[l] = v5
+			// 161: ld.f32
+			v6 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			r25[l] = v6
+			// 162: ld.u32
+			v7 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			r26[l] = v7
+			// 163: ld.u32
+			v8 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			// 164: sub.s32
+			v9 := uint64(uint32(u4) - uint32(v8))
+			// 165: shl.b32
+			v10 := uint64(uint32(v9) << uint32(k2))
+			// 166: or.b32
+			v11 := uint64(uint32(v10) | uint32(k3))
+			r30[l] = v11
+		}
+	}
+	return true
+}
+
 // warpAllreduceMaxBlock2 runs block 2 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_2), PTX lines 152-166; the lanes wait here for those shfl.sync.bfly.b32 at line 167 names
 func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, warpAllreduceMaxBlock2Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
@@ -4254,6 +4792,8 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x20)
 	k2 := uint64(0x8)
 	k3 := uint64(0x1f)
+	// PTX line 154: mov.b32, warp-uniform
+	u3 := uint64(k0)
 	// PTX lines 152, 153: lane-local, one loop over the lanes
 	{
 		v1aw := w.Window(36)
@@ -4345,8 +4885,6 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 154: mov.b32, warp-uniform
-	u3 := uint64(k0)
 	// PTX lines 155: lane-local, one loop over the lanes
 	{
 		s4w := w.Window(38)
@@ -4423,6 +4961,8 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 158: mov.b32, warp-uniform
+	u7 := uint64(k1)
 	// PTX lines 157: lane-local, one loop over the lanes
 	{
 		s6w := w.Window(40)
@@ -4461,8 +5001,6 @@ func warpAllreduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 158: mov.b32, warp-uniform
-	u7 := uint64(k1)
 	// PTX lines 159: lane-local, one loop over the lanes
 	{
 		s8w := w.Window(41)
@@ -4957,7 +5495,7 @@ func warpAllreduceMaxBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpAllreduceMaxBlock4 runs block 4 of kernel warp_allreduce_max for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_3), PTX lines 176-178
 func warpAllreduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, warpAllreduceMaxBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, warpAllreduceMaxBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5336,6 +5874,8 @@ func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 // b0, PTX lines 204-229
 func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r18 := w.Reg(18)
 	k0 := uint64(0x0)
@@ -5426,8 +5966,15 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 213: lane-local, one loop over the lanes
+	// PTX line 214: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 215: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 216: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 213, 217, 218: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s10w := w.Window(58)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -5444,6 +5991,12 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:213")
 					}
 				}
+				// 217: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				r11[l] = v14
+				// 218: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				r12[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5461,31 +6014,26 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:213")
 					}
 				}
+				// 217: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				r11[l] = v14
+				// 218: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				r12[l] = v15
 			}
 		}
 	}
-	// PTX line 214: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 215: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 216: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 217, 218, 219, 220: lane-local, one loop over the lanes
+	// PTX lines 219, 220: lane-local, one loop over the lanes
 	{
-		tid0 := &w.Tid[0]
 		s16w := w.Window(59)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 217: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 218: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
 				// 219: st.u32
 				s16 := uint64(u2) + 0x20
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r12[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
@@ -5494,22 +6042,18 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 220: and.b32
-				v17 := uint64(uint32(v14) & uint32(k2))
+				v17 := uint64(uint32(r11[l]) & uint32(k2))
 				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 217: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 218: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
 				// 219: st.u32
 				s16 := uint64(u2) + 0x20
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r12[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
@@ -5518,7 +6062,7 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 220: and.b32
-				v17 := uint64(uint32(v14) & uint32(k2))
+				v17 := uint64(uint32(r11[l]) & uint32(k2))
 				r13[l] = v17
 			}
 		}
@@ -5697,6 +6241,8 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 228: mov.b32, warp-uniform
+	u25 := uint64(k4)
 	// PTX lines 227: lane-local, one loop over the lanes
 	{
 		s24w := w.Window(64)
@@ -5735,8 +6281,6 @@ func warpScanBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 228: mov.b32, warp-uniform
-	u25 := uint64(k4)
 	// PTX lines 229: lane-local, one loop over the lanes
 	{
 		s26w := w.Window(65)
@@ -5825,7 +6369,7 @@ func warpScanBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpScanBlock1 runs block 1 of kernel warp_scan for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_1), PTX lines 232-233; divergent, reconverges at block 7 (b6 ($L__BB2_6))
 func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, warpScanBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, warpScanBlock1Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5901,9 +6445,271 @@ func warpScanBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
+// warpScanBlock2Warp runs block 2 of kernel warp_scan for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func warpScanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r30 := w.Reg(30)
+	k0 := uint64(0xffffffff)
+	k1 := uint64(0x20)
+	k2 := uint64(0x8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	fl6, fh6 := ^uint64(0), uint64(0)
+	fl7, fh7 := ^uint64(0), uint64(0)
+	fl8, fh8 := ^uint64(0), uint64(0)
+	fl9, fh9 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 237: the address of ld.u32
+			fd0 := uint64(r0[l]) + 0x28 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 238: the address of ld.u32
+			fd1 := uint64(r0[l]) + 0x2c - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 240: the address of st.u32
+			fd2 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 241: the address of st.u32
+			fd3 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 242: the address of st.u32
+			fd4 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 244: the address of st.u32
+			fd5 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+			// 245: the address of ld.u32
+			fd6 := uint64(r0[l]) + 0x0 - uint64(l)<<2
+			fl6 &= fd6
+			fh6 |= fd6
+			// 246: the address of ld.u32
+			fd7 := uint64(r0[l]) + 0x4 - uint64(l)<<2
+			fl7 &= fd7
+			fh7 |= fd7
+			// 247: the address of ld.u32
+			fd8 := uint64(r0[l]) + 0x8 - uint64(l)<<2
+			fl8 &= fd8
+			fh8 |= fd8
+			// 248: the address of ld.u32
+			fd9 := uint64(r0[l]) + 0xc - uint64(l)<<2
+			fl9 &= fd9
+			fh9 |= fd9
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5)|(fl6^fh6)|(fl7^fh7)|(fl8^fh8)|(fl9^fh9) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(67)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(68)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(69)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(70)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(71)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(72)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := fl6
+	fw6 := w.Window(73)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := fl7
+	fw7 := w.Window(74)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := fl8
+	fw8 := w.Window(75)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := fl9
+	fw9 := w.Window(76)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+128 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	// PTX line 239: mov.b32, warp-uniform
+	u3 := uint64(k0)
+	// PTX line 243: mov.b32, warp-uniform
+	u4 := uint64(k1)
+	// PTX lines 237, 238, 240, 241, 242, 244, 245, 246, 247, 248, 249, 250: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 237: ld.u32
+			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 238: ld.u32
+			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 240: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 241: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v1))
+			// 242: st.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v2))
+			// 244: st.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u4))
+			// 245: ld.u32
+			v5 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			r25[l] = v5
+			// 246: ld.u32
+			v6 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			r26[l] = v6
+			// 247: ld.u32
+			v7 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			r27[l] = v7
+			// 248: ld.u32
+			v8 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			// 249: sub.s32
+			v9 := uint64(uint32(u4) - uint32(v8))
+			// 250: shl.b32
+			v10 := uint64(uint32(v9) << uint32(k2))
+			r30[l] = v10
+		}
+	}
+	return true
+}
+
 // warpScanBlock2 runs block 2 of kernel warp_scan for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB2_2), PTX lines 237-250; the lanes wait here for those shfl.sync.up.b32 at line 251 names
 func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, warpScanBlock2Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
 	r21 := w.Reg(21)
 	r22 := w.Reg(22)
@@ -5914,6 +6720,8 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0xffffffff)
 	k1 := uint64(0x20)
 	k2 := uint64(0x8)
+	// PTX line 239: mov.b32, warp-uniform
+	u3 := uint64(k0)
 	// PTX lines 237, 238: lane-local, one loop over the lanes
 	{
 		v1aw := w.Window(67)
@@ -6005,8 +6813,6 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 239: mov.b32, warp-uniform
-	u3 := uint64(k0)
 	// PTX lines 240: lane-local, one loop over the lanes
 	{
 		s4w := w.Window(69)
@@ -6083,6 +6889,8 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 243: mov.b32, warp-uniform
+	u7 := uint64(k1)
 	// PTX lines 242: lane-local, one loop over the lanes
 	{
 		s6w := w.Window(71)
@@ -6121,8 +6929,6 @@ func warpScanBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 243: mov.b32, warp-uniform
-	u7 := uint64(k1)
 	// PTX lines 244: lane-local, one loop over the lanes
 	{
 		s8w := w.Window(72)
@@ -6563,7 +7369,7 @@ func warpScanBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpScanBlock4 runs block 4 of kernel warp_scan for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB2_3), PTX lines 259-262
 func warpScanBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, warpScanBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, warpScanBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -6756,7 +7562,7 @@ func warpScanBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpScanBlock6 runs block 6 of kernel warp_scan for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB2_5), PTX lines 267-269
 func warpScanBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, warpScanBlock6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, warpScanBlock6Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -7077,6 +7883,7 @@ func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 // b0, PTX lines 294-330; the lanes wait here for those shfl.sync.idx.b32 at line 331 names
 func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
+	r12 := w.Reg(12)
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
@@ -7174,8 +7981,15 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 303: lane-local, one loop over the lanes
+	// PTX line 304: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 305: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 306: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 303, 307, 308: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s10w := w.Window(90)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -7192,6 +8006,11 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:303")
 					}
 				}
+				// 307: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 308: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				r12[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7209,31 +8028,25 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_ops.ptx:303")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 304: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 305: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 306: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 307, 308, 309: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s16w := w.Window(91)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 307: mov.u32
 				v14 := uint64(uint64(tid0[l]))
 				// 308: add.s32
 				v15 := uint64(uint32(u13) + uint32(v14))
+				r12[l] = v15
+			}
+		}
+	}
+	// PTX lines 309: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(91)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 309: st.u32
 				s16 := uint64(u2) + 0x20
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r12[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
@@ -7245,16 +8058,12 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 307: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 308: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
 				// 309: st.u32
 				s16 := uint64(u2) + 0x20
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r12[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
@@ -7439,6 +8248,8 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 318: mov.b32, warp-uniform
+	u25 := uint64(k4)
 	// PTX lines 316, 317: lane-local, one loop over the lanes
 	{
 		v23aw := w.Window(96)
@@ -7497,8 +8308,6 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 318: mov.b32, warp-uniform
-	u25 := uint64(k4)
 	// PTX lines 319: lane-local, one loop over the lanes
 	{
 		s26w := w.Window(97)
@@ -7575,6 +8384,8 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 322: mov.b32, warp-uniform
+	u29 := uint64(k5)
 	// PTX lines 321: lane-local, one loop over the lanes
 	{
 		s28w := w.Window(99)
@@ -7613,8 +8424,6 @@ func warpBroadcastBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 322: mov.b32, warp-uniform
-	u29 := uint64(k5)
 	// PTX lines 323: lane-local, one loop over the lanes
 	{
 		s30w := w.Window(100)
@@ -8057,6 +8866,7 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r20 := w.Reg(20)
+	r21 := w.Reg(21)
 	r27 := w.Reg(27)
 	r28 := w.Reg(28)
 	r30 := w.Reg(30)
@@ -8322,8 +9132,15 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 378: lane-local, one loop over the lanes
+	// PTX line 379: mov.u32, warp-uniform
+	u23 := uint64(uint64(w.CTAID().X))
+	// PTX line 380: mov.u32, warp-uniform
+	u24 := uint64(uint64(w.NTID().X))
+	// PTX line 381: mul.lo.s32, warp-uniform
+	u25 := uint64(uint32(u23) * uint32(u24))
+	// PTX lines 378, 382, 383: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s22w := w.Window(112)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -8340,6 +9157,12 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/warp_ops.ptx:378")
 					}
 				}
+				// 382: mov.u32
+				v26 := uint64(uint64(tid0[l]))
+				r20[l] = v26
+				// 383: add.s32
+				v27 := uint64(uint32(u25) + uint32(v26))
+				r21[l] = v27
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8357,32 +9180,26 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s22w, runtime.SpaceGeneric, s22, 8, s22v, l, "testdata/ptx/O0/warp_ops.ptx:378")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 379: mov.u32, warp-uniform
-	u23 := uint64(uint64(w.CTAID().X))
-	// PTX line 380: mov.u32, warp-uniform
-	u24 := uint64(uint64(w.NTID().X))
-	// PTX line 381: mul.lo.s32, warp-uniform
-	u25 := uint64(uint32(u23) * uint32(u24))
-	// PTX lines 382, 383, 384: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s28w := w.Window(113)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 382: mov.u32
 				v26 := uint64(uint64(tid0[l]))
 				r20[l] = v26
 				// 383: add.s32
 				v27 := uint64(uint32(u25) + uint32(v26))
+				r21[l] = v27
+			}
+		}
+	}
+	// PTX lines 384: lane-local, one loop over the lanes
+	{
+		s28w := w.Window(113)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 384: st.u32
 				s28 := uint64(u2) + 0x48
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
 				}
-				s28v := uint64(v27)
+				s28v := uint64(r21[l])
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
@@ -8394,17 +9211,12 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 382: mov.u32
-				v26 := uint64(uint64(tid0[l]))
-				r20[l] = v26
-				// 383: add.s32
-				v27 := uint64(uint32(u25) + uint32(v26))
 				// 384: st.u32
 				s28 := uint64(u2) + 0x48
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s28, 4)
 				}
-				s28v := uint64(v27)
+				s28v := uint64(r21[l])
 				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 					runtime.Store32(s28w.Ptr, s28o, s28v)
 				} else {
@@ -8618,6 +9430,8 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 394: mov.b32, warp-uniform
+	u38 := uint64(k4)
 	// PTX lines 393: lane-local, one loop over the lanes
 	{
 		v37aw := w.Window(118)
@@ -8670,8 +9484,6 @@ func warpVotesBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 394: mov.b32, warp-uniform
-	u38 := uint64(k4)
 	// PTX lines 395: lane-local, one loop over the lanes
 	{
 		s39w := w.Window(119)

@@ -957,6 +957,7 @@ func matchOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 // b0, PTX lines 29-62; the lanes wait here for those match.any.sync.b32 at line 63 names
 func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
+	r18 := w.Reg(18)
 	r23 := w.Reg(23)
 	r24 := w.Reg(24)
 	r25 := w.Reg(25)
@@ -1164,8 +1165,15 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 46: lane-local, one loop over the lanes
+	// PTX line 47: mov.u32, warp-uniform
+	u19 := uint64(uint64(w.CTAID().X))
+	// PTX line 48: mov.u32, warp-uniform
+	u20 := uint64(uint64(w.NTID().X))
+	// PTX line 49: mul.lo.s32, warp-uniform
+	u21 := uint64(uint32(u19) * uint32(u20))
+	// PTX lines 46, 50, 51: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s18w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1182,6 +1190,11 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_sync.ptx:46")
 					}
 				}
+				// 50: mov.u32
+				v22 := uint64(uint64(tid0[l]))
+				// 51: add.s32
+				v23 := uint64(uint32(u21) + uint32(v22))
+				r18[l] = v23
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1199,31 +1212,25 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 8, s18v, l, "testdata/ptx/O0/warp_sync.ptx:46")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 47: mov.u32, warp-uniform
-	u19 := uint64(uint64(w.CTAID().X))
-	// PTX line 48: mov.u32, warp-uniform
-	u20 := uint64(uint64(w.NTID().X))
-	// PTX line 49: mul.lo.s32, warp-uniform
-	u21 := uint64(uint32(u19) * uint32(u20))
-	// PTX lines 50, 51, 52: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s24w := w.Window(4)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 50: mov.u32
 				v22 := uint64(uint64(tid0[l]))
 				// 51: add.s32
 				v23 := uint64(uint32(u21) + uint32(v22))
+				r18[l] = v23
+			}
+		}
+	}
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		s24w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 52: st.u32
 				s24 := uint64(u2) + 0x38
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
 				}
-				s24v := uint64(v23)
+				s24v := uint64(r18[l])
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
@@ -1235,16 +1242,12 @@ func matchOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 50: mov.u32
-				v22 := uint64(uint64(tid0[l]))
-				// 51: add.s32
-				v23 := uint64(uint32(u21) + uint32(v22))
 				// 52: st.u32
 				s24 := uint64(u2) + 0x38
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s24, 4)
 				}
-				s24v := uint64(v23)
+				s24v := uint64(r18[l])
 				if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 					runtime.Store32(s24w.Ptr, s24o, s24v)
 				} else {
@@ -2565,6 +2568,7 @@ func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 // b0, PTX lines 111-147; the lanes wait here for those redux.sync.add.s32 at line 148 names
 func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
+	r12 := w.Reg(12)
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r24 := w.Reg(24)
@@ -2660,8 +2664,15 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 120: lane-local, one loop over the lanes
+	// PTX line 121: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 122: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX line 123: mul.lo.s32, warp-uniform
+	u13 := uint64(uint32(u11) * uint32(u12))
+	// PTX lines 120, 124, 125: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s10w := w.Window(33)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2678,6 +2689,11 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_sync.ptx:120")
 					}
 				}
+				// 124: mov.u32
+				v14 := uint64(uint64(tid0[l]))
+				// 125: add.s32
+				v15 := uint64(uint32(u13) + uint32(v14))
+				r12[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2695,31 +2711,25 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s10w, runtime.SpaceGeneric, s10, 8, s10v, l, "testdata/ptx/O0/warp_sync.ptx:120")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 121: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 122: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX line 123: mul.lo.s32, warp-uniform
-	u13 := uint64(uint32(u11) * uint32(u12))
-	// PTX lines 124, 125, 126: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s16w := w.Window(34)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 124: mov.u32
 				v14 := uint64(uint64(tid0[l]))
 				// 125: add.s32
 				v15 := uint64(uint32(u13) + uint32(v14))
+				r12[l] = v15
+			}
+		}
+	}
+	// PTX lines 126: lane-local, one loop over the lanes
+	{
+		s16w := w.Window(34)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 126: st.u32
 				s16 := uint64(u2) + 0x50
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r12[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {
@@ -2731,16 +2741,12 @@ func reduxOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 124: mov.u32
-				v14 := uint64(uint64(tid0[l]))
-				// 125: add.s32
-				v15 := uint64(uint32(u13) + uint32(v14))
 				// 126: st.u32
 				s16 := uint64(u2) + 0x50
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 4)
 				}
-				s16v := uint64(v15)
+				s16v := uint64(r12[l])
 				if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 					runtime.Store32(s16w.Ptr, s16o, s16v)
 				} else {

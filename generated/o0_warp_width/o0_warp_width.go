@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/O0/warp_width.ptx",
-	NumPasses:  0,
+	NumPasses:  1,
 	NumWindows: 80,
 	SM:         80,
 	SharedSize: 0,
@@ -991,6 +991,7 @@ func shflWidthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 // b0, PTX lines 27-79; the lanes wait here for those shfl.sync.idx.b32 at line 80 names
 func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
+	r15 := w.Reg(15)
 	r20 := w.Reg(20)
 	r26 := w.Reg(26)
 	r27 := w.Reg(27)
@@ -1151,8 +1152,15 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 40: lane-local, one loop over the lanes
+	// PTX line 41: mov.u32, warp-uniform
+	u15 := uint64(uint64(w.CTAID().X))
+	// PTX line 42: mov.u32, warp-uniform
+	u16 := uint64(uint64(w.NTID().X))
+	// PTX line 43: mul.lo.s32, warp-uniform
+	u17 := uint64(uint32(u15) * uint32(u16))
+	// PTX lines 40, 44, 45: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s14w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1169,6 +1177,11 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_width.ptx:40")
 					}
 				}
+				// 44: mov.u32
+				v18 := uint64(uint64(tid0[l]))
+				// 45: add.s32
+				v19 := uint64(uint32(u17) + uint32(v18))
+				r15[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1186,31 +1199,25 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s14w, runtime.SpaceGeneric, s14, 8, s14v, l, "testdata/ptx/O0/warp_width.ptx:40")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 41: mov.u32, warp-uniform
-	u15 := uint64(uint64(w.CTAID().X))
-	// PTX line 42: mov.u32, warp-uniform
-	u16 := uint64(uint64(w.NTID().X))
-	// PTX line 43: mul.lo.s32, warp-uniform
-	u17 := uint64(uint32(u15) * uint32(u16))
-	// PTX lines 44, 45, 46: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s20w := w.Window(3)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 44: mov.u32
 				v18 := uint64(uint64(tid0[l]))
 				// 45: add.s32
 				v19 := uint64(uint32(u17) + uint32(v18))
+				r15[l] = v19
+			}
+		}
+	}
+	// PTX lines 46: lane-local, one loop over the lanes
+	{
+		s20w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 46: st.u32
 				s20 := uint64(u2) + 0x58
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r15[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -1222,16 +1229,12 @@ func shflWidthBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 44: mov.u32
-				v18 := uint64(uint64(tid0[l]))
-				// 45: add.s32
-				v19 := uint64(uint32(u17) + uint32(v18))
 				// 46: st.u32
 				s20 := uint64(u2) + 0x58
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s20, 4)
 				}
-				s20v := uint64(v19)
+				s20v := uint64(r15[l])
 				if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 					runtime.Store32(s20w.Ptr, s20o, s20v)
 				} else {
@@ -2289,6 +2292,8 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 86: mov.b32, warp-uniform
+	u6 := uint64(k0)
 	// PTX lines 85: lane-local, one loop over the lanes
 	{
 		s5w := w.Window(27)
@@ -2327,8 +2332,8 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 86: mov.b32, warp-uniform
-	u6 := uint64(k0)
+	// PTX line 88: mov.b32, warp-uniform
+	u8 := uint64(k1)
 	// PTX lines 87: lane-local, one loop over the lanes
 	{
 		s7w := w.Window(28)
@@ -2367,8 +2372,6 @@ func shflWidthBlock1(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 88: mov.b32, warp-uniform
-	u8 := uint64(k1)
 	// PTX lines 89: lane-local, one loop over the lanes
 	{
 		s9w := w.Window(29)
@@ -2785,6 +2788,8 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 102: mov.b32, warp-uniform
+	u6 := uint64(k0)
 	// PTX lines 101: lane-local, one loop over the lanes
 	{
 		s5w := w.Window(38)
@@ -2823,8 +2828,6 @@ func shflWidthBlock2(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 102: mov.b32, warp-uniform
-	u6 := uint64(k0)
 	// PTX lines 103: lane-local, one loop over the lanes
 	{
 		s7w := w.Window(39)
@@ -3283,6 +3286,8 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+	// PTX line 118: mov.b32, warp-uniform
+	u6 := uint64(k0)
 	// PTX lines 117: lane-local, one loop over the lanes
 	{
 		s5w := w.Window(49)
@@ -3321,8 +3326,8 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 118: mov.b32, warp-uniform
-	u6 := uint64(k0)
+	// PTX line 120: mov.b32, warp-uniform
+	u8 := uint64(k1)
 	// PTX lines 119: lane-local, one loop over the lanes
 	{
 		s7w := w.Window(50)
@@ -3361,8 +3366,6 @@ func shflWidthBlock3(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 120: mov.b32, warp-uniform
-	u8 := uint64(k1)
 	// PTX lines 121: lane-local, one loop over the lanes
 	{
 		s9w := w.Window(51)
@@ -3761,10 +3764,239 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// divergentMaskBlock0Warp runs block 0 of kernel divergent_mask for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func divergentMaskBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0xf0000000)
+	// PTX line 150: mov.u64, warp-uniform
+	u1 := uint64((uint64(w.LocalBase) + k0))
+	// PTX line 151: cvta.local.u64, warp-uniform
+	u2 := uint64(uint64(u1 + k1))
+	runtime.Broadcast(r0, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 152: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/O0/warp_width.ptx:152")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 153: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/O0/warp_width.ptx:153")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 154: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/O0/warp_width.ptx:154")
+	}
+	// PTX line 155: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u4)
+	// PTX line 156: cvta.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 157: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// PTX line 158: cvta.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	fl3, fh3 := ^uint64(0), uint64(0)
+	fl4, fh4 := ^uint64(0), uint64(0)
+	fl5, fh5 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 159: the address of st.u64
+			fd0 := uint64(u2) + 0x8 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 160: the address of st.u64
+			fd1 := uint64(u2) + 0x10 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 161: the address of st.u32
+			fd2 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl2 &= fd2
+			fh2 |= fd2
+			// 167: the address of st.u32
+			fd3 := uint64(u2) + 0x1c - uint64(l)<<2
+			fl3 &= fd3
+			fh3 |= fd3
+			// 168: the address of ld.u32
+			fd4 := uint64(u2) + 0x1c - uint64(l)<<2
+			fl4 &= fd4
+			fh4 |= fd4
+			// 169: the address of ld.u32
+			fd5 := uint64(u2) + 0x18 - uint64(l)<<2
+			fl5 &= fd5
+			fh5 |= fd5
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2)|(fl3^fh3)|(fl4^fh4)|(fl5^fh5) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(58)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(59)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(60)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := fl3
+	fw3 := w.Window(61)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := fl4
+	fw4 := w.Window(62)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := fl5
+	fw5 := w.Window(63)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb0 != fb1 && fb0+256 > fb1 && fb1+256 > fb0 {
+		return false
+	}
+	if fb0+256 > fb2 && fb2+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb3 && fb3+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb4 && fb4+128 > fb0 {
+		return false
+	}
+	if fb0+256 > fb5 && fb5+128 > fb0 {
+		return false
+	}
+	if fb1+256 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1+256 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	// PTX line 162: mov.u32, warp-uniform
+	u10 := uint64(uint64(w.CTAID().X))
+	// PTX line 163: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.NTID().X))
+	// PTX line 164: mul.lo.s32, warp-uniform
+	u12 := uint64(uint32(u10) * uint32(u11))
+	// PTX lines 159, 160, 161, 165, 166, 167, 168, 169, 170: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 159: st.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			// 160: st.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			// 161: st.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			// 165: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			// 166: add.s32
+			v14 := uint64(uint32(u12) + uint32(v13))
+			// 167: st.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			// 168: ld.u32
+			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			// 169: ld.u32
+			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			// 170: setp.lt.s32
+			c17t := int32(v15) < int32(v16)
+			c17 := c17t
+			c17b0 := uint32(0)
+			if c17 {
+				c17b0 = 1
+			}
+			p0n |= c17b0 << l
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	return true
+}
+
 // divergentMaskBlock0 runs block 0 of kernel divergent_mask for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 150-170; divergent, reconverges at block 6 (b5 ($L__BB1_5))
 func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, divergentMaskBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
+	r13 := w.Reg(13)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 150: mov.u64, warp-uniform
@@ -3904,8 +4136,15 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 161: lane-local, one loop over the lanes
+	// PTX line 162: mov.u32, warp-uniform
+	u13 := uint64(uint64(w.CTAID().X))
+	// PTX line 163: mov.u32, warp-uniform
+	u14 := uint64(uint64(w.NTID().X))
+	// PTX line 164: mul.lo.s32, warp-uniform
+	u15 := uint64(uint32(u13) * uint32(u14))
+	// PTX lines 161, 165, 166: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		s12w := w.Window(60)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3922,6 +4161,11 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_width.ptx:161")
 					}
 				}
+				// 165: mov.u32
+				v16 := uint64(uint64(tid0[l]))
+				// 166: add.s32
+				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3939,31 +4183,25 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 						w.StoreLane(s12w, runtime.SpaceGeneric, s12, 4, s12v, l, "testdata/ptx/O0/warp_width.ptx:161")
 					}
 				}
-			}
-		}
-	}
-	// PTX line 162: mov.u32, warp-uniform
-	u13 := uint64(uint64(w.CTAID().X))
-	// PTX line 163: mov.u32, warp-uniform
-	u14 := uint64(uint64(w.NTID().X))
-	// PTX line 164: mul.lo.s32, warp-uniform
-	u15 := uint64(uint32(u13) * uint32(u14))
-	// PTX lines 165, 166, 167: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		s18w := w.Window(61)
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 165: mov.u32
 				v16 := uint64(uint64(tid0[l]))
 				// 166: add.s32
 				v17 := uint64(uint32(u15) + uint32(v16))
+				r13[l] = v17
+			}
+		}
+	}
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		s18w := w.Window(61)
+		if m == 0xffffffff {
+			for l := range 32 {
 				// 167: st.u32
 				s18 := uint64(u2) + 0x1c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {
@@ -3975,16 +4213,12 @@ func divergentMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 165: mov.u32
-				v16 := uint64(uint64(tid0[l]))
-				// 166: add.s32
-				v17 := uint64(uint32(u15) + uint32(v16))
 				// 167: st.u32
 				s18 := uint64(u2) + 0x1c
 				if budget == 0 {
 					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
 				}
-				s18v := uint64(v17)
+				s18v := uint64(r13[l])
 				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 					runtime.Store32(s18w.Ptr, s18o, s18v)
 				} else {

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/reduce_shared.ptx",
-	NumPasses:  17,
+	NumPasses:  19,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 2048,
@@ -2170,35 +2170,75 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u7
 }
 
-// reduceSumBlock1 runs block 1 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB0_2), PTX lines 40-43; bar.sync at line 44
-func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
+// reduceSumBlock1Warp runs block 1 of kernel reduce_sum for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r1 := w.Reg(1)
 	r5 := w.Reg(5)
-	r10 := w.Reg(10)
 	r12 := w.Reg(12)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
-	// PTX lines 40: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r10[l] = v1
-			}
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 40: mul.wide.u32
+			v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+			// 41: mov.u64
+			v2 := uint64(k1)
+			// 42: add.s64
+			v3 := uint64(uint64(v2) + uint64(v1))
+			// 43: the address of st.shared.u32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
 	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 41: mov.u64, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 40, 42, 43: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 40: mul.wide.u32
+			v4 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+			// 42: add.s64
+			v6 := uint64(uint64(u5) + uint64(v4))
+			r12[l] = v6
+			// 43: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r5[l]))
+		}
+	}
+	return true
+}
+
+// reduceSumBlock1 runs block 1 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB0_2), PTX lines 40-43; bar.sync at line 44
+func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, reduceSumBlock1Warp(w, m, budget)) {
+		return
+	}
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
 	// PTX line 41: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 42, 43: lane-local, one loop over the lanes
+	// PTX lines 40, 42, 43: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -2214,8 +2254,10 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 40: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
 				// 42: add.s64
-				v3 := uint64(uint64(u2) + uint64(r10[l]))
+				v3 := uint64(uint64(u2) + uint64(v1))
 				r12[l] = v3
 				// 43: st.shared.u32
 				s4 := uint64(v3) + 0x0
@@ -2231,8 +2273,10 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 40: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
 				// 42: add.s64
-				v3 := uint64(uint64(u2) + uint64(r10[l]))
+				v3 := uint64(uint64(u2) + uint64(v1))
 				r12[l] = v3
 				// 43: st.shared.u32
 				s4 := uint64(v3) + 0x0
@@ -2617,7 +2661,7 @@ func reduceSumBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock20 runs block 20 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 34-38
 func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, reduceSumBlock20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, reduceSumBlock20Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2779,7 +2823,7 @@ func reduceSumBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock21 runs block 21 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 48-51
 func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, reduceSumBlock21Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, reduceSumBlock21Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -3002,7 +3046,7 @@ func reduceSumBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock22 runs block 22 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 57-60
 func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, reduceSumBlock22Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, reduceSumBlock22Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -3225,7 +3269,7 @@ func reduceSumBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock23 runs block 23 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 66-69
 func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, reduceSumBlock23Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, reduceSumBlock23Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -3448,7 +3492,7 @@ func reduceSumBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock24 runs block 24 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 75-78
 func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, reduceSumBlock24Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, reduceSumBlock24Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -3671,7 +3715,7 @@ func reduceSumBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock25 runs block 25 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 84-87
 func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, reduceSumBlock25Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, reduceSumBlock25Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -3894,7 +3938,7 @@ func reduceSumBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock26 runs block 26 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 93-96
 func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, reduceSumBlock26Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, reduceSumBlock26Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -4117,7 +4161,7 @@ func reduceSumBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock27 runs block 27 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 102-105
 func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, reduceSumBlock27Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, reduceSumBlock27Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -4336,7 +4380,7 @@ func reduceSumBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock28 runs block 28 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 111-114
 func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, reduceSumBlock28Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, reduceSumBlock28Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -4903,35 +4947,75 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u7
 }
 
-// reduceMaxBlock1 runs block 1 of kernel reduce_max for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB1_2), PTX lines 158-161; bar.sync at line 162
-func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+// reduceMaxBlock1Warp runs block 1 of kernel reduce_max for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func reduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r1 := w.Reg(1)
 	r5 := w.Reg(5)
-	r10 := w.Reg(10)
 	r12 := w.Reg(12)
 	k0 := uint64(0x4)
 	k1 := uint64(0x400)
-	// PTX lines 158: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 158: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 158: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r10[l] = v1
-			}
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 158: mul.wide.u32
+			v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+			// 159: mov.u64
+			v2 := uint64(k1)
+			// 160: add.s64
+			v3 := uint64(uint64(v2) + uint64(v1))
+			// 161: the address of st.shared.f32
+			fd0 := uint64(v3) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
 	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 159: mov.u64, warp-uniform
+	u5 := uint64(k1)
+	// PTX lines 158, 160, 161: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 158: mul.wide.u32
+			v4 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+			// 160: add.s64
+			v6 := uint64(uint64(u5) + uint64(v4))
+			r12[l] = v6
+			// 161: st.shared.f32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r5[l]))
+		}
+	}
+	return true
+}
+
+// reduceMaxBlock1 runs block 1 of kernel reduce_max for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB1_2), PTX lines 158-161; bar.sync at line 162
+func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, reduceMaxBlock1Warp(w, m, budget)) {
+		return
+	}
+	r1 := w.Reg(1)
+	r5 := w.Reg(5)
+	r12 := w.Reg(12)
+	k0 := uint64(0x4)
+	k1 := uint64(0x400)
 	// PTX line 159: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 160, 161: lane-local, one loop over the lanes
+	// PTX lines 158, 160, 161: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4947,8 +5031,10 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 158: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
 				// 160: add.s64
-				v3 := uint64(uint64(u2) + uint64(r10[l]))
+				v3 := uint64(uint64(u2) + uint64(v1))
 				r12[l] = v3
 				// 161: st.shared.f32
 				s4 := uint64(v3) + 0x0
@@ -4964,8 +5050,10 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 158: mul.wide.u32
+				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
 				// 160: add.s64
-				v3 := uint64(uint64(u2) + uint64(r10[l]))
+				v3 := uint64(uint64(u2) + uint64(v1))
 				r12[l] = v3
 				// 161: st.shared.f32
 				s4 := uint64(v3) + 0x0
@@ -5350,7 +5438,7 @@ func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock20 runs block 20 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 152-156
 func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, reduceMaxBlock20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, reduceMaxBlock20Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -5512,7 +5600,7 @@ func reduceMaxBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock21 runs block 21 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 166-169
 func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, reduceMaxBlock21Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, reduceMaxBlock21Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -5735,7 +5823,7 @@ func reduceMaxBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock22 runs block 22 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 175-178
 func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, reduceMaxBlock22Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, reduceMaxBlock22Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -5958,7 +6046,7 @@ func reduceMaxBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock23 runs block 23 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 184-187
 func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, reduceMaxBlock23Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, reduceMaxBlock23Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -6181,7 +6269,7 @@ func reduceMaxBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock24 runs block 24 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 193-196
 func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, reduceMaxBlock24Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, reduceMaxBlock24Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -6404,7 +6492,7 @@ func reduceMaxBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock25 runs block 25 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 202-205
 func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, reduceMaxBlock25Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, reduceMaxBlock25Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -6627,7 +6715,7 @@ func reduceMaxBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock26 runs block 26 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 211-214
 func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, reduceMaxBlock26Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, reduceMaxBlock26Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -6850,7 +6938,7 @@ func reduceMaxBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock27 runs block 27 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 220-223
 func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, reduceMaxBlock27Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(18) && w.PassDone(18, reduceMaxBlock27Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)

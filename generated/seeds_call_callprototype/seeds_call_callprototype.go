@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/call_callprototype.ptx",
-	NumPasses:  0,
+	NumPasses:  1,
 	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
@@ -583,44 +583,93 @@ func storeResultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
-// storeResultBlock0 runs block 0 of function store_result for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 32-39; ret
-func storeResultBlock0(w *runtime.Warp, m uint32, budget int) {
+// storeResultBlock0Warp runs block 0 of function store_result for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func storeResultBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r0 := w.Reg(0)
-	r4 := w.Reg(4)
 	k0 := uint64(0x0)
 	k1 := uint64(0x4)
 	// PTX line 32: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 33: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 34, 35: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
 		h5 := uint32(u1) * uint32(u2)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 35: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r4[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 35: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r4[l] = v4
-			}
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 34: mov.u32
+			v3 := uint64(uint64(tid0[l]))
+			// 35: mad.lo.u32
+			v4 := uint64(uint32(h5 + uint32(v3)))
+			// 36: mov.u64
+			v6 := uint64((w.GlobalVar(0) + k0))
+			// 37: mul.wide.u32
+			v7 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k1))))
+			// 38: add.u64
+			v8 := uint64(uint64(v6) + uint64(v7))
+			// 39: the address of st.global.u32
+			fd0 := uint64(v8) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
 	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 36: mov.u64, warp-uniform
+	u12 := uint64((w.GlobalVar(0) + k0))
+	// PTX lines 34, 35, 37, 38, 39: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h11 := uint32(u1) * uint32(u2)
+		for l := range 32 {
+			// 34: mov.u32
+			v9 := uint64(uint64(tid0[l]))
+			// 35: mad.lo.u32
+			v10 := uint64(uint32(h11 + uint32(v9)))
+			// 37: mul.wide.u32
+			v13 := uint64(uint64(uint64(uint32(v10)) * uint64(uint32(k1))))
+			// 38: add.u64
+			v14 := uint64(uint64(u12) + uint64(v13))
+			_ = v14
+			// 39: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r0[l]))
+		}
+	}
+	return true
+}
+
+// storeResultBlock0 runs block 0 of function store_result for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 32-39; ret
+func storeResultBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, storeResultBlock0Warp(w, m, budget)) {
+		return
+	}
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	// PTX line 32: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 33: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
 	// PTX line 36: mov.u64, warp-uniform
 	u6 := uint64((w.GlobalVar(0) + k0))
-	// PTX lines 37, 38, 39: lane-local, one loop over the lanes
+	// PTX lines 34, 35, 37, 38, 39: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -631,10 +680,15 @@ func storeResultBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s9w := w.Window(0)
+		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 34: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				// 37: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k1))))
+				v7 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k1))))
 				// 38: add.u64
 				v8 := uint64(uint64(u6) + uint64(v7))
 				// 39: st.global.u32
@@ -651,8 +705,12 @@ func storeResultBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 34: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
 				// 37: mul.wide.u32
-				v7 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k1))))
+				v7 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k1))))
 				// 38: add.u64
 				v8 := uint64(uint64(u6) + uint64(v7))
 				// 39: st.global.u32
@@ -1126,7 +1184,11 @@ func callCallprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 90: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 91, 92, 93, 94: lane-local, one loop over the lanes
+	// PTX line 95: mov.u64, warp-uniform
+	u8 := uint64(k2)
+	// PTX line 96: mov.u64, warp-uniform
+	u9 := uint64(k3)
+	// PTX lines 91, 92, 93, 94, 97: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
@@ -1149,6 +1211,12 @@ func callCallprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 					c7b0 = 1
 				}
 				p0n |= c7b0 << l
+				// 97: selp.b64
+				v10 := uint64(u9)
+				if c7 {
+					v10 = uint64(u8)
+				}
+				r6[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1168,37 +1236,15 @@ func callCallprototypeBlock0(w *runtime.Warp, m uint32, budget int) {
 					c7b0 = 1
 				}
 				p0n |= c7b0 << l
+				// 97: selp.b64
+				v10 := uint64(u9)
+				if c7 {
+					v10 = uint64(u8)
+				}
+				r6[l] = v10
 			}
 		}
 		w.P[0] = p0&^m | p0n
-	}
-	// PTX line 95: mov.u64, warp-uniform
-	u8 := uint64(k2)
-	// PTX line 96: mov.u64, warp-uniform
-	u9 := uint64(k3)
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: selp.b64
-				v10 := uint64(u9)
-				if p0>>l&1 != 0 {
-					v10 = uint64(u8)
-				}
-				r6[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: selp.b64
-				v10 := uint64(u9)
-				if p0>>l&1 != 0 {
-					v10 = uint64(u8)
-				}
-				r6[l] = v10
-			}
-		}
 	}
 }
 

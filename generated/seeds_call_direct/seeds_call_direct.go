@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/seeds/call_direct.ptx",
-	NumPasses:  1,
+	NumPasses:  4,
 	NumWindows: 5,
 	SM:         80,
 	SharedSize: 0,
@@ -439,59 +439,83 @@ func initRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 	}
 }
 
-// initBlock0 runs block 0 of function init for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 26-31; ret
-func initBlock0(w *runtime.Warp, m uint32, budget int) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
+// initBlock0Warp runs block 0 of function init for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func initBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x0)
 	k1 := uint64(0x4)
 	k2 := uint64(0x5)
-	// PTX lines 26: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
+		step := 1
+		if w.TidLinear {
+			step = 31
 		}
+		for l := 0; l < 32; l += step {
+			// 26: mov.u32
+			v1 := uint64(uint64(tid0[l]))
+			// 27: mov.u64
+			v2 := uint64((w.GlobalVar(0) + k0))
+			// 28: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k1))))
+			// 29: add.u64
+			v4 := uint64(uint64(v2) + uint64(v3))
+			// 31: the address of st.global.u32
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
 	}
 	// PTX line 27: mov.u64, warp-uniform
-	u2 := uint64((w.GlobalVar(0) + k0))
-	// PTX lines 28, 29: lane-local, one loop over the lanes
+	u6 := uint64((w.GlobalVar(0) + k0))
+	// PTX line 30: mov.u32, warp-uniform
+	u9 := uint64(k2)
+	// PTX lines 26, 28, 29, 31: one pass over a full warp's lanes
 	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 29: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r3[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 29: add.u64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r3[l] = v4
-			}
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 26: mov.u32
+			v5 := uint64(uint64(tid0[l]))
+			// 28: mul.wide.u32
+			v7 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k1))))
+			// 29: add.u64
+			v8 := uint64(uint64(u6) + uint64(v7))
+			_ = v8
+			// 31: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u9))
 		}
 	}
+	return true
+}
+
+// initBlock0 runs block 0 of function init for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 26-31; ret
+func initBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, initBlock0Warp(w, m, budget)) {
+		return
+	}
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	k2 := uint64(0x5)
+	// PTX line 27: mov.u64, warp-uniform
+	u2 := uint64((w.GlobalVar(0) + k0))
 	// PTX line 30: mov.u32, warp-uniform
 	u5 := uint64(k2)
-	// PTX lines 31: lane-local, one loop over the lanes
+	// PTX lines 26, 28, 29, 31: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -504,8 +528,14 @@ func initBlock0(w *runtime.Warp, m uint32, budget int) {
 		s6w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 26: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 28: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k1))))
+				// 29: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
 				// 31: st.global.u32
-				s6 := uint64(r3[l]) + 0x0
+				s6 := uint64(v4) + 0x0
 				s6v := uint64(u5)
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
@@ -518,8 +548,14 @@ func initBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 26: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				// 28: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k1))))
+				// 29: add.u64
+				v4 := uint64(uint64(u2) + uint64(v3))
 				// 31: st.global.u32
-				s6 := uint64(r3[l]) + 0x0
+				s6 := uint64(v4) + 0x0
 				s6v := uint64(u5)
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
@@ -556,37 +592,99 @@ func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 	}
 }
 
+// gBlock0Warp runs block 0 of function g for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func gBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		tid0 := &w.Tid[0]
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 40: mov.u32
+			v1 := uint64(uint64(tid0[l]))
+			// 41: mov.u64
+			v2 := uint64((w.GlobalVar(0) + k0))
+			// 42: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k1))))
+			// 43: add.u64
+			v4 := uint64(uint64(v2) + uint64(v3))
+			// 44: the address of ld.global.u32
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 46: the address of st.global.u32
+			fd1 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(1)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(2)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX line 41: mov.u64, warp-uniform
+	u6 := uint64((w.GlobalVar(0) + k0))
+	// PTX lines 40, 42, 43, 44, 45, 46: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 40: mov.u32
+			v5 := uint64(uint64(tid0[l]))
+			// 42: mul.wide.u32
+			v7 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k1))))
+			// 43: add.u64
+			v8 := uint64(uint64(u6) + uint64(v7))
+			_ = v8
+			// 44: ld.global.u32
+			v9 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 45: add.u32
+			v10 := uint64(uint32(v9) + uint32(r0[l]))
+			// 46: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v10))
+		}
+	}
+	return true
+}
+
 // gBlock0 runs block 0 of function g for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 40-46; ret
 func gBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, gBlock0Warp(w, m, budget)) {
+		return
+	}
 	r0 := w.Reg(0)
-	r1 := w.Reg(1)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	k0 := uint64(0x0)
 	k1 := uint64(0x4)
-	// PTX lines 40: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r1[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r1[l] = v1
-			}
-		}
-	}
 	// PTX line 41: mov.u64, warp-uniform
 	u2 := uint64((w.GlobalVar(0) + k0))
-	// PTX lines 42, 43, 44, 45: lane-local, one loop over the lanes
+	// PTX lines 40, 42, 43, 44, 45: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -600,8 +698,10 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 40: mov.u32
+				v1 := uint64(uint64(tid0[l]))
 				// 42: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
+				v3 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k1))))
 				// 43: add.u64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r4[l] = v4
@@ -627,8 +727,10 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 40: mov.u32
+				v1 := uint64(uint64(tid0[l]))
 				// 42: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
+				v3 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k1))))
 				// 43: add.u64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r4[l] = v4
@@ -720,37 +822,86 @@ func hRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, i
 	}
 }
 
-// hBlock0 runs block 0 of function h for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 55-60; ret
-func hBlock0(w *runtime.Warp, m uint32, budget int) {
+// hBlock0Warp runs block 0 of function h for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func hBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	k0 := uint64(0x0)
 	k1 := uint64(0x4)
-	// PTX lines 55: lane-local, one loop over the lanes
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
 		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 55: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r3[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 55: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r3[l] = v1
-			}
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 55: mov.u32
+			v1 := uint64(uint64(tid0[l]))
+			// 56: mov.u64
+			v2 := uint64((w.GlobalVar(0) + k0))
+			// 57: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k1))))
+			// 58: add.u64
+			v4 := uint64(uint64(v2) + uint64(v3))
+			// 59: the address of ld.global.u32
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
 		}
 	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 56: mov.u64, warp-uniform
+	u6 := uint64((w.GlobalVar(0) + k0))
+	// PTX lines 55, 57, 58, 59, 60: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 55: mov.u32
+			v5 := uint64(uint64(tid0[l]))
+			// 57: mul.wide.u32
+			v7 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k1))))
+			// 58: add.u64
+			v8 := uint64(uint64(u6) + uint64(v7))
+			_ = v8
+			// 59: ld.global.u32
+			v9 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 60: mad.lo.u32
+			v10 := uint64(uint32(uint32(r0[l])*uint32(r1[l]) + uint32(v9)))
+			r2[l] = v10
+		}
+	}
+	return true
+}
+
+// hBlock0 runs block 0 of function h for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 55-60; ret
+func hBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, hBlock0Warp(w, m, budget)) {
+		return
+	}
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
 	// PTX line 56: mov.u64, warp-uniform
 	u2 := uint64((w.GlobalVar(0) + k0))
-	// PTX lines 57, 58, 59, 60: lane-local, one loop over the lanes
+	// PTX lines 55, 57, 58, 59, 60: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -764,8 +915,10 @@ func hBlock0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 55: mov.u32
+				v1 := uint64(uint64(tid0[l]))
 				// 57: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+				v3 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k1))))
 				// 58: add.u64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				// 59: ld.global.u32
@@ -790,8 +943,10 @@ func hBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 55: mov.u32
+				v1 := uint64(uint64(tid0[l]))
 				// 57: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k1))))
+				v3 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k1))))
 				// 58: add.u64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				// 59: ld.global.u32
@@ -1007,7 +1162,7 @@ func callDirectBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // callDirectBlock4 runs block 4 of kernel call_direct for the lanes m (budget 0: counting statistics).
 // b3, PTX lines 81-85; ret
 func callDirectBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, callDirectBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, callDirectBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

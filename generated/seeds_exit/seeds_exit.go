@@ -252,30 +252,9 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 27: cvta.to.global.u64, warp-uniform
 	u7 := uint64(u6)
-	// PTX lines 28, 29: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 29: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
-				r6[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: mul.wide.u32
-				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 29: add.u64
-				v9 := uint64(uint64(u7) + uint64(v8))
-				r6[l] = v9
-			}
-		}
-	}
 	// PTX line 30: mov.u32, warp-uniform
 	u10 := uint64(k1)
-	// PTX lines 31, 32, 33: lane-local, one loop over the lanes
+	// PTX lines 28, 29, 31, 32, 33: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		if budget == 0 {
@@ -291,8 +270,13 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 28: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 29: add.u64
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r6[l] = v9
 				// 31: st.global.u32
-				s11 := uint64(r6[l]) + 0x0
+				s11 := uint64(v9) + 0x0
 				s11v := uint64(u10)
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
@@ -315,8 +299,13 @@ func exitKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 28: mul.wide.u32
+				v8 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 29: add.u64
+				v9 := uint64(uint64(u7) + uint64(v8))
+				r6[l] = v9
 				// 31: st.global.u32
-				s11 := uint64(r6[l]) + 0x0
+				s11 := uint64(v9) + 0x0
 				s11v := uint64(u10)
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)

@@ -154,7 +154,6 @@ func groupScopeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 // groupScopeBlock0 runs block 0 of kernel group_scope for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 23-39; ret
 func groupScopeBlock0(w *runtime.Warp, m uint32, budget int) {
-	r1 := w.Reg(1)
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	k0 := uint64(0x64)
@@ -165,7 +164,9 @@ func groupScopeBlock0(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 24: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 25, 26, 27: lane-local, one loop over the lanes
+	// PTX line 28: mov.s32, warp-uniform
+	u7 := uint64(k0)
+	// PTX lines 25, 26, 27, 29, 32, 33: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		h5 := uint32(u1) * uint32(u2)
@@ -178,30 +179,8 @@ func groupScopeBlock0(w *runtime.Warp, m uint32, budget int) {
 				r4[l] = v4
 				// 27: mov.s32
 				v6 := uint64(v4)
-				r1[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 25: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 26: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r4[l] = v4
-				// 27: mov.s32
-				v6 := uint64(v4)
-				r1[l] = v6
-			}
-		}
-	}
-	// PTX line 28: mov.s32, warp-uniform
-	u7 := uint64(k0)
-	// PTX lines 29, 32, 33: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
 				// 29: add.s32
-				v8 := uint64(uint32(r1[l]) + uint32(u7))
+				v8 := uint64(uint32(v6) + uint32(u7))
 				// 29: mov.s32
 				v9 := uint64(v8)
 				// 32: mul.lo.s32
@@ -213,8 +192,15 @@ func groupScopeBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 25: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 26: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
+				r4[l] = v4
+				// 27: mov.s32
+				v6 := uint64(v4)
 				// 29: add.s32
-				v8 := uint64(uint32(r1[l]) + uint32(u7))
+				v8 := uint64(uint32(v6) + uint32(u7))
 				// 29: mov.s32
 				v9 := uint64(v8)
 				// 32: mul.lo.s32

@@ -476,7 +476,6 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r2 := w.Reg(2)
 	r6 := w.Reg(6)
-	r8 := w.Reg(8)
 	r10 := w.Reg(10)
 	r13 := w.Reg(13)
 	k0 := uint64(0x10)
@@ -506,40 +505,11 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 43: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 44, 45, 46: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		h5 := uint32(u1) * uint32(u2)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 44: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 45: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r10[l] = v4
-				// 46: sub.s32
-				v6 := uint64(uint32(v4) - uint32(k0))
-				r0[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 44: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 45: mad.lo.u32
-				v4 := uint64(uint32(h5 + uint32(v3)))
-				r10[l] = v4
-				// 46: sub.s32
-				v6 := uint64(uint32(v4) - uint32(k0))
-				r0[l] = v6
-			}
-		}
-	}
 	// PTX line 47: mov.s32, warp-uniform
 	u7 := uint64(k1)
 	// PTX line 49: mov.u32, warp-uniform
 	u8 := uint64(k2)
-	// PTX lines 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94: lane-local, one loop over the lanes
+	// PTX lines 44, 45, 46, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p2 := w.P[2]
@@ -555,6 +525,8 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		p12 := w.P[12]
 		p13 := w.P[13]
 		p14 := w.P[14]
+		tid0 := &w.Tid[0]
+		h5 := uint32(u1) * uint32(u2)
 		p1n := uint32(0)
 		p2n := uint32(0)
 		p3n := uint32(0)
@@ -571,8 +543,16 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		p14n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 44: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 45: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
+				r10[l] = v4
+				// 46: sub.s32
+				v6 := uint64(uint32(v4) - uint32(k0))
+				r0[l] = v6
 				// 50: setp.eq.s32
-				c9t := uint32(r0[l]) == uint32(u7)
+				c9t := uint32(v6) == uint32(u7)
 				c9 := c9t
 				c9b0 := uint32(0)
 				if c9 {
@@ -587,7 +567,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 52: or.b32
 				v11 := uint64(uint32(u8) | uint32(v10))
 				// 53: setp.ne.s32
-				c12t := uint32(r0[l]) != uint32(u7)
+				c12t := uint32(v6) != uint32(u7)
 				c12 := c12t
 				c12b0 := uint32(0)
 				if c12 {
@@ -602,7 +582,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 55: or.b32
 				v14 := uint64(uint32(v11) | uint32(v13))
 				// 56: setp.lt.s32
-				c15t := int32(r0[l]) < int32(u7)
+				c15t := int32(v6) < int32(u7)
 				c15 := c15t
 				c15b0 := uint32(0)
 				if c15 {
@@ -617,7 +597,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 58: or.b32
 				v17 := uint64(uint32(v14) | uint32(v16))
 				// 59: setp.le.s32
-				c18t := int32(r0[l]) <= int32(u7)
+				c18t := int32(v6) <= int32(u7)
 				c18 := c18t
 				c18b0 := uint32(0)
 				if c18 {
@@ -632,7 +612,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 61: or.b32
 				v20 := uint64(uint32(v17) | uint32(v19))
 				// 62: setp.gt.s32
-				c21t := int32(r0[l]) > int32(u7)
+				c21t := int32(v6) > int32(u7)
 				c21 := c21t
 				c21b0 := uint32(0)
 				if c21 {
@@ -647,7 +627,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 64: or.b32
 				v23 := uint64(uint32(v20) | uint32(v22))
 				// 65: setp.ge.s32
-				c24t := int32(r0[l]) >= int32(u7)
+				c24t := int32(v6) >= int32(u7)
 				c24 := c24t
 				c24b0 := uint32(0)
 				if c24 {
@@ -662,7 +642,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 67: or.b32
 				v26 := uint64(uint32(v23) | uint32(v25))
 				// 68: setp.lo.u32
-				c27t := uint32(r0[l]) < uint32(u7)
+				c27t := uint32(v6) < uint32(u7)
 				c27 := c27t
 				c27b0 := uint32(0)
 				if c27 {
@@ -677,7 +657,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 70: or.b32
 				v29 := uint64(uint32(v26) | uint32(v28))
 				// 71: setp.ls.u32
-				c30t := uint32(r0[l]) <= uint32(u7)
+				c30t := uint32(v6) <= uint32(u7)
 				c30 := c30t
 				c30b0 := uint32(0)
 				if c30 {
@@ -692,7 +672,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 73: or.b32
 				v32 := uint64(uint32(v29) | uint32(v31))
 				// 74: setp.hi.u32
-				c33t := uint32(r0[l]) > uint32(u7)
+				c33t := uint32(v6) > uint32(u7)
 				c33 := c33t
 				c33b0 := uint32(0)
 				if c33 {
@@ -707,7 +687,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 76: or.b32
 				v35 := uint64(uint32(v32) | uint32(v34))
 				// 77: setp.hs.u32
-				c36t := uint32(r0[l]) >= uint32(u7)
+				c36t := uint32(v6) >= uint32(u7)
 				c36 := c36t
 				c36b0 := uint32(0)
 				if c36 {
@@ -722,7 +702,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 79: or.b32
 				v38 := uint64(uint32(v35) | uint32(v37))
 				// 80: setp.eq.b32
-				c39t := uint32(r0[l]) == uint32(u7)
+				c39t := uint32(v6) == uint32(u7)
 				c39 := c39t
 				c39b0 := uint32(0)
 				if c39 {
@@ -737,7 +717,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 82: or.b32
 				v41 := uint64(uint32(v38) | uint32(v40))
 				// 83: setp.ne.b32
-				c42t := uint32(r0[l]) != uint32(u7)
+				c42t := uint32(v6) != uint32(u7)
 				c42 := c42t
 				c42b0 := uint32(0)
 				if c42 {
@@ -752,7 +732,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 85: or.b32
 				v44 := uint64(uint32(v41) | uint32(v43))
 				// 86: cvt.s64.s32
-				v45 := uint64(uint64(int32(r0[l])))
+				v45 := uint64(uint64(int32(v6)))
 				// 87: setp.lt.s64
 				c46t := int64(v45) < int64(k1)
 				c46 := c46t
@@ -769,7 +749,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 89: or.b32
 				v48 := uint64(uint32(v44) | uint32(v47))
 				// 90: cvt.u64.u32
-				v49 := uint64(uint64(uint32(r0[l])))
+				v49 := uint64(uint64(uint32(v6)))
 				// 91: setp.lo.u64
 				c50t := uint64(v49) < uint64(k1)
 				c50 := c50t
@@ -787,14 +767,22 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				v52 := uint64(uint32(v48) | uint32(v51))
 				r2[l] = v52
 				// 94: mul.wide.u32
-				v53 := uint64(uint64(uint64(uint32(r10[l])) * uint64(uint32(k5))))
+				v53 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k5))))
 				r13[l] = v53
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 44: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				// 45: mad.lo.u32
+				v4 := uint64(uint32(h5 + uint32(v3)))
+				r10[l] = v4
+				// 46: sub.s32
+				v6 := uint64(uint32(v4) - uint32(k0))
+				r0[l] = v6
 				// 50: setp.eq.s32
-				c9t := uint32(r0[l]) == uint32(u7)
+				c9t := uint32(v6) == uint32(u7)
 				c9 := c9t
 				c9b0 := uint32(0)
 				if c9 {
@@ -809,7 +797,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 52: or.b32
 				v11 := uint64(uint32(u8) | uint32(v10))
 				// 53: setp.ne.s32
-				c12t := uint32(r0[l]) != uint32(u7)
+				c12t := uint32(v6) != uint32(u7)
 				c12 := c12t
 				c12b0 := uint32(0)
 				if c12 {
@@ -824,7 +812,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 55: or.b32
 				v14 := uint64(uint32(v11) | uint32(v13))
 				// 56: setp.lt.s32
-				c15t := int32(r0[l]) < int32(u7)
+				c15t := int32(v6) < int32(u7)
 				c15 := c15t
 				c15b0 := uint32(0)
 				if c15 {
@@ -839,7 +827,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 58: or.b32
 				v17 := uint64(uint32(v14) | uint32(v16))
 				// 59: setp.le.s32
-				c18t := int32(r0[l]) <= int32(u7)
+				c18t := int32(v6) <= int32(u7)
 				c18 := c18t
 				c18b0 := uint32(0)
 				if c18 {
@@ -854,7 +842,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 61: or.b32
 				v20 := uint64(uint32(v17) | uint32(v19))
 				// 62: setp.gt.s32
-				c21t := int32(r0[l]) > int32(u7)
+				c21t := int32(v6) > int32(u7)
 				c21 := c21t
 				c21b0 := uint32(0)
 				if c21 {
@@ -869,7 +857,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 64: or.b32
 				v23 := uint64(uint32(v20) | uint32(v22))
 				// 65: setp.ge.s32
-				c24t := int32(r0[l]) >= int32(u7)
+				c24t := int32(v6) >= int32(u7)
 				c24 := c24t
 				c24b0 := uint32(0)
 				if c24 {
@@ -884,7 +872,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 67: or.b32
 				v26 := uint64(uint32(v23) | uint32(v25))
 				// 68: setp.lo.u32
-				c27t := uint32(r0[l]) < uint32(u7)
+				c27t := uint32(v6) < uint32(u7)
 				c27 := c27t
 				c27b0 := uint32(0)
 				if c27 {
@@ -899,7 +887,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 70: or.b32
 				v29 := uint64(uint32(v26) | uint32(v28))
 				// 71: setp.ls.u32
-				c30t := uint32(r0[l]) <= uint32(u7)
+				c30t := uint32(v6) <= uint32(u7)
 				c30 := c30t
 				c30b0 := uint32(0)
 				if c30 {
@@ -914,7 +902,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 73: or.b32
 				v32 := uint64(uint32(v29) | uint32(v31))
 				// 74: setp.hi.u32
-				c33t := uint32(r0[l]) > uint32(u7)
+				c33t := uint32(v6) > uint32(u7)
 				c33 := c33t
 				c33b0 := uint32(0)
 				if c33 {
@@ -929,7 +917,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 76: or.b32
 				v35 := uint64(uint32(v32) | uint32(v34))
 				// 77: setp.hs.u32
-				c36t := uint32(r0[l]) >= uint32(u7)
+				c36t := uint32(v6) >= uint32(u7)
 				c36 := c36t
 				c36b0 := uint32(0)
 				if c36 {
@@ -944,7 +932,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 79: or.b32
 				v38 := uint64(uint32(v35) | uint32(v37))
 				// 80: setp.eq.b32
-				c39t := uint32(r0[l]) == uint32(u7)
+				c39t := uint32(v6) == uint32(u7)
 				c39 := c39t
 				c39b0 := uint32(0)
 				if c39 {
@@ -959,7 +947,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 82: or.b32
 				v41 := uint64(uint32(v38) | uint32(v40))
 				// 83: setp.ne.b32
-				c42t := uint32(r0[l]) != uint32(u7)
+				c42t := uint32(v6) != uint32(u7)
 				c42 := c42t
 				c42b0 := uint32(0)
 				if c42 {
@@ -974,7 +962,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 85: or.b32
 				v44 := uint64(uint32(v41) | uint32(v43))
 				// 86: cvt.s64.s32
-				v45 := uint64(uint64(int32(r0[l])))
+				v45 := uint64(uint64(int32(v6)))
 				// 87: setp.lt.s64
 				c46t := int64(v45) < int64(k1)
 				c46 := c46t
@@ -991,7 +979,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 89: or.b32
 				v48 := uint64(uint32(v44) | uint32(v47))
 				// 90: cvt.u64.u32
-				v49 := uint64(uint64(uint32(r0[l])))
+				v49 := uint64(uint64(uint32(v6)))
 				// 91: setp.lo.u64
 				c50t := uint64(v49) < uint64(k1)
 				c50 := c50t
@@ -1009,7 +997,7 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				v52 := uint64(uint32(v48) | uint32(v51))
 				r2[l] = v52
 				// 94: mul.wide.u32
-				v53 := uint64(uint64(uint64(uint32(r10[l])) * uint64(uint32(k5))))
+				v53 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k5))))
 				r13[l] = v53
 			}
 		}
@@ -1046,104 +1034,15 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 96: cvta.to.global.u64, warp-uniform
 	u55 := uint64(u54)
-	// PTX lines 97, 98, 100, 101, 102, 103, 104: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 4,
-				Guard: -1,
-				Kind:  runtime.MemStore,
-				Space: runtime.MemGlobal,
-			}, m)
-		}
-		s57w := w.Window(0)
-		p0n := uint32(0)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: add.u64
-				v56 := uint64(uint64(u55) + uint64(r13[l]))
-				// 98: st.global.u32
-				s57 := uint64(v56) + 0x0
-				s57v := uint64(r2[l])
-				if s57o := s57 - s57w.Base; s57o < s57w.End && s57&3 == 0 {
-					runtime.Store32(s57w.Ptr, s57o, s57v)
-				} else {
-					{
-						w.StoreLane(s57w, runtime.SpaceGlobal, s57, 4, s57v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
-					}
-				}
-				// 100: cvt.rn.f32.s32
-				v58 := uint64(math.Float32bits(float32(int32(r0[l]))))
-				// 101: mul.f32
-				v59F := isa.CanonF32(math.Float32frombits(uint32(v58)) * math.Float32frombits(uint32(k16)))
-				v59 := uint64(math.Float32bits(v59F))
-				_ = v59F
-				r6[l] = v59
-				// 102: and.b32
-				v60 := uint64(uint32(r10[l]) & uint32(k17))
-				// 103: setp.eq.u32
-				c61t := uint32(v60) == uint32(k17)
-				c61 := c61t
-				c61b0 := uint32(0)
-				if c61 {
-					c61b0 = 1
-				}
-				p0n |= c61b0 << l
-				// 104: mov.f32
-				if c61 {
-					v62 := uint64(k18)
-					r6[l] = v62
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: add.u64
-				v56 := uint64(uint64(u55) + uint64(r13[l]))
-				// 98: st.global.u32
-				s57 := uint64(v56) + 0x0
-				s57v := uint64(r2[l])
-				if s57o := s57 - s57w.Base; s57o < s57w.End && s57&3 == 0 {
-					runtime.Store32(s57w.Ptr, s57o, s57v)
-				} else {
-					{
-						w.StoreLane(s57w, runtime.SpaceGlobal, s57, 4, s57v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
-					}
-				}
-				// 100: cvt.rn.f32.s32
-				v58 := uint64(math.Float32bits(float32(int32(r0[l]))))
-				// 101: mul.f32
-				v59F := isa.CanonF32(math.Float32frombits(uint32(v58)) * math.Float32frombits(uint32(k16)))
-				v59 := uint64(math.Float32bits(v59F))
-				_ = v59F
-				r6[l] = v59
-				// 102: and.b32
-				v60 := uint64(uint32(r10[l]) & uint32(k17))
-				// 103: setp.eq.u32
-				c61t := uint32(v60) == uint32(k17)
-				c61 := c61t
-				c61b0 := uint32(0)
-				if c61 {
-					c61b0 = 1
-				}
-				p0n |= c61b0 << l
-				// 104: mov.f32
-				if c61 {
-					v62 := uint64(k18)
-					r6[l] = v62
-				}
-			}
-		}
-		w.P[0] = p0&^m | p0n
-	}
 	// PTX line 105: mov.f32, warp-uniform
 	u63 := uint64(k19)
 	// PTX line 106: mov.u32, warp-uniform
 	u64 := uint64(k2)
-	// PTX lines 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149: lane-local, one loop over the lanes
+	// PTX line 150: mov.f64, warp-uniform
+	u108 := uint64(k20)
+	// PTX lines 97, 98, 100, 101, 102, 103, 104, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 151, 152, 153, 154, 155, 156: lane-local, one loop over the lanes
 	{
+		p0 := w.P[0]
 		p1 := w.P[1]
 		p2 := w.P[2]
 		p3 := w.P[3]
@@ -1158,6 +1057,19 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		p12 := w.P[12]
 		p13 := w.P[13]
 		p14 := w.P[14]
+		p15 := w.P[15]
+		p16 := w.P[16]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s57w := w.Window(0)
+		p0n := uint32(0)
 		p1n := uint32(0)
 		p2n := uint32(0)
 		p3n := uint32(0)
@@ -1172,8 +1084,44 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		p12n := uint32(0)
 		p13n := uint32(0)
 		p14n := uint32(0)
+		p15n := uint32(0)
+		p16n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 97: add.u64
+				v56 := uint64(uint64(u55) + uint64(r13[l]))
+				// 98: st.global.u32
+				s57 := uint64(v56) + 0x0
+				s57v := uint64(r2[l])
+				if s57o := s57 - s57w.Base; s57o < s57w.End && s57&3 == 0 {
+					runtime.Store32(s57w.Ptr, s57o, s57v)
+				} else {
+					{
+						w.StoreLane(s57w, runtime.SpaceGlobal, s57, 4, s57v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
+					}
+				}
+				// 100: cvt.rn.f32.s32
+				v58 := uint64(math.Float32bits(float32(int32(r0[l]))))
+				// 101: mul.f32
+				v59F := isa.CanonF32(math.Float32frombits(uint32(v58)) * math.Float32frombits(uint32(k16)))
+				v59 := uint64(math.Float32bits(v59F))
+				_ = v59F
+				r6[l] = v59
+				// 102: and.b32
+				v60 := uint64(uint32(r10[l]) & uint32(k17))
+				// 103: setp.eq.u32
+				c61t := uint32(v60) == uint32(k17)
+				c61 := c61t
+				c61b0 := uint32(0)
+				if c61 {
+					c61b0 = 1
+				}
+				p0n |= c61b0 << l
+				// 104: mov.f32
+				if c61 {
+					v62 := uint64(k18)
+					r6[l] = v62
+				}
 				// 107: setp.eq.f32
 				c65x, c65y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
 				c65t := c65x == c65y
@@ -1398,14 +1346,79 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 148: or.b32
 				v106 := uint64(uint32(v103) | uint32(v105))
-				r2[l] = v106
 				// 149: cvt.f64.f32
 				v107 := isa.CvtFloat(r6[l], 64, 32, isa.RN, false, false, false)
-				r8[l] = v107
+				// 151: setp.lt.f64
+				c109x, c109y := math.Float64frombits(v107), math.Float64frombits(u108)
+				c109t := c109x < c109y
+				c109 := c109t
+				c109b0 := uint32(0)
+				if c109 {
+					c109b0 = 1
+				}
+				p15n |= c109b0 << l
+				// 152: selp.u32
+				v110 := uint64(k2)
+				if c109 {
+					v110 = uint64(k21)
+				}
+				// 153: or.b32
+				v111 := uint64(uint32(v106) | uint32(v110))
+				// 154: setp.nan.f64
+				c112x, c112y := math.Float64frombits(v107), math.Float64frombits(u108)
+				c112t := (c112x != c112x || c112y != c112y)
+				c112 := c112t
+				c112b0 := uint32(0)
+				if c112 {
+					c112b0 = 1
+				}
+				p16n |= c112b0 << l
+				// 155: selp.u32
+				v113 := uint64(k2)
+				if c112 {
+					v113 = uint64(k22)
+				}
+				// 156: or.b32
+				v114 := uint64(uint32(v111) | uint32(v113))
+				r2[l] = v114
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 97: add.u64
+				v56 := uint64(uint64(u55) + uint64(r13[l]))
+				// 98: st.global.u32
+				s57 := uint64(v56) + 0x0
+				s57v := uint64(r2[l])
+				if s57o := s57 - s57w.Base; s57o < s57w.End && s57&3 == 0 {
+					runtime.Store32(s57w.Ptr, s57o, s57v)
+				} else {
+					{
+						w.StoreLane(s57w, runtime.SpaceGlobal, s57, 4, s57v, l, "testdata/ptx/seeds/setp_comparisons.ptx:98")
+					}
+				}
+				// 100: cvt.rn.f32.s32
+				v58 := uint64(math.Float32bits(float32(int32(r0[l]))))
+				// 101: mul.f32
+				v59F := isa.CanonF32(math.Float32frombits(uint32(v58)) * math.Float32frombits(uint32(k16)))
+				v59 := uint64(math.Float32bits(v59F))
+				_ = v59F
+				r6[l] = v59
+				// 102: and.b32
+				v60 := uint64(uint32(r10[l]) & uint32(k17))
+				// 103: setp.eq.u32
+				c61t := uint32(v60) == uint32(k17)
+				c61 := c61t
+				c61b0 := uint32(0)
+				if c61 {
+					c61b0 = 1
+				}
+				p0n |= c61b0 << l
+				// 104: mov.f32
+				if c61 {
+					v62 := uint64(k18)
+					r6[l] = v62
+				}
 				// 107: setp.eq.f32
 				c65x, c65y := float64(math.Float32frombits(uint32(r6[l]))), float64(math.Float32frombits(uint32(u63)))
 				c65t := c65x == c65y
@@ -1630,12 +1643,44 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 148: or.b32
 				v106 := uint64(uint32(v103) | uint32(v105))
-				r2[l] = v106
 				// 149: cvt.f64.f32
 				v107 := isa.CvtFloat(r6[l], 64, 32, isa.RN, false, false, false)
-				r8[l] = v107
+				// 151: setp.lt.f64
+				c109x, c109y := math.Float64frombits(v107), math.Float64frombits(u108)
+				c109t := c109x < c109y
+				c109 := c109t
+				c109b0 := uint32(0)
+				if c109 {
+					c109b0 = 1
+				}
+				p15n |= c109b0 << l
+				// 152: selp.u32
+				v110 := uint64(k2)
+				if c109 {
+					v110 = uint64(k21)
+				}
+				// 153: or.b32
+				v111 := uint64(uint32(v106) | uint32(v110))
+				// 154: setp.nan.f64
+				c112x, c112y := math.Float64frombits(v107), math.Float64frombits(u108)
+				c112t := (c112x != c112x || c112y != c112y)
+				c112 := c112t
+				c112b0 := uint32(0)
+				if c112 {
+					c112b0 = 1
+				}
+				p16n |= c112b0 << l
+				// 155: selp.u32
+				v113 := uint64(k2)
+				if c112 {
+					v113 = uint64(k22)
+				}
+				// 156: or.b32
+				v114 := uint64(uint32(v111) | uint32(v113))
+				r2[l] = v114
 			}
 		}
+		w.P[0] = p0&^m | p0n
 		w.P[1] = p1&^m | p1n
 		w.P[2] = p2&^m | p2n
 		w.P[3] = p3&^m | p3n
@@ -1650,89 +1695,6 @@ func setpComparisonsBlock0(w *runtime.Warp, m uint32, budget int) {
 		w.P[12] = p12&^m | p12n
 		w.P[13] = p13&^m | p13n
 		w.P[14] = p14&^m | p14n
-	}
-	// PTX line 150: mov.f64, warp-uniform
-	u108 := uint64(k20)
-	// PTX lines 151, 152, 153, 154, 155, 156: lane-local, one loop over the lanes
-	{
-		p15 := w.P[15]
-		p16 := w.P[16]
-		p15n := uint32(0)
-		p16n := uint32(0)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 151: setp.lt.f64
-				c109x, c109y := math.Float64frombits(r8[l]), math.Float64frombits(u108)
-				c109t := c109x < c109y
-				c109 := c109t
-				c109b0 := uint32(0)
-				if c109 {
-					c109b0 = 1
-				}
-				p15n |= c109b0 << l
-				// 152: selp.u32
-				v110 := uint64(k2)
-				if c109 {
-					v110 = uint64(k21)
-				}
-				// 153: or.b32
-				v111 := uint64(uint32(r2[l]) | uint32(v110))
-				// 154: setp.nan.f64
-				c112x, c112y := math.Float64frombits(r8[l]), math.Float64frombits(u108)
-				c112t := (c112x != c112x || c112y != c112y)
-				c112 := c112t
-				c112b0 := uint32(0)
-				if c112 {
-					c112b0 = 1
-				}
-				p16n |= c112b0 << l
-				// 155: selp.u32
-				v113 := uint64(k2)
-				if c112 {
-					v113 = uint64(k22)
-				}
-				// 156: or.b32
-				v114 := uint64(uint32(v111) | uint32(v113))
-				r2[l] = v114
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 151: setp.lt.f64
-				c109x, c109y := math.Float64frombits(r8[l]), math.Float64frombits(u108)
-				c109t := c109x < c109y
-				c109 := c109t
-				c109b0 := uint32(0)
-				if c109 {
-					c109b0 = 1
-				}
-				p15n |= c109b0 << l
-				// 152: selp.u32
-				v110 := uint64(k2)
-				if c109 {
-					v110 = uint64(k21)
-				}
-				// 153: or.b32
-				v111 := uint64(uint32(r2[l]) | uint32(v110))
-				// 154: setp.nan.f64
-				c112x, c112y := math.Float64frombits(r8[l]), math.Float64frombits(u108)
-				c112t := (c112x != c112x || c112y != c112y)
-				c112 := c112t
-				c112b0 := uint32(0)
-				if c112 {
-					c112b0 = 1
-				}
-				p16n |= c112b0 << l
-				// 155: selp.u32
-				v113 := uint64(k2)
-				if c112 {
-					v113 = uint64(k22)
-				}
-				// 156: or.b32
-				v114 := uint64(uint32(v111) | uint32(v113))
-				r2[l] = v114
-			}
-		}
 		w.P[15] = p15&^m | p15n
 		w.P[16] = p16&^m | p16n
 	}

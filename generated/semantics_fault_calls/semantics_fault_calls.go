@@ -1885,10 +1885,28 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:90")
 	}
-	// PTX lines 91, 92, 93: lane-local, one loop over the lanes
+	// PTX line 94: mov.u64, warp-uniform
+	u10 := uint64(k1)
+	// PTX line 95: mov.u64, warp-uniform
+	u11 := uint64(k2)
+	// PTX line 96: mov.u64, warp-uniform
+	u12 := uint64(k3)
+	// PTX lines 91, 92, 93, 97, 98, 102: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemParam,
+			}, m)
+		}
+		pm := w.Param
+		pmStride := uint64(w.Fn.ParamSize)
+		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		p0n := uint32(0)
 		p1n := uint32(0)
 		if m == 0xffffffff {
@@ -1911,6 +1929,27 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 					c9b0 = 1
 				}
 				p1n |= c9b0 << l
+				// 97: selp.b64
+				v13 := uint64(u10)
+				if c8 {
+					v13 = uint64(u11)
+				}
+				// 98: selp.b64
+				v14 := uint64(v13)
+				if c9 {
+					v14 = uint64(u12)
+				}
+				r9[l] = v14
+				// 102: st.param.u32
+				s15 := uint64(0x0)
+				s15v := uint64(r3[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1933,83 +1972,31 @@ func callTargetBlock0(w *runtime.Warp, m uint32, budget int) {
 					c9b0 = 1
 				}
 				p1n |= c9b0 << l
+				// 97: selp.b64
+				v13 := uint64(u10)
+				if c8 {
+					v13 = uint64(u11)
+				}
+				// 98: selp.b64
+				v14 := uint64(v13)
+				if c9 {
+					v14 = uint64(u12)
+				}
+				r9[l] = v14
+				// 102: st.param.u32
+				s15 := uint64(0x0)
+				s15v := uint64(r3[l])
+				if s15 < pmEnd4 {
+					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
+					}
+				}
 			}
 		}
 		w.P[0] = p0&^m | p0n
 		w.P[1] = p1&^m | p1n
-	}
-	// PTX line 94: mov.u64, warp-uniform
-	u10 := uint64(k1)
-	// PTX line 95: mov.u64, warp-uniform
-	u11 := uint64(k2)
-	// PTX line 96: mov.u64, warp-uniform
-	u12 := uint64(k3)
-	// PTX lines 97, 98, 102: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		if budget == 0 {
-			w.CountMem(&runtime.MemOp{
-				Base:  -1,
-				Bytes: 4,
-				Guard: -1,
-				Kind:  runtime.MemStore,
-				Space: runtime.MemParam,
-			}, m)
-		}
-		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: selp.b64
-				v13 := uint64(u10)
-				if p0>>l&1 != 0 {
-					v13 = uint64(u11)
-				}
-				// 98: selp.b64
-				v14 := uint64(v13)
-				if p1>>l&1 != 0 {
-					v14 = uint64(u12)
-				}
-				r9[l] = v14
-				// 102: st.param.u32
-				s15 := uint64(0x0)
-				s15v := uint64(r3[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
-					}
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: selp.b64
-				v13 := uint64(u10)
-				if p0>>l&1 != 0 {
-					v13 = uint64(u11)
-				}
-				// 98: selp.b64
-				v14 := uint64(v13)
-				if p1>>l&1 != 0 {
-					v14 = uint64(u12)
-				}
-				r9[l] = v14
-				// 102: st.param.u32
-				s15 := uint64(0x0)
-				s15v := uint64(r3[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/semantics/fault_calls.ptx:102")
-					}
-				}
-			}
-		}
 	}
 }
 
@@ -2228,41 +2215,11 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_calls.ptx:129")
 	}
-	// PTX lines 130: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		p0n := uint32(0)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 130: setp.eq.u32
-				c7t := uint32(r3[l]) == uint32(u6)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p0n |= c7b0 << l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 130: setp.eq.u32
-				c7t := uint32(r3[l]) == uint32(u6)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p0n |= c7b0 << l
-			}
-		}
-		w.P[0] = p0&^m | p0n
-	}
 	// PTX line 131: mov.u64, warp-uniform
 	u8 := uint64(k0)
 	// PTX line 132: mov.u64, warp-uniform
 	u9 := uint64(k1)
-	// PTX lines 133, 137: lane-local, one loop over the lanes
+	// PTX lines 130, 133, 137: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		if budget == 0 {
@@ -2277,11 +2234,20 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 		pm := w.Param
 		pmStride := uint64(w.Fn.ParamSize)
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 130: setp.eq.u32
+				c7t := uint32(r3[l]) == uint32(u6)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0n |= c7b0 << l
 				// 133: selp.b64
 				v10 := uint64(u8)
-				if p0>>l&1 != 0 {
+				if c7 {
 					v10 = uint64(u9)
 				}
 				r7[l] = v10
@@ -2299,9 +2265,17 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 130: setp.eq.u32
+				c7t := uint32(r3[l]) == uint32(u6)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p0n |= c7b0 << l
 				// 133: selp.b64
 				v10 := uint64(u8)
-				if p0>>l&1 != 0 {
+				if c7 {
 					v10 = uint64(u9)
 				}
 				r7[l] = v10
@@ -2317,6 +2291,7 @@ func callSignatureBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 			}
 		}
+		w.P[0] = p0&^m | p0n
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/fused.ptx",
-	NumPasses:  0,
+	NumPasses:  1,
 	NumWindows: 5,
 	SM:         80,
 	SharedSize: 8192,
@@ -361,6 +361,8 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/semantics/fused.ptx:31")
 	}
+	// PTX line 33: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
 	// PTX lines 32: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
@@ -379,8 +381,6 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 33: mov.u32, warp-uniform
-	u7 := uint64(uint64(w.CTAID().X))
 	// PTX line 34: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r7, m, u8)
@@ -659,9 +659,136 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u21
 }
 
+// fusedBlock1Warp runs block 1 of kernel fused for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func fusedBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r1 := w.Reg(1)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x1)
+	k1 := uint64(0x8)
+	k2 := uint64(0x4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 53: add.s32
+			v1 := uint64(uint32(r5[l]) + uint32(k0))
+			// 54: rem.u32
+			v2 := isa.Rem(v1, r7[l], 32, false)
+			// 55: mul.wide.u32
+			v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+			// 56: add.s64
+			v4 := uint64(uint64(r18[l]) + uint64(v3))
+			// 57: the address of ld.shared.u64
+			fd0 := uint64(v4) + 0x0 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 58: add.s64
+			v5 := uint64(uint64(r3[l]) + uint64(r10[l]))
+			// 60: the address of ld.global.u32
+			fd1 := uint64(v5) + 0x4 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 64: mov.u32
+			v6 := uint64(uint64(w.NCTAID().X))
+			// 65: mul.lo.s32
+			v7 := uint64(uint32(v6) * uint32(r7[l]))
+			// 66: add.s32
+			v8 := uint64(uint32(v7) + uint32(r8[l]))
+			// 67: mul.wide.u32
+			v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k1))))
+			// 68: add.s64
+			v10 := uint64(uint64(r1[l]) + uint64(v9))
+			// 69: the address of st.global.u64
+			fd2 := uint64(v10) + 0x0 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 8) > 0xf8 && fo0 < runtime.AccessEnd(sh, 8)-0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(3)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := fl2
+	fw2 := w.Window(4)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	if fb2+256 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX line 64: mov.u32, warp-uniform
+	u22 := uint64(uint64(w.NCTAID().X))
+	// PTX lines 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 65, 66, 67, 68, 69: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 53: add.s32
+			v11 := uint64(uint32(r5[l]) + uint32(k0))
+			// 54: rem.u32
+			v12 := isa.Rem(v11, r7[l], 32, false)
+			// 55: mul.wide.u32
+			v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k1))))
+			// 56: add.s64
+			v14 := uint64(uint64(r18[l]) + uint64(v13))
+			_ = v14
+			// 57: ld.shared.u64
+			v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 58: add.s64
+			v16 := uint64(uint64(r3[l]) + uint64(r10[l]))
+			_ = v16
+			// 59: add.s64
+			v17 := uint64(uint64(r10[l]) + uint64(k2))
+			_ = v17
+			// 60: ld.global.u32
+			v18 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 61: cvt.u64.u32
+			v19 := uint64(uint64(uint32(v18)))
+			// 62: add.s64
+			v20 := uint64(uint64(v15) + uint64(v19))
+			// 63: add.s64
+			v21 := uint64(uint64(v20) + uint64(r17[l]))
+			// 65: mul.lo.s32
+			v23 := uint64(uint32(u22) * uint32(r7[l]))
+			// 66: add.s32
+			v24 := uint64(uint32(v23) + uint32(r8[l]))
+			// 67: mul.wide.u32
+			v25 := uint64(uint64(uint64(uint32(v24)) * uint64(uint32(k1))))
+			// 68: add.s64
+			v26 := uint64(uint64(r1[l]) + uint64(v25))
+			_ = v26
+			// 69: st.global.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v21))
+		}
+	}
+	return true
+}
+
 // fusedBlock1 runs block 1 of kernel fused for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 53-69; ret
 func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, fusedBlock1Warp(w, m, budget)) {
+		return
+	}
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
 	r5 := w.Reg(5)
@@ -671,10 +798,13 @@ func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r29 := w.Reg(29)
+	r34 := w.Reg(34)
 	k0 := uint64(0x1)
 	k1 := uint64(0x8)
 	k2 := uint64(0x4)
-	// PTX lines 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63: lane-local, one loop over the lanes
+	// PTX line 64: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NCTAID().X))
+	// PTX lines 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 65, 66, 67, 68: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -751,6 +881,15 @@ func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 63: add.s64
 				v11 := uint64(uint64(v10) + uint64(r17[l]))
 				r29[l] = v11
+				// 65: mul.lo.s32
+				v13 := uint64(uint32(u12) * uint32(r7[l]))
+				// 66: add.s32
+				v14 := uint64(uint32(v13) + uint32(r8[l]))
+				// 67: mul.wide.u32
+				v15 := uint64(uint64(uint64(uint32(v14)) * uint64(uint32(k1))))
+				// 68: add.s64
+				v16 := uint64(uint64(r1[l]) + uint64(v15))
+				r34[l] = v16
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -805,13 +944,20 @@ func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 63: add.s64
 				v11 := uint64(uint64(v10) + uint64(r17[l]))
 				r29[l] = v11
+				// 65: mul.lo.s32
+				v13 := uint64(uint32(u12) * uint32(r7[l]))
+				// 66: add.s32
+				v14 := uint64(uint32(v13) + uint32(r8[l]))
+				// 67: mul.wide.u32
+				v15 := uint64(uint64(uint64(uint32(v14)) * uint64(uint32(k1))))
+				// 68: add.s64
+				v16 := uint64(uint64(r1[l]) + uint64(v15))
+				r34[l] = v16
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 64: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NCTAID().X))
-	// PTX lines 65, 66, 67, 68, 69: lane-local, one loop over the lanes
+	// PTX lines 69: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -825,16 +971,8 @@ func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
 		s17w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 65: mul.lo.s32
-				v13 := uint64(uint32(u12) * uint32(r7[l]))
-				// 66: add.s32
-				v14 := uint64(uint32(v13) + uint32(r8[l]))
-				// 67: mul.wide.u32
-				v15 := uint64(uint64(uint64(uint32(v14)) * uint64(uint32(k1))))
-				// 68: add.s64
-				v16 := uint64(uint64(r1[l]) + uint64(v15))
 				// 69: st.global.u64
-				s17 := uint64(v16) + 0x0
+				s17 := uint64(r34[l]) + 0x0
 				s17v := uint64(r29[l])
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)
@@ -847,16 +985,8 @@ func fusedBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 65: mul.lo.s32
-				v13 := uint64(uint32(u12) * uint32(r7[l]))
-				// 66: add.s32
-				v14 := uint64(uint32(v13) + uint32(r8[l]))
-				// 67: mul.wide.u32
-				v15 := uint64(uint64(uint64(uint32(v14)) * uint64(uint32(k1))))
-				// 68: add.s64
-				v16 := uint64(uint64(r1[l]) + uint64(v15))
 				// 69: st.global.u64
-				s17 := uint64(v16) + 0x0
+				s17 := uint64(r34[l]) + 0x0
 				s17v := uint64(r29[l])
 				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 					runtime.Store64(s17w.Ptr, s17o, s17v)

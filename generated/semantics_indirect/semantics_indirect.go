@@ -1443,34 +1443,13 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 74: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	// PTX lines 75, 76: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 76: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: mul.wide.u32
-				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				// 76: add.u64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r4[l] = v5
-			}
-		}
-	}
 	// PTX line 79: mov.u64, warp-uniform
 	u6 := uint64(k1)
 	// PTX line 80: mov.u64, warp-uniform
 	u7 := uint64(k2)
 	// PTX line 81: mov.u64, warp-uniform
 	u8 := uint64(k3)
-	// PTX lines 82, 83, 84, 85, 86, 91: lane-local, one loop over the lanes
+	// PTX lines 75, 76, 82, 83, 84, 85, 86, 91: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
@@ -1490,6 +1469,11 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 75: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 76: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
 				// 82: rem.u32
 				v9 := isa.Rem(r0[l], k4, 32, false)
 				// 83: setp.eq.u32
@@ -1521,7 +1505,7 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				r9[l] = v13
 				// 91: st.param.u64
 				s14 := uint64(0x0)
-				s14v := uint64(r4[l])
+				s14v := uint64(v5)
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
 				} else {
@@ -1533,6 +1517,11 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 75: mul.wide.u32
+				v4 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				// 76: add.u64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				r4[l] = v5
 				// 82: rem.u32
 				v9 := isa.Rem(r0[l], k4, 32, false)
 				// 83: setp.eq.u32
@@ -1564,7 +1553,7 @@ func indirectBlock0(w *runtime.Warp, m uint32, budget int) {
 				r9[l] = v13
 				// 91: st.param.u64
 				s14 := uint64(0x0)
-				s14v := uint64(r4[l])
+				s14v := uint64(v5)
 				if s14 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
 				} else {

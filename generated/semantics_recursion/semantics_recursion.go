@@ -826,6 +826,8 @@ func sumBlock1(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+	// PTX line 56: mov.u32, warp-uniform
+	u5 := uint64(k1)
 	// PTX lines 55: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -867,8 +869,6 @@ func sumBlock1(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX line 56: mov.u32, warp-uniform
-	u5 := uint64(k1)
 	// PTX lines 57: lane-local, one loop over the lanes
 	{
 		if budget == 0 {

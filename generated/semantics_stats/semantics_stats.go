@@ -2526,6 +2526,7 @@ func memBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r2 := w.Reg(2)
 	r4 := w.Reg(4)
+	r9 := w.Reg(9)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
 	k2 := uint64(0x2)
@@ -2657,7 +2658,9 @@ func memBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 120: lane-local, one loop over the lanes
+	// PTX line 121: mov.u32, warp-uniform
+	u11 := uint64(k1)
+	// PTX lines 120, 122, 123: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -2688,6 +2691,11 @@ func memBlock0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				_ = v10
+				// 122: shl.b32
+				v12 := uint64(uint32(r0[l]) << uint32(k2))
+				// 123: add.u32
+				v13 := uint64(uint32(u11) + uint32(v12))
+				r9[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2708,13 +2716,16 @@ func memBlock0(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				_ = v10
+				// 122: shl.b32
+				v12 := uint64(uint32(r0[l]) << uint32(k2))
+				// 123: add.u32
+				v13 := uint64(uint32(u11) + uint32(v12))
+				r9[l] = v13
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 121: mov.u32, warp-uniform
-	u11 := uint64(k1)
-	// PTX lines 122, 123, 124: lane-local, one loop over the lanes
+	// PTX lines 124: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -2730,12 +2741,8 @@ func memBlock0(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 122: shl.b32
-				v12 := uint64(uint32(r0[l]) << uint32(k2))
-				// 123: add.u32
-				v13 := uint64(uint32(u11) + uint32(v12))
 				// 124: st.shared.u32
-				s14 := uint64(uint64(uint32(v13))) + 0x0
+				s14 := uint64(uint64(uint32(r9[l]))) + 0x0
 				s14v := uint64(r0[l])
 				if s14 < shEnd4 && s14&3 == 0 {
 					runtime.Store32(shp, s14, s14v)
@@ -2748,12 +2755,8 @@ func memBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 122: shl.b32
-				v12 := uint64(uint32(r0[l]) << uint32(k2))
-				// 123: add.u32
-				v13 := uint64(uint32(u11) + uint32(v12))
 				// 124: st.shared.u32
-				s14 := uint64(uint64(uint32(v13))) + 0x0
+				s14 := uint64(uint64(uint32(r9[l]))) + 0x0
 				s14v := uint64(r0[l])
 				if s14 < shEnd4 && s14&3 == 0 {
 					runtime.Store32(shp, s14, s14v)
@@ -2964,73 +2967,43 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 132: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		v6aw := w.Window(6)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: ld.global.u16
-				if p0>>l&1 == 0 {
-					v6a := uint64(r4[l]) + 0x0
-					if budget == 0 {
-						w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 2)
-					}
-					var v6 uint64
-					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
-						v6 = runtime.Load16(v6aw.Ptr, v6ao)
-					} else {
-						{
-							v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
-							if !v6ok {
-								flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
-								continue
-							}
-							v6 = v6x
-						}
-					}
-					r14[l] = v6
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: ld.global.u16
-				if p0>>l&1 == 0 {
-					v6a := uint64(r4[l]) + 0x0
-					if budget == 0 {
-						w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 2)
-					}
-					var v6 uint64
-					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
-						v6 = runtime.Load16(v6aw.Ptr, v6ao)
-					} else {
-						{
-							v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
-							if !v6ok {
-								flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
-								continue
-							}
-							v6 = v6x
-						}
-					}
-					r14[l] = v6
-				}
-			}
-		}
-		flt.Raise(w)
-	}
 	// PTX line 133: mov.u64, warp-uniform
 	u7 := uint64(k1)
 	// PTX line 134: cvta.shared.u64, warp-uniform
 	u8 := uint64(uint64(u7 + k2))
-	// PTX lines 135: lane-local, one loop over the lanes
+	// PTX line 136: mov.u64, warp-uniform
+	u10 := uint64((uint64(w.LocalBase) + k1))
+	// PTX line 137: cvta.local.u64, warp-uniform
+	u11 := uint64(uint64(u10 + k3))
+	// PTX lines 132, 135: lane-local, one loop over the lanes
 	{
+		p0 := w.P[0]
+		v6aw := w.Window(6)
 		v9aw := w.Window(7)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 132: ld.global.u16
+				if p0>>l&1 == 0 {
+					v6a := uint64(r4[l]) + 0x0
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 2)
+					}
+					var v6 uint64
+					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+						v6 = runtime.Load16(v6aw.Ptr, v6ao)
+					} else {
+						{
+							v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
+							if !v6ok {
+								flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
+								continue
+							}
+							v6 = v6x
+						}
+					}
+					r14[l] = v6
+				}
 				// 135: ld.u32
 				v9a := uint64(u8) + 0x4
 				if budget == 0 {
@@ -3043,7 +3016,7 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 					{
 						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
 						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
 							continue
 						}
 						v9 = v9x
@@ -3054,6 +3027,27 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 132: ld.global.u16
+				if p0>>l&1 == 0 {
+					v6a := uint64(r4[l]) + 0x0
+					if budget == 0 {
+						w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 2)
+					}
+					var v6 uint64
+					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&1 == 0 {
+						v6 = runtime.Load16(v6aw.Ptr, v6ao)
+					} else {
+						{
+							v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 2, l)
+							if !v6ok {
+								flt.Note(0, l, runtime.SpaceGlobal, v6a, 2, "testdata/ptx/semantics/stats.ptx:132")
+								continue
+							}
+							v6 = v6x
+						}
+					}
+					r14[l] = v6
+				}
 				// 135: ld.u32
 				v9a := uint64(u8) + 0x4
 				if budget == 0 {
@@ -3066,7 +3060,7 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 					{
 						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGeneric, v9a, 4, l)
 						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
+							flt.Note(1, l, runtime.SpaceGeneric, v9a, 4, "testdata/ptx/semantics/stats.ptx:135")
 							continue
 						}
 						v9 = v9x
@@ -3077,10 +3071,6 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX line 136: mov.u64, warp-uniform
-	u10 := uint64((uint64(w.LocalBase) + k1))
-	// PTX line 137: cvta.local.u64, warp-uniform
-	u11 := uint64(uint64(u10 + k3))
 	// PTX lines 138: lane-local, one loop over the lanes
 	{
 		s12w := w.Window(8)
@@ -4813,7 +4803,11 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 253, 254, 255: lane-local, one loop over the lanes
+	// PTX line 256: mov.u64, warp-uniform
+	u5 := uint64(k1)
+	// PTX line 257: mov.u64, warp-uniform
+	u6 := uint64(k2)
+	// PTX lines 253, 254, 255, 258: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		if budget == 0 {
@@ -4849,6 +4843,12 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 					c4b0 = 1
 				}
 				p1n |= c4b0 << l
+				// 258: selp.b64
+				v7 := uint64(u5)
+				if c4 {
+					v7 = uint64(u6)
+				}
+				r10[l] = v7
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4873,17 +4873,18 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 					c4b0 = 1
 				}
 				p1n |= c4b0 << l
+				// 258: selp.b64
+				v7 := uint64(u5)
+				if c4 {
+					v7 = uint64(u6)
+				}
+				r10[l] = v7
 			}
 		}
 		w.P[1] = p1&^m | p1n
 	}
-	// PTX line 256: mov.u64, warp-uniform
-	u5 := uint64(k1)
-	// PTX line 257: mov.u64, warp-uniform
-	u6 := uint64(k2)
-	// PTX lines 258, 262: lane-local, one loop over the lanes
+	// PTX lines 262: lane-local, one loop over the lanes
 	{
-		p1 := w.P[1]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -4898,12 +4899,6 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 258: selp.b64
-				v7 := uint64(u5)
-				if p1>>l&1 != 0 {
-					v7 = uint64(u6)
-				}
-				r10[l] = v7
 				// 262: st.param.u32
 				s8 := uint64(0x0)
 				s8v := uint64(r0[l])
@@ -4918,12 +4913,6 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 258: selp.b64
-				v7 := uint64(u5)
-				if p1>>l&1 != 0 {
-					v7 = uint64(u6)
-				}
-				r10[l] = v7
 				// 262: st.param.u32
 				s8 := uint64(0x0)
 				s8v := uint64(r0[l])

@@ -308,6 +308,7 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
+	r16 := w.Reg(16)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
@@ -381,7 +382,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	u6 := uint64(uint64(w.CTAID().X))
 	// PTX line 29: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.NTID().X))
-	// PTX lines 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
+	// PTX line 42: cvt.s64.s32, warp-uniform
+	u21 := uint64(uint64(int32(u5)))
+	// PTX lines 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
@@ -389,6 +392,8 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		p3 := w.P[3]
 		p4 := w.P[4]
 		p5 := w.P[5]
+		p6 := w.P[6]
+		p7 := w.P[7]
 		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -408,6 +413,8 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		p3n := uint32(0)
 		p4n := uint32(0)
 		p5n := uint32(0)
+		p6n := uint32(0)
+		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 30: mov.u32
@@ -487,6 +494,84 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 41: cvt.s64.s32
 				v20 := uint64(uint64(int32(v13)))
 				r12[l] = v20
+				// 43: setp.lt.s64
+				c22t := int64(v20) < int64(u21)
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p6n |= c22b0 << l
+				// 44: setp.ge.u64
+				c23t := uint64(u21) >= uint64(v20)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p7n |= c23b0 << l
+				// 45: selp.u32
+				v24 := uint64(k1)
+				if c14 {
+					v24 = uint64(k2)
+				}
+				// 46: selp.u32
+				v25 := uint64(k1)
+				if c15 {
+					v25 = uint64(k3)
+				}
+				// 47: or.b32
+				v26 := uint64(uint32(v24) | uint32(v25))
+				// 48: selp.u32
+				v27 := uint64(k1)
+				if c16 {
+					v27 = uint64(k0)
+				}
+				// 49: or.b32
+				v28 := uint64(uint32(v26) | uint32(v27))
+				// 50: selp.u32
+				v29 := uint64(k1)
+				if c17 {
+					v29 = uint64(k4)
+				}
+				// 51: or.b32
+				v30 := uint64(uint32(v28) | uint32(v29))
+				// 52: selp.u32
+				v31 := uint64(k1)
+				if c18 {
+					v31 = uint64(k5)
+				}
+				// 53: or.b32
+				v32 := uint64(uint32(v30) | uint32(v31))
+				// 54: selp.u32
+				v33 := uint64(k1)
+				if c19 {
+					v33 = uint64(k6)
+				}
+				// 55: or.b32
+				v34 := uint64(uint32(v32) | uint32(v33))
+				// 56: selp.u32
+				v35 := uint64(k1)
+				if c22 {
+					v35 = uint64(k7)
+				}
+				// 57: or.b32
+				v36 := uint64(uint32(v34) | uint32(v35))
+				// 58: selp.u32
+				v37 := uint64(k1)
+				if c23 {
+					v37 = uint64(k8)
+				}
+				// 59: or.b32
+				v38 := uint64(uint32(v36) | uint32(v37))
+				// 60: cvt.u64.u32
+				v39 := uint64(uint64(uint32(v38)))
+				r16[l] = v39
+				// 61: mul.wide.u32
+				v40 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k7))))
+				// 62: add.s64
+				v41 := uint64(uint64(u2) + uint64(v40))
+				r18[l] = v41
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -568,6 +653,84 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 41: cvt.s64.s32
 				v20 := uint64(uint64(int32(v13)))
 				r12[l] = v20
+				// 43: setp.lt.s64
+				c22t := int64(v20) < int64(u21)
+				c22 := c22t
+				c22b0 := uint32(0)
+				if c22 {
+					c22b0 = 1
+				}
+				p6n |= c22b0 << l
+				// 44: setp.ge.u64
+				c23t := uint64(u21) >= uint64(v20)
+				c23 := c23t
+				c23b0 := uint32(0)
+				if c23 {
+					c23b0 = 1
+				}
+				p7n |= c23b0 << l
+				// 45: selp.u32
+				v24 := uint64(k1)
+				if c14 {
+					v24 = uint64(k2)
+				}
+				// 46: selp.u32
+				v25 := uint64(k1)
+				if c15 {
+					v25 = uint64(k3)
+				}
+				// 47: or.b32
+				v26 := uint64(uint32(v24) | uint32(v25))
+				// 48: selp.u32
+				v27 := uint64(k1)
+				if c16 {
+					v27 = uint64(k0)
+				}
+				// 49: or.b32
+				v28 := uint64(uint32(v26) | uint32(v27))
+				// 50: selp.u32
+				v29 := uint64(k1)
+				if c17 {
+					v29 = uint64(k4)
+				}
+				// 51: or.b32
+				v30 := uint64(uint32(v28) | uint32(v29))
+				// 52: selp.u32
+				v31 := uint64(k1)
+				if c18 {
+					v31 = uint64(k5)
+				}
+				// 53: or.b32
+				v32 := uint64(uint32(v30) | uint32(v31))
+				// 54: selp.u32
+				v33 := uint64(k1)
+				if c19 {
+					v33 = uint64(k6)
+				}
+				// 55: or.b32
+				v34 := uint64(uint32(v32) | uint32(v33))
+				// 56: selp.u32
+				v35 := uint64(k1)
+				if c22 {
+					v35 = uint64(k7)
+				}
+				// 57: or.b32
+				v36 := uint64(uint32(v34) | uint32(v35))
+				// 58: selp.u32
+				v37 := uint64(k1)
+				if c23 {
+					v37 = uint64(k8)
+				}
+				// 59: or.b32
+				v38 := uint64(uint32(v36) | uint32(v37))
+				// 60: cvt.u64.u32
+				v39 := uint64(uint64(uint32(v38)))
+				r16[l] = v39
+				// 61: mul.wide.u32
+				v40 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k7))))
+				// 62: add.s64
+				v41 := uint64(uint64(u2) + uint64(v40))
+				r18[l] = v41
 			}
 		}
 		flt.Raise(w)
@@ -577,19 +740,11 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		w.P[3] = p3&^m | p3n
 		w.P[4] = p4&^m | p4n
 		w.P[5] = p5&^m | p5n
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
 	}
-	// PTX line 42: cvt.s64.s32, warp-uniform
-	u21 := uint64(uint64(int32(u5)))
-	// PTX lines 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64: lane-local, one loop over the lanes
+	// PTX lines 63, 64: lane-local, one loop over the lanes
 	{
-		p0 := w.P[0]
-		p1 := w.P[1]
-		p2 := w.P[2]
-		p3 := w.P[3]
-		p4 := w.P[4]
-		p5 := w.P[5]
-		p6 := w.P[6]
-		p7 := w.P[7]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -600,90 +755,11 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		s42w := w.Window(1)
-		p6n := uint32(0)
-		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 43: setp.lt.s64
-				c22t := int64(r12[l]) < int64(u21)
-				c22 := c22t
-				c22b0 := uint32(0)
-				if c22 {
-					c22b0 = 1
-				}
-				p6n |= c22b0 << l
-				// 44: setp.ge.u64
-				c23t := uint64(u21) >= uint64(r12[l])
-				c23 := c23t
-				c23b0 := uint32(0)
-				if c23 {
-					c23b0 = 1
-				}
-				p7n |= c23b0 << l
-				// 45: selp.u32
-				v24 := uint64(k1)
-				if p0>>l&1 != 0 {
-					v24 = uint64(k2)
-				}
-				// 46: selp.u32
-				v25 := uint64(k1)
-				if p1>>l&1 != 0 {
-					v25 = uint64(k3)
-				}
-				// 47: or.b32
-				v26 := uint64(uint32(v24) | uint32(v25))
-				// 48: selp.u32
-				v27 := uint64(k1)
-				if p2>>l&1 != 0 {
-					v27 = uint64(k0)
-				}
-				// 49: or.b32
-				v28 := uint64(uint32(v26) | uint32(v27))
-				// 50: selp.u32
-				v29 := uint64(k1)
-				if p3>>l&1 != 0 {
-					v29 = uint64(k4)
-				}
-				// 51: or.b32
-				v30 := uint64(uint32(v28) | uint32(v29))
-				// 52: selp.u32
-				v31 := uint64(k1)
-				if p4>>l&1 != 0 {
-					v31 = uint64(k5)
-				}
-				// 53: or.b32
-				v32 := uint64(uint32(v30) | uint32(v31))
-				// 54: selp.u32
-				v33 := uint64(k1)
-				if p5>>l&1 != 0 {
-					v33 = uint64(k6)
-				}
-				// 55: or.b32
-				v34 := uint64(uint32(v32) | uint32(v33))
-				// 56: selp.u32
-				v35 := uint64(k1)
-				if c22 {
-					v35 = uint64(k7)
-				}
-				// 57: or.b32
-				v36 := uint64(uint32(v34) | uint32(v35))
-				// 58: selp.u32
-				v37 := uint64(k1)
-				if c23 {
-					v37 = uint64(k8)
-				}
-				// 59: or.b32
-				v38 := uint64(uint32(v36) | uint32(v37))
-				// 60: cvt.u64.u32
-				v39 := uint64(uint64(uint32(v38)))
-				// 61: mul.wide.u32
-				v40 := uint64(uint64(uint64(uint32(r8[l])) * uint64(uint32(k7))))
-				// 62: add.s64
-				v41 := uint64(uint64(u2) + uint64(v40))
-				r18[l] = v41
 				// 63: st.global.u64
-				s42 := uint64(v41) + 0x0
-				s42v := uint64(v39)
+				s42 := uint64(r18[l]) + 0x0
+				s42v := uint64(r16[l])
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 					runtime.Store64(s42w.Ptr, s42o, s42v)
 				} else {
@@ -698,86 +774,9 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 43: setp.lt.s64
-				c22t := int64(r12[l]) < int64(u21)
-				c22 := c22t
-				c22b0 := uint32(0)
-				if c22 {
-					c22b0 = 1
-				}
-				p6n |= c22b0 << l
-				// 44: setp.ge.u64
-				c23t := uint64(u21) >= uint64(r12[l])
-				c23 := c23t
-				c23b0 := uint32(0)
-				if c23 {
-					c23b0 = 1
-				}
-				p7n |= c23b0 << l
-				// 45: selp.u32
-				v24 := uint64(k1)
-				if p0>>l&1 != 0 {
-					v24 = uint64(k2)
-				}
-				// 46: selp.u32
-				v25 := uint64(k1)
-				if p1>>l&1 != 0 {
-					v25 = uint64(k3)
-				}
-				// 47: or.b32
-				v26 := uint64(uint32(v24) | uint32(v25))
-				// 48: selp.u32
-				v27 := uint64(k1)
-				if p2>>l&1 != 0 {
-					v27 = uint64(k0)
-				}
-				// 49: or.b32
-				v28 := uint64(uint32(v26) | uint32(v27))
-				// 50: selp.u32
-				v29 := uint64(k1)
-				if p3>>l&1 != 0 {
-					v29 = uint64(k4)
-				}
-				// 51: or.b32
-				v30 := uint64(uint32(v28) | uint32(v29))
-				// 52: selp.u32
-				v31 := uint64(k1)
-				if p4>>l&1 != 0 {
-					v31 = uint64(k5)
-				}
-				// 53: or.b32
-				v32 := uint64(uint32(v30) | uint32(v31))
-				// 54: selp.u32
-				v33 := uint64(k1)
-				if p5>>l&1 != 0 {
-					v33 = uint64(k6)
-				}
-				// 55: or.b32
-				v34 := uint64(uint32(v32) | uint32(v33))
-				// 56: selp.u32
-				v35 := uint64(k1)
-				if c22 {
-					v35 = uint64(k7)
-				}
-				// 57: or.b32
-				v36 := uint64(uint32(v34) | uint32(v35))
-				// 58: selp.u32
-				v37 := uint64(k1)
-				if c23 {
-					v37 = uint64(k8)
-				}
-				// 59: or.b32
-				v38 := uint64(uint32(v36) | uint32(v37))
-				// 60: cvt.u64.u32
-				v39 := uint64(uint64(uint32(v38)))
-				// 61: mul.wide.u32
-				v40 := uint64(uint64(uint64(uint32(r8[l])) * uint64(uint32(k7))))
-				// 62: add.s64
-				v41 := uint64(uint64(u2) + uint64(v40))
-				r18[l] = v41
 				// 63: st.global.u64
-				s42 := uint64(v41) + 0x0
-				s42v := uint64(v39)
+				s42 := uint64(r18[l]) + 0x0
+				s42v := uint64(r16[l])
 				if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 					runtime.Store64(s42w.Ptr, s42o, s42v)
 				} else {
@@ -790,8 +789,6 @@ func uniformOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 				r19[l] = v43
 			}
 		}
-		w.P[6] = p6&^m | p6n
-		w.P[7] = p7&^m | p7n
 	}
 	// PTX lines 65, 66: lane-local, one loop over the lanes
 	{

@@ -2732,8 +2732,14 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 133: lane-local, one loop over the lanes
+	// PTX line 134: mov.u32, warp-uniform
+	u11 := uint64(uint64(w.CTAID().X))
+	// PTX line 135: mov.u32, warp-uniform
+	u12 := uint64(uint64(w.NTID().X))
+	// PTX lines 133, 136, 137, 138: lane-local, one loop over the lanes
 	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
 				Base:  -1,
@@ -2746,47 +2752,20 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		lm := w.Local
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 133: st.local.f32
-				s10 := uint64(u3) + 0x8
-				s10v := uint64(u5)
-				if s10 < lmEnd4 && s10&3 == 0 {
-					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
-					}
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 133: st.local.f32
-				s10 := uint64(u3) + 0x8
-				s10v := uint64(u5)
-				if s10 < lmEnd4 && s10&3 == 0 {
-					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
-					}
-				}
-			}
-		}
-	}
-	// PTX line 134: mov.u32, warp-uniform
-	u11 := uint64(uint64(w.CTAID().X))
-	// PTX line 135: mov.u32, warp-uniform
-	u12 := uint64(uint64(w.NTID().X))
-	// PTX lines 136, 137, 138: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
 		h15 := uint32(u11) * uint32(u12)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 133: st.local.f32
+				s10 := uint64(u3) + 0x8
+				s10v := uint64(u5)
+				if s10 < lmEnd4 && s10&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
+					}
+				}
 				// 136: mov.u32
 				v13 := uint64(uint64(tid0[l]))
 				// 137: mad.lo.s32
@@ -2804,6 +2783,16 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 133: st.local.f32
+				s10 := uint64(u3) + 0x8
+				s10v := uint64(u5)
+				if s10 < lmEnd4 && s10&3 == 0 {
+					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
+				} else {
+					{
+						w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
+					}
+				}
 				// 136: mov.u32
 				v13 := uint64(uint64(tid0[l]))
 				// 137: mad.lo.s32
