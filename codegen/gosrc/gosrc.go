@@ -375,7 +375,7 @@ func (f *fnGen) funcDict() jen.Dict {
 			if array {
 				pd[jen.Id("Array")] = jen.True()
 			}
-			if !array && !t.IsFloat() && t.Bits() == f.g.prog.AddressSize {
+			if !array && f.g.prog.CanHoldAddress(t) {
 				pd[jen.Id("Pointer")] = jen.True()
 			}
 			ps = append(ps, jen.Values(pd))

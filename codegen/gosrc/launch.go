@@ -80,10 +80,6 @@ func (f *fnGen) launchFunc() jen.Code {
 
 // pointerParams finds the kernel parameters used as addresses.
 func (f *fnGen) pointerParams() map[*ssa.Variable]bool {
-	addrBits := f.g.prog.AddressSize
-	if addrBits == 0 {
-		addrBits = 64
-	}
 	uses := map[*ssa.Value][]*ssa.Instr{}
 	asAddr := map[*ssa.Value]bool{}
 	var loads []*ssa.Instr
@@ -129,7 +125,7 @@ func (f *fnGen) pointerParams() map[*ssa.Variable]bool {
 	out := map[*ssa.Variable]bool{}
 	for _, in := range loads {
 		v := in.Args[0].Var
-		if v.Type.IsFloat() || v.Type.Bits() != addrBits || len(v.Dims) > 0 || v.Vector > 1 {
+		if !f.g.prog.CanHoldAddress(v.Type) || len(v.Dims) > 0 || v.Vector > 1 {
 			continue
 		}
 		if isAddr(in.Defs[0]) {

@@ -1,0 +1,91 @@
+package ptx2go_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptx2go/ptx2go/runtime"
+)
+
+// ftz32 flushes a subnormal .f32 to a zero of its sign, as .ftz and .target sm_1x do.
+func ftz32(x float32) float32 {
+	if b := math.Float32bits(x); b&0x7f800000 == 0 {
+		return math.Float32frombits(b & 0x80000000)
+	}
+	return x
+}
+
+// sameF32 compares two .f32 results bit for bit, any NaN matching any NaN.
+func sameF32(a, b uint32) bool {
+	fa, fb := math.Float32frombits(a), math.Float32frombits(b)
+	return a == b || fa != fa && fb != fb
+}
+
+// TestLegacySM10 runs testdata/ptx/hand/legacy_sm10.ptx (.version 1.3, .target sm_10, no
+// .address_size) on both engines: a kernel whose parameters are .param variables in its body,
+// module-scope registers, 16-bit special-register reads and mul24. Its div/sqrt/rcp.f32
+// without modifiers are the ISA 1.0-1.3 .approx.ftz forms and every single-precision
+// instruction flushes subnormals (sm_1x), checked on inputs whose results are exact (powers
+// of two divisors, perfect squares) against float32 arithmetic on flushed operands.
+func TestLegacySM10(t *testing.T) {
+	const path = "testdata/ptx/hand/legacy_sm10.ptx"
+	pairs := [][2]float32{
+		{4, 2}, {2.25, 0.5}, {-9, 4},
+		{math.Float32frombits(0x00400000), 1},  // subnormal x
+		{1, math.Float32frombits(0x00000010)},  // subnormal y
+		{0x1p-100, 0x1p-30},                    // x*y is subnormal
+		{math.Float32frombits(0x80000001), -2}, // negative subnormal x
+		{1e30, 0x1p-20},
+	}
+	const n = 5 // threads with gid >= n take mul24 by 3, the others by 1003
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("legacy_sm10")
+		require.NoError(t, err)
+		params := k.Params()
+		require.Len(t, params, 3, "the body's .param declarations are the kernel's parameters")
+		require.True(t, params[0].Pointer && params[1].Pointer, "without .address_size a .u64 parameter holds a pointer")
+
+		dev := runtime.NewDevice()
+		in := make([]float32, 0, 2*len(pairs))
+		for _, p := range pairs {
+			in = append(in, p[0], p[1])
+		}
+		inP, err := runtime.Upload(dev, in)
+		require.NoError(t, err)
+		outP, err := dev.Malloc(32 * len(pairs))
+		require.NoError(t, err)
+		require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(2), runtime.D1(4), inP, outP, uint32(n)))
+		out := make([]uint32, 8*len(pairs))
+		require.NoError(t, runtime.Download(dev, out, outP))
+
+		for i, p := range pairs {
+			x, y := ftz32(p[0]), ftz32(p[1])
+			mad := float32(float64(x)*float64(y) + float64(x)) // exact for these inputs
+			gt := uint32(0)                                    // set writes 0xffffffff for true, which neg.s32 makes 1
+			if x > y {
+				gt = 1
+			}
+			mul := uint32(3)
+			if i < n {
+				mul = 1003
+			}
+			want := []uint32{
+				math.Float32bits(ftz32(x / y)),
+				math.Float32bits(ftz32(float32(math.Sqrt(float64(x))))),
+				math.Float32bits(ftz32(1 / y)),
+				math.Float32bits(ftz32(x + y)),
+				math.Float32bits(ftz32(x * y)),
+				math.Float32bits(ftz32(mad)),
+				gt,
+				uint32(i) * mul,
+			}
+			for j, w := range want {
+				require.True(t, sameF32(w, out[8*i+j]), "pair %d (%g, %g) result %d: got %#08x, want %#08x", i, p[0], p[1], j, out[8*i+j], w)
+			}
+		}
+	})
+}
