@@ -89,3 +89,37 @@ func TestLegacySM10(t *testing.T) {
 		}
 	})
 }
+
+// TestLegacySM20 runs testdata/ptx/hand/legacy_sm20.ptx (.version 2.1, .target sm_20, no
+// .address_size, 32-bit pointers) on both engines: a forward declaration without ';', .u32
+// pointer parameters, a shared array's address in a .u32 register and a call with old-style
+// parameter names, in a per-CTA tree reduction of 3*v+1 checked against a Go sum.
+func TestLegacySM20(t *testing.T) {
+	const path = "testdata/ptx/hand/legacy_sm20.ptx"
+	const grid, block = 3, 128
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("legacy_sm20")
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		in := make([]int32, grid*block)
+		for i := range in {
+			in[i] = int32(i*7919%2003) - 1000
+		}
+		inP, err := runtime.Upload(dev, in)
+		require.NoError(t, err)
+		outP, err := dev.Malloc(4 * grid)
+		require.NoError(t, err)
+		require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(grid), runtime.D1(block), inP, outP))
+		out := make([]int32, grid)
+		require.NoError(t, runtime.Download(dev, out, outP))
+		for c := range grid {
+			var want int32
+			for _, v := range in[c*block : (c+1)*block] {
+				want += 3*v + 1
+			}
+			require.Equal(t, want, out[c], "CTA %d", c)
+		}
+	})
+}

@@ -288,6 +288,12 @@ func isVarSpace(name string) bool {
 	return false
 }
 
+// startsTopLevel reports whether the current token begins a module-level directive or
+// declaration.
+func (p *parser) startsTopLevel() bool {
+	return p.tok.kind == tDot && (topLevelStarts[p.tok.text] || isVarSpace(p.tok.text))
+}
+
 // syncTopLevel skips to the next module-level directive, skipping braced groups whole.
 func (p *parser) syncTopLevel() {
 	for p.tok.kind != tEOF {
@@ -521,6 +527,9 @@ func (p *parser) parseFunction(start token, link Linkage) *Function {
 			".reqnctapercluster", ".explicitcluster":
 			f.Directives = append(f.Directives, p.parsePerfDirective())
 		default:
+			if p.startsTopLevel() {
+				return f // a declaration without its ';' (see below)
+			}
 			p.errorExpected("a function body '{', ';' or a performance directive")
 			p.syncTopLevel()
 			return nil
@@ -530,6 +539,10 @@ func (p *parser) parseFunction(start token, link Linkage) *Function {
 	case p.accept(';'):
 	case p.isPunct('{'):
 		f.Body = p.parseBlock()
+	case p.tok.kind == tEOF:
+		// nvcc 3.x (nvopencc) ended the forward declarations of .func prototypes without a
+		// ';', and ptxas accepts them: the next module-level directive, or the end of the
+		// file, ends the declaration.
 	default:
 		p.errorExpected("'{' to start the body of " + f.Name + ", or ';' to end its declaration")
 		p.syncTopLevel()
