@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	ptx2go "github.com/ptx2go/ptx2go"
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
@@ -122,4 +123,26 @@ func TestLegacySM20(t *testing.T) {
 			require.Equal(t, want, out[c], "CTA %d", c)
 		}
 	})
+}
+
+// TestLegacyMapF64ToF32 compiles kernels for .target sm_10, map_f64_to_f32: .f64 registers,
+// moves, loads and stores are accepted (the storage stays 64 bits), and an instruction that
+// would compute in double precision is a positioned error naming the mapping, which ptx2go
+// does not implement.
+func TestLegacyMapF64ToF32(t *testing.T) {
+	src := func(body string) []byte {
+		return []byte(".version 1.4\n.target sm_10, map_f64_to_f32\n.reg .f64 %fda<3>;\n.entry k (.param .u64 p)\n{\n" +
+			".reg .f64 %fd<3>;\n.reg .u64 %rd1;\nld.param.u64 %rd1, [p];\n" + body + "\nexit;\n}\n")
+	}
+	_, err := ptx2go.Compile(src("ld.global.f64 %fd1, [%rd1];\nmov.f64 %fd2, %fd1;\nst.global.f64 [%rd1+8], %fd2;"), ptx2go.Options{File: "ok.ptx"})
+	require.NoError(t, err)
+	for body, op := range map[string]string{
+		"add.f64 %fd1, %fd1, %fd2;":    "add",
+		"cvt.rn.f64.s64 %fd1, %rd1;":   "cvt",
+		"setp.lt.f64 %p1, %fd1, %fd2;": "setp",
+	} {
+		_, err := ptx2go.Compile(src(".reg .pred %p1;\n"+body), ptx2go.Options{File: "bad.ptx"})
+		require.Error(t, err, body)
+		require.Contains(t, err.Error(), "bad.ptx:10:1: "+op+": .target map_f64_to_f32 runs double-precision instructions in single precision on half of each .f64 register; that mapping is not supported", body)
+	}
 }

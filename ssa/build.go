@@ -35,7 +35,7 @@ const maxErrors = 10
 // reconvergence points, runs the uniformity analysis, and verifies the result.
 func Build(m *frontend.Module) (*Program, error) {
 	b := &builder{prog: &Program{File: m.Pos.File, AddressSize: m.AddressSize, SM: targetSM(m.Target), funcByName: map[string]*Function{}},
-		globals: map[string]*Variable{}, module: m, legacyWarp: legacyWarpOK(m)}
+		globals: map[string]*Variable{}, module: m, legacyWarp: legacyWarpOK(m), mapF64: slices.Contains(m.Target.Names, "map_f64_to_f32")}
 	b.declareModule(m)
 	// Each function passes through every stage while its IR is still in the cache. Once
 	// lowering has reported an error, later functions are only lowered, and only the lowering
@@ -92,6 +92,8 @@ type builder struct {
 	// gets its own copy of them, in a scope outside its parameters: nothing flows between
 	// functions through them (compilers passed arguments and results in parameters).
 	moduleRegs []*frontend.VarDecl
+	// mapF64 is set when the .target has map_f64_to_f32 (see mapsF64).
+	mapF64 bool
 	// legacyWarp says the module may use vote and shfl without .sync (legacyWarpOK).
 	legacyWarp bool
 	// defs collects the definitions of the destination being lowered.
@@ -729,6 +731,9 @@ func (b *builder) instruction(in *frontend.Instruction) {
 	if (in.Op == frontend.OpVote || in.Op == frontend.OpShfl) && !in.Has(frontend.ModSync) && !b.legacyWarp {
 		b.errorf(in.Pos, "%s without .sync is not supported for .target sm_70 and higher from PTX ISA version 6.4 (this module: .version %d.%d, .target sm_%d); use %s.sync",
 			in.Op, b.module.Version.Major, b.module.Version.Minor, targetSM(b.module.Target), in.Op)
+	}
+	if b.mapF64 && mapsF64(in) {
+		b.errorf(in.Pos, "%s: .target map_f64_to_f32 runs double-precision instructions in single precision on half of each .f64 register; that mapping is not supported", in.Op)
 	}
 	bl := b.block(in.Pos)
 	ins := b.mem.instrs.alloc()

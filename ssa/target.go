@@ -1,6 +1,7 @@
 package ssa
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -106,4 +107,15 @@ func flushesOnSM1x(v frontend.Version, in *frontend.Instruction, types []fronten
 		return !(v.Major == 1 && v.Minor <= 4 && types[0].Bits() == 64)
 	}
 	return false
+}
+
+// mapsF64 reports whether .target map_f64_to_f32 changes what the instruction computes: any
+// instruction with an .f64 type but the moves, loads and stores of .f64 storage, which stays
+// 64 bits wide. (The ISA maps the others to single precision using half of each register.)
+func mapsF64(in *frontend.Instruction) bool {
+	switch in.Op {
+	case frontend.OpMov, frontend.OpLd, frontend.OpSt, frontend.OpLdu:
+		return false
+	}
+	return slices.Contains(in.Types(), frontend.F64)
 }
