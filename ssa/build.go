@@ -884,6 +884,18 @@ func SpecialRegister(name string) bool {
 	return true
 }
 
+// PerfMonitorRegister reports whether name is one of the performance monitor counters
+// %pm0 ... %pm7 (32-bit) or %pm0_64 ... %pm7_64 (64-bit). The PTX ISA leaves their contents
+// undefined; both back ends read them as 0.
+func PerfMonitorRegister(name string) bool {
+	n, ok := strings.CutPrefix(name, "%pm")
+	if !ok {
+		return false
+	}
+	n = strings.TrimSuffix(n, "_64")
+	return len(n) == 1 && n[0] >= '0' && n[0] <= '7'
+}
+
 // src lowers a source operand.
 func (b *builder) src(o frontend.Operand) Arg {
 	switch o := o.(type) {

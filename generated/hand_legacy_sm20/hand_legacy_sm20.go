@@ -23,11 +23,11 @@ var Module = &runtime.Module{
 }
 
 var (
-	// scaleFunc is PTX function scale (testdata/ptx/hand/legacy_sm20.ptx:17).
+	// scaleFunc is PTX function scale (testdata/ptx/hand/legacy_sm20.ptx:18).
 	scaleFunc = &runtime.Func{
 		Exit:      3,
 		Index:     0,
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:17",
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:18",
 		Name:      "scale",
 		NumPreds:  0,
 		NumRegs:   3,
@@ -44,10 +44,10 @@ var (
 		Sig:        "(.param 4)(.param 4)",
 		StackBytes: 0,
 	}
-	// legacySm20Func is PTX kernel legacy_sm20 (testdata/ptx/hand/legacy_sm20.ptx:30).
+	// legacySm20Func is PTX kernel legacy_sm20 (testdata/ptx/hand/legacy_sm20.ptx:31).
 	legacySm20Func = &runtime.Func{
 		Consts: []runtime.Const{{
-			Reg:   23,
+			Reg:   26,
 			Value: 0x0,
 		}},
 		Exit:   15,
@@ -69,10 +69,10 @@ var (
 			Type:    "u32",
 		}},
 		KernelParams: 8,
-		Loc:          "testdata/ptx/hand/legacy_sm20.ptx:30",
+		Loc:          "testdata/ptx/hand/legacy_sm20.ptx:31",
 		Name:         "legacy_sm20",
 		NumPreds:     3,
-		NumRegs:      24,
+		NumRegs:      27,
 		ParamSize:    8,
 		Sig:          "()(.param 4,.param 4)",
 		StackBytes:   0,
@@ -82,30 +82,27 @@ var (
 func init() {
 	Module.Funcs = []*runtime.Func{scaleFunc, legacySm20Func}
 	scaleFunc.Blocks = make([]runtime.Block, 4)
-	// b0, PTX line 18
+	// b0, PTX line 19
 	scaleFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/legacy_sm20.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:21",
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:22",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($LDWbegin_scale), PTX lines 22-25; ret
+	// b1 ($LDWbegin_scale), PTX lines 23-26; ret
 	scaleFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			scaleRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:22",
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:23",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  22,
-			}, {
 				Count: 1,
 				Line:  23,
 			}, {
@@ -117,30 +114,33 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:26",
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:27",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b2 ($LDWend_scale), PTX line 27; ret
+	// b2 ($LDWend_scale), PTX line 28; ret
 	scaleFunc.Blocks[2] = runtime.Block{
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:28",
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:29",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  28,
+				Line:  29,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:28",
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:29",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
@@ -153,33 +153,27 @@ func init() {
 	}}
 	scaleFunc.Run = scaleRun
 	legacySm20Func.Blocks = make([]runtime.Block, 16)
-	// b0, PTX line 33
+	// b0, PTX line 34
 	legacySm20Func.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/legacy_sm20.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:40",
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:42",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($LDWbegin_legacy_sm20), PTX lines 41-50; code before the call
+	// b1 ($LDWbegin_legacy_sm20), PTX lines 43-52; code before the call
 	legacySm20Func.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			legacySm20Run(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:41",
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:43",
 		PTXInstrs: 10,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  41,
-			}, {
-				Count: 1,
-				Line:  42,
-			}, {
 				Count: 1,
 				Line:  43,
 			}, {
@@ -203,6 +197,12 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
 			}},
 		},
 		Term: runtime.Term{
@@ -211,15 +211,15 @@ func init() {
 			Succ:   2,
 		},
 	}
-	// b1 ($LDWbegin_legacy_sm20), PTX line 40
+	// b1 ($LDWbegin_legacy_sm20), PTX line 42
 	legacySm20Func.Blocks[2] = runtime.Block{
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:51",
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:53",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  51,
+				Line:  53,
 			}},
 		},
 		Term: runtime.Term{
@@ -238,18 +238,18 @@ func init() {
 				Target: -1,
 			},
 			Kind:    runtime.TermCall,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:51",
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:53",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b2 ($Lt_0_1538), PTX lines 63-63; divergent, reconverges at block 4 (b3 ($Lt_0_1794))
+	// b2 ($Lt_0_1538), PTX lines 70-70; divergent, reconverges at block 4 (b3 ($Lt_0_1794))
 	legacySm20Func.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			legacySm20Run(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:63",
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:70",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -257,49 +257,49 @@ func init() {
 			File:       "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  63,
+				Line:  70,
 			}, {
 				Count: 1,
-				Line:  64,
+				Line:  71,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/hand/legacy_sm20.ptx:64",
+			Loc:    "testdata/ptx/hand/legacy_sm20.ptx:71",
 			Pred:   1,
 			Reconv: 4,
 			Succ:   4,
 		},
 	}
-	// b3 ($Lt_0_1794), PTX line 72; bar.sync at line 73
+	// b3 ($Lt_0_1794), PTX line 79; bar.sync at line 80
 	legacySm20Func.Blocks[4] = runtime.Block{
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:73",
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:80",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  73,
+				Line:  80,
 			}},
 		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
-				ID:    23,
+				ID:    26,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/hand/legacy_sm20.ptx:73",
+			Loc:    "testdata/ptx/hand/legacy_sm20.ptx:80",
 			Reconv: -1,
 			Succ:   5,
 		},
 	}
-	// b3 ($Lt_0_1794), PTX lines 74-75
+	// b3 ($Lt_0_1794), PTX lines 81-82
 	legacySm20Func.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			legacySm20Run(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:74",
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:81",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -307,31 +307,31 @@ func init() {
 			File:       "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  74,
+				Line:  81,
 			}, {
 				Count: 1,
-				Line:  75,
+				Line:  82,
 			}, {
 				Count: 1,
-				Line:  76,
+				Line:  83,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     13,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:76",
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:83",
 			Pred:    2,
 			Reconv:  13,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b4 ($Lt_0_1282), PTX lines 78-78; divergent, reconverges at block 7 (b5 ($Lt_0_2050))
+	// b4 ($Lt_0_1282), PTX lines 85-85; divergent, reconverges at block 7 (b5 ($Lt_0_2050))
 	legacySm20Func.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			legacySm20Run(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:78",
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:85",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -339,75 +339,69 @@ func init() {
 			File:       "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  78,
+				Line:  85,
 			}, {
 				Count: 1,
-				Line:  79,
+				Line:  86,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/hand/legacy_sm20.ptx:79",
+			Loc:    "testdata/ptx/hand/legacy_sm20.ptx:86",
 			Negate: true,
 			Pred:   0,
 			Reconv: 7,
 			Succ:   7,
 		},
 	}
-	// b5 ($Lt_0_2050), PTX line 85
+	// b5 ($Lt_0_2050), PTX line 92
 	legacySm20Func.Blocks[7] = runtime.Block{
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:86",
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:93",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  86,
+				Line:  93,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermExit,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:86",
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:93",
 			Reconv:  -1,
 			Uniform: true,
 		},
 	}
-	// b6 ($LDWend_legacy_sm20), PTX line 87; ret
+	// b6 ($LDWend_legacy_sm20), PTX line 94; ret
 	legacySm20Func.Blocks[8] = runtime.Block{
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:88",
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:95",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  88,
+				Line:  95,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:88",
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:95",
 			Reconv:  -1,
 			Succ:    15,
 			Uniform: true,
 		},
 	}
-	// b7, PTX lines 52-56; bar.sync at line 57
+	// b7, PTX lines 54-63; bar.sync at line 64
 	legacySm20Func.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			legacySm20Run(w, 9, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:52",
-		PTXInstrs: 6,
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:54",
+		PTXInstrs: 11,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  52,
-			}, {
-				Count: 1,
-				Line:  53,
-			}, {
 				Count: 1,
 				Line:  54,
 			}, {
@@ -419,31 +413,7 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  57,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				ID:    23,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/hand/legacy_sm20.ptx:57",
-			Reconv: -1,
-			Succ:   10,
-		},
-	}
-	// b7, PTX lines 58-60
-	legacySm20Func.Blocks[10] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			legacySm20Run(w, 10, m, -1, 0)
-		}},
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:58",
-		PTXInstrs: 4,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/ptx/hand/legacy_sm20.ptx",
-			Lines: []runtime.LineCount{{
+			}, {
 				Count: 1,
 				Line:  58,
 			}, {
@@ -455,38 +425,39 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:     11,
-			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:61",
-			Pred:    0,
-			Reconv:  6,
-			Succ:    6,
-			Uniform: true,
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				ID:    26,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/ptx/hand/legacy_sm20.ptx:64",
+			Reconv: -1,
+			Succ:   10,
 		},
 	}
-	// b8, PTX line 61
-	legacySm20Func.Blocks[11] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/legacy_sm20.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:62",
-			Reconv:  -1,
-			Succ:    3,
-			Uniform: true,
-		},
-	}
-	// b9, PTX lines 65-71
-	legacySm20Func.Blocks[12] = runtime.Block{
+	// b7, PTX lines 65-67
+	legacySm20Func.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			legacySm20Run(w, 12, m, -1, 0)
+			legacySm20Run(w, 10, m, -1, 0)
 		}},
 		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:65",
-		PTXInstrs: 7,
+		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
-			File: "testdata/ptx/hand/legacy_sm20.ptx",
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  65,
@@ -499,65 +470,109 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  68,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:     11,
+			Kind:    runtime.TermBranch,
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:68",
+			Pred:    0,
+			Reconv:  6,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
+	// b8, PTX line 68
+	legacySm20Func.Blocks[11] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/legacy_sm20.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:69",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
+	// b9, PTX lines 72-78
+	legacySm20Func.Blocks[12] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			legacySm20Run(w, 12, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:72",
+		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/legacy_sm20.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
 			}, {
 				Count: 1,
-				Line:  69,
+				Line:  73,
 			}, {
 				Count: 1,
-				Line:  70,
+				Line:  74,
 			}, {
 				Count: 1,
-				Line:  71,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:72",
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:79",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b10, PTX line 76
+	// b10, PTX line 83
 	legacySm20Func.Blocks[13] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/legacy_sm20.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:77",
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:84",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b11, PTX lines 80-84
+	// b11, PTX lines 87-91
 	legacySm20Func.Blocks[14] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			legacySm20Run(w, 14, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:80",
+		Loc:       "testdata/ptx/hand/legacy_sm20.ptx:87",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/legacy_sm20.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  80,
+				Line:  87,
 			}, {
 				Count: 1,
-				Line:  81,
+				Line:  88,
 			}, {
 				Count: 1,
-				Line:  82,
+				Line:  89,
 			}, {
 				Count: 1,
-				Line:  83,
+				Line:  90,
 			}, {
 				Count: 1,
-				Line:  84,
+				Line:  91,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:85",
+			Loc:     "testdata/ptx/hand/legacy_sm20.ptx:92",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
@@ -571,7 +586,7 @@ func init() {
 	legacySm20Func.Run = legacySm20Run
 }
 
-// LegacySm20 launches PTX kernel legacy_sm20 (testdata/ptx/hand/legacy_sm20.ptx:30) on dev with the launch configuration cfg. Parameters: cudaparmLegacySm20In is __cudaparm_legacy_sm20_in, cudaparmLegacySm20Out is __cudaparm_legacy_sm20_out.
+// LegacySm20 launches PTX kernel legacy_sm20 (testdata/ptx/hand/legacy_sm20.ptx:31) on dev with the launch configuration cfg. Parameters: cudaparmLegacySm20In is __cudaparm_legacy_sm20_in, cudaparmLegacySm20Out is __cudaparm_legacy_sm20_out.
 func LegacySm20(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, cudaparmLegacySm20In runtime.Ptr, cudaparmLegacySm20Out runtime.Ptr) error {
 	var p [8]byte
 	binary.LittleEndian.PutUint32(p[0:], uint32(cudaparmLegacySm20In))
@@ -586,17 +601,17 @@ func scaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX line 18
+			// b0, PTX line 19
 			next = 1
 		case 1:
-			// b1 ($LDWbegin_scale), PTX lines 22-25; ret
+			// b1 ($LDWbegin_scale), PTX lines 23-26; ret
 			scaleBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 3
 		case 2:
-			// b2 ($LDWend_scale), PTX line 27; ret
+			// b2 ($LDWend_scale), PTX line 28; ret
 			next = 3
 		default:
 			return pc, budget
@@ -609,12 +624,12 @@ func scaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 }
 
 // scaleBlock1 runs block 1 of function scale for the lanes m (budget 0: counting statistics).
-// b1 ($LDWbegin_scale), PTX lines 22-25; ret
+// b1 ($LDWbegin_scale), PTX lines 23-26; ret
 func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x3)
 	k1 := uint64(0x1)
-	// PTX lines 22, 23, 24: lane-local, one loop over the lanes
+	// PTX lines 23, 24, 25: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -631,7 +646,7 @@ func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 22: ld.param.s32
+				// 23: ld.param.s32
 				v1a := uint64(0x0)
 				var v1 uint64
 				if v1a < pmEnd4 {
@@ -640,23 +655,23 @@ func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/legacy_sm20.ptx:22")
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/legacy_sm20.ptx:23")
 							continue
 						}
 						v1 = v1x
 					}
 				}
 				v1 = uint64(uint32(int32(int32(v1))))
-				// 23: mul.lo.s32
+				// 24: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(k0))
-				// 24: add.s32
+				// 25: add.s32
 				v3 := uint64(uint32(v2) + uint32(k1))
 				r2[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 22: ld.param.s32
+				// 23: ld.param.s32
 				v1a := uint64(0x0)
 				var v1 uint64
 				if v1a < pmEnd4 {
@@ -665,23 +680,23 @@ func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/legacy_sm20.ptx:22")
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/legacy_sm20.ptx:23")
 							continue
 						}
 						v1 = v1x
 					}
 				}
 				v1 = uint64(uint32(int32(int32(v1))))
-				// 23: mul.lo.s32
+				// 24: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(k0))
-				// 24: add.s32
+				// 25: add.s32
 				v3 := uint64(uint32(v2) + uint32(k1))
 				r2[l] = v3
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 25: lane-local, one loop over the lanes
+	// PTX lines 26: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -697,28 +712,28 @@ func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 25: st.param.s32
+				// 26: st.param.s32
 				s4 := uint64(0x4)
 				s4v := uint64(r2[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/legacy_sm20.ptx:25")
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/legacy_sm20.ptx:26")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 25: st.param.s32
+				// 26: st.param.s32
 				s4 := uint64(0x4)
 				s4v := uint64(r2[l])
 				if s4 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/legacy_sm20.ptx:25")
+						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/legacy_sm20.ptx:26")
 					}
 				}
 			}
@@ -733,24 +748,24 @@ func legacySm20Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX line 33
+			// b0, PTX line 34
 			next = 1
 		case 1:
-			// b1 ($LDWbegin_legacy_sm20), PTX lines 41-50; code before the call
+			// b1 ($LDWbegin_legacy_sm20), PTX lines 43-52; code before the call
 			legacySm20Block1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 2
 		case 2:
-			// b1 ($LDWbegin_legacy_sm20), PTX line 40
+			// b1 ($LDWbegin_legacy_sm20), PTX line 42
 			if next, budget = w.CallInline(pc, &legacySm20Func.Blocks[2].Term, m, stop, budget); next != 9 {
 				return next, budget
 			}
 			pc = next
 			continue
 		case 3:
-			// b2 ($Lt_0_1538), PTX lines 63-63; divergent, reconverges at block 4 (b3 ($Lt_0_1794))
+			// b2 ($Lt_0_1538), PTX lines 70-70; divergent, reconverges at block 4 (b3 ($Lt_0_1794))
 			legacySm20Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -764,10 +779,10 @@ func legacySm20Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				return pc, budget
 			}
 		case 4:
-			// b3 ($Lt_0_1794), PTX line 72; bar.sync at line 73
+			// b3 ($Lt_0_1794), PTX line 79; bar.sync at line 80
 			return pc, budget
 		case 5:
-			// b3 ($Lt_0_1794), PTX lines 74-75
+			// b3 ($Lt_0_1794), PTX lines 81-82
 			legacySm20Block5(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -781,7 +796,7 @@ func legacySm20Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				return pc, budget
 			}
 		case 6:
-			// b4 ($Lt_0_1282), PTX lines 78-78; divergent, reconverges at block 7 (b5 ($Lt_0_2050))
+			// b4 ($Lt_0_1282), PTX lines 85-85; divergent, reconverges at block 7 (b5 ($Lt_0_2050))
 			legacySm20Block6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -795,20 +810,20 @@ func legacySm20Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				return pc, budget
 			}
 		case 7:
-			// b5 ($Lt_0_2050), PTX line 85
+			// b5 ($Lt_0_2050), PTX line 92
 			return pc, budget
 		case 8:
-			// b6 ($LDWend_legacy_sm20), PTX line 87; ret
+			// b6 ($LDWend_legacy_sm20), PTX line 94; ret
 			next = 15
 		case 9:
-			// b7, PTX lines 52-56; bar.sync at line 57
+			// b7, PTX lines 54-63; bar.sync at line 64
 			legacySm20Block9(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 10:
-			// b7, PTX lines 58-60
+			// b7, PTX lines 65-67
 			legacySm20Block10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -822,20 +837,20 @@ func legacySm20Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				return pc, budget
 			}
 		case 11:
-			// b8, PTX line 61
+			// b8, PTX line 68
 			next = 3
 		case 12:
-			// b9, PTX lines 65-71
+			// b9, PTX lines 72-78
 			legacySm20Block12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 4
 		case 13:
-			// b10, PTX line 76
+			// b10, PTX line 83
 			next = 6
 		case 14:
-			// b11, PTX lines 80-84
+			// b11, PTX lines 87-91
 			legacySm20Block14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -852,7 +867,7 @@ func legacySm20Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 }
 
 // legacySm20Block1 runs block 1 of kernel legacy_sm20 for the lanes m (budget 0: counting statistics).
-// b1 ($LDWbegin_legacy_sm20), PTX lines 41-50; code before the call
+// b1 ($LDWbegin_legacy_sm20), PTX lines 43-52; code before the call
 func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
@@ -860,44 +875,44 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
 	k0 := uint64(0x4)
-	// PTX lines 41: lane-local, one loop over the lanes
+	// PTX lines 43: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 41: mov.u32
+				// 43: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r0[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 41: mov.u32
+				// 43: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r0[l] = v1
 			}
 		}
 	}
-	// PTX line 42: mov.u32, warp-uniform
+	// PTX line 44: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r1, m, u2)
-	// PTX line 43: mov.u32, warp-uniform
+	// PTX line 45: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r2, m, u3)
-	// PTX line 44: mul.lo.u32, warp-uniform
+	// PTX line 46: mul.lo.u32, warp-uniform
 	u4 := uint64(uint32(u3) * uint32(u2))
-	// PTX lines 45: lane-local, one loop over the lanes
+	// PTX lines 47: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 45: add.u32
+				// 47: add.u32
 				v5 := uint64(uint32(u4) + uint32(r0[l]))
 				r4[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 45: add.u32
+				// 47: add.u32
 				v5 := uint64(uint32(u4) + uint32(r0[l]))
 				r4[l] = v5
 			}
@@ -912,14 +927,14 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 46: ld.param.u32
+	// PTX line 48: ld.param.u32
 	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 4 {
 		u6 = uint64(binary.LittleEndian.Uint32(kp[0x0:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 4, m, "testdata/ptx/hand/legacy_sm20.ptx:46")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 4, m, "testdata/ptx/hand/legacy_sm20.ptx:48")
 	}
-	// PTX lines 47, 48, 49: lane-local, one loop over the lanes
+	// PTX lines 49, 50, 51: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -934,11 +949,11 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 47: mul.lo.u32
+				// 49: mul.lo.u32
 				v7 := uint64(uint32(r4[l]) * uint32(k0))
-				// 48: add.u32
+				// 50: add.u32
 				v8 := uint64(uint32(u6) + uint32(v7))
-				// 49: ld.global.s32
+				// 51: ld.global.s32
 				v9a := uint64(uint64(uint32(v8))) + 0x0
 				var v9 uint64
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
@@ -947,7 +962,7 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 					{
 						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
 						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/hand/legacy_sm20.ptx:49")
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/hand/legacy_sm20.ptx:51")
 							continue
 						}
 						v9 = v9x
@@ -959,11 +974,11 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 47: mul.lo.u32
+				// 49: mul.lo.u32
 				v7 := uint64(uint32(r4[l]) * uint32(k0))
-				// 48: add.u32
+				// 50: add.u32
 				v8 := uint64(uint32(u6) + uint32(v7))
-				// 49: ld.global.s32
+				// 51: ld.global.s32
 				v9a := uint64(uint64(uint32(v8))) + 0x0
 				var v9 uint64
 				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
@@ -972,7 +987,7 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 					{
 						v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
 						if !v9ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/hand/legacy_sm20.ptx:49")
+							flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/hand/legacy_sm20.ptx:51")
 							continue
 						}
 						v9 = v9x
@@ -984,7 +999,7 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 50: lane-local, one loop over the lanes
+	// PTX lines 52: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1000,28 +1015,28 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 50: st.param.s32
+				// 52: st.param.s32
 				s10 := uint64(0x0)
 				s10v := uint64(r8[l])
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/legacy_sm20.ptx:50")
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/legacy_sm20.ptx:52")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 50: st.param.s32
+				// 52: st.param.s32
 				s10 := uint64(0x0)
 				s10v := uint64(r8[l])
 				if s10 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/legacy_sm20.ptx:50")
+						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/legacy_sm20.ptx:52")
 					}
 				}
 			}
@@ -1030,18 +1045,18 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // legacySm20Block3 runs block 3 of kernel legacy_sm20 for the lanes m (budget 0: counting statistics).
-// b2 ($Lt_0_1538), PTX lines 63-63; divergent, reconverges at block 4 (b3 ($Lt_0_1794))
+// b2 ($Lt_0_1538), PTX lines 70-70; divergent, reconverges at block 4 (b3 ($Lt_0_1794))
 func legacySm20Block3(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	r13 := w.Reg(13)
-	// PTX lines 63: lane-local, one loop over the lanes
+	r16 := w.Reg(16)
+	// PTX lines 70: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 63: setp.ge.u32
-				c1t := uint32(r0[l]) >= uint32(r13[l])
+				// 70: setp.ge.u32
+				c1t := uint32(r0[l]) >= uint32(r16[l])
 				c1 := c1t
 				c1b0 := uint32(0)
 				if c1 {
@@ -1052,8 +1067,8 @@ func legacySm20Block3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 63: setp.ge.u32
-				c1t := uint32(r0[l]) >= uint32(r13[l])
+				// 70: setp.ge.u32
+				c1t := uint32(r0[l]) >= uint32(r16[l])
 				c1 := c1t
 				c1b0 := uint32(0)
 				if c1 {
@@ -1067,22 +1082,22 @@ func legacySm20Block3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // legacySm20Block5 runs block 5 of kernel legacy_sm20 for the lanes m (budget 0: counting statistics).
-// b3 ($Lt_0_1794), PTX lines 74-75
+// b3 ($Lt_0_1794), PTX lines 81-82
 func legacySm20Block5(w *runtime.Warp, m uint32, budget int) {
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
 	k0 := uint64(0x1)
-	// PTX lines 74, 75: lane-local, one loop over the lanes
+	// PTX lines 81, 82: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 74: shr.u32
-				v1 := uint64(uint32(r13[l]) >> uint32(k0))
-				r13[l] = v1
-				// 75: setp.ne.u32
-				c2t := uint32(v1) != uint32(r14[l])
+				// 81: shr.u32
+				v1 := uint64(uint32(r16[l]) >> uint32(k0))
+				r16[l] = v1
+				// 82: setp.ne.u32
+				c2t := uint32(v1) != uint32(r17[l])
 				c2 := c2t
 				c2b0 := uint32(0)
 				if c2 {
@@ -1093,11 +1108,11 @@ func legacySm20Block5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 74: shr.u32
-				v1 := uint64(uint32(r13[l]) >> uint32(k0))
-				r13[l] = v1
-				// 75: setp.ne.u32
-				c2t := uint32(v1) != uint32(r14[l])
+				// 81: shr.u32
+				v1 := uint64(uint32(r16[l]) >> uint32(k0))
+				r16[l] = v1
+				// 82: setp.ne.u32
+				c2t := uint32(v1) != uint32(r17[l])
 				c2 := c2t
 				c2b0 := uint32(0)
 				if c2 {
@@ -1111,18 +1126,18 @@ func legacySm20Block5(w *runtime.Warp, m uint32, budget int) {
 }
 
 // legacySm20Block6 runs block 6 of kernel legacy_sm20 for the lanes m (budget 0: counting statistics).
-// b4 ($Lt_0_1282), PTX lines 78-78; divergent, reconverges at block 7 (b5 ($Lt_0_2050))
+// b4 ($Lt_0_1282), PTX lines 85-85; divergent, reconverges at block 7 (b5 ($Lt_0_2050))
 func legacySm20Block6(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	r14 := w.Reg(14)
-	// PTX lines 78: lane-local, one loop over the lanes
+	r17 := w.Reg(17)
+	// PTX lines 85: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 78: setp.eq.u32
-				c1t := uint32(r0[l]) == uint32(r14[l])
+				// 85: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(r17[l])
 				c1 := c1t
 				c1b0 := uint32(0)
 				if c1 {
@@ -1133,8 +1148,8 @@ func legacySm20Block6(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 78: setp.eq.u32
-				c1t := uint32(r0[l]) == uint32(r14[l])
+				// 85: setp.eq.u32
+				c1t := uint32(r0[l]) == uint32(r17[l])
 				c1 := c1t
 				c1b0 := uint32(0)
 				if c1 {
@@ -1148,15 +1163,15 @@ func legacySm20Block6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // legacySm20Block9 runs block 9 of kernel legacy_sm20 for the lanes m (budget 0: counting statistics).
-// b7, PTX lines 52-56; bar.sync at line 57
+// b7, PTX lines 54-63; bar.sync at line 64
 func legacySm20Block9(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
 	k0 := uint64(0x0)
 	k1 := uint64(0x4)
-	// PTX lines 52: lane-local, one loop over the lanes
+	// PTX lines 54, 55, 56, 57, 58, 59: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1173,7 +1188,7 @@ func legacySm20Block9(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 52: ld.param.s32
+				// 54: ld.param.s32
 				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
@@ -1182,19 +1197,29 @@ func legacySm20Block9(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/legacy_sm20.ptx:52")
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/legacy_sm20.ptx:54")
 							continue
 						}
 						v1 = v1x
 					}
 				}
 				v1 = uint64(uint32(int32(int32(v1))))
-				r9[l] = v1
+				// 55: mov.u32
+				v2 := uint64(uint64(0))
+				// 56: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				// 57: mov.u64
+				v4 := uint64(uint64(0))
+				// 58: cvt.u32.u64
+				v5 := uint64(uint32(uint64(v4)))
+				// 59: add.s32
+				v6 := uint64(uint32(v3) + uint32(v5))
+				r12[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 52: ld.param.s32
+				// 54: ld.param.s32
 				v1a := uint64(0x4)
 				var v1 uint64
 				if v1a < pmEnd4 {
@@ -1203,22 +1228,32 @@ func legacySm20Block9(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/legacy_sm20.ptx:52")
+							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/legacy_sm20.ptx:54")
 							continue
 						}
 						v1 = v1x
 					}
 				}
 				v1 = uint64(uint32(int32(int32(v1))))
-				r9[l] = v1
+				// 55: mov.u32
+				v2 := uint64(uint64(0))
+				// 56: add.s32
+				v3 := uint64(uint32(v1) + uint32(v2))
+				// 57: mov.u64
+				v4 := uint64(uint64(0))
+				// 58: cvt.u32.u64
+				v5 := uint64(uint32(uint64(v4)))
+				// 59: add.s32
+				v6 := uint64(uint32(v3) + uint32(v5))
+				r12[l] = v6
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX line 53: mov.u32, warp-uniform
-	u2 := uint64(k0)
-	runtime.Broadcast(r10, m, u2)
-	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+	// PTX line 60: mov.u32, warp-uniform
+	u7 := uint64(k0)
+	runtime.Broadcast(r13, m, u7)
+	// PTX lines 61, 62, 63: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1234,38 +1269,38 @@ func legacySm20Block9(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 54: mul.lo.u32
-				v3 := uint64(uint32(r0[l]) * uint32(k1))
-				// 55: add.u32
-				v4 := uint64(uint32(u2) + uint32(v3))
-				r12[l] = v4
-				// 56: st.shared.s32
-				s5 := uint64(uint64(uint32(v4))) + 0x0
-				s5v := uint64(r9[l])
-				if s5 < shEnd4 && s5&3 == 0 {
-					runtime.Store32(shp, s5, s5v)
+				// 61: mul.lo.u32
+				v8 := uint64(uint32(r0[l]) * uint32(k1))
+				// 62: add.u32
+				v9 := uint64(uint32(u7) + uint32(v8))
+				r15[l] = v9
+				// 63: st.shared.s32
+				s10 := uint64(uint64(uint32(v9))) + 0x0
+				s10v := uint64(r12[l])
+				if s10 < shEnd4 && s10&3 == 0 {
+					runtime.Store32(shp, s10, s10v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/hand/legacy_sm20.ptx:56")
+						w.StoreLane(nil, runtime.SpaceShared, s10, 4, s10v, l, "testdata/ptx/hand/legacy_sm20.ptx:63")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 54: mul.lo.u32
-				v3 := uint64(uint32(r0[l]) * uint32(k1))
-				// 55: add.u32
-				v4 := uint64(uint32(u2) + uint32(v3))
-				r12[l] = v4
-				// 56: st.shared.s32
-				s5 := uint64(uint64(uint32(v4))) + 0x0
-				s5v := uint64(r9[l])
-				if s5 < shEnd4 && s5&3 == 0 {
-					runtime.Store32(shp, s5, s5v)
+				// 61: mul.lo.u32
+				v8 := uint64(uint32(r0[l]) * uint32(k1))
+				// 62: add.u32
+				v9 := uint64(uint32(u7) + uint32(v8))
+				r15[l] = v9
+				// 63: st.shared.s32
+				s10 := uint64(uint64(uint32(v9))) + 0x0
+				s10v := uint64(r12[l])
+				if s10 < shEnd4 && s10&3 == 0 {
+					runtime.Store32(shp, s10, s10v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s5, 4, s5v, l, "testdata/ptx/hand/legacy_sm20.ptx:56")
+						w.StoreLane(nil, runtime.SpaceShared, s10, 4, s10v, l, "testdata/ptx/hand/legacy_sm20.ptx:63")
 					}
 				}
 			}
@@ -1274,41 +1309,41 @@ func legacySm20Block9(w *runtime.Warp, m uint32, budget int) {
 }
 
 // legacySm20Block10 runs block 10 of kernel legacy_sm20 for the lanes m (budget 0: counting statistics).
-// b7, PTX lines 58-60
+// b7, PTX lines 65-67
 func legacySm20Block10(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX lines 58: lane-local, one loop over the lanes
+	// PTX lines 65: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 58: shr.u32
+				// 65: shr.u32
 				v1 := uint64(uint32(r1[l]) >> uint32(k0))
-				r13[l] = v1
+				r16[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 58: shr.u32
+				// 65: shr.u32
 				v1 := uint64(uint32(r1[l]) >> uint32(k0))
-				r13[l] = v1
+				r16[l] = v1
 			}
 		}
 	}
-	// PTX line 59: mov.u32, warp-uniform
+	// PTX line 66: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	runtime.Broadcast(r14, m, u2)
-	// PTX lines 60: lane-local, one loop over the lanes
+	runtime.Broadcast(r17, m, u2)
+	// PTX lines 67: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 60: setp.eq.u32
-				c3t := uint32(r13[l]) == uint32(u2)
+				// 67: setp.eq.u32
+				c3t := uint32(r16[l]) == uint32(u2)
 				c3 := c3t
 				c3b0 := uint32(0)
 				if c3 {
@@ -1319,8 +1354,8 @@ func legacySm20Block10(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 60: setp.eq.u32
-				c3t := uint32(r13[l]) == uint32(u2)
+				// 67: setp.eq.u32
+				c3t := uint32(r16[l]) == uint32(u2)
 				c3 := c3t
 				c3b0 := uint32(0)
 				if c3 {
@@ -1337,9 +1372,9 @@ func legacySm20Block10(w *runtime.Warp, m uint32, budget int) {
 // accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
 func legacySm20Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r0 := w.Reg(0)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
 	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
@@ -1347,22 +1382,22 @@ func legacySm20Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	fl2, fh2 := ^uint64(0), uint64(0)
 	{
 		for l := range 32 {
-			// 65: add.u32
-			v1 := uint64(uint32(r13[l]) + uint32(r0[l]))
-			// 66: mul.lo.u32
+			// 72: add.u32
+			v1 := uint64(uint32(r16[l]) + uint32(r0[l]))
+			// 73: mul.lo.u32
 			v2 := uint64(uint32(v1) * uint32(k0))
-			// 67: add.u32
-			v3 := uint64(uint32(r10[l]) + uint32(v2))
-			// 68: the address of ld.shared.s32
+			// 74: add.u32
+			v3 := uint64(uint32(r13[l]) + uint32(v2))
+			// 75: the address of ld.shared.s32
 			fd0 := uint64(uint64(uint32(v3))) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
-			// 69: the address of ld.shared.s32
-			fd1 := uint64(uint64(uint32(r12[l]))) + 0x0 - uint64(l)<<2
+			// 76: the address of ld.shared.s32
+			fd1 := uint64(uint64(uint32(r15[l]))) + 0x0 - uint64(l)<<2
 			fl1 &= fd1
 			fh1 |= fd1
-			// 71: the address of st.shared.s32
-			fd2 := uint64(uint64(uint32(r12[l]))) + 0x0 - uint64(l)<<2
+			// 78: the address of st.shared.s32
+			fd2 := uint64(uint64(uint32(r15[l]))) + 0x0 - uint64(l)<<2
 			fl2 &= fd2
 			fh2 |= fd2
 		}
@@ -1392,25 +1427,25 @@ func legacySm20Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
-	// PTX lines 65, 66, 67, 68, 69, 70, 71: one pass over a full warp's lanes
+	// PTX lines 72, 73, 74, 75, 76, 77, 78: one pass over a full warp's lanes
 	{
 		for l := range 32 {
-			// 65: add.u32
-			v4 := uint64(uint32(r13[l]) + uint32(r0[l]))
-			// 66: mul.lo.u32
+			// 72: add.u32
+			v4 := uint64(uint32(r16[l]) + uint32(r0[l]))
+			// 73: mul.lo.u32
 			v5 := uint64(uint32(v4) * uint32(k0))
-			// 67: add.u32
-			v6 := uint64(uint32(r10[l]) + uint32(v5))
+			// 74: add.u32
+			v6 := uint64(uint32(r13[l]) + uint32(v5))
 			_ = v6
-			// 68: ld.shared.s32
+			// 75: ld.shared.s32
 			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
 			v7 = uint64(uint32(int32(int32(v7))))
-			// 69: ld.shared.s32
+			// 76: ld.shared.s32
 			v8 := runtime.Load32(fp1, fo1+uint64(l)<<2)
 			v8 = uint64(uint32(int32(int32(v8))))
-			// 70: add.s32
+			// 77: add.s32
 			v9 := uint64(uint32(v8) + uint32(v7))
-			// 71: st.shared.s32
+			// 78: st.shared.s32
 			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v9))
 		}
 	}
@@ -1418,18 +1453,18 @@ func legacySm20Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // legacySm20Block12 runs block 12 of kernel legacy_sm20 for the lanes m (budget 0: counting statistics).
-// b9, PTX lines 65-71
+// b9, PTX lines 72-78
 func legacySm20Block12(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, legacySm20Block12Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	r20 := w.Reg(20)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r23 := w.Reg(23)
 	k0 := uint64(0x4)
-	// PTX lines 65, 66, 67, 68, 69, 70: lane-local, one loop over the lanes
+	// PTX lines 72, 73, 74, 75, 76, 77: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1455,13 +1490,13 @@ func legacySm20Block12(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 65: add.u32
-				v1 := uint64(uint32(r13[l]) + uint32(r0[l]))
-				// 66: mul.lo.u32
+				// 72: add.u32
+				v1 := uint64(uint32(r16[l]) + uint32(r0[l]))
+				// 73: mul.lo.u32
 				v2 := uint64(uint32(v1) * uint32(k0))
-				// 67: add.u32
-				v3 := uint64(uint32(r10[l]) + uint32(v2))
-				// 68: ld.shared.s32
+				// 74: add.u32
+				v3 := uint64(uint32(r13[l]) + uint32(v2))
+				// 75: ld.shared.s32
 				v4a := uint64(uint64(uint32(v3))) + 0x0
 				var v4 uint64
 				if v4a < shEnd4 && v4a&3 == 0 {
@@ -1470,15 +1505,15 @@ func legacySm20Block12(w *runtime.Warp, m uint32, budget int) {
 					{
 						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
 						if !v4ok {
-							flt.Note(0, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/hand/legacy_sm20.ptx:68")
+							flt.Note(0, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/hand/legacy_sm20.ptx:75")
 							continue
 						}
 						v4 = v4x
 					}
 				}
 				v4 = uint64(uint32(int32(int32(v4))))
-				// 69: ld.shared.s32
-				v5a := uint64(uint64(uint32(r12[l]))) + 0x0
+				// 76: ld.shared.s32
+				v5a := uint64(uint64(uint32(r15[l]))) + 0x0
 				var v5 uint64
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
@@ -1486,27 +1521,27 @@ func legacySm20Block12(w *runtime.Warp, m uint32, budget int) {
 					{
 						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
 						if !v5ok {
-							flt.Note(1, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/hand/legacy_sm20.ptx:69")
+							flt.Note(1, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/hand/legacy_sm20.ptx:76")
 							continue
 						}
 						v5 = v5x
 					}
 				}
 				v5 = uint64(uint32(int32(int32(v5))))
-				// 70: add.s32
+				// 77: add.s32
 				v6 := uint64(uint32(v5) + uint32(v4))
-				r20[l] = v6
+				r23[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 65: add.u32
-				v1 := uint64(uint32(r13[l]) + uint32(r0[l]))
-				// 66: mul.lo.u32
+				// 72: add.u32
+				v1 := uint64(uint32(r16[l]) + uint32(r0[l]))
+				// 73: mul.lo.u32
 				v2 := uint64(uint32(v1) * uint32(k0))
-				// 67: add.u32
-				v3 := uint64(uint32(r10[l]) + uint32(v2))
-				// 68: ld.shared.s32
+				// 74: add.u32
+				v3 := uint64(uint32(r13[l]) + uint32(v2))
+				// 75: ld.shared.s32
 				v4a := uint64(uint64(uint32(v3))) + 0x0
 				var v4 uint64
 				if v4a < shEnd4 && v4a&3 == 0 {
@@ -1515,15 +1550,15 @@ func legacySm20Block12(w *runtime.Warp, m uint32, budget int) {
 					{
 						v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
 						if !v4ok {
-							flt.Note(0, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/hand/legacy_sm20.ptx:68")
+							flt.Note(0, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/hand/legacy_sm20.ptx:75")
 							continue
 						}
 						v4 = v4x
 					}
 				}
 				v4 = uint64(uint32(int32(int32(v4))))
-				// 69: ld.shared.s32
-				v5a := uint64(uint64(uint32(r12[l]))) + 0x0
+				// 76: ld.shared.s32
+				v5a := uint64(uint64(uint32(r15[l]))) + 0x0
 				var v5 uint64
 				if v5a < shEnd4 && v5a&3 == 0 {
 					v5 = runtime.Load32(shp, v5a)
@@ -1531,21 +1566,21 @@ func legacySm20Block12(w *runtime.Warp, m uint32, budget int) {
 					{
 						v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
 						if !v5ok {
-							flt.Note(1, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/hand/legacy_sm20.ptx:69")
+							flt.Note(1, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/hand/legacy_sm20.ptx:76")
 							continue
 						}
 						v5 = v5x
 					}
 				}
 				v5 = uint64(uint32(int32(int32(v5))))
-				// 70: add.s32
+				// 77: add.s32
 				v6 := uint64(uint32(v5) + uint32(v4))
-				r20[l] = v6
+				r23[l] = v6
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 71: lane-local, one loop over the lanes
+	// PTX lines 78: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1561,28 +1596,28 @@ func legacySm20Block12(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 71: st.shared.s32
-				s7 := uint64(uint64(uint32(r12[l]))) + 0x0
-				s7v := uint64(r20[l])
+				// 78: st.shared.s32
+				s7 := uint64(uint64(uint32(r15[l]))) + 0x0
+				s7v := uint64(r23[l])
 				if s7 < shEnd4 && s7&3 == 0 {
 					runtime.Store32(shp, s7, s7v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s7, 4, s7v, l, "testdata/ptx/hand/legacy_sm20.ptx:71")
+						w.StoreLane(nil, runtime.SpaceShared, s7, 4, s7v, l, "testdata/ptx/hand/legacy_sm20.ptx:78")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 71: st.shared.s32
-				s7 := uint64(uint64(uint32(r12[l]))) + 0x0
-				s7v := uint64(r20[l])
+				// 78: st.shared.s32
+				s7 := uint64(uint64(uint32(r15[l]))) + 0x0
+				s7v := uint64(r23[l])
 				if s7 < shEnd4 && s7&3 == 0 {
 					runtime.Store32(shp, s7, s7v)
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceShared, s7, 4, s7v, l, "testdata/ptx/hand/legacy_sm20.ptx:71")
+						w.StoreLane(nil, runtime.SpaceShared, s7, 4, s7v, l, "testdata/ptx/hand/legacy_sm20.ptx:78")
 					}
 				}
 			}
@@ -1604,8 +1639,8 @@ func legacySm20Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 80: ld.shared.s32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/hand/legacy_sm20.ptx:80")
+	// PTX line 87: ld.shared.s32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/hand/legacy_sm20.ptx:87")
 	u1 = uint64(uint32(int32(int32(u1))))
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -1616,22 +1651,22 @@ func legacySm20Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 81: ld.param.u32
+	// PTX line 88: ld.param.u32
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u2 = uint64(binary.LittleEndian.Uint32(kp[0x4:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x4, 4, m, "testdata/ptx/hand/legacy_sm20.ptx:81")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x4, 4, m, "testdata/ptx/hand/legacy_sm20.ptx:88")
 	}
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
 	{
 		for l := range 32 {
-			// 82: mul.lo.u32
+			// 89: mul.lo.u32
 			v3 := uint64(uint32(r2[l]) * uint32(k0))
-			// 83: add.u32
+			// 90: add.u32
 			v4 := uint64(uint32(u2) + uint32(v3))
-			// 84: the address of st.global.s32
+			// 91: the address of st.global.s32
 			fd0 := uint64(uint64(uint32(v4))) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
@@ -1646,15 +1681,15 @@ func legacySm20Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
-	// PTX lines 82, 83, 84: one pass over a full warp's lanes
+	// PTX lines 89, 90, 91: one pass over a full warp's lanes
 	{
 		for l := range 32 {
-			// 82: mul.lo.u32
+			// 89: mul.lo.u32
 			v5 := uint64(uint32(r2[l]) * uint32(k0))
-			// 83: add.u32
+			// 90: add.u32
 			v6 := uint64(uint32(u2) + uint32(v5))
 			_ = v6
-			// 84: st.global.s32
+			// 91: st.global.s32
 			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
 		}
 	}
@@ -1662,7 +1697,7 @@ func legacySm20Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // legacySm20Block14 runs block 14 of kernel legacy_sm20 for the lanes m (budget 0: counting statistics).
-// b11, PTX lines 80-84
+// b11, PTX lines 87-91
 func legacySm20Block14(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, legacySm20Block14Warp(w, m, budget)) {
 		return
@@ -1678,8 +1713,8 @@ func legacySm20Block14(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 80: ld.shared.s32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/hand/legacy_sm20.ptx:80")
+	// PTX line 87: ld.shared.s32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/hand/legacy_sm20.ptx:87")
 	u1 = uint64(uint32(int32(int32(u1))))
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -1690,14 +1725,14 @@ func legacySm20Block14(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 81: ld.param.u32
+	// PTX line 88: ld.param.u32
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u2 = uint64(binary.LittleEndian.Uint32(kp[0x4:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x4, 4, m, "testdata/ptx/hand/legacy_sm20.ptx:81")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x4, 4, m, "testdata/ptx/hand/legacy_sm20.ptx:88")
 	}
-	// PTX lines 82, 83, 84: lane-local, one loop over the lanes
+	// PTX lines 89, 90, 91: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1711,36 +1746,36 @@ func legacySm20Block14(w *runtime.Warp, m uint32, budget int) {
 		s5w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 82: mul.lo.u32
+				// 89: mul.lo.u32
 				v3 := uint64(uint32(r2[l]) * uint32(k0))
-				// 83: add.u32
+				// 90: add.u32
 				v4 := uint64(uint32(u2) + uint32(v3))
-				// 84: st.global.s32
+				// 91: st.global.s32
 				s5 := uint64(uint64(uint32(v4))) + 0x0
 				s5v := uint64(u1)
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
 					{
-						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/legacy_sm20.ptx:84")
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/legacy_sm20.ptx:91")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 82: mul.lo.u32
+				// 89: mul.lo.u32
 				v3 := uint64(uint32(r2[l]) * uint32(k0))
-				// 83: add.u32
+				// 90: add.u32
 				v4 := uint64(uint32(u2) + uint32(v3))
-				// 84: st.global.s32
+				// 91: st.global.s32
 				s5 := uint64(uint64(uint32(v4))) + 0x0
 				s5v := uint64(u1)
 				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 					runtime.Store32(s5w.Ptr, s5o, s5v)
 				} else {
 					{
-						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/legacy_sm20.ptx:84")
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/legacy_sm20.ptx:91")
 					}
 				}
 			}
