@@ -50,7 +50,9 @@ type Error struct {
 	Msg string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("gosrc: %s:%d: %s", e.Pos.File, e.Pos.Line, e.Msg) }
+func (e *Error) Error() string {
+	return fmt.Sprintf("gosrc: %s:%d:%d: %s", e.Pos.File, e.Pos.Line, e.Pos.Col, e.Msg)
+}
 
 // ErrorList is the generation errors in source order.
 type ErrorList []*Error
