@@ -2,6 +2,7 @@ package ptx2go_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -145,5 +146,19 @@ func TestLegacyMapF64ToF32(t *testing.T) {
 		_, err := ptx2go.Compile(src(".reg .pred %p1;\n"+body), ptx2go.Options{File: "bad.ptx"})
 		require.Error(t, err, body)
 		require.Contains(t, err.Error(), "bad.ptx:10:1: "+op+": .target map_f64_to_f32 runs double-precision instructions in single precision on half of each .f64 register; that mapping is not supported", body)
+	}
+}
+
+// TestIntegerFloatModifiers checks that an integer instruction with a floating-point modifier
+// (gpuocelot's hand-written tests use div.rn.u64) is rejected with its position, as the Go
+// source back end rejects it, rather than run with the modifier ignored.
+func TestIntegerFloatModifiers(t *testing.T) {
+	for _, in := range []string{"div.rn.u64 %rd1, %rd1, %rd2;", "add.ftz.u32 %r1, %r1, %r2;", "mul.lo.rz.s32 %r1, %r1, %r2;"} {
+		src := ".version 1.4\n.target sm_13\n.entry k (.param .u64 p)\n{\n.reg .u64 %rd<3>;\n.reg .u32 %r<3>;\n" +
+			"ld.param.u64 %rd1, [p];\n" + in + "\nexit;\n}\n"
+		_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "bad.ptx"})
+		require.Error(t, err, in)
+		op, _, _ := strings.Cut(in, " ")
+		require.Contains(t, err.Error(), "bad.ptx:8:1: unsupported instruction "+op, in)
 	}
 }
