@@ -192,7 +192,7 @@ func (b *builder) declareFunction(f *frontend.Function) {
 // as nvcc 2.x emitted); they are the kernel's parameters in declaration order, not local
 // .param variables, and are recorded in b.bodyParams.
 func (b *builder) bodyKernelParams(f *frontend.Function) []*frontend.Param {
-	if f.Kind != frontend.Entry || f.HasParams || f.Body == nil || b.module == nil || b.module.Version.Major != 1 {
+	if f.Kind != frontend.Entry || f.HasParams || f.Body == nil || b.module.Version.Major != 1 {
 		return nil
 	}
 	var ps []*frontend.Param
