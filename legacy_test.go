@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	ptx2go "github.com/ptx2go/ptx2go"
+	"github.com/ptx2go/ptx2go/generated/hand_legacy_sm20"
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
@@ -161,4 +162,24 @@ func TestIntegerFloatModifiers(t *testing.T) {
 		op, _, _ := strings.Cut(in, " ")
 		require.Contains(t, err.Error(), "bad.ptx:8:1: unsupported instruction "+op, in)
 	}
+}
+
+// TestLegacyPointerAbove4GiB checks that a device address above 4 GiB passed for a .u32
+// pointer parameter (legacy_sm20.ptx has no .address_size and 32-bit pointers) is an error
+// rather than a truncated address: through Kernel.Launch on both engines, and through the
+// generated package's own launch function.
+func TestLegacyPointerAbove4GiB(t *testing.T) {
+	const path = "testdata/ptx/hand/legacy_sm20.ptx"
+	const high = runtime.Ptr(1 << 33)
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("legacy_sm20")
+		require.NoError(t, err)
+		err = k.Launch(t.Context(), runtime.NewDevice(), runtime.D1(1), runtime.D1(32), high, high)
+		require.ErrorContains(t, err, "pointer 0x200000000 does not fit 32 bits")
+	})
+	cfg := runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(32)}
+	err := hand_legacy_sm20.LegacySm20(t.Context(), runtime.NewDevice(), cfg, high, high)
+	require.ErrorContains(t, err, "legacy_sm20: pointer 0x200000000 does not fit the 32-bit parameter __cudaparm_legacy_sm20_in")
 }

@@ -6,6 +6,8 @@ package hand_legacy_sm20
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -589,7 +591,13 @@ func init() {
 // LegacySm20 launches PTX kernel legacy_sm20 (testdata/ptx/hand/legacy_sm20.ptx:31) on dev with the launch configuration cfg. Parameters: cudaparmLegacySm20In is __cudaparm_legacy_sm20_in, cudaparmLegacySm20Out is __cudaparm_legacy_sm20_out.
 func LegacySm20(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, cudaparmLegacySm20In runtime.Ptr, cudaparmLegacySm20Out runtime.Ptr) error {
 	var p [8]byte
+	if uint64(cudaparmLegacySm20In) > math.MaxUint32 {
+		return fmt.Errorf("legacy_sm20: pointer %#x does not fit the 32-bit parameter __cudaparm_legacy_sm20_in", uint64(cudaparmLegacySm20In))
+	}
 	binary.LittleEndian.PutUint32(p[0:], uint32(cudaparmLegacySm20In))
+	if uint64(cudaparmLegacySm20Out) > math.MaxUint32 {
+		return fmt.Errorf("legacy_sm20: pointer %#x does not fit the 32-bit parameter __cudaparm_legacy_sm20_out", uint64(cudaparmLegacySm20Out))
+	}
 	binary.LittleEndian.PutUint32(p[4:], uint32(cudaparmLegacySm20Out))
 	return dev.Launch(ctx, Module, legacySm20Func, cfg, p[:])
 }
