@@ -88,6 +88,8 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_immediates"
 	"github.com/ptx2go/ptx2go/generated/hand_initializers"
 	"github.com/ptx2go/ptx2go/generated/hand_isspacep"
+	"github.com/ptx2go/ptx2go/generated/hand_legacy_sm10"
+	"github.com/ptx2go/ptx2go/generated/hand_legacy_sm20"
 	"github.com/ptx2go/ptx2go/generated/hand_legacy_warp"
 	"github.com/ptx2go/ptx2go/generated/hand_mbarrier"
 	"github.com/ptx2go/ptx2go/generated/hand_mem_qualifiers"
@@ -376,6 +378,8 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/immediates":              hand_immediates.Module,
 	"hand/isspacep":                hand_isspacep.Module,
 	"hand/initializers":            hand_initializers.Module,
+	"hand/legacy_sm10":             hand_legacy_sm10.Module,
+	"hand/legacy_sm20":             hand_legacy_sm20.Module,
 	"hand/legacy_warp":             hand_legacy_warp.Module,
 	"hand/mbarrier":                hand_mbarrier.Module,
 	"hand/mem_qualifiers":          hand_mem_qualifiers.Module,

@@ -118,7 +118,8 @@ type Param struct {
 	Offset int  // offset in the parameter buffer
 	Array  bool // an aggregate `.param .b8 name[N]`, passed as []byte
 	// Pointer says the parameter can hold a device address: a 64-bit (or, with
-	// .address_size 32, 32-bit) integer or bit-size parameter.
+	// .address_size 32, 32-bit) integer or bit-size parameter; either width in a module
+	// without .address_size (see ssa.Program.CanHoldAddress).
 	Pointer bool
 }
 
@@ -150,7 +151,7 @@ func (m *Module) params(kernel string) []Param {
 			Name: v.Name, Type: strings.TrimPrefix(t.String(), "."), Size: int(v.Size), Align: align, Offset: off,
 			Array: len(v.Dims) > 0 || v.Vector > 1,
 		}
-		prm.Pointer = !prm.Array && !t.IsFloat() && t.Bits() == m.prog.AddressSize
+		prm.Pointer = !prm.Array && m.prog.CanHoldAddress(t)
 		out = append(out, prm)
 		off += int(v.Size)
 	}

@@ -288,6 +288,12 @@ func isVarSpace(name string) bool {
 	return false
 }
 
+// startsTopLevel reports whether the current token begins a module-level directive or
+// declaration.
+func (p *parser) startsTopLevel() bool {
+	return p.tok.kind == tDot && (topLevelStarts[p.tok.text] || isVarSpace(p.tok.text))
+}
+
 // syncTopLevel skips to the next module-level directive, skipping braced groups whole.
 func (p *parser) syncTopLevel() {
 	for p.tok.kind != tEOF {
@@ -521,6 +527,9 @@ func (p *parser) parseFunction(start token, link Linkage) *Function {
 			".reqnctapercluster", ".explicitcluster":
 			f.Directives = append(f.Directives, p.parsePerfDirective())
 		default:
+			if p.startsTopLevel() {
+				return f // a declaration without its ';' (see below)
+			}
 			p.errorExpected("a function body '{', ';' or a performance directive")
 			p.syncTopLevel()
 			return nil
@@ -530,6 +539,10 @@ func (p *parser) parseFunction(start token, link Linkage) *Function {
 	case p.accept(';'):
 	case p.isPunct('{'):
 		f.Body = p.parseBlock()
+	case p.tok.kind == tEOF:
+		// nvcc 3.x (nvopencc) ended the forward declarations of .func prototypes without a
+		// ';', and ptxas accepts them: the next module-level directive, or the end of the
+		// file, ends the declaration.
 	default:
 		p.errorExpected("'{' to start the body of " + f.Name + ", or ';' to end its declaration")
 		p.syncTopLevel()
@@ -682,6 +695,10 @@ func (p *parser) parseVarDecl(start token, link Linkage) *VarDecl {
 		p.addError(start, ".common applies only to .global variables")
 	}
 	p.next()
+	if d.Space == SpaceConst && !p.acceptConstBank() {
+		p.syncStmt()
+		return nil
+	}
 	for p.tok.kind == tDot {
 		t := p.tok
 		switch {
@@ -1157,6 +1174,7 @@ func (p *parser) parseInstruction() Stmt {
 		return nil
 	}
 	in.Op = op
+	opTok := p.tok
 	p.next()
 	p.modBuf = p.modBuf[:0]
 	for p.tok.kind == tDot {
@@ -1168,6 +1186,17 @@ func (p *parser) parseInstruction() Stmt {
 		}
 		p.modBuf = append(p.modBuf, m)
 		p.next()
+		if sp, _ := m.Space(); sp == SpaceConst && !p.acceptConstBank() {
+			p.syncStmt()
+			return nil
+		}
+	}
+	if textureOps[op] {
+		// Their operands ([tex, {x, y}], [tex, sampler, {x}], ...) are not parsed: say what
+		// is unsupported rather than what token was unexpected.
+		p.addError(opTok, "texture and surface instructions are not supported: "+quoteText(strings.TrimSpace(p.src[opTok.off:p.tok.off])))
+		p.syncStmt()
+		return nil
 	}
 	in.Mods = p.mods.copy(p.modBuf)
 	if p.accept(';') {
@@ -1194,6 +1223,31 @@ func (p *parser) parseInstruction() Stmt {
 		return nil
 	}
 	return in
+}
+
+// textureOps are the texture and surface instructions, which ptx2go does not implement.
+var textureOps = map[Opcode]bool{OpTex: true, OpTld4: true, OpTxq: true, OpSuld: true, OpSust: true, OpSured: true, OpSuq: true}
+
+// acceptConstBank accepts the bank number of PTX ISA 1.x's banked constant state space
+// after .const: `.const[0]` is .const, the only bank before ISA 2.2 for statically sized
+// variables. Banks 1 to 10 held driver-allocated constant buffers that ptx2go has no way to
+// fill, so they are an error. It reports whether parsing can go on.
+func (p *parser) acceptConstBank() bool {
+	if !p.isPunct('[') {
+		return true
+	}
+	open := p.tok
+	p.next()
+	num := p.tok
+	bank, ok := p.parseSmallInt("constant bank")
+	if !ok || !p.expect(']', " to close the constant bank") {
+		return false
+	}
+	if bank != 0 {
+		p.addError(open, "constant bank "+strconv.Itoa(bank)+" (.const["+num.text+"]) is not supported: banks 1 to 10 held driver-allocated constant buffers before PTX ISA 2.2; only bank 0, plain .const, is")
+		return false
+	}
+	return true
 }
 
 // parseIdent parses a name, folding in an adjacent component suffix: `%tid.x`, `%r1.b0`.

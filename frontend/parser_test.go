@@ -268,3 +268,22 @@ func TestSinkPredPair(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, Format(m), "elect.sync _|%p, -1;")
 }
+
+// TestParseLegacyForms parses forms of PTX ISA 1.x and nvcc 3.x: constant bank 0 written
+// out (`.const[0]`, the same as .const), and a forward declaration ended by the next
+// directive instead of ';'.
+func TestParseLegacyForms(t *testing.T) {
+	src := ".version 1.4\n.target sm_10\n.const[0] .f32 c;\n" +
+		".func (.param .s32 r) f (.param .s32 a)\n.file 1 \"x.cu\"\n" +
+		".entry k\n{\n\t.reg .f32 %f1;\n\tld.const[0].f32 %f1, [c];\n\texit;\n}\n.func g\n"
+	m, err := Parse("legacy.ptx", []byte(src))
+	require.NoError(t, err)
+	require.Len(t, m.Items, 5)
+	require.Equal(t, SpaceConst, m.Items[0].(*VarDecl).Space)
+	decl := m.Items[1].(*Function)
+	require.Equal(t, "f", decl.Name)
+	require.Nil(t, decl.Body, "a declaration")
+	ld := m.Items[3].(*Function).Body.Stmts[1].(*Instruction)
+	require.Equal(t, SpaceConst, ld.Space())
+	require.Equal(t, "g", m.Items[4].(*Function).Name, "a declaration ended by the end of the file")
+}

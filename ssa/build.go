@@ -35,7 +35,7 @@ const maxErrors = 10
 // reconvergence points, runs the uniformity analysis, and verifies the result.
 func Build(m *frontend.Module) (*Program, error) {
 	b := &builder{prog: &Program{File: m.Pos.File, AddressSize: m.AddressSize, SM: targetSM(m.Target), funcByName: map[string]*Function{}},
-		globals: map[string]*Variable{}, module: m, legacyWarp: legacyWarpOK(m)}
+		globals: map[string]*Variable{}, module: m, legacyWarp: legacyWarpOK(m), mapF64: slices.Contains(m.Target.Names, "map_f64_to_f32")}
 	b.declareModule(m)
 	// Each function passes through every stage while its IR is still in the cache. Once
 	// lowering has reported an error, later functions are only lowered, and only the lowering
@@ -84,6 +84,16 @@ type builder struct {
 	labels   map[string]*Block
 	cur      *Block
 	module   *frontend.Module // searched for the owner of a label of another function
+	// bodyParams are the .param declarations in kernel bodies that declare the kernel's
+	// parameters (bodyKernelParams); lowering the body skips them.
+	bodyParams map[*frontend.VarDecl]bool
+	// moduleRegs are the module-scope .reg declarations (PTX ISA 1.x compilers declared
+	// scratch registers such as %rv<5> there). Registers are per thread, so each function
+	// gets its own copy of them, in a scope outside its parameters: nothing flows between
+	// functions through them (compilers passed arguments and results in parameters).
+	moduleRegs []*frontend.VarDecl
+	// mapF64 is set when the .target has map_f64_to_f32 (see mapsF64).
+	mapF64 bool
 	// legacyWarp says the module may use vote and shfl without .sync (legacyWarpOK).
 	legacyWarp bool
 	// defs collects the definitions of the destination being lowered.
@@ -103,6 +113,10 @@ func (b *builder) declareModule(m *frontend.Module) {
 	for _, it := range m.Items {
 		switch it := it.(type) {
 		case *frontend.VarDecl:
+			if it.Space == frontend.SpaceReg {
+				b.moduleRegs = append(b.moduleRegs, it)
+				continue
+			}
 			for _, v := range b.variables(it, nil) {
 				if prev, dup := b.globals[v.Name]; dup && !(prev.Linkage == frontend.LinkExtern || v.Linkage == frontend.LinkExtern) {
 					b.errorf(v.Pos, "%s is already declared at %s", v.Name, prev.Pos)
@@ -147,9 +161,13 @@ func hasLabel(blk *frontend.Block, name string) bool {
 
 func (b *builder) declareFunction(f *frontend.Function) {
 	fn := &Function{Name: f.Name, Pos: f.Pos, Kind: f.Kind, Linkage: f.Linkage, Noreturn: f.Noreturn, Decl: f.Body == nil}
-	fn.Params = b.params(fn, f.Params)
+	params := f.Params
+	if inBody := b.bodyKernelParams(f); inBody != nil {
+		params = inBody
+	}
+	fn.Params = b.params(fn, params)
 	fn.Results = b.params(fn, f.Results)
-	fn.Sig = Signature{Params: paramTypes(f.Params), Results: paramTypes(f.Results)}
+	fn.Sig = Signature{Params: paramTypes(params), Results: paramTypes(f.Results)}
 	if prev := b.prog.funcByName[f.Name]; prev != nil {
 		if !sameSignature(prev.Sig, fn.Sig) || prev.Kind != fn.Kind {
 			b.errorf(f.Pos, "%s redeclared with a different signature (first declared at %s)", f.Name, prev.Pos)
@@ -166,6 +184,37 @@ func (b *builder) declareFunction(f *frontend.Function) {
 	}
 	b.prog.funcByName[f.Name] = fn
 	b.prog.Funcs = append(b.prog.Funcs, fn)
+}
+
+// bodyKernelParams returns the parameters of a PTX ISA 1.x kernel written without a
+// parameter list, nil for any other function. Before ISA 2.0 a kernel could declare its
+// parameters as .param variables at the top of its body (`.entry k { .param .u64 a; ... }`,
+// as nvcc 2.x emitted); they are the kernel's parameters in declaration order, not local
+// .param variables, and are recorded in b.bodyParams.
+func (b *builder) bodyKernelParams(f *frontend.Function) []*frontend.Param {
+	if f.Kind != frontend.Entry || f.HasParams || f.Body == nil || b.module.Version.Major != 1 {
+		return nil
+	}
+	var ps []*frontend.Param
+	for _, st := range f.Body.Stmts {
+		d, ok := st.(*frontend.VarDecl)
+		if !ok || d.Space != frontend.SpaceParam {
+			continue
+		}
+		for _, n := range d.Names {
+			if n.Count > 0 || n.Init != nil {
+				b.errorf(n.Pos, "kernel parameter %s cannot be a register range or have an initializer", n.Name)
+				continue
+			}
+			ps = append(ps, &frontend.Param{Pos: n.Pos, Space: frontend.SpaceParam, Align: d.Align, Vector: d.Vector,
+				Type: d.Type, Name: n.Name, Dims: n.Dims})
+		}
+		if b.bodyParams == nil {
+			b.bodyParams = map[*frontend.VarDecl]bool{}
+		}
+		b.bodyParams[d] = true
+	}
+	return ps
 }
 
 func (b *builder) params(fn *Function, ps []*frontend.Param) []*Param {
@@ -288,6 +337,12 @@ func (b *builder) lowerFunction(f *frontend.Function) *Function {
 	b.labels = map[string]*Block{}
 	b.scopes = b.scopes[:0]
 	b.group = -1
+	if len(b.moduleRegs) > 0 {
+		b.pushScope()
+		for _, d := range b.moduleRegs {
+			b.declare(d)
+		}
+	}
 	params := b.pushScope()
 	for _, p := range slices.Concat(fn.Params, fn.Results) {
 		switch {
@@ -394,7 +449,9 @@ func (b *builder) lowerBlock(blk *frontend.Block) {
 			}
 			b.cur = bl
 		case *frontend.VarDecl:
-			b.declare(st)
+			if !b.bodyParams[st] {
+				b.declare(st)
+			}
 		case *frontend.BranchTargets:
 			b.branchTargets(st)
 		case *frontend.CallTargets:
@@ -675,9 +732,12 @@ func (b *builder) instruction(in *frontend.Instruction) {
 		b.errorf(in.Pos, "%s without .sync is not supported for .target sm_70 and higher from PTX ISA version 6.4 (this module: .version %d.%d, .target sm_%d); use %s.sync",
 			in.Op, b.module.Version.Major, b.module.Version.Minor, targetSM(b.module.Target), in.Op)
 	}
+	if b.mapF64 && mapsF64(in) {
+		b.errorf(in.Pos, "%s: .target map_f64_to_f32 runs double-precision instructions in single precision on half of each .f64 register; that mapping is not supported", in.Op)
+	}
 	bl := b.block(in.Pos)
 	ins := b.mem.instrs.alloc()
-	*ins = Instr{Op: in.Op, Mods: in.Mods, Pos: in.Pos, Block: bl, Guard: g, GuardNeg: neg}
+	*ins = Instr{Op: in.Op, Mods: legacyFloatMods(b.module, b.prog.SM, in), Pos: in.Pos, Block: bl, Guard: g, GuardNeg: neg}
 	ops := in.Operands
 	if len(ops) > 0 && hasDestination(in.Op) {
 		if _, isAddr := ops[0].(*frontend.Address); !isAddr {
@@ -822,6 +882,18 @@ func SpecialRegister(name string) bool {
 		return takesComp && (comp == "x" || comp == "y" || comp == "z")
 	}
 	return true
+}
+
+// PerfMonitorRegister reports whether name is one of the performance monitor counters
+// %pm0 ... %pm7 (32-bit) or %pm0_64 ... %pm7_64 (64-bit). The PTX ISA leaves their contents
+// undefined; both back ends read them as 0.
+func PerfMonitorRegister(name string) bool {
+	n, ok := strings.CutPrefix(name, "%pm")
+	if !ok {
+		return false
+	}
+	n = strings.TrimSuffix(n, "_64")
+	return len(n) == 1 && n[0] >= '0' && n[0] <= '7'
 }
 
 // src lowers a source operand.

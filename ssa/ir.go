@@ -17,7 +17,8 @@ import (
 
 // Program is a lowered PTX module.
 type Program struct {
-	File        string
+	File string
+	// AddressSize is the module's .address_size, 0 when it has none.
 	AddressSize int
 	// SM is the architecture number of the module's .target (80 for sm_80 or compute_80,
 	// 90 for sm_90a), 0 when it names none.
@@ -26,6 +27,20 @@ type Program struct {
 	Globals    []*Variable // module-scope variables in declaration order
 	funcByName map[string]*Function
 	calls      *CallGraph
+}
+
+// CanHoldAddress reports whether a scalar of type t can hold a device address: an integer
+// or bit-size type as wide as the module's .address_size. A module without the directive
+// (PTX before ISA 2.3, where the address size was ptxas's -m32/-m64 choice, not part of the
+// text) may use 32- or 64-bit addresses, so both widths can.
+func (p *Program) CanHoldAddress(t frontend.Type) bool {
+	if t.IsFloat() || !(t.IsInteger() || t.IsBits()) {
+		return false
+	}
+	if p.AddressSize == 0 {
+		return t.Bits() == 32 || t.Bits() == 64
+	}
+	return t.Bits() == p.AddressSize
 }
 
 // Func returns the function or kernel named name, or nil.

@@ -113,7 +113,7 @@ func TestGenerateErrors(t *testing.T) {
 	if code := run([]string{"generate", "-o", out, bad}, &stdout, &stderr); code != exitFail {
 		t.Fatalf("exit %d, want %d", code, exitFail)
 	}
-	if want := "gosrc: " + bad + ":8: instruction stacksave.u64 is not supported by the Go source back end yet"; !strings.Contains(stderr.String(), want) {
+	if want := "gosrc: " + bad + ":8:2: instruction stacksave.u64 is not supported by the Go source back end yet"; !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr = %q, want it to contain %q", stderr.String(), want)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {

@@ -24,6 +24,21 @@ func boolBit(b bool) uint64 {
 	return 0
 }
 
+// floatOnlyMods are the modifiers that only floating-point arithmetic takes.
+var floatOnlyMods = []frontend.Mod{frontend.ModRn, frontend.ModRz, frontend.ModRm, frontend.ModRp,
+	frontend.ModFtz, frontend.ModApprox, frontend.ModFull}
+
+// hasFloatOnlyMod reports whether the instruction carries a floating-point modifier, which
+// makes an integer form invalid (div.rn.u64 is not an ISA form; ptx2go used to ignore .rn).
+func (e *emitter) hasFloatOnlyMod() bool {
+	for _, m := range floatOnlyMods {
+		if e.has(m) {
+			return true
+		}
+	}
+	return false
+}
+
 func ftz32(v uint64) uint64 {
 	if v&0x7f800000 == 0 {
 		return v & 0x80000000
@@ -45,7 +60,7 @@ func (e *emitter) arith() runtime.Instr {
 		return e.floatOp(t)
 	}
 	n := t.Bits()
-	if n > 64 {
+	if n > 64 || e.hasFloatOnlyMod() {
 		return e.unsupported()
 	}
 	signed := t.IsSigned()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
 )
 
 // specialReader returns how to read special register name: once per warp for the registers
@@ -83,6 +84,9 @@ func specialReader(name string) (warp func(w *runtime.Warp) uint64, lane func(w 
 	}
 	if i, ok := envReg(name); ok {
 		return func(w *runtime.Warp) uint64 { return w.EnvReg(i) }, nil
+	}
+	if ssa.PerfMonitorRegister(name) {
+		return func(*runtime.Warp) uint64 { return 0 }, nil
 	}
 	return nil, nil
 }

@@ -50,7 +50,9 @@ type Error struct {
 	Msg string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("gosrc: %s:%d: %s", e.Pos.File, e.Pos.Line, e.Msg) }
+func (e *Error) Error() string {
+	return fmt.Sprintf("gosrc: %s:%d:%d: %s", e.Pos.File, e.Pos.Line, e.Pos.Col, e.Msg)
+}
 
 // ErrorList is the generation errors in source order.
 type ErrorList []*Error
@@ -377,7 +379,7 @@ func (f *fnGen) funcDict() jen.Dict {
 			if array {
 				pd[jen.Id("Array")] = jen.True()
 			}
-			if !array && !t.IsFloat() && t.Bits() == f.g.prog.AddressSize {
+			if !array && f.g.prog.CanHoldAddress(t) {
 				pd[jen.Id("Pointer")] = jen.True()
 			}
 			ps = append(ps, jen.Values(pd))

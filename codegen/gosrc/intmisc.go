@@ -713,6 +713,9 @@ func uniformSpecialExt(name string) jen.Code {
 			return jen.Id("w").Dot("EnvReg").Call(jen.Lit(i))
 		}
 	}
+	if ssa.PerfMonitorRegister(name) {
+		return jen.Uint64().Call(jen.Lit(0))
+	}
 	return nil
 }
 

@@ -50,6 +50,11 @@ func (f *fnGen) launchFunc() jen.Code {
 			body = append(body, jen.Copy(at, jen.Id(gname).Index(jen.Op(":"))))
 		case ptrs[v]:
 			typ = jen.Qual(rtPath, "Ptr")
+			if t.Bits() == 32 {
+				// As Kernel.Launch does: a device address above 4 GiB does not fit.
+				body = append(body, jen.If(jen.Uint64().Call(jen.Id(gname)).Op(">").Qual("math", "MaxUint32")).Block(
+					jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmtEscape(f.Fn.Name)+": pointer %#x does not fit the 32-bit parameter "+fmtEscape(v.Name)), jen.Uint64().Call(jen.Id(gname))))))
+			}
 			put(t.Bits(), conv(utype(t.Bits()), jen.Id(gname)))
 		case t == frontend.F32:
 			typ = jen.Float32()
@@ -78,12 +83,11 @@ func (f *fnGen) launchFunc() jen.Code {
 	return jen.Comment(comment).Line().Func().Id(f.exported).Params(params...).Error().Block(body...)
 }
 
+// fmtEscape makes s (a PTX name, which may contain '%') literal text in a format string.
+func fmtEscape(s string) string { return strings.ReplaceAll(s, "%", "%%") }
+
 // pointerParams finds the kernel parameters used as addresses.
 func (f *fnGen) pointerParams() map[*ssa.Variable]bool {
-	addrBits := f.g.prog.AddressSize
-	if addrBits == 0 {
-		addrBits = 64
-	}
 	uses := map[*ssa.Value][]*ssa.Instr{}
 	asAddr := map[*ssa.Value]bool{}
 	var loads []*ssa.Instr
@@ -129,7 +133,7 @@ func (f *fnGen) pointerParams() map[*ssa.Variable]bool {
 	out := map[*ssa.Variable]bool{}
 	for _, in := range loads {
 		v := in.Args[0].Var
-		if v.Type.IsFloat() || v.Type.Bits() != addrBits || len(v.Dims) > 0 || v.Vector > 1 {
+		if !f.g.prog.CanHoldAddress(v.Type) || len(v.Dims) > 0 || v.Vector > 1 {
 			continue
 		}
 		if isAddr(in.Defs[0]) {

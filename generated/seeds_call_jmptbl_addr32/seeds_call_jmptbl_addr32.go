@@ -6,6 +6,8 @@ package seeds_call_jmptbl_addr32
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -366,6 +368,9 @@ func init() {
 // CallJmptblAddr32 launches PTX kernel call_jmptbl_addr32 (testdata/ptx/seeds/call_jmptbl_addr32.ptx:39) on dev with the launch configuration cfg. Parameters: out is out.
 func CallJmptblAddr32(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr) error {
 	var p [4]byte
+	if uint64(out) > math.MaxUint32 {
+		return fmt.Errorf("call_jmptbl_addr32: pointer %#x does not fit the 32-bit parameter out", uint64(out))
+	}
 	binary.LittleEndian.PutUint32(p[0:], uint32(out))
 	return dev.Launch(ctx, Module, callJmptblAddr32Func, cfg, p[:])
 }
