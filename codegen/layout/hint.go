@@ -13,7 +13,7 @@ import (
 // performance-monitor events there are no counters for, nanosleep.u32 suspends the thread
 // (the back ends yield the goroutine), and brkpt is a debugger's breakpoint.
 
-// hintMod looks up a modifier the frontend knows.
+// knownMod looks up a modifier the frontend knows; an unknown name is a bug, caught at init.
 func knownMod(name string) frontend.Mod {
 	m, ok := frontend.LookupMod(name)
 	if !ok {
