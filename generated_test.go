@@ -101,6 +101,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_setp_two_dest"
 	"github.com/ptx2go/ptx2go/generated/hand_sink_vector"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_guarded"
+	"github.com/ptx2go/ptx2go/generated/hand_step_pred"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_pass"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_sz"
 	"github.com/ptx2go/ptx2go/generated/int64_math"
@@ -388,6 +389,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/setp_two_dest":           hand_setp_two_dest.Module,
 	"hand/sink_vector":             hand_sink_vector.Module,
 	"hand/warp_guarded":            hand_warp_guarded.Module,
+	"hand/step_pred":               hand_step_pred.Module,
 	"hand/warp_pass":               hand_warp_pass.Module,
 	"hand/warp_sz":                 hand_warp_sz.Module,
 	"nvcc/atomics":                 nvcc_atomics.Module,

@@ -100,6 +100,8 @@ type segment struct {
 	// the warp-uniform instructions met while it was built that only lane loops read
 	// (uniformInstr), which go before it in the block's scope.
 	hoisted, uniforms []jen.Code
+	// order is its instructions in order.
+	order []*ssa.Instr
 }
 
 func newSegment(nwin *int) *segment {
@@ -350,6 +352,11 @@ func (e *blockEmit) flush() {
 		append([]jen.Code{jen.Id("l").Op(":=").Qual("math/bits", "TrailingZeros32").Call(jen.Id("mm")).Op("&").Lit(31)}, s.body...)...)
 	blk := append(pre, jen.If(jen.Id("m").Op("==").Id("0xffffffff")).Block(full).Else().Block(sparse))
 	blk = append(blk, post...)
+	if cond, writes, ok := e.stepPreds(s); ok {
+		e.stmts = append(e.stmts, jen.Commentf("PTX lines %s: comparisons of a value that steps by 1 from lane to lane (steppred.go)", lineList(s.lines)),
+			jen.If(cond).Block(writes...).Else().Block(blk...))
+		return
+	}
 	e.stmts = append(e.stmts, jen.Comment(comment), jen.Block(blk...))
 }
 
@@ -797,6 +804,7 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	s.cur = len(s.groups)
 	s.uses = append(s.uses, map[string]bool{})
 	s.instrs[in] = true
+	s.order = append(s.order, in)
 	s.lines = append(s.lines, int(in.Pos.Line))
 	c := ctx{e: e}
 	dst := firstDst(in)

@@ -1726,8 +1726,11 @@ func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
 func stencil3Block5(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r14 := w.Reg(14)
-	// PTX lines 110: lane-local, one loop over the lanes
-	{
+	// PTX lines 110: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r14[31]))-int64(int32(r14[0])) == 31 && w.TidLinear {
+		// 110: setp.ge.s32
+		w.P[7] = runtime.StepMask(int64(int32(r14[0])), int64(int32(r0[0])), runtime.StepGE)
+	} else {
 		p7 := w.P[7]
 		p7n := uint32(0)
 		if m == 0xffffffff {

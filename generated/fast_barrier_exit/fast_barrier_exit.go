@@ -2434,8 +2434,11 @@ func warpHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 func warpHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x1f)
-	// PTX lines 142: lane-local, one loop over the lanes
-	{
+	// PTX lines 142: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 142: setp.gt.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {

@@ -2146,8 +2146,11 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/struct_byval.ptx:79")
 	}
-	// PTX lines 80: lane-local, one loop over the lanes
-	{
+	// PTX lines 80: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r3[31]))-int64(int32(r3[0])) == 31 && w.TidLinear {
+		// 80: setp.ge.s32
+		w.P[0] = runtime.StepMask(int64(int32(r3[0])), int64(int32(u6)), runtime.StepGE)
+	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {

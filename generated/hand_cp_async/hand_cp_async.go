@@ -1879,8 +1879,11 @@ func copiesBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 69: cp.async.ca.shared.global.L2::64B
 	w.CpAsync(r24, 0xffffffff, 0x580, r15, 0xffffffffffffffff, 0x580, 8, nil, w.P[1], m, "testdata/ptx/hand/cp_async.ptx:69")
-	// PTX lines 71: lane-local, one loop over the lanes
-	{
+	// PTX lines 71: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
+		// 71: setp.eq.u32
+		w.P[2] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k1)), runtime.StepEQ)
+	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
@@ -2080,8 +2083,11 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r5, m, u1)
 	// PTX line 113: cp.async.mbarrier.arrive.shared.b64
 	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, r5, r16, 0xffffffff, 0x0, m, "testdata/ptx/hand/cp_async.ptx:113")
-	// PTX lines 114: lane-local, one loop over the lanes
-	{
+	// PTX lines 114: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 114: setp.lt.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k1)), runtime.StepLT)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {

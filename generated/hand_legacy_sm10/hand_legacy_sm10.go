@@ -894,8 +894,11 @@ func legacySm10Block1(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u31 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/legacy_sm10.ptx:66")
 	}
-	// PTX lines 67: lane-local, one loop over the lanes
-	{
+	// PTX lines 67: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r4[31]))-int64(uint32(r4[0])) == 31 && w.TidLinear {
+		// 67: setp.ge.u32
+		w.P[0] = runtime.StepMask(int64(uint32(r4[0])), int64(uint32(u31)), runtime.StepGE)
+	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {

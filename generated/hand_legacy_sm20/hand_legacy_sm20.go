@@ -1057,8 +1057,11 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 func legacySm20Block3(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r16 := w.Reg(16)
-	// PTX lines 70: lane-local, one loop over the lanes
-	{
+	// PTX lines 70: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r0[31]))-int64(uint32(r0[0])) == 31 && w.TidLinear {
+		// 70: setp.ge.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r0[0])), int64(uint32(r16[0])), runtime.StepGE)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
@@ -1138,8 +1141,11 @@ func legacySm20Block5(w *runtime.Warp, m uint32, budget int) {
 func legacySm20Block6(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r17 := w.Reg(17)
-	// PTX lines 85: lane-local, one loop over the lanes
-	{
+	// PTX lines 85: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r0[31]))-int64(uint32(r0[0])) == 31 && w.TidLinear {
+		// 85: setp.eq.u32
+		w.P[0] = runtime.StepMask(int64(uint32(r0[0])), int64(uint32(r17[0])), runtime.StepEQ)
+	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {

@@ -807,8 +807,11 @@ func formsBlock0(w *runtime.Warp, m uint32, budget int) {
 	if m11 != 0 {
 		w.Mbarrier(runtime.MbarArriveNoComplete, runtime.SpaceShared, r8, nil, r21, 0, 0x0, m11, "testdata/ptx/hand/mbarrier.ptx:30")
 	}
-	// PTX lines 31: lane-local, one loop over the lanes
-	{
+	// PTX lines 31: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 31: setp.eq.u32
+		w.P[3] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k4)), runtime.StepEQ)
+	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {

@@ -9641,8 +9641,11 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 func badBlock1(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x10)
-	// PTX lines 440: lane-local, one loop over the lanes
-	{
+	// PTX lines 440: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 440: setp.lt.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepLT)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
@@ -9678,8 +9681,11 @@ func badBlock1(w *runtime.Warp, m uint32, budget int) {
 func badBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x5)
-	// PTX lines 445: lane-local, one loop over the lanes
-	{
+	// PTX lines 445: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 445: setp.ne.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepNE)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
@@ -9720,8 +9726,11 @@ func badBlock2(w *runtime.Warp, m uint32, budget int) {
 func badBlock3(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x10)
-	// PTX lines 449: lane-local, one loop over the lanes
-	{
+	// PTX lines 449: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 449: setp.ge.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGE)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
@@ -9934,8 +9943,11 @@ func badBlock6(w *runtime.Warp, m uint32, budget int) {
 func badBlock7(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x1f)
-	// PTX lines 472: lane-local, one loop over the lanes
-	{
+	// PTX lines 472: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 472: setp.lt.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepLT)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
@@ -10047,8 +10059,11 @@ func badBlock10(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r9 := w.Reg(9)
 	k0 := uint64(0x63)
-	// PTX lines 487: lane-local, one loop over the lanes
-	{
+	// PTX lines 487: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 487: setp.gt.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {

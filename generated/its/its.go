@@ -2269,8 +2269,11 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 func laneHandoffBlock6(w *runtime.Warp, m uint32, budget int) {
 	r6 := w.Reg(6)
 	k0 := uint64(0x1f)
-	// PTX lines 71: lane-local, one loop over the lanes
-	{
+	// PTX lines 71: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+		// 71: setp.ne.s32
+		w.P[1] = runtime.StepMask(int64(int32(r6[0])), int64(int32(k0)), runtime.StepNE)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {

@@ -4613,8 +4613,11 @@ func tileReduce64Block14(w *runtime.Warp, m uint32, budget int) {
 func tileReduce64Block16(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	k0 := uint64(0x0)
-	// PTX lines 286: lane-local, one loop over the lanes
-	{
+	// PTX lines 286: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r9[31]))-int64(int32(r9[0])) == 31 && w.TidLinear {
+		// 286: setp.ne.s32
+		w.P[10] = runtime.StepMask(int64(int32(r9[0])), int64(int32(k0)), runtime.StepNE)
+	} else {
 		p10 := w.P[10]
 		p10n := uint32(0)
 		if m == 0xffffffff {
@@ -7343,8 +7346,11 @@ func tileReduce128Block14(w *runtime.Warp, m uint32, budget int) {
 func tileReduce128Block16(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	k0 := uint64(0x0)
-	// PTX lines 632: lane-local, one loop over the lanes
-	{
+	// PTX lines 632: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r9[31]))-int64(int32(r9[0])) == 31 && w.TidLinear {
+		// 632: setp.ne.s32
+		w.P[11] = runtime.StepMask(int64(int32(r9[0])), int64(int32(k0)), runtime.StepNE)
+	} else {
 		p11 := w.P[11]
 		p11n := uint32(0)
 		if m == 0xffffffff {

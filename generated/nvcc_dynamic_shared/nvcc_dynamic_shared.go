@@ -1792,8 +1792,13 @@ func stencil3Block9(w *runtime.Warp, m uint32, budget int) {
 	r14 := w.Reg(14)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX lines 89, 90: lane-local, one loop over the lanes
-	{
+	// PTX lines 89, 90: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+		// 89: setp.lt.s32
+		w.P[2] = runtime.StepMask(int64(int32(r6[0])), int64(int32(k0)), runtime.StepLT)
+		// 90: setp.gt.s32
+		w.P[3] = runtime.StepMask(int64(int32(r6[0])), int64(int32(r2[0])), runtime.StepGT)
+	} else {
 		p2 := w.P[2]
 		p3 := w.P[3]
 		p2n := uint32(0)

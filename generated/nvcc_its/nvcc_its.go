@@ -2097,8 +2097,11 @@ func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 func laneHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	k0 := uint64(0x1f)
-	// PTX lines 82: lane-local, one loop over the lanes
-	{
+	// PTX lines 82: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r8[31]))-int64(int32(r8[0])) == 31 && w.TidLinear {
+		// 82: setp.ne.s32
+		w.P[1] = runtime.StepMask(int64(int32(r8[0])), int64(int32(k0)), runtime.StepNE)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {

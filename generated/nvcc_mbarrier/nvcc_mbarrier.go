@@ -13088,8 +13088,11 @@ func barrierSplitBlock0(w *runtime.Warp, m uint32, budget int) {
 func barrierSplitBlock2(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x1f)
-	// PTX lines 1323: lane-local, one loop over the lanes
-	{
+	// PTX lines 1323: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 1323: setp.gt.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {

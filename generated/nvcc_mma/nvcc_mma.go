@@ -13722,8 +13722,11 @@ func gemmF16TransBlock3(w *runtime.Warp, m uint32, budget int) {
 func gemmF16TransBlock4(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	k0 := uint64(0x7f)
-	// PTX lines 875: lane-local, one loop over the lanes
-	{
+	// PTX lines 875: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r11[31]))-int64(int32(r11[0])) == 31 && w.TidLinear {
+		// 875: setp.gt.s32
+		w.P[5] = runtime.StepMask(int64(int32(r11[0])), int64(int32(k0)), runtime.StepGT)
+	} else {
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {

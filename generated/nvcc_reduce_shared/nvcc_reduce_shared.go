@@ -2320,8 +2320,11 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x7f)
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
+	// PTX lines 51: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 51: setp.gt.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
@@ -2357,8 +2360,11 @@ func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x3f)
-	// PTX lines 61: lane-local, one loop over the lanes
-	{
+	// PTX lines 61: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 61: setp.gt.u32
+		w.P[2] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
@@ -2394,8 +2400,11 @@ func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x1f)
-	// PTX lines 71: lane-local, one loop over the lanes
-	{
+	// PTX lines 71: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 71: setp.gt.u32
+		w.P[3] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
@@ -2431,8 +2440,11 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock8(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0xf)
-	// PTX lines 81: lane-local, one loop over the lanes
-	{
+	// PTX lines 81: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 81: setp.gt.u32
+		w.P[4] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
@@ -2468,8 +2480,11 @@ func reduceSumBlock8(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x7)
-	// PTX lines 91: lane-local, one loop over the lanes
-	{
+	// PTX lines 91: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 91: setp.gt.u32
+		w.P[5] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
@@ -2505,8 +2520,11 @@ func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x3)
-	// PTX lines 101: lane-local, one loop over the lanes
-	{
+	// PTX lines 101: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 101: setp.gt.u32
+		w.P[6] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p6 := w.P[6]
 		p6n := uint32(0)
 		if m == 0xffffffff {
@@ -2542,8 +2560,11 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x1)
-	// PTX lines 111: lane-local, one loop over the lanes
-	{
+	// PTX lines 111: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 111: setp.gt.u32
+		w.P[7] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p7 := w.P[7]
 		p7n := uint32(0)
 		if m == 0xffffffff {
@@ -2579,8 +2600,11 @@ func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock16(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x0)
-	// PTX lines 121: lane-local, one loop over the lanes
-	{
+	// PTX lines 121: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
+		// 121: setp.ne.s32
+		w.P[8] = runtime.StepMask(int64(int32(r5[0])), int64(int32(k0)), runtime.StepNE)
+	} else {
 		p8 := w.P[8]
 		p8n := uint32(0)
 		if m == 0xffffffff {
@@ -5087,8 +5111,11 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x7f)
-	// PTX lines 179: lane-local, one loop over the lanes
-	{
+	// PTX lines 179: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 179: setp.gt.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
@@ -5124,8 +5151,11 @@ func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x3f)
-	// PTX lines 189: lane-local, one loop over the lanes
-	{
+	// PTX lines 189: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 189: setp.gt.u32
+		w.P[2] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
@@ -5161,8 +5191,11 @@ func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x1f)
-	// PTX lines 199: lane-local, one loop over the lanes
-	{
+	// PTX lines 199: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 199: setp.gt.u32
+		w.P[3] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
@@ -5198,8 +5231,11 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock8(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0xf)
-	// PTX lines 209: lane-local, one loop over the lanes
-	{
+	// PTX lines 209: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 209: setp.gt.u32
+		w.P[4] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
@@ -5235,8 +5271,11 @@ func reduceMaxBlock8(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x7)
-	// PTX lines 219: lane-local, one loop over the lanes
-	{
+	// PTX lines 219: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 219: setp.gt.u32
+		w.P[5] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
@@ -5272,8 +5311,11 @@ func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x3)
-	// PTX lines 229: lane-local, one loop over the lanes
-	{
+	// PTX lines 229: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 229: setp.gt.u32
+		w.P[6] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p6 := w.P[6]
 		p6n := uint32(0)
 		if m == 0xffffffff {
@@ -5309,8 +5351,11 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock14(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x1)
-	// PTX lines 239: lane-local, one loop over the lanes
-	{
+	// PTX lines 239: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+		// 239: setp.gt.u32
+		w.P[7] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p7 := w.P[7]
 		p7n := uint32(0)
 		if m == 0xffffffff {
@@ -5346,8 +5391,11 @@ func reduceMaxBlock14(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock16(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x0)
-	// PTX lines 249: lane-local, one loop over the lanes
-	{
+	// PTX lines 249: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
+		// 249: setp.ne.s32
+		w.P[8] = runtime.StepMask(int64(int32(r5[0])), int64(int32(k0)), runtime.StepNE)
+	} else {
 		p8 := w.P[8]
 		p8n := uint32(0)
 		if m == 0xffffffff {

@@ -2298,8 +2298,11 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x7f)
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
+	// PTX lines 45: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 45: setp.gt.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
@@ -2335,8 +2338,11 @@ func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x3f)
-	// PTX lines 54: lane-local, one loop over the lanes
-	{
+	// PTX lines 54: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 54: setp.gt.u32
+		w.P[2] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
@@ -2372,8 +2378,11 @@ func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x1f)
-	// PTX lines 63: lane-local, one loop over the lanes
-	{
+	// PTX lines 63: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 63: setp.gt.u32
+		w.P[3] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
@@ -2409,8 +2418,11 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock8(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0xf)
-	// PTX lines 72: lane-local, one loop over the lanes
-	{
+	// PTX lines 72: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 72: setp.gt.u32
+		w.P[4] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
@@ -2446,8 +2458,11 @@ func reduceSumBlock8(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x7)
-	// PTX lines 81: lane-local, one loop over the lanes
-	{
+	// PTX lines 81: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 81: setp.gt.u32
+		w.P[5] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
@@ -2483,8 +2498,11 @@ func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x3)
-	// PTX lines 90: lane-local, one loop over the lanes
-	{
+	// PTX lines 90: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 90: setp.gt.u32
+		w.P[6] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p6 := w.P[6]
 		p6n := uint32(0)
 		if m == 0xffffffff {
@@ -2520,8 +2538,11 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x1)
-	// PTX lines 99: lane-local, one loop over the lanes
-	{
+	// PTX lines 99: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 99: setp.gt.u32
+		w.P[7] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p7 := w.P[7]
 		p7n := uint32(0)
 		if m == 0xffffffff {
@@ -2557,8 +2578,11 @@ func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
 func reduceSumBlock16(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x0)
-	// PTX lines 108: lane-local, one loop over the lanes
-	{
+	// PTX lines 108: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r1[31]))-int64(int32(r1[0])) == 31 && w.TidLinear {
+		// 108: setp.ne.s32
+		w.P[8] = runtime.StepMask(int64(int32(r1[0])), int64(int32(k0)), runtime.StepNE)
+	} else {
 		p8 := w.P[8]
 		p8n := uint32(0)
 		if m == 0xffffffff {
@@ -5075,8 +5099,11 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x7f)
-	// PTX lines 163: lane-local, one loop over the lanes
-	{
+	// PTX lines 163: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 163: setp.gt.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
@@ -5112,8 +5139,11 @@ func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x3f)
-	// PTX lines 172: lane-local, one loop over the lanes
-	{
+	// PTX lines 172: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 172: setp.gt.u32
+		w.P[2] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
@@ -5149,8 +5179,11 @@ func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x1f)
-	// PTX lines 181: lane-local, one loop over the lanes
-	{
+	// PTX lines 181: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 181: setp.gt.u32
+		w.P[3] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
@@ -5186,8 +5219,11 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock8(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0xf)
-	// PTX lines 190: lane-local, one loop over the lanes
-	{
+	// PTX lines 190: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 190: setp.gt.u32
+		w.P[4] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
@@ -5223,8 +5259,11 @@ func reduceMaxBlock8(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x7)
-	// PTX lines 199: lane-local, one loop over the lanes
-	{
+	// PTX lines 199: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 199: setp.gt.u32
+		w.P[5] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
@@ -5260,8 +5299,11 @@ func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x3)
-	// PTX lines 208: lane-local, one loop over the lanes
-	{
+	// PTX lines 208: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 208: setp.gt.u32
+		w.P[6] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p6 := w.P[6]
 		p6n := uint32(0)
 		if m == 0xffffffff {
@@ -5297,8 +5339,11 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock14(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x1)
-	// PTX lines 217: lane-local, one loop over the lanes
-	{
+	// PTX lines 217: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+		// 217: setp.gt.u32
+		w.P[7] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+	} else {
 		p7 := w.P[7]
 		p7n := uint32(0)
 		if m == 0xffffffff {
@@ -5334,8 +5379,11 @@ func reduceMaxBlock14(w *runtime.Warp, m uint32, budget int) {
 func reduceMaxBlock16(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x0)
-	// PTX lines 226: lane-local, one loop over the lanes
-	{
+	// PTX lines 226: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r1[31]))-int64(int32(r1[0])) == 31 && w.TidLinear {
+		// 226: setp.ne.s32
+		w.P[8] = runtime.StepMask(int64(int32(r1[0])), int64(int32(k0)), runtime.StepNE)
+	} else {
 		p8 := w.P[8]
 		p8n := uint32(0)
 		if m == 0xffffffff {

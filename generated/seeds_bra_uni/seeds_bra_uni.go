@@ -316,8 +316,11 @@ func braUniBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 27: mov.u32, warp-uniform
 	u6 := uint64(k0)
 	runtime.Broadcast(r3, m, u6)
-	// PTX lines 28: lane-local, one loop over the lanes
-	{
+	// PTX lines 28: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r0[31]))-int64(uint32(r0[0])) == 31 && w.TidLinear {
+		// 28: setp.lt.u32
+		w.P[0] = runtime.StepMask(int64(uint32(r0[0])), int64(uint32(k1)), runtime.StepLT)
+	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {

@@ -350,8 +350,11 @@ func exitBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 func exitBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	k0 := uint64(0x28)
-	// PTX lines 33: lane-local, one loop over the lanes
-	{
+	// PTX lines 33: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r0[31]))-int64(uint32(r0[0])) == 31 && w.TidLinear {
+		// 33: setp.ge.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r0[0])), int64(uint32(k0)), runtime.StepGE)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {

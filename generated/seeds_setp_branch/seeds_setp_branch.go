@@ -327,8 +327,11 @@ func setpBranchBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 37: mov.s32, warp-uniform
 	u12 := uint64(k1)
 	runtime.Broadcast(r2, m, u12)
-	// PTX lines 39: lane-local, one loop over the lanes
-	{
+	// PTX lines 39: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r0[31]))-int64(int32(r0[0])) == 31 && w.TidLinear {
+		// 39: setp.lt.s32
+		w.P[0] = runtime.StepMask(int64(int32(r0[0])), int64(int32(u7)), runtime.StepLT)
+	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {

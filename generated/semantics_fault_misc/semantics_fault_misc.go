@@ -1721,8 +1721,11 @@ func trapKernelBlock0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:134")
 	}
-	// PTX lines 135: lane-local, one loop over the lanes
-	{
+	// PTX lines 135: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r3[31]))-int64(uint32(r3[0])) == 31 && w.TidLinear {
+		// 135: setp.eq.u32
+		w.P[0] = runtime.StepMask(int64(uint32(r3[0])), int64(uint32(u6)), runtime.StepEQ)
+	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {

@@ -1847,8 +1847,11 @@ func branchBlock2(w *runtime.Warp, m uint32, budget int) {
 func branchBlock4(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	k0 := uint64(0xa)
-	// PTX lines 31: lane-local, one loop over the lanes
-	{
+	// PTX lines 31: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(uint32(r0[31]))-int64(uint32(r0[0])) == 31 && w.TidLinear {
+		// 31: setp.lt.u32
+		w.P[1] = runtime.StepMask(int64(uint32(r0[0])), int64(uint32(k0)), runtime.StepLT)
+	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
