@@ -66,9 +66,10 @@ int main() {
     printf("launch 2048 threads: peek %s, last %s, peek %s\n", cudaGetErrorName(p1), cudaGetErrorName(p2), cudaGetErrorName(p3));
     void *m;
     printf("managed of 0 bytes: %s\n", cudaGetErrorName(cudaMallocManaged(&m, 0)));
-    cudaGraph_t g;
-    cudaError_t g1 = cudaGraphCreate(&g, 0), g2 = cudaGraphCreate(&g, 0);
-    printf("graph: %s %s\n", cudaGetErrorName(g1), cudaGetErrorName(g2));
+    cudaArray_t arr;
+    cudaChannelFormatDesc desc = {32, 0, 0, 0, cudaChannelFormatKindFloat};
+    cudaError_t a1 = cudaMallocArray(&arr, &desc, 16, 16), a2 = cudaMallocArray(&arr, &desc, 16, 16);
+    printf("array: %s %s\n", cudaGetErrorName(a1), cudaGetErrorName(a2));
     printf("error 700: %s / %s\n", cudaGetErrorName((cudaError_t)700), cudaGetErrorString((cudaError_t)700));
     // Bad arguments: a NULL out-parameter and a wild host pointer are errors, not crashes.
     float *dd;

@@ -563,6 +563,9 @@ func cudaMemcpy(dst, src unsafe.Pointer, n C.size_t, kind C.int) (r C.int) {
 //export cudaMemcpyAsync
 func cudaMemcpyAsync(dst, src unsafe.Pointer, n C.size_t, kind C.int, stream unsafe.Pointer) (r C.int) {
 	defer guard("cudaMemcpyAsync", &r)()
+	if captured(stream, copyOp{dst, src, int(n), kind}) {
+		return success
+	}
 	return memcpy(dst, src, int(n), kind)
 }
 
@@ -595,6 +598,9 @@ func cudaMemcpy2D(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitc
 //export cudaMemcpy2DAsync
 func cudaMemcpy2DAsync(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch C.size_t, width, height C.size_t, kind C.int, stream unsafe.Pointer) (r C.int) {
 	defer guard("cudaMemcpy2DAsync", &r)()
+	if captured(stream, copy2DOp{dst, src, dpitch, spitch, width, height, kind}) {
+		return success
+	}
 	return memcpy2D(dst, dpitch, src, spitch, width, height, kind)
 }
 
@@ -621,6 +627,9 @@ func cudaMemset(p unsafe.Pointer, value C.int, n C.size_t) (r C.int) {
 //export cudaMemsetAsync
 func cudaMemsetAsync(p unsafe.Pointer, value C.int, n C.size_t, stream unsafe.Pointer) (r C.int) {
 	defer guard("cudaMemsetAsync", &r)()
+	if captured(stream, setOp{C.struct_cudaMemsetParams{dst: p, value: C.uint(byte(value)), elementSize: 1, width: n, height: 1}}) {
+		return success
+	}
 	return memset(p, value, int(n))
 }
 
@@ -638,6 +647,9 @@ func cudaMemset2D(p unsafe.Pointer, pitch C.size_t, value C.int, width, height C
 //export cudaMemset2DAsync
 func cudaMemset2DAsync(p unsafe.Pointer, pitch C.size_t, value C.int, width, height C.size_t, stream unsafe.Pointer) (r C.int) {
 	defer guard("cudaMemset2DAsync", &r)()
+	if captured(stream, setOp{C.struct_cudaMemsetParams{dst: p, pitch: pitch, value: C.uint(byte(value)), elementSize: 1, width: width, height: height}}) {
+		return success
+	}
 	return cudaMemset2D(p, pitch, value, width, height)
 }
 
@@ -785,11 +797,12 @@ func dim(d C.ptx2go_dim3) runtime.Dim3 {
 //export cudaLaunchKernel
 func cudaLaunchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, stream unsafe.Pointer) (r C.int) {
 	defer guard("cudaLaunchKernel", &r)()
-	return launchKernel(fn, grid, block, args, shared, false)
+	return launchKernel(fn, grid, block, args, shared, false, stream)
 }
 
-// launchKernel launches the kernel of host stub fn, cooperatively or not.
-func launchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, cooperative bool) C.int {
+// launchKernel launches the kernel of host stub fn, cooperatively or not, or adds the launch
+// to the graph stream is capturing.
+func launchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, cooperative bool, stream unsafe.Pointer) C.int {
 	if e := check(); e != success {
 		return e
 	}
@@ -799,6 +812,10 @@ func launchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Poin
 	}
 	if code := k.resolve(); code != success {
 		return ret(code)
+	}
+	if capturing(stream) {
+		captured(stream, kernelOp{k: k, grid: dim(grid), block: dim(block), shared: int(shared), params: k.packParams(args), cooperative: cooperative})
+		return success
 	}
 	return ret(k.launch(dim(grid), dim(block), int(shared), k.packParams(args), cooperative))
 }
@@ -814,7 +831,7 @@ func cudaLaunchCooperativeKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, a
 	if g.Count() > uint64(occupancy(int(b.Count()), int(shared))*smCount()) {
 		return ret(errCooperativeLaunchTooBig)
 	}
-	return launchKernel(fn, grid, block, args, shared, true)
+	return launchKernel(fn, grid, block, args, shared, true, stream)
 }
 
 //export cudaFuncGetAttributes
@@ -978,7 +995,10 @@ func cudaStreamAddCallback(s, fn, data unsafe.Pointer, flags C.uint) (r C.int) {
 	if !validStream(s) {
 		return ret(errInvalidResourceHandle)
 	}
-	C.ptx2go_call_stream_callback(fn, s, stickyErr(), data)
+	op := hostOp{fn: fn, data: data, callback: true, stream: s}
+	if !captured(s, op) {
+		op.run()
+	}
 	return success
 }
 
@@ -988,7 +1008,10 @@ func cudaLaunchHostFunc(s, fn, data unsafe.Pointer) (r C.int) {
 	if !validStream(s) {
 		return ret(errInvalidResourceHandle)
 	}
-	C.ptx2go_call_host_fn(fn, data)
+	op := hostOp{fn: fn, data: data}
+	if !captured(s, op) {
+		op.run()
+	}
 	return success
 }
 
@@ -997,6 +1020,14 @@ func cudaStreamWaitEvent(s, e unsafe.Pointer, flags C.uint) (r C.int) {
 	defer guard("cudaStreamWaitEvent", &r)()
 	if !validStream(s) {
 		return ret(errInvalidResourceHandle)
+	}
+	if ev := lookupEvent(e); ev != nil {
+		state.mu.Lock()
+		inCapture, code := waitCaptured(s, ev)
+		state.mu.Unlock()
+		if inCapture {
+			return ret(code)
+		}
 	}
 	return check()
 }
@@ -1033,8 +1064,14 @@ func cudaEventRecord(e, s unsafe.Pointer) (r C.int) {
 		return ret(errInvalidResourceHandle)
 	}
 	state.mu.Lock()
-	ev.recorded, ev.at = true, int64(time.Since(start))
+	inCapture := recordCaptured(ev, s)
+	if !inCapture {
+		ev.recorded, ev.at = true, int64(time.Since(start))
+	}
 	state.mu.Unlock()
+	if inCapture {
+		return success
+	}
 	return check()
 }
 
