@@ -100,14 +100,14 @@ func (e *blockEmit) wmma(in *ssa.Instr) {
 		return jen.Index(jen.Lit(8)).Int().Values(s[:]...)
 	}
 	mt := func(t isa.MatType) jen.Code {
-		return jen.Qual(isaPath, map[isa.MatType]string{isa.MatF16: "MatF16", isa.MatF32: "MatF32"}[t])
+		return jen.Qual(isaPath, map[isa.MatType]string{isa.MatF16: "MatF16", isa.MatBF16: "MatBF16", isa.MatTF32: "MatTF32", isa.MatF32: "MatF32"}[t])
 	}
 	lc := jen.Lit(layout.Loc(in.Pos))
 	var call func(mask string) []jen.Code
 	if form.Kind == layout.WmmaMma {
 		d, a, b, c := slots(form.D, true), slots(form.A, false), slots(form.B, false), slots(form.Cs, false)
 		call = func(mask string) []jen.Code {
-			return []jen.Code{jen.Id("w").Dot("WmmaMma").Call(mt(form.C), mt(form.DT), d, a, b, c, jen.Id(mask), lc)}
+			return []jen.Code{jen.Id("w").Dot("WmmaMma").Call(mt(form.In), mt(form.C), mt(form.DT), d, a, b, c, jen.Id(mask), lc)}
 		}
 	} else {
 		ad := e.memOperandIn(form.Addr, form.Space)
