@@ -304,8 +304,8 @@ func TestExec(t *testing.T) {
 	})
 
 	// info checks the device description against the emulated device's specification
-	// (README: compute capability 8.0, ptx2go's limits, GOMAXPROCS multiprocessors), the
-	// occupancy calculator (2048 threads and 32 blocks per multiprocessor), pitched copies and
+	// (README: compute capability 8.0, ptx2go's limits, GOMAXPROCS multiprocessors), each
+	// kernel's sharedSizeBytes (its own shared arrays only), the occupancy calculator (2048 threads and 32 blocks per multiprocessor), pitched copies and
 	// the error paths: a double free, cudaGetLastError and cudaPeekAtLastError after a launch
 	// with too many threads, an unsupported entry point and a managed allocation of 0 bytes.
 	t.Run("info", func(t *testing.T) {
@@ -314,7 +314,7 @@ func TestExec(t *testing.T) {
 			"name=ptx2go CPU emulation (sm_80) cc=8.0 warp=32 maxThreads=1024 dims=1024,1024,64 grid=2147483647,65535,65535\n" +
 			fmt.Sprintf("shared=49152 optin=%d sms=%d managed=1 map=1 concurrent=0 reserved=0\n", 227<<10, sms) +
 			fmt.Sprintf("attr cc major=8 sms=%d bad device=cudaErrorInvalidDevice\n", sms) +
-			"tile: shared=1024 maxThreads=1024\n" +
+			"tile: shared=1024 maxThreads=1024\nreverse: shared=4096\n" +
 			fmt.Sprintf("occupancy(256)=8 potential block=1024 minGrid=%d\n", 2*sms) +
 			"pitch=1024 copy2D=cudaSuccess h[0][0]=255 h[3][255]=0\n" +
 			"pointer types: device=2 host=0\nmeminfo: used>=pitch*4:1\n" +

@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  17,
 	NumWindows: 4,
 	SM:         80,
-	SharedSize: 2048,
+	SharedSize: 1024,
 }
 
 var (
@@ -61,6 +61,7 @@ var (
 		NumRegs:      43,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 1024,
 	}
 	// reduceMaxFunc is PTX kernel reduce_max (testdata/ptx/fast/reduce_shared.ptx:130).
 	reduceMaxFunc = &runtime.Func{
@@ -99,6 +100,7 @@ var (
 		NumRegs:      43,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 1024,
 	}
 )
 
@@ -4866,7 +4868,7 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 	r10 := w.Reg(10)
 	r12 := w.Reg(12)
 	k0 := uint64(0x4)
-	k1 := uint64(0x400)
+	k1 := uint64(0x0)
 	// PTX lines 158: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -6987,7 +6989,7 @@ func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 230: ld.shared.f32
-	u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/fast/reduce_shared.ptx:230")
+	u2 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/fast/reduce_shared.ptx:230")
 	// PTX lines 231, 232: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -7092,7 +7094,7 @@ func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 241: ld.shared.f32
-	u5 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/fast/reduce_shared.ptx:241")
+	u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/fast/reduce_shared.ptx:241")
 	// PTX lines 242: lane-local, one loop over the lanes
 	{
 		if budget == 0 {

@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  0,
 	NumWindows: 130,
 	SM:         80,
-	SharedSize: 1824,
+	SharedSize: 1024,
 }
 
 var (
@@ -335,6 +335,7 @@ var (
 		NumRegs:      29,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 528,
 	}
 	// badFunc is PTX kernel bad (testdata/ptx/hand/mma.ptx:400).
 	badFunc = &runtime.Func{
@@ -362,6 +363,7 @@ var (
 		NumRegs:      24,
 		Sig:          "()(.param 4)",
 		StackBytes:   0,
+		StaticShared: 256,
 		ZeroRegs:     []int32{10, 21},
 	}
 	// wmmaFormsFunc is PTX kernel wmma_forms (testdata/ptx/hand/mma.ptx:500).
@@ -398,6 +400,7 @@ var (
 		NumRegs:      45,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 1024,
 		ZeroRegs:     []int32{32},
 	}
 	// wmmaBf16Tf32Func is PTX kernel wmma_bf16_tf32 (testdata/ptx/hand/mma.ptx:537).
@@ -9632,8 +9635,7 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x0)
 	k2 := uint64(0xf)
 	k3 := uint64(0x4)
-	k4 := uint64(0x210)
-	k5 := uint64(0x1)
+	k4 := uint64(0x1)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -9706,7 +9708,7 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 415: mov.u32, warp-uniform
-	u10 := uint64(k4)
+	u10 := uint64(k1)
 	runtime.Broadcast(r8, m, u10)
 	// PTX lines 416, 417: lane-local, one loop over the lanes
 	{
@@ -9718,7 +9720,7 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 				v11 := uint64(uint32(u10) + uint32(r7[l]))
 				r9[l] = v11
 				// 417: setp.eq.u32
-				c12t := uint32(u1) == uint32(k5)
+				c12t := uint32(u1) == uint32(k4)
 				c12 := c12t
 				c12b0 := uint32(0)
 				if c12 {
@@ -9733,7 +9735,7 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 				v11 := uint64(uint32(u10) + uint32(r7[l]))
 				r9[l] = v11
 				// 417: setp.eq.u32
-				c12t := uint32(u1) == uint32(k5)
+				c12t := uint32(u1) == uint32(k4)
 				c12 := c12t
 				c12b0 := uint32(0)
 				if c12 {
@@ -10082,7 +10084,7 @@ func badBlock7(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 473: wmma.store.d.sync.aligned.row.m16n16k16.shared.f32
 	m2 := m & w.P[1]
 	if m2 != 0 {
-		w.WmmaStore(isa.MatF32, false, runtime.SpaceShared, [8]int{3, 4, 5, 6, 3, 4, 5, 6}, nil, 0, 0x210, 23, m2, "testdata/ptx/hand/mma.ptx:473")
+		w.WmmaStore(isa.MatF32, false, runtime.SpaceShared, [8]int{3, 4, 5, 6, 3, 4, 5, 6}, nil, 0, 0x0, 23, m2, "testdata/ptx/hand/mma.ptx:473")
 	}
 }
 
@@ -10645,7 +10647,7 @@ func wmmaFormsBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 513: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF32, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:513")
 	// PTX line 514: wmma.store.d.sync.aligned.col.m16n16k16.shared.f32
-	w.WmmaStore(isa.MatF32, true, runtime.SpaceShared, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, nil, 0, 0x320, 44, m, "testdata/ptx/hand/mma.ptx:514")
+	w.WmmaStore(isa.MatF32, true, runtime.SpaceShared, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, nil, 0, 0x0, 44, m, "testdata/ptx/hand/mma.ptx:514")
 	// PTX line 515: wmma.mma.sync.aligned.row.row.m16n16k16.f16.f32
 	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF16, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:515")
 	// PTX line 516: mov.u32, warp-uniform
@@ -10670,7 +10672,7 @@ func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 	r41 := w.Reg(41)
 	r42 := w.Reg(42)
 	k0 := uint64(0x5)
-	k1 := uint64(0x320)
+	k1 := uint64(0x0)
 	// PTX lines 519, 520: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]

@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  12,
 	NumWindows: 113,
 	SM:         80,
-	SharedSize: 5376,
+	SharedSize: 3072,
 }
 
 var (
@@ -55,6 +55,7 @@ var (
 		NumRegs:      46,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 512,
 	}
 	// gemmF16Func is PTX kernel gemm_f16 (testdata/ptx/nvcc/mma.ptx:156).
 	gemmF16Func = &runtime.Func{
@@ -107,6 +108,7 @@ var (
 		NumRegs:      359,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 3072,
 	}
 	// gemmF16TransFunc is PTX kernel gemm_f16_trans (testdata/ptx/nvcc/mma.ptx:770).
 	gemmF16TransFunc = &runtime.Func{
@@ -153,6 +155,7 @@ var (
 		NumRegs:      105,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 768,
 	}
 	// gemmBf16Func is PTX kernel gemm_bf16 (testdata/ptx/nvcc/mma.ptx:1005).
 	gemmBf16Func = &runtime.Func{
@@ -347,6 +350,7 @@ var (
 		NumRegs:      91,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 1024,
 		ZeroRegs:     []int32{57},
 	}
 )
@@ -7068,7 +7072,7 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 	r169 := w.Reg(169)
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
-	k2 := uint64(0x200)
+	k2 := uint64(0x0)
 	k3 := uint64(0x20)
 	k4 := uint64(0x40)
 	k5 := uint64(0x60)
@@ -7842,7 +7846,7 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 	r277 := w.Reg(277)
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
-	k2 := uint64(0xa00)
+	k2 := uint64(0x800)
 	k3 := uint64(0x20)
 	k4 := uint64(0x40)
 	k5 := uint64(0x60)
@@ -8560,14 +8564,13 @@ func gemmF16Block10(w *runtime.Warp, m uint32, budget int) {
 	r308 := w.Reg(308)
 	r311 := w.Reg(311)
 	r316 := w.Reg(316)
-	k0 := uint64(0x200)
+	k0 := uint64(0x0)
 	k1 := uint64(0x1)
-	k2 := uint64(0xa00)
+	k2 := uint64(0x800)
 	k3 := uint64(0x20)
 	k4 := uint64(0x40)
 	k5 := uint64(0x60)
 	k6 := uint64(0xfffffffc)
-	k7 := uint64(0x0)
 	// PTX line 587: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	// PTX lines 589, 591, 592: lane-local, one loop over the lanes
@@ -8761,7 +8764,7 @@ func gemmF16Block10(w *runtime.Warp, m uint32, budget int) {
 				v16 := uint64(uint32(r280[l]) + uint32(k6))
 				r280[l] = v16
 				// 666: setp.ne.s32
-				c17t := uint32(v16) != uint32(k7)
+				c17t := uint32(v16) != uint32(k0)
 				c17 := c17t
 				c17b0 := uint32(0)
 				if c17 {
@@ -8779,7 +8782,7 @@ func gemmF16Block10(w *runtime.Warp, m uint32, budget int) {
 				v16 := uint64(uint32(r280[l]) + uint32(k6))
 				r280[l] = v16
 				// 666: setp.ne.s32
-				c17t := uint32(v16) != uint32(k7)
+				c17t := uint32(v16) != uint32(k0)
 				c17 := c17t
 				c17b0 := uint32(0)
 				if c17 {
@@ -9415,7 +9418,7 @@ func gemmF16Block16(w *runtime.Warp, m uint32, budget int) {
 	r80 := w.Reg(80)
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
-	k2 := uint64(0x200)
+	k2 := uint64(0x0)
 	// PTX lines 274, 275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -10296,7 +10299,7 @@ func gemmF16Block22(w *runtime.Warp, m uint32, budget int) {
 	r188 := w.Reg(188)
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
-	k2 := uint64(0xa00)
+	k2 := uint64(0x800)
 	// PTX lines 426, 427, 428, 429, 430, 431, 432, 433, 434, 435, 436, 437, 438: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -11188,8 +11191,8 @@ func gemmF16Block30(w *runtime.Warp, m uint32, budget int) {
 	r329 := w.Reg(329)
 	r330 := w.Reg(330)
 	k0 := uint64(0x1)
-	k1 := uint64(0x200)
-	k2 := uint64(0xa00)
+	k1 := uint64(0x0)
+	k2 := uint64(0x800)
 	// PTX lines 674, 676: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -13681,8 +13684,8 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x7ffffff8)
 	k2 := uint64(0x4)
 	k3 := uint64(0xf0)
-	k4 := uint64(0xe00)
-	k5 := uint64(0x1000)
+	k4 := uint64(0x0)
+	k5 := uint64(0x200)
 	k6 := uint64(0x40)
 	// PTX lines 950, 951, 952, 953, 954, 958: lane-local, one loop over the lanes
 	{
@@ -14092,7 +14095,7 @@ func gemmF16TransBlock11(w *runtime.Warp, m uint32, budget int) {
 	r21 := w.Reg(21)
 	r25 := w.Reg(25)
 	k0 := uint64(0x1)
-	k1 := uint64(0xe00)
+	k1 := uint64(0x0)
 	// PTX lines 818: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -14167,7 +14170,7 @@ func gemmF16TransBlock13(w *runtime.Warp, m uint32, budget int) {
 	r36 := w.Reg(36)
 	k0 := uint64(0xffffff80)
 	k1 := uint64(0x1)
-	k2 := uint64(0xe00)
+	k2 := uint64(0x0)
 	k3 := uint64(0x80)
 	// PTX lines 845, 846: lane-local, one loop over the lanes
 	{
@@ -14329,7 +14332,7 @@ func gemmF16TransBlock16(w *runtime.Warp, m uint32, budget int) {
 	r50 := w.Reg(50)
 	r54 := w.Reg(54)
 	k0 := uint64(0x1)
-	k1 := uint64(0x1000)
+	k1 := uint64(0x200)
 	// PTX lines 888: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -14404,7 +14407,7 @@ func gemmF16TransBlock18(w *runtime.Warp, m uint32, budget int) {
 	r65 := w.Reg(65)
 	k0 := uint64(0xffffff80)
 	k1 := uint64(0x1)
-	k2 := uint64(0x1000)
+	k2 := uint64(0x200)
 	k3 := uint64(0x80)
 	// PTX lines 915, 916: lane-local, one loop over the lanes
 	{
@@ -19956,8 +19959,8 @@ func wmmaHalfBlock5(w *runtime.Warp, m uint32, budget int) {
 	r78 := w.Reg(78)
 	r88 := w.Reg(88)
 	k0 := uint64(0x10)
-	k1 := uint64(0x1100)
-	k2 := uint64(0x1300)
+	k1 := uint64(0x0)
+	k2 := uint64(0x200)
 	k3 := uint64(0x2)
 	// PTX line 1579: mov.u32, warp-uniform
 	u1 := uint64(k0)
@@ -20113,8 +20116,8 @@ func wmmaHalfBlock7(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	k0 := uint64(0x1)
-	k1 := uint64(0x1300)
-	k2 := uint64(0x1100)
+	k1 := uint64(0x200)
+	k2 := uint64(0x0)
 	// PTX lines 1484: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -20193,8 +20196,8 @@ func wmmaHalfBlock9(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x60)
 	k2 := uint64(0x1)
 	k3 := uint64(0x80)
-	k4 := uint64(0x1100)
-	k5 := uint64(0x1300)
+	k4 := uint64(0x0)
+	k5 := uint64(0x200)
 	// PTX lines 1516, 1517, 1518, 1519, 1520: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {

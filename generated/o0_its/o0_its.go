@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  2,
 	NumWindows: 110,
 	SM:         80,
-	SharedSize: 8192,
+	SharedSize: 4096,
 }
 
 var (
@@ -121,6 +121,7 @@ var (
 		NumRegs:      62,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   32,
+		StaticShared: 4096,
 	}
 	// syncwarpBothSidesFunc is PTX kernel syncwarp_both_sides (testdata/ptx/O0/its.ptx:304).
 	syncwarpBothSidesFunc = &runtime.Func{
@@ -150,6 +151,7 @@ var (
 		NumRegs:      57,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   48,
+		StaticShared: 4096,
 	}
 )
 
@@ -6893,7 +6895,7 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 	r24 := w.Reg(24)
 	r27 := w.Reg(27)
 	k0 := uint64(0x2)
-	k1 := uint64(0x1000)
+	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
 	k3 := uint64(0xffffffff)
 	// PTX lines 342, 343, 344, 345, 346, 347, 348: lane-local, one loop over the lanes
@@ -7385,7 +7387,7 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 	r42 := w.Reg(42)
 	r45 := w.Reg(45)
 	k0 := uint64(0x2)
-	k1 := uint64(0x1000)
+	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
 	k3 := uint64(0xffffffff)
 	// PTX lines 366, 367, 368, 369, 370, 371, 372: lane-local, one loop over the lanes

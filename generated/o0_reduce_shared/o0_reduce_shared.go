@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  10,
 	NumWindows: 61,
 	SM:         80,
-	SharedSize: 2048,
+	SharedSize: 1024,
 }
 
 var (
@@ -62,6 +62,7 @@ var (
 		NumRegs:      59,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   32,
+		StaticShared: 1024,
 	}
 	// reduceMaxFunc is PTX kernel reduce_max (testdata/ptx/O0/reduce_shared.ptx:135).
 	reduceMaxFunc = &runtime.Func{
@@ -101,6 +102,7 @@ var (
 		NumRegs:      64,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   48,
+		StaticShared: 1024,
 	}
 )
 
@@ -4154,7 +4156,7 @@ func reduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 	r23 := w.Reg(23)
 	r25 := w.Reg(25)
 	k0 := uint64(0x2)
-	k1 := uint64(0x400)
+	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
 	// PTX lines 188, 189, 190: lane-local, one loop over the lanes
 	{
@@ -4658,7 +4660,7 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 	r45 := w.Reg(45)
 	r48 := w.Reg(48)
 	r51 := w.Reg(51)
-	k0 := uint64(0x400)
+	k0 := uint64(0x0)
 	k1 := uint64(0xe0000000)
 	k2 := uint64(0x2)
 	// PTX lines 211, 212: lane-local, one loop over the lanes
@@ -5418,7 +5420,7 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r57 := w.Reg(57)
 	r58 := w.Reg(58)
-	k0 := uint64(0x400)
+	k0 := uint64(0x0)
 	k1 := uint64(0xe0000000)
 	k2 := uint64(0x2)
 	// PTX line 248: mov.u64, warp-uniform

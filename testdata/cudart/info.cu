@@ -1,4 +1,4 @@
-// Device description, function attributes, the occupancy calculator, pitched memory and the
+// Device description, function attributes (each kernel's own static shared memory), the occupancy calculator, pitched memory and the
 // error paths of the runtime API: prints what the program sees, one fact a line.
 #include <cstdio>
 #include <cstring>
@@ -8,6 +8,14 @@ __global__ void tile(float *out, int pitch) {
     s[threadIdx.x] = threadIdx.x;
     __syncthreads();
     out[blockIdx.x * pitch / sizeof(float) + threadIdx.x] = s[255 - threadIdx.x];
+}
+
+// reverse's shared array is its own: tile's does not count in its sharedSizeBytes.
+__global__ void reverse(double *x) {
+    __shared__ double s[512];
+    s[threadIdx.x] = x[threadIdx.x];
+    __syncthreads();
+    x[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
 }
 
 int main() {
@@ -34,6 +42,8 @@ int main() {
     cudaFuncAttributes fa;
     cudaFuncGetAttributes(&fa, tile);
     printf("tile: shared=%zu maxThreads=%d\n", fa.sharedSizeBytes, fa.maxThreadsPerBlock);
+    cudaFuncGetAttributes(&fa, reverse);
+    printf("reverse: shared=%zu\n", fa.sharedSizeBytes);
     int blocks = -1, minGrid = -1, block = -1;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, tile, 256, 0);
     cudaOccupancyMaxPotentialBlockSize(&minGrid, &block, tile, 0, 0);

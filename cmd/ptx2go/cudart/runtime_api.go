@@ -844,9 +844,8 @@ func cudaFuncGetAttributes(a *C.struct_cudaFuncAttributes, fn unsafe.Pointer) (r
 	if code := k.resolve(); code != success {
 		return ret(code)
 	}
-	rt := k.cm.Runtime()
 	*a = C.struct_cudaFuncAttributes{
-		sharedSizeBytes:           C.size_t(rt.SharedSize),
+		sharedSizeBytes:           C.size_t(k.fn.StaticShared),
 		constSizeBytes:            0,
 		localSizeBytes:            C.size_t(max(k.fn.StackBytes, 0)),
 		maxThreadsPerBlock:        runtime.MaxThreadsPerBlock,
@@ -865,7 +864,7 @@ func (k *kernel) dynShared() int {
 	if k.maxDynShared > 0 {
 		return k.maxDynShared
 	}
-	return sharedPerBlock - k.cm.Runtime().SharedSize
+	return sharedPerBlock - k.fn.StaticShared
 }
 
 //export cudaFuncSetAttribute
@@ -902,7 +901,7 @@ func cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n *C.int, fn unsafe.
 	if code := k.resolve(); code != success {
 		return ret(code)
 	}
-	*n = C.int(occupancy(int(blockSize), int(shared)+k.cm.Runtime().SharedSize))
+	*n = C.int(occupancy(int(blockSize), int(shared)+k.fn.StaticShared))
 	return success
 }
 
@@ -916,7 +915,7 @@ func cudaOccupancyAvailableDynamicSMemPerBlock(size *C.size_t, fn unsafe.Pointer
 	if code := k.resolve(); code != success {
 		return ret(code)
 	}
-	*size = C.size_t(max(0, min(runtime.MaxSharedBytes, sharedPerSM/max(int(numBlocks), 1))-k.cm.Runtime().SharedSize))
+	*size = C.size_t(max(0, min(runtime.MaxSharedBytes, sharedPerSM/max(int(numBlocks), 1))-k.fn.StaticShared))
 	return success
 }
 
