@@ -314,8 +314,8 @@ func (k *kernel) launch(grid, block runtime.Dim3, shared int, params []byte, coo
 	if f, ok := errors.AsType[*runtime.Fault](err); ok {
 		code := faultError(f)
 		fmt.Fprintf(os.Stderr, "ptx2go: kernel fault, %s (%s): %v\n", errorName(code), errorString(code), f)
-		if f.Assert != nil {
-			addAssert(f.CUDAAssertMessage())
+		for _, line := range f.AssertLines {
+			addAssert(line)
 		}
 		state.mu.Lock()
 		state.sticky = code
