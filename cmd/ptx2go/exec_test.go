@@ -183,7 +183,8 @@ func TestExec(t *testing.T) {
 		for i := range n {
 			hs += int64((i - 500) * (i - 500))
 		}
-		want := fmt.Sprintf("managed: counter=%d x[0]=%.1f x[999]=%.1f sum=%.1f type=3\n", 7+n, 1.0, 999*2.5+1, sum) +
+		want := "prefetch: variable=cudaSuccess pageable=cudaErrorInvalidValue beyond=cudaErrorInvalidValue device 3=cudaErrorInvalidDevice\n" +
+			fmt.Sprintf("managed: counter=%d x[0]=%.1f x[999]=%.1f sum=%.1f type=3\n", 7+n, 1.0, 999*2.5+1, sum) +
 			fmt.Sprintf("mapped: same=1 h[0]=%d h[999]=%d sum=%d\n", 500*500, 499*499, hs) +
 			fmt.Sprintf("registered: same=1 r[1]=%d r[999]=%d again=cudaErrorHostMemoryAlreadyRegistered\n", 9, 2997*2997) +
 			"unregister again: cudaErrorHostMemoryNotRegistered\n"

@@ -399,6 +399,81 @@ func cudaMallocManaged(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int)
 	return success
 }
 
+// managedRange checks that the n bytes at p are managed memory a prefetch, an advice or an
+// attachment may name: a cudaMallocManaged allocation, or device memory (a __managed__
+// variable lives in the module's globals). n of 0 names the rest of the allocation.
+func managedRange(p unsafe.Pointer, n C.size_t) cudaError {
+	if base, kind, size, ok := hostRange(uintptr(p)); ok {
+		if kind != allocManaged || uintptr(p)+uintptr(n) > base+uintptr(size) {
+			return errInvalidValue
+		}
+		return success
+	}
+	if !isDevice(device(), uintptr(p), max(int(n), 1)) {
+		return errInvalidValue
+	}
+	return success
+}
+
+// The device cudaMemPrefetchAsync and cudaMemAdvise name: ptx2go's one device, or the host.
+const cpuDeviceID = -1
+
+// cudaMemPrefetchAsync accepts a prefetch of managed memory to the device or the host and
+// does nothing: managed memory is host memory that kernels reach in place, so there is
+// nothing to migrate.
+//
+//export cudaMemPrefetchAsync
+func cudaMemPrefetchAsync(p unsafe.Pointer, n C.size_t, dev C.int, stream unsafe.Pointer) (r C.int) {
+	defer guard("cudaMemPrefetchAsync", &r)()
+	if e := check(); e != success {
+		return e
+	}
+	switch {
+	case !validStream(stream):
+		return ret(errInvalidResourceHandle)
+	case dev != 0 && dev != cpuDeviceID:
+		return ret(errInvalidDevice)
+	}
+	return ret(managedRange(p, n))
+}
+
+// cudaMemAdvise accepts the advice on managed memory (cudaMemAdviseSetReadMostly ...
+// cudaMemAdviseUnsetAccessedBy) and, as nothing migrates, has nothing to change.
+//
+//export cudaMemAdvise
+func cudaMemAdvise(p unsafe.Pointer, n C.size_t, advice C.int, dev C.int) (r C.int) {
+	defer guard("cudaMemAdvise", &r)()
+	if e := check(); e != success {
+		return e
+	}
+	switch {
+	case advice < 1 || advice > 6:
+		return ret(errInvalidValue)
+	case dev != 0 && dev != cpuDeviceID:
+		return ret(errInvalidDevice)
+	}
+	return ret(managedRange(p, n))
+}
+
+// cudaStreamAttachMemAsync accepts attaching managed memory to a stream
+// (cudaMemAttachGlobal, cudaMemAttachHost or cudaMemAttachSingle): kernels and the host
+// share managed memory whatever the attachment, and every stream is synchronous.
+//
+//export cudaStreamAttachMemAsync
+func cudaStreamAttachMemAsync(stream, p unsafe.Pointer, n C.size_t, flags C.uint) (r C.int) {
+	defer guard("cudaStreamAttachMemAsync", &r)()
+	if e := check(); e != success {
+		return e
+	}
+	switch {
+	case !validStream(stream):
+		return ret(errInvalidResourceHandle)
+	case flags != 1 && flags != 2 && flags != 4:
+		return ret(errInvalidValue)
+	}
+	return ret(managedRange(p, n))
+}
+
 //export cudaMallocHost
 func cudaMallocHost(p *unsafe.Pointer, size C.size_t) (r C.int) {
 	defer guard("cudaMallocHost", &r)()
