@@ -41,7 +41,7 @@ func mmaF16Bits(t *testing.T, x float64) uint32 {
 // and rounded once (tf32 operands with their low 13 mantissa bits ignored); an mma whose d is
 // its c; ldmatrix .x1, .x2 and .x4, with and without .trans, with per-lane, 64-bit and
 // uniform addresses; wmma's loads, mma and stores (wmma_forms, and wmma_bf16_tf32 for the
-// .bf16 and .tf32 inputs); and the faults of a partial
+// .bf16 and .tf32 inputs, wmma_f64 for .f64); and the faults of a partial
 // warp, divergent or exited lanes, a guard false in one lane, bad row addresses, and wmma
 // addresses that differ between lanes.
 func TestMma(t *testing.T) {
@@ -370,6 +370,38 @@ func TestMma(t *testing.T) {
 		require.NoError(t, runtime.Download(dev, gotB, bout))
 		require.Equal(t, wantB1[:], gotB[:256], "wmma_bf16_tf32 D1 (.bf16)")
 		require.Equal(t, wantB2[:], gotB[256:], "wmma_bf16_tf32 D2 (.tf32)")
+
+		// wmma_f64: fractions with few bits (every product and sum exact in float64).
+		var fa, fb [32]float64
+		var fc [64]float64
+		var fin []float64
+		for i := range 32 {
+			fa[i], fb[i] = float64(rng.IntN(17)-8)/4, float64(rng.IntN(17)-8)/8
+		}
+		for i := range 64 {
+			fc[i] = float64(rng.IntN(33)-16) / 2
+		}
+		fin = append(append(append(fin, fa[:]...), fb[:]...), fc[:]...)
+		var wantF [64]float64
+		for i := range 8 {
+			for j := range 8 {
+				d := fc[i*8+j]
+				for k := range 4 {
+					d += fa[i*4+k] * fb[j*4+k] // A (i, k) at i*4+k; B (k, j) at j*4+k
+				}
+				wantF[j*8+i] = d
+			}
+		}
+		fsrc, err := runtime.Upload(dev, fin)
+		require.NoError(t, err)
+		fout, err := dev.Malloc(512)
+		require.NoError(t, err)
+		kf, err := mod.Kernel("wmma_f64")
+		require.NoError(t, err)
+		require.NoError(t, kf.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), fout, fsrc))
+		gotF := make([]float64, 64)
+		require.NoError(t, runtime.Download(dev, gotF, fout))
+		require.Equal(t, wantF[:], gotF, "wmma_f64 D")
 	})
 }
 
@@ -381,8 +413,9 @@ func TestMmaMalformed(t *testing.T) {
 		{"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r1, %r1, %r1}, {%r1}, {%f1, %f2, %f3, %f4};", "mma: a has 4 registers, want 2"},
 		{"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2}, [%r1];", "ldmatrix: d has 2 registers, want 4"},
 		{"mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, {%r1, %r1}, {%r1, %r1}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"},
-		// .f64 wmma takes a rounding modifier: valid PTX, not supported yet.
-		{"wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd1}, {%fd1}, {%fd1, %fd2};", "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn"},
+		// .f64 wmma takes a rounding modifier: .rz is valid PTX, not supported yet (.rn is).
+		{"wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz {%fd1, %fd2}, {%fd1}, {%fd1}, {%fd1, %fd2};", "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz"},
+		{"wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd1, %fd2}, {%fd1}, {%fd1, %fd2};", "wmma: a must be a vector of 1 registers"},
 	} {
 		src := ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n" +
 			".reg .b32 %r<4>;\n.reg .f32 %f<9>;\n.reg .f64 %fd<3>;\n" + c.instr + "\nret;\n}\n"

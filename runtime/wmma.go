@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/ptx2go/ptx2go/runtime/isa"
 )
@@ -33,10 +34,18 @@ const (
 // The a and b fragments of .bf16 (m16n16k16: a and b 16x16) and .tf32 (m16n16k8: a 16x8, b
 // 8x16) hold each element once, in 4 registers a lane: numbering the matrix's elements
 // row-major, lane l's register r holds element 8l+2r+h (.bf16, half h) or 4l+r (.tf32).
+// The .f64 fragments (m8n8k4: a 8x4, b 4x8, c and d 8x8) hold each element once in 64-bit
+// registers: lane l holds element l of a and of b, and elements 2l and 2l+1 of c and d.
 
 // WmmaRegs returns how many registers a lane holds of fragment f of type t (isa.MatF16,
 // isa.MatBF16, isa.MatTF32 or isa.MatF32).
 func WmmaRegs(f WmmaFrag, t isa.MatType) int {
+	if t == isa.MatF64 {
+		if f == WmmaC {
+			return 2
+		}
+		return 1
+	}
 	if f == WmmaC && t == isa.MatF16 || f != WmmaC && (t == isa.MatBF16 || t == isa.MatTF32) {
 		return 4
 	}
@@ -45,8 +54,17 @@ func WmmaRegs(f WmmaFrag, t isa.MatType) int {
 
 // WmmaDims returns the rows and columns of fragment f's matrix for elements of type t: a is
 // 16xK and b Kx16, K being 8 for .tf32 (m16n16k8) and 16 otherwise (m16n16k16); c and d are
-// 16x16.
+// 16x16; for .f64 (m8n8k4) a is 8x4, b 4x8, c and d 8x8.
 func WmmaDims(f WmmaFrag, t isa.MatType) (rows, cols int) {
+	if t == isa.MatF64 {
+		switch f {
+		case WmmaA:
+			return 8, 4
+		case WmmaB:
+			return 4, 8
+		}
+		return 8, 8
+	}
 	k := 16
 	if t == isa.MatTF32 {
 		k = 8
@@ -62,8 +80,11 @@ func WmmaDims(f WmmaFrag, t isa.MatType) (rows, cols int) {
 
 // wmmaElemSize is the size in bytes of an element of type t in memory.
 func wmmaElemSize(t isa.MatType) int {
-	if t == isa.MatF16 || t == isa.MatBF16 {
+	switch t {
+	case isa.MatF16, isa.MatBF16:
 		return 2
+	case isa.MatF64:
+		return 8
 	}
 	return 4
 }
@@ -71,6 +92,13 @@ func wmmaElemSize(t isa.MatType) int {
 // wmmaElem returns the element (row, column) that half h of register r of lane l holds.
 func wmmaElem(f WmmaFrag, t isa.MatType, l, r, h int) (int, int) {
 	switch {
+	case t == isa.MatF64:
+		_, cols := WmmaDims(f, t)
+		e := l
+		if f == WmmaC {
+			e = 2*l + r
+		}
+		return e / cols, e % cols
 	case f != WmmaC && t == isa.MatBF16:
 		_, cols := WmmaDims(f, t)
 		e := 8*l + 2*r + h
@@ -104,7 +132,11 @@ func (w *Warp) wmmaMatrix(what string, frag WmmaFrag, t isa.MatType, A *[WarpSiz
 	}
 	// The ISA: each row (or column) must start at a multiple of the fragment's size in bytes,
 	// so the matrix's address and its stride in bytes both must be such multiples.
-	if size := uint64(4 * WmmaRegs(frag, t)); p%size != 0 || stride*uint64(esize)%size != 0 {
+	regBytes := uint64(4)
+	if t == isa.MatF64 {
+		regBytes = 8
+	}
+	if size := regBytes * uint64(WmmaRegs(frag, t)); p%size != 0 || stride*uint64(esize)%size != 0 {
 		w.addrFault(FaultMisaligned, loc, firstLane(m), "", p, fmt.Sprintf("%s: rows or columns %d bytes apart must each start at a multiple of %d bytes, the fragment's size", what, stride*uint64(esize), size))
 	}
 	rows, cols := WmmaDims(frag, t)
@@ -132,15 +164,15 @@ func (w *Warp) WmmaLoad(f WmmaFrag, t isa.MatType, col bool, sp Space, d [8]int,
 	}
 	esize := wmmaElemSize(t)
 	addr := w.wmmaMatrix("wmma.load", f, t, A, amask, off, s, col, esize, m, loc)
-	var v [16][16]uint32
+	var v [16][16]uint64
 	rows, cols := WmmaDims(f, t)
 	for i := range rows {
 		for j := range cols {
 			b := w.Bytes(sp, addr[i][j], esize, 0, loc)
 			if esize == 2 {
-				v[i][j] = uint32(binary.LittleEndian.Uint16(b))
+				v[i][j] = uint64(binary.LittleEndian.Uint16(b))
 			} else {
-				v[i][j] = uint32(LoadBits(b))
+				v[i][j] = LoadBits(b)
 			}
 		}
 	}
@@ -148,14 +180,14 @@ func (w *Warp) WmmaLoad(f WmmaFrag, t isa.MatType, col bool, sp Space, d [8]int,
 	for r := range n {
 		D := w.Reg(d[r])
 		for l := range WarpSize {
-			if esize == 4 {
+			if esize >= 4 {
 				i, j := wmmaElem(f, t, l, r, 0)
-				D[l] = uint64(v[i][j])
+				D[l] = v[i][j]
 				continue
 			}
 			i0, j0 := wmmaElem(f, t, l, r, 0)
 			i1, j1 := wmmaElem(f, t, l, r, 1)
-			D[l] = uint64(v[i0][j0]) | uint64(v[i1][j1])<<16
+			D[l] = v[i0][j0] | v[i1][j1]<<16
 		}
 	}
 }
@@ -171,36 +203,42 @@ func (w *Warp) WmmaStore(t isa.MatType, col bool, sp Space, r [8]int, A *[WarpSi
 	}
 	esize := wmmaElemSize(t)
 	addr := w.wmmaMatrix("wmma.store", WmmaC, t, A, amask, off, s, col, esize, m, loc)
-	var v [16][16]uint32
+	var v [16][16]uint64
 	for k := range WmmaRegs(WmmaC, t) {
 		R := w.Reg(r[k])
 		for l := range WarpSize {
-			if esize == 4 {
+			switch esize {
+			case 4:
 				i, j := wmmaElem(WmmaC, t, l, k, 0)
-				v[i][j] = uint32(R[l])
-				continue
-			}
-			for h := range 2 {
-				i, j := wmmaElem(WmmaC, t, l, k, h)
-				v[i][j] = uint32(R[l]>>(16*h)) & 0xffff
+				v[i][j] = uint64(uint32(R[l]))
+			case 8:
+				i, j := wmmaElem(WmmaC, t, l, k, 0)
+				v[i][j] = R[l]
+			default:
+				for h := range 2 {
+					i, j := wmmaElem(WmmaC, t, l, k, h)
+					v[i][j] = R[l] >> (16 * h) & 0xffff
+				}
 			}
 		}
 	}
-	for i := range 16 {
-		for j := range 16 {
+	rows, cols := WmmaDims(WmmaC, t)
+	for i := range rows {
+		for j := range cols {
 			w.StoreBytes(sp, addr[i][j], esize, 0, loc)
 		}
 	}
-	for i := range 16 {
-		for j := range 16 {
-			StoreBits(w.StoreBytes(sp, addr[i][j], esize, 0, loc), uint64(v[i][j]))
+	for i := range rows {
+		for j := range cols {
+			StoreBits(w.StoreBytes(sp, addr[i][j], esize, 0, loc), v[i][j])
 		}
 	}
 }
 
 // WmmaMma runs wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.{dt}.{ct} d, a, b, c (A and
 // B of type it .f16) and wmma.mma.sync.aligned.{row,col}.{row,col}.{m16n16k16.f32.bf16.bf16,
-// m16n16k8.f32.tf32.tf32}.f32 d, a, b, c for the lanes m (all of the warp): D = A*B + C on
+// m16n16k8.f32.tf32.tf32}.f32 d, a, b, c (and m8n8k4.f64.f64.f64.f64.rn, wmmaMmaF64) for the
+// lanes m (all of the warp): D = A*B + C on
 // A (16xK) and B (Kx16) of type it, each element isa.MmaDot over K rounded once by
 // isa.MatRound, as mma.sync (a .tf32 input ignores its low 13 mantissa bits). The fragments
 // hold logical elements, so the layouts named here need no work. All registers are read
@@ -210,6 +248,10 @@ func (w *Warp) WmmaMma(it, ct, dt isa.MatType, d, a, b, c [8]int, m uint32, loc 
 		return
 	}
 	w.alignedWarp(m, "wmma.mma.sync.aligned", loc)
+	if it == isa.MatF64 {
+		w.wmmaMmaF64(d, a, b, c)
+		return
+	}
 	var A, B, C [16][16]float64
 	lanes, halves := WarpSize, 2
 	if it == isa.MatF16 {
@@ -264,6 +306,39 @@ func (w *Warp) WmmaMma(it, ct, dt isa.MatType, d, a, b, c [8]int, m uint32, loc 
 			i0, j0 := wmmaElem(WmmaC, dt, l, r, 0)
 			i1, j1 := wmmaElem(WmmaC, dt, l, r, 1)
 			w.Reg(d[r])[l] = uint64(D[i0][j0]) | uint64(D[i1][j1])<<16
+		}
+	}
+}
+
+// wmmaMmaF64 is WmmaMma for .f64 (m8n8k4.f64.f64.f64.f64.rn): D (8x8) = A (8x4) * B (4x8) + C,
+// each element isa.MmaDotF64.
+func (w *Warp) wmmaMmaF64(d, a, b, c [8]int) {
+	var A [8][4]float64
+	var B [4][8]float64
+	var C, D [8][8]float64
+	for l := range WarpSize {
+		i, j := wmmaElem(WmmaA, isa.MatF64, l, 0, 0)
+		A[i][j] = math.Float64frombits(w.Reg(a[0])[l])
+		i, j = wmmaElem(WmmaB, isa.MatF64, l, 0, 0)
+		B[i][j] = math.Float64frombits(w.Reg(b[0])[l])
+		for r := range 2 {
+			i, j = wmmaElem(WmmaC, isa.MatF64, l, r, 0)
+			C[i][j] = math.Float64frombits(w.Reg(c[r])[l])
+		}
+	}
+	var colB [4]float64
+	for j := range 8 {
+		for k := range 4 {
+			colB[k] = B[k][j]
+		}
+		for i := range 8 {
+			D[i][j] = isa.MmaDotF64(C[i][j], A[i][:], colB[:])
+		}
+	}
+	for l := range WarpSize {
+		for r := range 2 {
+			i, j := wmmaElem(WmmaC, isa.MatF64, l, r, 0)
+			w.Reg(d[r])[l] = math.Float64bits(D[i][j])
 		}
 	}
 }

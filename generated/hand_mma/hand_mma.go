@@ -436,10 +436,49 @@ var (
 		StackBytes:   0,
 		ZeroRegs:     []int32{28},
 	}
+	// wmmaF64Func is PTX kernel wmma_f64 (testdata/ptx/hand/mma.ptx:563).
+	wmmaF64Func = &runtime.Func{
+		Consts: []runtime.Const{{
+			Reg:   11,
+			Value: 0x10,
+		}, {
+			Reg:   12,
+			Value: 0x4,
+		}, {
+			Reg:   13,
+			Value: 0x8,
+		}},
+		Exit:   1,
+		Index:  14,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "wmma_f64_out",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "wmma_f64_in",
+			Offset:  8,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 16,
+		Loc:          "testdata/ptx/hand/mma.ptx:563",
+		Name:         "wmma_f64",
+		NumPreds:     0,
+		NumRegs:      14,
+		Sig:          "()(.param 8,.param 8)",
+		StackBytes:   0,
+		ZeroRegs:     []int32{4},
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{k16F32F16Func, k16F32Bf16Func, k8F32F16Func, k8F32Bf16Func, k8F32Tf32Func, k16F16F16Func, k8F16F16Func, k16F32F16C16Func, k16F16F16C32Func, accFunc, ldsmFunc, badFunc, wmmaFormsFunc, wmmaBf16Tf32Func}
+	Module.Funcs = []*runtime.Func{k16F32F16Func, k16F32Bf16Func, k8F32F16Func, k8F32Bf16Func, k8F32Tf32Func, k16F16F16Func, k8F16F16Func, k16F32F16C16Func, k16F16F16C32Func, accFunc, ldsmFunc, badFunc, wmmaFormsFunc, wmmaBf16Tf32Func, wmmaF64Func}
 	k16F32F16Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 18-40; ret
 	k16F32F16Func.Blocks[0] = runtime.Block{
@@ -2468,6 +2507,65 @@ func init() {
 		Reconv: -1,
 	}}
 	wmmaBf16Tf32Func.Run = wmmaBf16Tf32Run
+	wmmaF64Func.Blocks = make([]runtime.Block, 2)
+	// b0, PTX lines 568-577; ret
+	wmmaF64Func.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaF64Run(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:568",
+		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  568,
+			}, {
+				Count: 1,
+				Line:  569,
+			}, {
+				Count: 1,
+				Line:  570,
+			}, {
+				Count: 1,
+				Line:  571,
+			}, {
+				Count: 1,
+				Line:  572,
+			}, {
+				Count: 1,
+				Line:  573,
+			}, {
+				Count: 1,
+				Line:  574,
+			}, {
+				Count: 1,
+				Line:  575,
+			}, {
+				Count: 1,
+				Line:  576,
+			}, {
+				Count: 1,
+				Line:  577,
+			}, {
+				Count: 1,
+				Line:  578,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:578",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	wmmaF64Func.Blocks[1] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	wmmaF64Func.Run = wmmaF64Run
 }
 
 // K16F32F16 launches PTX kernel k16_f32_f16 (testdata/ptx/hand/mma.ptx:10) on dev with the launch configuration cfg. Parameters: out is k16_f32_f16_out, in is k16_f32_f16_in.
@@ -2579,6 +2677,14 @@ func WmmaBf16Tf32(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 	binary.LittleEndian.PutUint64(p[0:], uint64(out))
 	binary.LittleEndian.PutUint64(p[8:], uint64(in))
 	return dev.Launch(ctx, Module, wmmaBf16Tf32Func, cfg, p[:])
+}
+
+// WmmaF64 launches PTX kernel wmma_f64 (testdata/ptx/hand/mma.ptx:563) on dev with the launch configuration cfg. Parameters: out is wmma_f64_out, in is wmma_f64_in.
+func WmmaF64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr, in runtime.Ptr) error {
+	var p [16]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(out))
+	binary.LittleEndian.PutUint64(p[8:], uint64(in))
+	return dev.Launch(ctx, Module, wmmaF64Func, cfg, p[:])
 }
 
 // k16F32F16Run runs blocks of kernel k16_f32_f16 for the lanes m from block pc, following jumps and branches all of them take
@@ -10863,6 +10969,94 @@ func wmmaBf16Tf32Block0(w *runtime.Warp, m uint32, budget int) {
 	w.WmmaMma(isa.MatTF32, isa.MatF32, isa.MatF32, [8]int{37, 38, 39, 40, 41, 42, 43, 44}, [8]int{29, 30, 31, 32, 0, 0, 0, 0}, [8]int{33, 34, 35, 36, 0, 0, 0, 0}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, m, "testdata/ptx/hand/mma.ptx:555")
 	// PTX line 556: wmma.store.d.sync.aligned.col.m16n16k8.global.f32
 	w.WmmaStore(isa.MatF32, true, runtime.SpaceGlobal, [8]int{37, 38, 39, 40, 41, 42, 43, 44}, r3, 0xffffffffffffffff, 0x400, 45, m, "testdata/ptx/hand/mma.ptx:556")
+	_ = u3
+	_ = u4
+	_ = u5
+}
+
+// wmmaF64Run runs blocks of kernel wmma_f64 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func wmmaF64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 568-577; ret
+			wmmaF64Block0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// wmmaF64Block0 runs block 0 of kernel wmma_f64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 568-577; ret
+func wmmaF64Block0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 568: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/mma.ptx:568")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 569: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/mma.ptx:569")
+	}
+	runtime.Broadcast(r1, m, u2)
+	// PTX line 570: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 571: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 572: mov.u32, warp-uniform
+	u5 := uint64(k0)
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 573: wmma.load.a.sync.aligned.row.m8n8k4.f64
+	w.WmmaLoad(runtime.WmmaA, isa.MatF64, false, runtime.SpaceGeneric, [8]int{5, 0, 0, 0, 0, 0, 0, 0}, r1, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/mma.ptx:573")
+	// PTX line 574: wmma.load.b.sync.aligned.col.m8n8k4.global.f64
+	w.WmmaLoad(runtime.WmmaB, isa.MatF64, true, runtime.SpaceGlobal, [8]int{6, 0, 0, 0, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x100, 12, m, "testdata/ptx/hand/mma.ptx:574")
+	// PTX line 575: wmma.load.c.sync.aligned.row.m8n8k4.global.f64
+	w.WmmaLoad(runtime.WmmaC, isa.MatF64, false, runtime.SpaceGlobal, [8]int{7, 8, 0, 0, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x200, 13, m, "testdata/ptx/hand/mma.ptx:575")
+	// PTX line 576: wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn
+	w.WmmaMma(isa.MatF64, isa.MatF64, isa.MatF64, [8]int{9, 10, 0, 0, 0, 0, 0, 0}, [8]int{5, 0, 0, 0, 0, 0, 0, 0}, [8]int{6, 0, 0, 0, 0, 0, 0, 0}, [8]int{7, 8, 0, 0, 0, 0, 0, 0}, m, "testdata/ptx/hand/mma.ptx:576")
+	// PTX line 577: wmma.store.d.sync.aligned.col.m8n8k4.global.f64
+	w.WmmaStore(isa.MatF64, true, runtime.SpaceGlobal, [8]int{9, 10, 0, 0, 0, 0, 0, 0}, r3, 0xffffffffffffffff, 0x0, 13, m, "testdata/ptx/hand/mma.ptx:577")
 	_ = u3
 	_ = u4
 	_ = u5
