@@ -48,7 +48,7 @@ func TestDeviceAssert(t *testing.T) {
 			for i := range v {
 				v[i] = int32(i + 1)
 			}
-			v[101], v[150] = -7, 0 // CTA 1 (threads 64..127), thread 37; and CTA 2
+			v[101], v[103], v[150] = -7, -1, 0 // CTA 1 (threads 64..127), threads 37 and 39 of one warp; and CTA 2
 			in, err := runtime.Upload(dev, v)
 			require.NoError(t, err)
 			cfg := runtime.LaunchConfig{Grid: runtime.D1(4), Block: runtime.D1(64), Workers: 1}
@@ -64,7 +64,10 @@ func TestDeviceAssert(t *testing.T) {
 			require.Equal(t, msg, f.CUDAAssertMessage())
 			require.Contains(t, f.Error(), msg)
 			require.Contains(t, f.Error(), "assertion failed")
-			require.Equal(t, "thread 101: v = -7\n", out.String())
+			// Threads 37 and 39 fail together: CUDA prints a line for each.
+			msg39 := strings.Replace(msg, "thread: [37,0,0]", "thread: [39,0,0]", 1)
+			require.Equal(t, []string{msg, msg39}, f.AssertLines)
+			require.Equal(t, "thread 101: v = -7\nthread 103: v = -1\n", out.String())
 		})
 	}
 }

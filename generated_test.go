@@ -99,6 +99,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_region_park"
 	"github.com/ptx2go/ptx2go/generated/hand_scopes"
 	"github.com/ptx2go/ptx2go/generated/hand_setp_two_dest"
+	"github.com/ptx2go/ptx2go/generated/hand_shared_layout"
 	"github.com/ptx2go/ptx2go/generated/hand_sink_vector"
 	"github.com/ptx2go/ptx2go/generated/hand_step_pred"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_guarded"
@@ -385,6 +386,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/mbarrier":                hand_mbarrier.Module,
 	"hand/mem_qualifiers":          hand_mem_qualifiers.Module,
 	"hand/mma":                     hand_mma.Module,
+	"hand/shared_layout":           hand_shared_layout.Module,
 	"hand/scopes":                  hand_scopes.Module,
 	"hand/setp_two_dest":           hand_setp_two_dest.Module,
 	"hand/sink_vector":             hand_sink_vector.Module,

@@ -40,7 +40,8 @@ func mmaF16Bits(t *testing.T, x float64) uint32 {
 // "... m16n8k8"), against D = A*B + C with exact products summed in float64 from c in k order
 // and rounded once (tf32 operands with their low 13 mantissa bits ignored); an mma whose d is
 // its c; ldmatrix .x1, .x2 and .x4, with and without .trans, with per-lane, 64-bit and
-// uniform addresses; wmma's loads, mma and stores (wmma_forms); and the faults of a partial
+// uniform addresses; wmma's loads, mma and stores (wmma_forms, and wmma_bf16_tf32 for the
+// .bf16 and .tf32 inputs, wmma_f64 for .f64); and the faults of a partial
 // warp, divergent or exited lanes, a guard false in one lane, bad row addresses, and wmma
 // addresses that differ between lanes.
 func TestMma(t *testing.T) {
@@ -316,6 +317,91 @@ func TestMma(t *testing.T) {
 		for e := range 256 {
 			require.Equal(t, wantD2[e], uint16(gotW[256+e/2]>>(16*(e%2))), "wmma_forms D2 element %d", e)
 		}
+
+		// wmma_bf16_tf32: small integers as .bf16 (exact), and as .f32 with noise in the low
+		// 13 mantissa bits, which the .tf32 mma ignores; every result exact.
+		var ba, bb, bc [256]int
+		var ta, tb [128]int
+		var bin []byte
+		put32 := func(b uint32) { bin = append(bin, byte(b), byte(b>>8), byte(b>>16), byte(b>>24)) }
+		for i := range 256 {
+			ba[i], bb[i], bc[i] = rng.IntN(9)-4, rng.IntN(9)-4, rng.IntN(9)-4
+		}
+		for i := range 128 {
+			ta[i], tb[i] = rng.IntN(9)-4, rng.IntN(9)-4
+		}
+		for _, v := range ba { // A row-major: (i, k) at i*16+k
+			h := math.Float32bits(float32(v)) >> 16
+			bin = append(bin, byte(h), byte(h>>8))
+		}
+		for _, v := range bb { // B column-major: (k, j) at j*16+k
+			h := math.Float32bits(float32(v)) >> 16
+			bin = append(bin, byte(h), byte(h>>8))
+		}
+		for _, v := range bc {
+			put32(math.Float32bits(float32(v)))
+		}
+		for _, v := range append(ta[:], tb[:]...) { // At (i, k) at i*8+k; Bt (k, j) at j*8+k
+			put32(math.Float32bits(float32(v)) | uint32(rng.IntN(0x2000)))
+		}
+		var wantB1, wantB2 [256]uint32
+		for i := range 16 {
+			for j := range 16 {
+				d1 := bc[i*16+j]
+				for k := range 16 {
+					d1 += ba[i*16+k] * bb[j*16+k]
+				}
+				d2 := d1
+				for k := range 8 {
+					d2 += ta[i*8+k] * tb[j*8+k]
+				}
+				wantB1[i*16+j] = math.Float32bits(float32(d1))
+				wantB2[j*16+i] = math.Float32bits(float32(d2))
+			}
+		}
+		bsrc, err := runtime.Upload(dev, bin)
+		require.NoError(t, err)
+		bout, err := dev.Malloc(2048)
+		require.NoError(t, err)
+		kbt, err := mod.Kernel("wmma_bf16_tf32")
+		require.NoError(t, err)
+		require.NoError(t, kbt.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), bout, bsrc))
+		gotB := make([]uint32, 512)
+		require.NoError(t, runtime.Download(dev, gotB, bout))
+		require.Equal(t, wantB1[:], gotB[:256], "wmma_bf16_tf32 D1 (.bf16)")
+		require.Equal(t, wantB2[:], gotB[256:], "wmma_bf16_tf32 D2 (.tf32)")
+
+		// wmma_f64: fractions with few bits (every product and sum exact in float64).
+		var fa, fb [32]float64
+		var fc [64]float64
+		var fin []float64
+		for i := range 32 {
+			fa[i], fb[i] = float64(rng.IntN(17)-8)/4, float64(rng.IntN(17)-8)/8
+		}
+		for i := range 64 {
+			fc[i] = float64(rng.IntN(33)-16) / 2
+		}
+		fin = append(append(append(fin, fa[:]...), fb[:]...), fc[:]...)
+		var wantF [64]float64
+		for i := range 8 {
+			for j := range 8 {
+				d := fc[i*8+j]
+				for k := range 4 {
+					d += fa[i*4+k] * fb[j*4+k] // A (i, k) at i*4+k; B (k, j) at j*4+k
+				}
+				wantF[j*8+i] = d
+			}
+		}
+		fsrc, err := runtime.Upload(dev, fin)
+		require.NoError(t, err)
+		fout, err := dev.Malloc(512)
+		require.NoError(t, err)
+		kf, err := mod.Kernel("wmma_f64")
+		require.NoError(t, err)
+		require.NoError(t, kf.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), fout, fsrc))
+		gotF := make([]float64, 64)
+		require.NoError(t, runtime.Download(dev, gotF, fout))
+		require.Equal(t, wantF[:], gotF, "wmma_f64 D")
 	})
 }
 
@@ -327,9 +413,12 @@ func TestMmaMalformed(t *testing.T) {
 		{"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r1, %r1, %r1}, {%r1}, {%f1, %f2, %f3, %f4};", "mma: a has 4 registers, want 2"},
 		{"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2}, [%r1];", "ldmatrix: d has 2 registers, want 4"},
 		{"mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, {%r1, %r1}, {%r1, %r1}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"},
+		// .f64 wmma takes a rounding modifier: .rz is valid PTX, not supported yet (.rn is).
+		{"wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz {%fd1, %fd2}, {%fd1}, {%fd1}, {%fd1, %fd2};", "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz"},
+		{"wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd1, %fd2}, {%fd1}, {%fd1, %fd2};", "wmma: a must be a vector of 1 registers"},
 	} {
 		src := ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n" +
-			".reg .b32 %r<4>;\n.reg .f32 %f<9>;\nmov.u32 %r1, 0;\n" + c.instr + "\nret;\n}\n"
+			".reg .b32 %r<4>;\n.reg .f32 %f<9>;\n.reg .f64 %fd<3>;\n" + c.instr + "\nret;\n}\n"
 		_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "mm.ptx"})
 		require.ErrorContains(t, err, "mm.ptx:9")
 		require.ErrorContains(t, err, c.msg)

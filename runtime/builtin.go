@@ -73,7 +73,7 @@ func (w *Warp) callBuiltin(t *Term, f *Func, m uint32) {
 		case BuiltinVprintf:
 			r = uint64(uint32(w.vprintf(w.slotValue(cs.Args[0], l), w.slotValue(cs.Args[1], l), cs.Args[0].Size, l, t.Loc)))
 		case BuiltinAssertFail:
-			w.assertFail(cs, l, t.Loc)
+			w.assertFail(cs, mm, t.Loc)
 		case BuiltinMalloc:
 			r = w.CTA.L.heap.malloc(w.slotValue(cs.Args[0], l))
 		case BuiltinFree:
@@ -143,18 +143,28 @@ type Assertion struct {
 	Function string
 }
 
-// assertFail stops the launch with an assert fault for a lane, as __assertfail does on a GPU.
-func (w *Warp) assertFail(cs *CallSite, lane int, loc string) {
-	a := &Assertion{
-		Message:  string(w.cString(w.slotValue(cs.Args[0], lane), lane, loc)),
-		File:     string(w.cString(w.slotValue(cs.Args[1], lane), lane, loc)),
-		Line:     uint32(w.slotValue(cs.Args[2], lane)),
-		Function: string(w.cString(w.slotValue(cs.Args[3], lane), lane, loc)),
+// assertFail stops the launch with an assert fault for the first of the lanes m, which call
+// __assertfail together, as on a GPU; the fault's AssertLines hold every lane's line, as
+// CUDA prints one for each thread.
+func (w *Warp) assertFail(cs *CallSite, m uint32, loc string) {
+	var first *Fault
+	var lines []string
+	for ; m != 0; m &= m - 1 {
+		lane := firstLane(m)
+		f := w.newFault(FaultAssert, loc, lane)
+		f.Assert = &Assertion{
+			Message:  string(w.cString(w.slotValue(cs.Args[0], lane), lane, loc)),
+			File:     string(w.cString(w.slotValue(cs.Args[1], lane), lane, loc)),
+			Line:     uint32(w.slotValue(cs.Args[2], lane)),
+			Function: string(w.cString(w.slotValue(cs.Args[3], lane), lane, loc)),
+		}
+		lines = append(lines, f.CUDAAssertMessage())
+		if first == nil {
+			first = f
+		}
 	}
-	f := w.newFault(FaultAssert, loc, lane)
-	f.Assert = a
-	f.Detail = f.CUDAAssertMessage()
-	panic(f)
+	first.Detail, first.AssertLines = lines[0], lines
+	panic(first)
 }
 
 // CUDAAssertMessage is an assert fault's line as CUDA prints it:

@@ -71,6 +71,9 @@ type Fault struct {
 	// Assert is what a failed device-side assert names (FaultAssert); Detail then holds the
 	// line CUDA prints for it (CUDAAssertMessage).
 	Assert *Assertion
+	// AssertLines are the lines CUDA prints for a failed assert: one for each thread of the
+	// warp that called __assertfail together, in lane order (the first is Detail).
+	AssertLines []string
 }
 
 func (f *Fault) Error() string {

@@ -81,6 +81,10 @@ type Func struct {
 	ParamSize int
 	// KernelParams is a kernel's parameter buffer size: its .param space as Launch receives it.
 	KernelParams int
+	// StaticShared is a kernel's static shared memory: the end of the highest .shared variable
+	// it can reach (cudaFuncGetAttributes' sharedSizeBytes). Its CTAs get the module's
+	// SharedSize, which holds the static shared memory of every kernel.
+	StaticShared int
 	// LocalSize is the per-lane size of its .local frame (clang's __local_depot and friends).
 	LocalSize int
 	// StackBytes is the local memory a call of this function needs including its callees'

@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/ptx2go/ptx2go/runtime/isa"
 )
@@ -29,19 +30,83 @@ const (
 //
 // Lanes 16-31 of a and b hold copies of lanes 0-15's elements (wmma.mma reads lanes 0-15);
 // every element of c and d is held by one lane. The half h = 0 is the low 16 bits.
+//
+// The a and b fragments of .bf16 (m16n16k16: a and b 16x16) and .tf32 (m16n16k8: a 16x8, b
+// 8x16) hold each element once, in 4 registers a lane: numbering the matrix's elements
+// row-major, lane l's register r holds element 8l+2r+h (.bf16, half h) or 4l+r (.tf32).
+// The .f64 fragments (m8n8k4: a 8x4, b 4x8, c and d 8x8) hold each element once in 64-bit
+// registers: lane l holds element l of a and of b, and elements 2l and 2l+1 of c and d.
 
-// WmmaRegs returns how many registers a lane holds of fragment f of type t (isa.MatF16 or
-// isa.MatF32).
+// WmmaRegs returns how many registers a lane holds of fragment f of type t (isa.MatF16,
+// isa.MatBF16, isa.MatTF32 or isa.MatF32).
 func WmmaRegs(f WmmaFrag, t isa.MatType) int {
-	if f == WmmaC && t == isa.MatF16 {
+	if t == isa.MatF64 {
+		if f == WmmaC {
+			return 2
+		}
+		return 1
+	}
+	if f == WmmaC && t == isa.MatF16 || f != WmmaC && (t == isa.MatBF16 || t == isa.MatTF32) {
 		return 4
 	}
 	return 8
 }
 
+// WmmaDims returns the rows and columns of fragment f's matrix for elements of type t: a is
+// 16xK and b Kx16, K being 8 for .tf32 (m16n16k8) and 16 otherwise (m16n16k16); c and d are
+// 16x16; for .f64 (m8n8k4) a is 8x4, b 4x8, c and d 8x8.
+func WmmaDims(f WmmaFrag, t isa.MatType) (rows, cols int) {
+	if t == isa.MatF64 {
+		switch f {
+		case WmmaA:
+			return 8, 4
+		case WmmaB:
+			return 4, 8
+		}
+		return 8, 8
+	}
+	k := 16
+	if t == isa.MatTF32 {
+		k = 8
+	}
+	switch f {
+	case WmmaA:
+		return 16, k
+	case WmmaB:
+		return k, 16
+	}
+	return 16, 16
+}
+
+// wmmaElemSize is the size in bytes of an element of type t in memory.
+func wmmaElemSize(t isa.MatType) int {
+	switch t {
+	case isa.MatF16, isa.MatBF16:
+		return 2
+	case isa.MatF64:
+		return 8
+	}
+	return 4
+}
+
 // wmmaElem returns the element (row, column) that half h of register r of lane l holds.
 func wmmaElem(f WmmaFrag, t isa.MatType, l, r, h int) (int, int) {
 	switch {
+	case t == isa.MatF64:
+		_, cols := WmmaDims(f, t)
+		e := l
+		if f == WmmaC {
+			e = 2*l + r
+		}
+		return e / cols, e % cols
+	case f != WmmaC && t == isa.MatBF16:
+		_, cols := WmmaDims(f, t)
+		e := 8*l + 2*r + h
+		return e / cols, e % cols
+	case f != WmmaC && t == isa.MatTF32:
+		_, cols := WmmaDims(f, t)
+		e := 4*l + r
+		return e / cols, e % cols
 	case f == WmmaA:
 		return l % 16, 2*r + h
 	case f == WmmaB:
@@ -54,8 +119,8 @@ func wmmaElem(f WmmaFrag, t isa.MatType, l, r, h int) (int, int) {
 
 // wmmaMatrix checks that every lane of the warp executes a wmma.load or wmma.store (m) and
 // passes the same address and stride, and returns the byte address of each element (i, j)
-// of the 16x16 matrix of esize-byte elements at A[l]&amask+off (A nil: off) with the stride
-// register slot s (.u32 elements between rows, .row, or columns, col).
+// of fragment frag's matrix (WmmaDims) of esize-byte elements at A[l]&amask+off (A nil: off)
+// with the stride register slot s (.u32 elements between rows, .row, or columns, col).
 func (w *Warp) wmmaMatrix(what string, frag WmmaFrag, t isa.MatType, A *[WarpSize]uint64, amask, off uint64, s int, col bool, esize int, m uint32, loc string) (addr [16][16]uint64) {
 	w.alignedWarp(m, what, loc)
 	p, S := lanesAddr(A, amask, off, 0), w.Reg(s)
@@ -67,11 +132,16 @@ func (w *Warp) wmmaMatrix(what string, frag WmmaFrag, t isa.MatType, A *[WarpSiz
 	}
 	// The ISA: each row (or column) must start at a multiple of the fragment's size in bytes,
 	// so the matrix's address and its stride in bytes both must be such multiples.
-	if size := uint64(4 * WmmaRegs(frag, t)); p%size != 0 || stride*uint64(esize)%size != 0 {
+	regBytes := uint64(4)
+	if t == isa.MatF64 {
+		regBytes = 8
+	}
+	if size := regBytes * uint64(WmmaRegs(frag, t)); p%size != 0 || stride*uint64(esize)%size != 0 {
 		w.addrFault(FaultMisaligned, loc, firstLane(m), "", p, fmt.Sprintf("%s: rows or columns %d bytes apart must each start at a multiple of %d bytes, the fragment's size", what, stride*uint64(esize), size))
 	}
-	for i := range 16 {
-		for j := range 16 {
+	rows, cols := WmmaDims(frag, t)
+	for i := range rows {
+		for j := range cols {
 			k := uint64(i)*stride + uint64(j)
 			if col {
 				k = uint64(i) + uint64(j)*stride
@@ -82,8 +152,8 @@ func (w *Warp) wmmaMatrix(what string, frag WmmaFrag, t isa.MatType, A *[WarpSiz
 	return addr
 }
 
-// WmmaLoad runs wmma.load.{a,b,c}.sync.aligned.{row,col}.m16n16k16{.ss}.{f16,f32} d, [p]{, stride}
-// for the lanes m (all of the warp): it reads the 16x16 matrix of type t in space sp at
+// WmmaLoad runs wmma.load.{a,b,c}.sync.aligned.{row,col}.{m16n16k16,m16n16k8}{.ss}.{f16,bf16,tf32,f32}
+// d, [p]{, stride} for the lanes m (all of the warp): it reads the matrix (WmmaDims) of type t in space sp at
 // address A[l]&amask+off (A nil: off) with the .u32 stride in register slot s (in elements;
 // the same in every lane, as the address) and row-major (col false) or column-major, into
 // the registers d of every lane (the fragment layout above). Faults of the reads (bounds,
@@ -92,19 +162,17 @@ func (w *Warp) WmmaLoad(f WmmaFrag, t isa.MatType, col bool, sp Space, d [8]int,
 	if m == 0 {
 		return
 	}
-	esize := 2
-	if t == isa.MatF32 {
-		esize = 4
-	}
+	esize := wmmaElemSize(t)
 	addr := w.wmmaMatrix("wmma.load", f, t, A, amask, off, s, col, esize, m, loc)
-	var v [16][16]uint32
-	for i := range 16 {
-		for j := range 16 {
+	var v [16][16]uint64
+	rows, cols := WmmaDims(f, t)
+	for i := range rows {
+		for j := range cols {
 			b := w.Bytes(sp, addr[i][j], esize, 0, loc)
 			if esize == 2 {
-				v[i][j] = uint32(binary.LittleEndian.Uint16(b))
+				v[i][j] = uint64(binary.LittleEndian.Uint16(b))
 			} else {
-				v[i][j] = uint32(LoadBits(b))
+				v[i][j] = LoadBits(b)
 			}
 		}
 	}
@@ -112,14 +180,14 @@ func (w *Warp) WmmaLoad(f WmmaFrag, t isa.MatType, col bool, sp Space, d [8]int,
 	for r := range n {
 		D := w.Reg(d[r])
 		for l := range WarpSize {
-			if esize == 4 {
+			if esize >= 4 {
 				i, j := wmmaElem(f, t, l, r, 0)
-				D[l] = uint64(v[i][j])
+				D[l] = v[i][j]
 				continue
 			}
 			i0, j0 := wmmaElem(f, t, l, r, 0)
 			i1, j1 := wmmaElem(f, t, l, r, 1)
-			D[l] = uint64(v[i0][j0]) | uint64(v[i1][j1])<<16
+			D[l] = v[i0][j0] | v[i1][j1]<<16
 		}
 	}
 }
@@ -133,60 +201,77 @@ func (w *Warp) WmmaStore(t isa.MatType, col bool, sp Space, r [8]int, A *[WarpSi
 	if m == 0 {
 		return
 	}
-	esize := 2
-	if t == isa.MatF32 {
-		esize = 4
-	}
+	esize := wmmaElemSize(t)
 	addr := w.wmmaMatrix("wmma.store", WmmaC, t, A, amask, off, s, col, esize, m, loc)
-	var v [16][16]uint32
+	var v [16][16]uint64
 	for k := range WmmaRegs(WmmaC, t) {
 		R := w.Reg(r[k])
 		for l := range WarpSize {
-			if esize == 4 {
+			switch esize {
+			case 4:
 				i, j := wmmaElem(WmmaC, t, l, k, 0)
-				v[i][j] = uint32(R[l])
-				continue
-			}
-			for h := range 2 {
-				i, j := wmmaElem(WmmaC, t, l, k, h)
-				v[i][j] = uint32(R[l]>>(16*h)) & 0xffff
+				v[i][j] = uint64(uint32(R[l]))
+			case 8:
+				i, j := wmmaElem(WmmaC, t, l, k, 0)
+				v[i][j] = R[l]
+			default:
+				for h := range 2 {
+					i, j := wmmaElem(WmmaC, t, l, k, h)
+					v[i][j] = R[l] >> (16 * h) & 0xffff
+				}
 			}
 		}
 	}
-	for i := range 16 {
-		for j := range 16 {
+	rows, cols := WmmaDims(WmmaC, t)
+	for i := range rows {
+		for j := range cols {
 			w.StoreBytes(sp, addr[i][j], esize, 0, loc)
 		}
 	}
-	for i := range 16 {
-		for j := range 16 {
-			StoreBits(w.StoreBytes(sp, addr[i][j], esize, 0, loc), uint64(v[i][j]))
+	for i := range rows {
+		for j := range cols {
+			StoreBits(w.StoreBytes(sp, addr[i][j], esize, 0, loc), v[i][j])
 		}
 	}
 }
 
-// WmmaMma runs wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.{dt}.{ct} d, a, b, c for the
-// lanes m (all of the warp): D = A*B + C on .f16 A and B (16x16 each), each element
-// isa.MmaDot over k = 16 rounded once by isa.MatRound, as mma.sync. The fragments hold
-// logical elements, so the layouts named here need no work. All registers are read before
-// any is written (d may be c).
-func (w *Warp) WmmaMma(ct, dt isa.MatType, d, a, b, c [8]int, m uint32, loc string) {
+// WmmaMma runs wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.{dt}.{ct} d, a, b, c (A and
+// B of type it .f16) and wmma.mma.sync.aligned.{row,col}.{row,col}.{m16n16k16.f32.bf16.bf16,
+// m16n16k8.f32.tf32.tf32}.f32 d, a, b, c (and m8n8k4.f64.f64.f64.f64.rn, wmmaMmaF64) for the
+// lanes m (all of the warp): D = A*B + C on
+// A (16xK) and B (Kx16) of type it, each element isa.MmaDot over K rounded once by
+// isa.MatRound, as mma.sync (a .tf32 input ignores its low 13 mantissa bits). The fragments
+// hold logical elements, so the layouts named here need no work. All registers are read
+// before any is written (d may be c).
+func (w *Warp) WmmaMma(it, ct, dt isa.MatType, d, a, b, c [8]int, m uint32, loc string) {
 	if m == 0 {
 		return
 	}
 	w.alignedWarp(m, "wmma.mma.sync.aligned", loc)
+	if it == isa.MatF64 {
+		w.wmmaMmaF64(d, a, b, c)
+		return
+	}
 	var A, B, C [16][16]float64
-	for l := range 16 {
-		for r := range 8 {
+	lanes, halves := WarpSize, 2
+	if it == isa.MatF16 {
+		lanes = 16 // lanes 16-31 hold copies
+	}
+	if it == isa.MatTF32 {
+		halves = 1
+	}
+	for l := range lanes {
+		for r := range WmmaRegs(WmmaA, it) {
 			ra, rb := uint32(w.Reg(a[r])[l]), uint32(w.Reg(b[r])[l])
-			for h := range 2 {
-				i, j := wmmaElem(WmmaA, isa.MatF16, l, r, h)
-				A[i][j] = isa.MatElem(isa.MatF16, ra, h)
-				i, j = wmmaElem(WmmaB, isa.MatF16, l, r, h)
-				B[i][j] = isa.MatElem(isa.MatF16, rb, h)
+			for h := range halves {
+				i, j := wmmaElem(WmmaA, it, l, r, h)
+				A[i][j] = isa.MatElem(it, ra, h)
+				i, j = wmmaElem(WmmaB, it, l, r, h)
+				B[i][j] = isa.MatElem(it, rb, h)
 			}
 		}
 	}
+	_, k := WmmaDims(WmmaA, it)
 	for l := range WarpSize {
 		for r := range WmmaRegs(WmmaC, ct) {
 			v := uint32(w.Reg(c[r])[l])
@@ -204,11 +289,11 @@ func (w *Warp) WmmaMma(ct, dt isa.MatType, d, a, b, c [8]int, m uint32, loc stri
 	var D [16][16]uint32
 	var colB [16]float64
 	for j := range 16 {
-		for k := range 16 {
-			colB[k] = B[k][j]
+		for kk := range k {
+			colB[kk] = B[kk][j]
 		}
 		for i := range 16 {
-			D[i][j] = isa.MatRound(dt, isa.MmaDot(C[i][j], A[i][:], colB[:]))
+			D[i][j] = isa.MatRound(dt, isa.MmaDot(C[i][j], A[i][:k], colB[:k]))
 		}
 	}
 	for l := range WarpSize {
@@ -221,6 +306,39 @@ func (w *Warp) WmmaMma(ct, dt isa.MatType, d, a, b, c [8]int, m uint32, loc stri
 			i0, j0 := wmmaElem(WmmaC, dt, l, r, 0)
 			i1, j1 := wmmaElem(WmmaC, dt, l, r, 1)
 			w.Reg(d[r])[l] = uint64(D[i0][j0]) | uint64(D[i1][j1])<<16
+		}
+	}
+}
+
+// wmmaMmaF64 is WmmaMma for .f64 (m8n8k4.f64.f64.f64.f64.rn): D (8x8) = A (8x4) * B (4x8) + C,
+// each element isa.MmaDotF64.
+func (w *Warp) wmmaMmaF64(d, a, b, c [8]int) {
+	var A [8][4]float64
+	var B [4][8]float64
+	var C, D [8][8]float64
+	for l := range WarpSize {
+		i, j := wmmaElem(WmmaA, isa.MatF64, l, 0, 0)
+		A[i][j] = math.Float64frombits(w.Reg(a[0])[l])
+		i, j = wmmaElem(WmmaB, isa.MatF64, l, 0, 0)
+		B[i][j] = math.Float64frombits(w.Reg(b[0])[l])
+		for r := range 2 {
+			i, j = wmmaElem(WmmaC, isa.MatF64, l, r, 0)
+			C[i][j] = math.Float64frombits(w.Reg(c[r])[l])
+		}
+	}
+	var colB [4]float64
+	for j := range 8 {
+		for k := range 4 {
+			colB[k] = B[k][j]
+		}
+		for i := range 8 {
+			D[i][j] = isa.MmaDotF64(C[i][j], A[i][:], colB[:])
+		}
+	}
+	for l := range WarpSize {
+		for r := range 2 {
+			i, j := wmmaElem(WmmaC, isa.MatF64, l, r, 0)
+			w.Reg(d[r])[l] = math.Float64bits(D[i][j])
 		}
 	}
 }

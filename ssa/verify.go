@@ -157,7 +157,8 @@ func packsPair(in *Instr) bool {
 func takesRounding(op frontend.Opcode) bool {
 	switch op {
 	case frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpMad, frontend.OpFma, frontend.OpDiv,
-		frontend.OpSqrt, frontend.OpRcp, frontend.OpCvt:
+		frontend.OpSqrt, frontend.OpRcp, frontend.OpCvt,
+		frontend.OpMma, frontend.OpWmma: // the .f64 forms' .rn, .rz, .rm, .rp
 		return true
 	}
 	return false

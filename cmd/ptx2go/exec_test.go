@@ -183,7 +183,8 @@ func TestExec(t *testing.T) {
 		for i := range n {
 			hs += int64((i - 500) * (i - 500))
 		}
-		want := fmt.Sprintf("managed: counter=%d x[0]=%.1f x[999]=%.1f sum=%.1f type=3\n", 7+n, 1.0, 999*2.5+1, sum) +
+		want := "prefetch: variable=cudaSuccess pageable=cudaErrorInvalidValue beyond=cudaErrorInvalidValue device 3=cudaErrorInvalidDevice\n" +
+			fmt.Sprintf("managed: counter=%d x[0]=%.1f x[999]=%.1f sum=%.1f type=3\n", 7+n, 1.0, 999*2.5+1, sum) +
 			fmt.Sprintf("mapped: same=1 h[0]=%d h[999]=%d sum=%d\n", 500*500, 499*499, hs) +
 			fmt.Sprintf("registered: same=1 r[1]=%d r[999]=%d again=cudaErrorHostMemoryAlreadyRegistered\n", 9, 2997*2997) +
 			"unregister again: cudaErrorHostMemoryNotRegistered\n"
@@ -304,8 +305,8 @@ func TestExec(t *testing.T) {
 	})
 
 	// info checks the device description against the emulated device's specification
-	// (README: compute capability 8.0, ptx2go's limits, GOMAXPROCS multiprocessors), the
-	// occupancy calculator (2048 threads and 32 blocks per multiprocessor), pitched copies and
+	// (README: compute capability 8.0, ptx2go's limits, GOMAXPROCS multiprocessors), each
+	// kernel's sharedSizeBytes (its own shared arrays only), the occupancy calculator (2048 threads and 32 blocks per multiprocessor), pitched copies and
 	// the error paths: a double free, cudaGetLastError and cudaPeekAtLastError after a launch
 	// with too many threads, an unsupported entry point and a managed allocation of 0 bytes.
 	t.Run("info", func(t *testing.T) {
@@ -314,22 +315,63 @@ func TestExec(t *testing.T) {
 			"name=ptx2go CPU emulation (sm_80) cc=8.0 warp=32 maxThreads=1024 dims=1024,1024,64 grid=2147483647,65535,65535\n" +
 			fmt.Sprintf("shared=49152 optin=%d sms=%d managed=1 map=1 concurrent=0 reserved=0\n", 227<<10, sms) +
 			fmt.Sprintf("attr cc major=8 sms=%d bad device=cudaErrorInvalidDevice\n", sms) +
-			"tile: shared=1024 maxThreads=1024\n" +
+			"tile: shared=1024 maxThreads=1024\nreverse: shared=4096\n" +
 			fmt.Sprintf("occupancy(256)=8 potential block=1024 minGrid=%d\n", 2*sms) +
 			"pitch=1024 copy2D=cudaSuccess h[0][0]=255 h[3][255]=0\n" +
 			"pointer types: device=2 host=0\nmeminfo: used>=pitch*4:1\n" +
 			"free twice: cudaSuccess then cudaErrorInvalidDevicePointer\n" +
 			"last error: cudaErrorInvalidDevicePointer, then cudaSuccess\n" +
 			"launch 2048 threads: peek cudaErrorInvalidConfiguration, last cudaErrorInvalidConfiguration, peek cudaSuccess\n" +
-			"managed of 0 bytes: cudaErrorInvalidValue\ngraph: cudaErrorNotSupported cudaErrorNotSupported\n" +
+			"managed of 0 bytes: cudaErrorInvalidValue\narray: cudaErrorNotSupported cudaErrorNotSupported\n" +
 			"error 700: cudaErrorIllegalAddress / an illegal memory access was encountered\n" +
 			"bad arguments: cudaErrorInvalidValue cudaErrorInvalidValue\nsync: cudaSuccess\n"
 		code, out, errOut := execProgram(t, libs, "info")
 		if code != 0 || out != want {
 			t.Errorf("exit %d, output\n%s\nwant\n%s\nstderr:\n%s", code, out, want, errOut)
 		}
-		if n := strings.Count(errOut, "cudaGraphCreate is not supported"); n != 1 {
-			t.Errorf("the unsupported cudaGraphCreate is reported %d times, want once:\n%s", n, errOut)
+		if n := strings.Count(errOut, "cudaMallocArray is not supported"); n != 1 {
+			t.Errorf("the unsupported cudaMallocArray is reported %d times, want once:\n%s", n, errOut)
+		}
+	})
+
+	// graphs builds, instantiates, updates, clones and nests a CUDA graph, captures one from two
+	// streams that fork and join through events, and copies a box with cudaMemcpy3D; each run
+	// of a graph reports the sum of y = fill + a*x, computed here from x[i] = i % 17.
+	t.Run("graphs", func(t *testing.T) {
+		const n = 1000
+		x := make([]int, n)
+		for i := range x {
+			x[i] = i % 17
+		}
+		sum := func(fill, a int) int {
+			s := 0
+			for _, v := range x {
+				s += fill + a*v
+			}
+			return s
+		}
+		// The box: 3 ints by 2 rows by 2 slices at (2, 1, 1) of x seen as an 8x4x3 array.
+		hash := 0
+		for z := 1; z < 3; z++ {
+			for y := 1; y < 3; y++ {
+				for i := 2; i < 5; i++ {
+					hash = hash*3 + x[z*32+y*8+i]
+				}
+			}
+		}
+		want := "manual: nodes=6 roots=3 kernel type=0 host type=3\n" +
+			fmt.Sprintf("launch 0: a=2 sum=%d\nlaunch 1: a=2 sum=%d\n", sum(3, 2), sum(3, 2)) +
+			fmt.Sprintf("exec set params: a=5 sum=%d\n", sum(3, 5)) +
+			fmt.Sprintf("exec update: result=0 a=7 sum=%d\n", sum(3, 7)) +
+			fmt.Sprintf("clone: a=7 sum=%d\nchild graph: type=4 a=7 sum=%d\n", sum(3, 7), sum(3, 7)) +
+			"capture: status 1 0, ran while capturing=0 nodes=5 roots=2\n" +
+			fmt.Sprintf("captured graph: a=4 sum=%d\n", sum(0, 4)) +
+			"end capture of a stream not capturing: cudaErrorStreamCaptureUnmatched\n" +
+			"capture the legacy stream: cudaErrorStreamCaptureUnsupported\n" +
+			fmt.Sprintf("memcpy3D: box hash=%d\nsync: cudaSuccess\n", hash)
+		code, out, errOut := execProgram(t, libs, "graphs")
+		if code != 0 || out != want {
+			t.Errorf("exit %d, output\n%s\nwant\n%s\nstderr:\n%s", code, out, want, errOut)
 		}
 	})
 

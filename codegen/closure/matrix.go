@@ -81,8 +81,8 @@ func (e *emitter) wmma() runtime.Instr {
 		if e.bad {
 			return nil
 		}
-		ct, dt := form.C, form.DT
-		return func(w *runtime.Warp, m uint32) { w.WmmaMma(ct, dt, d, a, b, c, m, loc) }
+		it, ct, dt := form.In, form.C, form.DT
+		return func(w *runtime.Warp, m uint32) { w.WmmaMma(it, ct, dt, d, a, b, c, m, loc) }
 	}
 	sp := map[frontend.Space]runtime.Space{frontend.SpaceGlobal: runtime.SpaceGlobal, frontend.SpaceShared: runtime.SpaceShared,
 		frontend.SpaceNone: runtime.SpaceGeneric}[form.Space]

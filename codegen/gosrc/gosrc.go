@@ -342,6 +342,9 @@ func (f *fnGen) funcDict() jen.Dict {
 	if f.RF.KernelParams != 0 {
 		d[jen.Id("KernelParams")] = jen.Lit(f.RF.KernelParams)
 	}
+	if f.RF.StaticShared != 0 {
+		d[jen.Id("StaticShared")] = jen.Lit(f.RF.StaticShared)
+	}
 	if f.RF.LocalSize != 0 {
 		d[jen.Id("LocalSize")] = jen.Lit(f.RF.LocalSize)
 	}

@@ -57,7 +57,7 @@ func (e *blockEmit) matrix(in *ssa.Instr) {
 	} else {
 		a, b, c := slots(form.A, false), slots(form.B, false), slots(form.Cs, false)
 		mt := func(t isa.MatType) jen.Code {
-			return jen.Qual(isaPath, map[isa.MatType]string{isa.MatF16: "MatF16", isa.MatBF16: "MatBF16", isa.MatTF32: "MatTF32", isa.MatF32: "MatF32"}[t])
+			return jen.Qual(isaPath, map[isa.MatType]string{isa.MatF16: "MatF16", isa.MatBF16: "MatBF16", isa.MatTF32: "MatTF32", isa.MatF32: "MatF32", isa.MatF64: "MatF64"}[t])
 		}
 		call = func(mask string) []jen.Code {
 			return []jen.Code{jen.Id("w").Dot("Mma").Call(jen.Lit(form.K), mt(form.AB), mt(form.C), mt(form.D), d, a, b, c, jen.Id(mask), lc)}
@@ -100,14 +100,14 @@ func (e *blockEmit) wmma(in *ssa.Instr) {
 		return jen.Index(jen.Lit(8)).Int().Values(s[:]...)
 	}
 	mt := func(t isa.MatType) jen.Code {
-		return jen.Qual(isaPath, map[isa.MatType]string{isa.MatF16: "MatF16", isa.MatF32: "MatF32"}[t])
+		return jen.Qual(isaPath, map[isa.MatType]string{isa.MatF16: "MatF16", isa.MatBF16: "MatBF16", isa.MatTF32: "MatTF32", isa.MatF32: "MatF32", isa.MatF64: "MatF64"}[t])
 	}
 	lc := jen.Lit(layout.Loc(in.Pos))
 	var call func(mask string) []jen.Code
 	if form.Kind == layout.WmmaMma {
 		d, a, b, c := slots(form.D, true), slots(form.A, false), slots(form.B, false), slots(form.Cs, false)
 		call = func(mask string) []jen.Code {
-			return []jen.Code{jen.Id("w").Dot("WmmaMma").Call(mt(form.C), mt(form.DT), d, a, b, c, jen.Id(mask), lc)}
+			return []jen.Code{jen.Id("w").Dot("WmmaMma").Call(mt(form.In), mt(form.C), mt(form.DT), d, a, b, c, jen.Id(mask), lc)}
 		}
 	} else {
 		ad := e.memOperandIn(form.Addr, form.Space)

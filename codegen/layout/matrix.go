@@ -207,13 +207,16 @@ type WmmaForm struct {
 	Stride    ssa.Arg
 	HasStride bool
 	// Regs are a load's destination or a store's source registers; D, A, B and Cs mma's,
-	// C and D its accumulator types.
+	// C and D its accumulator types, In the type of its A and B (isa.MatF16, isa.MatBF16 or
+	// isa.MatTF32).
 	Regs, D, A, B, Cs []ssa.Arg
-	C, DT             isa.MatType
+	C, DT, In         isa.MatType
 }
 
 var (
 	modM16n16k16 = knownMod(".m16n16k16")
+	modM16n16k8  = knownMod(".m16n16k8")
+	modM8n8k4    = knownMod(".m8n8k4")
 	modLoad      = knownMod(".load")
 	modStore     = knownMod(".store")
 	modMmaOp     = knownMod(".mma")
@@ -223,23 +226,32 @@ var (
 	modFragD     = knownMod(".d")
 )
 
-// Wmma classifies the wmma forms both back ends support, on .f16 inputs of the m16n16k16
-// shape,
+// Wmma classifies the wmma forms both back ends support: .f16 and .bf16 inputs of the
+// m16n16k16 shape, .tf32 inputs of the m16n16k8 shape and .f64 ones of the m8n8k4 shape,
 //
-//	wmma.load.{a,b}.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.f16 r, [p]{, stride}
+//	wmma.load.{a,b}.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.{f16,bf16} r, [p]{, stride}
+//	wmma.load.{a,b}.sync.aligned.{row,col}.m16n16k8{.global,.shared{::cta}}.tf32 r, [p]{, stride}
 //	wmma.load.c.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.{f16,f32} r, [p]{, stride}
+//	wmma.load.c.sync.aligned.{row,col}.m16n16k8{.global,.shared{::cta}}.f32 r, [p]{, stride}
 //	wmma.store.d.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.{f16,f32} [p], r{, stride}
+//	wmma.store.d.sync.aligned.{row,col}.m16n16k8{.global,.shared{::cta}}.f32 [p], r{, stride}
 //	wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.{f16,f32}.{f16,f32} d, a, b, c
+//	wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.f32.bf16.bf16.f32 d, a, b, c
+//	wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k8.f32.tf32.tf32.f32 d, a, b, c
+//	wmma.{load.{a,b,c},store.d}.sync.aligned.{row,col}.m8n8k4{.global,.shared{::cta}}.f64 ...
+//	wmma.mma.sync.aligned.{row,col}.{row,col}.m8n8k4.f64.f64.f64.f64{.rn} d, a, b, c
 //
-// (no state space: a generic address). r is a vector of 8 .b32 registers (4 for an .f16
-// accumulator; .f32 registers for an .f32 one). It reports ok for such a form, a message for
-// a malformed one, and neither for a form no back end supports (other shapes and types,
-// .satfinite, wmma.load/store of sub-byte and integer types).
+// (no state space: a generic address). r is a vector of .b32 registers (runtime.WmmaRegs:
+// 8 for .f16 a and b, 4 for .bf16 and .tf32 ones and for an .f16 accumulator, 8 .f32 ones
+// for an .f32 accumulator; .f64 registers for .f64: 1 for a and b, 2 for c and d). It
+// reports ok for such a form, a message for a malformed one, and neither for a form no back
+// end supports (other shapes and types, .satfinite, rounding other than .f64's .rn,
+// wmma.load/store of sub-byte and integer types).
 func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 	if in.Op != frontend.OpWmma {
 		return f, false, ""
 	}
-	var sync, aligned, shape, load, store, mma, row, col, fa, fb, fc, fd int
+	var sync, aligned, shape, k8, k4, rn, load, store, mma, row, col, fa, fb, fc, fd int
 	var types []frontend.Type
 	var spaces []frontend.Space
 	for _, m := range in.Mods {
@@ -252,6 +264,14 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 			aligned++
 		case m == modM16n16k16:
 			shape++
+		case m == modM16n16k8:
+			shape++
+			k8++
+		case m == modM8n8k4:
+			shape++
+			k4++
+		case m == frontend.ModRn:
+			rn++
 		case m == modLoad:
 			load++
 		case m == modStore:
@@ -281,28 +301,57 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 	if sync != 1 || aligned != 1 || shape != 1 || load+store+mma != 1 {
 		return f, false, ""
 	}
-	acc := map[frontend.Type]isa.MatType{frontend.F32: isa.MatF32, frontend.F16: isa.MatF16}
+	acc := map[frontend.Type]isa.MatType{frontend.F32: isa.MatF32, frontend.F16: isa.MatF16, frontend.F64: isa.MatF64}
+	inputs := map[frontend.Type]isa.MatType{frontend.F16: isa.MatF16, frontend.BF16: isa.MatBF16, frontend.TF32: isa.MatTF32, frontend.F64: isa.MatF64}
+	// shapeOK: .tf32 inputs go with m16n16k8, .f64 ones with m8n8k4, the others with
+	// m16n16k16; .rn only with .f64's mma.
+	shapeOK := func(in isa.MatType) bool {
+		return (in == isa.MatTF32) == (k8 == 1) && (in == isa.MatF64) == (k4 == 1) && (rn == 0 || in == isa.MatF64 && mma == 1)
+	}
+	// accShapeOK: an .f64 accumulator goes with m8n8k4, an .f16 one with m16n16k16 and an
+	// .f32 one with m16n16k16 or m16n16k8.
+	accShapeOK := func(t isa.MatType) bool {
+		return rn == 0 && (t == isa.MatF64) == (k4 == 1) && (k8 == 0 || t == isa.MatF32)
+	}
 	vec := func(a ssa.Arg, t isa.MatType, frag runtime.WmmaFrag, what string) ([]ssa.Arg, string) {
-		want := runtime.WmmaRegs(frag, t)
+		want, bits := runtime.WmmaRegs(frag, t), 32
+		if t == isa.MatF64 {
+			bits = 64
+		}
 		if a.Kind != ssa.ArgVector || len(a.Elems) != want {
 			return nil, fmt.Sprintf("wmma: %s must be a vector of %d registers", what, want)
 		}
 		for _, e := range a.Elems {
-			if e.Kind != ssa.ArgValue || e.Value.Reg.Type == frontend.Pred || e.Value.Reg.Type.Bits() != 32 {
-				return nil, fmt.Sprintf("wmma: %s must be 32-bit registers", what)
+			if e.Kind != ssa.ArgValue || e.Value.Reg.Type == frontend.Pred || e.Value.Reg.Type.Bits() != bits {
+				return nil, fmt.Sprintf("wmma: %s must be %d-bit registers", what, bits)
 			}
 		}
 		return a.Elems, ""
 	}
 	if mma == 1 {
-		if row+col != 2 || fa+fb+fc+fd != 0 || len(spaces) != 0 || len(types) != 2 || len(in.Dsts) != 1 || len(in.Args) != 3 {
+		if row+col != 2 || fa+fb+fc+fd != 0 || len(spaces) != 0 || len(types) != 2 && len(types) != 4 || len(in.Dsts) != 1 || len(in.Args) != 3 {
 			return f, false, ""
 		}
 		var okD, okC bool
-		f.Kind = WmmaMma
+		f.Kind, f.In = WmmaMma, isa.MatF16
 		f.DT, okD = acc[types[0]]
-		f.C, okC = acc[types[1]]
-		if !okD || !okC {
+		f.C, okC = acc[types[len(types)-1]]
+		if len(types) == 4 {
+			// .f32.{bf16,tf32}.{bf16,tf32}.f32 or .f64.f64.f64.f64: the inputs' type between
+			// the accumulators'.
+			var okIn bool
+			f.In, okIn = inputs[types[1]]
+			accT := isa.MatF32
+			if f.In == isa.MatF64 {
+				accT = isa.MatF64
+			}
+			if !okIn || f.In == isa.MatF16 || types[2] != types[1] || f.DT != accT || f.C != accT {
+				return f, false, ""
+			}
+		} else if f.DT == isa.MatF64 || f.C == isa.MatF64 {
+			return f, false, ""
+		}
+		if !okD || !okC || !shapeOK(f.In) {
 			return f, false, ""
 		}
 		for _, x := range []struct {
@@ -311,8 +360,8 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 			t    isa.MatType
 			frag runtime.WmmaFrag
 			what string
-		}{{&f.D, in.Dsts[0], f.DT, runtime.WmmaC, "d"}, {&f.A, in.Args[0], isa.MatF16, runtime.WmmaA, "a"},
-			{&f.B, in.Args[1], isa.MatF16, runtime.WmmaB, "b"}, {&f.Cs, in.Args[2], f.C, runtime.WmmaC, "c"}} {
+		}{{&f.D, in.Dsts[0], f.DT, runtime.WmmaC, "d"}, {&f.A, in.Args[0], f.In, runtime.WmmaA, "a"},
+			{&f.B, in.Args[1], f.In, runtime.WmmaB, "b"}, {&f.Cs, in.Args[2], f.C, runtime.WmmaC, "c"}} {
 			if *x.dst, msg = vec(x.a, x.t, x.frag, x.what); msg != "" {
 				return f, false, msg
 			}
@@ -328,7 +377,9 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 	}
 	t, okT := acc[types[0]]
 	if !okT {
-		return f, false, ""
+		if t, okT = inputs[types[0]]; !okT {
+			return f, false, ""
+		}
 	}
 	f.Type = t
 	args := in.Args
@@ -343,7 +394,10 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 		default:
 			f.Frag = runtime.WmmaC
 		}
-		if f.Frag != runtime.WmmaC && t != isa.MatF16 || len(in.Dsts) != 1 || len(args) < 1 || len(args) > 2 || args[0].Kind != ssa.ArgAddr {
+		inputFrag := f.Frag != runtime.WmmaC
+		_, isInput := inputs[types[0]]
+		_, isAcc := acc[types[0]]
+		if inputFrag && (!isInput || !shapeOK(t)) || !inputFrag && (!isAcc || !accShapeOK(t)) || len(in.Dsts) != 1 || len(args) < 1 || len(args) > 2 || args[0].Kind != ssa.ArgAddr {
 			return f, false, ""
 		}
 		f.Kind, f.Addr = WmmaLoad, args[0]
@@ -352,7 +406,7 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 		}
 		args = args[1:]
 	} else {
-		if fd != 1 || fa+fb+fc != 0 || len(in.Dsts) != 0 || len(args) < 2 || len(args) > 3 || args[0].Kind != ssa.ArgAddr {
+		if fd != 1 || fa+fb+fc != 0 || t == isa.MatBF16 || t == isa.MatTF32 || !accShapeOK(t) || len(in.Dsts) != 0 || len(args) < 2 || len(args) > 3 || args[0].Kind != ssa.ArgAddr {
 			return f, false, ""
 		}
 		f.Kind, f.Frag, f.Addr = WmmaStore, runtime.WmmaC, args[0]

@@ -5,6 +5,7 @@
 package layout
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -97,10 +98,11 @@ func VarAlign(v *ssa.Variable) int {
 
 // layoutVariables places module variables and the .shared variables of every function: global
 // and const ones become device globals; static shared ones are packed into the CTA's shared
-// memory, and unsized (extern) shared arrays all start at the dynamic shared memory after them.
+// memory (sharedLayout: variables no kernel uses together may share bytes), and unsized
+// (extern) shared arrays all start at the dynamic shared memory after them.
 func (m *Module) layoutVariables() {
-	var sharedTop, localTop int64
-	var dynamic []*ssa.Variable
+	var localTop int64
+	var dynamic, static []*ssa.Variable
 	dynAlign := 16
 	var order []*ssa.Variable
 	place := func(v *ssa.Variable) {
@@ -115,9 +117,7 @@ func (m *Module) layoutVariables() {
 				dynAlign = max(dynAlign, VarAlign(v))
 				return
 			}
-			sharedTop = alignUp(sharedTop, VarAlign(v))
-			m.Shared[v] = sharedTop
-			sharedTop += v.Size
+			static = append(static, v)
 		case frontend.SpaceLocal:
 			if v.Func == nil {
 				localTop = alignUp(localTop, VarAlign(v))
@@ -136,7 +136,7 @@ func (m *Module) layoutVariables() {
 			}
 		}
 	}
-	dyn := alignUp(sharedTop, dynAlign)
+	dyn := alignUp(m.sharedLayout(static), dynAlign)
 	for _, v := range dynamic {
 		m.Shared[v] = dyn
 	}
@@ -145,6 +145,158 @@ func (m *Module) layoutVariables() {
 	for _, v := range order {
 		m.initGlobal(v, m.Mod.Globals[m.Globals[v]])
 	}
+}
+
+// sharedLayout places the static .shared variables (in declaration order) and returns the
+// end of the highest. A variable's kernels are those that reach (through calls, ssa.CallGraph)
+// a function that names it; a variable named in a global's initializer belongs to every
+// kernel. Each variable goes at the lowest offset, aligned, where it overlaps no variable
+// already placed that shares a kernel with it, so that a module of several kernels needs
+// the shared memory of its largest kernel, not of all of them, as on a GPU. Each kernel's
+// runtime.Func.StaticShared is the end of its highest variable.
+func (m *Module) sharedLayout(vars []*ssa.Variable) int64 {
+	if len(vars) == 0 {
+		return 0
+	}
+	isVar := make(map[*ssa.Variable]bool, len(vars))
+	for _, v := range vars {
+		isVar[v] = true
+	}
+	// users: the functions naming each variable.
+	users := map[*ssa.Variable][]*ssa.Function{}
+	var visit func(fn *ssa.Function, a ssa.Arg)
+	visit = func(fn *ssa.Function, a ssa.Arg) {
+		if a.Var != nil && isVar[a.Var] {
+			users[a.Var] = append(users[a.Var], fn)
+		}
+		for _, e := range a.Elems {
+			visit(fn, e)
+		}
+	}
+	everywhere := map[*ssa.Variable]bool{}
+	for _, g := range m.Prog.Globals {
+		for _, v := range vars {
+			if g.Init != nil && initNames(g.Init, v.Name) {
+				everywhere[v] = true
+			}
+		}
+	}
+	for _, fn := range m.Prog.Funcs {
+		for _, v := range fn.Vars {
+			if isVar[v] {
+				users[v] = append(users[v], fn)
+			}
+		}
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				for _, a := range in.Args {
+					visit(fn, a)
+				}
+				for _, a := range in.Dsts {
+					visit(fn, a)
+				}
+			}
+			if c := b.Term.Call; c != nil {
+				for _, a := range c.Args {
+					visit(fn, a)
+				}
+			}
+		}
+	}
+	// kernels: the set of kernels (by index) reaching each function.
+	calls := m.Prog.CallGraph()
+	var kernelList []*ssa.Function
+	reachedBy := map[*ssa.Function]map[int]bool{}
+	for _, fn := range m.Prog.Funcs {
+		if fn.Kind != frontend.Entry {
+			continue
+		}
+		k := len(kernelList)
+		kernelList = append(kernelList, fn)
+		stack := []*ssa.Function{fn}
+		for len(stack) > 0 {
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if reachedBy[f][k] {
+				continue
+			}
+			if reachedBy[f] == nil {
+				reachedBy[f] = map[int]bool{}
+			}
+			reachedBy[f][k] = true
+			stack = append(stack, calls.Callees[f]...)
+		}
+	}
+	kernelsOf := func(v *ssa.Variable) map[int]bool {
+		ks := map[int]bool{}
+		for _, fn := range users[v] {
+			for k := range reachedBy[fn] {
+				ks[k] = true
+			}
+		}
+		if everywhere[v] {
+			for k := range kernelList {
+				ks[k] = true
+			}
+		}
+		return ks
+	}
+	type placed struct {
+		start, end int64
+		kernels    map[int]bool
+	}
+	var done []placed
+	var top int64
+	kernelTop := make([]int64, len(kernelList))
+	for _, v := range vars {
+		ks := kernelsOf(v)
+		var clashes []placed
+		for _, p := range done {
+			for k := range ks {
+				if p.kernels[k] {
+					clashes = append(clashes, p)
+					break
+				}
+			}
+		}
+		slices.SortFunc(clashes, func(a, b placed) int { return cmp.Compare(a.start, b.start) })
+		off := int64(0)
+		for _, p := range clashes {
+			if off+v.Size <= p.start {
+				break
+			}
+			off = max(off, alignUp(p.end, VarAlign(v)))
+		}
+		m.Shared[v] = off
+		done = append(done, placed{off, off + v.Size, ks})
+		top = max(top, off+v.Size)
+		for k := range ks {
+			kernelTop[k] = max(kernelTop[k], off+v.Size)
+		}
+	}
+	for k, fn := range kernelList {
+		if rf := m.Funcs[fn]; rf != nil {
+			rf.StaticShared = int(kernelTop[k])
+		}
+	}
+	return top
+}
+
+// initNames reports whether a variable initializer names the symbol name.
+func initNames(in frontend.Init, name string) bool {
+	switch in := in.(type) {
+	case *frontend.InitList:
+		for _, e := range in.Elems {
+			if initNames(e, name) {
+				return true
+			}
+		}
+	case *frontend.SymRef:
+		return in.Name == name
+	case *frontend.GenericRef:
+		return in.Name == name
+	}
+	return false
 }
 
 // initGlobal encodes a variable's initializer into bytes and relocations.

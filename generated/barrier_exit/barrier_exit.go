@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  4,
 	NumWindows: 6,
 	SM:         80,
-	SharedSize: 8208,
+	SharedSize: 4096,
 }
 
 var (
@@ -61,6 +61,7 @@ var (
 		NumRegs:      28,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 4096,
 	}
 	// interleavedReturnBarrierFunc is PTX kernel interleaved_return_barrier (testdata/ptx/barrier_exit.ptx:65).
 	interleavedReturnBarrierFunc = &runtime.Func{
@@ -93,6 +94,7 @@ var (
 		NumRegs:      27,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 4096,
 	}
 	// warpHandoffFunc is PTX kernel warp_handoff (testdata/ptx/barrier_exit.ptx:118).
 	warpHandoffFunc = &runtime.Func{
@@ -118,6 +120,7 @@ var (
 		NumRegs:      17,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
+		StaticShared: 8,
 	}
 )
 
@@ -1597,7 +1600,7 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	k0 := uint64(0x4)
-	k1 := uint64(0x1000)
+	k1 := uint64(0x0)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -2483,7 +2486,7 @@ func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 145: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:145")
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/barrier_exit.ptx:145")
 	// PTX lines 146: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
@@ -2706,7 +2709,7 @@ func warpHandoffBlock6(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 136: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r2, nil, 0, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:136")
+	w.StoreLanes(runtime.SpaceShared, r2, nil, 0, 0x0, 4, m, "testdata/ptx/barrier_exit.ptx:136")
 	_ = u1
 }
 
@@ -2725,7 +2728,7 @@ func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 149: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/barrier_exit.ptx:149")
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/barrier_exit.ptx:149")
 	// PTX lines 150: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -2787,7 +2790,7 @@ func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 160: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r11, nil, 0, 0x2004, 4, m, "testdata/ptx/barrier_exit.ptx:160")
+	w.StoreLanes(runtime.SpaceShared, r11, nil, 0, 0x4, 4, m, "testdata/ptx/barrier_exit.ptx:160")
 	// PTX line 162: mov.b32, warp-uniform
 	u3 := uint64(k1)
 	runtime.Broadcast(r12, m, u3)
@@ -2801,7 +2804,7 @@ func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 163: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r12, nil, 0, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:163")
+	w.StoreLanes(runtime.SpaceShared, r12, nil, 0, 0x0, 4, m, "testdata/ptx/barrier_exit.ptx:163")
 	// PTX lines 164: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {

@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  7,
 	NumWindows: 15,
 	SM:         80,
-	SharedSize: 8192,
+	SharedSize: 4096,
 }
 
 var (
@@ -125,6 +125,7 @@ var (
 		NumRegs:      29,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 4096,
 	}
 	// syncwarpBothSidesFunc is PTX kernel syncwarp_both_sides (testdata/ptx/fast/its.ptx:162).
 	syncwarpBothSidesFunc = &runtime.Func{
@@ -157,6 +158,7 @@ var (
 		NumRegs:      25,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 4096,
 	}
 )
 
@@ -3142,7 +3144,6 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x10)
 	k1 := uint64(0x0)
 	k2 := uint64(0x4)
-	k3 := uint64(0x1000)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -3295,7 +3296,7 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 188: mov.u64, warp-uniform
-	u17 := uint64(k3)
+	u17 := uint64(k1)
 	runtime.Broadcast(r14, m, u17)
 	// PTX lines 189, 190: lane-local, one loop over the lanes
 	{

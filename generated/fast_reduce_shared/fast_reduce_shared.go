@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  19,
 	NumWindows: 4,
 	SM:         80,
-	SharedSize: 2048,
+	SharedSize: 1024,
 }
 
 var (
@@ -61,6 +61,7 @@ var (
 		NumRegs:      43,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 1024,
 	}
 	// reduceMaxFunc is PTX kernel reduce_max (testdata/ptx/fast/reduce_shared.ptx:130).
 	reduceMaxFunc = &runtime.Func{
@@ -99,6 +100,7 @@ var (
 		NumRegs:      43,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 1024,
 	}
 )
 
@@ -4978,7 +4980,7 @@ func reduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r5 := w.Reg(5)
 	r12 := w.Reg(12)
 	k0 := uint64(0x4)
-	k1 := uint64(0x400)
+	k1 := uint64(0x0)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
 	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
@@ -5036,7 +5038,7 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r12 := w.Reg(12)
 	k0 := uint64(0x4)
-	k1 := uint64(0x400)
+	k1 := uint64(0x0)
 	// PTX line 159: mov.u64, warp-uniform
 	u2 := uint64(k1)
 	// PTX lines 158, 160, 161: lane-local, one loop over the lanes
@@ -7208,7 +7210,7 @@ func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 230: ld.shared.f32
-	u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/fast/reduce_shared.ptx:230")
+	u2 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/fast/reduce_shared.ptx:230")
 	// PTX lines 231, 232: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -7313,7 +7315,7 @@ func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 241: ld.shared.f32
-	u5 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/fast/reduce_shared.ptx:241")
+	u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/fast/reduce_shared.ptx:241")
 	// PTX lines 242: lane-local, one loop over the lanes
 	{
 		if budget == 0 {

@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  2,
 	NumWindows: 4,
 	SM:         80,
-	SharedSize: 1776,
+	SharedSize: 1680,
 }
 
 var (
@@ -58,6 +58,7 @@ var (
 		NumRegs:      30,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 1680,
 	}
 	// arriveFunc is PTX kernel arrive (testdata/ptx/hand/cp_async.ptx:98).
 	arriveFunc = &runtime.Func{
@@ -86,6 +87,7 @@ var (
 		NumRegs:      17,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
+		StaticShared: 8,
 	}
 	// badFunc is PTX kernel bad (testdata/ptx/hand/cp_async.ptx:141).
 	badFunc = &runtime.Func{
@@ -120,6 +122,7 @@ var (
 		NumRegs:      8,
 		Sig:          "()(.param 4,.param 8)",
 		StackBytes:   0,
+		StaticShared: 72,
 	}
 )
 
@@ -2053,7 +2056,7 @@ func arriveBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 110: mbarrier.init.shared.b64
 	m7 := m & w.P[0]
 	if m7 != 0 {
-		w.Mbarrier(runtime.MbarInit, runtime.SpaceShared, nil, nil, r4, 0, 0x690, m7, "testdata/ptx/hand/cp_async.ptx:110")
+		w.Mbarrier(runtime.MbarInit, runtime.SpaceShared, nil, nil, r4, 0, 0x0, m7, "testdata/ptx/hand/cp_async.ptx:110")
 	}
 	_ = u6
 }
@@ -2071,13 +2074,12 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
-	k0 := uint64(0x690)
+	k0 := uint64(0x0)
 	k1 := uint64(0x8)
 	k2 := uint64(0xe0000000)
-	k3 := uint64(0x0)
-	k4 := uint64(0x1)
-	k5 := uint64(0x2)
-	k6 := uint64(0x4)
+	k3 := uint64(0x1)
+	k4 := uint64(0x2)
+	k5 := uint64(0x4)
 	// PTX line 112: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r5, m, u1)
@@ -2119,10 +2121,10 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 115: cp.async.mbarrier.arrive.noinc.shared::cta.b64
 	m3 := m & w.P[1]
 	if m3 != 0 {
-		w.Mbarrier(runtime.MbarCpAsyncArriveNoinc, runtime.SpaceShared, nil, nil, r16, 0, 0x690, m3, "testdata/ptx/hand/cp_async.ptx:115")
+		w.Mbarrier(runtime.MbarCpAsyncArriveNoinc, runtime.SpaceShared, nil, nil, r16, 0, 0x0, m3, "testdata/ptx/hand/cp_async.ptx:115")
 	}
 	// PTX line 116: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r6, nil, r16, 0, 0x690, m, "testdata/ptx/hand/cp_async.ptx:116")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r6, nil, r16, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:116")
 	// PTX line 117: mbarrier.pending_count.b64
 	w.Mbarrier(runtime.MbarPendingCount, runtime.SpaceShared, r7, nil, r6, 0, 0, m, "testdata/ptx/hand/cp_async.ptx:117")
 	// PTX line 120: mov.u64, warp-uniform
@@ -2179,7 +2181,7 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 		w.Mbarrier(runtime.MbarCpAsyncArriveNoinc, runtime.SpaceShared, nil, r5, r16, 0xffffffff, 0x0, m7, "testdata/ptx/hand/cp_async.ptx:123")
 	}
 	// PTX line 125: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r10, nil, r16, 0, 0x690, m, "testdata/ptx/hand/cp_async.ptx:125")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r10, nil, r16, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:125")
 	// PTX line 126: mbarrier.pending_count.b64
 	w.Mbarrier(runtime.MbarPendingCount, runtime.SpaceShared, r11, nil, r10, 0, 0, m, "testdata/ptx/hand/cp_async.ptx:126")
 	// PTX lines 127: lane-local, one loop over the lanes
@@ -2224,11 +2226,11 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 128: mbarrier.test_wait.shared.b64
-	w.P[2] = w.P[2]&^m | w.Mbarrier(runtime.MbarTestWait, runtime.SpaceShared, nil, nil, r6, 0, 0x690, m, "testdata/ptx/hand/cp_async.ptx:128")
+	w.P[2] = w.P[2]&^m | w.Mbarrier(runtime.MbarTestWait, runtime.SpaceShared, nil, nil, r6, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:128")
 	// PTX line 129: mbarrier.test_wait.parity.shared.b64
-	w.P[3] = w.P[3]&^m | w.Mbarrier(runtime.MbarTestWaitParity, runtime.SpaceShared, nil, nil, r16, 0, 0x690, m, "testdata/ptx/hand/cp_async.ptx:129")
+	w.P[3] = w.P[3]&^m | w.Mbarrier(runtime.MbarTestWaitParity, runtime.SpaceShared, nil, nil, r16, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:129")
 	// PTX line 130: mbarrier.test_wait.parity.shared.b64
-	w.P[4] = w.P[4]&^m | w.Mbarrier(runtime.MbarTestWaitParity, runtime.SpaceShared, nil, nil, r15, 0, 0x690, m, "testdata/ptx/hand/cp_async.ptx:130")
+	w.P[4] = w.P[4]&^m | w.Mbarrier(runtime.MbarTestWaitParity, runtime.SpaceShared, nil, nil, r15, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:130")
 	// PTX lines 131, 132, 133, 134, 135, 136: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
@@ -2247,19 +2249,19 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 131: selp.u32
-				v9 := uint64(k3)
+				v9 := uint64(k0)
 				if p2>>l&1 != 0 {
-					v9 = uint64(k4)
+					v9 = uint64(k3)
 				}
 				// 132: selp.u32
-				v10 := uint64(k3)
+				v10 := uint64(k0)
 				if p3>>l&1 != 0 {
-					v10 = uint64(k5)
+					v10 = uint64(k4)
 				}
 				// 133: selp.u32
-				v11 := uint64(k3)
+				v11 := uint64(k0)
 				if p4>>l&1 != 0 {
-					v11 = uint64(k6)
+					v11 = uint64(k5)
 				}
 				// 134: add.u32
 				v12 := uint64(uint32(v9) + uint32(v10))
@@ -2280,19 +2282,19 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 131: selp.u32
-				v9 := uint64(k3)
+				v9 := uint64(k0)
 				if p2>>l&1 != 0 {
-					v9 = uint64(k4)
+					v9 = uint64(k3)
 				}
 				// 132: selp.u32
-				v10 := uint64(k3)
+				v10 := uint64(k0)
 				if p3>>l&1 != 0 {
-					v10 = uint64(k5)
+					v10 = uint64(k4)
 				}
 				// 133: selp.u32
-				v11 := uint64(k3)
+				v11 := uint64(k0)
 				if p4>>l&1 != 0 {
-					v11 = uint64(k6)
+					v11 = uint64(k5)
 				}
 				// 134: add.u32
 				v12 := uint64(uint32(v9) + uint32(v10))
@@ -2607,7 +2609,7 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 func badBlock1(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
-	k0 := uint64(0x6a0)
+	k0 := uint64(0x0)
 	// PTX line 172: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r3, m, u1)
@@ -2625,7 +2627,7 @@ func badBlock2(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(k0)
 	runtime.Broadcast(r4, m, u1)
 	// PTX line 177: cp.async.ca.shared.global
-	w.CpAsync(nil, 0, 0x6a0, r4, 0xffffffffffffffff, 0x0, 8, nil, 0, m, "testdata/ptx/hand/cp_async.ptx:177")
+	w.CpAsync(nil, 0, 0x0, r4, 0xffffffffffffffff, 0x0, 8, nil, 0, m, "testdata/ptx/hand/cp_async.ptx:177")
 	_ = u1
 }
 
@@ -2634,7 +2636,7 @@ func badBlock2(w *runtime.Warp, m uint32, budget int) {
 func badBlock3(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	// PTX line 180: cp.async.cg.shared.global
-	w.CpAsync(nil, 0, 0x6a8, r1, 0xffffffffffffffff, 0x0, 16, nil, 0, m, "testdata/ptx/hand/cp_async.ptx:180")
+	w.CpAsync(nil, 0, 0x8, r1, 0xffffffffffffffff, 0x0, 16, nil, 0, m, "testdata/ptx/hand/cp_async.ptx:180")
 }
 
 // badBlock4 runs block 4 of kernel bad for the lanes m (budget 0: counting statistics).
@@ -2643,7 +2645,7 @@ func badBlock4(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)
 	// PTX line 183: cp.async.ca.shared.global
-	w.CpAsync(nil, 0, 0x6a0, r1, 0xffffffffffffffff, 0x4, 8, r6, 0, m, "testdata/ptx/hand/cp_async.ptx:183")
+	w.CpAsync(nil, 0, 0x0, r1, 0xffffffffffffffff, 0x4, 8, r6, 0, m, "testdata/ptx/hand/cp_async.ptx:183")
 }
 
 // badBlock5 runs block 5 of kernel bad for the lanes m (budget 0: counting statistics).
@@ -2656,7 +2658,7 @@ func badBlock5(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(k0)
 	runtime.Broadcast(r5, m, u1)
 	// PTX line 187: cp.async.cg.shared.global
-	w.CpAsync(nil, 0, 0x6a0, r1, 0xffffffffffffffff, 0x0, 16, r5, 0, m, "testdata/ptx/hand/cp_async.ptx:187")
+	w.CpAsync(nil, 0, 0x0, r1, 0xffffffffffffffff, 0x0, 16, r5, 0, m, "testdata/ptx/hand/cp_async.ptx:187")
 	_ = u1
 }
 
@@ -2666,7 +2668,7 @@ func badBlock6(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r7 := w.Reg(7)
 	// PTX line 190: cp.async.ca.shared.global
-	w.CpAsync(nil, 0, 0x6a0, r1, 0xffffffffffffffff, 0x40, 16, r7, 0, m, "testdata/ptx/hand/cp_async.ptx:190")
+	w.CpAsync(nil, 0, 0x0, r1, 0xffffffffffffffff, 0x40, 16, r7, 0, m, "testdata/ptx/hand/cp_async.ptx:190")
 }
 
 // badBlock7 runs block 7 of kernel bad for the lanes m (budget 0: counting statistics).
@@ -2674,7 +2676,7 @@ func badBlock6(w *runtime.Warp, m uint32, budget int) {
 func badBlock7(w *runtime.Warp, m uint32, budget int) {
 	r7 := w.Reg(7)
 	// PTX line 193: cp.async.mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, nil, r7, 0, 0x6e0, m, "testdata/ptx/hand/cp_async.ptx:193")
+	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, nil, r7, 0, 0x40, m, "testdata/ptx/hand/cp_async.ptx:193")
 }
 
 // badBlock8 runs block 8 of kernel bad for the lanes m (budget 0: counting statistics).
@@ -2682,7 +2684,7 @@ func badBlock7(w *runtime.Warp, m uint32, budget int) {
 func badBlock8(w *runtime.Warp, m uint32, budget int) {
 	r7 := w.Reg(7)
 	// PTX line 196: cp.async.mbarrier.arrive.noinc.shared.b64
-	w.Mbarrier(runtime.MbarCpAsyncArriveNoinc, runtime.SpaceShared, nil, nil, r7, 0, 0x6e0, m, "testdata/ptx/hand/cp_async.ptx:196")
+	w.Mbarrier(runtime.MbarCpAsyncArriveNoinc, runtime.SpaceShared, nil, nil, r7, 0, 0x40, m, "testdata/ptx/hand/cp_async.ptx:196")
 }
 
 // badBlock10 runs block 10 of kernel bad for the lanes m (budget 0: counting statistics).

@@ -90,6 +90,7 @@ var (
 		ParamSize:    8,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
+		StaticShared: 4,
 	}
 )
 

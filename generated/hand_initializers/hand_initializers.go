@@ -114,6 +114,7 @@ var (
 		ParamSize:    8,
 		Sig:          "()(.param 8)",
 		StackBytes:   16,
+		StaticShared: 16,
 	}
 )
 

@@ -51,6 +51,7 @@ var (
 		NumRegs:      18,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   16,
+		StaticShared: 16,
 	}
 )
 

@@ -78,6 +78,7 @@ var (
 		ParamSize:    8,
 		Sig:          "()(.param 4,.param 4)",
 		StackBytes:   0,
+		StaticShared: 1024,
 	}
 )
 

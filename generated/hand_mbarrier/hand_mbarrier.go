@@ -19,7 +19,7 @@ var Module = &runtime.Module{
 	NumPasses:  0,
 	NumWindows: 5,
 	SM:         80,
-	SharedSize: 32,
+	SharedSize: 16,
 }
 
 var (
@@ -53,6 +53,7 @@ var (
 		NumRegs:      24,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
+		StaticShared: 8,
 		ZeroRegs:     []int32{8, 13},
 	}
 	// badFunc is PTX kernel bad (testdata/ptx/hand/mbarrier.ptx:69).
@@ -88,6 +89,7 @@ var (
 		NumRegs:      10,
 		Sig:          "()(.param 4,.param 8)",
 		StackBytes:   0,
+		StaticShared: 16,
 	}
 )
 
@@ -1366,7 +1368,7 @@ func badBlock1(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(k0)
 	runtime.Broadcast(r4, m, u1)
 	// PTX line 93: mbarrier.init.shared.b64
-	w.Mbarrier(runtime.MbarInit, runtime.SpaceShared, nil, nil, r4, 0, 0x8, m, "testdata/ptx/hand/mbarrier.ptx:93")
+	w.Mbarrier(runtime.MbarInit, runtime.SpaceShared, nil, nil, r4, 0, 0x0, m, "testdata/ptx/hand/mbarrier.ptx:93")
 	_ = u1
 }
 
@@ -1376,7 +1378,7 @@ func badBlock2(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r8 := w.Reg(8)
 	// PTX line 96: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r5, nil, r8, 0, 0x10, m, "testdata/ptx/hand/mbarrier.ptx:96")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r5, nil, r8, 0, 0x8, m, "testdata/ptx/hand/mbarrier.ptx:96")
 }
 
 // badBlock3 runs block 3 of kernel bad for the lanes m (budget 0: counting statistics).
@@ -1386,9 +1388,9 @@ func badBlock3(w *runtime.Warp, m uint32, budget int) {
 	r6 := w.Reg(6)
 	r9 := w.Reg(9)
 	// PTX line 99: mbarrier.init.shared.b64
-	w.Mbarrier(runtime.MbarInit, runtime.SpaceShared, nil, nil, r3, 0, 0x8, m, "testdata/ptx/hand/mbarrier.ptx:99")
+	w.Mbarrier(runtime.MbarInit, runtime.SpaceShared, nil, nil, r3, 0, 0x0, m, "testdata/ptx/hand/mbarrier.ptx:99")
 	// PTX line 100: mbarrier.arrive.noComplete.shared.b64
-	w.Mbarrier(runtime.MbarArriveNoComplete, runtime.SpaceShared, r6, nil, r9, 0, 0x8, m, "testdata/ptx/hand/mbarrier.ptx:100")
+	w.Mbarrier(runtime.MbarArriveNoComplete, runtime.SpaceShared, r6, nil, r9, 0, 0x0, m, "testdata/ptx/hand/mbarrier.ptx:100")
 }
 
 // badBlock4 runs block 4 of kernel bad for the lanes m (budget 0: counting statistics).
@@ -1554,5 +1556,5 @@ func badBlock9(w *runtime.Warp, m uint32, budget int) {
 func badBlock10(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	// PTX line 89: mbarrier.init.shared.b64
-	w.Mbarrier(runtime.MbarInit, runtime.SpaceShared, nil, nil, r3, 0, 0xc, m, "testdata/ptx/hand/mbarrier.ptx:89")
+	w.Mbarrier(runtime.MbarInit, runtime.SpaceShared, nil, nil, r3, 0, 0x4, m, "testdata/ptx/hand/mbarrier.ptx:89")
 }

@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  0,
 	NumWindows: 130,
 	SM:         80,
-	SharedSize: 1824,
+	SharedSize: 1024,
 }
 
 var (
@@ -335,6 +335,7 @@ var (
 		NumRegs:      29,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 528,
 	}
 	// badFunc is PTX kernel bad (testdata/ptx/hand/mma.ptx:400).
 	badFunc = &runtime.Func{
@@ -362,6 +363,7 @@ var (
 		NumRegs:      24,
 		Sig:          "()(.param 4)",
 		StackBytes:   0,
+		StaticShared: 256,
 		ZeroRegs:     []int32{10, 21},
 	}
 	// wmmaFormsFunc is PTX kernel wmma_forms (testdata/ptx/hand/mma.ptx:500).
@@ -398,12 +400,85 @@ var (
 		NumRegs:      45,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 1024,
 		ZeroRegs:     []int32{32},
+	}
+	// wmmaBf16Tf32Func is PTX kernel wmma_bf16_tf32 (testdata/ptx/hand/mma.ptx:537).
+	wmmaBf16Tf32Func = &runtime.Func{
+		Consts: []runtime.Const{{
+			Reg:   45,
+			Value: 0x10,
+		}},
+		Exit:   1,
+		Index:  13,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "wmma_bf16_tf32_out",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "wmma_bf16_tf32_in",
+			Offset:  8,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 16,
+		Loc:          "testdata/ptx/hand/mma.ptx:537",
+		Name:         "wmma_bf16_tf32",
+		NumPreds:     0,
+		NumRegs:      46,
+		Sig:          "()(.param 8,.param 8)",
+		StackBytes:   0,
+		ZeroRegs:     []int32{28},
+	}
+	// wmmaF64Func is PTX kernel wmma_f64 (testdata/ptx/hand/mma.ptx:563).
+	wmmaF64Func = &runtime.Func{
+		Consts: []runtime.Const{{
+			Reg:   11,
+			Value: 0x10,
+		}, {
+			Reg:   12,
+			Value: 0x4,
+		}, {
+			Reg:   13,
+			Value: 0x8,
+		}},
+		Exit:   1,
+		Index:  14,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "wmma_f64_out",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "wmma_f64_in",
+			Offset:  8,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 16,
+		Loc:          "testdata/ptx/hand/mma.ptx:563",
+		Name:         "wmma_f64",
+		NumPreds:     0,
+		NumRegs:      14,
+		Sig:          "()(.param 8,.param 8)",
+		StackBytes:   0,
+		ZeroRegs:     []int32{4},
 	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{k16F32F16Func, k16F32Bf16Func, k8F32F16Func, k8F32Bf16Func, k8F32Tf32Func, k16F16F16Func, k8F16F16Func, k16F32F16C16Func, k16F16F16C32Func, accFunc, ldsmFunc, badFunc, wmmaFormsFunc}
+	Module.Funcs = []*runtime.Func{k16F32F16Func, k16F32Bf16Func, k8F32F16Func, k8F32Bf16Func, k8F32Tf32Func, k16F16F16Func, k8F16F16Func, k16F32F16C16Func, k16F16F16C32Func, accFunc, ldsmFunc, badFunc, wmmaFormsFunc, wmmaBf16Tf32Func, wmmaF64Func}
 	k16F32F16Func.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 18-40; ret
 	k16F32F16Func.Blocks[0] = runtime.Block{
@@ -2358,6 +2433,139 @@ func init() {
 		Reconv: -1,
 	}}
 	wmmaFormsFunc.Run = wmmaFormsRun
+	wmmaBf16Tf32Func.Blocks = make([]runtime.Block, 2)
+	// b0, PTX lines 542-556; ret
+	wmmaBf16Tf32Func.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaBf16Tf32Run(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:542",
+		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  542,
+			}, {
+				Count: 1,
+				Line:  543,
+			}, {
+				Count: 1,
+				Line:  544,
+			}, {
+				Count: 1,
+				Line:  545,
+			}, {
+				Count: 1,
+				Line:  546,
+			}, {
+				Count: 1,
+				Line:  547,
+			}, {
+				Count: 1,
+				Line:  548,
+			}, {
+				Count: 1,
+				Line:  549,
+			}, {
+				Count: 1,
+				Line:  550,
+			}, {
+				Count: 1,
+				Line:  551,
+			}, {
+				Count: 1,
+				Line:  552,
+			}, {
+				Count: 1,
+				Line:  553,
+			}, {
+				Count: 1,
+				Line:  554,
+			}, {
+				Count: 1,
+				Line:  555,
+			}, {
+				Count: 1,
+				Line:  556,
+			}, {
+				Count: 1,
+				Line:  557,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:557",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	wmmaBf16Tf32Func.Blocks[1] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	wmmaBf16Tf32Func.Run = wmmaBf16Tf32Run
+	wmmaF64Func.Blocks = make([]runtime.Block, 2)
+	// b0, PTX lines 568-577; ret
+	wmmaF64Func.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			wmmaF64Run(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/mma.ptx:568",
+		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/mma.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  568,
+			}, {
+				Count: 1,
+				Line:  569,
+			}, {
+				Count: 1,
+				Line:  570,
+			}, {
+				Count: 1,
+				Line:  571,
+			}, {
+				Count: 1,
+				Line:  572,
+			}, {
+				Count: 1,
+				Line:  573,
+			}, {
+				Count: 1,
+				Line:  574,
+			}, {
+				Count: 1,
+				Line:  575,
+			}, {
+				Count: 1,
+				Line:  576,
+			}, {
+				Count: 1,
+				Line:  577,
+			}, {
+				Count: 1,
+				Line:  578,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/mma.ptx:578",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	wmmaF64Func.Blocks[1] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	wmmaF64Func.Run = wmmaF64Run
 }
 
 // K16F32F16 launches PTX kernel k16_f32_f16 (testdata/ptx/hand/mma.ptx:10) on dev with the launch configuration cfg. Parameters: out is k16_f32_f16_out, in is k16_f32_f16_in.
@@ -2461,6 +2669,22 @@ func WmmaForms(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	binary.LittleEndian.PutUint64(p[0:], uint64(out))
 	binary.LittleEndian.PutUint64(p[8:], uint64(in))
 	return dev.Launch(ctx, Module, wmmaFormsFunc, cfg, p[:])
+}
+
+// WmmaBf16Tf32 launches PTX kernel wmma_bf16_tf32 (testdata/ptx/hand/mma.ptx:537) on dev with the launch configuration cfg. Parameters: out is wmma_bf16_tf32_out, in is wmma_bf16_tf32_in.
+func WmmaBf16Tf32(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr, in runtime.Ptr) error {
+	var p [16]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(out))
+	binary.LittleEndian.PutUint64(p[8:], uint64(in))
+	return dev.Launch(ctx, Module, wmmaBf16Tf32Func, cfg, p[:])
+}
+
+// WmmaF64 launches PTX kernel wmma_f64 (testdata/ptx/hand/mma.ptx:563) on dev with the launch configuration cfg. Parameters: out is wmma_f64_out, in is wmma_f64_in.
+func WmmaF64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr, in runtime.Ptr) error {
+	var p [16]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(out))
+	binary.LittleEndian.PutUint64(p[8:], uint64(in))
+	return dev.Launch(ctx, Module, wmmaF64Func, cfg, p[:])
 }
 
 // k16F32F16Run runs blocks of kernel k16_f32_f16 for the lanes m from block pc, following jumps and branches all of them take
@@ -9517,8 +9741,7 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x0)
 	k2 := uint64(0xf)
 	k3 := uint64(0x4)
-	k4 := uint64(0x210)
-	k5 := uint64(0x1)
+	k4 := uint64(0x1)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -9591,7 +9814,7 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 415: mov.u32, warp-uniform
-	u10 := uint64(k4)
+	u10 := uint64(k1)
 	runtime.Broadcast(r8, m, u10)
 	// PTX lines 416, 417: lane-local, one loop over the lanes
 	{
@@ -9603,7 +9826,7 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 				v11 := uint64(uint32(u10) + uint32(r7[l]))
 				r9[l] = v11
 				// 417: setp.eq.u32
-				c12t := uint32(u1) == uint32(k5)
+				c12t := uint32(u1) == uint32(k4)
 				c12 := c12t
 				c12b0 := uint32(0)
 				if c12 {
@@ -9618,7 +9841,7 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 				v11 := uint64(uint32(u10) + uint32(r7[l]))
 				r9[l] = v11
 				// 417: setp.eq.u32
-				c12t := uint32(u1) == uint32(k5)
+				c12t := uint32(u1) == uint32(k4)
 				c12 := c12t
 				c12b0 := uint32(0)
 				if c12 {
@@ -9979,7 +10202,7 @@ func badBlock7(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 473: wmma.store.d.sync.aligned.row.m16n16k16.shared.f32
 	m2 := m & w.P[1]
 	if m2 != 0 {
-		w.WmmaStore(isa.MatF32, false, runtime.SpaceShared, [8]int{3, 4, 5, 6, 3, 4, 5, 6}, nil, 0, 0x210, 23, m2, "testdata/ptx/hand/mma.ptx:473")
+		w.WmmaStore(isa.MatF32, false, runtime.SpaceShared, [8]int{3, 4, 5, 6, 3, 4, 5, 6}, nil, 0, 0x0, 23, m2, "testdata/ptx/hand/mma.ptx:473")
 	}
 }
 
@@ -10543,11 +10766,11 @@ func wmmaFormsBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 512: wmma.load.c.sync.aligned.row.m16n16k16.global.f32
 	w.WmmaLoad(runtime.WmmaC, isa.MatF32, false, runtime.SpaceGlobal, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, r2, 0xffffffffffffffff, 0x400, 44, m, "testdata/ptx/hand/mma.ptx:512")
 	// PTX line 513: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
-	w.WmmaMma(isa.MatF32, isa.MatF32, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:513")
+	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF32, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:513")
 	// PTX line 514: wmma.store.d.sync.aligned.col.m16n16k16.shared.f32
-	w.WmmaStore(isa.MatF32, true, runtime.SpaceShared, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, nil, 0, 0x320, 44, m, "testdata/ptx/hand/mma.ptx:514")
+	w.WmmaStore(isa.MatF32, true, runtime.SpaceShared, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, nil, 0, 0x0, 44, m, "testdata/ptx/hand/mma.ptx:514")
 	// PTX line 515: wmma.mma.sync.aligned.row.row.m16n16k16.f16.f32
-	w.WmmaMma(isa.MatF32, isa.MatF16, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:515")
+	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF16, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:515")
 	// PTX line 516: mov.u32, warp-uniform
 	u5 := uint64(k0)
 	runtime.Broadcast(r32, m, u5)
@@ -10569,7 +10792,7 @@ func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 	r41 := w.Reg(41)
 	r42 := w.Reg(42)
 	k0 := uint64(0x5)
-	k1 := uint64(0x320)
+	k1 := uint64(0x0)
 	// PTX line 521: mov.u32, warp-uniform
 	u3 := uint64(k1)
 	// PTX lines 519, 520, 522, 523, 524: lane-local, one loop over the lanes
@@ -10652,4 +10875,190 @@ func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 528: st.global.v4.u32
 	w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r39, r40, r41, r42}, r38, 0xffffffffffffffff, 0x10, 4, m, "testdata/ptx/hand/mma.ptx:528")
+}
+
+// wmmaBf16Tf32Run runs blocks of kernel wmma_bf16_tf32 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func wmmaBf16Tf32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 542-556; ret
+			wmmaBf16Tf32Block0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// wmmaBf16Tf32Block0 runs block 0 of kernel wmma_bf16_tf32 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 542-556; ret
+func wmmaBf16Tf32Block0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r28 := w.Reg(28)
+	k0 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 542: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/mma.ptx:542")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 543: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/mma.ptx:543")
+	}
+	runtime.Broadcast(r1, m, u2)
+	// PTX line 544: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 545: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 546: wmma.load.a.sync.aligned.row.m16n16k16.global.bf16
+	w.WmmaLoad(runtime.WmmaA, isa.MatBF16, false, runtime.SpaceGlobal, [8]int{4, 5, 6, 7, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x0, 45, m, "testdata/ptx/hand/mma.ptx:546")
+	// PTX line 547: wmma.load.b.sync.aligned.col.m16n16k16.global.bf16
+	w.WmmaLoad(runtime.WmmaB, isa.MatBF16, true, runtime.SpaceGlobal, [8]int{8, 9, 10, 11, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x200, 45, m, "testdata/ptx/hand/mma.ptx:547")
+	// PTX line 548: wmma.load.c.sync.aligned.row.m16n16k16.global.f32
+	w.WmmaLoad(runtime.WmmaC, isa.MatF32, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r2, 0xffffffffffffffff, 0x400, 45, m, "testdata/ptx/hand/mma.ptx:548")
+	// PTX line 549: wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32
+	w.WmmaMma(isa.MatBF16, isa.MatF32, isa.MatF32, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, [8]int{4, 5, 6, 7, 0, 0, 0, 0}, [8]int{8, 9, 10, 11, 0, 0, 0, 0}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, m, "testdata/ptx/hand/mma.ptx:549")
+	// PTX line 550: wmma.store.d.sync.aligned.row.m16n16k16.global.f32
+	w.WmmaStore(isa.MatF32, false, runtime.SpaceGlobal, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, r3, 0xffffffffffffffff, 0x0, 45, m, "testdata/ptx/hand/mma.ptx:550")
+	// PTX line 551: mov.u32, warp-uniform
+	u5 := uint64(k0)
+	runtime.Broadcast(r28, m, u5)
+	// PTX line 552: wmma.load.a.sync.aligned.row.m16n16k8.tf32
+	w.WmmaLoad(runtime.WmmaA, isa.MatTF32, false, runtime.SpaceGeneric, [8]int{29, 30, 31, 32, 0, 0, 0, 0}, r1, 0xffffffffffffffff, 0x800, 28, m, "testdata/ptx/hand/mma.ptx:552")
+	// PTX line 553: wmma.load.b.sync.aligned.col.m16n16k8.global.tf32
+	w.WmmaLoad(runtime.WmmaB, isa.MatTF32, true, runtime.SpaceGlobal, [8]int{33, 34, 35, 36, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0xa00, 28, m, "testdata/ptx/hand/mma.ptx:553")
+	// PTX line 554: wmma.load.c.sync.aligned.row.m16n16k8.global.f32
+	w.WmmaLoad(runtime.WmmaC, isa.MatF32, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r3, 0xffffffffffffffff, 0x0, 45, m, "testdata/ptx/hand/mma.ptx:554")
+	// PTX line 555: wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32
+	w.WmmaMma(isa.MatTF32, isa.MatF32, isa.MatF32, [8]int{37, 38, 39, 40, 41, 42, 43, 44}, [8]int{29, 30, 31, 32, 0, 0, 0, 0}, [8]int{33, 34, 35, 36, 0, 0, 0, 0}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, m, "testdata/ptx/hand/mma.ptx:555")
+	// PTX line 556: wmma.store.d.sync.aligned.col.m16n16k8.global.f32
+	w.WmmaStore(isa.MatF32, true, runtime.SpaceGlobal, [8]int{37, 38, 39, 40, 41, 42, 43, 44}, r3, 0xffffffffffffffff, 0x400, 45, m, "testdata/ptx/hand/mma.ptx:556")
+	_ = u3
+	_ = u4
+	_ = u5
+}
+
+// wmmaF64Run runs blocks of kernel wmma_f64 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func wmmaF64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 568-577; ret
+			wmmaF64Block0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// wmmaF64Block0 runs block 0 of kernel wmma_f64 for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 568-577; ret
+func wmmaF64Block0(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 568: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/mma.ptx:568")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 569: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/mma.ptx:569")
+	}
+	runtime.Broadcast(r1, m, u2)
+	// PTX line 570: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 571: cvta.to.global.u64, warp-uniform
+	u4 := uint64(u1)
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 572: mov.u32, warp-uniform
+	u5 := uint64(k0)
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 573: wmma.load.a.sync.aligned.row.m8n8k4.f64
+	w.WmmaLoad(runtime.WmmaA, isa.MatF64, false, runtime.SpaceGeneric, [8]int{5, 0, 0, 0, 0, 0, 0, 0}, r1, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/mma.ptx:573")
+	// PTX line 574: wmma.load.b.sync.aligned.col.m8n8k4.global.f64
+	w.WmmaLoad(runtime.WmmaB, isa.MatF64, true, runtime.SpaceGlobal, [8]int{6, 0, 0, 0, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x100, 12, m, "testdata/ptx/hand/mma.ptx:574")
+	// PTX line 575: wmma.load.c.sync.aligned.row.m8n8k4.global.f64
+	w.WmmaLoad(runtime.WmmaC, isa.MatF64, false, runtime.SpaceGlobal, [8]int{7, 8, 0, 0, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x200, 13, m, "testdata/ptx/hand/mma.ptx:575")
+	// PTX line 576: wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn
+	w.WmmaMma(isa.MatF64, isa.MatF64, isa.MatF64, [8]int{9, 10, 0, 0, 0, 0, 0, 0}, [8]int{5, 0, 0, 0, 0, 0, 0, 0}, [8]int{6, 0, 0, 0, 0, 0, 0, 0}, [8]int{7, 8, 0, 0, 0, 0, 0, 0}, m, "testdata/ptx/hand/mma.ptx:576")
+	// PTX line 577: wmma.store.d.sync.aligned.col.m8n8k4.global.f64
+	w.WmmaStore(isa.MatF64, true, runtime.SpaceGlobal, [8]int{9, 10, 0, 0, 0, 0, 0, 0}, r3, 0xffffffffffffffff, 0x0, 13, m, "testdata/ptx/hand/mma.ptx:577")
+	_ = u3
+	_ = u4
+	_ = u5
 }

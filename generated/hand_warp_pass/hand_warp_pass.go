@@ -153,6 +153,7 @@ var (
 		NumRegs:      17,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 256,
 	}
 	// copyFunc is PTX kernel copy (testdata/ptx/hand/warp_pass.ptx:124).
 	copyFunc = &runtime.Func{

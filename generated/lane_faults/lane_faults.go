@@ -88,6 +88,7 @@ var (
 		NumRegs:      15,
 		Sig:          "()(.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 128,
 	}
 	// longLoopFunc is PTX kernel long_loop (testdata/ptx/lane_faults.ptx:72).
 	longLoopFunc = &runtime.Func{

@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  5,
 	NumWindows: 7,
 	SM:         80,
-	SharedSize: 8208,
+	SharedSize: 4096,
 }
 
 var (
@@ -61,6 +61,7 @@ var (
 		NumRegs:      28,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 4096,
 	}
 	// interleavedReturnBarrierFunc is PTX kernel interleaved_return_barrier (testdata/ptx/nvcc/barrier_exit.ptx:70).
 	interleavedReturnBarrierFunc = &runtime.Func{
@@ -93,6 +94,7 @@ var (
 		NumRegs:      30,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 4096,
 	}
 	// warpHandoffFunc is PTX kernel warp_handoff (testdata/ptx/nvcc/barrier_exit.ptx:126).
 	warpHandoffFunc = &runtime.Func{
@@ -118,6 +120,7 @@ var (
 		NumRegs:      17,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
+		StaticShared: 8,
 	}
 )
 
@@ -1692,7 +1695,7 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	r17 := w.Reg(17)
 	k0 := uint64(0x4)
 	k1 := uint64(0x2)
-	k2 := uint64(0x1000)
+	k2 := uint64(0x0)
 	// PTX line 92: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r8, m, u1)
@@ -2537,7 +2540,7 @@ func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 159: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:159")
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:159")
 	// PTX lines 160: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
@@ -2720,7 +2723,7 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 146: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r4, nil, 0, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:146")
+	w.StoreLanes(runtime.SpaceShared, r4, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:146")
 	_ = u1
 }
 
@@ -2739,7 +2742,7 @@ func warpHandoffBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 		}, m)
 	}
 	// PTX line 163: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:163")
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:163")
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
 	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
@@ -2794,7 +2797,7 @@ func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 163: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:163")
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:163")
 	// PTX lines 164, 165: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -2882,7 +2885,7 @@ func warpHandoffBlock10(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 175: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x2004, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:175")
+	w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x4, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:175")
 	// PTX line 177: mov.u32, warp-uniform
 	u3 := uint64(k1)
 	runtime.Broadcast(r15, m, u3)
@@ -2896,6 +2899,6 @@ func warpHandoffBlock10(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 178: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x2000, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:178")
+	w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x0, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:178")
 	_ = u3
 }

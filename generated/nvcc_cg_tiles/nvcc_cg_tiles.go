@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  16,
 	NumWindows: 10,
 	SM:         80,
-	SharedSize: 1248,
+	SharedSize: 1088,
 }
 
 var (
@@ -71,6 +71,7 @@ var (
 		NumRegs:      98,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 80,
 		ZeroRegs:     []int32{15, 36, 43, 44, 50, 56, 60, 61},
 	}
 	// tileReduce128Func is PTX kernel tile_reduce128 (testdata/ptx/nvcc/cg_tiles.ptx:355).
@@ -120,6 +121,7 @@ var (
 		NumRegs:      105,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 72,
 		ZeroRegs:     []int32{15, 36, 44, 45, 55, 57, 61, 62, 64, 67, 68},
 	}
 	// tileShuffleFunc is PTX kernel tile_shuffle (testdata/ptx/nvcc/cg_tiles.ptx:701).
@@ -163,6 +165,7 @@ var (
 		NumRegs:      57,
 		Sig:          "()(.param 8,.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 1088,
 	}
 	// warpSizeFunc is PTX kernel warp_size (testdata/ptx/nvcc/cg_tiles.ptx:860).
 	warpSizeFunc = &runtime.Func{
@@ -6814,7 +6817,7 @@ func tileReduce128Block4(w *runtime.Warp, m uint32, budget int) {
 	r36 := w.Reg(36)
 	k0 := uint64(0x5)
 	k1 := uint64(0x2)
-	k2 := uint64(0x50)
+	k2 := uint64(0x0)
 	k3 := uint64(0x1)
 	k4 := uint64(0xffffffff)
 	// PTX lines 462, 464: lane-local, one loop over the lanes
@@ -7112,7 +7115,7 @@ func tileReduce128Block12(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 595: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x54, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:595")
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:595")
 	// PTX lines 596, 597: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
@@ -8049,8 +8052,7 @@ func tileReduce128Block20(w *runtime.Warp, m uint32, budget int) {
 func tileReduce128Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r10 := w.Reg(10)
 	k0 := uint64(0x2)
-	k1 := uint64(0x50)
-	k2 := uint64(0x0)
+	k1 := uint64(0x0)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
 	{
@@ -8079,7 +8081,7 @@ func tileReduce128Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// PTX line 398: mov.u32, warp-uniform
 	u5 := uint64(k1)
 	// PTX line 400: mov.u32, warp-uniform
-	u7 := uint64(k2)
+	u7 := uint64(k1)
 	// PTX lines 397, 399, 401: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -8103,12 +8105,11 @@ func tileReduce128Block22(w *runtime.Warp, m uint32, budget int) {
 	}
 	r10 := w.Reg(10)
 	k0 := uint64(0x2)
-	k1 := uint64(0x50)
-	k2 := uint64(0x0)
+	k1 := uint64(0x0)
 	// PTX line 398: mov.u32, warp-uniform
 	u2 := uint64(k1)
 	// PTX line 400: mov.u32, warp-uniform
-	u4 := uint64(k2)
+	u4 := uint64(k1)
 	// PTX lines 397, 399, 401: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -8555,7 +8556,7 @@ func tileReduce128Block30(w *runtime.Warp, m uint32, budget int) {
 func tileReduce128Block32Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r40 := w.Reg(40)
 	r76 := w.Reg(76)
-	k0 := uint64(0x90)
+	k0 := uint64(0x40)
 	// PTX line 621: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
@@ -8600,7 +8601,7 @@ func tileReduce128Block32(w *runtime.Warp, m uint32, budget int) {
 	}
 	r40 := w.Reg(40)
 	r76 := w.Reg(76)
-	k0 := uint64(0x90)
+	k0 := uint64(0x40)
 	// PTX line 621: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	// PTX lines 622, 623: lane-local, one loop over the lanes
@@ -8760,7 +8761,7 @@ func tileReduce128Block35(w *runtime.Warp, m uint32, budget int) {
 	r85 := w.Reg(85)
 	r87 := w.Reg(87)
 	r88 := w.Reg(88)
-	k0 := uint64(0x90)
+	k0 := uint64(0x40)
 	// PTX lines 647: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -8790,7 +8791,7 @@ func tileReduce128Block37(w *runtime.Warp, m uint32, budget int) {
 	r86 := w.Reg(86)
 	r98 := w.Reg(98)
 	k0 := uint64(0x2)
-	k1 := uint64(0x90)
+	k1 := uint64(0x40)
 	// PTX line 673: mov.u32, warp-uniform
 	u2 := uint64(k1)
 	// PTX lines 672, 674: lane-local, one loop over the lanes
@@ -9086,7 +9087,7 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 	r31 := w.Reg(31)
 	k0 := uint64(0x4)
 	k1 := uint64(0x2)
-	k2 := uint64(0xd8)
+	k2 := uint64(0x40)
 	k3 := uint64(0x1f)
 	k4 := uint64(0x0)
 	k5 := uint64(0x5)
@@ -9342,7 +9343,7 @@ func tileShuffleBlock5(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 818: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x98, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:818")
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:818")
 	// PTX lines 819, 820: lane-local, one loop over the lanes
 	{
 		p3 := w.P[3]
@@ -9611,8 +9612,7 @@ func tileShuffleBlock7(w *runtime.Warp, m uint32, budget int) {
 func tileShuffleBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r9 := w.Reg(9)
 	k0 := uint64(0x2)
-	k1 := uint64(0x98)
-	k2 := uint64(0x0)
+	k1 := uint64(0x0)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
 	{
@@ -9641,7 +9641,7 @@ func tileShuffleBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	// PTX line 741: mov.u32, warp-uniform
 	u5 := uint64(k1)
 	// PTX line 743: mov.u32, warp-uniform
-	u7 := uint64(k2)
+	u7 := uint64(k1)
 	// PTX lines 740, 742, 744: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -9665,12 +9665,11 @@ func tileShuffleBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 	r9 := w.Reg(9)
 	k0 := uint64(0x2)
-	k1 := uint64(0x98)
-	k2 := uint64(0x0)
+	k1 := uint64(0x0)
 	// PTX line 741: mov.u32, warp-uniform
 	u2 := uint64(k1)
 	// PTX line 743: mov.u32, warp-uniform
-	u4 := uint64(k2)
+	u4 := uint64(k1)
 	// PTX lines 740, 742, 744: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -9731,7 +9730,7 @@ func tileShuffleBlock9(w *runtime.Warp, m uint32, budget int) {
 	r31 := w.Reg(31)
 	r32 := w.Reg(32)
 	r33 := w.Reg(33)
-	k0 := uint64(0x98)
+	k0 := uint64(0x0)
 	// PTX line 799: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r32, m, u1)

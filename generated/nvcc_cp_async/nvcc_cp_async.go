@@ -22,7 +22,7 @@ var Module = &runtime.Module{
 	NumPasses:  7,
 	NumWindows: 5,
 	SM:         80,
-	SharedSize: 17424,
+	SharedSize: 6144,
 }
 
 var (
@@ -66,6 +66,7 @@ var (
 		NumRegs:      83,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 2048,
 	}
 	// pipelineWideFunc is PTX kernel pipeline_wide (testdata/ptx/nvcc/cp_async.ptx:327).
 	pipelineWideFunc = &runtime.Func{
@@ -111,6 +112,7 @@ var (
 		NumRegs:      44,
 		Sig:          "()(.param 8,.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 6144,
 	}
 	// pipelineZfillFunc is PTX kernel pipeline_zfill (testdata/ptx/nvcc/cp_async.ptx:424).
 	pipelineZfillFunc = &runtime.Func{
@@ -161,6 +163,7 @@ var (
 		NumRegs:      45,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 4096,
 	}
 	// barrierCopyFunc is PTX kernel barrier_copy (testdata/ptx/nvcc/cp_async.ptx:597).
 	barrierCopyFunc = &runtime.Func{
@@ -200,6 +203,7 @@ var (
 		ParamSize:    40,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 4112,
 	}
 	// cgCopyFunc is PTX kernel cg_copy (testdata/ptx/nvcc/cp_async.ptx:1098).
 	cgCopyFunc = &runtime.Func{
@@ -235,6 +239,7 @@ var (
 		NumRegs:      42,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 1024,
 	}
 )
 
@@ -6017,10 +6022,10 @@ func pipelineWideBlock0(w *runtime.Warp, m uint32, budget int) {
 	r43 := w.Reg(43)
 	k0 := uint64(0x8)
 	k1 := uint64(0x3)
-	k2 := uint64(0x800)
+	k2 := uint64(0x0)
 	k3 := uint64(0x10)
 	k4 := uint64(0x4)
-	k5 := uint64(0x1000)
+	k5 := uint64(0x800)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -6560,8 +6565,7 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x4)
 	k2 := uint64(0x0)
 	k3 := uint64(0x3fffffffffffffff)
-	k4 := uint64(0x2000)
-	k5 := uint64(0x1)
+	k4 := uint64(0x1)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -6696,7 +6700,7 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 471: mov.u32, warp-uniform
-	u22 := uint64(k4)
+	u22 := uint64(k2)
 	runtime.Broadcast(r21, m, u22)
 	// PTX lines 472, 474: lane-local, one loop over the lanes
 	{
@@ -6708,7 +6712,7 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 				v23 := uint64(uint32(u22) + uint32(r20[l]))
 				r22[l] = v23
 				// 474: setp.gt.s64
-				c24t := int64(r19[l]) > int64(k5)
+				c24t := int64(r19[l]) > int64(k4)
 				c24 := c24t
 				c24b0 := uint32(0)
 				if c24 {
@@ -6723,7 +6727,7 @@ func pipelineZfillBlock0(w *runtime.Warp, m uint32, budget int) {
 				v23 := uint64(uint32(u22) + uint32(r20[l]))
 				r22[l] = v23
 				// 474: setp.gt.s64
-				c24t := int64(r19[l]) > int64(k5)
+				c24t := int64(r19[l]) > int64(k4)
 				c24 := c24t
 				c24b0 := uint32(0)
 				if c24 {
@@ -7627,9 +7631,7 @@ func barrierCopyBlock2(w *runtime.Warp, m uint32, budget int) {
 	r103 := w.Reg(103)
 	k0 := uint64(0x10)
 	k1 := uint64(0x4)
-	k2 := uint64(0x3010)
-	k3 := uint64(0x3000)
-	k4 := uint64(0x0)
+	k2 := uint64(0x0)
 	// PTX lines 637, 638, 639, 646: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -7664,7 +7666,7 @@ func barrierCopyBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 647: mov.u32, warp-uniform
-	u5 := uint64(k2)
+	u5 := uint64(k0)
 	runtime.Broadcast(r11, m, u5)
 	// PTX lines 648: lane-local, one loop over the lanes
 	{
@@ -7686,7 +7688,7 @@ func barrierCopyBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 651: cp.async.cg.shared.global
 	w.CpAsync(r12, 0xffffffff, 0x0, r9, 0xffffffffffffffff, 0x0, 16, r102, 0, m, "testdata/ptx/nvcc/cp_async.ptx:651")
 	// PTX line 655: mov.u32, warp-uniform
-	u7 := uint64(k3)
+	u7 := uint64(k2)
 	runtime.Broadcast(r13, m, u7)
 	// PTX line 657: cp.async.mbarrier.arrive.shared.b64
 	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:657")
@@ -7716,7 +7718,7 @@ func barrierCopyBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 673: mov.u32, warp-uniform
-	u10 := uint64(k4)
+	u10 := uint64(k2)
 	runtime.Broadcast(r17, m, u10)
 	_ = u7
 	_ = u10
@@ -8756,7 +8758,7 @@ func barrierCopyBlock23(w *runtime.Warp, m uint32, budget int) {
 func barrierCopyBlock24(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r6 := w.Reg(6)
-	k0 := uint64(0x3000)
+	k0 := uint64(0x0)
 	// PTX line 628: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r6, m, u1)
@@ -9930,7 +9932,7 @@ func cgCopyBlock1(w *runtime.Warp, m uint32, budget int) {
 	r24 := w.Reg(24)
 	r40 := w.Reg(40)
 	k0 := uint64(0x2)
-	k1 := uint64(0x4010)
+	k1 := uint64(0x0)
 	// PTX line 1169: mov.u32, warp-uniform
 	u6 := uint64(k1)
 	// PTX lines 1159, 1160, 1161, 1167, 1168, 1170: lane-local, one loop over the lanes
@@ -10045,7 +10047,7 @@ func cgCopyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r25 := w.Reg(25)
 	k0 := uint64(0x5)
 	k1 := uint64(0x2)
-	k2 := uint64(0x4010)
+	k2 := uint64(0x0)
 	k3 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
@@ -10164,7 +10166,7 @@ func cgCopyBlock3(w *runtime.Warp, m uint32, budget int) {
 	r39 := w.Reg(39)
 	k0 := uint64(0x5)
 	k1 := uint64(0x2)
-	k2 := uint64(0x4010)
+	k2 := uint64(0x0)
 	k3 := uint64(0x4)
 	// PTX line 1207: mov.u32, warp-uniform
 	u4 := uint64(k2)

@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  7,
 	NumWindows: 18,
 	SM:         80,
-	SharedSize: 8192,
+	SharedSize: 4096,
 }
 
 var (
@@ -122,6 +122,7 @@ var (
 		NumRegs:      31,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 4096,
 	}
 	// syncwarpBothSidesFunc is PTX kernel syncwarp_both_sides (testdata/ptx/nvcc/its.ptx:176).
 	syncwarpBothSidesFunc = &runtime.Func{
@@ -154,6 +155,7 @@ var (
 		NumRegs:      24,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 4096,
 	}
 )
 
@@ -3272,7 +3274,6 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x0)
 	k2 := uint64(0x4)
 	k3 := uint64(0x2)
-	k4 := uint64(0x1000)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -3421,7 +3422,7 @@ func syncwarpBothSidesBlock0(w *runtime.Warp, m uint32, budget int) {
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 201: mov.u32, warp-uniform
-	u16 := uint64(k4)
+	u16 := uint64(k1)
 	runtime.Broadcast(r13, m, u16)
 	// PTX lines 202, 203: lane-local, one loop over the lanes
 	{

@@ -134,6 +134,7 @@ var (
 		NumRegs:      79,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 4,.param 4,.param 4)",
 		StackBytes:   0,
+		StaticShared: 2048,
 	}
 )
 

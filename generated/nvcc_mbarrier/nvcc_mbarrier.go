@@ -21,7 +21,7 @@ var Module = &runtime.Module{
 	NumPasses:  5,
 	NumWindows: 7,
 	SM:         80,
-	SharedSize: 8352,
+	SharedSize: 4112,
 }
 
 var (
@@ -60,6 +60,7 @@ var (
 		ParamSize:    40,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 4104,
 	}
 	// barrierDropFunc is PTX kernel barrier_drop (testdata/ptx/nvcc/mbarrier.ptx:805).
 	barrierDropFunc = &runtime.Func{
@@ -96,6 +97,7 @@ var (
 		ParamSize:    40,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 4104,
 	}
 	// barrierSplitFunc is PTX kernel barrier_split (testdata/ptx/nvcc/mbarrier.ptx:1286).
 	barrierSplitFunc = &runtime.Func{
@@ -132,6 +134,7 @@ var (
 		ParamSize:    40,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 136,
 	}
 )
 
@@ -10513,7 +10516,7 @@ func barrierDropBlock2(w *runtime.Warp, m uint32, budget int) {
 	r15 := w.Reg(15)
 	k0 := uint64(0x4)
 	k1 := uint64(0x2)
-	k2 := uint64(0x1010)
+	k2 := uint64(0x8)
 	// PTX line 842: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.CTAID().X))
 	// PTX lines 843, 845, 846, 847, 848, 849, 851: lane-local, one loop over the lanes
@@ -10682,8 +10685,7 @@ func barrierDropBlock3(w *runtime.Warp, m uint32, budget int) {
 	r21 := w.Reg(21)
 	r23 := w.Reg(23)
 	r85 := w.Reg(85)
-	k0 := uint64(0x1008)
-	k1 := uint64(0x0)
+	k0 := uint64(0x0)
 	// PTX line 864: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r16, m, u1)
@@ -10707,15 +10709,15 @@ func barrierDropBlock3(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 875: mov.u32, warp-uniform
-	u3 := uint64(k1)
+	u3 := uint64(k0)
 	runtime.Broadcast(r19, m, u3)
 	// PTX line 876: mov.u64, warp-uniform
-	u4 := uint64((w.GlobalVar(2) + k1))
+	u4 := uint64((w.GlobalVar(2) + k0))
 	// PTX line 877: cvta.global.u64, warp-uniform
 	u5 := uint64(u4)
 	runtime.Broadcast(r21, m, u5)
 	// PTX line 878: mov.u64, warp-uniform
-	u6 := uint64((w.GlobalVar(3) + k1))
+	u6 := uint64((w.GlobalVar(3) + k0))
 	// PTX line 879: cvta.global.u64, warp-uniform
 	u7 := uint64(u6)
 	runtime.Broadcast(r23, m, u7)
@@ -10936,7 +10938,7 @@ func barrierDropBlock9(w *runtime.Warp, m uint32, budget int) {
 func barrierDropBlock10(w *runtime.Warp, m uint32, budget int) {
 	r39 := w.Reg(39)
 	r85 := w.Reg(85)
-	k0 := uint64(0x1008)
+	k0 := uint64(0x0)
 	// PTX line 996: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r39, m, u1)
@@ -11849,7 +11851,7 @@ func barrierDropBlock26(w *runtime.Warp, m uint32, budget int) {
 func barrierDropBlock27(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r5 := w.Reg(5)
-	k0 := uint64(0x1008)
+	k0 := uint64(0x0)
 	// PTX line 833: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r5, m, u1)
@@ -13139,10 +13141,9 @@ func barrierSplitBlock3(w *runtime.Warp, m uint32, budget int) {
 	r25 := w.Reg(25)
 	r26 := w.Reg(26)
 	r55 := w.Reg(55)
-	k0 := uint64(0x2010)
+	k0 := uint64(0x0)
 	k1 := uint64(0x4)
 	k2 := uint64(0x55)
-	k3 := uint64(0x0)
 	// PTX line 1341: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r16, m, u1)
@@ -13238,7 +13239,7 @@ func barrierSplitBlock3(w *runtime.Warp, m uint32, budget int) {
 		flt.Raise(w)
 	}
 	// PTX line 1361: mov.u32, warp-uniform
-	u10 := uint64(k3)
+	u10 := uint64(k0)
 	runtime.Broadcast(r26, m, u10)
 	_ = u1
 	_ = u10
@@ -13459,7 +13460,7 @@ func barrierSplitBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r25 := w.Reg(25)
 	k0 := uint64(0x14)
 	k1 := uint64(0x7c)
-	k2 := uint64(0x2018)
+	k2 := uint64(0x8)
 	k3 := uint64(0x2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
@@ -13545,7 +13546,7 @@ func barrierSplitBlock10(w *runtime.Warp, m uint32, budget int) {
 	r53 := w.Reg(53)
 	k0 := uint64(0x14)
 	k1 := uint64(0x7c)
-	k2 := uint64(0x2018)
+	k2 := uint64(0x8)
 	k3 := uint64(0x2)
 	// PTX line 1483: mov.u32, warp-uniform
 	u3 := uint64(k2)
@@ -13680,7 +13681,7 @@ func barrierSplitBlock10(w *runtime.Warp, m uint32, budget int) {
 func barrierSplitBlock11(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r6 := w.Reg(6)
-	k0 := uint64(0x2010)
+	k0 := uint64(0x0)
 	// PTX line 1314: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r6, m, u1)
@@ -13698,7 +13699,7 @@ func barrierSplitBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x5)
 	k1 := uint64(0x4)
 	k2 := uint64(0x2)
-	k3 := uint64(0x2018)
+	k3 := uint64(0x8)
 	k4 := uint64(0x7)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
@@ -13789,7 +13790,7 @@ func barrierSplitBlock12(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x4)
 	k2 := uint64(0x7)
 	k3 := uint64(0x2)
-	k4 := uint64(0x2018)
+	k4 := uint64(0x8)
 	// PTX line 1334: mov.u32, warp-uniform
 	u8 := uint64(k4)
 	// PTX lines 1327, 1328, 1329, 1330, 1331, 1332, 1333, 1335: lane-local, one loop over the lanes

@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  15,
 	NumWindows: 113,
 	SM:         80,
-	SharedSize: 5376,
+	SharedSize: 3072,
 }
 
 var (
@@ -55,6 +55,7 @@ var (
 		NumRegs:      46,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 512,
 	}
 	// gemmF16Func is PTX kernel gemm_f16 (testdata/ptx/nvcc/mma.ptx:156).
 	gemmF16Func = &runtime.Func{
@@ -107,6 +108,7 @@ var (
 		NumRegs:      359,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 3072,
 	}
 	// gemmF16TransFunc is PTX kernel gemm_f16_trans (testdata/ptx/nvcc/mma.ptx:770).
 	gemmF16TransFunc = &runtime.Func{
@@ -153,6 +155,7 @@ var (
 		NumRegs:      105,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 768,
 	}
 	// gemmBf16Func is PTX kernel gemm_bf16 (testdata/ptx/nvcc/mma.ptx:1005).
 	gemmBf16Func = &runtime.Func{
@@ -347,6 +350,7 @@ var (
 		NumRegs:      91,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8)",
 		StackBytes:   0,
+		StaticShared: 1024,
 		ZeroRegs:     []int32{57},
 	}
 )
@@ -7283,7 +7287,7 @@ func gemmF16Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r66 := w.Reg(66)
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
-	k2 := uint64(0x200)
+	k2 := uint64(0x0)
 	k3 := uint64(0x20)
 	k4 := uint64(0x40)
 	k5 := uint64(0x60)
@@ -7698,7 +7702,7 @@ func gemmF16Block4(w *runtime.Warp, m uint32, budget int) {
 	r169 := w.Reg(169)
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
-	k2 := uint64(0x200)
+	k2 := uint64(0x0)
 	k3 := uint64(0x20)
 	k4 := uint64(0x40)
 	k5 := uint64(0x60)
@@ -8458,7 +8462,7 @@ func gemmF16Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r174 := w.Reg(174)
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
-	k2 := uint64(0xa00)
+	k2 := uint64(0x800)
 	k3 := uint64(0x20)
 	k4 := uint64(0x40)
 	k5 := uint64(0x60)
@@ -8873,7 +8877,7 @@ func gemmF16Block7(w *runtime.Warp, m uint32, budget int) {
 	r277 := w.Reg(277)
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
-	k2 := uint64(0xa00)
+	k2 := uint64(0x800)
 	k3 := uint64(0x20)
 	k4 := uint64(0x40)
 	k5 := uint64(0x60)
@@ -9591,14 +9595,13 @@ func gemmF16Block10(w *runtime.Warp, m uint32, budget int) {
 	r308 := w.Reg(308)
 	r311 := w.Reg(311)
 	r316 := w.Reg(316)
-	k0 := uint64(0x200)
+	k0 := uint64(0x0)
 	k1 := uint64(0x1)
-	k2 := uint64(0xa00)
+	k2 := uint64(0x800)
 	k3 := uint64(0x20)
 	k4 := uint64(0x40)
 	k5 := uint64(0x60)
 	k6 := uint64(0xfffffffc)
-	k7 := uint64(0x0)
 	// PTX line 587: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	// PTX lines 589, 591, 592: lane-local, one loop over the lanes
@@ -9792,7 +9795,7 @@ func gemmF16Block10(w *runtime.Warp, m uint32, budget int) {
 				v16 := uint64(uint32(r280[l]) + uint32(k6))
 				r280[l] = v16
 				// 666: setp.ne.s32
-				c17t := uint32(v16) != uint32(k7)
+				c17t := uint32(v16) != uint32(k0)
 				c17 := c17t
 				c17b0 := uint32(0)
 				if c17 {
@@ -9810,7 +9813,7 @@ func gemmF16Block10(w *runtime.Warp, m uint32, budget int) {
 				v16 := uint64(uint32(r280[l]) + uint32(k6))
 				r280[l] = v16
 				// 666: setp.ne.s32
-				c17t := uint32(v16) != uint32(k7)
+				c17t := uint32(v16) != uint32(k0)
 				c17 := c17t
 				c17b0 := uint32(0)
 				if c17 {
@@ -10424,7 +10427,7 @@ func gemmF16Block16(w *runtime.Warp, m uint32, budget int) {
 	r80 := w.Reg(80)
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
-	k2 := uint64(0x200)
+	k2 := uint64(0x0)
 	// PTX lines 274, 275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -11305,7 +11308,7 @@ func gemmF16Block22(w *runtime.Warp, m uint32, budget int) {
 	r188 := w.Reg(188)
 	k0 := uint64(0x6)
 	k1 := uint64(0x1)
-	k2 := uint64(0xa00)
+	k2 := uint64(0x800)
 	// PTX lines 426, 427, 428, 429, 430, 431, 432, 433, 434, 435, 436, 437, 438: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -12197,8 +12200,8 @@ func gemmF16Block30(w *runtime.Warp, m uint32, budget int) {
 	r329 := w.Reg(329)
 	r330 := w.Reg(330)
 	k0 := uint64(0x1)
-	k1 := uint64(0x200)
-	k2 := uint64(0xa00)
+	k1 := uint64(0x0)
+	k2 := uint64(0x800)
 	// PTX lines 674, 676: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -14692,8 +14695,8 @@ func gemmF16TransBlock9(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x7ffffff8)
 	k2 := uint64(0x4)
 	k3 := uint64(0xf0)
-	k4 := uint64(0xe00)
-	k5 := uint64(0x1000)
+	k4 := uint64(0x0)
+	k5 := uint64(0x200)
 	k6 := uint64(0x40)
 	// PTX line 959: mov.u32, warp-uniform
 	u7 := uint64(k4)
@@ -15089,7 +15092,7 @@ func gemmF16TransBlock11(w *runtime.Warp, m uint32, budget int) {
 	r21 := w.Reg(21)
 	r25 := w.Reg(25)
 	k0 := uint64(0x1)
-	k1 := uint64(0xe00)
+	k1 := uint64(0x0)
 	// PTX line 819: mov.u32, warp-uniform
 	u2 := uint64(k1)
 	// PTX lines 818, 820, 821, 822, 823, 824, 825: lane-local, one loop over the lanes
@@ -15150,7 +15153,7 @@ func gemmF16TransBlock13(w *runtime.Warp, m uint32, budget int) {
 	r36 := w.Reg(36)
 	k0 := uint64(0xffffff80)
 	k1 := uint64(0x1)
-	k2 := uint64(0xe00)
+	k2 := uint64(0x0)
 	k3 := uint64(0x80)
 	// PTX line 847: mov.u32, warp-uniform
 	u3 := uint64(k2)
@@ -15298,7 +15301,7 @@ func gemmF16TransBlock16(w *runtime.Warp, m uint32, budget int) {
 	r50 := w.Reg(50)
 	r54 := w.Reg(54)
 	k0 := uint64(0x1)
-	k1 := uint64(0x1000)
+	k1 := uint64(0x200)
 	// PTX line 889: mov.u32, warp-uniform
 	u2 := uint64(k1)
 	// PTX lines 888, 890, 891, 892, 893, 894, 895: lane-local, one loop over the lanes
@@ -15359,7 +15362,7 @@ func gemmF16TransBlock18(w *runtime.Warp, m uint32, budget int) {
 	r65 := w.Reg(65)
 	k0 := uint64(0xffffff80)
 	k1 := uint64(0x1)
-	k2 := uint64(0x1000)
+	k2 := uint64(0x200)
 	k3 := uint64(0x80)
 	// PTX line 917: mov.u32, warp-uniform
 	u3 := uint64(k2)
@@ -18783,7 +18786,7 @@ func wmmaGemmBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 1419: wmma.load.b.sync.aligned.col.m16n16k16.global.f16
 	w.WmmaLoad(runtime.WmmaB, isa.MatF16, true, runtime.SpaceGlobal, [8]int{35, 36, 37, 38, 39, 40, 41, 42}, r34, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1419")
 	// PTX line 1422: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
-	w.WmmaMma(isa.MatF32, isa.MatF32, [8]int{43, 44, 45, 46, 47, 48, 49, 50}, [8]int{26, 27, 28, 29, 30, 31, 32, 33}, [8]int{35, 36, 37, 38, 39, 40, 41, 42}, [8]int{15, 16, 17, 18, 19, 20, 21, 22}, m, "testdata/ptx/nvcc/mma.ptx:1422")
+	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF32, [8]int{43, 44, 45, 46, 47, 48, 49, 50}, [8]int{26, 27, 28, 29, 30, 31, 32, 33}, [8]int{35, 36, 37, 38, 39, 40, 41, 42}, [8]int{15, 16, 17, 18, 19, 20, 21, 22}, m, "testdata/ptx/nvcc/mma.ptx:1422")
 	// PTX line 1424: add.s64, warp-uniform
 	u20 := uint64(uint64(u17) + uint64(k5))
 	runtime.Broadcast(r51, m, u20)
@@ -18795,7 +18798,7 @@ func wmmaGemmBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 1430: wmma.load.b.sync.aligned.col.m16n16k16.global.f16
 	w.WmmaLoad(runtime.WmmaB, isa.MatF16, true, runtime.SpaceGlobal, [8]int{61, 62, 63, 64, 65, 66, 67, 68}, r60, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1430")
 	// PTX line 1432: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
-	w.WmmaMma(isa.MatF32, isa.MatF32, [8]int{69, 70, 71, 72, 73, 74, 75, 76}, [8]int{52, 53, 54, 55, 56, 57, 58, 59}, [8]int{61, 62, 63, 64, 65, 66, 67, 68}, [8]int{43, 44, 45, 46, 47, 48, 49, 50}, m, "testdata/ptx/nvcc/mma.ptx:1432")
+	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF32, [8]int{69, 70, 71, 72, 73, 74, 75, 76}, [8]int{52, 53, 54, 55, 56, 57, 58, 59}, [8]int{61, 62, 63, 64, 65, 66, 67, 68}, [8]int{43, 44, 45, 46, 47, 48, 49, 50}, m, "testdata/ptx/nvcc/mma.ptx:1432")
 	// PTX line 1435: wmma.store.d.sync.aligned.row.m16n16k16.global.f32
 	w.WmmaStore(isa.MatF32, false, runtime.SpaceGlobal, [8]int{69, 70, 71, 72, 73, 74, 75, 76}, r13, 0xffffffffffffffff, 0x0, 14, m, "testdata/ptx/nvcc/mma.ptx:1435")
 	_ = u13
@@ -20870,8 +20873,8 @@ func wmmaHalfBlock5(w *runtime.Warp, m uint32, budget int) {
 	r78 := w.Reg(78)
 	r88 := w.Reg(88)
 	k0 := uint64(0x10)
-	k1 := uint64(0x1100)
-	k2 := uint64(0x1300)
+	k1 := uint64(0x0)
+	k2 := uint64(0x200)
 	k3 := uint64(0x2)
 	// PTX line 1579: mov.u32, warp-uniform
 	u1 := uint64(k0)
@@ -20916,7 +20919,7 @@ func wmmaHalfBlock5(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 1593: wmma.load.c.sync.aligned.col.m16n16k16.global.f16
 	w.WmmaLoad(runtime.WmmaC, isa.MatF16, true, runtime.SpaceGlobal, [8]int{79, 80, 81, 82, 0, 0, 0, 0}, r78, 0xffffffffffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1593")
 	// PTX line 1596: wmma.mma.sync.aligned.col.row.m16n16k16.f16.f16
-	w.WmmaMma(isa.MatF16, isa.MatF16, [8]int{83, 84, 85, 86, 0, 0, 0, 0}, [8]int{59, 60, 61, 62, 63, 64, 65, 66}, [8]int{68, 69, 70, 71, 72, 73, 74, 75}, [8]int{79, 80, 81, 82, 0, 0, 0, 0}, m, "testdata/ptx/nvcc/mma.ptx:1596")
+	w.WmmaMma(isa.MatF16, isa.MatF16, isa.MatF16, [8]int{83, 84, 85, 86, 0, 0, 0, 0}, [8]int{59, 60, 61, 62, 63, 64, 65, 66}, [8]int{68, 69, 70, 71, 72, 73, 74, 75}, [8]int{79, 80, 81, 82, 0, 0, 0, 0}, m, "testdata/ptx/nvcc/mma.ptx:1596")
 	// PTX lines 1598, 1600: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -21026,8 +21029,8 @@ func wmmaHalfBlock7(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	k0 := uint64(0x1)
-	k1 := uint64(0x1300)
-	k2 := uint64(0x1100)
+	k1 := uint64(0x200)
+	k2 := uint64(0x0)
 	// PTX line 1485: mov.u32, warp-uniform
 	u2 := uint64(k1)
 	// PTX line 1487: mov.u32, warp-uniform
@@ -21081,8 +21084,8 @@ func wmmaHalfBlock9(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x60)
 	k2 := uint64(0x1)
 	k3 := uint64(0x80)
-	k4 := uint64(0x1100)
-	k5 := uint64(0x1300)
+	k4 := uint64(0x0)
+	k5 := uint64(0x200)
 	// PTX line 1521: mov.u32, warp-uniform
 	u6 := uint64(k4)
 	// PTX line 1523: mov.u32, warp-uniform

@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  21,
 	NumWindows: 4,
 	SM:         80,
-	SharedSize: 2048,
+	SharedSize: 1024,
 }
 
 var (
@@ -61,6 +61,7 @@ var (
 		NumRegs:      43,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 1024,
 	}
 	// reduceMaxFunc is PTX kernel reduce_max (testdata/ptx/nvcc/reduce_shared.ptx:144).
 	reduceMaxFunc = &runtime.Func{
@@ -99,6 +100,7 @@ var (
 		NumRegs:      43,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 1024,
 	}
 )
 
@@ -4995,7 +4997,7 @@ func reduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r7 := w.Reg(7)
 	r13 := w.Reg(13)
 	k0 := uint64(0x2)
-	k1 := uint64(0x400)
+	k1 := uint64(0x0)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
 	{
@@ -5048,7 +5050,7 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 	r7 := w.Reg(7)
 	r13 := w.Reg(13)
 	k0 := uint64(0x2)
-	k1 := uint64(0x400)
+	k1 := uint64(0x0)
 	// PTX line 175: mov.u32, warp-uniform
 	u2 := uint64(k1)
 	// PTX lines 174, 176, 177: lane-local, one loop over the lanes
@@ -7158,7 +7160,7 @@ func reduceMaxBlock28(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 253: ld.shared.f32
-	u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:253")
+	u2 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:253")
 	// PTX lines 254, 255: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -7224,7 +7226,7 @@ func reduceMaxBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
 		}, m)
 	}
 	// PTX line 261: ld.shared.f32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:261")
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:261")
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
 	{
@@ -7286,7 +7288,7 @@ func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 261: ld.shared.f32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:261")
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:261")
 	// PTX lines 262, 263, 264, 265: lane-local, one loop over the lanes
 	{
 		if budget == 0 {

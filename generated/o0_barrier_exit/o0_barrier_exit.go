@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  10,
 	NumWindows: 67,
 	SM:         80,
-	SharedSize: 8208,
+	SharedSize: 4096,
 }
 
 var (
@@ -62,6 +62,7 @@ var (
 		NumRegs:      47,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   32,
+		StaticShared: 4096,
 	}
 	// interleavedReturnBarrierFunc is PTX kernel interleaved_return_barrier (testdata/ptx/O0/barrier_exit.ptx:99).
 	interleavedReturnBarrierFunc = &runtime.Func{
@@ -95,6 +96,7 @@ var (
 		NumRegs:      59,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   32,
+		StaticShared: 4096,
 	}
 	// warpHandoffFunc is PTX kernel warp_handoff (testdata/ptx/O0/barrier_exit.ptx:204).
 	warpHandoffFunc = &runtime.Func{
@@ -121,6 +123,7 @@ var (
 		NumRegs:      47,
 		Sig:          "()(.param 8)",
 		StackBytes:   16,
+		StaticShared: 8,
 	}
 )
 
@@ -3550,7 +3553,7 @@ func interleavedReturnBarrierBlock2(w *runtime.Warp, m uint32, budget int) {
 	r21 := w.Reg(21)
 	r26 := w.Reg(26)
 	k0 := uint64(0x2)
-	k1 := uint64(0x1000)
+	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
 	// PTX line 147: mov.u64, warp-uniform
 	u8 := uint64(k1)
@@ -4060,7 +4063,7 @@ func interleavedReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 	r35 := w.Reg(35)
 	r37 := w.Reg(37)
 	r40 := w.Reg(40)
-	k0 := uint64(0x1000)
+	k0 := uint64(0x0)
 	k1 := uint64(0xe0000000)
 	k2 := uint64(0x2)
 	// PTX lines 168, 169: lane-local, one loop over the lanes
@@ -5311,15 +5314,14 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 // warpHandoffBlock1Warp runs block 1 of kernel warp_handoff for a full warp in one pass over the lanes where its
 // accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
 func warpHandoffBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
-	k0 := uint64(0x2000)
+	k0 := uint64(0x0)
 	k1 := uint64(0xe0000000)
-	k2 := uint64(0x0)
 	// PTX line 238: mov.u64, warp-uniform
 	u1 := uint64(k0)
 	// PTX line 239: cvta.shared.u64, warp-uniform
 	u2 := uint64(uint64(u1 + k1))
 	// PTX line 240: mov.b32, warp-uniform
-	u3 := uint64(k2)
+	u3 := uint64(k0)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
 	{
@@ -5355,15 +5357,14 @@ func warpHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, warpHandoffBlock1Warp(w, m, budget)) {
 		return
 	}
-	k0 := uint64(0x2000)
+	k0 := uint64(0x0)
 	k1 := uint64(0xe0000000)
-	k2 := uint64(0x0)
 	// PTX line 238: mov.u64, warp-uniform
 	u1 := uint64(k0)
 	// PTX line 239: cvta.shared.u64, warp-uniform
 	u2 := uint64(uint64(u1 + k1))
 	// PTX line 240: mov.b32, warp-uniform
-	u3 := uint64(k2)
+	u3 := uint64(k0)
 	// PTX lines 241: lane-local, one loop over the lanes
 	{
 		s4w := w.Window(52)
@@ -5531,9 +5532,8 @@ func warpHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
 // warpHandoffBlock5Warp runs block 5 of kernel warp_handoff for a full warp in one pass over the lanes where its
 // accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
 func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
-	k0 := uint64(0x2000)
+	k0 := uint64(0x0)
 	k1 := uint64(0xe0000000)
-	k2 := uint64(0x0)
 	// PTX line 252: mov.u64, warp-uniform
 	u1 := uint64(k0)
 	// PTX line 253: cvta.shared.u64, warp-uniform
@@ -5565,7 +5565,7 @@ func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 254: ld.volatile.u32
 			v3 := runtime.Load32(fp0, fo0+uint64(l)<<2)
 			// 255: setp.ne.s32
-			c4t := uint32(v3) != uint32(k2)
+			c4t := uint32(v3) != uint32(k0)
 			c4 := c4t
 			c4b0 := uint32(0)
 			if c4 {
@@ -5584,9 +5584,8 @@ func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, warpHandoffBlock5Warp(w, m, budget)) {
 		return
 	}
-	k0 := uint64(0x2000)
+	k0 := uint64(0x0)
 	k1 := uint64(0xe0000000)
-	k2 := uint64(0x0)
 	// PTX line 252: mov.u64, warp-uniform
 	u1 := uint64(k0)
 	// PTX line 253: cvta.shared.u64, warp-uniform
@@ -5618,7 +5617,7 @@ func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 255: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
+				c4t := uint32(v3) != uint32(k0)
 				c4 := c4t
 				c4b0 := uint32(0)
 				if c4 {
@@ -5648,7 +5647,7 @@ func warpHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
 					}
 				}
 				// 255: setp.ne.s32
-				c4t := uint32(v3) != uint32(k2)
+				c4t := uint32(v3) != uint32(k0)
 				c4 := c4t
 				c4b0 := uint32(0)
 				if c4 {
@@ -5668,7 +5667,7 @@ func warpHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r23 := w.Reg(23)
 	r27 := w.Reg(27)
-	k0 := uint64(0x2004)
+	k0 := uint64(0x4)
 	k1 := uint64(0xe0000000)
 	k2 := uint64(0x2)
 	// PTX line 261: mov.u64, warp-uniform
@@ -6030,9 +6029,9 @@ func warpHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 // accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
 func warpHandoffBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x3e8)
-	k1 := uint64(0x2004)
+	k1 := uint64(0x4)
 	k2 := uint64(0xe0000000)
-	k3 := uint64(0x2000)
+	k3 := uint64(0x0)
 	k4 := uint64(0x1)
 	// PTX line 280: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.CTAID().X))
@@ -6111,9 +6110,9 @@ func warpHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 		return
 	}
 	k0 := uint64(0x3e8)
-	k1 := uint64(0x2004)
+	k1 := uint64(0x4)
 	k2 := uint64(0xe0000000)
-	k3 := uint64(0x2000)
+	k3 := uint64(0x0)
 	k4 := uint64(0x1)
 	// PTX line 280: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.CTAID().X))

@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  7,
 	NumWindows: 110,
 	SM:         80,
-	SharedSize: 8192,
+	SharedSize: 4096,
 }
 
 var (
@@ -121,6 +121,7 @@ var (
 		NumRegs:      62,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   32,
+		StaticShared: 4096,
 	}
 	// syncwarpBothSidesFunc is PTX kernel syncwarp_both_sides (testdata/ptx/O0/its.ptx:304).
 	syncwarpBothSidesFunc = &runtime.Func{
@@ -150,6 +151,7 @@ var (
 		NumRegs:      57,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   48,
+		StaticShared: 4096,
 	}
 )
 
@@ -7715,7 +7717,7 @@ func syncwarpBothSidesBlock1(w *runtime.Warp, m uint32, budget int) {
 	r24 := w.Reg(24)
 	r27 := w.Reg(27)
 	k0 := uint64(0x2)
-	k1 := uint64(0x1000)
+	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
 	k3 := uint64(0xffffffff)
 	// PTX line 349: mov.u64, warp-uniform
@@ -8207,7 +8209,7 @@ func syncwarpBothSidesBlock3(w *runtime.Warp, m uint32, budget int) {
 	r42 := w.Reg(42)
 	r45 := w.Reg(45)
 	k0 := uint64(0x2)
-	k1 := uint64(0x1000)
+	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
 	k3 := uint64(0xffffffff)
 	// PTX line 373: mov.u64, warp-uniform

@@ -136,6 +136,7 @@ var (
 		NumRegs:      135,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 4,.param 4,.param 4)",
 		StackBytes:   80,
+		StaticShared: 2048,
 	}
 )
 

@@ -20,7 +20,7 @@ var Module = &runtime.Module{
 	NumPasses:  12,
 	NumWindows: 61,
 	SM:         80,
-	SharedSize: 2048,
+	SharedSize: 1024,
 }
 
 var (
@@ -62,6 +62,7 @@ var (
 		NumRegs:      59,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   32,
+		StaticShared: 1024,
 	}
 	// reduceMaxFunc is PTX kernel reduce_max (testdata/ptx/O0/reduce_shared.ptx:135).
 	reduceMaxFunc = &runtime.Func{
@@ -101,6 +102,7 @@ var (
 		NumRegs:      64,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   48,
+		StaticShared: 1024,
 	}
 )
 
@@ -4707,7 +4709,7 @@ func reduceMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 	r23 := w.Reg(23)
 	r28 := w.Reg(28)
 	k0 := uint64(0x2)
-	k1 := uint64(0x400)
+	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
 	// PTX line 191: mov.u64, warp-uniform
 	u4 := uint64(k1)
@@ -5209,7 +5211,7 @@ func reduceMaxBlock7(w *runtime.Warp, m uint32, budget int) {
 	r45 := w.Reg(45)
 	r48 := w.Reg(48)
 	r51 := w.Reg(51)
-	k0 := uint64(0x400)
+	k0 := uint64(0x0)
 	k1 := uint64(0xe0000000)
 	k2 := uint64(0x2)
 	// PTX line 213: mov.u64, warp-uniform
@@ -5952,7 +5954,7 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r57 := w.Reg(57)
 	r62 := w.Reg(62)
-	k0 := uint64(0x400)
+	k0 := uint64(0x0)
 	k1 := uint64(0xe0000000)
 	k2 := uint64(0x2)
 	// PTX line 248: mov.u64, warp-uniform

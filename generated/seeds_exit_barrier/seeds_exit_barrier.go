@@ -48,6 +48,7 @@ var (
 		NumRegs:      15,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
+		StaticShared: 256,
 	}
 )
 

@@ -51,6 +51,7 @@ var (
 		NumRegs:      15,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
+		StaticShared: 8,
 		ZeroRegs:     []int32{2, 5, 6},
 	}
 )

@@ -75,6 +75,7 @@ var (
 		ParamSize:    16,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
+		StaticShared: 512,
 	}
 )
 

@@ -87,6 +87,7 @@ var (
 		NumRegs:      18,
 		Sig:          "()(.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 256,
 	}
 	// brxRangeFunc is PTX kernel brx_range (testdata/ptx/semantics/fault_misc.ptx:82).
 	brxRangeFunc = &runtime.Func{

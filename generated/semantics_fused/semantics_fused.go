@@ -61,6 +61,7 @@ var (
 		NumRegs:      36,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
+		StaticShared: 8192,
 	}
 )
 

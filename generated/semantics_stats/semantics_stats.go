@@ -122,6 +122,7 @@ var (
 		NumRegs:      28,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   16,
+		StaticShared: 512,
 		ZeroRegs:     []int32{14, 24},
 	}
 	// f3Func is PTX function f3 (testdata/ptx/semantics/stats.ptx:150).

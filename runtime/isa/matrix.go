@@ -11,6 +11,7 @@ const (
 	MatBF16                // .bf16, two a .b32 register
 	MatTF32                // .tf32, one a .b32 register: an f32 whose low 13 mantissa bits are ignored
 	MatF32                 // .f32, one a register
+	MatF64                 // .f64, one a 64-bit register (wmma's m8n8k4)
 )
 
 // MatElem returns element i (0 or 1 for the packed 16-bit types, 0 otherwise) of a fragment
@@ -41,6 +42,18 @@ func MmaDot(c float64, a, b []float64) float64 {
 	s := c
 	for k := range a {
 		s += a[k] * b[k]
+	}
+	return s
+}
+
+// MmaDotF64 is one element of the .f64 wmma's D = A*B + C (m8n8k4, .rn): c + a[0]*b[0] + ...
+// + a[k-1]*b[k-1] as a chain of fused multiply-adds in k order, each rounded to nearest even
+// in float64. As for MmaDot, NVIDIA does not document the order; sums float64 holds exactly
+// match the GPU whatever its order.
+func MmaDotF64(c float64, a, b []float64) float64 {
+	s := c
+	for k := range a {
+		s = math.FMA(a[k], b[k], s)
 	}
 	return s
 }

@@ -1,4 +1,4 @@
-// Device description, function attributes, the occupancy calculator, pitched memory and the
+// Device description, function attributes (each kernel's own static shared memory), the occupancy calculator, pitched memory and the
 // error paths of the runtime API: prints what the program sees, one fact a line.
 #include <cstdio>
 #include <cstring>
@@ -8,6 +8,14 @@ __global__ void tile(float *out, int pitch) {
     s[threadIdx.x] = threadIdx.x;
     __syncthreads();
     out[blockIdx.x * pitch / sizeof(float) + threadIdx.x] = s[255 - threadIdx.x];
+}
+
+// reverse's shared array is its own: tile's does not count in its sharedSizeBytes.
+__global__ void reverse(double *x) {
+    __shared__ double s[512];
+    s[threadIdx.x] = x[threadIdx.x];
+    __syncthreads();
+    x[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
 }
 
 int main() {
@@ -34,6 +42,8 @@ int main() {
     cudaFuncAttributes fa;
     cudaFuncGetAttributes(&fa, tile);
     printf("tile: shared=%zu maxThreads=%d\n", fa.sharedSizeBytes, fa.maxThreadsPerBlock);
+    cudaFuncGetAttributes(&fa, reverse);
+    printf("reverse: shared=%zu\n", fa.sharedSizeBytes);
     int blocks = -1, minGrid = -1, block = -1;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, tile, 256, 0);
     cudaOccupancyMaxPotentialBlockSize(&minGrid, &block, tile, 0, 0);
@@ -66,9 +76,10 @@ int main() {
     printf("launch 2048 threads: peek %s, last %s, peek %s\n", cudaGetErrorName(p1), cudaGetErrorName(p2), cudaGetErrorName(p3));
     void *m;
     printf("managed of 0 bytes: %s\n", cudaGetErrorName(cudaMallocManaged(&m, 0)));
-    cudaGraph_t g;
-    cudaError_t g1 = cudaGraphCreate(&g, 0), g2 = cudaGraphCreate(&g, 0);
-    printf("graph: %s %s\n", cudaGetErrorName(g1), cudaGetErrorName(g2));
+    cudaArray_t arr;
+    cudaChannelFormatDesc desc = {32, 0, 0, 0, cudaChannelFormatKindFloat};
+    cudaError_t a1 = cudaMallocArray(&arr, &desc, 16, 16), a2 = cudaMallocArray(&arr, &desc, 16, 16);
+    printf("array: %s %s\n", cudaGetErrorName(a1), cudaGetErrorName(a2));
     printf("error 700: %s / %s\n", cudaGetErrorName((cudaError_t)700), cudaGetErrorString((cudaError_t)700));
     // Bad arguments: a NULL out-parameter and a wild host pointer are errors, not crashes.
     float *dd;

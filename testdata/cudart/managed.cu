@@ -1,7 +1,8 @@
 // Memory that host code and kernels share at one address, under the drop-in: cudaMallocManaged,
 // __managed__ variables, cudaHostAlloc(cudaHostAllocMapped) with cudaHostGetDevicePointer, and
 // cudaHostRegister of the program's own memory. The host writes, kernels update, and the host
-// reads without any cudaMemcpy.
+// reads without any cudaMemcpy. Prefetches, advice and stream attachments of managed memory
+// are accepted (and change nothing), and refused for memory that is not managed.
 #include <cstdio>
 #include <cstdlib>
 
@@ -35,10 +36,24 @@ int main() {
     float *x;
     check(cudaMallocManaged(&x, n * sizeof(float)), "cudaMallocManaged");
     for (int i = 0; i < n; i++) x[i] = (float)i;
+    cudaStream_t st;
+    check(cudaStreamCreate(&st), "cudaStreamCreate");
+    check(cudaStreamAttachMemAsync(st, x, 0, cudaMemAttachSingle), "cudaStreamAttachMemAsync");
+    check(cudaMemAdvise(x, n * sizeof(float), cudaMemAdviseSetReadMostly, 0), "cudaMemAdvise");
+    check(cudaMemPrefetchAsync(x, n * sizeof(float), 0, st), "cudaMemPrefetchAsync");
     counter = 7;
     scale = 2.5f;
-    update<<<(n + 255) / 256, 256>>>(x, n);
-    check(cudaDeviceSynchronize(), "sync");
+    update<<<(n + 255) / 256, 256, 0, st>>>(x, n);
+    check(cudaMemPrefetchAsync(x, n * sizeof(float), cudaCpuDeviceId, st), "cudaMemPrefetchAsync to the host");
+    check(cudaStreamSynchronize(st), "sync");
+    float *pageable = (float *)malloc(64);
+    printf("prefetch: variable=%s pageable=%s beyond=%s device 3=%s\n",
+           cudaGetErrorName(cudaMemPrefetchAsync(&counter, sizeof counter, 0, 0)),
+           cudaGetErrorName(cudaMemPrefetchAsync(pageable, 64, 0, 0)),
+           cudaGetErrorName(cudaMemPrefetchAsync(x, n * sizeof(float) + 4, 0, 0)),
+           cudaGetErrorName(cudaMemPrefetchAsync(x, 4, 3, 0)));
+    free(pageable);
+    cudaGetLastError();
     double sum = 0;
     for (int i = 0; i < n; i++) sum += x[i];
     cudaPointerAttributes attr;

@@ -37,6 +37,53 @@ struct cudaPointerAttributes {
     void *hostPointer;
 };
 
+// The 3D copies of cudaMemcpy3D and graph memcpy nodes (driver_types.h). ptx2go has no CUDA
+// arrays: srcArray and dstArray must be NULL.
+struct cudaPos {
+    size_t x, y, z;
+};
+struct cudaPitchedPtr {
+    void *ptr;
+    size_t pitch;
+    size_t xsize;
+    size_t ysize;
+};
+struct cudaExtent {
+    size_t width, height, depth;
+};
+struct cudaMemcpy3DParms {
+    void *srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    void *dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent;
+    int kind; // enum cudaMemcpyKind
+};
+
+// The parameters of CUDA graph nodes (driver_types.h).
+struct cudaKernelNodeParams {
+    void *func;
+    ptx2go_dim3 gridDim;
+    ptx2go_dim3 blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+};
+struct cudaHostNodeParams {
+    void *fn; // cudaHostFn_t
+    void *userData;
+};
+
 // Calls through the function pointers a program hands to cudaStreamAddCallback and
 // cudaLaunchHostFunc (calls.c).
 void ptx2go_call_stream_callback(void *fn, void *stream, int status, void *data);

@@ -761,28 +761,10 @@ func cuLaunch(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, params, e
 	case params != nil:
 		buf = k.packParams(unsafe.Pointer(params))
 	case extra != nil:
-		// {CU_LAUNCH_PARAM_BUFFER_POINTER, p, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END}
-		var ptr unsafe.Pointer
-		size := -1
-		for i := 0; ; i += 2 {
-			e := unsafe.Slice(extra, i+2)
-			if e[i] == C.PTX2GO_LAUNCH_PARAM_END {
-				break
-			}
-			switch e[i] {
-			case C.PTX2GO_LAUNCH_PARAM_BUFFER_POINTER:
-				ptr = e[i+1]
-			case C.PTX2GO_LAUNCH_PARAM_BUFFER_SIZE:
-				size = int(*(*C.size_t)(e[i+1]))
-			default:
-				return errInvalidValue
-			}
+		var code cudaError
+		if buf, code = k.extraParams(unsafe.Pointer(extra)); code != success {
+			return code
 		}
-		if ptr == nil || size < 0 {
-			return errInvalidValue
-		}
-		buf = make([]byte, k.fn.KernelParams)
-		copy(buf, unsafe.Slice((*byte)(ptr), min(size, len(buf))))
 	default:
 		if k.fn.KernelParams != 0 {
 			return errInvalidValue

@@ -47,6 +47,10 @@ const (
 	errLaunchFailure               cudaError = 719
 	errCooperativeLaunchTooBig     cudaError = 720
 	errNotSupported                cudaError = 801
+	errStreamCaptureUnsupported    cudaError = 900
+	errStreamCaptureUnmatched      cudaError = 903
+	errStreamCaptureUnjoined       cudaError = 904
+	errGraphExecUpdateFailure      cudaError = 910
 	errUnknown                     cudaError = 999
 )
 
@@ -85,6 +89,10 @@ var errorNames = map[cudaError][2]string{
 	errLaunchFailure:               {"cudaErrorLaunchFailure", "unspecified launch failure"},
 	errCooperativeLaunchTooBig:     {"cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},
 	errNotSupported:                {"cudaErrorNotSupported", "operation not supported"},
+	errStreamCaptureUnsupported:    {"cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+	errStreamCaptureUnmatched:      {"cudaErrorStreamCaptureUnmatched", "capture was not initiated in this stream"},
+	errStreamCaptureUnjoined:       {"cudaErrorStreamCaptureUnjoined", "capturing stream has unjoined work"},
+	errGraphExecUpdateFailure:      {"cudaErrorGraphExecUpdateFailure", "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update"},
 	errUnknown:                     {"cudaErrorUnknown", "unknown error"},
 }
 

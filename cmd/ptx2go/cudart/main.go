@@ -88,6 +88,10 @@ type variable struct {
 type event struct {
 	recorded bool
 	at       int64 // nanoseconds since start, when recorded
+	// capture is the stream capture the event was last recorded in, if it was, and captured
+	// the nodes a stream waiting for it then depends on.
+	capture  *capture
+	captured []*graphNode
 }
 
 // state is the drop-in's process-wide state. mu guards the maps and fields; kernels and
@@ -102,12 +106,19 @@ var state struct {
 	host    map[uintptr]hostAlloc    // host-visible memory: page-locked, managed, registered
 	streams map[uintptr]bool
 	events  map[uintptr]*event
-	configs map[C.ulong][]launchConfig // __cudaPushCallConfiguration's stack of each host thread
-	used    uint64                     // bytes allocated with cudaMalloc and cuMemAlloc
-	allocs  map[runtime.Ptr]int        // those allocations and their sizes
-	lastErr map[C.ulong]cudaError      // cudaGetLastError's error of each host thread
-	sticky  cudaError                  // a kernel fault: every later call returns it
-	nmods   int
+	// CUDA graphs (graph.go): graphs, their nodes and instantiated graphs by handle, the
+	// captures streams take part in, and cudaThreadExchangeStreamCaptureMode's mode.
+	graphs      map[uintptr]*graph
+	nodes       map[uintptr]*graphNode
+	execs       map[uintptr]*graphExec
+	captures    map[uintptr]*capture
+	captureMode C.int
+	configs     map[C.ulong][]launchConfig // __cudaPushCallConfiguration's stack of each host thread
+	used        uint64                     // bytes allocated with cudaMalloc and cuMemAlloc
+	allocs      map[runtime.Ptr]int        // those allocations and their sizes
+	lastErr     map[C.ulong]cudaError      // cudaGetLastError's error of each host thread
+	sticky      cudaError                  // a kernel fault: every later call returns it
+	nmods       int
 }
 
 // launchConfig is one <<<grid, block, shared, stream>>> configuration.
@@ -126,6 +137,10 @@ func init() {
 	state.host = map[uintptr]hostAlloc{}
 	state.streams = map[uintptr]bool{}
 	state.events = map[uintptr]*event{}
+	state.graphs = map[uintptr]*graph{}
+	state.nodes = map[uintptr]*graphNode{}
+	state.execs = map[uintptr]*graphExec{}
+	state.captures = map[uintptr]*capture{}
 	state.configs = map[C.ulong][]launchConfig{}
 	state.allocs = map[runtime.Ptr]int{}
 	state.lastErr = map[C.ulong]cudaError{}
@@ -299,8 +314,8 @@ func (k *kernel) launch(grid, block runtime.Dim3, shared int, params []byte, coo
 	if f, ok := errors.AsType[*runtime.Fault](err); ok {
 		code := faultError(f)
 		fmt.Fprintf(os.Stderr, "ptx2go: kernel fault, %s (%s): %v\n", errorName(code), errorString(code), f)
-		if f.Assert != nil {
-			addAssert(f.CUDAAssertMessage())
+		for _, line := range f.AssertLines {
+			addAssert(line)
 		}
 		state.mu.Lock()
 		state.sticky = code
@@ -320,6 +335,34 @@ func (k *kernel) packParams(args unsafe.Pointer) []byte {
 		copy(buf[p.Offset:], unsafe.Slice((*byte)(ptrs[i]), p.Size))
 	}
 	return buf
+}
+
+// extraParams lays out the kernel's parameters from cuLaunchKernel's (or a graph kernel
+// node's) extra array: {CU_LAUNCH_PARAM_BUFFER_POINTER, p, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+// CU_LAUNCH_PARAM_END}.
+func (k *kernel) extraParams(extra unsafe.Pointer) ([]byte, cudaError) {
+	var ptr unsafe.Pointer
+	size := -1
+	for i := 0; ; i += 2 {
+		e := unsafe.Slice((*unsafe.Pointer)(extra), i+2)
+		if e[i] == C.PTX2GO_LAUNCH_PARAM_END {
+			break
+		}
+		switch e[i] {
+		case C.PTX2GO_LAUNCH_PARAM_BUFFER_POINTER:
+			ptr = e[i+1]
+		case C.PTX2GO_LAUNCH_PARAM_BUFFER_SIZE:
+			size = int(*(*C.size_t)(e[i+1]))
+		default:
+			return nil, errInvalidValue
+		}
+	}
+	if ptr == nil || size < 0 {
+		return nil, errInvalidValue
+	}
+	buf := make([]byte, k.fn.KernelParams)
+	copy(buf, unsafe.Slice((*byte)(ptr), min(size, len(buf))))
+	return buf, success
 }
 
 // faultError maps a kernel fault to the CUDA error a GPU reports for it.

@@ -399,6 +399,81 @@ func cudaMallocManaged(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int)
 	return success
 }
 
+// managedRange checks that the n bytes at p are managed memory a prefetch, an advice or an
+// attachment may name: a cudaMallocManaged allocation, or device memory (a __managed__
+// variable lives in the module's globals). n of 0 names the rest of the allocation.
+func managedRange(p unsafe.Pointer, n C.size_t) cudaError {
+	if base, kind, size, ok := hostRange(uintptr(p)); ok {
+		if kind != allocManaged || uintptr(p)+uintptr(n) > base+uintptr(size) {
+			return errInvalidValue
+		}
+		return success
+	}
+	if !isDevice(device(), uintptr(p), max(int(n), 1)) {
+		return errInvalidValue
+	}
+	return success
+}
+
+// The device cudaMemPrefetchAsync and cudaMemAdvise name: ptx2go's one device, or the host.
+const cpuDeviceID = -1
+
+// cudaMemPrefetchAsync accepts a prefetch of managed memory to the device or the host and
+// does nothing: managed memory is host memory that kernels reach in place, so there is
+// nothing to migrate.
+//
+//export cudaMemPrefetchAsync
+func cudaMemPrefetchAsync(p unsafe.Pointer, n C.size_t, dev C.int, stream unsafe.Pointer) (r C.int) {
+	defer guard("cudaMemPrefetchAsync", &r)()
+	if e := check(); e != success {
+		return e
+	}
+	switch {
+	case !validStream(stream):
+		return ret(errInvalidResourceHandle)
+	case dev != 0 && dev != cpuDeviceID:
+		return ret(errInvalidDevice)
+	}
+	return ret(managedRange(p, n))
+}
+
+// cudaMemAdvise accepts the advice on managed memory (cudaMemAdviseSetReadMostly ...
+// cudaMemAdviseUnsetAccessedBy) and, as nothing migrates, has nothing to change.
+//
+//export cudaMemAdvise
+func cudaMemAdvise(p unsafe.Pointer, n C.size_t, advice C.int, dev C.int) (r C.int) {
+	defer guard("cudaMemAdvise", &r)()
+	if e := check(); e != success {
+		return e
+	}
+	switch {
+	case advice < 1 || advice > 6:
+		return ret(errInvalidValue)
+	case dev != 0 && dev != cpuDeviceID:
+		return ret(errInvalidDevice)
+	}
+	return ret(managedRange(p, n))
+}
+
+// cudaStreamAttachMemAsync accepts attaching managed memory to a stream
+// (cudaMemAttachGlobal, cudaMemAttachHost or cudaMemAttachSingle): kernels and the host
+// share managed memory whatever the attachment, and every stream is synchronous.
+//
+//export cudaStreamAttachMemAsync
+func cudaStreamAttachMemAsync(stream, p unsafe.Pointer, n C.size_t, flags C.uint) (r C.int) {
+	defer guard("cudaStreamAttachMemAsync", &r)()
+	if e := check(); e != success {
+		return e
+	}
+	switch {
+	case !validStream(stream):
+		return ret(errInvalidResourceHandle)
+	case flags != 1 && flags != 2 && flags != 4:
+		return ret(errInvalidValue)
+	}
+	return ret(managedRange(p, n))
+}
+
 //export cudaMallocHost
 func cudaMallocHost(p *unsafe.Pointer, size C.size_t) (r C.int) {
 	defer guard("cudaMallocHost", &r)()
@@ -563,6 +638,9 @@ func cudaMemcpy(dst, src unsafe.Pointer, n C.size_t, kind C.int) (r C.int) {
 //export cudaMemcpyAsync
 func cudaMemcpyAsync(dst, src unsafe.Pointer, n C.size_t, kind C.int, stream unsafe.Pointer) (r C.int) {
 	defer guard("cudaMemcpyAsync", &r)()
+	if captured(stream, copyOp{dst, src, int(n), kind}) {
+		return success
+	}
 	return memcpy(dst, src, int(n), kind)
 }
 
@@ -595,6 +673,9 @@ func cudaMemcpy2D(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitc
 //export cudaMemcpy2DAsync
 func cudaMemcpy2DAsync(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch C.size_t, width, height C.size_t, kind C.int, stream unsafe.Pointer) (r C.int) {
 	defer guard("cudaMemcpy2DAsync", &r)()
+	if captured(stream, copy2DOp{dst, src, dpitch, spitch, width, height, kind}) {
+		return success
+	}
 	return memcpy2D(dst, dpitch, src, spitch, width, height, kind)
 }
 
@@ -621,6 +702,9 @@ func cudaMemset(p unsafe.Pointer, value C.int, n C.size_t) (r C.int) {
 //export cudaMemsetAsync
 func cudaMemsetAsync(p unsafe.Pointer, value C.int, n C.size_t, stream unsafe.Pointer) (r C.int) {
 	defer guard("cudaMemsetAsync", &r)()
+	if captured(stream, setOp{C.struct_cudaMemsetParams{dst: p, value: C.uint(byte(value)), elementSize: 1, width: n, height: 1}}) {
+		return success
+	}
 	return memset(p, value, int(n))
 }
 
@@ -638,6 +722,9 @@ func cudaMemset2D(p unsafe.Pointer, pitch C.size_t, value C.int, width, height C
 //export cudaMemset2DAsync
 func cudaMemset2DAsync(p unsafe.Pointer, pitch C.size_t, value C.int, width, height C.size_t, stream unsafe.Pointer) (r C.int) {
 	defer guard("cudaMemset2DAsync", &r)()
+	if captured(stream, setOp{C.struct_cudaMemsetParams{dst: p, pitch: pitch, value: C.uint(byte(value)), elementSize: 1, width: width, height: height}}) {
+		return success
+	}
 	return cudaMemset2D(p, pitch, value, width, height)
 }
 
@@ -785,11 +872,12 @@ func dim(d C.ptx2go_dim3) runtime.Dim3 {
 //export cudaLaunchKernel
 func cudaLaunchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, stream unsafe.Pointer) (r C.int) {
 	defer guard("cudaLaunchKernel", &r)()
-	return launchKernel(fn, grid, block, args, shared, false)
+	return launchKernel(fn, grid, block, args, shared, false, stream)
 }
 
-// launchKernel launches the kernel of host stub fn, cooperatively or not.
-func launchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, cooperative bool) C.int {
+// launchKernel launches the kernel of host stub fn, cooperatively or not, or adds the launch
+// to the graph stream is capturing.
+func launchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, cooperative bool, stream unsafe.Pointer) C.int {
 	if e := check(); e != success {
 		return e
 	}
@@ -799,6 +887,10 @@ func launchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Poin
 	}
 	if code := k.resolve(); code != success {
 		return ret(code)
+	}
+	if capturing(stream) {
+		captured(stream, kernelOp{k: k, grid: dim(grid), block: dim(block), shared: int(shared), params: k.packParams(args), cooperative: cooperative})
+		return success
 	}
 	return ret(k.launch(dim(grid), dim(block), int(shared), k.packParams(args), cooperative))
 }
@@ -814,7 +906,7 @@ func cudaLaunchCooperativeKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, a
 	if g.Count() > uint64(occupancy(int(b.Count()), int(shared))*smCount()) {
 		return ret(errCooperativeLaunchTooBig)
 	}
-	return launchKernel(fn, grid, block, args, shared, true)
+	return launchKernel(fn, grid, block, args, shared, true, stream)
 }
 
 //export cudaFuncGetAttributes
@@ -827,9 +919,8 @@ func cudaFuncGetAttributes(a *C.struct_cudaFuncAttributes, fn unsafe.Pointer) (r
 	if code := k.resolve(); code != success {
 		return ret(code)
 	}
-	rt := k.cm.Runtime()
 	*a = C.struct_cudaFuncAttributes{
-		sharedSizeBytes:           C.size_t(rt.SharedSize),
+		sharedSizeBytes:           C.size_t(k.fn.StaticShared),
 		constSizeBytes:            0,
 		localSizeBytes:            C.size_t(max(k.fn.StackBytes, 0)),
 		maxThreadsPerBlock:        runtime.MaxThreadsPerBlock,
@@ -848,7 +939,7 @@ func (k *kernel) dynShared() int {
 	if k.maxDynShared > 0 {
 		return k.maxDynShared
 	}
-	return sharedPerBlock - k.cm.Runtime().SharedSize
+	return sharedPerBlock - k.fn.StaticShared
 }
 
 //export cudaFuncSetAttribute
@@ -885,7 +976,7 @@ func cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n *C.int, fn unsafe.
 	if code := k.resolve(); code != success {
 		return ret(code)
 	}
-	*n = C.int(occupancy(int(blockSize), int(shared)+k.cm.Runtime().SharedSize))
+	*n = C.int(occupancy(int(blockSize), int(shared)+k.fn.StaticShared))
 	return success
 }
 
@@ -899,7 +990,7 @@ func cudaOccupancyAvailableDynamicSMemPerBlock(size *C.size_t, fn unsafe.Pointer
 	if code := k.resolve(); code != success {
 		return ret(code)
 	}
-	*size = C.size_t(max(0, min(runtime.MaxSharedBytes, sharedPerSM/max(int(numBlocks), 1))-k.cm.Runtime().SharedSize))
+	*size = C.size_t(max(0, min(runtime.MaxSharedBytes, sharedPerSM/max(int(numBlocks), 1))-k.fn.StaticShared))
 	return success
 }
 
@@ -978,7 +1069,10 @@ func cudaStreamAddCallback(s, fn, data unsafe.Pointer, flags C.uint) (r C.int) {
 	if !validStream(s) {
 		return ret(errInvalidResourceHandle)
 	}
-	C.ptx2go_call_stream_callback(fn, s, stickyErr(), data)
+	op := hostOp{fn: fn, data: data, callback: true, stream: s}
+	if !captured(s, op) {
+		op.run()
+	}
 	return success
 }
 
@@ -988,7 +1082,10 @@ func cudaLaunchHostFunc(s, fn, data unsafe.Pointer) (r C.int) {
 	if !validStream(s) {
 		return ret(errInvalidResourceHandle)
 	}
-	C.ptx2go_call_host_fn(fn, data)
+	op := hostOp{fn: fn, data: data}
+	if !captured(s, op) {
+		op.run()
+	}
 	return success
 }
 
@@ -997,6 +1094,14 @@ func cudaStreamWaitEvent(s, e unsafe.Pointer, flags C.uint) (r C.int) {
 	defer guard("cudaStreamWaitEvent", &r)()
 	if !validStream(s) {
 		return ret(errInvalidResourceHandle)
+	}
+	if ev := lookupEvent(e); ev != nil {
+		state.mu.Lock()
+		inCapture, code := waitCaptured(s, ev)
+		state.mu.Unlock()
+		if inCapture {
+			return ret(code)
+		}
 	}
 	return check()
 }
@@ -1033,8 +1138,14 @@ func cudaEventRecord(e, s unsafe.Pointer) (r C.int) {
 		return ret(errInvalidResourceHandle)
 	}
 	state.mu.Lock()
-	ev.recorded, ev.at = true, int64(time.Since(start))
+	inCapture := recordCaptured(ev, s)
+	if !inCapture {
+		ev.recorded, ev.at = true, int64(time.Since(start))
+	}
 	state.mu.Unlock()
+	if inCapture {
+		return success
+	}
 	return check()
 }
 
