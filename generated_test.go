@@ -88,6 +88,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_immediates"
 	"github.com/ptx2go/ptx2go/generated/hand_initializers"
 	"github.com/ptx2go/ptx2go/generated/hand_isspacep"
+	"github.com/ptx2go/ptx2go/generated/hand_its_rejoin"
 	"github.com/ptx2go/ptx2go/generated/hand_legacy_sm10"
 	"github.com/ptx2go/ptx2go/generated/hand_legacy_sm20"
 	"github.com/ptx2go/ptx2go/generated/hand_legacy_warp"
@@ -380,6 +381,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/immediates":              hand_immediates.Module,
 	"hand/isspacep":                hand_isspacep.Module,
 	"hand/initializers":            hand_initializers.Module,
+	"hand/its_rejoin":              hand_its_rejoin.Module,
 	"hand/legacy_sm10":             hand_legacy_sm10.Module,
 	"hand/legacy_sm20":             hand_legacy_sm20.Module,
 	"hand/legacy_warp":             hand_legacy_warp.Module,

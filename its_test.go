@@ -289,3 +289,29 @@ func BenchmarkIPDOMSIMTDeadlock(b *testing.B) {
 		}
 	}
 }
+
+// TestITSRejoin runs hand/its_rejoin.ptx on both engines: lanes 1-31 run ahead of lane 0,
+// which spins until lane 1 sets a flag past the reconvergence point, and the whole warp then
+// shuffles; the lanes that ran ahead must wait for lane 0 and shuffle with it, not fault.
+func TestITSRejoin(t *testing.T) {
+	const path = "testdata/ptx/hand/its_rejoin.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("rejoin")
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		out, err := dev.Malloc(4 * 32)
+		require.NoError(t, err)
+		flag, err := dev.Malloc(4)
+		require.NoError(t, err)
+		require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), out, flag))
+		got := make([]uint32, 32)
+		require.NoError(t, runtime.Download(dev, got, out))
+		want := make([]uint32, 32)
+		for l := range want {
+			want[l] = uint32(10*min(l+1, 31) + 1)
+		}
+		require.Equal(t, want, got)
+	})
+}

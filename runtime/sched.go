@@ -267,6 +267,14 @@ func (w *Warp) switchPath() bool {
 	return true
 }
 
+// sameEnd reports whether two entries of the current function end at the same place: the
+// same reconvergence point, or the function's exit, which a base entry (reconv -1) and a path
+// that left it (switchPath) both wait for.
+func (w *Warp) sameEnd(a, b *simtEntry) bool {
+	atExit := func(e *simtEntry) bool { return e.reconv < 0 || e.reconv == w.Fn.Exit }
+	return a.reconv == b.reconv || atExit(a) && atExit(b)
+}
+
 // unblock lets the warp's entries waiting at barrier id continue.
 func (w *Warp) unblock(id uint64) {
 	for i := range w.stack {
@@ -381,7 +389,15 @@ func (w *Warp) releaseSyncs() {
 		if !joint || i < base {
 			continue
 		}
-		if top < 0 || w.stack[top].pc != e.pc || w.stack[top].reconv != e.reconv {
+		if top < 0 || w.stack[top].pc != e.pc || !w.sameEnd(&w.stack[top], e) {
+			top = i
+			continue
+		}
+		if e.reconv < 0 && w.stack[top].reconv >= 0 {
+			// e is the function's base entry and the other a path that left it (switchPath):
+			// the lanes meet again in the base entry, which returns from the function.
+			e.mask |= w.stack[top].mask
+			w.stack[top].mask = 0
 			top = i
 			continue
 		}
