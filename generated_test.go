@@ -100,6 +100,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_scopes"
 	"github.com/ptx2go/ptx2go/generated/hand_setp_two_dest"
 	"github.com/ptx2go/ptx2go/generated/hand_sink_vector"
+	"github.com/ptx2go/ptx2go/generated/hand_sm90_sync"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_guarded"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_pass"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_sz"
@@ -387,6 +388,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/scopes":                  hand_scopes.Module,
 	"hand/setp_two_dest":           hand_setp_two_dest.Module,
 	"hand/sink_vector":             hand_sink_vector.Module,
+	"hand/sm90_sync":               hand_sm90_sync.Module,
 	"hand/warp_guarded":            hand_warp_guarded.Module,
 	"hand/warp_pass":               hand_warp_pass.Module,
 	"hand/warp_sz":                 hand_warp_sz.Module,

@@ -59,7 +59,7 @@ var operandCounts = map[frontend.Opcode][2]int{
 	frontend.OpLg2: {2, 2}, frontend.OpEx2: {2, 2}, frontend.OpTanh: {2, 2}, frontend.OpTestp: {2, 2},
 	frontend.OpIsspacep: {2, 2}, frontend.OpLd: {2, 3}, frontend.OpLdu: {2, 2}, frontend.OpSt: {2, 3},
 	frontend.OpAtom: {3, 4}, frontend.OpRed: {2, 3}, frontend.OpShfl: {4, 5}, frontend.OpVote: {2, 3},
-	frontend.OpActivemask: {1, 1}, frontend.OpMembar: {0, 0}, frontend.OpFence: {0, 0}, frontend.OpBar: {1, 4},
+	frontend.OpActivemask: {1, 1}, frontend.OpMembar: {0, 0}, frontend.OpFence: {0, 2}, frontend.OpBar: {1, 4},
 	frontend.OpBarrier: {1, 4},
 }
 
@@ -83,6 +83,10 @@ func (v *verifier) instr(in *Instr) {
 			v.errorf(in.Pos, "%s takes %d operands, not %d", name, want, n)
 			return
 		}
+	}
+	if in.Op == frontend.OpFence && n != fenceOperands(in) {
+		v.errorf(in.Pos, "fence takes 2 operands ([addr], size) only as fence.proxy.tensormap::generic.acquire, else none; this one has %d", n)
+		return
 	}
 	if in.Op == frontend.OpCvt && n > 2 && !modsHave(in.Mods, cvtPackMod) && (n > 3 || !packsPair(in)) {
 		v.errorf(in.Pos, "cvt takes 3 operands only to pack a pair (.f16x2, .bf16x2, .e4m3x2, .e5m2x2, .e2m1x2, .e2m3x2, .e3m2x2, .ue8m0x2), 3 or 4 only as cvt.pack")
@@ -296,6 +300,21 @@ func appendN(ts []frontend.Type, n int, t frontend.Type) []frontend.Type {
 
 // cvtPackMod is cvt's .pack modifier.
 var cvtPackMod, _ = frontend.LookupMod(".pack")
+
+// The modifiers of fence.proxy.tensormap::generic, whose .acquire form names the tensor map it
+// orders ([addr], 128) and whose .release form takes no operand.
+var (
+	modTensormapGeneric, _ = frontend.LookupMod(".tensormap::generic")
+)
+
+// fenceOperands is the operand count of a fence or membar form: 2 for
+// fence.proxy.tensormap::generic.acquire.scope [addr], size, else 0.
+func fenceOperands(in *Instr) int {
+	if modsHave(in.Mods, modTensormapGeneric) && modsHave(in.Mods, frontend.ModAcquire) {
+		return 2
+	}
+	return 0
+}
 
 // modsHave reports whether mods contains m.
 func modsHave(mods []frontend.Mod, m frontend.Mod) bool {

@@ -414,7 +414,7 @@ func (e *emitter) lower() runtime.Instr {
 		return e.createPolicy()
 	case frontend.OpNanosleep:
 		return e.nanosleep()
-	case frontend.OpPmevent:
+	case frontend.OpPmevent, frontend.OpGriddepcontrol, frontend.OpSetmaxnreg:
 		return e.pmevent()
 	case frontend.OpBrkpt:
 		return e.brkpt()
