@@ -81,6 +81,11 @@ type Func struct {
 	ParamSize int
 	// KernelParams is a kernel's parameter buffer size: its .param space as Launch receives it.
 	KernelParams int
+	// ClusterCTAs is the number of CTAs per cluster a kernel requires (.reqnctapercluster), 0
+	// when it names none. Clusters of more than one CTA are not supported: every CTA runs as
+	// a cluster of one, so Launch refuses a kernel that requires more, whose %cluster_*
+	// registers would read wrong.
+	ClusterCTAs int
 	// LocalSize is the per-lane size of its .local frame (clang's __local_depot and friends).
 	LocalSize int
 	// StackBytes is the local memory a call of this function needs including its callees'

@@ -65,6 +65,13 @@ var operandCounts = map[frontend.Opcode][2]int{
 
 func (v *verifier) instr(in *Instr) {
 	n := len(in.Dsts) + len(in.Args)
+	if in.Op == frontend.OpBarrier && modsHave(in.Mods, frontend.ModCluster) {
+		// barrier.cluster.arrive and barrier.cluster.wait name no barrier and count no threads.
+		if n != 0 {
+			v.errorf(in.Pos, "barrier.cluster takes no operands, not %d", n)
+		}
+		return
+	}
 	if c, ok := operandCounts[in.Op]; ok && (n < c[0] || n > c[1]) {
 		want := fmt.Sprint(c[0])
 		if c[1] != c[0] {
@@ -92,7 +99,7 @@ func (v *verifier) instr(in *Instr) {
 		v.errorf(in.Pos, "cvt takes 3 operands only to pack a pair (.f16x2, .bf16x2, .e4m3x2, .e5m2x2, .e2m1x2, .e2m3x2, .e3m2x2, .ue8m0x2), 3 or 4 only as cvt.pack")
 		return
 	}
-	if len(in.Dsts) == 0 && len(in.Args) > 0 && in.Args[0].Kind == ArgAddr && hasDestination(in.Op) && !addressFirst(in.Op) {
+	if len(in.Dsts) == 0 && len(in.Args) > 0 && in.Args[0].Kind == ArgAddr && hasDestination(in.Op, in.Mods) && !addressFirst(in.Op) {
 		v.errorf(in.Pos, "%s writes its first operand, which must be a register, not an address", in.Op)
 		return
 	}
@@ -300,6 +307,9 @@ func appendN(ts []frontend.Type, n int, t frontend.Type) []frontend.Type {
 
 // cvtPackMod is cvt's .pack modifier.
 var cvtPackMod, _ = frontend.LookupMod(".pack")
+
+// modMmaAsync is wgmma.mma_async's, the one wgmma form with a destination.
+var modMmaAsync, _ = frontend.LookupMod(".mma_async")
 
 // The modifiers of fence.proxy.tensormap::generic, whose .acquire form names the tensor map it
 // orders ([addr], 128) and whose .release form takes no operand.

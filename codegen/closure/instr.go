@@ -659,6 +659,10 @@ func (e *emitter) predLogic() runtime.Instr {
 func (f *fnCompiler) barrier(in *ssa.Instr) *runtime.Barrier {
 	e := &emitter{f: f, in: in}
 	b := &runtime.Barrier{Kind: runtime.BarSync, Count: -1}
+	if layout.IsClusterBarrier(in) {
+		e.unsupported()
+		return b
+	}
 	args := in.Args
 	switch {
 	case e.has(frontend.ModArrive):

@@ -342,6 +342,9 @@ func (f *fnGen) funcDict() jen.Dict {
 	if f.RF.KernelParams != 0 {
 		d[jen.Id("KernelParams")] = jen.Lit(f.RF.KernelParams)
 	}
+	if f.RF.ClusterCTAs != 0 {
+		d[jen.Id("ClusterCTAs")] = jen.Lit(f.RF.ClusterCTAs)
+	}
 	if f.RF.LocalSize != 0 {
 		d[jen.Id("LocalSize")] = jen.Lit(f.RF.LocalSize)
 	}

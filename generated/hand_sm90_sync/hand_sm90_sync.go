@@ -17,8 +17,8 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/sm90_sync.ptx",
-	NumPasses:  0,
-	NumWindows: 2,
+	NumPasses:  2,
+	NumWindows: 4,
 	SM:         90,
 	SharedSize: 1040,
 }
@@ -59,10 +59,54 @@ var (
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 	}
+	// pairFunc is PTX kernel pair (testdata/ptx/hand/sm90_sync.ptx:59).
+	pairFunc = &runtime.Func{
+		ClusterCTAs: 2,
+		Exit:        1,
+		Index:       1,
+		Kernel:      true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "out",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 8,
+		Loc:          "testdata/ptx/hand/sm90_sync.ptx:59",
+		Name:         "pair",
+		NumPreds:     0,
+		NumRegs:      2,
+		Sig:          "()(.param 8)",
+		StackBytes:   0,
+	}
+	// oneFunc is PTX kernel one (testdata/ptx/hand/sm90_sync.ptx:71).
+	oneFunc = &runtime.Func{
+		ClusterCTAs: 1,
+		Exit:        1,
+		Index:       2,
+		Kernel:      true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "out",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 8,
+		Loc:          "testdata/ptx/hand/sm90_sync.ptx:71",
+		Name:         "one",
+		NumPreds:     0,
+		NumRegs:      10,
+		Sig:          "()(.param 8)",
+		StackBytes:   0,
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{rotateFunc}
+	Module.Funcs = []*runtime.Func{rotateFunc, pairFunc, oneFunc}
 	rotateFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 20-36; bar.sync at line 37
 	rotateFunc.Blocks[0] = runtime.Block{
@@ -252,6 +296,112 @@ func init() {
 		Reconv: -1,
 	}}
 	rotateFunc.Run = rotateRun
+	pairFunc.Blocks = make([]runtime.Block, 2)
+	// b0, PTX lines 65-67; ret
+	pairFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			pairRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/sm90_sync.ptx:65",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/sm90_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/sm90_sync.ptx:68",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	pairFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	pairFunc.Run = pairRun
+	oneFunc.Blocks = make([]runtime.Block, 2)
+	// b0, PTX lines 77-89; ret
+	oneFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			oneRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/sm90_sync.ptx:77",
+		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/sm90_sync.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/sm90_sync.ptx:90",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	oneFunc.Blocks[1] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	oneFunc.Run = oneRun
 }
 
 // Rotate launches PTX kernel rotate (testdata/ptx/hand/sm90_sync.ptx:12) on dev with the launch configuration cfg. Parameters: out is out, in is in.
@@ -260,6 +410,20 @@ func Rotate(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 	binary.LittleEndian.PutUint64(p[0:], uint64(out))
 	binary.LittleEndian.PutUint64(p[8:], uint64(in))
 	return dev.Launch(ctx, Module, rotateFunc, cfg, p[:])
+}
+
+// Pair launches PTX kernel pair (testdata/ptx/hand/sm90_sync.ptx:59) on dev with the launch configuration cfg. Parameters: out is out.
+func Pair(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr) error {
+	var p [8]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(out))
+	return dev.Launch(ctx, Module, pairFunc, cfg, p[:])
+}
+
+// One launches PTX kernel one (testdata/ptx/hand/sm90_sync.ptx:71) on dev with the launch configuration cfg. Parameters: out is out.
+func One(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr) error {
+	var p [8]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(out))
+	return dev.Launch(ctx, Module, oneFunc, cfg, p[:])
 }
 
 // rotateRun runs blocks of kernel rotate for the lanes m from block pc, following jumps and branches all of them take
@@ -677,6 +841,361 @@ func rotateBlock3(w *runtime.Warp, m uint32, budget int) {
 				} else {
 					{
 						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/sm90_sync.ptx:50")
+					}
+				}
+			}
+		}
+	}
+}
+
+// pairRun runs blocks of kernel pair for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func pairRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 65-67; ret
+			pairBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// pairBlock0Warp runs block 0 of kernel pair for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func pairBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 65: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/sm90_sync.ptx:65")
+	}
+	// PTX line 66: mov.u32, warp-uniform
+	u2 := uint64(uint64(0))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	{
+		for l := range 32 {
+			// 67: the address of st.global.u32
+			fd0 := uint64(u1) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 67: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 67: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u2))
+		}
+	}
+	return true
+}
+
+// pairBlock0 runs block 0 of kernel pair for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 65-67; ret
+func pairBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, pairBlock0Warp(w, m, budget)) {
+		return
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 65: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/sm90_sync.ptx:65")
+	}
+	// PTX line 66: mov.u32, warp-uniform
+	u2 := uint64(uint64(0))
+	// PTX lines 67: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s3w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 67: st.global.u32
+				s3 := uint64(u1) + 0x0
+				s3v := uint64(u2)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/hand/sm90_sync.ptx:67")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 67: st.global.u32
+				s3 := uint64(u1) + 0x0
+				s3v := uint64(u2)
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Ptr, s3o, s3v)
+				} else {
+					{
+						w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/hand/sm90_sync.ptx:67")
+					}
+				}
+			}
+		}
+	}
+}
+
+// oneRun runs blocks of kernel one for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func oneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 77-89; ret
+			oneBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// oneBlock0Warp runs block 0 of kernel one for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func oneBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x3e8)
+	k2 := uint64(0xa)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/sm90_sync.ptx:77")
+	}
+	// PTX line 78: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 79: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		tid0 := &w.Tid[0]
+		h6 := uint32(u2) * uint32(u3)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 80: mov.u32
+			v4 := uint64(uint64(tid0[l]))
+			// 81: mad.lo.u32
+			v5 := uint64(uint32(h6 + uint32(v4)))
+			// 87: mul.wide.u32
+			v7 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k0))))
+			// 88: add.s64
+			v8 := uint64(uint64(u1) + uint64(v7))
+			_ = v8
+			// 89: the index of st.global.u32
+			fd0 := v7 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u1 + fl0 + 0x0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 82: mov.u32, warp-uniform
+	u12 := uint64(uint64(0))
+	// PTX line 83: mov.u32, warp-uniform
+	u13 := uint64(uint64(1))
+	// PTX line 84: mov.u32, warp-uniform
+	u14 := uint64(uint64(1))
+	// PTX line 85: mad.lo.u32, warp-uniform
+	u15 := uint64(uint32(uint32(u12)*uint32(k1) + uint32(u13)))
+	// PTX line 86: mad.lo.u32, warp-uniform
+	u16 := uint64(uint32(uint32(u14)*uint32(k2) + uint32(u15)))
+	// PTX lines 80, 81, 87, 88, 89: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h11 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 80: mov.u32
+			v9 := uint64(uint64(tid0[l]))
+			// 81: mad.lo.u32
+			v10 := uint64(uint32(h11 + uint32(v9)))
+			// 87: mul.wide.u32
+			v17 := uint64(uint64(uint64(uint32(v10)) * uint64(uint32(k0))))
+			// 88: add.s64
+			v18 := uint64(uint64(u1) + uint64(v17))
+			_ = v18
+			// 89: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u16))
+		}
+	}
+	return true
+}
+
+// oneBlock0 runs block 0 of kernel one for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 77-89; ret
+func oneBlock0(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, oneBlock0Warp(w, m, budget)) {
+		return
+	}
+	k0 := uint64(0x3e8)
+	k1 := uint64(0xa)
+	k2 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/sm90_sync.ptx:77")
+	}
+	// PTX line 78: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 79: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX line 82: mov.u32, warp-uniform
+	u7 := uint64(uint64(0))
+	// PTX line 83: mov.u32, warp-uniform
+	u8 := uint64(uint64(1))
+	// PTX line 84: mov.u32, warp-uniform
+	u9 := uint64(uint64(1))
+	// PTX line 85: mad.lo.u32, warp-uniform
+	u10 := uint64(uint32(uint32(u7)*uint32(k0) + uint32(u8)))
+	// PTX line 86: mad.lo.u32, warp-uniform
+	u11 := uint64(uint32(uint32(u9)*uint32(k1) + uint32(u10)))
+	// PTX lines 80, 81, 87, 88, 89: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s14w := w.Window(3)
+		h6 := uint32(u2) * uint32(u3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 80: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 81: mad.lo.u32
+				v5 := uint64(uint32(h6 + uint32(v4)))
+				// 87: mul.wide.u32
+				v12 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k2))))
+				// 88: add.s64
+				v13 := uint64(uint64(u1) + uint64(v12))
+				// 89: st.global.u32
+				s14 := uint64(v13) + 0x0
+				s14v := uint64(u11)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/sm90_sync.ptx:89")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 80: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 81: mad.lo.u32
+				v5 := uint64(uint32(h6 + uint32(v4)))
+				// 87: mul.wide.u32
+				v12 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k2))))
+				// 88: add.s64
+				v13 := uint64(uint64(u1) + uint64(v12))
+				// 89: st.global.u32
+				s14 := uint64(v13) + 0x0
+				s14v := uint64(u11)
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Ptr, s14o, s14v)
+				} else {
+					{
+						w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/hand/sm90_sync.ptx:89")
 					}
 				}
 			}
