@@ -70,7 +70,7 @@ func TestClusterLaunch(t *testing.T) {
 }
 
 // requireBothReject compiles src (a module named modern.ptx) with each back end and requires
-// an error at line with the message msg from both.
+// an error at line with the message msg from both (or from ssa.Build, which both share).
 func requireBothReject(t *testing.T, src string, line, msg string) {
 	t.Helper()
 	_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "modern.ptx"})
@@ -79,7 +79,12 @@ func requireBothReject(t *testing.T, src string, line, msg string) {
 	ast, err := frontend.Parse("modern.ptx", []byte(src))
 	require.NoError(t, err)
 	prog, err := ssa.Build(ast)
-	require.NoError(t, err)
+	if err != nil {
+		// Rejected when verified, before either back end.
+		require.ErrorContains(t, err, "modern.ptx:"+line)
+		require.ErrorContains(t, err, msg)
+		return
+	}
 	_, err = gosrc.Generate(prog, gosrc.Options{})
 	require.ErrorContains(t, err, "modern.ptx:"+line)
 	require.ErrorContains(t, err, msg)
@@ -91,14 +96,17 @@ func modernKernel(body string) string {
 		".reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n" + body + "\nret;\n}\n"
 }
 
-// TestSM90SyncForms checks that both back ends reject malformed setmaxnreg and griddepcontrol
-// forms at their line.
+// TestSM90SyncForms checks that both back ends reject malformed setmaxnreg, griddepcontrol and
+// fence.proxy.tensormap::generic forms at their line.
 func TestSM90SyncForms(t *testing.T) {
 	for _, c := range []struct{ instr, msg string }{
 		{"setmaxnreg.inc.sync.aligned.u32 20;", "setmaxnreg register count 20 is not a multiple of 8 from 24 to 256"},
 		{"setmaxnreg.dec.sync.aligned.u32 100;", "setmaxnreg register count 100 is not a multiple of 8 from 24 to 256"},
 		{"setmaxnreg.inc.u32 64;", "instruction setmaxnreg.inc.u32"},
 		{"griddepcontrol.wait.launch_dependents;", "instruction griddepcontrol.wait.launch_dependents"},
+		{"fence.proxy.tensormap::generic.acquire.gpu %rd1, 128;", "takes an address and the size 128"},
+		{"fence.proxy.tensormap::generic.acquire.gpu [%rd1], 64;", "takes an address and the size 128"},
+		{"fence.proxy.tensormap::generic.release.gpu [%rd1], 128;", "fence takes 2 operands ([addr], size) only as fence.proxy.tensormap::generic.acquire"},
 	} {
 		requireBothReject(t, modernKernel(c.instr), "8", c.msg)
 	}

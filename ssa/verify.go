@@ -95,6 +95,10 @@ func (v *verifier) instr(in *Instr) {
 		v.errorf(in.Pos, "fence takes 2 operands ([addr], size) only as fence.proxy.tensormap::generic.acquire, else none; this one has %d", n)
 		return
 	}
+	if in.Op == frontend.OpFence && n == 2 && (in.Args[0].Kind != ArgAddr || in.Args[1].Kind != ArgImm || in.Args[1].Imm != 128) {
+		v.errorf(in.Pos, "fence.proxy.tensormap::generic.acquire takes an address and the size 128: [addr], 128")
+		return
+	}
 	if in.Op == frontend.OpCvt && n > 2 && !modsHave(in.Mods, cvtPackMod) && (n > 3 || !packsPair(in)) {
 		v.errorf(in.Pos, "cvt takes 3 operands only to pack a pair (.f16x2, .bf16x2, .e4m3x2, .e5m2x2, .e2m1x2, .e2m3x2, .e3m2x2, .ue8m0x2), 3 or 4 only as cvt.pack")
 		return
