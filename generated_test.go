@@ -95,6 +95,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_mbarrier"
 	"github.com/ptx2go/ptx2go/generated/hand_mem_qualifiers"
 	"github.com/ptx2go/ptx2go/generated/hand_mma"
+	"github.com/ptx2go/ptx2go/generated/hand_mma_int"
 	"github.com/ptx2go/ptx2go/generated/hand_param_groups"
 	"github.com/ptx2go/ptx2go/generated/hand_region_multi"
 	"github.com/ptx2go/ptx2go/generated/hand_region_park"
@@ -102,6 +103,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_setp_two_dest"
 	"github.com/ptx2go/ptx2go/generated/hand_shared_layout"
 	"github.com/ptx2go/ptx2go/generated/hand_sink_vector"
+	"github.com/ptx2go/ptx2go/generated/hand_sm90_sync"
 	"github.com/ptx2go/ptx2go/generated/hand_step_pred"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_guarded"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_pass"
@@ -389,9 +391,11 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/mem_qualifiers":          hand_mem_qualifiers.Module,
 	"hand/mma":                     hand_mma.Module,
 	"hand/shared_layout":           hand_shared_layout.Module,
+	"hand/mma_int":                 hand_mma_int.Module,
 	"hand/scopes":                  hand_scopes.Module,
 	"hand/setp_two_dest":           hand_setp_two_dest.Module,
 	"hand/sink_vector":             hand_sink_vector.Module,
+	"hand/sm90_sync":               hand_sm90_sync.Module,
 	"hand/warp_guarded":            hand_warp_guarded.Module,
 	"hand/step_pred":               hand_step_pred.Module,
 	"hand/warp_pass":               hand_warp_pass.Module,

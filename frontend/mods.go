@@ -158,7 +158,8 @@ var otherModNames = []string{
 	".level", ".grad", ".base", ".mode", ".global::cta", ".generic", ".sem", ".op",
 	".sp", ".ordered_metadata", ".kind::f16", ".kind::tf32", ".kind::f8f6f4", ".kind::i8",
 	".scale_vec::1X", ".scale_vec::2X", ".scale_vec::4X", ".block_scale", ".noftz", ".exact", ".mask",
-	".arrive_drop", ".cvt",
+	".arrive_drop", ".cvt", ".mbarrier_init", ".tensormap::generic",
+	".tensormap", ".prefetch",
 }
 
 var (

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -1179,6 +1180,11 @@ func (p *parser) parseInstruction() Stmt {
 	p.modBuf = p.modBuf[:0]
 	for p.tok.kind == tDot {
 		m, ok := modByName[p.tok.text]
+		if !ok && unimplementedOps[op] {
+			p.addError(opTok, "unsupported instruction "+quoteText(opcodeText(p.src[opTok.off:])))
+			p.syncStmt()
+			return nil
+		}
 		if !ok {
 			p.addError(p.tok, "unknown modifier "+quoteText(p.tok.text)+" on "+op.String())
 			p.syncStmt()
@@ -1195,6 +1201,13 @@ func (p *parser) parseInstruction() Stmt {
 		// Their operands ([tex, {x, y}], [tex, sampler, {x}], ...) are not parsed: say what
 		// is unsupported rather than what token was unexpected.
 		p.addError(opTok, "texture and surface instructions are not supported: "+quoteText(strings.TrimSpace(p.src[opTok.off:p.tok.off])))
+		p.syncStmt()
+		return nil
+	}
+	if op == OpCp && slices.ContainsFunc(p.modBuf, func(m Mod) bool { return m.String() == ".tensor" }) {
+		// The bulk tensor copies' (cp.async.bulk.tensor, cp.reduce.async.bulk.tensor)
+		// [tensor-map, {coordinates}] operands are not parsed either.
+		p.addError(opTok, "unsupported instruction "+quoteText(strings.TrimSpace(p.src[opTok.off:p.tok.off])))
 		p.syncStmt()
 		return nil
 	}
@@ -1227,6 +1240,25 @@ func (p *parser) parseInstruction() Stmt {
 
 // textureOps are the texture and surface instructions, which ptx2go does not implement.
 var textureOps = map[Opcode]bool{OpTex: true, OpTld4: true, OpTxq: true, OpSuld: true, OpSust: true, OpSured: true, OpSuq: true}
+
+// unimplementedOps are the instruction families ptx2go implements no form of. The ISA keeps
+// adding modifiers to them (tcgen05.alloc, tensormap.replace, ...) that the modifier table does
+// not list; such a modifier is reported as the unsupported instruction it belongs to, not as a
+// misspelling.
+var unimplementedOps = map[Opcode]bool{
+	OpTcgen05: true, OpTensormap: true, OpWgmma: true, OpMultimem: true, OpStmatrix: true,
+	OpMovmatrix: true, OpMapa: true, OpGetctarank: true, OpAlloca: true, OpStacksave: true,
+	OpStackrestore: true, OpIstypeof: true,
+}
+
+// opcodeText returns the opcode and modifiers at the start of src: the text up to the first
+// blank, ';' or end of line.
+func opcodeText(src string) string {
+	if i := strings.IndexAny(src, " \t\r\n;"); i >= 0 {
+		return src[:i]
+	}
+	return src
+}
 
 // acceptConstBank accepts the bank number of PTX ISA 1.x's banked constant state space
 // after .const: `.const[0]` is .const, the only bank before ISA 2.2 for statically sized

@@ -160,6 +160,8 @@ func (cfg *LaunchConfig) Validate(mod *Module, k *Func) error {
 		return fmt.Errorf("launch %s: %d bytes of static and %d of dynamic shared memory exceed the limit of %d", k.Name, mod.SharedSize, cfg.DynamicShared, MaxSharedBytes)
 	case !k.Kernel:
 		return fmt.Errorf("launch %s: not a kernel (.entry)", k.Name)
+	case k.ClusterCTAs > 1:
+		return fmt.Errorf("launch %s: the kernel requires clusters of %d CTAs (.reqnctapercluster); clusters of more than one CTA are not supported", k.Name, k.ClusterCTAs)
 	}
 	return nil
 }

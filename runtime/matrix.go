@@ -153,3 +153,64 @@ func (w *Warp) Mma(k int, ab, ct, dt isa.MatType, d, a, b, c [4]int, m uint32, l
 		}
 	}
 }
+
+// MmaInt runs mma.sync.aligned.m16n8k{k}.row.col{.satfinite}.s32.{at}.{bt}.s32 d, a, b, c for
+// the lanes m (all of the warp), k 16 or 32: D (16x8, .s32) = A (16xk) * B (kx8) + C with
+// 8-bit elements, .s8 where signedA (signedB) says so and .u8 otherwise, four a .b32 register
+// (the lowest byte first). With g = lane/4 and q = lane%4 (the PTX ISA's "Matrix fragments for
+// mma.m16n8k16 with integer type" and mma.m16n8k32), byte h of A register j holds element
+// (g + 8(j%2), 4q + 16(j/2) + h), byte h of B register j element (4q + 16j + h, g), and C
+// and D register j element (g + 8(j/2), 2q + j%2), as for .f32. Each element is
+// isa.MmaDotInt (exact; .satfinite clamps to the .s32 range, else it wraps). d, a, b and c are
+// the registers' slots (2 or 4 of a, 1 or 2 of b, 4 of c and d); all are read before any is
+// written.
+func (w *Warp) MmaInt(k int, signedA, signedB, satfinite bool, d, a, b, c [4]int, m uint32, loc string) {
+	if m == 0 {
+		return
+	}
+	w.alignedWarp(m, "mma.sync.aligned", loc)
+	elem := func(r uint64, h int, signed bool) int32 {
+		x := uint8(r >> (8 * h))
+		if signed {
+			return int32(int8(x))
+		}
+		return int32(x)
+	}
+	var A [16][32]int32
+	var B [32][8]int32
+	var C [16][8]int32
+	for l := range WarpSize {
+		g, q := l/4, l%4
+		for j := range k / 8 {
+			r := w.Reg(a[j])[l]
+			for h := range 4 {
+				A[g+8*(j%2)][4*q+16*(j/2)+h] = elem(r, h, signedA)
+			}
+		}
+		for j := range k / 16 {
+			r := w.Reg(b[j])[l]
+			for h := range 4 {
+				B[4*q+16*j+h][g] = elem(r, h, signedB)
+			}
+		}
+		for j := range 4 {
+			C[g+8*(j/2)][2*q+j%2] = int32(uint32(w.Reg(c[j])[l]))
+		}
+	}
+	var D [16][8]int32
+	var col [32]int32
+	for j := range 8 {
+		for kk := range k {
+			col[kk] = B[kk][j]
+		}
+		for i := range 16 {
+			D[i][j] = isa.MmaDotInt(C[i][j], A[i][:k], col[:k], satfinite)
+		}
+	}
+	for l := range WarpSize {
+		g, q := l/4, l%4
+		for j := range 4 {
+			w.Reg(d[j])[l] = uint64(uint32(D[g+8*(j/2)][2*q+j%2]))
+		}
+	}
+}

@@ -85,6 +85,11 @@ type Func struct {
 	// it can reach (cudaFuncGetAttributes' sharedSizeBytes). Its CTAs get the module's
 	// SharedSize, which holds the static shared memory of every kernel.
 	StaticShared int
+	// ClusterCTAs is the number of CTAs per cluster a kernel requires (.reqnctapercluster), 0
+	// when it names none. Clusters of more than one CTA are not supported: every CTA runs as
+	// a cluster of one, so Launch refuses a kernel that requires more, whose %cluster_*
+	// registers would read wrong.
+	ClusterCTAs int
 	// LocalSize is the per-lane size of its .local frame (clang's __local_depot and friends).
 	LocalSize int
 	// StackBytes is the local memory a call of this function needs including its callees'

@@ -331,6 +331,7 @@ func (b *builder) lowerFunction(f *frontend.Function) *Function {
 	}
 	b.fn = fn
 	b.declared = 0
+	fn.ClusterCTAs = clusterCTAs(f)
 	fn.BranchTables = map[string][]*Block{}
 	fn.CallLists = map[string][]*Function{}
 	fn.Prototypes = map[string]*Signature{}
@@ -380,6 +381,21 @@ func (b *builder) lowerFunction(f *frontend.Function) *Function {
 }
 
 // retVals reads the registers of the function's .reg return parameters, for a ret.
+// clusterCTAs returns the number of CTAs per cluster a kernel's `.reqnctapercluster` requires,
+// or 0 without one.
+func clusterCTAs(f *frontend.Function) int {
+	for _, d := range f.Directives {
+		if d.Name == ".reqnctapercluster" {
+			n := int64(1)
+			for _, a := range d.Args {
+				n *= a
+			}
+			return int(n)
+		}
+	}
+	return 0
+}
+
 func (b *builder) retVals() []*Value {
 	var vals []*Value
 	for _, p := range b.fn.Results {
@@ -739,7 +755,7 @@ func (b *builder) instruction(in *frontend.Instruction) {
 	ins := b.mem.instrs.alloc()
 	*ins = Instr{Op: in.Op, Mods: legacyFloatMods(b.module, b.prog.SM, in), Pos: in.Pos, Block: bl, Guard: g, GuardNeg: neg}
 	ops := in.Operands
-	if len(ops) > 0 && hasDestination(in.Op) {
+	if len(ops) > 0 && hasDestination(in.Op, in.Mods) {
 		if _, isAddr := ops[0].(*frontend.Address); !isAddr {
 			b.defs = b.defs[:0]
 			ins.Dsts = append(b.mem.args.slice(1), b.dst(ins, ops[0]))
@@ -784,8 +800,13 @@ func (b *builder) prev(defs []*Value) []*Value {
 	return prev
 }
 
-// hasDestination reports whether the opcode's first operand is written rather than read.
-func hasDestination(op frontend.Opcode) bool {
+// hasDestination reports whether the first operand of an instruction with opcode op and
+// modifiers mods is written rather than read.
+func hasDestination(op frontend.Opcode, mods []frontend.Mod) bool {
+	if op == frontend.OpWgmma && !modsHave(mods, modMmaAsync) {
+		// wgmma.fence, wgmma.commit_group and wgmma.wait_group N write nothing.
+		return false
+	}
 	switch op {
 	case frontend.OpSt, frontend.OpRed, frontend.OpBar, frontend.OpBarrier, frontend.OpMembar, frontend.OpFence,
 		frontend.OpPrefetch, frontend.OpPrefetchu, frontend.OpApplypriority, frontend.OpDiscard, frontend.OpNanosleep,

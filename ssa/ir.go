@@ -108,13 +108,16 @@ type Function struct {
 	Linkage  frontend.Linkage
 	Sig      Signature
 	Noreturn bool
-	Params   []*Param
-	Results  []*Param
-	Decl     bool     // a declaration with no body
-	Blocks   []*Block // Blocks[i].ID == i; Blocks[0] is the entry
-	Exit     *Block   // the virtual exit: every ret, exit and trap feeds it; it holds no code
-	Regs     []*Reg
-	Vars     []*Variable // function-scope variables (local, shared, param, ...)
+	// ClusterCTAs is the number of CTAs per cluster the kernel's .reqnctapercluster requires,
+	// 0 without one.
+	ClusterCTAs int
+	Params      []*Param
+	Results     []*Param
+	Decl        bool     // a declaration with no body
+	Blocks      []*Block // Blocks[i].ID == i; Blocks[0] is the entry
+	Exit        *Block   // the virtual exit: every ret, exit and trap feeds it; it holds no code
+	Regs        []*Reg
+	Vars        []*Variable // function-scope variables (local, shared, param, ...)
 	// Groups are the body's `{ }` groups in source order, each by the index of the group
 	// around it (-1 for the body itself). A variable lives only inside its group, so the
 	// variables of two groups neither of which holds the other never live at once.

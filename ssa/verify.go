@@ -59,12 +59,19 @@ var operandCounts = map[frontend.Opcode][2]int{
 	frontend.OpLg2: {2, 2}, frontend.OpEx2: {2, 2}, frontend.OpTanh: {2, 2}, frontend.OpTestp: {2, 2},
 	frontend.OpIsspacep: {2, 2}, frontend.OpLd: {2, 3}, frontend.OpLdu: {2, 2}, frontend.OpSt: {2, 3},
 	frontend.OpAtom: {3, 4}, frontend.OpRed: {2, 3}, frontend.OpShfl: {4, 5}, frontend.OpVote: {2, 3},
-	frontend.OpActivemask: {1, 1}, frontend.OpMembar: {0, 0}, frontend.OpFence: {0, 0}, frontend.OpBar: {1, 4},
+	frontend.OpActivemask: {1, 1}, frontend.OpMembar: {0, 0}, frontend.OpFence: {0, 2}, frontend.OpBar: {1, 4},
 	frontend.OpBarrier: {1, 4},
 }
 
 func (v *verifier) instr(in *Instr) {
 	n := len(in.Dsts) + len(in.Args)
+	if in.Op == frontend.OpBarrier && modsHave(in.Mods, frontend.ModCluster) {
+		// barrier.cluster.arrive and barrier.cluster.wait name no barrier and count no threads.
+		if n != 0 {
+			v.errorf(in.Pos, "barrier.cluster takes no operands, not %d", n)
+		}
+		return
+	}
 	if c, ok := operandCounts[in.Op]; ok && (n < c[0] || n > c[1]) {
 		want := fmt.Sprint(c[0])
 		if c[1] != c[0] {
@@ -84,11 +91,19 @@ func (v *verifier) instr(in *Instr) {
 			return
 		}
 	}
+	if in.Op == frontend.OpFence && n != fenceOperands(in) {
+		v.errorf(in.Pos, "fence takes 2 operands ([addr], size) only as fence.proxy.tensormap::generic.acquire, else none; this one has %d", n)
+		return
+	}
+	if in.Op == frontend.OpFence && n == 2 && (in.Args[0].Kind != ArgAddr || in.Args[1].Kind != ArgImm || in.Args[1].Imm != 128) {
+		v.errorf(in.Pos, "fence.proxy.tensormap::generic.acquire takes an address and the size 128: [addr], 128")
+		return
+	}
 	if in.Op == frontend.OpCvt && n > 2 && !modsHave(in.Mods, cvtPackMod) && (n > 3 || !packsPair(in)) {
 		v.errorf(in.Pos, "cvt takes 3 operands only to pack a pair (.f16x2, .bf16x2, .e4m3x2, .e5m2x2, .e2m1x2, .e2m3x2, .e3m2x2, .ue8m0x2), 3 or 4 only as cvt.pack")
 		return
 	}
-	if len(in.Dsts) == 0 && len(in.Args) > 0 && in.Args[0].Kind == ArgAddr && hasDestination(in.Op) && !addressFirst(in.Op) {
+	if len(in.Dsts) == 0 && len(in.Args) > 0 && in.Args[0].Kind == ArgAddr && hasDestination(in.Op, in.Mods) && !addressFirst(in.Op) {
 		v.errorf(in.Pos, "%s writes its first operand, which must be a register, not an address", in.Op)
 		return
 	}
@@ -297,6 +312,24 @@ func appendN(ts []frontend.Type, n int, t frontend.Type) []frontend.Type {
 
 // cvtPackMod is cvt's .pack modifier.
 var cvtPackMod, _ = frontend.LookupMod(".pack")
+
+// modMmaAsync is wgmma.mma_async's, the one wgmma form with a destination.
+var modMmaAsync, _ = frontend.LookupMod(".mma_async")
+
+// The modifiers of fence.proxy.tensormap::generic, whose .acquire form names the tensor map it
+// orders ([addr], 128) and whose .release form takes no operand.
+var (
+	modTensormapGeneric, _ = frontend.LookupMod(".tensormap::generic")
+)
+
+// fenceOperands is the operand count of a fence or membar form: 2 for
+// fence.proxy.tensormap::generic.acquire.scope [addr], size, else 0.
+func fenceOperands(in *Instr) int {
+	if modsHave(in.Mods, modTensormapGeneric) && modsHave(in.Mods, frontend.ModAcquire) {
+		return 2
+	}
+	return 0
+}
 
 // modsHave reports whether mods contains m.
 func modsHave(mods []frontend.Mod, m frontend.Mod) bool {

@@ -414,7 +414,7 @@ func (e *emitter) lower() runtime.Instr {
 		return e.createPolicy()
 	case frontend.OpNanosleep:
 		return e.nanosleep()
-	case frontend.OpPmevent:
+	case frontend.OpPmevent, frontend.OpGriddepcontrol, frontend.OpSetmaxnreg:
 		return e.pmevent()
 	case frontend.OpBrkpt:
 		return e.brkpt()
@@ -659,6 +659,10 @@ func (e *emitter) predLogic() runtime.Instr {
 func (f *fnCompiler) barrier(in *ssa.Instr) *runtime.Barrier {
 	e := &emitter{f: f, in: in}
 	b := &runtime.Barrier{Kind: runtime.BarSync, Count: -1}
+	if layout.IsClusterBarrier(in) {
+		e.unsupported()
+		return b
+	}
 	args := in.Args
 	switch {
 	case e.has(frontend.ModArrive):

@@ -8,7 +8,7 @@ import (
 )
 
 // matrix lowers the warp-level matrix instructions (layout.Matrix lists the forms) to
-// runtime.Warp.Ldmatrix and runtime.Warp.Mma, as codegen/gosrc does.
+// runtime.Warp.Ldmatrix, runtime.Warp.Mma and runtime.Warp.MmaInt, as codegen/gosrc does.
 func (e *emitter) matrix() runtime.Instr {
 	form, ok, msg := layout.Matrix(e.in)
 	switch {
@@ -50,6 +50,12 @@ func (e *emitter) matrix() runtime.Instr {
 		return nil
 	}
 	k, ab, ct, dt := form.K, form.AB, form.C, form.D
+	if form.Int {
+		sa, sb, sat := form.SignedA, form.SignedB, form.Satfinite
+		return func(w *runtime.Warp, m uint32) {
+			w.MmaInt(k, sa, sb, sat, d, a, b, c, m, loc)
+		}
+	}
 	return func(w *runtime.Warp, m uint32) {
 		w.Mma(k, ab, ct, dt, d, a, b, c, m, loc)
 	}

@@ -113,7 +113,7 @@ func (e *emitter) nanosleep() runtime.Instr {
 
 // pmevent a and pmevent.mask a signal performance-monitor events; there are no counters to
 // raise here, so they do nothing. The operand must be an immediate (an event 0-15, or a
-// 16-bit mask).
+// 16-bit mask). griddepcontrol and setmaxnreg do nothing here either (see layout.CheckHint).
 func (e *emitter) pmevent() runtime.Instr { return e.noOp(layout.CheckHint(e.in)) }
 
 // noOp is an instruction that does nothing once its form check passed (ok), or the check's

@@ -405,7 +405,7 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 	case frontend.OpMembar, frontend.OpFence:
 		return // CTAs share memory through Go atomics; program order gives the ordering.
 	case frontend.OpPrefetch, frontend.OpPrefetchu, frontend.OpNanosleep, frontend.OpPmevent, frontend.OpBrkpt,
-		frontend.OpApplypriority, frontend.OpDiscard:
+		frontend.OpApplypriority, frontend.OpDiscard, frontend.OpGriddepcontrol, frontend.OpSetmaxnreg:
 		e.hint(in)
 		return
 	case frontend.OpLd, frontend.OpLdu:

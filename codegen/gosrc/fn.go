@@ -197,6 +197,10 @@ func (f *fnGen) barrier(in *ssa.Instr) jen.Code {
 		}
 		return false
 	}
+	if layout.IsClusterBarrier(in) {
+		f.g.errorf(in.Pos, "instruction %s is not supported by the Go source back end yet", spelling(in))
+		return jen.Nil()
+	}
 	args := in.Args
 	switch {
 	case has(frontend.ModArrive):

@@ -345,6 +345,9 @@ func (f *fnGen) funcDict() jen.Dict {
 	if f.RF.StaticShared != 0 {
 		d[jen.Id("StaticShared")] = jen.Lit(f.RF.StaticShared)
 	}
+	if f.RF.ClusterCTAs != 0 {
+		d[jen.Id("ClusterCTAs")] = jen.Lit(f.RF.ClusterCTAs)
+	}
 	if f.RF.LocalSize != 0 {
 		d[jen.Id("LocalSize")] = jen.Lit(f.RF.LocalSize)
 	}

@@ -7,14 +7,14 @@ import (
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
-// Instructions that only hint the hardware: prefetch, prefetchu and pmevent do nothing,
-// nanosleep yields the goroutine (so that a kernel spinning on memory another CTA writes lets
-// it run), and brkpt stops the launch with a breakpoint fault at its first executing lane, as
+// Instructions that only hint the hardware: prefetch, prefetchu, pmevent, griddepcontrol and
+// setmaxnreg do nothing, nanosleep yields the goroutine (so that a kernel spinning on memory
+// another CTA writes lets it run), and brkpt stops the launch with a breakpoint fault at its first executing lane, as
 // in codegen/closure.
 
-// hint lowers prefetch, prefetchu, nanosleep, pmevent and brkpt, whose forms layout.CheckHint
-// checks for both back ends, and applypriority and discard (layout.CheckCacheHint), which
-// do nothing: the L2 cache is not modelled.
+// hint lowers prefetch, prefetchu, nanosleep, pmevent, brkpt, griddepcontrol and setmaxnreg,
+// whose forms layout.CheckHint checks for both back ends, and applypriority and discard
+// (layout.CheckCacheHint), which do nothing: the L2 cache is not modelled.
 func (e *blockEmit) hint(in *ssa.Instr) {
 	check := layout.CheckHint
 	if in.Op == frontend.OpApplypriority || in.Op == frontend.OpDiscard {

@@ -10,8 +10,8 @@ import (
 )
 
 // matrix lowers the warp-level matrix instructions (layout.Matrix lists the forms) as
-// codegen/closure does, to runtime.Warp.Ldmatrix and runtime.Warp.Mma with register slots as
-// literals:
+// codegen/closure does, to runtime.Warp.Ldmatrix, runtime.Warp.Mma and (integer mma)
+// runtime.Warp.MmaInt with register slots as literals:
 //
 //	w.Ldmatrix([4]int{5, 6, 7, 8}, 4, false, r9, 0xffffffff, 0x0, m, "file.ptx:30")
 //	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{...}, [4]int{...}, [4]int{...}, [4]int{...}, m, "file.ptx:31")
@@ -60,6 +60,9 @@ func (e *blockEmit) matrix(in *ssa.Instr) {
 			return jen.Qual(isaPath, map[isa.MatType]string{isa.MatF16: "MatF16", isa.MatBF16: "MatBF16", isa.MatTF32: "MatTF32", isa.MatF32: "MatF32", isa.MatF64: "MatF64"}[t])
 		}
 		call = func(mask string) []jen.Code {
+			if form.Int {
+				return []jen.Code{jen.Id("w").Dot("MmaInt").Call(jen.Lit(form.K), jen.Lit(form.SignedA), jen.Lit(form.SignedB), jen.Lit(form.Satfinite), d, a, b, c, jen.Id(mask), lc)}
+			}
 			return []jen.Code{jen.Id("w").Dot("Mma").Call(jen.Lit(form.K), mt(form.AB), mt(form.C), mt(form.D), d, a, b, c, jen.Id(mask), lc)}
 		}
 	}

@@ -194,6 +194,7 @@ func (f *Frame) layoutFrame() {
 	}
 	f.RF.ParamSize = int(alignUp(paramTop, 8))
 	f.RF.KernelParams = int(kparamTop)
+	f.RF.ClusterCTAs = f.Fn.ClusterCTAs
 	f.RF.LocalSize = int(alignUp(localTop, 16))
 	// A vector .reg parameter takes one slot per element.
 	slots := func(ps []*ssa.Param) []runtime.Slot {
@@ -258,6 +259,13 @@ func IsBarrier(in *ssa.Instr) bool {
 		return false
 	}
 	return !slices.Contains(in.Mods, modWarp)
+}
+
+// IsClusterBarrier reports whether in is barrier.cluster.arrive or barrier.cluster.wait, which
+// synchronize the CTAs of a cluster: clusters are not supported, so neither back end lowers
+// them (a CTA barrier in their place would wait on the wrong threads).
+func IsClusterBarrier(in *ssa.Instr) bool {
+	return in.Op == frontend.OpBarrier && slices.Contains(in.Mods, frontend.ModCluster)
 }
 
 // WarpSyncMask returns the membermask operand of a warp-level synchronization (bar.warp.sync

@@ -32,21 +32,25 @@ type MatrixForm struct {
 	// accumulator types (isa.MatF32 or isa.MatF16).
 	K        int
 	AB, C, D isa.MatType
+	// Integer mma (Int): .s32 C and D, 8-bit A and B elements, .s8 where SignedA (SignedB)
+	// and .u8 otherwise, and Satfinite for .satfinite. AB, C and D are then unused.
+	Int, SignedA, SignedB, Satfinite bool
 	// Dsts are the destination registers (ldmatrix: N; mma: D's), and A, B, Cs mma's source
 	// registers, each a .b32 (.f32 for an .f32 accumulator) register value.
 	Dsts, A, B, Cs []ssa.Arg
 }
 
 var (
-	modM8n8    = knownMod(".m8n8")
-	modM16n8k8 = knownMod(".m16n8k8")
-	modM16n8k6 = knownMod(".m16n8k16")
-	modRow     = knownMod(".row")
-	modCol     = knownMod(".col")
-	modX1      = knownMod(".x1")
-	modX2      = knownMod(".x2")
-	modX4      = knownMod(".x4")
-	modTrans   = knownMod(".trans")
+	modM8n8     = knownMod(".m8n8")
+	modM16n8k8  = knownMod(".m16n8k8")
+	modM16n8k6  = knownMod(".m16n8k16")
+	modM16n8k32 = knownMod(".m16n8k32")
+	modRow      = knownMod(".row")
+	modCol      = knownMod(".col")
+	modX1       = knownMod(".x1")
+	modX2       = knownMod(".x2")
+	modX4       = knownMod(".x4")
+	modTrans    = knownMod(".trans")
 )
 
 // Matrix classifies the sm_80 warp-level matrix forms both back ends support,
@@ -55,15 +59,16 @@ var (
 //	mma.sync.aligned.m16n8k16.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16} d, a, b, c
 //	mma.sync.aligned.m16n8k8.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16} d, a, b, c
 //	mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 d, a, b, c
+//	mma.sync.aligned.m16n8k{16,32}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32 d, a, b, c
 //
 // (bf16 inputs only with .f32 C and D). d, a, b and c are vectors of .b32 (for an .f32
-// accumulator, .f32) registers of the lengths runtime.MmaFragRegs gives; ldmatrix's d has one
-// register per matrix. It reports ok for such a form, a message for a malformed one (a
+// accumulator, .f32) registers of the lengths runtime.MmaFragRegs gives (integer mma: a 2 or 4,
+// b 1 or 2, c and d 4); ldmatrix's d has one register per matrix. It reports ok for such a form, a message for a malformed one (a
 // vector of the wrong length, an immediate where a register must be), and neither for forms
-// no back end supports (other shapes, types or layouts, integer and sub-byte mma, sparse mma,
+// no back end supports (other shapes, types or layouts, sub-byte mma, sparse mma,
 // stmatrix, movmatrix). Wmma classifies wmma.
 func Matrix(in *ssa.Instr) (f MatrixForm, ok bool, msg string) {
-	var sync, aligned, m8n8, k8, k16, row, col, trans, b16, sharedN int
+	var sync, aligned, m8n8, k8, k16, k32, row, col, trans, b16, sharedN, satfinite int
 	n := 0
 	var types []frontend.Type
 	for _, m := range in.Mods {
@@ -80,6 +85,10 @@ func Matrix(in *ssa.Instr) (f MatrixForm, ok bool, msg string) {
 			k8++
 		case m == modM16n8k6:
 			k16++
+		case m == modM16n8k32:
+			k32++
+		case m == frontend.ModSatfinite:
+			satfinite++
 		case m == modRow:
 			row++
 		case m == modCol:
@@ -125,7 +134,7 @@ func Matrix(in *ssa.Instr) (f MatrixForm, ok bool, msg string) {
 	}
 	switch in.Op {
 	case frontend.OpLdmatrix:
-		if m8n8 != 1 || n == 0 || trans > 1 || sharedN != 1 || b16 != 1 || len(types) != 1 || k8+k16+row+col != 0 {
+		if m8n8 != 1 || n == 0 || trans > 1 || sharedN != 1 || b16 != 1 || len(types) != 1 || k8+k16+k32+row+col+satfinite != 0 {
 			return f, false, ""
 		}
 		if len(in.Dsts) != 1 || len(in.Args) != 1 || in.Args[0].Kind != ssa.ArgAddr {
@@ -137,7 +146,16 @@ func Matrix(in *ssa.Instr) (f MatrixForm, ok bool, msg string) {
 		}
 		return f, true, ""
 	case frontend.OpMma:
-		if k8+k16 != 1 || row != 1 || col != 1 || m8n8+trans+sharedN+n != 0 || len(types) != 4 || len(in.Dsts) != 1 || len(in.Args) != 3 {
+		if k8+k16+k32 != 1 || row != 1 || col != 1 || m8n8+trans+sharedN+n != 0 || len(types) != 4 || len(in.Dsts) != 1 || len(in.Args) != 3 {
+			return f, false, ""
+		}
+		if eightBit(types[1]) {
+			if k8 == 1 {
+				return f, false, ""
+			}
+			return intMma(in, f, types, k16 == 1, satfinite, vec)
+		}
+		if k32+satfinite != 0 {
 			return f, false, ""
 		}
 		f.Kind, f.K = MatrixMma, 16
@@ -179,6 +197,36 @@ func Matrix(in *ssa.Instr) (f MatrixForm, ok bool, msg string) {
 		return f, true, ""
 	}
 	return f, false, ""
+}
+
+// eightBit reports whether t is an integer mma's 8-bit element type.
+func eightBit(t frontend.Type) bool { return t == frontend.S8 || t == frontend.U8 }
+
+// intMma classifies mma.sync.aligned.m16n8k{16,32}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32
+// (k16 false: k32) for Matrix, whose modifier checks it has passed, types being its four types
+// in order and vec its register-vector check.
+func intMma(in *ssa.Instr, f MatrixForm, types []frontend.Type, k16 bool, satfinite int,
+	vec func(ssa.Arg, int, string) ([]ssa.Arg, string)) (MatrixForm, bool, string) {
+	if types[0] != frontend.S32 || types[3] != frontend.S32 || !eightBit(types[2]) || satfinite > 1 {
+		return f, false, ""
+	}
+	f.Kind, f.Int, f.K = MatrixMma, true, 32
+	if k16 {
+		f.K = 16
+	}
+	f.SignedA, f.SignedB, f.Satfinite = types[1] == frontend.S8, types[2] == frontend.S8, satfinite == 1
+	var msg string
+	for _, x := range []struct {
+		dst  *[]ssa.Arg
+		a    ssa.Arg
+		n    int
+		what string
+	}{{&f.Dsts, in.Dsts[0], 4, "d"}, {&f.A, in.Args[0], f.K / 8, "a"}, {&f.B, in.Args[1], f.K / 16, "b"}, {&f.Cs, in.Args[2], 4, "c"}} {
+		if *x.dst, msg = vec(x.a, x.n, x.what); msg != "" {
+			return f, false, msg
+		}
+	}
+	return f, true, ""
 }
 
 // WmmaKind says which wmma instruction a WmmaForm is.

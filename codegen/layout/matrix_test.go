@@ -66,7 +66,29 @@ func TestMatrixForms(t *testing.T) {
 		{instr: "mma.sync.aligned.m16n8k16.row.col.f16.bf16.bf16.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7, %r8};"},
 		{instr: "mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"},
 		{instr: "mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"},
-		{instr: "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r5, %r6, %r7, %r8};"},
+		{instr: "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r5, %r6, %r7, %r8};", ok: true, check: func(t *testing.T, f MatrixForm) {
+			require.True(t, f.Int)
+			require.Equal(t, 32, f.K)
+			require.True(t, f.SignedA)
+			require.False(t, f.SignedB)
+			require.True(t, f.Satfinite)
+			require.Len(t, f.A, 4)
+			require.Len(t, f.B, 2)
+			require.Len(t, f.Cs, 4)
+		}},
+		{instr: "mma.sync.aligned.m16n8k16.row.col.s32.u8.u8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r5}, {%r5, %r6, %r7, %r8};", ok: true, check: func(t *testing.T, f MatrixForm) {
+			require.True(t, f.Int)
+			require.Equal(t, 16, f.K)
+			require.False(t, f.SignedA || f.SignedB || f.Satfinite)
+			require.Len(t, f.A, 2)
+			require.Len(t, f.B, 1)
+		}},
+		{instr: "mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r5}, {%r5, %r6};", msg: "mma: c has 2 registers, want 4"},
+		{instr: "mma.sync.aligned.m16n8k8.row.col.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r1}, {%r5}, {%r5, %r6, %r7, %r8};"},
+		{instr: "mma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r5}, {%r5, %r6, %r7, %r8};"},
+		{instr: "mma.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"},
+		{instr: "mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"},
+		{instr: "mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.f32 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r5}, {%f5, %f6, %f7, %f8};"},
 	} {
 		f, ok, msg := Matrix(matrixInstr(t, c.instr))
 		require.Equal(t, c.ok, ok, c.instr)

@@ -23,11 +23,11 @@ var Module = &runtime.Module{
 }
 
 var (
-	// finishFunc is PTX function finish (testdata/ptx/hand/directives.ptx:34).
+	// finishFunc is PTX function finish (testdata/ptx/hand/directives.ptx:35).
 	finishFunc = &runtime.Func{
 		Exit:      1,
 		Index:     0,
-		Loc:       "testdata/ptx/hand/directives.ptx:34",
+		Loc:       "testdata/ptx/hand/directives.ptx:35",
 		Name:      "finish",
 		NumPreds:  0,
 		NumRegs:   5,
@@ -43,7 +43,7 @@ var (
 		Sig:        "()(.param 8,.param 4)",
 		StackBytes: 0,
 	}
-	// kTunedFunc is PTX kernel k_tuned (testdata/ptx/hand/directives.ptx:49).
+	// kTunedFunc is PTX kernel k_tuned (testdata/ptx/hand/directives.ptx:50).
 	kTunedFunc = &runtime.Func{
 		Exit:   11,
 		Index:  1,
@@ -70,7 +70,7 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 36,
-		Loc:          "testdata/ptx/hand/directives.ptx:49",
+		Loc:          "testdata/ptx/hand/directives.ptx:50",
 		Name:         "k_tuned",
 		NumPreds:     2,
 		NumRegs:      18,
@@ -78,7 +78,7 @@ var (
 		Sig:          "()(.param 8,.param 24,.param 4)",
 		StackBytes:   0,
 	}
-	// kReqFunc is PTX kernel k_req (testdata/ptx/hand/directives.ptx:114).
+	// kReqFunc is PTX kernel k_req (testdata/ptx/hand/directives.ptx:115).
 	kReqFunc = &runtime.Func{
 		Exit:   1,
 		Index:  2,
@@ -92,14 +92,14 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 8,
-		Loc:          "testdata/ptx/hand/directives.ptx:114",
+		Loc:          "testdata/ptx/hand/directives.ptx:115",
 		Name:         "k_req",
 		NumPreds:     0,
 		NumRegs:      8,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 	}
-	// kRankFunc is PTX kernel k_rank (testdata/ptx/hand/directives.ptx:138).
+	// kRankFunc is PTX kernel k_rank (testdata/ptx/hand/directives.ptx:139).
 	kRankFunc = &runtime.Func{
 		Exit:   1,
 		Index:  3,
@@ -113,18 +113,19 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 8,
-		Loc:          "testdata/ptx/hand/directives.ptx:138",
+		Loc:          "testdata/ptx/hand/directives.ptx:139",
 		Name:         "k_rank",
 		NumPreds:     0,
 		NumRegs:      8,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 	}
-	// kClusterFunc is PTX kernel k_cluster (testdata/ptx/hand/directives.ptx:159).
+	// kClusterFunc is PTX kernel k_cluster (testdata/ptx/hand/directives.ptx:160).
 	kClusterFunc = &runtime.Func{
-		Exit:   1,
-		Index:  4,
-		Kernel: true,
+		ClusterCTAs: 2,
+		Exit:        1,
+		Index:       4,
+		Kernel:      true,
 		KernelArgs: []runtime.KernelParam{{
 			Align:   8,
 			Name:    "p",
@@ -134,7 +135,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 8,
-		Loc:          "testdata/ptx/hand/directives.ptx:159",
+		Loc:          "testdata/ptx/hand/directives.ptx:160",
 		Name:         "k_cluster",
 		NumPreds:     0,
 		NumRegs:      10,
@@ -146,19 +147,16 @@ var (
 func init() {
 	Module.Funcs = []*runtime.Func{finishFunc, kTunedFunc, kReqFunc, kRankFunc, kClusterFunc}
 	finishFunc.Blocks = make([]runtime.Block, 2)
-	// b0, PTX lines 40-45
+	// b0, PTX lines 41-46
 	finishFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			finishRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/directives.ptx:40",
+		Loc:       "testdata/ptx/hand/directives.ptx:41",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/directives.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  40,
-			}, {
 				Count: 1,
 				Line:  41,
 			}, {
@@ -176,11 +174,14 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermExit,
-			Loc:     "testdata/ptx/hand/directives.ptx:46",
+			Loc:     "testdata/ptx/hand/directives.ptx:47",
 			Reconv:  -1,
 			Uniform: true,
 		},
@@ -192,32 +193,29 @@ func init() {
 	}}
 	finishFunc.Run = finishRun
 	kTunedFunc.Blocks = make([]runtime.Block, 12)
-	// b0, PTX line 57
+	// b0, PTX line 58
 	kTunedFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/directives.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/directives.ptx:62",
+			Loc:     "testdata/ptx/hand/directives.ptx:63",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin0), PTX lines 64-78
+	// b1 ($L__func_begin0), PTX lines 65-79
 	kTunedFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			kTunedRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/directives.ptx:64",
+		Loc:       "testdata/ptx/hand/directives.ptx:65",
 		PTXInstrs: 14,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/hand/directives.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  64,
-			}, {
 				Count: 1,
 				Line:  65,
 			}, {
@@ -246,7 +244,7 @@ func init() {
 				Line:  73,
 			}, {
 				Count: 1,
-				Line:  76,
+				Line:  74,
 			}, {
 				Count: 1,
 				Line:  77,
@@ -256,33 +254,33 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     6,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/hand/directives.ptx:79",
+			Loc:     "testdata/ptx/hand/directives.ptx:80",
 			Pred:    0,
 			Reconv:  3,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b2 (LOOP_HEAD), PTX lines 82-84
+	// b2 (LOOP_HEAD), PTX lines 83-85
 	kTunedFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			kTunedRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/directives.ptx:82",
+		Loc:       "testdata/ptx/hand/directives.ptx:83",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/hand/directives.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  82,
-			}, {
 				Count: 1,
 				Line:  83,
 			}, {
@@ -291,24 +289,27 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:     7,
 			Kind:    runtime.TermBranch,
-			Loc:     "testdata/ptx/hand/directives.ptx:85",
+			Loc:     "testdata/ptx/hand/directives.ptx:86",
 			Pred:    1,
 			Reconv:  7,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b3 (LOOP_END), PTX lines 89-90; divergent, reconverges at block 4 (b4 (NORMAL))
+	// b3 (LOOP_END), PTX lines 90-91; divergent, reconverges at block 4 (b4 (NORMAL))
 	kTunedFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			kTunedRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/directives.ptx:89",
+		Loc:       "testdata/ptx/hand/directives.ptx:90",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -316,37 +317,34 @@ func init() {
 			File:       "testdata/ptx/hand/directives.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  89,
-			}, {
-				Count: 1,
 				Line:  90,
 			}, {
 				Count: 1,
 				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/hand/directives.ptx:91",
+			Loc:    "testdata/ptx/hand/directives.ptx:92",
 			Pred:   0,
 			Reconv: 4,
 			Succ:   4,
 		},
 	}
-	// b4 (NORMAL), PTX lines 101-109; ret
+	// b4 (NORMAL), PTX lines 102-110; ret
 	kTunedFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			kTunedRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/directives.ptx:101",
+		Loc:       "testdata/ptx/hand/directives.ptx:102",
 		PTXInstrs: 10,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/directives.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  101,
-			}, {
 				Count: 1,
 				Line:  102,
 			}, {
@@ -373,72 +371,75 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/directives.ptx:110",
+			Loc:     "testdata/ptx/hand/directives.ptx:111",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b5 ($L__func_end0), PTX line 111; ret
+	// b5 ($L__func_end0), PTX line 112; ret
 	kTunedFunc.Blocks[5] = runtime.Block{
-		Loc:       "testdata/ptx/hand/directives.ptx:112",
+		Loc:       "testdata/ptx/hand/directives.ptx:113",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/directives.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  112,
+				Line:  113,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/directives.ptx:112",
+			Loc:     "testdata/ptx/hand/directives.ptx:113",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b6, PTX line 79
+	// b6, PTX line 80
 	kTunedFunc.Blocks[6] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/directives.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/directives.ptx:80",
+			Loc:     "testdata/ptx/hand/directives.ptx:81",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b7, PTX line 85
+	// b7, PTX line 86
 	kTunedFunc.Blocks[7] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/directives.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/directives.ptx:86",
+			Loc:     "testdata/ptx/hand/directives.ptx:87",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b8, PTX lines 95-96; code before the call
+	// b8, PTX lines 96-97; code before the call
 	kTunedFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			kTunedRun(w, 8, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/directives.ptx:95",
+		Loc:       "testdata/ptx/hand/directives.ptx:96",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/directives.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  95,
+				Line:  96,
 			}, {
 				Count: 1,
-				Line:  96,
+				Line:  97,
 			}},
 		},
 		Term: runtime.Term{
@@ -447,15 +448,15 @@ func init() {
 			Succ:   9,
 		},
 	}
-	// b8, PTX line 91
+	// b8, PTX line 92
 	kTunedFunc.Blocks[9] = runtime.Block{
-		Loc:       "testdata/ptx/hand/directives.ptx:97",
+		Loc:       "testdata/ptx/hand/directives.ptx:98",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/directives.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  97,
+				Line:  98,
 			}},
 		},
 		Term: runtime.Term{
@@ -473,18 +474,18 @@ func init() {
 				Target: -1,
 			},
 			Kind:    runtime.TermCall,
-			Loc:     "testdata/ptx/hand/directives.ptx:97",
+			Loc:     "testdata/ptx/hand/directives.ptx:98",
 			Reconv:  -1,
 			Succ:    10,
 			Uniform: true,
 		},
 	}
-	// b9, PTX line 97
+	// b9, PTX line 98
 	kTunedFunc.Blocks[10] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/ptx/hand/directives.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/directives.ptx:99",
+			Loc:     "testdata/ptx/hand/directives.ptx:100",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
@@ -497,19 +498,16 @@ func init() {
 	}}
 	kTunedFunc.Run = kTunedRun
 	kReqFunc.Blocks = make([]runtime.Block, 2)
-	// b0, PTX lines 125-134; ret
+	// b0, PTX lines 126-135; ret
 	kReqFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			kReqRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/directives.ptx:125",
+		Loc:       "testdata/ptx/hand/directives.ptx:126",
 		PTXInstrs: 11,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/directives.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  125,
-			}, {
 				Count: 1,
 				Line:  126,
 			}, {
@@ -539,11 +537,14 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/directives.ptx:135",
+			Loc:     "testdata/ptx/hand/directives.ptx:136",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
@@ -556,19 +557,16 @@ func init() {
 	}}
 	kReqFunc.Run = kReqRun
 	kRankFunc.Blocks = make([]runtime.Block, 2)
-	// b0, PTX lines 146-155; ret
+	// b0, PTX lines 147-156; ret
 	kRankFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			kRankRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/directives.ptx:146",
+		Loc:       "testdata/ptx/hand/directives.ptx:147",
 		PTXInstrs: 11,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/directives.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  146,
-			}, {
 				Count: 1,
 				Line:  147,
 			}, {
@@ -598,11 +596,14 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/directives.ptx:156",
+			Loc:     "testdata/ptx/hand/directives.ptx:157",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
@@ -615,19 +616,16 @@ func init() {
 	}}
 	kRankFunc.Run = kRankRun
 	kClusterFunc.Blocks = make([]runtime.Block, 2)
-	// b0, PTX lines 168-179; ret
+	// b0, PTX lines 169-180; ret
 	kClusterFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			kClusterRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/directives.ptx:168",
+		Loc:       "testdata/ptx/hand/directives.ptx:169",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/directives.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  168,
-			}, {
 				Count: 1,
 				Line:  169,
 			}, {
@@ -663,11 +661,14 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/directives.ptx:180",
+			Loc:     "testdata/ptx/hand/directives.ptx:181",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
@@ -681,7 +682,7 @@ func init() {
 	kClusterFunc.Run = kClusterRun
 }
 
-// KTuned launches PTX kernel k_tuned (testdata/ptx/hand/directives.ptx:49) on dev with the launch configuration cfg. Parameters: p2 is p, s is s, n is n.
+// KTuned launches PTX kernel k_tuned (testdata/ptx/hand/directives.ptx:50) on dev with the launch configuration cfg. Parameters: p2 is p, s is s, n is n.
 func KTuned(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p2 runtime.Ptr, s [24]byte, n uint32) error {
 	var p [36]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(p2))
@@ -690,21 +691,21 @@ func KTuned(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 	return dev.Launch(ctx, Module, kTunedFunc, cfg, p[:])
 }
 
-// KReq launches PTX kernel k_req (testdata/ptx/hand/directives.ptx:114) on dev with the launch configuration cfg. Parameters: p2 is p.
+// KReq launches PTX kernel k_req (testdata/ptx/hand/directives.ptx:115) on dev with the launch configuration cfg. Parameters: p2 is p.
 func KReq(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p2 runtime.Ptr) error {
 	var p [8]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(p2))
 	return dev.Launch(ctx, Module, kReqFunc, cfg, p[:])
 }
 
-// KRank launches PTX kernel k_rank (testdata/ptx/hand/directives.ptx:138) on dev with the launch configuration cfg. Parameters: p2 is p.
+// KRank launches PTX kernel k_rank (testdata/ptx/hand/directives.ptx:139) on dev with the launch configuration cfg. Parameters: p2 is p.
 func KRank(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p2 runtime.Ptr) error {
 	var p [8]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(p2))
 	return dev.Launch(ctx, Module, kRankFunc, cfg, p[:])
 }
 
-// KCluster launches PTX kernel k_cluster (testdata/ptx/hand/directives.ptx:159) on dev with the launch configuration cfg. Parameters: p2 is p.
+// KCluster launches PTX kernel k_cluster (testdata/ptx/hand/directives.ptx:160) on dev with the launch configuration cfg. Parameters: p2 is p.
 func KCluster(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p2 runtime.Ptr) error {
 	var p [8]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(p2))
@@ -716,7 +717,7 @@ func KCluster(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 func finishRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
 	switch pc {
 	case 0:
-		// b0, PTX lines 40-45
+		// b0, PTX lines 41-46
 		finishBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -728,14 +729,14 @@ func finishRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 }
 
 // finishBlock0 runs block 0 of function finish for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 40-45
+// b0, PTX lines 41-46
 func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	k0 := uint64(0x4)
 	k1 := uint64(0xffffffff)
-	// PTX line 44: mov.u32, warp-uniform
+	// PTX line 45: mov.u32, warp-uniform
 	u5 := uint64(k1)
-	// PTX lines 40, 41, 42, 43: lane-local, one loop over the lanes
+	// PTX lines 41, 42, 43, 44: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -762,7 +763,7 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 40: ld.param.u64
+				// 41: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
 				if v1a < pmEnd8 {
@@ -771,13 +772,13 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:41")
 							continue
 						}
 						v1 = v1x
 					}
 				}
-				// 41: ld.param.u32
+				// 42: ld.param.u32
 				v2a := uint64(0x8)
 				var v2 uint64
 				if v2a < pmEnd4 {
@@ -786,22 +787,22 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:42")
 							continue
 						}
 						v2 = v2x
 					}
 				}
-				// 42: mul.wide.u32
+				// 43: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				// 43: add.u64
+				// 44: add.u64
 				v4 := uint64(uint64(v1) + uint64(v3))
 				r3[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 40: ld.param.u64
+				// 41: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
 				if v1a < pmEnd8 {
@@ -810,13 +811,13 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
 						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:40")
+							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/hand/directives.ptx:41")
 							continue
 						}
 						v1 = v1x
 					}
 				}
-				// 41: ld.param.u32
+				// 42: ld.param.u32
 				v2a := uint64(0x8)
 				var v2 uint64
 				if v2a < pmEnd4 {
@@ -825,22 +826,22 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 					{
 						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:41")
+							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/directives.ptx:42")
 							continue
 						}
 						v2 = v2x
 					}
 				}
-				// 42: mul.wide.u32
+				// 43: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				// 43: add.u64
+				// 44: add.u64
 				v4 := uint64(uint64(v1) + uint64(v3))
 				r3[l] = v4
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 45: lane-local, one loop over the lanes
+	// PTX lines 46: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -854,28 +855,28 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 		s6w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 45: st.global.u32
+				// 46: st.global.u32
 				s6 := uint64(r3[l]) + 0x0
 				s6v := uint64(u5)
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
 					{
-						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:46")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 45: st.global.u32
+				// 46: st.global.u32
 				s6 := uint64(r3[l]) + 0x0
 				s6v := uint64(u5)
 				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 					runtime.Store32(s6w.Ptr, s6o, s6v)
 				} else {
 					{
-						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:45")
+						w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/hand/directives.ptx:46")
 					}
 				}
 			}
@@ -890,10 +891,10 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX line 57
+			// b0, PTX line 58
 			next = 1
 		case 1:
-			// b1 ($L__func_begin0), PTX lines 64-78
+			// b1 ($L__func_begin0), PTX lines 65-79
 			kTunedBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -907,7 +908,7 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				return pc, budget
 			}
 		case 2:
-			// b2 (LOOP_HEAD), PTX lines 82-84
+			// b2 (LOOP_HEAD), PTX lines 83-85
 			kTunedBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -921,7 +922,7 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				return pc, budget
 			}
 		case 3:
-			// b3 (LOOP_END), PTX lines 89-90; divergent, reconverges at block 4 (b4 (NORMAL))
+			// b3 (LOOP_END), PTX lines 90-91; divergent, reconverges at block 4 (b4 (NORMAL))
 			kTunedBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -935,37 +936,37 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				return pc, budget
 			}
 		case 4:
-			// b4 (NORMAL), PTX lines 101-109; ret
+			// b4 (NORMAL), PTX lines 102-110; ret
 			kTunedBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 11
 		case 5:
-			// b5 ($L__func_end0), PTX line 111; ret
+			// b5 ($L__func_end0), PTX line 112; ret
 			next = 11
 		case 6:
-			// b6, PTX line 79
+			// b6, PTX line 80
 			next = 2
 		case 7:
-			// b7, PTX line 85
+			// b7, PTX line 86
 			next = 3
 		case 8:
-			// b8, PTX lines 95-96; code before the call
+			// b8, PTX lines 96-97; code before the call
 			kTunedBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			next = 9
 		case 9:
-			// b8, PTX line 91
+			// b8, PTX line 92
 			if next, budget = w.CallInline(pc, &kTunedFunc.Blocks[9].Term, m, stop, budget); next != 10 {
 				return next, budget
 			}
 			pc = next
 			continue
 		case 10:
-			// b9, PTX line 97
+			// b9, PTX line 98
 			next = 4
 		default:
 			return pc, budget
@@ -978,7 +979,7 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 }
 
 // kTunedBlock1 runs block 1 of kernel k_tuned for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin0), PTX lines 64-78
+// b1 ($L__func_begin0), PTX lines 65-79
 func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
@@ -990,28 +991,28 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	k0 := uint64(0x0)
-	// PTX line 64: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 65: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 66: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 66, 67: lane-local, one loop over the lanes
+	// PTX lines 67, 68: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 66: mov.u32
+				// 67: mov.u32
 				v3 := uint64(uint64(tid0[l]))
-				// 67: mad.lo.u32
+				// 68: mad.lo.u32
 				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 66: mov.u32
+				// 67: mov.u32
 				v3 := uint64(uint64(tid0[l]))
-				// 67: mad.lo.u32
+				// 68: mad.lo.u32
 				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
@@ -1026,12 +1027,12 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 68: ld.param.u64
+	// PTX line 69: ld.param.u64
 	var u6 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u6 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:68")
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:69")
 	}
 	runtime.Broadcast(r3, m, u6)
 	if budget == 0 {
@@ -1043,12 +1044,12 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 69: ld.param.u32
+	// PTX line 70: ld.param.u32
 	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 12 {
 		u7 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
 	} else {
-		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/directives.ptx:69")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/directives.ptx:70")
 	}
 	runtime.Broadcast(r4, m, u7)
 	if budget == 0 {
@@ -1060,12 +1061,12 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 70: ld.param.u32
+	// PTX line 71: ld.param.u32
 	var u8 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u8 = uint64(binary.LittleEndian.Uint32(kp[0xc:]))
 	} else {
-		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/hand/directives.ptx:70")
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/hand/directives.ptx:71")
 	}
 	runtime.Broadcast(r5, m, u8)
 	if budget == 0 {
@@ -1077,12 +1078,12 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 71: ld.param.u64
+	// PTX line 72: ld.param.u64
 	var u9 uint64
 	if kp := w.KernelParams(); len(kp) >= 24 {
 		u9 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
 	} else {
-		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/hand/directives.ptx:71")
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/hand/directives.ptx:72")
 	}
 	runtime.Broadcast(r6, m, u9)
 	if budget == 0 {
@@ -1094,12 +1095,12 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 72: ld.param.u64
+	// PTX line 73: ld.param.u64
 	var u10 uint64
 	if kp := w.KernelParams(); len(kp) >= 32 {
 		u10 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
 	} else {
-		u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/hand/directives.ptx:72")
+		u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/hand/directives.ptx:73")
 	}
 	runtime.Broadcast(r7, m, u10)
 	if budget == 0 {
@@ -1111,27 +1112,27 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 73: ld.param.u32
+	// PTX line 74: ld.param.u32
 	var u11 uint64
 	if kp := w.KernelParams(); len(kp) >= 36 {
 		u11 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
 	} else {
-		u11 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/hand/directives.ptx:73")
+		u11 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/hand/directives.ptx:74")
 	}
 	runtime.Broadcast(r8, m, u11)
-	// PTX line 76: mov.u32, warp-uniform
+	// PTX line 77: mov.u32, warp-uniform
 	u12 := uint64(k0)
 	runtime.Broadcast(r9, m, u12)
-	// PTX line 77: mov.u32, warp-uniform
+	// PTX line 78: mov.u32, warp-uniform
 	u13 := uint64(k0)
 	runtime.Broadcast(r10, m, u13)
-	// PTX lines 78: lane-local, one loop over the lanes
+	// PTX lines 79: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 78: setp.eq.u32
+				// 79: setp.eq.u32
 				c14t := uint32(u11) == uint32(k0)
 				c14 := c14t
 				c14b0 := uint32(0)
@@ -1143,7 +1144,7 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 78: setp.eq.u32
+				// 79: setp.eq.u32
 				c14t := uint32(u11) == uint32(k0)
 				c14 := c14t
 				c14b0 := uint32(0)
@@ -1165,25 +1166,25 @@ func kTunedBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // kTunedBlock2 runs block 2 of kernel k_tuned for the lanes m (budget 0: counting statistics).
-// b2 (LOOP_HEAD), PTX lines 82-84
+// b2 (LOOP_HEAD), PTX lines 83-85
 func kTunedBlock2(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	k0 := uint64(0x1)
-	// PTX lines 82, 83, 84: lane-local, one loop over the lanes
+	// PTX lines 83, 84, 85: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 82: add.u32
+				// 83: add.u32
 				v1 := uint64(uint32(r9[l]) + uint32(r10[l]))
 				r9[l] = v1
-				// 83: add.u32
+				// 84: add.u32
 				v2 := uint64(uint32(r10[l]) + uint32(k0))
 				r10[l] = v2
-				// 84: setp.lt.u32
+				// 85: setp.lt.u32
 				c3t := uint32(v2) < uint32(r8[l])
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -1195,13 +1196,13 @@ func kTunedBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 82: add.u32
+				// 83: add.u32
 				v1 := uint64(uint32(r9[l]) + uint32(r10[l]))
 				r9[l] = v1
-				// 83: add.u32
+				// 84: add.u32
 				v2 := uint64(uint32(r10[l]) + uint32(k0))
 				r10[l] = v2
-				// 84: setp.lt.u32
+				// 85: setp.lt.u32
 				c3t := uint32(v2) < uint32(r8[l])
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -1216,19 +1217,19 @@ func kTunedBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // kTunedBlock3 runs block 3 of kernel k_tuned for the lanes m (budget 0: counting statistics).
-// b3 (LOOP_END), PTX lines 89-90; divergent, reconverges at block 4 (b4 (NORMAL))
+// b3 (LOOP_END), PTX lines 90-91; divergent, reconverges at block 4 (b4 (NORMAL))
 func kTunedBlock3(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	k0 := uint64(0x3)
-	// PTX lines 89, 90: lane-local, one loop over the lanes
+	// PTX lines 90, 91: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 89: and.b32
+				// 90: and.b32
 				v1 := uint64(uint32(r0[l]) & uint32(k0))
-				// 90: setp.ne.u32
+				// 91: setp.ne.u32
 				c2t := uint32(v1) != uint32(k0)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -1240,9 +1241,9 @@ func kTunedBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 89: and.b32
+				// 90: and.b32
 				v1 := uint64(uint32(r0[l]) & uint32(k0))
-				// 90: setp.ne.u32
+				// 91: setp.ne.u32
 				c2t := uint32(v1) != uint32(k0)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -1277,11 +1278,11 @@ func kTunedBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			step = 31
 		}
 		for l := 0; l < 32; l += step {
-			// 107: mul.wide.u32
+			// 108: mul.wide.u32
 			v1 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-			// 108: add.u64
+			// 109: add.u64
 			v2 := uint64(uint64(r3[l]) + uint64(v1))
-			// 109: the address of st.global.u32
+			// 110: the address of st.global.u32
 			fd0 := uint64(v2) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
@@ -1296,27 +1297,27 @@ func kTunedBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
-	// PTX lines 101, 102, 103, 104, 105, 106, 107, 108, 109: one pass over a full warp's lanes
+	// PTX lines 102, 103, 104, 105, 106, 107, 108, 109, 110: one pass over a full warp's lanes
 	{
 		for l := range 32 {
-			// 101: mad.lo.u32
+			// 102: mad.lo.u32
 			v3 := uint64(uint32(uint32(r4[l])*uint32(r0[l]) + uint32(r5[l])))
-			// 102: shr.u64
+			// 103: shr.u64
 			v4 := uint64(uint64(r7[l]) >> uint32(k1))
-			// 103: add.u64
+			// 104: add.u64
 			v5 := uint64(uint64(r6[l]) + uint64(v4))
-			// 104: cvt.u32.u64
+			// 105: cvt.u32.u64
 			v6 := uint64(uint32(uint64(v5)))
-			// 105: add.u32
-			v7 := uint64(uint32(v3) + uint32(v6))
 			// 106: add.u32
+			v7 := uint64(uint32(v3) + uint32(v6))
+			// 107: add.u32
 			v8 := uint64(uint32(v7) + uint32(r9[l]))
-			// 107: mul.wide.u32
+			// 108: mul.wide.u32
 			v9 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-			// 108: add.u64
+			// 109: add.u64
 			v10 := uint64(uint64(r3[l]) + uint64(v9))
 			_ = v10
-			// 109: st.global.u32
+			// 110: st.global.u32
 			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v8))
 		}
 	}
@@ -1324,7 +1325,7 @@ func kTunedBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 }
 
 // kTunedBlock4 runs block 4 of kernel k_tuned for the lanes m (budget 0: counting statistics).
-// b4 (NORMAL), PTX lines 101-109; ret
+// b4 (NORMAL), PTX lines 102-110; ret
 func kTunedBlock4(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, kTunedBlock4Warp(w, m, budget)) {
 		return
@@ -1338,7 +1339,7 @@ func kTunedBlock4(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	k0 := uint64(0x20)
 	k1 := uint64(0x4)
-	// PTX lines 101, 102, 103, 104, 105, 106, 107, 108, 109: lane-local, one loop over the lanes
+	// PTX lines 102, 103, 104, 105, 106, 107, 108, 109, 110: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1352,60 +1353,60 @@ func kTunedBlock4(w *runtime.Warp, m uint32, budget int) {
 		s9w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 101: mad.lo.u32
+				// 102: mad.lo.u32
 				v1 := uint64(uint32(uint32(r4[l])*uint32(r0[l]) + uint32(r5[l])))
-				// 102: shr.u64
+				// 103: shr.u64
 				v2 := uint64(uint64(r7[l]) >> uint32(k0))
-				// 103: add.u64
+				// 104: add.u64
 				v3 := uint64(uint64(r6[l]) + uint64(v2))
-				// 104: cvt.u32.u64
+				// 105: cvt.u32.u64
 				v4 := uint64(uint32(uint64(v3)))
-				// 105: add.u32
-				v5 := uint64(uint32(v1) + uint32(v4))
 				// 106: add.u32
+				v5 := uint64(uint32(v1) + uint32(v4))
+				// 107: add.u32
 				v6 := uint64(uint32(v5) + uint32(r9[l]))
-				// 107: mul.wide.u32
+				// 108: mul.wide.u32
 				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 108: add.u64
+				// 109: add.u64
 				v8 := uint64(uint64(r3[l]) + uint64(v7))
-				// 109: st.global.u32
+				// 110: st.global.u32
 				s9 := uint64(v8) + 0x0
 				s9v := uint64(v6)
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
 					{
-						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:109")
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:110")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 101: mad.lo.u32
+				// 102: mad.lo.u32
 				v1 := uint64(uint32(uint32(r4[l])*uint32(r0[l]) + uint32(r5[l])))
-				// 102: shr.u64
+				// 103: shr.u64
 				v2 := uint64(uint64(r7[l]) >> uint32(k0))
-				// 103: add.u64
+				// 104: add.u64
 				v3 := uint64(uint64(r6[l]) + uint64(v2))
-				// 104: cvt.u32.u64
+				// 105: cvt.u32.u64
 				v4 := uint64(uint32(uint64(v3)))
-				// 105: add.u32
-				v5 := uint64(uint32(v1) + uint32(v4))
 				// 106: add.u32
+				v5 := uint64(uint32(v1) + uint32(v4))
+				// 107: add.u32
 				v6 := uint64(uint32(v5) + uint32(r9[l]))
-				// 107: mul.wide.u32
+				// 108: mul.wide.u32
 				v7 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 108: add.u64
+				// 109: add.u64
 				v8 := uint64(uint64(r3[l]) + uint64(v7))
-				// 109: st.global.u32
+				// 110: st.global.u32
 				s9 := uint64(v8) + 0x0
 				s9v := uint64(v6)
 				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 					runtime.Store32(s9w.Ptr, s9o, s9v)
 				} else {
 					{
-						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:109")
+						w.StoreLane(s9w, runtime.SpaceGlobal, s9, 4, s9v, l, "testdata/ptx/hand/directives.ptx:110")
 					}
 				}
 			}
@@ -1414,11 +1415,11 @@ func kTunedBlock4(w *runtime.Warp, m uint32, budget int) {
 }
 
 // kTunedBlock8 runs block 8 of kernel k_tuned for the lanes m (budget 0: counting statistics).
-// b8, PTX lines 95-96; code before the call
+// b8, PTX lines 96-97; code before the call
 func kTunedBlock8(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
-	// PTX lines 95: lane-local, one loop over the lanes
+	// PTX lines 96: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1434,34 +1435,34 @@ func kTunedBlock8(w *runtime.Warp, m uint32, budget int) {
 		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 95: st.param.u64
+				// 96: st.param.u64
 				s1 := uint64(0x0)
 				s1v := uint64(r3[l])
 				if s1 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:95")
+						w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:96")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 95: st.param.u64
+				// 96: st.param.u64
 				s1 := uint64(0x0)
 				s1v := uint64(r3[l])
 				if s1 < pmEnd8 {
 					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:95")
+						w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/hand/directives.ptx:96")
 					}
 				}
 			}
 		}
 	}
-	// PTX lines 96: lane-local, one loop over the lanes
+	// PTX lines 97: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1477,28 +1478,28 @@ func kTunedBlock8(w *runtime.Warp, m uint32, budget int) {
 		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 96: st.param.u32
+				// 97: st.param.u32
 				s2 := uint64(0x8)
 				s2v := uint64(r0[l])
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:96")
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:97")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 96: st.param.u32
+				// 97: st.param.u32
 				s2 := uint64(0x8)
 				s2v := uint64(r0[l])
 				if s2 < pmEnd4 {
 					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
 				} else {
 					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:96")
+						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/directives.ptx:97")
 					}
 				}
 			}
@@ -1513,7 +1514,7 @@ func kReqRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 125-134; ret
+			// b0, PTX lines 126-135; ret
 			kReqBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1530,41 +1531,41 @@ func kReqRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 }
 
 // kReqBlock0 runs block 0 of kernel k_req for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 125-134; ret
+// b0, PTX lines 126-135; ret
 func kReqBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
 	k0 := uint64(0x2)
 	k1 := uint64(0x1)
 	k2 := uint64(0x4)
-	// PTX line 125: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 126: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 127: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 127, 128, 129: lane-local, one loop over the lanes
+	// PTX lines 128, 129, 130: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 127: mov.u32
+				// 128: mov.u32
 				v3 := uint64(uint64(tid0[l]))
-				// 128: mad.lo.u32
+				// 129: mad.lo.u32
 				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
-				// 129: mad.lo.u32
+				// 130: mad.lo.u32
 				v6 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
 				r3[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 127: mov.u32
+				// 128: mov.u32
 				v3 := uint64(uint64(tid0[l]))
-				// 128: mad.lo.u32
+				// 129: mad.lo.u32
 				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
-				// 129: mad.lo.u32
+				// 130: mad.lo.u32
 				v6 := uint64(uint32(uint32(v4)*uint32(k0) + uint32(k1)))
 				r3[l] = v6
 			}
@@ -1579,16 +1580,16 @@ func kReqBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 130: ld.param.u64
+	// PTX line 131: ld.param.u64
 	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:130")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:131")
 	}
-	// PTX line 131: cvta.to.global.u64, warp-uniform
+	// PTX line 132: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u7)
-	// PTX lines 132, 133, 134: lane-local, one loop over the lanes
+	// PTX lines 133, 134, 135: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1602,36 +1603,36 @@ func kReqBlock0(w *runtime.Warp, m uint32, budget int) {
 		s11w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 132: mul.wide.u32
+				// 133: mul.wide.u32
 				v9 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
-				// 133: add.u64
+				// 134: add.u64
 				v10 := uint64(uint64(u8) + uint64(v9))
-				// 134: st.global.u32
+				// 135: st.global.u32
 				s11 := uint64(v10) + 0x0
 				s11v := uint64(r3[l])
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/directives.ptx:134")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/directives.ptx:135")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 132: mul.wide.u32
+				// 133: mul.wide.u32
 				v9 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k2))))
-				// 133: add.u64
+				// 134: add.u64
 				v10 := uint64(uint64(u8) + uint64(v9))
-				// 134: st.global.u32
+				// 135: st.global.u32
 				s11 := uint64(v10) + 0x0
 				s11v := uint64(r3[l])
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/directives.ptx:134")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/directives.ptx:135")
 					}
 				}
 			}
@@ -1646,7 +1647,7 @@ func kRankRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 146-155; ret
+			// b0, PTX lines 147-156; ret
 			kRankBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1663,40 +1664,40 @@ func kRankRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 }
 
 // kRankBlock0 runs block 0 of kernel k_rank for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 146-155; ret
+// b0, PTX lines 147-156; ret
 func kRankBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
 	k0 := uint64(0x3e8)
 	k1 := uint64(0x4)
-	// PTX line 146: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 147: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 148: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 148, 149, 150: lane-local, one loop over the lanes
+	// PTX lines 149, 150, 151: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 148: mov.u32
+				// 149: mov.u32
 				v3 := uint64(uint64(tid0[l]))
-				// 149: mad.lo.u32
+				// 150: mad.lo.u32
 				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
-				// 150: add.u32
+				// 151: add.u32
 				v6 := uint64(uint32(v4) + uint32(k0))
 				r3[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 148: mov.u32
+				// 149: mov.u32
 				v3 := uint64(uint64(tid0[l]))
-				// 149: mad.lo.u32
+				// 150: mad.lo.u32
 				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
-				// 150: add.u32
+				// 151: add.u32
 				v6 := uint64(uint32(v4) + uint32(k0))
 				r3[l] = v6
 			}
@@ -1711,16 +1712,16 @@ func kRankBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 151: ld.param.u64
+	// PTX line 152: ld.param.u64
 	var u7 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u7 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:151")
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:152")
 	}
-	// PTX line 152: cvta.to.global.u64, warp-uniform
+	// PTX line 153: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u7)
-	// PTX lines 153, 154, 155: lane-local, one loop over the lanes
+	// PTX lines 154, 155, 156: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1734,36 +1735,36 @@ func kRankBlock0(w *runtime.Warp, m uint32, budget int) {
 		s11w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 153: mul.wide.u32
+				// 154: mul.wide.u32
 				v9 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 154: add.u64
+				// 155: add.u64
 				v10 := uint64(uint64(u8) + uint64(v9))
-				// 155: st.global.u32
+				// 156: st.global.u32
 				s11 := uint64(v10) + 0x0
 				s11v := uint64(r3[l])
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/directives.ptx:155")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/directives.ptx:156")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 153: mul.wide.u32
+				// 154: mul.wide.u32
 				v9 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 154: add.u64
+				// 155: add.u64
 				v10 := uint64(uint64(u8) + uint64(v9))
-				// 155: st.global.u32
+				// 156: st.global.u32
 				s11 := uint64(v10) + 0x0
 				s11v := uint64(r3[l])
 				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 					runtime.Store32(s11w.Ptr, s11o, s11v)
 				} else {
 					{
-						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/directives.ptx:155")
+						w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/hand/directives.ptx:156")
 					}
 				}
 			}
@@ -1778,7 +1779,7 @@ func kClusterRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 168-179; ret
+			// b0, PTX lines 169-180; ret
 			kClusterBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1795,39 +1796,39 @@ func kClusterRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 }
 
 // kClusterBlock0 runs block 0 of kernel k_cluster for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 168-179; ret
+// b0, PTX lines 169-180; ret
 func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	k0 := uint64(0x3e8)
 	k1 := uint64(0x4)
-	// PTX line 168: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 169: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 170: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX line 172: mov.u32, warp-uniform
-	u6 := uint64(uint64(0))
 	// PTX line 173: mov.u32, warp-uniform
+	u6 := uint64(uint64(0))
+	// PTX line 174: mov.u32, warp-uniform
 	u7 := uint64(uint64(1))
-	// PTX line 174: mad.lo.u32, warp-uniform
+	// PTX line 175: mad.lo.u32, warp-uniform
 	u8 := uint64(uint32(uint32(u6)*uint32(k0) + uint32(u7)))
-	// PTX lines 170, 171: lane-local, one loop over the lanes
+	// PTX lines 171, 172: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 170: mov.u32
+				// 171: mov.u32
 				v3 := uint64(uint64(tid0[l]))
-				// 171: mad.lo.u32
+				// 172: mad.lo.u32
 				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 170: mov.u32
+				// 171: mov.u32
 				v3 := uint64(uint64(tid0[l]))
-				// 171: mad.lo.u32
+				// 172: mad.lo.u32
 				v4 := uint64(uint32(h5 + uint32(v3)))
 				r0[l] = v4
 			}
@@ -1842,16 +1843,16 @@ func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 175: ld.param.u64
+	// PTX line 176: ld.param.u64
 	var u9 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u9 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:175")
+		u9 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/directives.ptx:176")
 	}
-	// PTX line 176: cvta.to.global.u64, warp-uniform
+	// PTX line 177: cvta.to.global.u64, warp-uniform
 	u10 := uint64(u9)
-	// PTX lines 177, 178, 179: lane-local, one loop over the lanes
+	// PTX lines 178, 179, 180: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -1865,36 +1866,36 @@ func kClusterBlock0(w *runtime.Warp, m uint32, budget int) {
 		s13w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 177: mul.wide.u32
+				// 178: mul.wide.u32
 				v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 178: add.u64
+				// 179: add.u64
 				v12 := uint64(uint64(u10) + uint64(v11))
-				// 179: st.global.u32
+				// 180: st.global.u32
 				s13 := uint64(v12) + 0x0
 				s13v := uint64(u8)
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
 					{
-						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/directives.ptx:179")
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/directives.ptx:180")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 177: mul.wide.u32
+				// 178: mul.wide.u32
 				v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k1))))
-				// 178: add.u64
+				// 179: add.u64
 				v12 := uint64(uint64(u10) + uint64(v11))
-				// 179: st.global.u32
+				// 180: st.global.u32
 				s13 := uint64(v12) + 0x0
 				s13v := uint64(u8)
 				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 					runtime.Store32(s13w.Ptr, s13o, s13v)
 				} else {
 					{
-						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/directives.ptx:179")
+						w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/hand/directives.ptx:180")
 					}
 				}
 			}

@@ -72,3 +72,18 @@ func MatRound(t MatType, s float64) uint32 {
 	}
 	return math.Float32bits(float32(s))
 }
+
+// MmaDotInt is one element of integer mma's D = A*B + C on 8-bit elements (already widened to
+// int32) and .s32 accumulators: c + a[0]*b[0] + ... + a[k-1]*b[k-1], exact. With satfinite
+// (.satfinite) a sum outside the .s32 range is clamped to it; without, it wraps modulo 2^32
+// as two's complement arithmetic does.
+func MmaDotInt(c int32, a, b []int32, satfinite bool) int32 {
+	s := int64(c)
+	for k := range a {
+		s += int64(a[k]) * int64(b[k])
+	}
+	if satfinite {
+		s = min(max(s, math.MinInt32), math.MaxInt32)
+	}
+	return int32(s)
+}
