@@ -185,6 +185,13 @@ func specialStep(name string) laneStep {
 	return unknownStep
 }
 
+// warpSpecial reports whether a special register is the same in every lane of a warp, as
+// specialStep knows: %ntid, %ctaid or %nctaid.
+func warpSpecial(name string) bool {
+	st := specialStep(name)
+	return st.ok && st.stride == 0 && !st.tid
+}
+
 // constArg returns an operand's value where it is a constant: an immediate or a register an
 // unguarded mov set to one.
 func constArg(a ssa.Arg) (uint64, bool) {

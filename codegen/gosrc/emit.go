@@ -123,7 +123,7 @@ func (c ctx) warpInvariant(a ssa.Arg) bool {
 	case ssa.ArgImm:
 		return true
 	case ssa.ArgSpecial:
-		return specialStep(a.Name).ok && !strings.HasPrefix(a.Name, "%tid") && a.Name != "%laneid"
+		return warpSpecial(a.Name)
 	case ssa.ArgValue:
 		slot := e.f.Regs[a.Value.Reg.ID]
 		_, lane := s.lanes[slot]
@@ -775,7 +775,8 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 	}
 	slot := e.f.Regs[in.Defs[0].Reg.ID]
 	code := append([]jen.Code{jen.Commentf("PTX line %d: %s, warp-uniform", in.Pos.Line, spelling(in))}, stmts...)
-	if s := e.seg; s != nil && e.f.onlyReadBy(in.Defs[0], e.local) {
+	laneRead := e.f.onlyReadBy(in.Defs[0], e.local)
+	if s := e.seg; s != nil && laneRead {
 		// Only lane loops of this block read it, from the local: it need not end the loop
 		// being built, and is computed before it.
 		s.uniforms = append(s.uniforms, code...)
@@ -783,7 +784,7 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 	} else {
 		e.flush()
 		e.stmts = append(e.stmts, code...)
-		if !e.f.onlyReadBy(in.Defs[0], e.local) {
+		if !laneRead {
 			e.stmts = append(e.stmts, jen.Qual(rtPath, "Broadcast").Call(jen.Id(e.reg(slot)), jen.Id("m"), jen.Id(n)))
 		}
 	}

@@ -101,7 +101,7 @@ func (e *blockEmit) scalarOperand(in *ssa.Instr, a ssa.Arg, t frontend.Type) jen
 	switch a.Kind {
 	case ssa.ArgImm:
 	case ssa.ArgSpecial:
-		if st := specialStep(a.Name); !st.ok || st.stride != 0 || st.tid {
+		if !warpSpecial(a.Name) {
 			return nil
 		}
 	case ssa.ArgValue:

@@ -218,9 +218,9 @@ func (e *blockEmit) passAddrs() {
 	e.stmts = append(e.stmts, jen.Comment("the accesses' addresses: lane l's must be lane 0's plus l times the access size"))
 	e.stmts = append(e.stmts, decls...)
 	loop := jen.For(jen.Id("l").Op(":=").Range().Lit(32))
-	if st, ok := e.passStep(parts); ok {
+	if tid, ok := e.passStep(parts); ok {
 		step := jen.Lit(31)
-		if st.tid {
+		if tid {
 			step = jen.Id("step")
 			pre = append(pre, jen.Id("step").Op(":=").Lit(1), jen.If(jen.Id("w").Dot("TidLinear")).Block(jen.Id("step").Op("=").Lit(31)))
 		}
@@ -309,27 +309,26 @@ func (e *blockEmit) passSplit(op passOp) (*ssa.Value, string) {
 // passStep reports whether every access's checked address or index is known to step by the
 // access size from lane to lane (affine.go), and whether that needs %tid to count up along
 // the warp.
-func (e *blockEmit) passStep(parts []passPart) (laneStep, bool) {
+func (e *blockEmit) passStep(parts []passPart) (tid, ok bool) {
 	if e.f.steps == nil {
 		e.f.steps = newLaneSteps()
 	}
-	all := laneStep{ok: true}
 	for k, op := range e.pass.ops {
 		v := parts[k].lane
 		if v == nil {
 			a := memArgs(op.in)[0]
 			if a.Value == nil || op.ad.amask != ^uint64(0) {
-				return unknownStep, false
+				return false, false
 			}
 			v = a.Value
 		}
 		st := e.f.steps.value(v)
 		if !st.ok || v.Reg.Type.Bits() != 64 || st.stride != uint64(op.size) {
-			return unknownStep, false
+			return false, false
 		}
-		all.tid = all.tid || st.tid
+		tid = tid || st.tid
 	}
-	return all, true
+	return tid, true
 }
 
 // passBase names the local holding access k's lane 0 address.
