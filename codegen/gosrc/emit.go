@@ -21,16 +21,17 @@ import (
 // broadcast to the active lanes. Predicates are lane masks: a lane loop works on a copy
 // (pN := w.P[N]) and writes it back after the loop.
 type blockEmit struct {
-	f     *fnGen
-	b     *ssa.Block
-	stmts []jen.Code
-	top   []jen.Code   // declarations before the code: register arrays, immediates
-	regs  map[int]bool // register slots used
-	imms  map[uint64]string
-	uni   map[int]string // register slot → scalar local holding its warp-uniform value
-	nvar  int
-	seg   *segment
-	bad   bool
+	f      *fnGen
+	b      *ssa.Block
+	instrs []*ssa.Instr // the block's instructions
+	stmts  []jen.Code
+	top    []jen.Code   // declarations before the code: register arrays, immediates
+	regs   map[int]bool // register slots used
+	imms   map[uint64]string
+	uni    map[int]string // register slot → scalar local holding its warp-uniform value
+	nvar   int
+	seg    *segment
+	bad    bool
 	// local are the block's lane-local instructions: a warp-uniform result read only by them
 	// needs no broadcast, as they read the scalar.
 	local map[*ssa.Instr]bool
@@ -80,6 +81,8 @@ type segment struct {
 	// written otherwise (predWrites).
 	pwrites []predWrite
 	inPlace map[int]bool
+	// collected are the predicates whose lanes' bits the loop collects in pNn.
+	collected map[int]bool
 	// groups are the code of each instruction in order, the units chunks() cuts the loop
 	// of a full warp into; cur is the group being generated. defs gives the group defining
 	// each lane local that other instructions read, uses the locals each group reads from
@@ -171,6 +174,7 @@ func (s *segment) predWrites() (pre, post []jen.Code) {
 		count[w.p]++
 	}
 	collected := map[int]bool{}
+	s.collected = collected
 	for _, w := range s.pwrites {
 		pn := predName(w.p)
 		if w.collect && count[w.p] == 1 && !s.inPlace[w.p] {
@@ -257,7 +261,7 @@ func (f *fnGen) emitBlock(b *ssa.Block, instrs []*ssa.Instr) []jen.Code {
 
 // newBlockEmit starts the code of a runtime block with the given instructions.
 func newBlockEmit(f *fnGen, b *ssa.Block, instrs []*ssa.Instr) *blockEmit {
-	e := &blockEmit{f: f, b: b, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{}, read: map[string]bool{}}
+	e := &blockEmit{f: f, b: b, instrs: instrs, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{}, read: map[string]bool{}}
 	for _, in := range instrs {
 		if laneLocal(in) || (in.Op == frontend.OpLd || in.Op == frontend.OpLdu || in.Op == frontend.OpSt) && e.laneMemOK(in) {
 			e.local[in] = true
@@ -319,8 +323,14 @@ func (e *blockEmit) flush() {
 	if len(s.body) == 0 {
 		return
 	}
+	cond, writes, allStep := e.stepPreds(s)
+	var steps []stepCompare
+	var stepped map[*ssa.Value]bool
+	if !allStep {
+		steps, stepped = e.deferredSteps(s)
+	}
 	for _, st := range s.stores {
-		if !e.f.onlyReadBy(st.v, s.instrs) {
+		if !e.f.onlyReadBy(st.v, s.instrs) || stepped[st.v] {
 			s.sideEffects[s.defs[st.name]] = true
 			st.stmt.Add(jen.Id(e.reg(st.slot)).Index(jen.Id("l")).Op("=").Id(st.name))
 		} else if !e.read[st.name] {
@@ -350,9 +360,13 @@ func (e *blockEmit) flush() {
 	comment := fmt.Sprintf("PTX lines %s: lane-local, one loop over the lanes", lineList(s.lines))
 	sparse := jen.For(jen.Id("mm").Op(":=").Id("m"), jen.Id("mm").Op("!=").Lit(0), jen.Id("mm").Op("&=").Id("mm").Op("-").Lit(1)).Block(
 		append([]jen.Code{jen.Id("l").Op(":=").Qual("math/bits", "TrailingZeros32").Call(jen.Id("mm")).Op("&").Lit(31)}, s.body...)...)
+	if len(steps) > 0 {
+		comment = fmt.Sprintf("PTX lines %s: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)", lineList(s.lines))
+		full = e.deferredLoop(s, steps)
+	}
 	blk := append(pre, jen.If(jen.Id("m").Op("==").Id("0xffffffff")).Block(full).Else().Block(sparse))
 	blk = append(blk, post...)
-	if cond, writes, ok := e.stepPreds(s); ok {
+	if allStep {
 		e.stmts = append(e.stmts, jen.Commentf("PTX lines %s: comparisons of a value that steps by 1 from lane to lane (steppred.go)", lineList(s.lines)),
 			jen.If(cond).Block(writes...).Else().Block(blk...))
 		return

@@ -2,6 +2,7 @@ package gosrc
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/ptx2go/ptx2go/frontend"
@@ -26,6 +27,124 @@ var stepCmps = map[frontend.Mod]string{
 // swappedCmp is the comparison with its operands exchanged.
 var swappedCmp = map[string]string{"StepEQ": "StepEQ", "StepNE": "StepNE", "StepLT": "StepGT", "StepLE": "StepGE", "StepGT": "StepLT", "StepGE": "StepLE"}
 
+// stepCompare is a setp whose predicate runtime.StepMask can set for a full warp.
+type stepCompare struct {
+	in    *ssa.Instr
+	t     frontend.Type
+	cmp   string     // the comparison of the stepping operand with the other
+	k     int        // the stepping operand
+	value *ssa.Value // its value, which steps by 1 from lane to lane
+	slot  int        // its register slot
+	pred  int        // the predicate slot written
+	tid   bool       // the step holds only where w.TidLinear
+}
+
+// stepCompare returns in as a stepCompare: an unguarded setp of one predicate comparing a
+// 16- or 32-bit integer value that steps by 1 from lane to lane with a warp-invariant one,
+// neither of whose registers the block writes again before the end of the lane loop s
+// (whose code reads them once the loop has run).
+func (e *blockEmit) stepCompare(s *segment, in *ssa.Instr) (stepCompare, bool) {
+	if e.f.steps == nil {
+		e.f.steps = newLaneSteps()
+	}
+	t := typeOf(in)
+	cmp := ""
+	for _, m := range in.Mods {
+		if m.Kind() == frontend.ModKindCompare {
+			cmp = stepCmps[m]
+		}
+	}
+	unsignedOnly := has(in, frontend.ModLo) || has(in, frontend.ModLs) || has(in, frontend.ModHi) || has(in, frontend.ModHs)
+	bitsOnly := t.IsBits() && cmp != "StepEQ" && cmp != "StepNE"
+	if in.Op != frontend.OpSetp || in.Guard != nil || len(in.Dsts) != 1 || !isPred(in.Dsts[0]) || len(in.Args) != 2 ||
+		len(in.Mods) != 2 || cmp == "" || t.Bits() != 16 && t.Bits() != 32 || t.IsFloat() || bitsOnly || unsignedOnly && t.IsSigned() {
+		return stepCompare{}, false
+	}
+	k := -1 // the operand that steps
+	for j, a := range in.Args {
+		if a.Kind == ssa.ArgValue && !a.Not && !a.Value.Uniform && a.Value.Reg.Type != frontend.Pred {
+			k = j
+		}
+	}
+	if k < 0 || !e.scalarOperandOK(in.Args[1-k]) {
+		return stepCompare{}, false
+	}
+	v := in.Args[k].Value
+	st := e.f.steps.value(v).truncate(t.Bits())
+	if !st.ok || st.stride != 1 || e.rewritten(s, in, v) || in.Args[1-k].Kind == ssa.ArgValue && e.rewritten(s, in, in.Args[1-k].Value) {
+		return stepCompare{}, false
+	}
+	if k == 1 {
+		cmp = swappedCmp[cmp]
+	}
+	return stepCompare{in: in, t: t, cmp: cmp, k: k, value: v, slot: e.f.Regs[v.Reg.ID], pred: e.f.Regs[in.Dsts[0].Value.Reg.ID], tid: st.tid}, true
+}
+
+// rewritten reports whether an instruction of the block after in, up to the end of the lane
+// loop s, writes v's register.
+func (e *blockEmit) rewritten(s *segment, in *ssa.Instr, v *ssa.Value) bool {
+	i := slices.Index(e.instrs, in)
+	last := slices.Index(e.instrs, s.order[len(s.order)-1])
+	if i < 0 || last < 0 {
+		return true
+	}
+	slot := e.f.Regs[v.Reg.ID]
+	for _, later := range e.instrs[i+1 : last+1] {
+		for _, d := range later.Defs {
+			if (d.Reg.Type == frontend.Pred) == (v.Reg.Type == frontend.Pred) && e.f.Regs[d.Reg.ID] == slot {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// code returns the comparison's code once the loop has run: check is true where lane 31's
+// value is lane 0's plus 31 in the comparison's type, and mask is the predicate's lanes then;
+// key names the register and type check tests.
+func (c stepCompare) code(e *blockEmit) (check, mask jen.Code, key string) {
+	exact := func(x jen.Code) jen.Code {
+		if c.t.IsSigned() {
+			return jen.Int64().Call(conv(stype(c.t.Bits()), x))
+		}
+		return jen.Int64().Call(conv(utype(c.t.Bits()), x))
+	}
+	r := e.reg(c.slot)
+	lane0, lane31 := exact(jen.Id(r).Index(jen.Lit(0))), exact(jen.Id(r).Index(jen.Lit(31)))
+	other := e.scalarOperand(c.in, c.in.Args[1-c.k], c.t)
+	return jen.Add(lane31).Op("-").Add(lane0).Op("==").Lit(31),
+		jen.Qual(rtPath, "StepMask").Call(lane0, exact(other), jen.Qual(rtPath, c.cmp)),
+		fmt.Sprintf("%s %v %d", r, c.t.IsSigned(), c.t.Bits())
+}
+
+// stepCondition is the condition under which StepMask gives the predicates of the
+// comparisons cs: each stepping value's lanes 0 and 31 show no wrap, and %tid counts up
+// along the warp where a step goes through it.
+func (e *blockEmit) stepCondition(cond jen.Code, cs []stepCompare) jen.Code {
+	checked := map[string]bool{}
+	tid := false
+	for _, c := range cs {
+		check, _, key := c.code(e)
+		if !checked[key] {
+			checked[key] = true
+			cond = and(cond, check)
+		}
+		tid = tid || c.tid
+	}
+	if tid {
+		cond = and(cond, jen.Id("w").Dot("TidLinear"))
+	}
+	return cond
+}
+
+// and is a && b, or b where a is nil.
+func and(a, b jen.Code) jen.Code {
+	if a == nil {
+		return b
+	}
+	return jen.Add(a).Op("&&").Add(b)
+}
+
 // stepPreds returns, for a lane loop of such comparisons only, the condition under which a
 // full warp may skip the loop and the predicate writes that replace it; ok is false
 // otherwise.
@@ -33,87 +152,148 @@ func (e *blockEmit) stepPreds(s *segment) (cond jen.Code, writes []jen.Code, ok 
 	if e.lane || e.pass != nil || len(s.order) == 0 || len(s.slows) > 0 {
 		return nil, nil, false
 	}
-	if e.f.steps == nil {
-		e.f.steps = newLaneSteps()
-	}
-	cond = jen.Id("m").Op("==").Id("0xffffffff")
-	tid := false
-	checked := map[string]bool{} // the registers and types whose steps the condition checks
+	var cs []stepCompare
 	for _, in := range s.order {
-		t := typeOf(in)
-		cmp := ""
-		for _, m := range in.Mods {
-			if m.Kind() == frontend.ModKindCompare {
-				cmp = stepCmps[m]
-			}
-		}
-		unsignedOnly := has(in, frontend.ModLo) || has(in, frontend.ModLs) || has(in, frontend.ModHi) || has(in, frontend.ModHs)
-		bitsOnly := t.IsBits() && cmp != "StepEQ" && cmp != "StepNE"
-		if in.Op != frontend.OpSetp || in.Guard != nil || len(in.Dsts) != 1 || !isPred(in.Dsts[0]) || len(in.Args) != 2 ||
-			len(in.Mods) != 2 || cmp == "" || t.Bits() != 16 && t.Bits() != 32 || t.IsFloat() || bitsOnly || unsignedOnly && t.IsSigned() {
+		c, ok := e.stepCompare(s, in)
+		if !ok {
 			return nil, nil, false
 		}
-		k := -1 // the operand that steps
-		for j, a := range in.Args {
-			if a.Kind == ssa.ArgValue && !a.Not && !a.Value.Uniform && a.Value.Reg.Type != frontend.Pred {
-				k = j
-			}
-		}
-		if k < 0 {
-			return nil, nil, false
-		}
-		other := e.scalarOperand(in, in.Args[1-k], t)
-		if other == nil {
-			return nil, nil, false
-		}
-		st := e.f.steps.value(in.Args[k].Value).truncate(t.Bits())
-		if !st.ok || st.stride != 1 {
-			return nil, nil, false
-		}
-		tid = tid || st.tid
-		if k == 1 {
-			cmp = swappedCmp[cmp]
-		}
-		exact := func(x jen.Code) jen.Code {
-			if t.IsSigned() {
-				return jen.Int64().Call(conv(stype(t.Bits()), x))
-			}
-			return jen.Int64().Call(conv(utype(t.Bits()), x))
-		}
-		r := e.reg(e.f.Regs[in.Args[k].Value.Reg.ID])
-		lane0, lane31 := exact(jen.Id(r).Index(jen.Lit(0))), exact(jen.Id(r).Index(jen.Lit(31)))
-		if key := fmt.Sprintf("%s %v %d", r, t.IsSigned(), t.Bits()); !checked[key] {
-			checked[key] = true
-			cond = jen.Add(cond).Op("&&").Add(lane31).Op("-").Add(lane0).Op("==").Lit(31)
-		}
-		writes = append(writes, jen.Commentf("%d: %s", in.Pos.Line, spelling(in)),
-			jen.Id("w").Dot("P").Index(jen.Lit(e.f.Regs[in.Dsts[0].Value.Reg.ID])).Op("=").Qual(rtPath, "StepMask").Call(lane0, exact(other), jen.Qual(rtPath, cmp)))
+		cs = append(cs, c)
 	}
-	if tid {
-		cond = jen.Add(cond).Op("&&").Id("w").Dot("TidLinear")
+	for _, c := range cs {
+		_, mask, _ := c.code(e)
+		writes = append(writes, jen.Commentf("%d: %s", c.in.Pos.Line, spelling(c.in)), jen.Id("w").Dot("P").Index(jen.Lit(c.pred)).Op("=").Add(mask))
 	}
-	return cond, writes, true
+	return e.stepCondition(jen.Id("m").Op("==").Id("0xffffffff"), cs), writes, true
 }
 
-// scalarOperand returns an operand's one value for the whole warp, or nil: an immediate, a
-// warp-uniform local or register (lane 0's), or %ntid, %ctaid or %nctaid.
-func (e *blockEmit) scalarOperand(in *ssa.Instr, a ssa.Arg, t frontend.Type) jen.Code {
+// Deferred step comparisons. In a lane loop that does more than compare (the bounds test
+// `i = ctaid*ntid + tid; if (i < n)` that opens most kernels), a full warp's loop leaves out
+// each such comparison whose predicate nothing else in the loop touches, and sets the
+// predicate after it from the stepping value's register: the loop itself stores that value
+// for every lane. Where lanes 0 and 31 show a wrap, a loop over the register runs the
+// comparisons instead.
+
+// deferredSteps returns the comparisons of the segment that a full warp's loop may leave
+// out: each reads its stepping value from a register that holds it for every lane once the
+// loop has run, as the loop defines it with a register store (store says which) or reads it
+// from the register file, and no other instruction of the loop writes that register, or
+// touches the predicate.
+func (e *blockEmit) deferredSteps(s *segment) (cs []stepCompare, store map[*ssa.Value]bool) {
+	if e.lane || e.pass != nil || len(s.chunks()) > 1 {
+		return nil, nil
+	}
+	stored := map[*ssa.Value]bool{}
+	for _, st := range s.stores {
+		stored[st.v] = true
+	}
+	store = map[*ssa.Value]bool{}
+	for i, in := range s.order {
+		c, ok := e.stepCompare(s, in)
+		if !ok {
+			continue
+		}
+		ok = !e.f.anyReadBy(in.Defs[0], s.instrs)
+		for j, other := range s.order {
+			if other.Guard == in.Defs[0] {
+				ok = false
+			}
+			for _, d := range other.Defs {
+				pred := d.Reg.Type == frontend.Pred
+				if pred && j != i && e.f.Regs[d.Reg.ID] == c.pred || !pred && d != c.value && e.f.Regs[d.Reg.ID] == c.slot {
+					ok = false
+				}
+				if d == c.value && !stored[d] {
+					ok = false
+				}
+			}
+		}
+		for _, a := range in.Args {
+			if a.Kind == ssa.ArgValue && a.Value != c.value && defOf(a.Value, s.order) != nil {
+				ok = false // a lane local of the loop, which the loop after it could not read
+			}
+		}
+		if !ok {
+			continue
+		}
+		if defOf(c.value, s.order) != nil {
+			store[c.value] = true
+		}
+		cs = append(cs, c)
+	}
+	return cs, store
+}
+
+// defOf returns the instruction of order that defines v, or nil.
+func defOf(v *ssa.Value, order []*ssa.Instr) *ssa.Instr {
+	for _, in := range order {
+		if slices.Contains(in.Defs, v) {
+			return in
+		}
+	}
+	return nil
+}
+
+// deferredLoop is the full warp's code for a segment with the deferred comparisons cs: the
+// loop without them, then their predicates from StepMask, or, where the step check fails,
+// a loop of just them over the registers.
+func (e *blockEmit) deferredLoop(s *segment, cs []stepCompare) jen.Code {
+	deferred := map[*ssa.Instr]stepCompare{}
+	for _, c := range cs {
+		deferred[c.in] = c
+	}
+	lanes := map[*ssa.Value]laneStore{}
+	for _, st := range s.stores {
+		lanes[st.v] = st
+	}
+	var body, again, masks []jen.Code
+	declared := map[string]bool{}
+	for i, in := range s.order {
+		c, ok := deferred[in]
+		if !ok {
+			body = append(body, s.groups[i]...)
+			continue
+		}
+		if st, ok := lanes[c.value]; ok && !declared[st.name] {
+			declared[st.name] = true
+			again = append(again, jen.Id(st.name).Op(":=").Id(e.reg(st.slot)).Index(jen.Id("l")))
+		}
+		again = append(again, s.groups[i]...)
+		target := predName(c.pred)
+		if s.collected[c.pred] {
+			target += "n"
+		}
+		_, mask, _ := c.code(e)
+		masks = append(masks, jen.Commentf("%d: %s", in.Pos.Line, spelling(in)), jen.Id(target).Op("=").Add(mask))
+	}
+	return jen.Block(
+		jen.For(jen.Id("l").Op(":=").Range().Lit(32)).Block(body...),
+		jen.If(e.stepCondition(nil, cs)).Block(masks...).Else().Block(jen.For(jen.Id("l").Op(":=").Range().Lit(32)).Block(again...)),
+	)
+}
+
+// scalarOperandOK reports whether an operand has one value for the whole warp that
+// scalarOperand can give: an immediate, a warp-uniform value, or %ntid, %ctaid or %nctaid.
+func (e *blockEmit) scalarOperandOK(a ssa.Arg) bool {
 	switch a.Kind {
 	case ssa.ArgImm:
+		return true
 	case ssa.ArgSpecial:
-		if !warpSpecial(a.Name) {
-			return nil
-		}
+		return warpSpecial(a.Name)
 	case ssa.ArgValue:
-		if a.Not || !a.Value.Uniform || a.Value.Reg.Type == frontend.Pred {
-			return nil
-		}
+		return !a.Not && a.Value.Uniform && a.Value.Reg.Type != frontend.Pred
+	}
+	return false
+}
+
+// scalarOperand returns the code of an operand scalarOperandOK accepts: the immediate, the
+// warp-uniform local or register (lane 0's), or the special register.
+func (e *blockEmit) scalarOperand(in *ssa.Instr, a ssa.Arg, t frontend.Type) jen.Code {
+	if a.Kind == ssa.ArgValue {
 		slot := e.f.Regs[a.Value.Reg.ID]
 		if _, ok := e.uni[slot]; !ok {
 			return jen.Id(e.reg(slot)).Index(jen.Lit(0))
 		}
-	default:
-		return nil
 	}
 	return ctx{e: e, scalar: true}.src(in, a, t)
 }

@@ -1,6 +1,10 @@
 package gosrc
 
-import "github.com/ptx2go/ptx2go/ssa"
+import (
+	"slices"
+
+	"github.com/ptx2go/ptx2go/ssa"
+)
 
 // forEachRead calls visit for every read of an SSA value in the function: in the block b that
 // reads it, with in the instruction whose operand it is, or nil for a read that is not an
@@ -70,6 +74,11 @@ func (f *fnGen) valueUses() map[*ssa.Value][]*ssa.Instr {
 	f.forEachRead(func(_ *ssa.Block, in *ssa.Instr, v *ssa.Value) { u[v] = append(u[v], in) })
 	f.uses = u
 	return u
+}
+
+// anyReadBy reports whether an instruction in set reads v.
+func (f *fnGen) anyReadBy(v *ssa.Value, set map[*ssa.Instr]bool) bool {
+	return slices.ContainsFunc(f.valueUses()[v], func(in *ssa.Instr) bool { return set[in] })
 }
 
 // onlyReadBy reports whether every read of v is an instruction in set.

@@ -952,24 +952,34 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/barrier_exit.ptx:27")
 	}
 	runtime.Broadcast(r0, m, u1)
-	// PTX lines 28, 29: lane-local, one loop over the lanes
+	// PTX lines 28, 29: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-				// 29: setp.ge.s32
-				c3t := int32(v2) >= int32(u1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+			{
+				for l := range 32 {
+					// 28: mov.u32
+					v2 := uint64(uint64(tid0[l]))
+					r1[l] = v2
 				}
-				p0n |= c3b0 << l
+				if int64(int32(r1[31]))-int64(int32(r1[0])) == 31 && w.TidLinear {
+					// 29: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r1[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v2 := r1[l]
+						// 29: setp.ge.s32
+						c3t := int32(v2) >= int32(u1)
+						c3 := c3t
+						c3b0 := uint32(0)
+						if c3 {
+							c3b0 = 1
+						}
+						p0n |= c3b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2358,24 +2368,34 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:130")
 	}
 	runtime.Broadcast(r0, m, u1)
-	// PTX lines 131, 132: lane-local, one loop over the lanes
+	// PTX lines 131, 132: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 131: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-				// 132: setp.ne.s32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+			{
+				for l := range 32 {
+					// 131: mov.u32
+					v2 := uint64(uint64(tid0[l]))
+					r1[l] = v2
 				}
-				p0n |= c3b0 << l
+				if int64(int32(r1[31]))-int64(int32(r1[0])) == 31 && w.TidLinear {
+					// 132: setp.ne.s32
+					p0n = runtime.StepMask(int64(int32(r1[0])), int64(int32(k0)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v2 := r1[l]
+						// 132: setp.ne.s32
+						c3t := uint32(v2) != uint32(k0)
+						c3 := c3t
+						c3b0 := uint32(0)
+						if c3 {
+							c3b0 = 1
+						}
+						p0n |= c3b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

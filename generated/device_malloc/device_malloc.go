@@ -1701,27 +1701,37 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 36: mul.lo.s32, warp-uniform
 	u4 := uint64(uint32(u2) * uint32(u3))
 	runtime.Broadcast(r3, m, u4)
-	// PTX lines 37, 38, 39: lane-local, one loop over the lanes
+	// PTX lines 37, 38, 39: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 37: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 38: add.s32
-				v6 := uint64(uint32(u4) + uint32(v5))
-				r5[l] = v6
-				// 39: setp.ge.s32
-				c7t := int32(v6) >= int32(u1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+			{
+				for l := range 32 {
+					// 37: mov.u32
+					v5 := uint64(uint64(tid0[l]))
+					r4[l] = v5
+					// 38: add.s32
+					v6 := uint64(uint32(u4) + uint32(v5))
+					r5[l] = v6
 				}
-				p0n |= c7b0 << l
+				if int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
+					// 39: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r5[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v6 := r5[l]
+						// 39: setp.ge.s32
+						c7t := int32(v6) >= int32(u1)
+						c7 := c7t
+						c7b0 := uint32(0)
+						if c7 {
+							c7b0 = 1
+						}
+						p0n |= c7b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3649,27 +3659,37 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 	u2 := uint64(uint64(w.CTAID().X))
 	// PTX line 187: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 188, 189, 190: lane-local, one loop over the lanes
+	// PTX lines 188, 189, 190: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 188: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 189: mad.lo.s32
-				v5 := uint64(uint32(h6 + uint32(v4)))
-				r4[l] = v5
-				// 190: setp.ge.s32
-				c7t := int32(v5) >= int32(u1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+			{
+				for l := range 32 {
+					// 188: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					// 189: mad.lo.s32
+					v5 := uint64(uint32(h6 + uint32(v4)))
+					r4[l] = v5
 				}
-				p0n |= c7b0 << l
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 190: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 190: setp.ge.s32
+						c7t := int32(v5) >= int32(u1)
+						c7 := c7t
+						c7b0 := uint32(0)
+						if c7 {
+							c7b0 = 1
+						}
+						p0n |= c7b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4145,27 +4165,37 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 	u2 := uint64(uint64(w.CTAID().X))
 	// PTX line 233: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 234, 235, 236: lane-local, one loop over the lanes
+	// PTX lines 234, 235, 236: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 234: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 235: mad.lo.s32
-				v5 := uint64(uint32(h6 + uint32(v4)))
-				r4[l] = v5
-				// 236: setp.ge.s32
-				c7t := int32(v5) >= int32(u1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+			{
+				for l := range 32 {
+					// 234: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					// 235: mad.lo.s32
+					v5 := uint64(uint32(h6 + uint32(v4)))
+					r4[l] = v5
 				}
-				p0n |= c7b0 << l
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 236: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 236: setp.ge.s32
+						c7t := int32(v5) >= int32(u1)
+						c7 := c7t
+						c7b0 := uint32(0)
+						if c7 {
+							c7b0 = 1
+						}
+						p0n |= c7b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

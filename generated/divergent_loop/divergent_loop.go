@@ -1026,27 +1026,37 @@ func collatzStepsBlock0(w *runtime.Warp, m uint32, budget int) {
 	u2 := uint64(uint64(w.CTAID().X))
 	// PTX line 24: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 25, 26, 27: lane-local, one loop over the lanes
+	// PTX lines 25, 26, 27: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 25: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 26: mad.lo.s32
-				v5 := uint64(uint32(h6 + uint32(v4)))
-				r4[l] = v5
-				// 27: setp.ge.s32
-				c7t := int32(v5) >= int32(u1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+			{
+				for l := range 32 {
+					// 25: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					// 26: mad.lo.s32
+					v5 := uint64(uint32(h6 + uint32(v4)))
+					r4[l] = v5
 				}
-				p0n |= c7b0 << l
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 27: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 27: setp.ge.s32
+						c7t := int32(v5) >= int32(u1)
+						c7 := c7t
+						c7b0 := uint32(0)
+						if c7 {
+							c7b0 = 1
+						}
+						p0n |= c7b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1747,28 +1757,38 @@ func tidHashBlock0(w *runtime.Warp, m uint32, budget int) {
 	u2 := uint64(uint64(w.CTAID().X))
 	// PTX line 88: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 89, 90, 91: lane-local, one loop over the lanes
+	// PTX lines 89, 90, 91: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 89: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 90: mad.lo.s32
-				v5 := uint64(uint32(h6 + uint32(v4)))
-				r4[l] = v5
-				// 91: setp.ge.s32
-				c7t := int32(v5) >= int32(u1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+			{
+				for l := range 32 {
+					// 89: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					r3[l] = v4
+					// 90: mad.lo.s32
+					v5 := uint64(uint32(h6 + uint32(v4)))
+					r4[l] = v5
 				}
-				p0n |= c7b0 << l
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 91: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 91: setp.ge.s32
+						c7t := int32(v5) >= int32(u1)
+						c7 := c7t
+						c7b0 := uint32(0)
+						if c7 {
+							c7b0 = 1
+						}
+						p0n |= c7b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2221,7 +2241,7 @@ func tidHashBlock6(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 96: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
+	// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		if budget == 0 {
@@ -2237,41 +2257,50 @@ func tidHashBlock6(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		p1n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: mul.wide.s32
-				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 98: add.s64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				// 99: ld.global.u32
-				v6a := uint64(v5) + 0x0
-				var v6 uint64
-				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
-					v6 = runtime.Load32(v6aw.Ptr, v6ao)
-				} else {
-					{
-						v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
-						if !v6ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/divergent_loop.ptx:99")
-							continue
+			{
+				for l := range 32 {
+					// 97: mul.wide.s32
+					v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+					// 98: add.s64
+					v5 := uint64(uint64(u3) + uint64(v4))
+					// 99: ld.global.u32
+					v6a := uint64(v5) + 0x0
+					var v6 uint64
+					if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+						v6 = runtime.Load32(v6aw.Ptr, v6ao)
+					} else {
+						{
+							v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+							if !v6ok {
+								flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/divergent_loop.ptx:99")
+								continue
+							}
+							v6 = v6x
 						}
-						v6 = v6x
+					}
+					r10[l] = v6
+					// 100: add.s32
+					v7 := uint64(uint32(r3[l]) + uint32(k1))
+					r11[l] = v7
+					// 101: and.b32
+					v8 := uint64(uint32(v7) & uint32(k2))
+					r12[l] = v8
+				}
+				if int64(uint32(r3[31]))-int64(uint32(r3[0])) == 31 && w.TidLinear {
+					// 102: setp.lt.u32
+					p1n = runtime.StepMask(int64(uint32(r3[0])), int64(uint32(k2)), runtime.StepLT)
+				} else {
+					for l := range 32 {
+						// 102: setp.lt.u32
+						c9t := uint32(r3[l]) < uint32(k2)
+						c9 := c9t
+						c9b0 := uint32(0)
+						if c9 {
+							c9b0 = 1
+						}
+						p1n |= c9b0 << l
 					}
 				}
-				r10[l] = v6
-				// 100: add.s32
-				v7 := uint64(uint32(r3[l]) + uint32(k1))
-				r11[l] = v7
-				// 101: and.b32
-				v8 := uint64(uint32(v7) & uint32(k2))
-				r12[l] = v8
-				// 102: setp.lt.u32
-				c9t := uint32(r3[l]) < uint32(k2)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1n |= c9b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

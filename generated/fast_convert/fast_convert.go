@@ -686,27 +686,37 @@ func toIntBlock0(w *runtime.Warp, m uint32, budget int) {
 	u2 := uint64(uint64(w.CTAID().X))
 	// PTX line 25: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 26, 27, 28: lane-local, one loop over the lanes
+	// PTX lines 26, 27, 28: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 27: mad.lo.s32
-				v5 := uint64(uint32(h6 + uint32(v4)))
-				r4[l] = v5
-				// 28: setp.ge.s32
-				c7t := int32(v5) >= int32(u1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+			{
+				for l := range 32 {
+					// 26: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					// 27: mad.lo.s32
+					v5 := uint64(uint32(h6 + uint32(v4)))
+					r4[l] = v5
 				}
-				p0n |= c7b0 << l
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 28: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 28: setp.ge.s32
+						c7t := int32(v5) >= int32(u1)
+						c7 := c7t
+						c7b0 := uint32(0)
+						if c7 {
+							c7b0 = 1
+						}
+						p0n |= c7b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1367,27 +1377,37 @@ func toFloatBlock0(w *runtime.Warp, m uint32, budget int) {
 	u2 := uint64(uint64(w.CTAID().X))
 	// PTX line 72: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 73, 74, 75: lane-local, one loop over the lanes
+	// PTX lines 73, 74, 75: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 73: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 74: mad.lo.s32
-				v5 := uint64(uint32(h6 + uint32(v4)))
-				r4[l] = v5
-				// 75: setp.ge.s32
-				c7t := int32(v5) >= int32(u1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+			{
+				for l := range 32 {
+					// 73: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					// 74: mad.lo.s32
+					v5 := uint64(uint32(h6 + uint32(v4)))
+					r4[l] = v5
 				}
-				p0n |= c7b0 << l
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 75: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 75: setp.ge.s32
+						c7t := int32(v5) >= int32(u1)
+						c7 := c7t
+						c7b0 := uint32(0)
+						if c7 {
+							c7b0 = 1
+						}
+						p0n |= c7b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2047,27 +2067,37 @@ func f64RoundtripBlock0(w *runtime.Warp, m uint32, budget int) {
 	u2 := uint64(uint64(w.CTAID().X))
 	// PTX line 122: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 123, 124, 125: lane-local, one loop over the lanes
+	// PTX lines 123, 124, 125: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 123: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 124: mad.lo.s32
-				v5 := uint64(uint32(h6 + uint32(v4)))
-				r4[l] = v5
-				// 125: setp.ge.s32
-				c7t := int32(v5) >= int32(u1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+			{
+				for l := range 32 {
+					// 123: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					// 124: mad.lo.s32
+					v5 := uint64(uint32(h6 + uint32(v4)))
+					r4[l] = v5
 				}
-				p0n |= c7b0 << l
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 125: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 125: setp.ge.s32
+						c7t := int32(v5) >= int32(u1)
+						c7 := c7t
+						c7b0 := uint32(0)
+						if c7 {
+							c7b0 = 1
+						}
+						p0n |= c7b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

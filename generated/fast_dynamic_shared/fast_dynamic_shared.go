@@ -1283,6 +1283,7 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r5 := w.Reg(5)
+	r6 := w.Reg(6)
 	r7 := w.Reg(7)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
@@ -1347,37 +1348,49 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 66: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r5, m, u6)
-	// PTX lines 67, 68, 69, 70, 71: lane-local, one loop over the lanes
+	// PTX lines 67, 68, 69, 70, 71: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		h8 := uint32(u5) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: mad.lo.s32
-				v7 := uint64(uint32(h8 + uint32(r3[l])))
-				// 68: setp.ge.s32
-				c9t := int32(v7) >= int32(u1)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+			{
+				for l := range 32 {
+					// 67: mad.lo.s32
+					v7 := uint64(uint32(h8 + uint32(r3[l])))
+					r6[l] = v7
+					// 69: cvt.s64.s32
+					v10 := uint64(uint64(int32(v7)))
+					r7[l] = v10
+					// 70: mul.wide.s32
+					v11 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+					// 71: add.s64
+					v12 := uint64(uint64(u3) + uint64(v11))
+					r9[l] = v12
 				}
-				p0n |= c9b0 << l
-				// 69: cvt.s64.s32
-				v10 := uint64(uint64(int32(v7)))
-				r7[l] = v10
-				// 70: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				// 71: add.s64
-				v12 := uint64(uint64(u3) + uint64(v11))
-				r9[l] = v12
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 68: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 68: setp.ge.s32
+						c9t := int32(v7) >= int32(u1)
+						c9 := c9t
+						c9b0 := uint32(0)
+						if c9 {
+							c9b0 = 1
+						}
+						p0n |= c9b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 67: mad.lo.s32
 				v7 := uint64(uint32(h8 + uint32(r3[l])))
+				r6[l] = v7
 				// 68: setp.ge.s32
 				c9t := int32(v7) >= int32(u1)
 				c9 := c9t
@@ -1490,7 +1503,7 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x0)
 	// PTX line 78: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 77, 79, 80, 81, 82: lane-local, one loop over the lanes
+	// PTX lines 77, 79, 80, 81, 82: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		if budget == 0 {
@@ -1507,33 +1520,42 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		p1n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 79: add.s64
-				v3 := uint64(uint64(u2) + uint64(v1))
-				r13[l] = v3
-				// 80: st.shared.f32
-				s4 := uint64(v3) + 0x4
-				s4v := uint64(r10[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(shp, s4, s4v)
+			{
+				for l := range 32 {
+					// 77: mul.wide.u32
+					v1 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
+					// 79: add.s64
+					v3 := uint64(uint64(u2) + uint64(v1))
+					r13[l] = v3
+					// 80: st.shared.f32
+					s4 := uint64(v3) + 0x4
+					s4v := uint64(r10[l])
+					if s4 < shEnd4 && s4&3 == 0 {
+						runtime.Store32(shp, s4, s4v)
+					} else {
+						{
+							w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/dynamic_shared.ptx:80")
+						}
+					}
+					// 82: cvt.u32.u64
+					v6 := uint64(uint32(uint64(r7[l])))
+					r14[l] = v6
+				}
+				if int64(int32(r3[31]))-int64(int32(r3[0])) == 31 && w.TidLinear {
+					// 81: setp.ne.s32
+					p1n = runtime.StepMask(int64(int32(r3[0])), int64(int32(k1)), runtime.StepNE)
 				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/fast/dynamic_shared.ptx:80")
+					for l := range 32 {
+						// 81: setp.ne.s32
+						c5t := uint32(r3[l]) != uint32(k1)
+						c5 := c5t
+						c5b0 := uint32(0)
+						if c5 {
+							c5b0 = 1
+						}
+						p1n |= c5b0 << l
 					}
 				}
-				// 81: setp.ne.s32
-				c5t := uint32(r3[l]) != uint32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p1n |= c5b0 << l
-				// 82: cvt.u32.u64
-				v6 := uint64(uint32(uint64(r7[l])))
-				r14[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2072,31 +2094,44 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r14 := w.Reg(14)
+	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX lines 101, 102: lane-local, one loop over the lanes
+	// PTX lines 101, 102: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p6 := w.P[6]
 		p6n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 101: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				// 102: setp.ge.s32
-				c2t := int32(v1) >= int32(r0[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			{
+				for l := range 32 {
+					// 101: add.s32
+					v1 := uint64(uint32(r14[l]) + uint32(k0))
+					r19[l] = v1
 				}
-				p6n |= c2b0 << l
+				if int64(int32(r19[31]))-int64(int32(r19[0])) == 31 && w.TidLinear {
+					// 102: setp.ge.s32
+					p6n = runtime.StepMask(int64(int32(r19[0])), int64(int32(r0[0])), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v1 := r19[l]
+						// 102: setp.ge.s32
+						c2t := int32(v1) >= int32(r0[l])
+						c2 := c2t
+						c2b0 := uint32(0)
+						if c2 {
+							c2b0 = 1
+						}
+						p6n |= c2b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 101: add.s32
 				v1 := uint64(uint32(r14[l]) + uint32(k0))
+				r19[l] = v1
 				// 102: setp.ge.s32
 				c2t := int32(v1) >= int32(r0[l])
 				c2 := c2t

@@ -1652,24 +1652,34 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 66: add.s64, warp-uniform
 	u6 := uint64(uint64(u2) + uint64(u5))
 	runtime.Broadcast(r5, m, u6)
-	// PTX lines 67, 68: lane-local, one loop over the lanes
+	// PTX lines 67, 68: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 67: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				r6[l] = v7
-				// 68: setp.eq.s32
-				c8t := uint32(v7) == uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+			{
+				for l := range 32 {
+					// 67: mov.u32
+					v7 := uint64(uint64(tid0[l]))
+					r6[l] = v7
 				}
-				p0n |= c8b0 << l
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 68: setp.eq.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(k2)), runtime.StepEQ)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 68: setp.eq.s32
+						c8t := uint32(v7) == uint32(k2)
+						c8 := c8t
+						c8b0 := uint32(0)
+						if c8 {
+							c8b0 = 1
+						}
+						p0n |= c8b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -2130,23 +2130,33 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r2, m, u3)
 	// PTX line 28: shl.b32, warp-uniform
 	u4 := uint64(uint32(u3) << uint32(k0))
-	// PTX lines 29, 30: lane-local, one loop over the lanes
+	// PTX lines 29, 30: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 29: add.s32
-				v5 := uint64(uint32(u4) + uint32(r1[l]))
-				r4[l] = v5
-				// 30: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+			{
+				for l := range 32 {
+					// 29: add.s32
+					v5 := uint64(uint32(u4) + uint32(r1[l]))
+					r4[l] = v5
 				}
-				p0n |= c6b0 << l
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 30: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 30: setp.ge.s32
+						c6t := int32(v5) >= int32(u1)
+						c6 := c6t
+						c6b0 := uint32(0)
+						if c6 {
+							c6b0 = 1
+						}
+						p0n |= c6b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4931,23 +4941,33 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r2, m, u3)
 	// PTX line 146: shl.b32, warp-uniform
 	u4 := uint64(uint32(u3) << uint32(k0))
-	// PTX lines 147, 148: lane-local, one loop over the lanes
+	// PTX lines 147, 148: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 147: add.s32
-				v5 := uint64(uint32(u4) + uint32(r1[l]))
-				r4[l] = v5
-				// 148: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+			{
+				for l := range 32 {
+					// 147: add.s32
+					v5 := uint64(uint32(u4) + uint32(r1[l]))
+					r4[l] = v5
 				}
-				p0n |= c6b0 << l
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 148: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 148: setp.ge.s32
+						c6t := int32(v5) >= int32(u1)
+						c6 := c6t
+						c6b0 := uint32(0)
+						if c6 {
+							c6b0 = 1
+						}
+						p0n |= c6b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

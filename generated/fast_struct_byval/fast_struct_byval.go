@@ -2739,7 +2739,7 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	u11 := uint64(uint64(w.CTAID().X))
 	// PTX line 135: mov.u32, warp-uniform
 	u12 := uint64(uint64(w.NTID().X))
-	// PTX lines 133, 136, 137, 138: lane-local, one loop over the lanes
+	// PTX lines 133, 136, 137, 138: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
@@ -2758,30 +2758,40 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 		h15 := uint32(u11) * uint32(u12)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 133: st.local.f32
-				s10 := uint64(u3) + 0x8
-				s10v := uint64(u5)
-				if s10 < lmEnd4 && s10&3 == 0 {
-					binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
+			{
+				for l := range 32 {
+					// 133: st.local.f32
+					s10 := uint64(u3) + 0x8
+					s10v := uint64(u5)
+					if s10 < lmEnd4 && s10&3 == 0 {
+						binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
+					} else {
+						{
+							w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/fast/struct_byval.ptx:133")
+						}
+					}
+					// 136: mov.u32
+					v13 := uint64(uint64(tid0[l]))
+					// 137: mad.lo.s32
+					v14 := uint64(uint32(h15 + uint32(v13)))
+					r10[l] = v14
+				}
+				if int64(int32(r10[31]))-int64(int32(r10[0])) == 31 && w.TidLinear {
+					// 138: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r10[0])), int64(int32(u4)), runtime.StepGE)
 				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/fast/struct_byval.ptx:133")
+					for l := range 32 {
+						v14 := r10[l]
+						// 138: setp.ge.s32
+						c16t := int32(v14) >= int32(u4)
+						c16 := c16t
+						c16b0 := uint32(0)
+						if c16 {
+							c16b0 = 1
+						}
+						p0n |= c16b0 << l
 					}
 				}
-				// 136: mov.u32
-				v13 := uint64(uint64(tid0[l]))
-				// 137: mad.lo.s32
-				v14 := uint64(uint32(h15 + uint32(v13)))
-				r10[l] = v14
-				// 138: setp.ge.s32
-				c16t := int32(v14) >= int32(u4)
-				c16 := c16t
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
-				}
-				p0n |= c16b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4381,27 +4391,37 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 	u2 := uint64(uint64(w.CTAID().X))
 	// PTX line 225: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 226, 227, 228: lane-local, one loop over the lanes
+	// PTX lines 226, 227, 228: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h6 := uint32(u2) * uint32(u3)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 226: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 227: mad.lo.s32
-				v5 := uint64(uint32(h6 + uint32(v4)))
-				r4[l] = v5
-				// 228: setp.ge.s32
-				c7t := int32(v5) >= int32(u1)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+			{
+				for l := range 32 {
+					// 226: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					// 227: mad.lo.s32
+					v5 := uint64(uint32(h6 + uint32(v4)))
+					r4[l] = v5
 				}
-				p0n |= c7b0 << l
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 228: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 228: setp.ge.s32
+						c7t := int32(v5) >= int32(u1)
+						c7 := c7t
+						c7b0 := uint32(0)
+						if c7 {
+							c7b0 = 1
+						}
+						p0n |= c7b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

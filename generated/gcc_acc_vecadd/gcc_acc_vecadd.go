@@ -2628,6 +2628,7 @@ func vaddOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 // b0, PTX lines 15-63; divergent, reconverges at block 1 (b1 ($L5))
 func vaddOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
+	r42 := w.Reg(42)
 	k0 := uint64(0x0)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -2646,29 +2647,41 @@ func vaddOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:15")
 	}
 	runtime.Broadcast(r0, m, u1)
-	// PTX lines 62, 63: lane-local, one loop over the lanes
+	// PTX lines 62, 63: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p2 := w.P[2]
 		tid0 := &w.Tid[0]
 		p2n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				// 63: setp.ne.u32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+			{
+				for l := range 32 {
+					// 62: mov.u32
+					v2 := uint64(uint64(tid0[l]))
+					r42[l] = v2
 				}
-				p2n |= c3b0 << l
+				if int64(uint32(r42[31]))-int64(uint32(r42[0])) == 31 && w.TidLinear {
+					// 63: setp.ne.u32
+					p2n = runtime.StepMask(int64(uint32(r42[0])), int64(uint32(k0)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v2 := r42[l]
+						// 63: setp.ne.u32
+						c3t := uint32(v2) != uint32(k0)
+						c3 := c3t
+						c3b0 := uint32(0)
+						if c3 {
+							c3b0 = 1
+						}
+						p2n |= c3b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 62: mov.u32
 				v2 := uint64(uint64(tid0[l]))
+				r42[l] = v2
 				// 63: setp.ne.u32
 				c3t := uint32(v2) != uint32(k0)
 				c3 := c3t
@@ -3771,6 +3784,7 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 // b0, PTX lines 138-192; divergent, reconverges at block 1 (b1 ($L18))
 func scaleRowsOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
+	r42 := w.Reg(42)
 	k0 := uint64(0x0)
 	k1 := uint64(0x1)
 	if budget == 0 {
@@ -3790,7 +3804,7 @@ func scaleRowsOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:138")
 	}
 	runtime.Broadcast(r0, m, u1)
-	// PTX lines 189, 190, 192: lane-local, one loop over the lanes
+	// PTX lines 189, 190, 192: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p4 := w.P[4]
 		p6 := w.P[6]
@@ -3798,31 +3812,43 @@ func scaleRowsOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 		p4n := uint32(0)
 		p6n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 189: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				// 190: setp.ne.u32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+			{
+				for l := range 32 {
+					// 189: mov.u32
+					v2 := uint64(uint64(tid0[l]))
+					r42[l] = v2
+					// 192: setp.eq.u32
+					c4t := uint32(k1) == uint32(k0)
+					c4 := c4t
+					c4b0 := uint32(0)
+					if c4 {
+						c4b0 = 1
+					}
+					p6n |= c4b0 << l
 				}
-				p4n |= c3b0 << l
-				// 192: setp.eq.u32
-				c4t := uint32(k1) == uint32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				if int64(uint32(r42[31]))-int64(uint32(r42[0])) == 31 && w.TidLinear {
+					// 190: setp.ne.u32
+					p4n = runtime.StepMask(int64(uint32(r42[0])), int64(uint32(k0)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v2 := r42[l]
+						// 190: setp.ne.u32
+						c3t := uint32(v2) != uint32(k0)
+						c3 := c3t
+						c3b0 := uint32(0)
+						if c3 {
+							c3b0 = 1
+						}
+						p4n |= c3b0 << l
+					}
 				}
-				p6n |= c4b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 189: mov.u32
 				v2 := uint64(uint64(tid0[l]))
+				r42[l] = v2
 				// 190: setp.ne.u32
 				c3t := uint32(v2) != uint32(k0)
 				c3 := c3t
@@ -5334,6 +5360,7 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 // b0, PTX lines 295-357; divergent, reconverges at block 1 (b1 ($L26))
 func countPositiveOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
+	r53 := w.Reg(53)
 	k0 := uint64(0x0)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -5352,29 +5379,41 @@ func countPositiveOmpFn0Block0(w *runtime.Warp, m uint32, budget int) {
 		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/gcc/acc_vecadd.ptx:295")
 	}
 	runtime.Broadcast(r0, m, u1)
-	// PTX lines 356, 357: lane-local, one loop over the lanes
+	// PTX lines 356, 357: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p4 := w.P[4]
 		tid0 := &w.Tid[0]
 		p4n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 356: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				// 357: setp.ne.u32
-				c3t := uint32(v2) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+			{
+				for l := range 32 {
+					// 356: mov.u32
+					v2 := uint64(uint64(tid0[l]))
+					r53[l] = v2
 				}
-				p4n |= c3b0 << l
+				if int64(uint32(r53[31]))-int64(uint32(r53[0])) == 31 && w.TidLinear {
+					// 357: setp.ne.u32
+					p4n = runtime.StepMask(int64(uint32(r53[0])), int64(uint32(k0)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v2 := r53[l]
+						// 357: setp.ne.u32
+						c3t := uint32(v2) != uint32(k0)
+						c3 := c3t
+						c3b0 := uint32(0)
+						if c3 {
+							c3b0 = 1
+						}
+						p4n |= c3b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 356: mov.u32
 				v2 := uint64(uint64(tid0[l]))
+				r53[l] = v2
 				// 357: setp.ne.u32
 				c3t := uint32(v2) != uint32(k0)
 				c3 := c3t

@@ -2003,29 +2003,39 @@ func arriveBlock0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/cp_async.ptx:104")
 	}
-	// PTX lines 105, 106, 107, 108: lane-local, one loop over the lanes
+	// PTX lines 105, 106, 107, 108: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-				// 106: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				// 107: add.s64
-				v4 := uint64(uint64(u1) + uint64(v3))
-				r3[l] = v4
-				// 108: setp.eq.u32
-				c5t := uint32(v2) == uint32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+			{
+				for l := range 32 {
+					// 105: mov.u32
+					v2 := uint64(uint64(tid0[l]))
+					r1[l] = v2
+					// 106: mul.wide.u32
+					v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+					// 107: add.s64
+					v4 := uint64(uint64(u1) + uint64(v3))
+					r3[l] = v4
 				}
-				p0n |= c5b0 << l
+				if int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+					// 108: setp.eq.u32
+					p0n = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k1)), runtime.StepEQ)
+				} else {
+					for l := range 32 {
+						v2 := r1[l]
+						// 108: setp.eq.u32
+						c5t := uint32(v2) == uint32(k1)
+						c5 := c5t
+						c5b0 := uint32(0)
+						if c5 {
+							c5b0 = 1
+						}
+						p0n |= c5b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2530,6 +2540,7 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 func badBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
+	r2 := w.Reg(2)
 	k0 := uint64(0x5)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -2565,29 +2576,41 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/cp_async.ptx:149")
 	}
 	runtime.Broadcast(r1, m, u2)
-	// PTX lines 150, 151: lane-local, one loop over the lanes
+	// PTX lines 150, 151: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 150: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 151: setp.eq.u32
-				c4t := uint32(v3) == uint32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+			{
+				for l := range 32 {
+					// 150: mov.u32
+					v3 := uint64(uint64(tid0[l]))
+					r2[l] = v3
 				}
-				p0n |= c4b0 << l
+				if int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
+					// 151: setp.eq.u32
+					p0n = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepEQ)
+				} else {
+					for l := range 32 {
+						v3 := r2[l]
+						// 151: setp.eq.u32
+						c4t := uint32(v3) == uint32(k0)
+						c4 := c4t
+						c4b0 := uint32(0)
+						if c4 {
+							c4b0 = 1
+						}
+						p0n |= c4b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 150: mov.u32
 				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
 				// 151: setp.eq.u32
 				c4t := uint32(v3) == uint32(k0)
 				c4 := c4t

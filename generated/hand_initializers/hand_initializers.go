@@ -3540,7 +3540,7 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 234: mov.u64, warp-uniform
 	u27 := uint64(k1)
 	runtime.Broadcast(r61, m, u27)
-	// PTX lines 235, 236, 237, 238, 239: lane-local, one loop over the lanes
+	// PTX lines 235, 236, 237, 238, 239: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		if budget == 0 {
@@ -3557,31 +3557,40 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 235: mul.wide.u32
-				v28 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
-				// 236: add.u64
-				v29 := uint64(uint64(u27) + uint64(v28))
-				// 237: mul.lo.u32
-				v30 := uint64(uint32(r3[l]) * uint32(k3))
-				// 238: st.shared.u32
-				s31 := uint64(v29) + 0x0
-				s31v := uint64(v30)
-				if s31 < shEnd4 && s31&3 == 0 {
-					runtime.Store32(shp, s31, s31v)
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceShared, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:238")
+			{
+				for l := range 32 {
+					// 235: mul.wide.u32
+					v28 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
+					// 236: add.u64
+					v29 := uint64(uint64(u27) + uint64(v28))
+					// 237: mul.lo.u32
+					v30 := uint64(uint32(r3[l]) * uint32(k3))
+					// 238: st.shared.u32
+					s31 := uint64(v29) + 0x0
+					s31v := uint64(v30)
+					if s31 < shEnd4 && s31&3 == 0 {
+						runtime.Store32(shp, s31, s31v)
+					} else {
+						{
+							w.StoreLane(nil, runtime.SpaceShared, s31, 4, s31v, l, "testdata/ptx/hand/initializers.ptx:238")
+						}
 					}
 				}
-				// 239: setp.eq.u32
-				c32t := uint32(r2[l]) == uint32(k4)
-				c32 := c32t
-				c32b0 := uint32(0)
-				if c32 {
-					c32b0 = 1
+				if int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
+					// 239: setp.eq.u32
+					p0n = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k4)), runtime.StepEQ)
+				} else {
+					for l := range 32 {
+						// 239: setp.eq.u32
+						c32t := uint32(r2[l]) == uint32(k4)
+						c32 := c32t
+						c32b0 := uint32(0)
+						if c32 {
+							c32b0 = 1
+						}
+						p0n |= c32b0 << l
+					}
 				}
-				p0n |= c32b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -410,23 +410,33 @@ func rejoinBlock0(w *runtime.Warp, m uint32, budget int) {
 		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/its_rejoin.ptx:18")
 	}
 	runtime.Broadcast(r1, m, u2)
-	// PTX lines 19, 20: lane-local, one loop over the lanes
+	// PTX lines 19, 20: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 19: mov.u32
-				v3 := uint64(uint64(l))
-				r2[l] = v3
-				// 20: setp.ne.u32
-				c4t := uint32(v3) != uint32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+			{
+				for l := range 32 {
+					// 19: mov.u32
+					v3 := uint64(uint64(l))
+					r2[l] = v3
 				}
-				p0n |= c4b0 << l
+				if int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 {
+					// 20: setp.ne.u32
+					p0n = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v3 := r2[l]
+						// 20: setp.ne.u32
+						c4t := uint32(v3) != uint32(k0)
+						c4 := c4t
+						c4b0 := uint32(0)
+						if c4 {
+							c4b0 = 1
+						}
+						p0n |= c4b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

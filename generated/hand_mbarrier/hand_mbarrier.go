@@ -659,29 +659,39 @@ func formsBlock0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/mbarrier.ptx:15")
 	}
-	// PTX lines 16, 17, 18, 19: lane-local, one loop over the lanes
+	// PTX lines 16, 17, 18, 19: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 16: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-				// 17: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				// 18: add.s64
-				v4 := uint64(uint64(u1) + uint64(v3))
-				r3[l] = v4
-				// 19: setp.eq.u32
-				c5t := uint32(v2) == uint32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+			{
+				for l := range 32 {
+					// 16: mov.u32
+					v2 := uint64(uint64(tid0[l]))
+					r1[l] = v2
+					// 17: mul.wide.u32
+					v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
+					// 18: add.s64
+					v4 := uint64(uint64(u1) + uint64(v3))
+					r3[l] = v4
 				}
-				p0n |= c5b0 << l
+				if int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+					// 19: setp.eq.u32
+					p0n = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k1)), runtime.StepEQ)
+				} else {
+					for l := range 32 {
+						v2 := r1[l]
+						// 19: setp.eq.u32
+						c5t := uint32(v2) == uint32(k1)
+						c5 := c5t
+						c5b0 := uint32(0)
+						if c5 {
+							c5b0 = 1
+						}
+						p0n |= c5b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -761,27 +771,36 @@ func formsBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 	// PTX line 26: mbarrier.test_wait.shared.b64
 	w.P[1] = w.P[1]&^m | w.Mbarrier(runtime.MbarTestWait, runtime.SpaceShared, nil, nil, r5, 0, 0x0, m, "testdata/ptx/hand/mbarrier.ptx:26")
-	// PTX lines 27, 29: lane-local, one loop over the lanes
+	// PTX lines 27, 29: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 27: selp.u32
-				v9 := uint64(k1)
-				if p1>>l&1 != 0 {
-					v9 = uint64(k3)
+			{
+				for l := range 32 {
+					// 27: selp.u32
+					v9 := uint64(k1)
+					if p1>>l&1 != 0 {
+						v9 = uint64(k3)
+					}
+					r7[l] = v9
 				}
-				r7[l] = v9
-				// 29: setp.lt.u32
-				c10t := uint32(r1[l]) < uint32(k4)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+				if int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+					// 29: setp.lt.u32
+					p2n = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k4)), runtime.StepLT)
+				} else {
+					for l := range 32 {
+						// 29: setp.lt.u32
+						c10t := uint32(r1[l]) < uint32(k4)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p2n |= c10b0 << l
+					}
 				}
-				p2n |= c10b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -912,7 +931,7 @@ func formsBlock0(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r10, m, u17)
 	// PTX line 40: mbarrier.try_wait.parity.shared::cta.b64
 	w.P[5] = w.P[5]&^m | w.Mbarrier(runtime.MbarTestWaitParity, runtime.SpaceShared, nil, nil, r10, 0, 0x0, m, "testdata/ptx/hand/mbarrier.ptx:40")
-	// PTX lines 41, 42, 43, 44, 46: lane-local, one loop over the lanes
+	// PTX lines 41, 42, 43, 44, 46: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p4 := w.P[4]
 		p5 := w.P[5]
@@ -929,37 +948,46 @@ func formsBlock0(w *runtime.Warp, m uint32, budget int) {
 		s21w := w.Window(2)
 		p6n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 41: selp.u32
-				v18 := uint64(k1)
-				if p4>>l&1 != 0 {
-					v18 = uint64(k3)
-				}
-				// 42: selp.u32
-				v19 := uint64(k1)
-				if p5>>l&1 != 0 {
-					v19 = uint64(k5)
-				}
-				// 43: add.u32
-				v20 := uint64(uint32(v18) + uint32(v19))
-				// 44: st.global.u32
-				s21 := uint64(r3[l]) + 0x100
-				s21v := uint64(v20)
-				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
-					runtime.Store32(s21w.Ptr, s21o, s21v)
-				} else {
-					{
-						w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/hand/mbarrier.ptx:44")
+			{
+				for l := range 32 {
+					// 41: selp.u32
+					v18 := uint64(k1)
+					if p4>>l&1 != 0 {
+						v18 = uint64(k3)
+					}
+					// 42: selp.u32
+					v19 := uint64(k1)
+					if p5>>l&1 != 0 {
+						v19 = uint64(k5)
+					}
+					// 43: add.u32
+					v20 := uint64(uint32(v18) + uint32(v19))
+					// 44: st.global.u32
+					s21 := uint64(r3[l]) + 0x100
+					s21v := uint64(v20)
+					if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+						runtime.Store32(s21w.Ptr, s21o, s21v)
+					} else {
+						{
+							w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/hand/mbarrier.ptx:44")
+						}
 					}
 				}
-				// 46: setp.lt.u32
-				c22t := uint32(r1[l]) < uint32(k0)
-				c22 := c22t
-				c22b0 := uint32(0)
-				if c22 {
-					c22b0 = 1
+				if int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
+					// 46: setp.lt.u32
+					p6n = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepLT)
+				} else {
+					for l := range 32 {
+						// 46: setp.lt.u32
+						c22t := uint32(r1[l]) < uint32(k0)
+						c22 := c22t
+						c22b0 := uint32(0)
+						if c22 {
+							c22b0 = 1
+						}
+						p6n |= c22b0 << l
+					}
 				}
-				p6n |= c22b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1279,6 +1307,7 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 func badBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
+	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	k0 := uint64(0x5)
 	k1 := uint64(0x2)
@@ -1316,29 +1345,41 @@ func badBlock0(w *runtime.Warp, m uint32, budget int) {
 		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/mbarrier.ptx:76")
 	}
 	runtime.Broadcast(r1, m, u2)
-	// PTX lines 77, 78: lane-local, one loop over the lanes
+	// PTX lines 77, 78: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				// 78: setp.eq.u32
-				c4t := uint32(v3) == uint32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+			{
+				for l := range 32 {
+					// 77: mov.u32
+					v3 := uint64(uint64(tid0[l]))
+					r2[l] = v3
 				}
-				p0n |= c4b0 << l
+				if int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
+					// 78: setp.eq.u32
+					p0n = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepEQ)
+				} else {
+					for l := range 32 {
+						v3 := r2[l]
+						// 78: setp.eq.u32
+						c4t := uint32(v3) == uint32(k0)
+						c4 := c4t
+						c4b0 := uint32(0)
+						if c4 {
+							c4b0 = 1
+						}
+						p0n |= c4b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 77: mov.u32
 				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
 				// 78: setp.eq.u32
 				c4t := uint32(v3) == uint32(k0)
 				c4 := c4t

@@ -615,7 +615,7 @@ func rotateBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 30: mov.u32, warp-uniform
 	u8 := uint64(k1)
 	runtime.Broadcast(r7, m, u8)
-	// PTX lines 31, 32, 33, 34: lane-local, one loop over the lanes
+	// PTX lines 31, 32, 33, 34: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		if budget == 0 {
@@ -632,29 +632,38 @@ func rotateBlock0(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 31: shl.b32
-				v9 := uint64(uint32(r2[l]) << uint32(k2))
-				// 32: add.s32
-				v10 := uint64(uint32(u8) + uint32(v9))
-				// 33: st.shared.u32
-				s11 := uint64(uint64(uint32(v10))) + 0x0
-				s11v := uint64(r6[l])
-				if s11 < shEnd4 && s11&3 == 0 {
-					runtime.Store32(shp, s11, s11v)
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/hand/sm90_sync.ptx:33")
+			{
+				for l := range 32 {
+					// 31: shl.b32
+					v9 := uint64(uint32(r2[l]) << uint32(k2))
+					// 32: add.s32
+					v10 := uint64(uint32(u8) + uint32(v9))
+					// 33: st.shared.u32
+					s11 := uint64(uint64(uint32(v10))) + 0x0
+					s11v := uint64(r6[l])
+					if s11 < shEnd4 && s11&3 == 0 {
+						runtime.Store32(shp, s11, s11v)
+					} else {
+						{
+							w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/hand/sm90_sync.ptx:33")
+						}
 					}
 				}
-				// 34: setp.eq.u32
-				c12t := uint32(r2[l]) == uint32(k3)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				if int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
+					// 34: setp.eq.u32
+					p0n = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k3)), runtime.StepEQ)
+				} else {
+					for l := range 32 {
+						// 34: setp.eq.u32
+						c12t := uint32(r2[l]) == uint32(k3)
+						c12 := c12t
+						c12b0 := uint32(0)
+						if c12 {
+							c12b0 = 1
+						}
+						p0n |= c12b0 << l
+					}
 				}
-				p0n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

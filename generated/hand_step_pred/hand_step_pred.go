@@ -16,8 +16,8 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/step_pred.ptx",
-	NumPasses:  2,
-	NumWindows: 2,
+	NumPasses:  4,
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -103,10 +103,90 @@ var (
 		Sig:          "()(.param 8,.param 4,.param 4,.param 4)",
 		StackBytes:   0,
 	}
+	// cmp3mFunc is PTX kernel cmp3m (testdata/ptx/hand/step_pred.ptx:103).
+	cmp3mFunc = &runtime.Func{
+		Consts: []runtime.Const{{
+			Reg:   16,
+			Value: 0x0,
+		}},
+		Exit:   2,
+		Index:  2,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "cmp3m_out",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:  4,
+			Name:   "cmp3m_b",
+			Offset: 8,
+			Size:   4,
+			Type:   "u32",
+		}, {
+			Align:  4,
+			Name:   "cmp3m_bb",
+			Offset: 12,
+			Size:   4,
+			Type:   "u32",
+		}, {
+			Align:  4,
+			Name:   "cmp3m_cc",
+			Offset: 16,
+			Size:   4,
+			Type:   "u32",
+		}},
+		KernelParams: 20,
+		Loc:          "testdata/ptx/hand/step_pred.ptx:103",
+		Name:         "cmp3m",
+		NumPreds:     1,
+		NumRegs:      17,
+		Sig:          "()(.param 8,.param 4,.param 4,.param 4)",
+		StackBytes:   0,
+	}
+	// mixedFunc is PTX kernel mixed (testdata/ptx/hand/step_pred.ptx:134).
+	mixedFunc = &runtime.Func{
+		Consts: []runtime.Const{{
+			Reg:   16,
+			Value: 0x0,
+		}},
+		Exit:   3,
+		Index:  3,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "mixed_out",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:  4,
+			Name:   "mixed_k",
+			Offset: 8,
+			Size:   4,
+			Type:   "u32",
+		}, {
+			Align:  4,
+			Name:   "mixed_b",
+			Offset: 12,
+			Size:   4,
+			Type:   "u32",
+		}},
+		KernelParams: 16,
+		Loc:          "testdata/ptx/hand/step_pred.ptx:134",
+		Name:         "mixed",
+		NumPreds:     14,
+		NumRegs:      17,
+		Sig:          "()(.param 8,.param 4,.param 4)",
+		StackBytes:   0,
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{cmpsFunc, cmp3Func}
+	Module.Funcs = []*runtime.Func{cmpsFunc, cmp3Func, cmp3mFunc, mixedFunc}
 	cmpsFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 18-24; bar.sync at line 25
 	cmpsFunc.Blocks[0] = runtime.Block{
@@ -463,6 +543,364 @@ func init() {
 		Reconv: -1,
 	}}
 	cmp3Func.Run = cmp3Run
+	cmp3mFunc.Blocks = make([]runtime.Block, 3)
+	// b0, PTX lines 108-117; bar.sync at line 118
+	cmp3mFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			cmp3mRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/step_pred.ptx:108",
+		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/step_pred.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				ID:    16,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/ptx/hand/step_pred.ptx:118",
+			Reconv: -1,
+			Succ:   1,
+		},
+	}
+	// b0, PTX lines 119-126; ret
+	cmp3mFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			cmp3mRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/step_pred.ptx:119",
+		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/step_pred.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/step_pred.ptx:127",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	cmp3mFunc.Blocks[2] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	cmp3mFunc.Run = cmp3mRun
+	mixedFunc.Blocks = make([]runtime.Block, 4)
+	// b0, PTX lines 140-160; bar.sync at line 161
+	mixedFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mixedRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/step_pred.ptx:140",
+		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/step_pred.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				ID:    16,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/ptx/hand/step_pred.ptx:161",
+			Reconv: -1,
+			Succ:   1,
+		},
+	}
+	// b0, PTX lines 162-164; bar.sync at line 165
+	mixedFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mixedRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/step_pred.ptx:162",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/step_pred.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				ID:    16,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/ptx/hand/step_pred.ptx:165",
+			Reconv: -1,
+			Succ:   2,
+		},
+	}
+	// b0, PTX lines 166-198; ret
+	mixedFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mixedRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/step_pred.ptx:166",
+		PTXInstrs: 34,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/step_pred.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/step_pred.ptx:199",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	mixedFunc.Blocks[3] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	mixedFunc.Run = mixedRun
 }
 
 // Cmps launches PTX kernel cmps (testdata/ptx/hand/step_pred.ptx:12) on dev with the launch configuration cfg. Parameters: out is cmps_out, k is cmps_k, b is cmps_b.
@@ -482,6 +920,25 @@ func Cmp3(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, ou
 	binary.LittleEndian.PutUint32(p[12:], bb)
 	binary.LittleEndian.PutUint32(p[16:], cc)
 	return dev.Launch(ctx, Module, cmp3Func, cfg, p[:])
+}
+
+// Cmp3m launches PTX kernel cmp3m (testdata/ptx/hand/step_pred.ptx:103) on dev with the launch configuration cfg. Parameters: out is cmp3m_out, b is cmp3m_b, bb is cmp3m_bb, cc is cmp3m_cc.
+func Cmp3m(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr, b uint32, bb uint32, cc uint32) error {
+	var p [20]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(out))
+	binary.LittleEndian.PutUint32(p[8:], b)
+	binary.LittleEndian.PutUint32(p[12:], bb)
+	binary.LittleEndian.PutUint32(p[16:], cc)
+	return dev.Launch(ctx, Module, cmp3mFunc, cfg, p[:])
+}
+
+// Mixed launches PTX kernel mixed (testdata/ptx/hand/step_pred.ptx:134) on dev with the launch configuration cfg. Parameters: out is mixed_out, k is mixed_k, b is mixed_b.
+func Mixed(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr, k uint32, b uint32) error {
+	var p [16]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(out))
+	binary.LittleEndian.PutUint32(p[8:], k)
+	binary.LittleEndian.PutUint32(p[12:], b)
+	return dev.Launch(ctx, Module, mixedFunc, cfg, p[:])
 }
 
 // cmpsRun runs blocks of kernel cmps for the lanes m from block pc, following jumps and branches all of them take
@@ -1672,6 +2129,1301 @@ func cmp3Block2(w *runtime.Warp, m uint32, budget int) {
 				} else {
 					{
 						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/step_pred.ptx:98")
+					}
+				}
+			}
+		}
+	}
+}
+
+// cmp3mRun runs blocks of kernel cmp3m for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func cmp3mRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 108-117; bar.sync at line 118
+			cmp3mBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 119-126; ret
+			cmp3mBlock1(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// cmp3mBlock0 runs block 0 of kernel cmp3m for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 108-117; bar.sync at line 118
+func cmp3mBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 108: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/step_pred.ptx:108")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 109: ld.param.u32
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/step_pred.ptx:109")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 110: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0xc:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/hand/step_pred.ptx:110")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 111: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/step_pred.ptx:111")
+	}
+	// PTX lines 112, 113, 114, 115, 116, 117: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			{
+				for l := range 32 {
+					// 112: mov.u32
+					v5 := uint64(uint64(tid0[l]))
+					r4[l] = v5
+					// 113: mov.u32
+					v6 := uint64(uint64(tid1[l]))
+					r5[l] = v6
+					// 114: mov.u32
+					v7 := uint64(uint64(tid2[l]))
+					r6[l] = v7
+					// 115: mad.lo.s32
+					v8 := uint64(uint32(uint32(v6)*uint32(u3) + uint32(v5)))
+					// 116: mad.lo.s32
+					v9 := uint64(uint32(uint32(v7)*uint32(u4) + uint32(v8)))
+					r8[l] = v9
+				}
+				if int64(uint32(r8[31]))-int64(uint32(r8[0])) == 31 && w.TidLinear {
+					// 117: setp.lt.u32
+					p0n = runtime.StepMask(int64(uint32(r8[0])), int64(uint32(u2)), runtime.StepLT)
+				} else {
+					for l := range 32 {
+						v9 := r8[l]
+						// 117: setp.lt.u32
+						c10t := uint32(v9) < uint32(u2)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p0n |= c10b0 << l
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: mov.u32
+				v5 := uint64(uint64(tid0[l]))
+				r4[l] = v5
+				// 113: mov.u32
+				v6 := uint64(uint64(tid1[l]))
+				r5[l] = v6
+				// 114: mov.u32
+				v7 := uint64(uint64(tid2[l]))
+				r6[l] = v7
+				// 115: mad.lo.s32
+				v8 := uint64(uint32(uint32(v6)*uint32(u3) + uint32(v5)))
+				// 116: mad.lo.s32
+				v9 := uint64(uint32(uint32(v7)*uint32(u4) + uint32(v8)))
+				r8[l] = v9
+				// 117: setp.lt.u32
+				c10t := uint32(v9) < uint32(u2)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p0n |= c10b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	_ = u1
+}
+
+// cmp3mBlock1Warp runs block 1 of kernel cmp3m for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func cmp3mBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	k2 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 120: mov.u32
+			v1 := uint64(uint64(w.NTID().X))
+			// 121: mov.u32
+			v2 := uint64(uint64(w.NTID().Y))
+			// 122: mad.lo.s32
+			v3 := uint64(uint32(uint32(r6[l])*uint32(v2) + uint32(r5[l])))
+			// 123: mad.lo.s32
+			v4 := uint64(uint32(uint32(v3)*uint32(v1) + uint32(r4[l])))
+			// 124: mul.wide.u32
+			v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+			// 125: add.s64
+			v6 := uint64(uint64(r0[l]) + uint64(v5))
+			// 126: the address of st.global.u32
+			fd0 := uint64(v6) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 120: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// PTX line 121: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.NTID().Y))
+	// PTX lines 119, 122, 123, 124, 125, 126: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		for l := range 32 {
+			// 119: selp.u32
+			v7 := uint64(k1)
+			if p0>>l&1 != 0 {
+				v7 = uint64(k2)
+			}
+			// 122: mad.lo.s32
+			v10 := uint64(uint32(uint32(r6[l])*uint32(u9) + uint32(r5[l])))
+			// 123: mad.lo.s32
+			v11 := uint64(uint32(uint32(v10)*uint32(u8) + uint32(r4[l])))
+			// 124: mul.wide.u32
+			v12 := uint64(uint64(uint64(uint32(v11)) * uint64(uint32(k0))))
+			// 125: add.s64
+			v13 := uint64(uint64(r0[l]) + uint64(v12))
+			_ = v13
+			// 126: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v7))
+		}
+	}
+	return true
+}
+
+// cmp3mBlock1 runs block 1 of kernel cmp3m for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 119-126; ret
+func cmp3mBlock1(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, cmp3mBlock1Warp(w, m, budget)) {
+		return
+	}
+	r0 := w.Reg(0)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x4)
+	// PTX line 120: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	// PTX line 121: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().Y))
+	// PTX lines 119, 122, 123, 124, 125, 126: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s8w := w.Window(2)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 119: selp.u32
+				v1 := uint64(k0)
+				if p0>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 122: mad.lo.s32
+				v4 := uint64(uint32(uint32(r6[l])*uint32(u3) + uint32(r5[l])))
+				// 123: mad.lo.s32
+				v5 := uint64(uint32(uint32(v4)*uint32(u2) + uint32(r4[l])))
+				// 124: mul.wide.u32
+				v6 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k2))))
+				// 125: add.s64
+				v7 := uint64(uint64(r0[l]) + uint64(v6))
+				// 126: st.global.u32
+				s8 := uint64(v7) + 0x0
+				s8v := uint64(v1)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/step_pred.ptx:126")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 119: selp.u32
+				v1 := uint64(k0)
+				if p0>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 122: mad.lo.s32
+				v4 := uint64(uint32(uint32(r6[l])*uint32(u3) + uint32(r5[l])))
+				// 123: mad.lo.s32
+				v5 := uint64(uint32(uint32(v4)*uint32(u2) + uint32(r4[l])))
+				// 124: mul.wide.u32
+				v6 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k2))))
+				// 125: add.s64
+				v7 := uint64(uint64(r0[l]) + uint64(v6))
+				// 126: st.global.u32
+				s8 := uint64(v7) + 0x0
+				s8v := uint64(v1)
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Ptr, s8o, s8v)
+				} else {
+					{
+						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/step_pred.ptx:126")
+					}
+				}
+			}
+		}
+	}
+}
+
+// mixedRun runs blocks of kernel mixed for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mixedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 140-160; bar.sync at line 161
+			mixedBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 162-164; bar.sync at line 165
+			mixedBlock1(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 2:
+			// b0, PTX lines 166-198; ret
+			mixedBlock2(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// mixedBlock0 runs block 0 of kernel mixed for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 140-160; bar.sync at line 161
+func mixedBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	k0 := uint64(0x7)
+	k1 := uint64(0x0)
+	k2 := uint64(0x1000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 140: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/step_pred.ptx:140")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 141: ld.param.u32
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/hand/step_pred.ptx:141")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 142: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0xc:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0xc, 4, m, "testdata/ptx/hand/step_pred.ptx:142")
+	}
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 146: cvt.u16.u32, warp-uniform
+	u7 := uint64(uint16(uint32(u3)))
+	// PTX lines 143, 144, 145, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		p8 := w.P[8]
+		p9 := w.P[9]
+		p10 := w.P[10]
+		p11 := w.P[11]
+		p12 := w.P[12]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		p1n := uint32(0)
+		p2n := uint32(0)
+		p3n := uint32(0)
+		p4n := uint32(0)
+		p5n := uint32(0)
+		p6n := uint32(0)
+		p7n := uint32(0)
+		p8n := uint32(0)
+		p9n := uint32(0)
+		p10n := uint32(0)
+		p11n := uint32(0)
+		p12n := uint32(0)
+		if m == 0xffffffff {
+			{
+				for l := range 32 {
+					// 143: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					r3[l] = v4
+					// 144: add.s32
+					v5 := uint64(uint32(v4) + uint32(u2))
+					r4[l] = v5
+					// 145: cvt.u16.u32
+					v6 := uint64(uint16(uint32(v5)))
+					r5[l] = v6
+					// 159: setp.gt.s32
+					c20t := int32(v5) > int32(u3)
+					c20 := c20t
+					c20b0 := uint32(0)
+					if c20 {
+						c20b0 = 1
+					}
+					p12n |= c20b0 << l
+					// 160: selp.u32
+					v21 := uint64(k1)
+					if c20 {
+						v21 = uint64(k2)
+					}
+					r7[l] = v21
+				}
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && int64(uint32(r4[31]))-int64(uint32(r4[0])) == 31 && int64(int16(r5[31]))-int64(int16(r5[0])) == 31 && w.TidLinear {
+					// 147: setp.lt.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u3)), runtime.StepLT)
+					// 148: setp.le.s32
+					p1n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u3)), runtime.StepLE)
+					// 149: setp.gt.s32
+					p2n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u3)), runtime.StepLT)
+					// 150: setp.ge.s32
+					p3n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u3)), runtime.StepGE)
+					// 151: setp.eq.s32
+					p4n = runtime.StepMask(int64(int32(r4[0])), int64(int32(u3)), runtime.StepEQ)
+					// 152: setp.ne.b32
+					p5n = runtime.StepMask(int64(uint32(r4[0])), int64(uint32(u3)), runtime.StepNE)
+					// 153: setp.lo.u32
+					p6n = runtime.StepMask(int64(uint32(r4[0])), int64(uint32(u3)), runtime.StepLT)
+					// 154: setp.hs.u32
+					p7n = runtime.StepMask(int64(uint32(r4[0])), int64(uint32(u3)), runtime.StepLE)
+					// 155: setp.hi.u32
+					p8n = runtime.StepMask(int64(uint32(r4[0])), int64(uint32(u3)), runtime.StepGT)
+					// 156: setp.ls.u32
+					p9n = runtime.StepMask(int64(uint32(r4[0])), int64(uint32(u3)), runtime.StepLE)
+					// 157: setp.gt.u32
+					p10n = runtime.StepMask(int64(uint32(r4[0])), int64(uint32(k0)), runtime.StepGT)
+					// 158: setp.lt.s16
+					p11n = runtime.StepMask(int64(int16(r5[0])), int64(int16(u7)), runtime.StepLT)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 147: setp.lt.s32
+						c8t := int32(v5) < int32(u3)
+						c8 := c8t
+						c8b0 := uint32(0)
+						if c8 {
+							c8b0 = 1
+						}
+						p0n |= c8b0 << l
+						// 148: setp.le.s32
+						c9t := int32(v5) <= int32(u3)
+						c9 := c9t
+						c9b0 := uint32(0)
+						if c9 {
+							c9b0 = 1
+						}
+						p1n |= c9b0 << l
+						// 149: setp.gt.s32
+						c10t := int32(u3) > int32(v5)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p2n |= c10b0 << l
+						// 150: setp.ge.s32
+						c11t := int32(v5) >= int32(u3)
+						c11 := c11t
+						c11b0 := uint32(0)
+						if c11 {
+							c11b0 = 1
+						}
+						p3n |= c11b0 << l
+						// 151: setp.eq.s32
+						c12t := uint32(v5) == uint32(u3)
+						c12 := c12t
+						c12b0 := uint32(0)
+						if c12 {
+							c12b0 = 1
+						}
+						p4n |= c12b0 << l
+						// 152: setp.ne.b32
+						c13t := uint32(v5) != uint32(u3)
+						c13 := c13t
+						c13b0 := uint32(0)
+						if c13 {
+							c13b0 = 1
+						}
+						p5n |= c13b0 << l
+						// 153: setp.lo.u32
+						c14t := uint32(v5) < uint32(u3)
+						c14 := c14t
+						c14b0 := uint32(0)
+						if c14 {
+							c14b0 = 1
+						}
+						p6n |= c14b0 << l
+						// 154: setp.hs.u32
+						c15t := uint32(u3) >= uint32(v5)
+						c15 := c15t
+						c15b0 := uint32(0)
+						if c15 {
+							c15b0 = 1
+						}
+						p7n |= c15b0 << l
+						// 155: setp.hi.u32
+						c16t := uint32(v5) > uint32(u3)
+						c16 := c16t
+						c16b0 := uint32(0)
+						if c16 {
+							c16b0 = 1
+						}
+						p8n |= c16b0 << l
+						// 156: setp.ls.u32
+						c17t := uint32(v5) <= uint32(u3)
+						c17 := c17t
+						c17b0 := uint32(0)
+						if c17 {
+							c17b0 = 1
+						}
+						p9n |= c17b0 << l
+						// 157: setp.gt.u32
+						c18t := uint32(v5) > uint32(k0)
+						c18 := c18t
+						c18b0 := uint32(0)
+						if c18 {
+							c18b0 = 1
+						}
+						p10n |= c18b0 << l
+						v6 := r5[l]
+						// 158: setp.lt.s16
+						c19t := int16(v6) < int16(u7)
+						c19 := c19t
+						c19b0 := uint32(0)
+						if c19 {
+							c19b0 = 1
+						}
+						p11n |= c19b0 << l
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 143: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+				// 144: add.s32
+				v5 := uint64(uint32(v4) + uint32(u2))
+				r4[l] = v5
+				// 145: cvt.u16.u32
+				v6 := uint64(uint16(uint32(v5)))
+				r5[l] = v6
+				// 147: setp.lt.s32
+				c8t := int32(v5) < int32(u3)
+				c8 := c8t
+				c8b0 := uint32(0)
+				if c8 {
+					c8b0 = 1
+				}
+				p0n |= c8b0 << l
+				// 148: setp.le.s32
+				c9t := int32(v5) <= int32(u3)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1n |= c9b0 << l
+				// 149: setp.gt.s32
+				c10t := int32(u3) > int32(v5)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p2n |= c10b0 << l
+				// 150: setp.ge.s32
+				c11t := int32(v5) >= int32(u3)
+				c11 := c11t
+				c11b0 := uint32(0)
+				if c11 {
+					c11b0 = 1
+				}
+				p3n |= c11b0 << l
+				// 151: setp.eq.s32
+				c12t := uint32(v5) == uint32(u3)
+				c12 := c12t
+				c12b0 := uint32(0)
+				if c12 {
+					c12b0 = 1
+				}
+				p4n |= c12b0 << l
+				// 152: setp.ne.b32
+				c13t := uint32(v5) != uint32(u3)
+				c13 := c13t
+				c13b0 := uint32(0)
+				if c13 {
+					c13b0 = 1
+				}
+				p5n |= c13b0 << l
+				// 153: setp.lo.u32
+				c14t := uint32(v5) < uint32(u3)
+				c14 := c14t
+				c14b0 := uint32(0)
+				if c14 {
+					c14b0 = 1
+				}
+				p6n |= c14b0 << l
+				// 154: setp.hs.u32
+				c15t := uint32(u3) >= uint32(v5)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
+				}
+				p7n |= c15b0 << l
+				// 155: setp.hi.u32
+				c16t := uint32(v5) > uint32(u3)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p8n |= c16b0 << l
+				// 156: setp.ls.u32
+				c17t := uint32(v5) <= uint32(u3)
+				c17 := c17t
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p9n |= c17b0 << l
+				// 157: setp.gt.u32
+				c18t := uint32(v5) > uint32(k0)
+				c18 := c18t
+				c18b0 := uint32(0)
+				if c18 {
+					c18b0 = 1
+				}
+				p10n |= c18b0 << l
+				// 158: setp.lt.s16
+				c19t := int16(v6) < int16(u7)
+				c19 := c19t
+				c19b0 := uint32(0)
+				if c19 {
+					c19b0 = 1
+				}
+				p11n |= c19b0 << l
+				// 159: setp.gt.s32
+				c20t := int32(v5) > int32(u3)
+				c20 := c20t
+				c20b0 := uint32(0)
+				if c20 {
+					c20b0 = 1
+				}
+				p12n |= c20b0 << l
+				// 160: selp.u32
+				v21 := uint64(k1)
+				if c20 {
+					v21 = uint64(k2)
+				}
+				r7[l] = v21
+			}
+		}
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1&^m | p1n
+		w.P[2] = p2&^m | p2n
+		w.P[3] = p3&^m | p3n
+		w.P[4] = p4&^m | p4n
+		w.P[5] = p5&^m | p5n
+		w.P[6] = p6&^m | p6n
+		w.P[7] = p7&^m | p7n
+		w.P[8] = p8&^m | p8n
+		w.P[9] = p9&^m | p9n
+		w.P[10] = p10&^m | p10n
+		w.P[11] = p11&^m | p11n
+		w.P[12] = p12&^m | p12n
+	}
+	_ = u1
+}
+
+// mixedBlock1 runs block 1 of kernel mixed for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 162-164; bar.sync at line 165
+func mixedBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	// PTX lines 162, 163, 164: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	{
+		p13 := w.P[13]
+		p13n := uint32(0)
+		if m == 0xffffffff {
+			{
+				for l := range 32 {
+					// 162: sub.s32
+					v1 := uint64(uint32(r4[l]) - uint32(r1[l]))
+					// 164: sub.s32
+					v3 := uint64(uint32(v1) - uint32(r3[l]))
+					r8[l] = v3
+				}
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 163: setp.lt.s32
+					p13n = runtime.StepMask(int64(int32(r4[0])), int64(int32(r2[0])), runtime.StepLT)
+				} else {
+					for l := range 32 {
+						// 163: setp.lt.s32
+						c2t := int32(r4[l]) < int32(r2[l])
+						c2 := c2t
+						c2b0 := uint32(0)
+						if c2 {
+							c2b0 = 1
+						}
+						p13n |= c2b0 << l
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 162: sub.s32
+				v1 := uint64(uint32(r4[l]) - uint32(r1[l]))
+				// 163: setp.lt.s32
+				c2t := int32(r4[l]) < int32(r2[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p13n |= c2b0 << l
+				// 164: sub.s32
+				v3 := uint64(uint32(v1) - uint32(r3[l]))
+				r8[l] = v3
+			}
+		}
+		w.P[13] = p13&^m | p13n
+	}
+}
+
+// mixedBlock2Warp runs block 2 of kernel mixed for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func mixedBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	k1 := uint64(0x0)
+	k2 := uint64(0x1)
+	k3 := uint64(0x2)
+	k4 := uint64(0x8)
+	k5 := uint64(0x10)
+	k6 := uint64(0x20)
+	k7 := uint64(0x40)
+	k8 := uint64(0x80)
+	k9 := uint64(0x100)
+	k10 := uint64(0x200)
+	k11 := uint64(0x400)
+	k12 := uint64(0x800)
+	k13 := uint64(0x2000)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		tid1 := &w.Tid[1]
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 193: mov.u32
+			v1 := uint64(uint64(tid1[l]))
+			// 194: mov.u32
+			v2 := uint64(uint64(w.NTID().X))
+			// 195: mad.lo.s32
+			v3 := uint64(uint32(uint32(v1)*uint32(v2) + uint32(r3[l])))
+			// 196: mul.wide.u32
+			v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
+			// 197: add.s64
+			v5 := uint64(uint64(r0[l]) + uint64(v4))
+			// 198: the address of st.global.u32
+			fd0 := uint64(v5) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX line 194: mov.u32, warp-uniform
+	u34 := uint64(uint64(w.NTID().X))
+	// PTX lines 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 195, 196, 197, 198: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		p8 := w.P[8]
+		p9 := w.P[9]
+		p10 := w.P[10]
+		p11 := w.P[11]
+		p13 := w.P[13]
+		tid1 := &w.Tid[1]
+		for l := range 32 {
+			// 166: selp.u32
+			v6 := uint64(k1)
+			if p0>>l&1 != 0 {
+				v6 = uint64(k2)
+			}
+			// 167: selp.u32
+			v7 := uint64(k1)
+			if p1>>l&1 != 0 {
+				v7 = uint64(k3)
+			}
+			// 168: or.b32
+			v8 := uint64(uint32(v6) | uint32(v7))
+			// 169: selp.u32
+			v9 := uint64(k1)
+			if p2>>l&1 != 0 {
+				v9 = uint64(k0)
+			}
+			// 170: or.b32
+			v10 := uint64(uint32(v8) | uint32(v9))
+			// 171: selp.u32
+			v11 := uint64(k1)
+			if p3>>l&1 != 0 {
+				v11 = uint64(k4)
+			}
+			// 172: or.b32
+			v12 := uint64(uint32(v10) | uint32(v11))
+			// 173: selp.u32
+			v13 := uint64(k1)
+			if p4>>l&1 != 0 {
+				v13 = uint64(k5)
+			}
+			// 174: or.b32
+			v14 := uint64(uint32(v12) | uint32(v13))
+			// 175: selp.u32
+			v15 := uint64(k1)
+			if p5>>l&1 != 0 {
+				v15 = uint64(k6)
+			}
+			// 176: or.b32
+			v16 := uint64(uint32(v14) | uint32(v15))
+			// 177: selp.u32
+			v17 := uint64(k1)
+			if p6>>l&1 != 0 {
+				v17 = uint64(k7)
+			}
+			// 178: or.b32
+			v18 := uint64(uint32(v16) | uint32(v17))
+			// 179: selp.u32
+			v19 := uint64(k1)
+			if p7>>l&1 != 0 {
+				v19 = uint64(k8)
+			}
+			// 180: or.b32
+			v20 := uint64(uint32(v18) | uint32(v19))
+			// 181: selp.u32
+			v21 := uint64(k1)
+			if p8>>l&1 != 0 {
+				v21 = uint64(k9)
+			}
+			// 182: or.b32
+			v22 := uint64(uint32(v20) | uint32(v21))
+			// 183: selp.u32
+			v23 := uint64(k1)
+			if p9>>l&1 != 0 {
+				v23 = uint64(k10)
+			}
+			// 184: or.b32
+			v24 := uint64(uint32(v22) | uint32(v23))
+			// 185: selp.u32
+			v25 := uint64(k1)
+			if p10>>l&1 != 0 {
+				v25 = uint64(k11)
+			}
+			// 186: or.b32
+			v26 := uint64(uint32(v24) | uint32(v25))
+			// 187: selp.u32
+			v27 := uint64(k1)
+			if p11>>l&1 != 0 {
+				v27 = uint64(k12)
+			}
+			// 188: or.b32
+			v28 := uint64(uint32(v26) | uint32(v27))
+			// 189: or.b32
+			v29 := uint64(uint32(v28) | uint32(r7[l]))
+			// 190: selp.u32
+			v30 := uint64(k1)
+			if p13>>l&1 != 0 {
+				v30 = uint64(k13)
+			}
+			// 191: or.b32
+			v31 := uint64(uint32(v29) | uint32(v30))
+			// 192: or.b32
+			v32 := uint64(uint32(v31) | uint32(r8[l]))
+			// 193: mov.u32
+			v33 := uint64(uint64(tid1[l]))
+			// 195: mad.lo.s32
+			v35 := uint64(uint32(uint32(v33)*uint32(u34) + uint32(r3[l])))
+			// 196: mul.wide.u32
+			v36 := uint64(uint64(uint64(uint32(v35)) * uint64(uint32(k0))))
+			// 197: add.s64
+			v37 := uint64(uint64(r0[l]) + uint64(v36))
+			_ = v37
+			// 198: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v32))
+		}
+	}
+	return true
+}
+
+// mixedBlock2 runs block 2 of kernel mixed for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 166-198; ret
+func mixedBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, mixedBlock2Warp(w, m, budget)) {
+		return
+	}
+	r0 := w.Reg(0)
+	r3 := w.Reg(3)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	k3 := uint64(0x4)
+	k4 := uint64(0x8)
+	k5 := uint64(0x10)
+	k6 := uint64(0x20)
+	k7 := uint64(0x40)
+	k8 := uint64(0x80)
+	k9 := uint64(0x100)
+	k10 := uint64(0x200)
+	k11 := uint64(0x400)
+	k12 := uint64(0x800)
+	k13 := uint64(0x2000)
+	// PTX line 194: mov.u32, warp-uniform
+	u29 := uint64(uint64(w.NTID().X))
+	// PTX lines 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 195, 196, 197, 198: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p3 := w.P[3]
+		p4 := w.P[4]
+		p5 := w.P[5]
+		p6 := w.P[6]
+		p7 := w.P[7]
+		p8 := w.P[8]
+		p9 := w.P[9]
+		p10 := w.P[10]
+		p11 := w.P[11]
+		p13 := w.P[13]
+		tid1 := &w.Tid[1]
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s33w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 166: selp.u32
+				v1 := uint64(k0)
+				if p0>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 167: selp.u32
+				v2 := uint64(k0)
+				if p1>>l&1 != 0 {
+					v2 = uint64(k2)
+				}
+				// 168: or.b32
+				v3 := uint64(uint32(v1) | uint32(v2))
+				// 169: selp.u32
+				v4 := uint64(k0)
+				if p2>>l&1 != 0 {
+					v4 = uint64(k3)
+				}
+				// 170: or.b32
+				v5 := uint64(uint32(v3) | uint32(v4))
+				// 171: selp.u32
+				v6 := uint64(k0)
+				if p3>>l&1 != 0 {
+					v6 = uint64(k4)
+				}
+				// 172: or.b32
+				v7 := uint64(uint32(v5) | uint32(v6))
+				// 173: selp.u32
+				v8 := uint64(k0)
+				if p4>>l&1 != 0 {
+					v8 = uint64(k5)
+				}
+				// 174: or.b32
+				v9 := uint64(uint32(v7) | uint32(v8))
+				// 175: selp.u32
+				v10 := uint64(k0)
+				if p5>>l&1 != 0 {
+					v10 = uint64(k6)
+				}
+				// 176: or.b32
+				v11 := uint64(uint32(v9) | uint32(v10))
+				// 177: selp.u32
+				v12 := uint64(k0)
+				if p6>>l&1 != 0 {
+					v12 = uint64(k7)
+				}
+				// 178: or.b32
+				v13 := uint64(uint32(v11) | uint32(v12))
+				// 179: selp.u32
+				v14 := uint64(k0)
+				if p7>>l&1 != 0 {
+					v14 = uint64(k8)
+				}
+				// 180: or.b32
+				v15 := uint64(uint32(v13) | uint32(v14))
+				// 181: selp.u32
+				v16 := uint64(k0)
+				if p8>>l&1 != 0 {
+					v16 = uint64(k9)
+				}
+				// 182: or.b32
+				v17 := uint64(uint32(v15) | uint32(v16))
+				// 183: selp.u32
+				v18 := uint64(k0)
+				if p9>>l&1 != 0 {
+					v18 = uint64(k10)
+				}
+				// 184: or.b32
+				v19 := uint64(uint32(v17) | uint32(v18))
+				// 185: selp.u32
+				v20 := uint64(k0)
+				if p10>>l&1 != 0 {
+					v20 = uint64(k11)
+				}
+				// 186: or.b32
+				v21 := uint64(uint32(v19) | uint32(v20))
+				// 187: selp.u32
+				v22 := uint64(k0)
+				if p11>>l&1 != 0 {
+					v22 = uint64(k12)
+				}
+				// 188: or.b32
+				v23 := uint64(uint32(v21) | uint32(v22))
+				// 189: or.b32
+				v24 := uint64(uint32(v23) | uint32(r7[l]))
+				// 190: selp.u32
+				v25 := uint64(k0)
+				if p13>>l&1 != 0 {
+					v25 = uint64(k13)
+				}
+				// 191: or.b32
+				v26 := uint64(uint32(v24) | uint32(v25))
+				// 192: or.b32
+				v27 := uint64(uint32(v26) | uint32(r8[l]))
+				// 193: mov.u32
+				v28 := uint64(uint64(tid1[l]))
+				// 195: mad.lo.s32
+				v30 := uint64(uint32(uint32(v28)*uint32(u29) + uint32(r3[l])))
+				// 196: mul.wide.u32
+				v31 := uint64(uint64(uint64(uint32(v30)) * uint64(uint32(k3))))
+				// 197: add.s64
+				v32 := uint64(uint64(r0[l]) + uint64(v31))
+				// 198: st.global.u32
+				s33 := uint64(v32) + 0x0
+				s33v := uint64(v27)
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/step_pred.ptx:198")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 166: selp.u32
+				v1 := uint64(k0)
+				if p0>>l&1 != 0 {
+					v1 = uint64(k1)
+				}
+				// 167: selp.u32
+				v2 := uint64(k0)
+				if p1>>l&1 != 0 {
+					v2 = uint64(k2)
+				}
+				// 168: or.b32
+				v3 := uint64(uint32(v1) | uint32(v2))
+				// 169: selp.u32
+				v4 := uint64(k0)
+				if p2>>l&1 != 0 {
+					v4 = uint64(k3)
+				}
+				// 170: or.b32
+				v5 := uint64(uint32(v3) | uint32(v4))
+				// 171: selp.u32
+				v6 := uint64(k0)
+				if p3>>l&1 != 0 {
+					v6 = uint64(k4)
+				}
+				// 172: or.b32
+				v7 := uint64(uint32(v5) | uint32(v6))
+				// 173: selp.u32
+				v8 := uint64(k0)
+				if p4>>l&1 != 0 {
+					v8 = uint64(k5)
+				}
+				// 174: or.b32
+				v9 := uint64(uint32(v7) | uint32(v8))
+				// 175: selp.u32
+				v10 := uint64(k0)
+				if p5>>l&1 != 0 {
+					v10 = uint64(k6)
+				}
+				// 176: or.b32
+				v11 := uint64(uint32(v9) | uint32(v10))
+				// 177: selp.u32
+				v12 := uint64(k0)
+				if p6>>l&1 != 0 {
+					v12 = uint64(k7)
+				}
+				// 178: or.b32
+				v13 := uint64(uint32(v11) | uint32(v12))
+				// 179: selp.u32
+				v14 := uint64(k0)
+				if p7>>l&1 != 0 {
+					v14 = uint64(k8)
+				}
+				// 180: or.b32
+				v15 := uint64(uint32(v13) | uint32(v14))
+				// 181: selp.u32
+				v16 := uint64(k0)
+				if p8>>l&1 != 0 {
+					v16 = uint64(k9)
+				}
+				// 182: or.b32
+				v17 := uint64(uint32(v15) | uint32(v16))
+				// 183: selp.u32
+				v18 := uint64(k0)
+				if p9>>l&1 != 0 {
+					v18 = uint64(k10)
+				}
+				// 184: or.b32
+				v19 := uint64(uint32(v17) | uint32(v18))
+				// 185: selp.u32
+				v20 := uint64(k0)
+				if p10>>l&1 != 0 {
+					v20 = uint64(k11)
+				}
+				// 186: or.b32
+				v21 := uint64(uint32(v19) | uint32(v20))
+				// 187: selp.u32
+				v22 := uint64(k0)
+				if p11>>l&1 != 0 {
+					v22 = uint64(k12)
+				}
+				// 188: or.b32
+				v23 := uint64(uint32(v21) | uint32(v22))
+				// 189: or.b32
+				v24 := uint64(uint32(v23) | uint32(r7[l]))
+				// 190: selp.u32
+				v25 := uint64(k0)
+				if p13>>l&1 != 0 {
+					v25 = uint64(k13)
+				}
+				// 191: or.b32
+				v26 := uint64(uint32(v24) | uint32(v25))
+				// 192: or.b32
+				v27 := uint64(uint32(v26) | uint32(r8[l]))
+				// 193: mov.u32
+				v28 := uint64(uint64(tid1[l]))
+				// 195: mad.lo.s32
+				v30 := uint64(uint32(uint32(v28)*uint32(u29) + uint32(r3[l])))
+				// 196: mul.wide.u32
+				v31 := uint64(uint64(uint64(uint32(v30)) * uint64(uint32(k3))))
+				// 197: add.s64
+				v32 := uint64(uint64(r0[l]) + uint64(v31))
+				// 198: st.global.u32
+				s33 := uint64(v32) + 0x0
+				s33v := uint64(v27)
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Ptr, s33o, s33v)
+				} else {
+					{
+						w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/hand/step_pred.ptx:198")
 					}
 				}
 			}

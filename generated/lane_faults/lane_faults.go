@@ -1921,27 +1921,37 @@ func spinBlock0(w *runtime.Warp, m uint32, budget int) {
 	} else {
 		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:113")
 	}
-	// PTX lines 114, 115, 116: lane-local, one loop over the lanes
+	// PTX lines 114, 115, 116: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 114: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				r2[l] = v3
-				// 115: or.b32
-				v4 := uint64(uint32(v3) | uint32(k0))
-				r3[l] = v4
-				// 116: setp.ge.u32
-				c5t := uint32(v3) >= uint32(u2)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+			{
+				for l := range 32 {
+					// 114: mov.u32
+					v3 := uint64(uint64(tid0[l]))
+					r2[l] = v3
+					// 115: or.b32
+					v4 := uint64(uint32(v3) | uint32(k0))
+					r3[l] = v4
 				}
-				p0n |= c5b0 << l
+				if int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
+					// 116: setp.ge.u32
+					p0n = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(u2)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v3 := r2[l]
+						// 116: setp.ge.u32
+						c5t := uint32(v3) >= uint32(u2)
+						c5 := c5t
+						c5b0 := uint32(0)
+						if c5 {
+							c5b0 = 1
+						}
+						p0n |= c5b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -2465,27 +2465,37 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 	u4 := uint64(uint64(w.CTAID().X))
 	// PTX line 29: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.NTID().X))
-	// PTX lines 30, 31, 32: lane-local, one loop over the lanes
+	// PTX lines 30, 31, 32: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h8 := uint32(u4) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 31: mad.lo.s32
-				v7 := uint64(uint32(h8 + uint32(v6)))
-				r6[l] = v7
-				// 32: setp.ge.s32
-				c9t := int32(v7) >= int32(u3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+			{
+				for l := range 32 {
+					// 30: mov.u32
+					v6 := uint64(uint64(tid0[l]))
+					// 31: mad.lo.s32
+					v7 := uint64(uint32(h8 + uint32(v6)))
+					r6[l] = v7
 				}
-				p0n |= c9b0 << l
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 32: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 32: setp.ge.s32
+						c9t := int32(v7) >= int32(u3)
+						c9 := c9t
+						c9b0 := uint32(0)
+						if c9 {
+							c9b0 = 1
+						}
+						p0n |= c9b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -11644,27 +11654,37 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 	u4 := uint64(uint64(w.CTAID().X))
 	// PTX line 292: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.NTID().X))
-	// PTX lines 293, 294, 295: lane-local, one loop over the lanes
+	// PTX lines 293, 294, 295: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h8 := uint32(u4) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 293: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 294: mad.lo.s32
-				v7 := uint64(uint32(h8 + uint32(v6)))
-				r6[l] = v7
-				// 295: setp.ge.s32
-				c9t := int32(v7) >= int32(u3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+			{
+				for l := range 32 {
+					// 293: mov.u32
+					v6 := uint64(uint64(tid0[l]))
+					// 294: mad.lo.s32
+					v7 := uint64(uint32(h8 + uint32(v6)))
+					r6[l] = v7
 				}
-				p0n |= c9b0 << l
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 295: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 295: setp.ge.s32
+						c9t := int32(v7) >= int32(u3)
+						c9 := c9t
+						c9b0 := uint32(0)
+						if c9 {
+							c9b0 = 1
+						}
+						p0n |= c9b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

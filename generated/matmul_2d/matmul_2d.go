@@ -5475,23 +5475,32 @@ func matmulTiledBlock14(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 160: mov.f32, warp-uniform
 	u17 := uint64(k0)
 	runtime.Broadcast(r28, m, u17)
-	// PTX lines 161, 162: lane-local, one loop over the lanes
+	// PTX lines 161, 162: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 161: setp.ge.s32
-				c18t := int32(r10[l]) >= int32(r1[l])
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
+			{
+				for l := range 32 {
+					// 162: mov.u32
+					v19 := uint64(r0[l])
+					r29[l] = v19
 				}
-				p2n |= c18b0 << l
-				// 162: mov.u32
-				v19 := uint64(r0[l])
-				r29[l] = v19
+				if int64(int32(r10[31]))-int64(int32(r10[0])) == 31 && w.TidLinear {
+					// 161: setp.ge.s32
+					p2n = runtime.StepMask(int64(int32(r10[0])), int64(int32(r1[0])), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						// 161: setp.ge.s32
+						c18t := int32(r10[l]) >= int32(r1[l])
+						c18 := c18t
+						c18b0 := uint32(0)
+						if c18 {
+							c18b0 = 1
+						}
+						p2n |= c18b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -1330,27 +1330,37 @@ func histogramBlock0(w *runtime.Warp, m uint32, budget int) {
 	u5 := uint64(uint64(w.CTAID().X))
 	// PTX line 32: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.NTID().X))
-	// PTX lines 33, 34, 35: lane-local, one loop over the lanes
+	// PTX lines 33, 34, 35: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h9 := uint32(u5) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 34: mad.lo.s32
-				v8 := uint64(uint32(h9 + uint32(v7)))
-				r7[l] = v8
-				// 35: setp.ge.s32
-				c10t := int32(v8) >= int32(u3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+			{
+				for l := range 32 {
+					// 33: mov.u32
+					v7 := uint64(uint64(tid0[l]))
+					// 34: mad.lo.s32
+					v8 := uint64(uint32(h9 + uint32(v7)))
+					r7[l] = v8
 				}
-				p0n |= c10b0 << l
+				if int64(int32(r7[31]))-int64(int32(r7[0])) == 31 && w.TidLinear {
+					// 35: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r7[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v8 := r7[l]
+						// 35: setp.ge.s32
+						c10t := int32(v8) >= int32(u3)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p0n |= c10b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1620,27 +1630,37 @@ func atomicSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	u6 := uint64(uint64(w.CTAID().X))
 	// PTX line 73: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.NTID().X))
-	// PTX lines 74, 75, 76: lane-local, one loop over the lanes
+	// PTX lines 74, 75, 76: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h10 := uint32(u6) * uint32(u7)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 75: mad.lo.s32
-				v9 := uint64(uint32(h10 + uint32(v8)))
-				r8[l] = v9
-				// 76: setp.ge.s32
-				c11t := int32(v9) >= int32(u5)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+			{
+				for l := range 32 {
+					// 74: mov.u32
+					v8 := uint64(uint64(tid0[l]))
+					// 75: mad.lo.s32
+					v9 := uint64(uint32(h10 + uint32(v8)))
+					r8[l] = v9
 				}
-				p0n |= c11b0 << l
+				if int64(int32(r8[31]))-int64(int32(r8[0])) == 31 && w.TidLinear {
+					// 76: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r8[0])), int64(int32(u5)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v9 := r8[l]
+						// 76: setp.ge.s32
+						c11t := int32(v9) >= int32(u5)
+						c11 := c11t
+						c11b0 := uint32(0)
+						if c11 {
+							c11b0 = 1
+						}
+						p0n |= c11b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1988,27 +2008,37 @@ func bucketMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 	u6 := uint64(uint64(w.CTAID().X))
 	// PTX line 115: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.NTID().X))
-	// PTX lines 116, 117, 118: lane-local, one loop over the lanes
+	// PTX lines 116, 117, 118: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h10 := uint32(u6) * uint32(u7)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 116: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 117: mad.lo.s32
-				v9 := uint64(uint32(h10 + uint32(v8)))
-				r8[l] = v9
-				// 118: setp.ge.s32
-				c11t := int32(v9) >= int32(u5)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+			{
+				for l := range 32 {
+					// 116: mov.u32
+					v8 := uint64(uint64(tid0[l]))
+					// 117: mad.lo.s32
+					v9 := uint64(uint32(h10 + uint32(v8)))
+					r8[l] = v9
 				}
-				p0n |= c11b0 << l
+				if int64(int32(r8[31]))-int64(int32(r8[0])) == 31 && w.TidLinear {
+					// 118: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r8[0])), int64(int32(u5)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v9 := r8[l]
+						// 118: setp.ge.s32
+						c11t := int32(v9) >= int32(u5)
+						c11 := c11t
+						c11b0 := uint32(0)
+						if c11 {
+							c11b0 = 1
+						}
+						p0n |= c11b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2456,27 +2486,37 @@ func saturatingAddBlock0(w *runtime.Warp, m uint32, budget int) {
 	u6 := uint64(uint64(w.NTID().X))
 	// PTX line 162: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.CTAID().X))
-	// PTX lines 163, 164, 165: lane-local, one loop over the lanes
+	// PTX lines 163, 164, 165: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h10 := uint32(u7) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 163: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 164: mad.lo.s32
-				v9 := uint64(uint32(h10 + uint32(v8)))
-				r8[l] = v9
-				// 165: setp.ge.s32
-				c11t := int32(v9) >= int32(u3)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+			{
+				for l := range 32 {
+					// 163: mov.u32
+					v8 := uint64(uint64(tid0[l]))
+					// 164: mad.lo.s32
+					v9 := uint64(uint32(h10 + uint32(v8)))
+					r8[l] = v9
 				}
-				p0n |= c11b0 << l
+				if int64(int32(r8[31]))-int64(int32(r8[0])) == 31 && w.TidLinear {
+					// 165: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r8[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v9 := r8[l]
+						// 165: setp.ge.s32
+						c11t := int32(v9) >= int32(u3)
+						c11 := c11t
+						c11b0 := uint32(0)
+						if c11 {
+							c11b0 = 1
+						}
+						p0n |= c11b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2934,27 +2974,37 @@ func compactBlock0(w *runtime.Warp, m uint32, budget int) {
 	u5 := uint64(uint64(w.NTID().X))
 	// PTX line 208: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 209, 210, 211: lane-local, one loop over the lanes
+	// PTX lines 209, 210, 211: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h9 := uint32(u6) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 209: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 210: mad.lo.s32
-				v8 := uint64(uint32(h9 + uint32(v7)))
-				r7[l] = v8
-				// 211: setp.ge.s32
-				c10t := int32(v8) >= int32(u4)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+			{
+				for l := range 32 {
+					// 209: mov.u32
+					v7 := uint64(uint64(tid0[l]))
+					// 210: mad.lo.s32
+					v8 := uint64(uint32(h9 + uint32(v7)))
+					r7[l] = v8
 				}
-				p0n |= c10b0 << l
+				if int64(int32(r7[31]))-int64(int32(r7[0])) == 31 && w.TidLinear {
+					// 211: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r7[0])), int64(int32(u4)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v8 := r7[l]
+						// 211: setp.ge.s32
+						c10t := int32(v8) >= int32(u4)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p0n |= c10b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3340,27 +3390,37 @@ func exchangeBlock0(w *runtime.Warp, m uint32, budget int) {
 	u4 := uint64(uint64(w.CTAID().X))
 	// PTX line 248: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.NTID().X))
-	// PTX lines 249, 250, 251: lane-local, one loop over the lanes
+	// PTX lines 249, 250, 251: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h8 := uint32(u4) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 249: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 250: mad.lo.s32
-				v7 := uint64(uint32(h8 + uint32(v6)))
-				r6[l] = v7
-				// 251: setp.ge.s32
-				c9t := int32(v7) >= int32(u3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+			{
+				for l := range 32 {
+					// 249: mov.u32
+					v6 := uint64(uint64(tid0[l]))
+					// 250: mad.lo.s32
+					v7 := uint64(uint32(h8 + uint32(v6)))
+					r6[l] = v7
 				}
-				p0n |= c9b0 << l
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 251: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 251: setp.ge.s32
+						c9t := int32(v7) >= int32(u3)
+						c9 := c9t
+						c9b0 := uint32(0)
+						if c9 {
+							c9b0 = 1
+						}
+						p0n |= c9b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

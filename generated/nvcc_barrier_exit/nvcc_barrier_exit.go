@@ -1017,24 +1017,34 @@ func earlyReturnBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/barrier_exit.ptx:33")
 	}
 	runtime.Broadcast(r2, m, u3)
-	// PTX lines 34, 35: lane-local, one loop over the lanes
+	// PTX lines 34, 35: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 35: setp.ge.s32
-				c5t := int32(v4) >= int32(u3)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+			{
+				for l := range 32 {
+					// 34: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					r3[l] = v4
 				}
-				p0n |= c5b0 << l
+				if int64(int32(r3[31]))-int64(int32(r3[0])) == 31 && w.TidLinear {
+					// 35: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r3[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v4 := r3[l]
+						// 35: setp.ge.s32
+						c5t := int32(v4) >= int32(u3)
+						c5 := c5t
+						c5b0 := uint32(0)
+						if c5 {
+							c5b0 = 1
+						}
+						p0n |= c5b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2424,24 +2434,34 @@ func warpHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 140: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r2, m, u3)
-	// PTX lines 141, 142: lane-local, one loop over the lanes
+	// PTX lines 141, 142: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 141: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 142: setp.ne.s32
-				c5t := uint32(v4) != uint32(k0)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+			{
+				for l := range 32 {
+					// 141: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					r3[l] = v4
 				}
-				p0n |= c5b0 << l
+				if int64(int32(r3[31]))-int64(int32(r3[0])) == 31 && w.TidLinear {
+					// 142: setp.ne.s32
+					p0n = runtime.StepMask(int64(int32(r3[0])), int64(int32(k0)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v4 := r3[l]
+						// 142: setp.ne.s32
+						c5t := uint32(v4) != uint32(k0)
+						c5 := c5t
+						c5b0 := uint32(0)
+						if c5 {
+							c5b0 = 1
+						}
+						p0n |= c5b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2476,29 +2496,38 @@ func warpHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	k0 := uint64(0x4)
 	k1 := uint64(0x20)
-	// PTX lines 150, 151, 152, 153, 154: lane-local, one loop over the lanes
+	// PTX lines 150, 151, 152, 153, 154: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 150: mad.lo.s32
-				v1 := uint64(uint32(uint32(r2[l])*uint32(r1[l]) + uint32(r3[l])))
-				// 151: cvta.to.global.u64
-				v2 := uint64(r0[l])
-				// 152: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				// 153: add.s64
-				v4 := uint64(uint64(v2) + uint64(v3))
-				r8[l] = v4
-				// 154: setp.lt.s32
-				c5t := int32(r3[l]) < int32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+			{
+				for l := range 32 {
+					// 150: mad.lo.s32
+					v1 := uint64(uint32(uint32(r2[l])*uint32(r1[l]) + uint32(r3[l])))
+					// 151: cvta.to.global.u64
+					v2 := uint64(r0[l])
+					// 152: mul.wide.s32
+					v3 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
+					// 153: add.s64
+					v4 := uint64(uint64(v2) + uint64(v3))
+					r8[l] = v4
 				}
-				p1n |= c5b0 << l
+				if int64(int32(r3[31]))-int64(int32(r3[0])) == 31 && w.TidLinear {
+					// 154: setp.lt.s32
+					p1n = runtime.StepMask(int64(int32(r3[0])), int64(int32(k1)), runtime.StepLT)
+				} else {
+					for l := range 32 {
+						// 154: setp.lt.s32
+						c5t := int32(r3[l]) < int32(k1)
+						c5 := c5t
+						c5b0 := uint32(0)
+						if c5 {
+							c5b0 = 1
+						}
+						p1n |= c5b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

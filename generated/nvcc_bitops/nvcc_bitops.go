@@ -616,27 +616,37 @@ func bitops32Block0(w *runtime.Warp, m uint32, budget int) {
 	u5 := uint64(uint64(w.NTID().X))
 	// PTX line 32: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 33, 34, 35: lane-local, one loop over the lanes
+	// PTX lines 33, 34, 35: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h9 := uint32(u6) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 34: mad.lo.s32
-				v8 := uint64(uint32(h9 + uint32(v7)))
-				r7[l] = v8
-				// 35: setp.ge.s32
-				c10t := int32(v8) >= int32(u4)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+			{
+				for l := range 32 {
+					// 33: mov.u32
+					v7 := uint64(uint64(tid0[l]))
+					// 34: mad.lo.s32
+					v8 := uint64(uint32(h9 + uint32(v7)))
+					r7[l] = v8
 				}
-				p0n |= c10b0 << l
+				if int64(int32(r7[31]))-int64(int32(r7[0])) == 31 && w.TidLinear {
+					// 35: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r7[0])), int64(int32(u4)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v8 := r7[l]
+						// 35: setp.ge.s32
+						c10t := int32(v8) >= int32(u4)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p0n |= c10b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2158,27 +2168,37 @@ func bitops64Block0(w *runtime.Warp, m uint32, budget int) {
 	u4 := uint64(uint64(w.NTID().X))
 	// PTX line 104: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 105, 106, 107: lane-local, one loop over the lanes
+	// PTX lines 105, 106, 107: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h8 := uint32(u5) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 106: mad.lo.s32
-				v7 := uint64(uint32(h8 + uint32(v6)))
-				r6[l] = v7
-				// 107: setp.ge.s32
-				c9t := int32(v7) >= int32(u3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+			{
+				for l := range 32 {
+					// 105: mov.u32
+					v6 := uint64(uint64(tid0[l]))
+					// 106: mad.lo.s32
+					v7 := uint64(uint32(h8 + uint32(v6)))
+					r6[l] = v7
 				}
-				p0n |= c9b0 << l
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 107: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 107: setp.ge.s32
+						c9t := int32(v7) >= int32(u3)
+						c9 := c9t
+						c9b0 := uint32(0)
+						if c9 {
+							c9b0 = 1
+						}
+						p0n |= c9b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

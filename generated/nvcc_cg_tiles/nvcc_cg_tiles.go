@@ -3749,27 +3749,37 @@ func tileReduce64Block0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 55: mov.u32, warp-uniform
 	u9 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r8, m, u9)
-	// PTX lines 56, 58, 60: lane-local, one loop over the lanes
+	// PTX lines 56, 58, 60: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-				// 58: mad.lo.s32
-				v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
-				r10[l] = v11
-				// 60: setp.gt.u32
-				c12t := uint32(v11) > uint32(k0)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+			{
+				for l := range 32 {
+					// 56: mov.u32
+					v10 := uint64(uint64(tid0[l]))
+					r9[l] = v10
+					// 58: mad.lo.s32
+					v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
+					r10[l] = v11
 				}
-				p0n |= c12b0 << l
+				if int64(uint32(r10[31]))-int64(uint32(r10[0])) == 31 && w.TidLinear {
+					// 60: setp.gt.u32
+					p0n = runtime.StepMask(int64(uint32(r10[0])), int64(uint32(k0)), runtime.StepGT)
+				} else {
+					for l := range 32 {
+						v11 := r10[l]
+						// 60: setp.gt.u32
+						c12t := uint32(v11) > uint32(k0)
+						c12 := c12t
+						c12b0 := uint32(0)
+						if c12 {
+							c12b0 = 1
+						}
+						p0n |= c12b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3861,26 +3871,36 @@ func tileReduce64Block2(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 96: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r21, m, u6)
-	// PTX lines 97, 99, 100: lane-local, one loop over the lanes
+	// PTX lines 97, 99, 100: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
-				r22[l] = v7
-				// 99: setp.ge.s32
-				c8t := int32(v7) >= int32(r3[l])
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+			{
+				for l := range 32 {
+					// 97: mad.lo.s32
+					v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
+					r22[l] = v7
+					// 100: mov.u32
+					v9 := uint64(r15[l])
+					r23[l] = v9
 				}
-				p1n |= c8b0 << l
-				// 100: mov.u32
-				v9 := uint64(r15[l])
-				r23[l] = v9
+				if int64(int32(r22[31]))-int64(int32(r22[0])) == 31 && w.TidLinear {
+					// 99: setp.ge.s32
+					p1n = runtime.StepMask(int64(int32(r22[0])), int64(int32(r3[0])), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r22[l]
+						// 99: setp.ge.s32
+						c8t := int32(v7) >= int32(r3[l])
+						c8 := c8t
+						c8b0 := uint32(0)
+						if c8 {
+							c8b0 = 1
+						}
+						p1n |= c8b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6479,27 +6499,37 @@ func tileReduce128Block0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 388: mov.u32, warp-uniform
 	u9 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r8, m, u9)
-	// PTX lines 389, 391, 393: lane-local, one loop over the lanes
+	// PTX lines 389, 391, 393: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 389: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
-				// 391: mad.lo.s32
-				v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
-				r10[l] = v11
-				// 393: setp.gt.u32
-				c12t := uint32(v11) > uint32(k0)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+			{
+				for l := range 32 {
+					// 389: mov.u32
+					v10 := uint64(uint64(tid0[l]))
+					r9[l] = v10
+					// 391: mad.lo.s32
+					v11 := uint64(uint32(uint32(r7[l])*uint32(u9) + uint32(v10)))
+					r10[l] = v11
 				}
-				p0n |= c12b0 << l
+				if int64(uint32(r10[31]))-int64(uint32(r10[0])) == 31 && w.TidLinear {
+					// 393: setp.gt.u32
+					p0n = runtime.StepMask(int64(uint32(r10[0])), int64(uint32(k0)), runtime.StepGT)
+				} else {
+					for l := range 32 {
+						v11 := r10[l]
+						// 393: setp.gt.u32
+						c12t := uint32(v11) > uint32(k0)
+						c12 := c12t
+						c12b0 := uint32(0)
+						if c12 {
+							c12b0 = 1
+						}
+						p0n |= c12b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6591,26 +6621,36 @@ func tileReduce128Block2(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 429: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r21, m, u6)
-	// PTX lines 430, 432, 433: lane-local, one loop over the lanes
+	// PTX lines 430, 432, 433: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 430: mad.lo.s32
-				v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
-				r22[l] = v7
-				// 432: setp.ge.s32
-				c8t := int32(v7) >= int32(r3[l])
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+			{
+				for l := range 32 {
+					// 430: mad.lo.s32
+					v7 := uint64(uint32(uint32(u6)*uint32(r8[l]) + uint32(r9[l])))
+					r22[l] = v7
+					// 433: mov.u32
+					v9 := uint64(r15[l])
+					r23[l] = v9
 				}
-				p1n |= c8b0 << l
-				// 433: mov.u32
-				v9 := uint64(r15[l])
-				r23[l] = v9
+				if int64(int32(r22[31]))-int64(int32(r22[0])) == 31 && w.TidLinear {
+					// 432: setp.ge.s32
+					p1n = runtime.StepMask(int64(int32(r22[0])), int64(int32(r3[0])), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r22[l]
+						// 432: setp.ge.s32
+						c8t := int32(v7) >= int32(r3[l])
+						c8 := c8t
+						c8b0 := uint32(0)
+						if c8 {
+							c8b0 = 1
+						}
+						p1n |= c8b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9023,27 +9063,37 @@ func tileShuffleBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 731: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r7, m, u8)
-	// PTX lines 732, 734, 736: lane-local, one loop over the lanes
+	// PTX lines 732, 734, 736: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 732: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-				// 734: mad.lo.s32
-				v10 := uint64(uint32(uint32(r6[l])*uint32(u8) + uint32(v9)))
-				r9[l] = v10
-				// 736: setp.gt.u32
-				c11t := uint32(v10) > uint32(k0)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+			{
+				for l := range 32 {
+					// 732: mov.u32
+					v9 := uint64(uint64(tid0[l]))
+					r8[l] = v9
+					// 734: mad.lo.s32
+					v10 := uint64(uint32(uint32(r6[l])*uint32(u8) + uint32(v9)))
+					r9[l] = v10
 				}
-				p0n |= c11b0 << l
+				if int64(uint32(r9[31]))-int64(uint32(r9[0])) == 31 && w.TidLinear {
+					// 736: setp.gt.u32
+					p0n = runtime.StepMask(int64(uint32(r9[0])), int64(uint32(k0)), runtime.StepGT)
+				} else {
+					for l := range 32 {
+						v10 := r9[l]
+						// 736: setp.gt.u32
+						c11t := uint32(v10) > uint32(k0)
+						c11 := c11t
+						c11b0 := uint32(0)
+						if c11 {
+							c11b0 = 1
+						}
+						p0n |= c11b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

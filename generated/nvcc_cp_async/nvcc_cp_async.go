@@ -7562,28 +7562,38 @@ func barrierCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 617: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r3, m, u4)
-	// PTX lines 619, 621, 623: lane-local, one loop over the lanes
+	// PTX lines 619, 621, 623: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h7 := uint32(u3) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 619: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 621: mad.lo.s32
-				v6 := uint64(uint32(h7 + uint32(v5)))
-				r5[l] = v6
-				// 623: setp.ne.s32
-				c8t := uint32(v5) != uint32(k0)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+			{
+				for l := range 32 {
+					// 619: mov.u32
+					v5 := uint64(uint64(tid0[l]))
+					r4[l] = v5
+					// 621: mad.lo.s32
+					v6 := uint64(uint32(h7 + uint32(v5)))
+					r5[l] = v6
 				}
-				p0n |= c8b0 << l
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 623: setp.ne.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(k0)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 623: setp.ne.s32
+						c8t := uint32(v5) != uint32(k0)
+						c8 := c8t
+						c8b0 := uint32(0)
+						if c8 {
+							c8b0 = 1
+						}
+						p0n |= c8b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9864,31 +9874,41 @@ func cgCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 1132: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.NTID().Y))
 	runtime.Broadcast(r7, m, u8)
-	// PTX lines 1136, 1137, 1140, 1141, 1143: lane-local, one loop over the lanes
+	// PTX lines 1136, 1137, 1140, 1141, 1143: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid1 := &w.Tid[1]
 		tid2 := &w.Tid[2]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 1136: mov.u32
-				v9 := uint64(uint64(tid2[l]))
-				// 1137: mov.u32
-				v10 := uint64(uint64(tid1[l]))
-				// 1140: mad.lo.s32
-				v11 := uint64(uint32(uint32(u8)*uint32(v9) + uint32(v10)))
-				// 1141: mad.lo.s32
-				v12 := uint64(uint32(uint32(v11)*uint32(u4) + uint32(r5[l])))
-				r11[l] = v12
-				// 1143: setp.ge.u32
-				c13t := uint32(v12) >= uint32(u4)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+			{
+				for l := range 32 {
+					// 1136: mov.u32
+					v9 := uint64(uint64(tid2[l]))
+					// 1137: mov.u32
+					v10 := uint64(uint64(tid1[l]))
+					// 1140: mad.lo.s32
+					v11 := uint64(uint32(uint32(u8)*uint32(v9) + uint32(v10)))
+					// 1141: mad.lo.s32
+					v12 := uint64(uint32(uint32(v11)*uint32(u4) + uint32(r5[l])))
+					r11[l] = v12
 				}
-				p0n |= c13b0 << l
+				if int64(uint32(r11[31]))-int64(uint32(r11[0])) == 31 && w.TidLinear {
+					// 1143: setp.ge.u32
+					p0n = runtime.StepMask(int64(uint32(r11[0])), int64(uint32(u4)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v12 := r11[l]
+						// 1143: setp.ge.u32
+						c13t := uint32(v12) >= uint32(u4)
+						c13 := c13t
+						c13b0 := uint32(0)
+						if c13 {
+							c13b0 = 1
+						}
+						p0n |= c13b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -908,27 +908,37 @@ func f2iModesBlock0(w *runtime.Warp, m uint32, budget int) {
 	u5 := uint64(uint64(w.NTID().X))
 	// PTX line 34: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 35, 36, 37: lane-local, one loop over the lanes
+	// PTX lines 35, 36, 37: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h9 := uint32(u6) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 36: mad.lo.s32
-				v8 := uint64(uint32(h9 + uint32(v7)))
-				r7[l] = v8
-				// 37: setp.ge.s32
-				c10t := int32(v8) >= int32(u4)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+			{
+				for l := range 32 {
+					// 35: mov.u32
+					v7 := uint64(uint64(tid0[l]))
+					// 36: mad.lo.s32
+					v8 := uint64(uint32(h9 + uint32(v7)))
+					r7[l] = v8
 				}
-				p0n |= c10b0 << l
+				if int64(int32(r7[31]))-int64(int32(r7[0])) == 31 && w.TidLinear {
+					// 37: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r7[0])), int64(int32(u4)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v8 := r7[l]
+						// 37: setp.ge.s32
+						c10t := int32(v8) >= int32(u4)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p0n |= c10b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2841,27 +2851,37 @@ func i2fModesBlock0(w *runtime.Warp, m uint32, budget int) {
 	u5 := uint64(uint64(w.NTID().X))
 	// PTX line 118: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 119, 120, 121: lane-local, one loop over the lanes
+	// PTX lines 119, 120, 121: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h9 := uint32(u6) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 119: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 120: mad.lo.s32
-				v8 := uint64(uint32(h9 + uint32(v7)))
-				r7[l] = v8
-				// 121: setp.ge.s32
-				c10t := int32(v8) >= int32(u4)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+			{
+				for l := range 32 {
+					// 119: mov.u32
+					v7 := uint64(uint64(tid0[l]))
+					// 120: mad.lo.s32
+					v8 := uint64(uint32(h9 + uint32(v7)))
+					r7[l] = v8
 				}
-				p0n |= c10b0 << l
+				if int64(int32(r7[31]))-int64(int32(r7[0])) == 31 && w.TidLinear {
+					// 121: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r7[0])), int64(int32(u4)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v8 := r7[l]
+						// 121: setp.ge.s32
+						c10t := int32(v8) >= int32(u4)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p0n |= c10b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4109,27 +4129,37 @@ func saturateBlock0(w *runtime.Warp, m uint32, budget int) {
 	u5 := uint64(uint64(w.NTID().X))
 	// PTX line 184: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 185, 186, 187: lane-local, one loop over the lanes
+	// PTX lines 185, 186, 187: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h9 := uint32(u6) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 185: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 186: mad.lo.s32
-				v8 := uint64(uint32(h9 + uint32(v7)))
-				r7[l] = v8
-				// 187: setp.ge.s32
-				c10t := int32(v8) >= int32(u4)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+			{
+				for l := range 32 {
+					// 185: mov.u32
+					v7 := uint64(uint64(tid0[l]))
+					// 186: mad.lo.s32
+					v8 := uint64(uint32(h9 + uint32(v7)))
+					r7[l] = v8
 				}
-				p0n |= c10b0 << l
+				if int64(int32(r7[31]))-int64(int32(r7[0])) == 31 && w.TidLinear {
+					// 187: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r7[0])), int64(int32(u4)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v8 := r7[l]
+						// 187: setp.ge.s32
+						c10t := int32(v8) >= int32(u4)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p0n |= c10b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

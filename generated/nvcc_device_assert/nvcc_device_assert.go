@@ -587,27 +587,37 @@ func checkPositiveBlock0(w *runtime.Warp, m uint32, budget int) {
 	u5 := uint64(uint64(w.NTID().X))
 	// PTX line 52: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 53, 54, 55: lane-local, one loop over the lanes
+	// PTX lines 53, 54, 55: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h9 := uint32(u6) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 54: mad.lo.s32
-				v8 := uint64(uint32(h9 + uint32(v7)))
-				r7[l] = v8
-				// 55: setp.ge.s32
-				c10t := int32(v8) >= int32(u4)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+			{
+				for l := range 32 {
+					// 53: mov.u32
+					v7 := uint64(uint64(tid0[l]))
+					// 54: mad.lo.s32
+					v8 := uint64(uint32(h9 + uint32(v7)))
+					r7[l] = v8
 				}
-				p0n |= c10b0 << l
+				if int64(int32(r7[31]))-int64(int32(r7[0])) == 31 && w.TidLinear {
+					// 55: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r7[0])), int64(int32(u4)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v8 := r7[l]
+						// 55: setp.ge.s32
+						c10t := int32(v8) >= int32(u4)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p0n |= c10b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

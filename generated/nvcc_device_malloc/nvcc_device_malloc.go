@@ -1738,27 +1738,37 @@ func mallocSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 43: mul.lo.s32, warp-uniform
 	u7 := uint64(uint32(u6) * uint32(u5))
 	runtime.Broadcast(r6, m, u7)
-	// PTX lines 44, 45, 46: lane-local, one loop over the lanes
+	// PTX lines 44, 45, 46: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 44: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				r7[l] = v8
-				// 45: add.s32
-				v9 := uint64(uint32(u7) + uint32(v8))
-				r8[l] = v9
-				// 46: setp.ge.s32
-				c10t := int32(v9) >= int32(u3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+			{
+				for l := range 32 {
+					// 44: mov.u32
+					v8 := uint64(uint64(tid0[l]))
+					r7[l] = v8
+					// 45: add.s32
+					v9 := uint64(uint32(u7) + uint32(v8))
+					r8[l] = v9
 				}
-				p0n |= c10b0 << l
+				if int64(int32(r8[31]))-int64(int32(r8[0])) == 31 && w.TidLinear {
+					// 46: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r8[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v9 := r8[l]
+						// 46: setp.ge.s32
+						c10t := int32(v9) >= int32(u3)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p0n |= c10b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3692,27 +3702,37 @@ func mallocKeepBlock0(w *runtime.Warp, m uint32, budget int) {
 	u4 := uint64(uint64(w.NTID().X))
 	// PTX line 204: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 205, 206, 207: lane-local, one loop over the lanes
+	// PTX lines 205, 206, 207: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h8 := uint32(u5) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 205: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 206: mad.lo.s32
-				v7 := uint64(uint32(h8 + uint32(v6)))
-				r6[l] = v7
-				// 207: setp.ge.s32
-				c9t := int32(v7) >= int32(u2)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+			{
+				for l := range 32 {
+					// 205: mov.u32
+					v6 := uint64(uint64(tid0[l]))
+					// 206: mad.lo.s32
+					v7 := uint64(uint32(h8 + uint32(v6)))
+					r6[l] = v7
 				}
-				p0n |= c9b0 << l
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 207: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u2)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 207: setp.ge.s32
+						c9t := int32(v7) >= int32(u2)
+						c9 := c9t
+						c9b0 := uint32(0)
+						if c9 {
+							c9b0 = 1
+						}
+						p0n |= c9b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4198,27 +4218,37 @@ func freeKeptBlock0(w *runtime.Warp, m uint32, budget int) {
 	u4 := uint64(uint64(w.NTID().X))
 	// PTX line 253: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 254, 255, 256: lane-local, one loop over the lanes
+	// PTX lines 254, 255, 256: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h8 := uint32(u5) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 254: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 255: mad.lo.s32
-				v7 := uint64(uint32(h8 + uint32(v6)))
-				r6[l] = v7
-				// 256: setp.ge.s32
-				c9t := int32(v7) >= int32(u3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+			{
+				for l := range 32 {
+					// 254: mov.u32
+					v6 := uint64(uint64(tid0[l]))
+					// 255: mad.lo.s32
+					v7 := uint64(uint32(h8 + uint32(v6)))
+					r6[l] = v7
 				}
-				p0n |= c9b0 << l
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 256: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 256: setp.ge.s32
+						c9t := int32(v7) >= int32(u3)
+						c9 := c9t
+						c9b0 := uint32(0)
+						if c9 {
+							c9b0 = 1
+						}
+						p0n |= c9b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

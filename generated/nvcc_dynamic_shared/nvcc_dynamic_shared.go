@@ -1322,34 +1322,44 @@ func stencil3Block0(w *runtime.Warp, m uint32, budget int) {
 	u5 := uint64(uint64(w.CTAID().X))
 	// PTX line 73: cvta.to.global.u64, warp-uniform
 	u10 := uint64(u2)
-	// PTX lines 70, 71, 72, 74, 75: lane-local, one loop over the lanes
+	// PTX lines 70, 71, 72, 74, 75: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h8 := uint32(u5) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 70: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 71: mad.lo.s32
-				v7 := uint64(uint32(h8 + uint32(v6)))
-				r6[l] = v7
-				// 72: setp.ge.s32
-				c9t := int32(v7) >= int32(u3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+			{
+				for l := range 32 {
+					// 70: mov.u32
+					v6 := uint64(uint64(tid0[l]))
+					r5[l] = v6
+					// 71: mad.lo.s32
+					v7 := uint64(uint32(h8 + uint32(v6)))
+					r6[l] = v7
+					// 74: mul.wide.s32
+					v11 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+					r8[l] = v11
+					// 75: add.s64
+					v12 := uint64(uint64(u10) + uint64(v11))
+					r9[l] = v12
 				}
-				p0n |= c9b0 << l
-				// 74: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r8[l] = v11
-				// 75: add.s64
-				v12 := uint64(uint64(u10) + uint64(v11))
-				r9[l] = v12
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 72: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 72: setp.ge.s32
+						c9t := int32(v7) >= int32(u3)
+						c9 := c9t
+						c9b0 := uint32(0)
+						if c9 {
+							c9b0 = 1
+						}
+						p0n |= c9b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1459,7 +1469,7 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x0)
 	// PTX line 83: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 82, 84, 85, 86: lane-local, one loop over the lanes
+	// PTX lines 82, 84, 85, 86: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		if budget == 0 {
@@ -1476,30 +1486,39 @@ func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		p1n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: shl.b32
-				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				// 84: add.s32
-				v3 := uint64(uint32(u2) + uint32(v1))
-				r13[l] = v3
-				// 85: st.shared.f32
-				s4 := uint64(uint64(uint32(v3))) + 0x4
-				s4v := uint64(r10[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(shp, s4, s4v)
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
+			{
+				for l := range 32 {
+					// 82: shl.b32
+					v1 := uint64(uint32(r5[l]) << uint32(k0))
+					// 84: add.s32
+					v3 := uint64(uint32(u2) + uint32(v1))
+					r13[l] = v3
+					// 85: st.shared.f32
+					s4 := uint64(uint64(uint32(v3))) + 0x4
+					s4v := uint64(r10[l])
+					if s4 < shEnd4 && s4&3 == 0 {
+						runtime.Store32(shp, s4, s4v)
+					} else {
+						{
+							w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/nvcc/dynamic_shared.ptx:85")
+						}
 					}
 				}
-				// 86: setp.ne.s32
-				c5t := uint32(r5[l]) != uint32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+				if int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
+					// 86: setp.ne.s32
+					p1n = runtime.StepMask(int64(int32(r5[0])), int64(int32(k1)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						// 86: setp.ne.s32
+						c5t := uint32(r5[l]) != uint32(k1)
+						c5 := c5t
+						c5b0 := uint32(0)
+						if c5 {
+							c5b0 = 1
+						}
+						p1n |= c5b0 << l
+					}
 				}
-				p1n |= c5b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1992,31 +2011,44 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r6 := w.Reg(6)
+	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX lines 105, 106: lane-local, one loop over the lanes
+	// PTX lines 105, 106: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p6 := w.P[6]
 		p6n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: add.s32
-				v1 := uint64(uint32(r6[l]) + uint32(k0))
-				// 106: setp.ge.s32
-				c2t := int32(v1) >= int32(r2[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			{
+				for l := range 32 {
+					// 105: add.s32
+					v1 := uint64(uint32(r6[l]) + uint32(k0))
+					r16[l] = v1
 				}
-				p6n |= c2b0 << l
+				if int64(int32(r16[31]))-int64(int32(r16[0])) == 31 && w.TidLinear {
+					// 106: setp.ge.s32
+					p6n = runtime.StepMask(int64(int32(r16[0])), int64(int32(r2[0])), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v1 := r16[l]
+						// 106: setp.ge.s32
+						c2t := int32(v1) >= int32(r2[l])
+						c2 := c2t
+						c2b0 := uint32(0)
+						if c2 {
+							c2b0 = 1
+						}
+						p6n |= c2b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 105: add.s32
 				v1 := uint64(uint32(r6[l]) + uint32(k0))
+				r16[l] = v1
 				// 106: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t

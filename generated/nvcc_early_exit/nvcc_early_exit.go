@@ -1479,27 +1479,37 @@ func findFirstBlock0(w *runtime.Warp, m uint32, budget int) {
 	u6 := uint64(uint64(w.NTID().X))
 	// PTX line 63: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.CTAID().X))
-	// PTX lines 64, 65, 66: lane-local, one loop over the lanes
+	// PTX lines 64, 65, 66: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h10 := uint32(u7) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 64: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 65: mad.lo.s32
-				v9 := uint64(uint32(h10 + uint32(v8)))
-				r8[l] = v9
-				// 66: setp.ge.s32
-				c11t := int32(v9) >= int32(u3)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+			{
+				for l := range 32 {
+					// 64: mov.u32
+					v8 := uint64(uint64(tid0[l]))
+					// 65: mad.lo.s32
+					v9 := uint64(uint32(h10 + uint32(v8)))
+					r8[l] = v9
 				}
-				p0n |= c11b0 << l
+				if int64(int32(r8[31]))-int64(int32(r8[0])) == 31 && w.TidLinear {
+					// 66: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r8[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v9 := r8[l]
+						// 66: setp.ge.s32
+						c11t := int32(v9) >= int32(u3)
+						c11 := c11t
+						c11b0 := uint32(0)
+						if c11 {
+							c11b0 = 1
+						}
+						p0n |= c11b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2273,27 +2283,37 @@ func classifySumBlock0(w *runtime.Warp, m uint32, budget int) {
 	u4 := uint64(uint64(w.NTID().X))
 	// PTX line 128: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 129, 130, 131: lane-local, one loop over the lanes
+	// PTX lines 129, 130, 131: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h8 := uint32(u5) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 129: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				// 130: mad.lo.s32
-				v7 := uint64(uint32(h8 + uint32(v6)))
-				r6[l] = v7
-				// 131: setp.ge.s32
-				c9t := int32(v7) >= int32(u3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+			{
+				for l := range 32 {
+					// 129: mov.u32
+					v6 := uint64(uint64(tid0[l]))
+					// 130: mad.lo.s32
+					v7 := uint64(uint32(h8 + uint32(v6)))
+					r6[l] = v7
 				}
-				p0n |= c9b0 << l
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 131: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 131: setp.ge.s32
+						c9t := int32(v7) >= int32(u3)
+						c9 := c9t
+						c9b0 := uint32(0)
+						if c9 {
+							c9b0 = 1
+						}
+						p0n |= c9b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -2924,27 +2924,37 @@ func funcptrBlock0(w *runtime.Warp, m uint32, budget int) {
 	u6 := uint64(uint64(w.CTAID().X))
 	// PTX line 204: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.NTID().X))
-	// PTX lines 205, 206, 207: lane-local, one loop over the lanes
+	// PTX lines 205, 206, 207: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h10 := uint32(u6) * uint32(u7)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 205: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 206: mad.lo.s32
-				v9 := uint64(uint32(h10 + uint32(v8)))
-				r8[l] = v9
-				// 207: setp.ge.s32
-				c11t := int32(v9) >= int32(u5)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+			{
+				for l := range 32 {
+					// 205: mov.u32
+					v8 := uint64(uint64(tid0[l]))
+					// 206: mad.lo.s32
+					v9 := uint64(uint32(h10 + uint32(v8)))
+					r8[l] = v9
 				}
-				p0n |= c11b0 << l
+				if int64(int32(r8[31]))-int64(int32(r8[0])) == 31 && w.TidLinear {
+					// 207: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r8[0])), int64(int32(u5)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v9 := r8[l]
+						// 207: setp.ge.s32
+						c11t := int32(v9) >= int32(u5)
+						c11 := c11t
+						c11b0 := uint32(0)
+						if c11 {
+							c11b0 = 1
+						}
+						p0n |= c11b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3556,28 +3566,38 @@ func funcptrTidBlock0(w *runtime.Warp, m uint32, budget int) {
 	u4 := uint64(uint64(w.NTID().X))
 	// PTX line 266: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.CTAID().X))
-	// PTX lines 267, 268, 269: lane-local, one loop over the lanes
+	// PTX lines 267, 268, 269: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h8 := uint32(u5) * uint32(u4)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 267: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 268: mad.lo.s32
-				v7 := uint64(uint32(h8 + uint32(v6)))
-				r6[l] = v7
-				// 269: setp.ge.s32
-				c9t := int32(v7) >= int32(u3)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+			{
+				for l := range 32 {
+					// 267: mov.u32
+					v6 := uint64(uint64(tid0[l]))
+					r5[l] = v6
+					// 268: mad.lo.s32
+					v7 := uint64(uint32(h8 + uint32(v6)))
+					r6[l] = v7
 				}
-				p0n |= c9b0 << l
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 269: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 269: setp.ge.s32
+						c9t := int32(v7) >= int32(u3)
+						c9 := c9t
+						c9b0 := uint32(0)
+						if c9 {
+							c9b0 = 1
+						}
+						p0n |= c9b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -421,27 +421,37 @@ func intMiscBlock0(w *runtime.Warp, m uint32, budget int) {
 	u6 := uint64(uint64(w.NTID().X))
 	// PTX line 34: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.CTAID().X))
-	// PTX lines 35, 36, 37: lane-local, one loop over the lanes
+	// PTX lines 35, 36, 37: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h10 := uint32(u7) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 35: mov.u32
-				v8 := uint64(uint64(tid0[l]))
-				// 36: mad.lo.s32
-				v9 := uint64(uint32(h10 + uint32(v8)))
-				r8[l] = v9
-				// 37: setp.ge.s32
-				c11t := int32(v9) >= int32(u5)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+			{
+				for l := range 32 {
+					// 35: mov.u32
+					v8 := uint64(uint64(tid0[l]))
+					// 36: mad.lo.s32
+					v9 := uint64(uint32(h10 + uint32(v8)))
+					r8[l] = v9
 				}
-				p0n |= c11b0 << l
+				if int64(int32(r8[31]))-int64(int32(r8[0])) == 31 && w.TidLinear {
+					// 37: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r8[0])), int64(int32(u5)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v9 := r8[l]
+						// 37: setp.ge.s32
+						c11t := int32(v9) >= int32(u5)
+						c11 := c11t
+						c11b0 := uint32(0)
+						if c11 {
+							c11b0 = 1
+						}
+						p0n |= c11b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -1703,24 +1703,34 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r7, m, u8)
 	// PTX line 78: mul.wide.s32, warp-uniform
 	u11 := uint64(uint64(int64(int32(u5)) * int64(int32(k1))))
-	// PTX lines 76, 77: lane-local, one loop over the lanes
+	// PTX lines 76, 77: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
-				// 77: setp.eq.s32
-				c10t := uint32(v9) == uint32(k2)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+			{
+				for l := range 32 {
+					// 76: mov.u32
+					v9 := uint64(uint64(tid0[l]))
+					r8[l] = v9
 				}
-				p0n |= c10b0 << l
+				if int64(int32(r8[31]))-int64(int32(r8[0])) == 31 && w.TidLinear {
+					// 77: setp.eq.s32
+					p0n = runtime.StepMask(int64(int32(r8[0])), int64(int32(k2)), runtime.StepEQ)
+				} else {
+					for l := range 32 {
+						v9 := r8[l]
+						// 77: setp.eq.s32
+						c10t := uint32(v9) == uint32(k2)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p0n |= c10b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -2516,27 +2516,37 @@ func sort8Block0(w *runtime.Warp, m uint32, budget int) {
 	u13 := uint64(uint64(w.NTID().X))
 	// PTX line 42: mov.u32, warp-uniform
 	u14 := uint64(uint64(w.CTAID().X))
-	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
+	// PTX lines 43, 44, 45: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h17 := uint32(u14) * uint32(u13)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: mov.u32
-				v15 := uint64(uint64(tid0[l]))
-				// 44: mad.lo.s32
-				v16 := uint64(uint32(h17 + uint32(v15)))
-				r17[l] = v16
-				// 45: setp.ge.s32
-				c18t := int32(v16) >= int32(u4)
-				c18 := c18t
-				c18b0 := uint32(0)
-				if c18 {
-					c18b0 = 1
+			{
+				for l := range 32 {
+					// 43: mov.u32
+					v15 := uint64(uint64(tid0[l]))
+					// 44: mad.lo.s32
+					v16 := uint64(uint32(h17 + uint32(v15)))
+					r17[l] = v16
 				}
-				p0n |= c18b0 << l
+				if int64(int32(r17[31]))-int64(int32(r17[0])) == 31 && w.TidLinear {
+					// 45: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r17[0])), int64(int32(u4)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v16 := r17[l]
+						// 45: setp.ge.s32
+						c18t := int32(v16) >= int32(u4)
+						c18 := c18t
+						c18b0 := uint32(0)
+						if c18 {
+							c18b0 = 1
+						}
+						p0n |= c18b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8509,27 +8519,37 @@ func nibbleHistBlock0(w *runtime.Warp, m uint32, budget int) {
 	u5 := uint64(uint64(w.NTID().X))
 	// PTX line 308: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 309, 310, 311: lane-local, one loop over the lanes
+	// PTX lines 309, 310, 311: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h9 := uint32(u6) * uint32(u5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 309: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 310: mad.lo.s32
-				v8 := uint64(uint32(h9 + uint32(v7)))
-				r9[l] = v8
-				// 311: setp.ge.s32
-				c10t := int32(v8) >= int32(u4)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+			{
+				for l := range 32 {
+					// 309: mov.u32
+					v7 := uint64(uint64(tid0[l]))
+					// 310: mad.lo.s32
+					v8 := uint64(uint32(h9 + uint32(v7)))
+					r9[l] = v8
 				}
-				p0n |= c10b0 << l
+				if int64(int32(r9[31]))-int64(int32(r9[0])) == 31 && w.TidLinear {
+					// 311: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r9[0])), int64(int32(u4)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v8 := r9[l]
+						// 311: setp.ge.s32
+						c10t := int32(v8) >= int32(u4)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p0n |= c10b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

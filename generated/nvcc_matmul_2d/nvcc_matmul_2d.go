@@ -3952,42 +3952,52 @@ func matmulTiledBlock1(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0xffffffef)
 	k1 := uint64(0x1)
 	k2 := uint64(0x0)
-	// PTX lines 186, 187, 188, 189, 190, 191, 192: lane-local, one loop over the lanes
+	// PTX lines 186, 187, 188, 189, 190, 191, 192: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		p2 := w.P[2]
 		p1n := uint32(0)
 		p2n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 186: add.s32
-				v1 := uint64(uint32(r30[l]) + uint32(r24[l]))
-				// 187: max.s32
-				v2 := uint64(uint32(max(int32(v1), int32(k0))))
-				// 188: not.b32
-				v3 := uint64(^uint32(v2))
-				// 189: max.s32
-				v4 := uint64(uint32(max(int32(v3), int32(k1))))
-				r35[l] = v4
-				// 190: add.s32
-				v5 := uint64(uint32(r31[l]) + uint32(r12[l]))
-				r36[l] = v5
-				// 191: setp.ge.s32
-				c6t := int32(v5) >= int32(r5[l])
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+			{
+				for l := range 32 {
+					// 186: add.s32
+					v1 := uint64(uint32(r30[l]) + uint32(r24[l]))
+					// 187: max.s32
+					v2 := uint64(uint32(max(int32(v1), int32(k0))))
+					// 188: not.b32
+					v3 := uint64(^uint32(v2))
+					// 189: max.s32
+					v4 := uint64(uint32(max(int32(v3), int32(k1))))
+					r35[l] = v4
+					// 190: add.s32
+					v5 := uint64(uint32(r31[l]) + uint32(r12[l]))
+					r36[l] = v5
+					// 192: setp.ge.s32
+					c7t := int32(r9[l]) >= int32(r3[l])
+					c7 := c7t
+					c7b0 := uint32(0)
+					if c7 {
+						c7b0 = 1
+					}
+					p2n |= c7b0 << l
 				}
-				p1n |= c6b0 << l
-				// 192: setp.ge.s32
-				c7t := int32(r9[l]) >= int32(r3[l])
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				if int64(int32(r36[31]))-int64(int32(r36[0])) == 31 && w.TidLinear {
+					// 191: setp.ge.s32
+					p1n = runtime.StepMask(int64(int32(r36[0])), int64(int32(r5[0])), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v5 := r36[l]
+						// 191: setp.ge.s32
+						c6t := int32(v5) >= int32(r5[l])
+						c6 := c6t
+						c6b0 := uint32(0)
+						if c6 {
+							c6b0 = 1
+						}
+						p1n |= c6b0 << l
+					}
 				}
-				p2n |= c7b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -5950,24 +5950,34 @@ func barrierRoundsBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 51: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r2, m, u3)
-	// PTX lines 53, 55: lane-local, one loop over the lanes
+	// PTX lines 53, 55: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 55: setp.ne.s32
-				c5t := uint32(v4) != uint32(k0)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+			{
+				for l := range 32 {
+					// 53: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					r3[l] = v4
 				}
-				p0n |= c5b0 << l
+				if int64(int32(r3[31]))-int64(int32(r3[0])) == 31 && w.TidLinear {
+					// 55: setp.ne.s32
+					p0n = runtime.StepMask(int64(int32(r3[0])), int64(int32(k0)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v4 := r3[l]
+						// 55: setp.ne.s32
+						c5t := uint32(v4) != uint32(k0)
+						c5 := c5t
+						c5b0 := uint32(0)
+						if c5 {
+							c5b0 = 1
+						}
+						p0n |= c5b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10460,24 +10470,34 @@ func barrierDropBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 824: shr.u32, warp-uniform
 	u4 := uint64(uint32(u3) >> uint32(k0))
 	runtime.Broadcast(r3, m, u4)
-	// PTX lines 826, 828: lane-local, one loop over the lanes
+	// PTX lines 826, 828: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 826: mov.u32
-				v5 := uint64(uint64(tid0[l]))
-				r4[l] = v5
-				// 828: setp.ne.s32
-				c6t := uint32(v5) != uint32(k1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+			{
+				for l := range 32 {
+					// 826: mov.u32
+					v5 := uint64(uint64(tid0[l]))
+					r4[l] = v5
 				}
-				p0n |= c6b0 << l
+				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
+					// 828: setp.ne.s32
+					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(k1)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v5 := r4[l]
+						// 828: setp.ne.s32
+						c6t := uint32(v5) != uint32(k1)
+						c6 := c6t
+						c6b0 := uint32(0)
+						if c6 {
+							c6b0 = 1
+						}
+						p0n |= c6b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10605,7 +10625,7 @@ func barrierDropBlock2(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 852: mov.u32, warp-uniform
 	u9 := uint64(k2)
 	runtime.Broadcast(r14, m, u9)
-	// PTX lines 853, 854, 856: lane-local, one loop over the lanes
+	// PTX lines 853, 854, 856: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		if budget == 0 {
@@ -10622,28 +10642,37 @@ func barrierDropBlock2(w *runtime.Warp, m uint32, budget int) {
 		shEnd4 := runtime.AccessEnd(sh, 4)
 		p1n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 853: add.s32
-				v10 := uint64(uint32(u9) + uint32(r13[l]))
-				r15[l] = v10
-				// 854: st.shared.u32
-				s11 := uint64(uint64(uint32(v10))) + 0x0
-				s11v := uint64(r12[l])
-				if s11 < shEnd4 && s11&3 == 0 {
-					runtime.Store32(shp, s11, s11v)
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/mbarrier.ptx:854")
+			{
+				for l := range 32 {
+					// 853: add.s32
+					v10 := uint64(uint32(u9) + uint32(r13[l]))
+					r15[l] = v10
+					// 854: st.shared.u32
+					s11 := uint64(uint64(uint32(v10))) + 0x0
+					s11v := uint64(r12[l])
+					if s11 < shEnd4 && s11&3 == 0 {
+						runtime.Store32(shp, s11, s11v)
+					} else {
+						{
+							w.StoreLane(nil, runtime.SpaceShared, s11, 4, s11v, l, "testdata/ptx/nvcc/mbarrier.ptx:854")
+						}
 					}
 				}
-				// 856: setp.lt.u32
-				c12t := uint32(r4[l]) < uint32(r3[l])
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+				if int64(uint32(r4[31]))-int64(uint32(r4[0])) == 31 && w.TidLinear {
+					// 856: setp.lt.u32
+					p1n = runtime.StepMask(int64(uint32(r4[0])), int64(uint32(r3[0])), runtime.StepLT)
+				} else {
+					for l := range 32 {
+						// 856: setp.lt.u32
+						c12t := uint32(r4[l]) < uint32(r3[l])
+						c12 := c12t
+						c12b0 := uint32(0)
+						if c12 {
+							c12b0 = 1
+						}
+						p1n |= c12b0 << l
+					}
 				}
-				p1n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -13042,24 +13071,34 @@ func barrierSplitBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 1305: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r4, m, u5)
-	// PTX lines 1307, 1309: lane-local, one loop over the lanes
+	// PTX lines 1307, 1309: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 1307: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 1309: setp.ne.s32
-				c7t := uint32(v6) != uint32(k0)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+			{
+				for l := range 32 {
+					// 1307: mov.u32
+					v6 := uint64(uint64(tid0[l]))
+					r5[l] = v6
 				}
-				p0n |= c7b0 << l
+				if int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
+					// 1309: setp.ne.s32
+					p0n = runtime.StepMask(int64(int32(r5[0])), int64(int32(k0)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v6 := r5[l]
+						// 1309: setp.ne.s32
+						c7t := uint32(v6) != uint32(k0)
+						c7 := c7t
+						c7b0 := uint32(0)
+						if c7 {
+							c7b0 = 1
+						}
+						p0n |= c7b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

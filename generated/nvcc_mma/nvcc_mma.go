@@ -5016,24 +5016,34 @@ func ldsmCopyBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 38: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r2, m, u3)
-	// PTX lines 40, 42: lane-local, one loop over the lanes
+	// PTX lines 40, 42: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 42: setp.gt.u32
-				c5t := uint32(v4) > uint32(k0)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+			{
+				for l := range 32 {
+					// 40: mov.u32
+					v4 := uint64(uint64(tid0[l]))
+					r3[l] = v4
 				}
-				p0n |= c5b0 << l
+				if int64(uint32(r3[31]))-int64(uint32(r3[0])) == 31 && w.TidLinear {
+					// 42: setp.gt.u32
+					p0n = runtime.StepMask(int64(uint32(r3[0])), int64(uint32(k0)), runtime.StepGT)
+				} else {
+					for l := range 32 {
+						v4 := r3[l]
+						// 42: setp.gt.u32
+						c5t := uint32(v4) > uint32(k0)
+						c5 := c5t
+						c5b0 := uint32(0)
+						if c5 {
+							c5b0 = 1
+						}
+						p0n |= c5b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12795,24 +12805,34 @@ func gemmF16TransBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 801: cvt.u64.u32, warp-uniform
 	u11 := uint64(uint64(uint32(u10)))
 	runtime.Broadcast(r10, m, u11)
-	// PTX lines 803, 805: lane-local, one loop over the lanes
+	// PTX lines 803, 805: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 803: mov.u32
-				v12 := uint64(uint64(tid0[l]))
-				r11[l] = v12
-				// 805: setp.gt.s32
-				c13t := int32(v12) > int32(k2)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+			{
+				for l := range 32 {
+					// 803: mov.u32
+					v12 := uint64(uint64(tid0[l]))
+					r11[l] = v12
 				}
-				p0n |= c13b0 << l
+				if int64(int32(r11[31]))-int64(int32(r11[0])) == 31 && w.TidLinear {
+					// 805: setp.gt.s32
+					p0n = runtime.StepMask(int64(int32(r11[0])), int64(int32(k2)), runtime.StepGT)
+				} else {
+					for l := range 32 {
+						v12 := r11[l]
+						// 805: setp.gt.s32
+						c13t := int32(v12) > int32(k2)
+						c13 := c13t
+						c13b0 := uint32(0)
+						if c13 {
+							c13b0 = 1
+						}
+						p0n |= c13b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -19010,24 +19030,34 @@ func wmmaHalfBlock0(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r5, m, u6)
 	// PTX line 1469: mov.u32, warp-uniform
 	u9 := uint64(uint64(w.CTAID().X))
-	// PTX lines 1465, 1467: lane-local, one loop over the lanes
+	// PTX lines 1465, 1467: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 1465: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				r6[l] = v7
-				// 1467: setp.gt.s32
-				c8t := int32(v7) > int32(k0)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+			{
+				for l := range 32 {
+					// 1465: mov.u32
+					v7 := uint64(uint64(tid0[l]))
+					r6[l] = v7
 				}
-				p0n |= c8b0 << l
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 1467: setp.gt.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(k0)), runtime.StepGT)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 1467: setp.gt.s32
+						c8t := int32(v7) > int32(k0)
+						c8 := c8t
+						c8b0 := uint32(0)
+						if c8 {
+							c8b0 = 1
+						}
+						p0n |= c8b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

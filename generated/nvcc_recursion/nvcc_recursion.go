@@ -2624,27 +2624,37 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 	u7 := uint64(uint64(w.CTAID().X))
 	// PTX line 167: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.NTID().X))
-	// PTX lines 168, 169, 170: lane-local, one loop over the lanes
+	// PTX lines 168, 169, 170: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h11 := uint32(u7) * uint32(u8)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 168: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 169: mad.lo.s32
-				v10 := uint64(uint32(h11 + uint32(v9)))
-				r9[l] = v10
-				// 170: setp.ge.s32
-				c12t := int32(v10) >= int32(u6)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+			{
+				for l := range 32 {
+					// 168: mov.u32
+					v9 := uint64(uint64(tid0[l]))
+					// 169: mad.lo.s32
+					v10 := uint64(uint32(h11 + uint32(v9)))
+					r9[l] = v10
 				}
-				p0n |= c12b0 << l
+				if int64(int32(r9[31]))-int64(int32(r9[0])) == 31 && w.TidLinear {
+					// 170: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r9[0])), int64(int32(u6)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v10 := r9[l]
+						// 170: setp.ge.s32
+						c12t := int32(v10) >= int32(u6)
+						c12 := c12t
+						c12b0 := uint32(0)
+						if c12 {
+							c12b0 = 1
+						}
+						p0n |= c12b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -2148,27 +2148,37 @@ func reduceSumBlock0(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r3, m, u4)
 	// PTX line 33: shl.b32, warp-uniform
 	u5 := uint64(uint32(u4) << uint32(k0))
-	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
+	// PTX lines 34, 35, 36: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 35: add.s32
-				v7 := uint64(uint32(u5) + uint32(v6))
-				r6[l] = v7
-				// 36: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+			{
+				for l := range 32 {
+					// 34: mov.u32
+					v6 := uint64(uint64(tid0[l]))
+					r5[l] = v6
+					// 35: add.s32
+					v7 := uint64(uint32(u5) + uint32(v6))
+					r6[l] = v7
 				}
-				p0n |= c8b0 << l
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 36: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 36: setp.ge.s32
+						c8t := int32(v7) >= int32(u3)
+						c8 := c8t
+						c8b0 := uint32(0)
+						if c8 {
+							c8b0 = 1
+						}
+						p0n |= c8b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4939,27 +4949,37 @@ func reduceMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 	runtime.Broadcast(r3, m, u4)
 	// PTX line 161: shl.b32, warp-uniform
 	u5 := uint64(uint32(u4) << uint32(k0))
-	// PTX lines 162, 163, 164: lane-local, one loop over the lanes
+	// PTX lines 162, 163, 164: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 162: mov.u32
-				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
-				// 163: add.s32
-				v7 := uint64(uint32(u5) + uint32(v6))
-				r6[l] = v7
-				// 164: setp.ge.s32
-				c8t := int32(v7) >= int32(u3)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+			{
+				for l := range 32 {
+					// 162: mov.u32
+					v6 := uint64(uint64(tid0[l]))
+					r5[l] = v6
+					// 163: add.s32
+					v7 := uint64(uint32(u5) + uint32(v6))
+					r6[l] = v7
 				}
-				p0n |= c8b0 << l
+				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
+					// 164: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v7 := r6[l]
+						// 164: setp.ge.s32
+						c8t := int32(v7) >= int32(u3)
+						c8 := c8t
+						c8b0 := uint32(0)
+						if c8 {
+							c8b0 = 1
+						}
+						p0n |= c8b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -609,27 +609,37 @@ func saxpyBlock0(w *runtime.Warp, m uint32, budget int) {
 	u5 := uint64(uint64(w.CTAID().X))
 	// PTX line 33: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.NTID().X))
-	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
+	// PTX lines 34, 35, 36: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h9 := uint32(u5) * uint32(u6)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: mov.u32
-				v7 := uint64(uint64(tid0[l]))
-				// 35: mad.lo.s32
-				v8 := uint64(uint32(h9 + uint32(v7)))
-				r7[l] = v8
-				// 36: setp.ge.s32
-				c10t := int32(v8) >= int32(u4)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+			{
+				for l := range 32 {
+					// 34: mov.u32
+					v7 := uint64(uint64(tid0[l]))
+					// 35: mad.lo.s32
+					v8 := uint64(uint32(h9 + uint32(v7)))
+					r7[l] = v8
 				}
-				p0n |= c10b0 << l
+				if int64(int32(r7[31]))-int64(int32(r7[0])) == 31 && w.TidLinear {
+					// 36: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r7[0])), int64(int32(u4)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v8 := r7[l]
+						// 36: setp.ge.s32
+						c10t := int32(v8) >= int32(u4)
+						c10 := c10t
+						c10b0 := uint32(0)
+						if c10 {
+							c10b0 = 1
+						}
+						p0n |= c10b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1140,27 +1150,37 @@ func floatMathBlock0(w *runtime.Warp, m uint32, budget int) {
 	u8 := uint64(uint64(w.CTAID().X))
 	// PTX line 78: mov.u32, warp-uniform
 	u9 := uint64(uint64(w.NTID().X))
-	// PTX lines 79, 80, 81: lane-local, one loop over the lanes
+	// PTX lines 79, 80, 81: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h12 := uint32(u8) * uint32(u9)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 80: mad.lo.s32
-				v11 := uint64(uint32(h12 + uint32(v10)))
-				r10[l] = v11
-				// 81: setp.ge.s32
-				c13t := int32(v11) >= int32(u7)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+			{
+				for l := range 32 {
+					// 79: mov.u32
+					v10 := uint64(uint64(tid0[l]))
+					// 80: mad.lo.s32
+					v11 := uint64(uint32(h12 + uint32(v10)))
+					r10[l] = v11
 				}
-				p0n |= c13b0 << l
+				if int64(int32(r10[31]))-int64(int32(r10[0])) == 31 && w.TidLinear {
+					// 81: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r10[0])), int64(int32(u7)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v11 := r10[l]
+						// 81: setp.ge.s32
+						c13t := int32(v11) >= int32(u7)
+						c13 := c13t
+						c13b0 := uint32(0)
+						if c13 {
+							c13b0 = 1
+						}
+						p0n |= c13b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -2375,27 +2375,37 @@ func affineBlock0(w *runtime.Warp, m uint32, budget int) {
 	u7 := uint64(uint64(w.NTID().X))
 	// PTX line 84: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.CTAID().X))
-	// PTX lines 85, 86, 87: lane-local, one loop over the lanes
+	// PTX lines 85, 86, 87: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h11 := uint32(u8) * uint32(u7)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 85: mov.u32
-				v9 := uint64(uint64(tid0[l]))
-				// 86: mad.lo.s32
-				v10 := uint64(uint32(h11 + uint32(v9)))
-				r9[l] = v10
-				// 87: setp.ge.s32
-				c12t := int32(v10) >= int32(u4)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
+			{
+				for l := range 32 {
+					// 85: mov.u32
+					v9 := uint64(uint64(tid0[l]))
+					// 86: mad.lo.s32
+					v10 := uint64(uint32(h11 + uint32(v9)))
+					r9[l] = v10
 				}
-				p0n |= c12b0 << l
+				if int64(int32(r9[31]))-int64(int32(r9[0])) == 31 && w.TidLinear {
+					// 87: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r9[0])), int64(int32(u4)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v10 := r9[l]
+						// 87: setp.ge.s32
+						c12t := int32(v10) >= int32(u4)
+						c12 := c12t
+						c12b0 := uint32(0)
+						if c12 {
+							c12b0 = 1
+						}
+						p0n |= c12b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3081,27 +3091,37 @@ func vecOpsBlock0(w *runtime.Warp, m uint32, budget int) {
 	u8 := uint64(uint64(w.NTID().X))
 	// PTX line 139: mov.u32, warp-uniform
 	u9 := uint64(uint64(w.CTAID().X))
-	// PTX lines 140, 141, 142: lane-local, one loop over the lanes
+	// PTX lines 140, 141, 142: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h12 := uint32(u9) * uint32(u8)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 140: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 141: mad.lo.s32
-				v11 := uint64(uint32(h12 + uint32(v10)))
-				r10[l] = v11
-				// 142: setp.ge.s32
-				c13t := int32(v11) >= int32(u4)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+			{
+				for l := range 32 {
+					// 140: mov.u32
+					v10 := uint64(uint64(tid0[l]))
+					// 141: mad.lo.s32
+					v11 := uint64(uint32(h12 + uint32(v10)))
+					r10[l] = v11
 				}
-				p0n |= c13b0 << l
+				if int64(int32(r10[31]))-int64(int32(r10[0])) == 31 && w.TidLinear {
+					// 142: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r10[0])), int64(int32(u4)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v11 := r10[l]
+						// 142: setp.ge.s32
+						c13t := int32(v11) >= int32(u4)
+						c13 := c13t
+						c13b0 := uint32(0)
+						if c13 {
+							c13b0 = 1
+						}
+						p0n |= c13b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4545,27 +4565,37 @@ func mixedParamBlock0(w *runtime.Warp, m uint32, budget int) {
 	u8 := uint64(uint64(w.CTAID().X))
 	// PTX line 231: mov.u32, warp-uniform
 	u9 := uint64(uint64(w.NTID().X))
-	// PTX lines 232, 233, 234: lane-local, one loop over the lanes
+	// PTX lines 232, 233, 234: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		h12 := uint32(u8) * uint32(u9)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 232: mov.u32
-				v10 := uint64(uint64(tid0[l]))
-				// 233: mad.lo.s32
-				v11 := uint64(uint32(h12 + uint32(v10)))
-				r10[l] = v11
-				// 234: setp.ge.s32
-				c13t := int32(v11) >= int32(u3)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
+			{
+				for l := range 32 {
+					// 232: mov.u32
+					v10 := uint64(uint64(tid0[l]))
+					// 233: mad.lo.s32
+					v11 := uint64(uint32(h12 + uint32(v10)))
+					r10[l] = v11
 				}
-				p0n |= c13b0 << l
+				if int64(int32(r10[31]))-int64(int32(r10[0])) == 31 && w.TidLinear {
+					// 234: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r10[0])), int64(int32(u3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v11 := r10[l]
+						// 234: setp.ge.s32
+						c13t := int32(v11) >= int32(u3)
+						c13 := c13t
+						c13b0 := uint32(0)
+						if c13 {
+							c13b0 = 1
+						}
+						p0n |= c13b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -3872,6 +3872,7 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 	}
 	r0 := w.Reg(0)
 	r13 := w.Reg(13)
+	r14 := w.Reg(14)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	k2 := uint64(0x1)
@@ -4099,37 +4100,48 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 125, 126, 127: lane-local, one loop over the lanes
+	// PTX lines 125, 126, 127: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		s18w := w.Window(33)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 125: st.u32
-				s18 := uint64(u2) + 0x18
-				if budget == 0 {
-					w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+			{
+				for l := range 32 {
+					// 125: st.u32
+					s18 := uint64(u2) + 0x18
+					if budget == 0 {
+						w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s18, 4)
+					}
+					s18v := uint64(u12)
+					if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
+						runtime.Store32(s18w.Ptr, s18o, s18v)
+					} else {
+						{
+							w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:125")
+						}
+					}
+					// 126: mov.u32
+					v19 := uint64(uint64(tid0[l]))
+					r14[l] = v19
 				}
-				s18v := uint64(u12)
-				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
-					runtime.Store32(s18w.Ptr, s18o, s18v)
+				if int64(int32(r14[31]))-int64(int32(r14[0])) == 31 && w.TidLinear {
+					// 127: setp.ne.s32
+					p0n = runtime.StepMask(int64(int32(r14[0])), int64(int32(k0)), runtime.StepNE)
 				} else {
-					{
-						w.StoreLane(s18w, runtime.SpaceGeneric, s18, 4, s18v, l, "testdata/ptx/O0/its.ptx:125")
+					for l := range 32 {
+						v19 := r14[l]
+						// 127: setp.ne.s32
+						c20t := uint32(v19) != uint32(k0)
+						c20 := c20t
+						c20b0 := uint32(0)
+						if c20 {
+							c20b0 = 1
+						}
+						p0n |= c20b0 << l
 					}
 				}
-				// 126: mov.u32
-				v19 := uint64(uint64(tid0[l]))
-				// 127: setp.ne.s32
-				c20t := uint32(v19) != uint32(k0)
-				c20 := c20t
-				c20b0 := uint32(0)
-				if c20 {
-					c20b0 = 1
-				}
-				p0n |= c20b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4149,6 +4161,7 @@ func laneHandoffBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 126: mov.u32
 				v19 := uint64(uint64(tid0[l]))
+				r14[l] = v19
 				// 127: setp.ne.s32
 				c20t := uint32(v19) != uint32(k0)
 				c20 := c20t
@@ -4650,30 +4663,43 @@ func laneHandoffBlock4(w *runtime.Warp, m uint32, budget int) {
 // laneHandoffBlock5 runs block 5 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_5), PTX lines 156-157; divergent, reconverges at block 10 (b10 ($L__BB1_10))
 func laneHandoffBlock5(w *runtime.Warp, m uint32, budget int) {
+	r28 := w.Reg(28)
 	k0 := uint64(0x1f)
-	// PTX lines 156, 157: lane-local, one loop over the lanes
+	// PTX lines 156, 157: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p2 := w.P[2]
 		tid0 := &w.Tid[0]
 		p2n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 156: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				// 157: setp.ne.s32
-				c2t := uint32(v1) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			{
+				for l := range 32 {
+					// 156: mov.u32
+					v1 := uint64(uint64(tid0[l]))
+					r28[l] = v1
 				}
-				p2n |= c2b0 << l
+				if int64(int32(r28[31]))-int64(int32(r28[0])) == 31 && w.TidLinear {
+					// 157: setp.ne.s32
+					p2n = runtime.StepMask(int64(int32(r28[0])), int64(int32(k0)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v1 := r28[l]
+						// 157: setp.ne.s32
+						c2t := uint32(v1) != uint32(k0)
+						c2 := c2t
+						c2b0 := uint32(0)
+						if c2 {
+							c2b0 = 1
+						}
+						p2n |= c2b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 156: mov.u32
 				v1 := uint64(uint64(tid0[l]))
+				r28[l] = v1
 				// 157: setp.ne.s32
 				c2t := uint32(v1) != uint32(k0)
 				c2 := c2t

@@ -307,24 +307,34 @@ func exitBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 func exitBarrierBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	k0 := uint64(0x30)
-	// PTX lines 30, 31: lane-local, one loop over the lanes
+	// PTX lines 30, 31: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 31: setp.ge.u32
-				c2t := uint32(v1) >= uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			{
+				for l := range 32 {
+					// 30: mov.u32
+					v1 := uint64(uint64(tid0[l]))
+					r0[l] = v1
 				}
-				p0n |= c2b0 << l
+				if int64(uint32(r0[31]))-int64(uint32(r0[0])) == 31 && w.TidLinear {
+					// 31: setp.ge.u32
+					p0n = runtime.StepMask(int64(uint32(r0[0])), int64(uint32(k0)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v1 := r0[l]
+						// 31: setp.ge.u32
+						c2t := uint32(v1) >= uint32(k0)
+						c2 := c2t
+						c2b0 := uint32(0)
+						if c2 {
+							c2b0 = 1
+						}
+						p0n |= c2b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -313,36 +313,45 @@ func predicatedDivBlock0(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 38: mov.f32, warp-uniform
 	u9 := uint64(k1)
 	runtime.Broadcast(r2, m, u9)
-	// PTX lines 40, 41, 43: lane-local, one loop over the lanes
+	// PTX lines 40, 41, 43: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		p1 := w.P[1]
 		p0n := uint32(0)
 		p1n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: setp.eq.f32
-				c10x, c10y := float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(k2)))
-				c10t := c10x == c10y
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
+			{
+				for l := range 32 {
+					// 40: setp.eq.f32
+					c10x, c10y := float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(k2)))
+					c10t := c10x == c10y
+					c10 := c10t
+					c10b0 := uint32(0)
+					if c10 {
+						c10b0 = 1
+					}
+					p0n |= c10b0 << l
+					// 41: div.rn.f32
+					if !c10 {
+						v11 := uint64(isa.DivF32(uint32(r0[l]), uint32(r1[l]), isa.RN))
+						r2[l] = v11
+					}
 				}
-				p0n |= c10b0 << l
-				// 41: div.rn.f32
-				if !c10 {
-					v11 := uint64(isa.DivF32(uint32(r0[l]), uint32(r1[l]), isa.RN))
-					r2[l] = v11
+				if int64(uint32(r3[31]))-int64(uint32(r3[0])) == 31 && w.TidLinear {
+					// 43: setp.ge.u32
+					p1n = runtime.StepMask(int64(uint32(r3[0])), int64(uint32(k3)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						// 43: setp.ge.u32
+						c12t := uint32(r3[l]) >= uint32(k3)
+						c12 := c12t
+						c12b0 := uint32(0)
+						if c12 {
+							c12b0 = 1
+						}
+						p1n |= c12b0 << l
+					}
 				}
-				// 43: setp.ge.u32
-				c12t := uint32(r3[l]) >= uint32(k3)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p1n |= c12b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

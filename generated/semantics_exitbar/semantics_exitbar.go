@@ -787,24 +787,34 @@ func exitbarRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 func exitbarBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	k0 := uint64(0x60)
-	// PTX lines 53, 54: lane-local, one loop over the lanes
+	// PTX lines 53, 54: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 54: setp.lt.u32
-				c2t := uint32(v1) < uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			{
+				for l := range 32 {
+					// 53: mov.u32
+					v1 := uint64(uint64(tid0[l]))
+					r0[l] = v1
 				}
-				p0n |= c2b0 << l
+				if int64(uint32(r0[31]))-int64(uint32(r0[0])) == 31 && w.TidLinear {
+					// 54: setp.lt.u32
+					p0n = runtime.StepMask(int64(uint32(r0[0])), int64(uint32(k0)), runtime.StepLT)
+				} else {
+					for l := range 32 {
+						v1 := r0[l]
+						// 54: setp.lt.u32
+						c2t := uint32(v1) < uint32(k0)
+						c2 := c2t
+						c2b0 := uint32(0)
+						if c2 {
+							c2b0 = 1
+						}
+						p0n |= c2b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -477,7 +477,7 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
+	// PTX lines 43, 44, 45: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		if budget == 0 {
@@ -492,28 +492,37 @@ func fusedBlock0(w *runtime.Warp, m uint32, budget int) {
 		s18w := w.Window(1)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: st.global.u64
-				s18 := uint64(r15[l]) + 0x0
-				s18v := uint64(r13[l])
-				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
-					runtime.Store64(s18w.Ptr, s18o, s18v)
+			{
+				for l := range 32 {
+					// 43: st.global.u64
+					s18 := uint64(r15[l]) + 0x0
+					s18v := uint64(r13[l])
+					if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+						runtime.Store64(s18w.Ptr, s18o, s18v)
+					} else {
+						{
+							w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/semantics/fused.ptx:43")
+						}
+					}
+					// 45: add.s64
+					v20 := uint64(uint64(u2) + uint64(r14[l]))
+					r16[l] = v20
+				}
+				if int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
+					// 44: setp.lt.u32
+					p0n = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k2)), runtime.StepLT)
 				} else {
-					{
-						w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/semantics/fused.ptx:43")
+					for l := range 32 {
+						// 44: setp.lt.u32
+						c19t := uint32(r5[l]) < uint32(k2)
+						c19 := c19t
+						c19b0 := uint32(0)
+						if c19 {
+							c19b0 = 1
+						}
+						p0n |= c19b0 << l
 					}
 				}
-				// 44: setp.lt.u32
-				c19t := uint32(r5[l]) < uint32(k2)
-				c19 := c19t
-				c19b0 := uint32(0)
-				if c19 {
-					c19b0 = 1
-				}
-				p0n |= c19b0 << l
-				// 45: add.s64
-				v20 := uint64(uint64(u2) + uint64(r14[l]))
-				r16[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {

@@ -1628,24 +1628,34 @@ func branchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 func branchBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	k0 := uint64(0x3e8)
-	// PTX lines 28, 29: lane-local, one loop over the lanes
+	// PTX lines 28, 29: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-				// 29: setp.ge.u32
-				c2t := uint32(v1) >= uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			{
+				for l := range 32 {
+					// 28: mov.u32
+					v1 := uint64(uint64(tid0[l]))
+					r0[l] = v1
 				}
-				p0n |= c2b0 << l
+				if int64(uint32(r0[31]))-int64(uint32(r0[0])) == 31 && w.TidLinear {
+					// 29: setp.ge.u32
+					p0n = runtime.StepMask(int64(uint32(r0[0])), int64(uint32(k0)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						v1 := r0[l]
+						// 29: setp.ge.u32
+						c2t := uint32(v1) >= uint32(k0)
+						c2 := c2t
+						c2b0 := uint32(0)
+						if c2 {
+							c2b0 = 1
+						}
+						p0n |= c2b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2846,7 +2856,7 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-	// PTX lines 128, 129, 130: lane-local, one loop over the lanes
+	// PTX lines 128, 129, 130: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		if budget == 0 {
@@ -2864,34 +2874,43 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 128: ld.local.u32
-				v2a := uint64(uint64(w.LocalBase) + 0x8)
-				var v2 uint64
-				if v2a < lmEnd4 && v2a&3 == 0 {
-					v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
-						if !v2ok {
-							flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/semantics/stats.ptx:128")
-							continue
+			{
+				for l := range 32 {
+					// 128: ld.local.u32
+					v2a := uint64(uint64(w.LocalBase) + 0x8)
+					var v2 uint64
+					if v2a < lmEnd4 && v2a&3 == 0 {
+						v2 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v2a:]))
+					} else {
+						{
+							v2x, v2ok := w.TryLoad(nil, runtime.SpaceLocal, v2a, 4, l)
+							if !v2ok {
+								flt.Note(0, l, runtime.SpaceLocal, v2a, 4, "testdata/ptx/semantics/stats.ptx:128")
+								continue
+							}
+							v2 = v2x
 						}
-						v2 = v2x
+					}
+					_ = v2
+					// 130: cvt.u16.u32
+					v4 := uint64(uint16(uint32(r0[l])))
+					r13[l] = v4
+				}
+				if int64(uint32(r0[31]))-int64(uint32(r0[0])) == 31 && w.TidLinear {
+					// 129: setp.lt.u32
+					p0n = runtime.StepMask(int64(uint32(r0[0])), int64(uint32(k0)), runtime.StepLT)
+				} else {
+					for l := range 32 {
+						// 129: setp.lt.u32
+						c3t := uint32(r0[l]) < uint32(k0)
+						c3 := c3t
+						c3b0 := uint32(0)
+						if c3 {
+							c3b0 = 1
+						}
+						p0n |= c3b0 << l
 					}
 				}
-				_ = v2
-				// 129: setp.lt.u32
-				c3t := uint32(r0[l]) < uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0n |= c3b0 << l
-				// 130: cvt.u16.u32
-				v4 := uint64(uint16(uint32(r0[l])))
-				r13[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4629,7 +4648,7 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 243, 244: lane-local, one loop over the lanes
+	// PTX lines 243, 244: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		if budget == 0 {
@@ -4644,25 +4663,34 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 		s2w := w.Window(11)
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 243: st.global.u32
-				s2 := uint64(r4[l]) + 0x0
-				s2v := uint64(r5[l])
-				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
-					runtime.Store32(s2w.Ptr, s2o, s2v)
-				} else {
-					{
-						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:243")
+			{
+				for l := range 32 {
+					// 243: st.global.u32
+					s2 := uint64(r4[l]) + 0x0
+					s2v := uint64(r5[l])
+					if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+						runtime.Store32(s2w.Ptr, s2o, s2v)
+					} else {
+						{
+							w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/semantics/stats.ptx:243")
+						}
 					}
 				}
-				// 244: setp.lt.u32
-				c3t := uint32(r0[l]) < uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				if int64(uint32(r0[31]))-int64(uint32(r0[0])) == 31 && w.TidLinear {
+					// 244: setp.lt.u32
+					p0n = runtime.StepMask(int64(uint32(r0[0])), int64(uint32(k0)), runtime.StepLT)
+				} else {
+					for l := range 32 {
+						// 244: setp.lt.u32
+						c3t := uint32(r0[l]) < uint32(k0)
+						c3 := c3t
+						c3b0 := uint32(0)
+						if c3 {
+							c3b0 = 1
+						}
+						p0n |= c3b0 << l
+					}
 				}
-				p0n |= c3b0 << l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
