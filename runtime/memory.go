@@ -422,11 +422,18 @@ func alignedBytes(n int) []byte {
 // memory, which provides zero pages on first touch and takes them back on Free.
 const lazyBytes = 1 << 20
 
+// hugeBytes is the size from which device allocations ask for huge pages: two of them, so
+// that at least one whole huge page lies inside.
+const hugeBytes = 4 << 20
+
 // deviceBytes returns the backing store of an n-byte device allocation, and the host mapping
 // that holds it when it has one of its own.
 func (d *Device) deviceBytes(n int) (mem, mapped []byte) {
 	if n >= lazyBytes {
 		if m := d.maps.mapAnywhere((n + pageSize - 1) &^ (pageSize - 1)); m != nil {
+			if n >= hugeBytes {
+				adviseHugePages(m)
+			}
 			return m[:n:n], m
 		}
 	}
