@@ -163,7 +163,18 @@ GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round dev
 	semantics/fault_calls semantics/fault_misc semantics/fault_oob semantics/fault_sync \
 	semantics/fused semantics/guarded semantics/indirect semantics/loops semantics/nested \
 	semantics/partial semantics/predication semantics/predparams semantics/recursion \
-	semantics/retloop semantics/stats semantics/uniform_ops semantics/vecparams
+	semantics/retloop semantics/stats semantics/uniform_ops semantics/vecparams \
+	$(SIMT_PROGRAMS)
+
+# The first random SIMT programs of fuzz_simt_test.go (simtGoPrograms), which `make simt-ptx`
+# writes to testdata/ptx/simt: TestSIMTRandom also runs them on the Go source engine.
+SIMT_PROGRAMS = simt/p00 simt/p01 simt/p02 simt/p03 simt/p04 simt/p05 simt/p06 simt/p07 \
+	simt/p08 simt/p09 simt/p10 simt/p11
+
+# Rewrites testdata/ptx/simt from the generator of fuzz_simt_test.go; run `make generate` after it.
+.PHONY: simt-ptx
+simt-ptx:
+	PTX2GO_SIMT_DUMP=1 $(GO) test -count=1 -run '^TestSIMTPrograms$$' .
 
 
 # Collects the conformance tests' kernels (confRun in conformance_test.go) that the Go source

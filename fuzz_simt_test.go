@@ -4,7 +4,8 @@ package ptx2go_test
 // which runs every thread on its own. A generator writes random PTX kernels whose threads do
 // not communicate except through barriers (and commutative reductions read after one), so
 // every thread's results are defined whatever the schedule; the closure back end (with one
-// worker and with the default) and the reference engine must leave identical memory.
+// worker and with the default) and the reference engine must leave identical memory, and so
+// must the Go source back end for the first simtGoPrograms programs, which are committed.
 //
 // Barriers: bar.sync only at kernel level in uniform control flow. In code that leads to a
 // barrier, lanes may end (exit or ret) after code of their own in a divergent region, which
@@ -20,11 +21,15 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/ptx2go/ptx2go"
 	"github.com/ptx2go/ptx2go/codegen/reference"
@@ -1150,11 +1155,62 @@ func simtCheck(t testing.TB, seed uint64) {
 			fail("closure engine (workers %d) differs from the reference (closure vs reference):\n%s", workers, d)
 		}
 	}
+	if seed < simtGoPrograms {
+		rt, ok := generatedModule(simtPath(seed))
+		if !ok {
+			fail("%s has no generated package: run make simt-ptx generate", simtPath(seed))
+		}
+		gm, err := ptx2go.Load(rt)
+		if err != nil {
+			fail("%v", err)
+		}
+		gk, err := gm.Kernel("simt")
+		if err != nil {
+			fail("%v", err)
+		}
+		for _, workers := range []int{1, 0} {
+			run := func(ctx context.Context, dev *runtime.Device, grid, block runtime.Dim3, params []any) error {
+				return gk.LaunchConfig(ctx, dev, runtime.LaunchConfig{Grid: grid, Block: block, Workers: workers}, params...)
+			}
+			got, err := simtRunOn(t, run, p, bufs)
+			if err != nil {
+				fail("Go source engine (workers %d): %v", workers, err)
+			}
+			if d := simtDiff(got, want); d != "" {
+				fail("Go source engine (workers %d) differs from the reference (Go source vs reference):\n%s", workers, d)
+			}
+		}
+	}
 	simtStats.programs.Add(1)
 	simtStats.threads.Add(int64(threads))
 }
 
-// FuzzSIMT runs generated programs on the closure engine and the reference engine.
+// simtGoPrograms is how many of the generated programs (seeds 0 up) also run on the Go source
+// engine: `make simt-ptx` writes them to testdata/ptx/simt (simtPath) and `make generate`
+// compiles them to Go under generated/.
+const simtGoPrograms = 12
+
+// simtPath is the file of the program of a seed below simtGoPrograms.
+func simtPath(seed uint64) string { return fmt.Sprintf("testdata/ptx/simt/p%02d.ptx", seed) }
+
+// TestSIMTPrograms checks that testdata/ptx/simt holds the generator's current programs, which
+// generated/ compiles to Go; with PTX2GO_SIMT_DUMP set (make simt-ptx), it writes them.
+func TestSIMTPrograms(t *testing.T) {
+	for seed := range uint64(simtGoPrograms) {
+		src := simtGenerate(seed).src
+		if os.Getenv("PTX2GO_SIMT_DUMP") != "" {
+			require.NoError(t, os.MkdirAll(filepath.Dir(simtPath(seed)), 0o755))
+			require.NoError(t, os.WriteFile(simtPath(seed), []byte(src), 0o644))
+			continue
+		}
+		b, err := os.ReadFile(simtPath(seed))
+		require.NoError(t, err, "run make simt-ptx generate")
+		require.Equal(t, src, string(b), "%s is not the program of seed %d: run make simt-ptx generate", simtPath(seed), seed)
+	}
+}
+
+// FuzzSIMT runs generated programs on the closure engine and the reference engine (and the
+// first simtGoPrograms on the Go source engine).
 func FuzzSIMT(f *testing.F) {
 	for seed := range uint64(16) {
 		f.Add(seed)

@@ -235,6 +235,18 @@ import (
 	"github.com/ptx2go/ptx2go/generated/semantics_stats"
 	"github.com/ptx2go/ptx2go/generated/semantics_uniform_ops"
 	"github.com/ptx2go/ptx2go/generated/semantics_vecparams"
+	"github.com/ptx2go/ptx2go/generated/simt_p00"
+	"github.com/ptx2go/ptx2go/generated/simt_p01"
+	"github.com/ptx2go/ptx2go/generated/simt_p02"
+	"github.com/ptx2go/ptx2go/generated/simt_p03"
+	"github.com/ptx2go/ptx2go/generated/simt_p04"
+	"github.com/ptx2go/ptx2go/generated/simt_p05"
+	"github.com/ptx2go/ptx2go/generated/simt_p06"
+	"github.com/ptx2go/ptx2go/generated/simt_p07"
+	"github.com/ptx2go/ptx2go/generated/simt_p08"
+	"github.com/ptx2go/ptx2go/generated/simt_p09"
+	"github.com/ptx2go/ptx2go/generated/simt_p10"
+	"github.com/ptx2go/ptx2go/generated/simt_p11"
 	"github.com/ptx2go/ptx2go/generated/struct_byval"
 	"github.com/ptx2go/ptx2go/generated/switch_dense"
 	"github.com/ptx2go/ptx2go/generated/vecadd"
@@ -249,6 +261,18 @@ import (
 // their source under testdata/ptx without .ptx (the GENERATED list of the Makefile): the Go
 // source back end's output for that module.
 var generatedModules = map[string]*runtime.Module{
+	"simt/p00":                     simt_p00.Module,
+	"simt/p01":                     simt_p01.Module,
+	"simt/p02":                     simt_p02.Module,
+	"simt/p03":                     simt_p03.Module,
+	"simt/p04":                     simt_p04.Module,
+	"simt/p05":                     simt_p05.Module,
+	"simt/p06":                     simt_p06.Module,
+	"simt/p07":                     simt_p07.Module,
+	"simt/p08":                     simt_p08.Module,
+	"simt/p09":                     simt_p09.Module,
+	"simt/p10":                     simt_p10.Module,
+	"simt/p11":                     simt_p11.Module,
 	"atomics":                      atomics.Module,
 	"barrier_exit":                 barrier_exit.Module,
 	"bf16":                         bf16.Module,
