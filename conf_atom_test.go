@@ -792,7 +792,6 @@ func TestConfAtomRejected(t *testing.T) {
 		"prefetchu.L2 [%rd0];",
 		"prefetch.shared.L1 [%rd0];",
 		"prefetch.global [%rd0];",
-		"cvta.param.u64 %rd1, %rd0;",
 		"isspacep.global.shared %p1, %rd0;",
 	} {
 		src := ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n" +

@@ -715,7 +715,7 @@ func TestFaultConstStore(t *testing.T) {
 					kind: runtime.FaultReadOnly, kernel: c.kernel, loc: faultLocIn(t, path, c.kernel),
 					thread: runtime.Dim3{X: c.thread}, hasAddr: true, addr: c.addr, space: "const",
 				})
-				require.Contains(t, f.Error(), "store to constant memory")
+				require.Contains(t, f.Error(), "store to read-only memory")
 				require.Equal(t, want, read(), "%s changed constant memory", c.kernel)
 			}
 			require.NoError(t, runtime.Write(dev, table, []uint32{9}))

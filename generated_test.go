@@ -78,6 +78,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_const_store"
 	"github.com/ptx2go/ptx2go/generated/hand_cp_async"
 	"github.com/ptx2go/ptx2go/generated/hand_cvt_sat_int"
+	"github.com/ptx2go/ptx2go/generated/hand_cvta_param"
 	"github.com/ptx2go/ptx2go/generated/hand_directives"
 	"github.com/ptx2go/ptx2go/generated/hand_divergent_ret"
 	"github.com/ptx2go/ptx2go/generated/hand_exit_in_func"
@@ -135,6 +136,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/nvcc_fp64_math"
 	"github.com/ptx2go/ptx2go/generated/nvcc_fround"
 	"github.com/ptx2go/ptx2go/generated/nvcc_funcptr"
+	"github.com/ptx2go/ptx2go/generated/nvcc_grid_constant"
 	"github.com/ptx2go/ptx2go/generated/nvcc_grid_stride"
 	"github.com/ptx2go/ptx2go/generated/nvcc_half"
 	"github.com/ptx2go/ptx2go/generated/nvcc_int64_math"
@@ -392,6 +394,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/calltable":               hand_calltable.Module,
 	"hand/calltargets":             hand_calltargets.Module,
 	"hand/const_store":             hand_const_store.Module,
+	"hand/cvta_param":              hand_cvta_param.Module,
 	"hand/cp_async":                hand_cp_async.Module,
 	"hand/cvt_sat_int":             hand_cvt_sat_int.Module,
 	"hand/directives":              hand_directives.Module,
@@ -442,6 +445,7 @@ var generatedModules = map[string]*runtime.Module{
 	"nvcc/fapprox":                 nvcc_fapprox.Module,
 	"nvcc/fminmax":                 nvcc_fminmax.Module,
 	"nvcc/fp64_math":               nvcc_fp64_math.Module,
+	"nvcc/grid_constant":           nvcc_grid_constant.Module,
 	"nvcc/fround":                  nvcc_fround.Module,
 	"nvcc/funcptr":                 nvcc_funcptr.Module,
 	"nvcc/grid_stride":             nvcc_grid_stride.Module,

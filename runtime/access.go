@@ -82,20 +82,32 @@ func (w *Warp) LocalBytes(addr uint64, n int, lane int, loc string) []byte {
 	return w.Local[base : base+uint64(n) : base+uint64(n)]
 }
 
-// GenericBytes addresses generic memory: the shared and local windows, else global memory.
+// GenericBytes addresses generic memory: the shared, local and kernel parameter windows, else
+// global memory.
 func (w *Warp) GenericBytes(addr uint64, n int, lane int, loc string) []byte {
 	switch {
 	case addr-uint64(SharedWindow) < WindowSize:
 		return w.SharedBytes(addr-uint64(SharedWindow), n, lane, loc)
 	case addr-uint64(LocalWindow) < WindowSize:
 		return w.LocalBytes(addr-uint64(LocalWindow), n, lane, loc)
+	case InParamWindow(addr):
+		if addr&uint64(n-1) != 0 {
+			w.addrFault(FaultMisaligned, loc, lane, "param", addr-uint64(ParamWindow), "")
+		}
+		return w.KernelParamBytes(int64(addr-uint64(ParamWindow)), n, lane, loc)
 	}
 	return w.GlobalBytes(addr, n, lane, loc)
 }
 
+// InParamWindow reports whether a generic address names a kernel parameter (cvta.param).
+func InParamWindow(addr uint64) bool { return addr-uint64(ParamWindow) < ParamWindowSize }
+
 // GenericStoreBytes is GenericBytes for a store, atomic or reduction: a global address in
-// constant memory is a read-only fault.
+// constant memory, or a kernel parameter, is a read-only fault.
 func (w *Warp) GenericStoreBytes(addr uint64, n int, lane int, loc string) []byte {
+	if InParamWindow(addr) {
+		w.addrFault(FaultReadOnly, loc, lane, "param", addr-uint64(ParamWindow), "kernel parameters are read-only")
+	}
 	b := w.GenericBytes(addr, n, lane, loc)
 	if IsGlobalGeneric(addr) && w.CTA.L.Dev.isReadOnly(addr) {
 		w.readOnlyFault(addr, lane, loc)

@@ -44,7 +44,7 @@ var faultNames = [...]string{
 	FaultSIMTDeadlock:  "SIMT deadlock",
 	FaultBudget:        "block budget exhausted",
 	FaultAssert:        "assertion failed",
-	FaultReadOnly:      "store to constant memory",
+	FaultReadOnly:      "store to read-only memory",
 }
 
 func (k FaultKind) String() string {

@@ -151,7 +151,7 @@ func (w *Warp) TryLoad(win *Window, sp Space, addr uint64, n, lane int) (uint64,
 // global access makes win the allocation it falls in (win may be nil).
 func (w *Warp) StoreLane(win *Window, sp Space, addr uint64, n int, v uint64, lane int, loc string) {
 	b := w.tryBytes(win, sp, addr, n, lane)
-	if b == nil {
+	if b == nil || sp == SpaceGeneric && InParamWindow(addr) {
 		w.StoreBytes(sp, addr, n, lane, loc) // reports the fault
 		panic("runtime: StoreLane: no fault for a failed access")
 	}
@@ -179,6 +179,8 @@ func (w *Warp) tryBytes(win *Window, sp Space, addr uint64, n, lane int) []byte 
 			return w.tryBytes(nil, SpaceShared, addr-uint64(SharedWindow), n, lane)
 		case addr-uint64(LocalWindow) < WindowSize:
 			return w.tryBytes(nil, SpaceLocal, addr-uint64(LocalWindow), n, lane)
+		case InParamWindow(addr):
+			return w.tryBytes(nil, SpaceKernelParam, addr-uint64(ParamWindow), n, lane)
 		}
 		fallthrough
 	case SpaceGlobal:

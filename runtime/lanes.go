@@ -338,10 +338,10 @@ func Broadcast(D *[WarpSize]uint64, m uint32, v uint64) {
 	}
 }
 
-// IsGlobalGeneric reports whether a generic address lies outside the shared and local
-// windows, that is, in global memory.
+// IsGlobalGeneric reports whether a generic address lies outside the shared, local and kernel
+// parameter windows, that is, in global memory.
 func IsGlobalGeneric(addr uint64) bool {
-	return addr-uint64(SharedWindow) >= WindowSize && addr-uint64(LocalWindow) >= WindowSize
+	return addr-uint64(SharedWindow) >= WindowSize && addr-uint64(LocalWindow) >= WindowSize && !InParamWindow(addr)
 }
 
 // AtomicRMW replaces the 2, 4 or 8 bytes of global memory mem at device address addr by

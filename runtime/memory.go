@@ -25,6 +25,11 @@ const (
 	LocalWindow  Ptr = 0xF000_0000 // generic addresses of the thread's local memory
 	WindowSize       = 0x1000_0000 // the size of each window
 
+	// ParamWindow holds the generic addresses of the launch's kernel parameters (cvta.param),
+	// in the upper half of the function window, which function addresses never reach.
+	ParamWindow     Ptr = FuncWindow + WindowSize/2
+	ParamWindowSize     = WindowSize / 2
+
 	HighBase  Ptr = 0x1_0000_0000  // 4 GiB: the device's address range above the 32-bit one
 	HighLimit Ptr = 0x40_0000_0000 // 256 GiB: the end of the device's own address ranges
 )

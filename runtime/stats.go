@@ -299,14 +299,16 @@ func (c *counter) countMem(w *Warp, op *MemOp, m uint32) {
 	}
 }
 
-// GenericSpace is the state space a generic address falls in: the shared and local windows,
-// else global memory.
+// GenericSpace is the state space a generic address falls in: the shared, local and kernel
+// parameter windows, else global memory.
 func GenericSpace(addr uint64) MemSpace {
 	switch {
 	case addr-uint64(SharedWindow) < WindowSize:
 		return MemShared
 	case addr-uint64(LocalWindow) < WindowSize:
 		return MemLocal
+	case InParamWindow(addr):
+		return MemParam
 	}
 	return MemGlobal
 }

@@ -306,9 +306,8 @@ func btoi(b bool) int {
 	return 0
 }
 
-// isspacep.space p, a tests whether generic address a lies in a state space: the shared and
-// local windows, a .const variable, or else global memory. No generic address on this
-// machine names the .param space (cvta.param is not supported), so isspacep.param is false.
+// isspacep.space p, a tests whether generic address a lies in a state space: the shared,
+// local and kernel parameter windows, a .const variable, or else global memory.
 func (e *emitter) isspacep() runtime.Instr {
 	in := e.in
 	if len(in.Mods) != 1 || len(in.Args) != 1 {
@@ -345,7 +344,7 @@ func (e *emitter) isspacep() runtime.Instr {
 			return runtime.IsGlobalGeneric(addr) && addr-uint64(runtime.FuncWindow) >= runtime.WindowSize && !isConst(w, addr)
 		}
 	case frontend.SpaceParam:
-		test = func(*runtime.Warp, uint64) bool { return false }
+		test = func(_ *runtime.Warp, addr uint64) bool { return runtime.InParamWindow(addr) }
 	default:
 		return e.unsupported()
 	}

@@ -577,6 +577,11 @@ func (e *emitter) cvta() runtime.Instr {
 		base = uint64(runtime.SharedWindow)
 	case frontend.SpaceLocal:
 		base = uint64(runtime.LocalWindow)
+	case frontend.SpaceParam:
+		if e.f.Fn.Kind != frontend.Entry {
+			return e.errorf("%s: only a kernel's parameters have generic addresses (cvta.param in a .func)", e.spelling())
+		}
+		base = uint64(runtime.ParamWindow)
 	default:
 		return e.unsupported()
 	}

@@ -583,8 +583,8 @@ func (c ctx) testp(in *ssa.Instr, n string) []jen.Code {
 
 // isspacep lowers isspacep.space p, a, as codegen/closure's isspacep: whether the generic
 // address a (a 32-bit register is zero-extended) lies in the window of the CTA's shared memory
-// or the thread's local memory, in a .const variable of the module, or, for .global, in none
-// of those nor among the function addresses. No generic address is in .param space.
+// or the thread's local memory or the launch's kernel parameters, in a .const variable of the
+// module, or, for .global, in none of those nor among the function addresses.
 func (c ctx) isspacep(in *ssa.Instr, n string) []jen.Code {
 	if len(in.Mods) != 1 || len(in.Args) != 1 {
 		return nil
@@ -598,7 +598,7 @@ func (c ctx) isspacep(in *ssa.Instr, n string) []jen.Code {
 		addr = u64(conv("uint32", c.src(in, a, frontend.U32)))
 	}
 	x := n + "a"
-	code := append(define(x, addr), jen.Id("_").Op("=").Id(x)) // .param does not read it
+	code := define(x, addr)
 	in_ := func(base jen.Code, size uint64) jen.Code {
 		return jen.Id(x).Op("-").Add(base).Op("<").Lit(size)
 	}
@@ -631,7 +631,7 @@ func (c ctx) isspacep(in *ssa.Instr, n string) []jen.Code {
 			Id(x).Op("-").Uint64().Call(jen.Qual(rtPath, "FuncWindow")).Op(">=").Lit(uint64(runtime.WindowSize)).
 			Op("&&").Op("!").Parens(isConst())
 	case frontend.SpaceParam:
-		test = jen.False()
+		test = jen.Qual(rtPath, "InParamWindow").Call(jen.Id(x))
 	default:
 		return nil
 	}

@@ -92,6 +92,12 @@ func (c ctx) value(in *ssa.Instr, n string) []jen.Code {
 			base = uint64(runtime.SharedWindow)
 		case frontend.SpaceLocal:
 			base = uint64(runtime.LocalWindow)
+		case frontend.SpaceParam:
+			if c.e.f.Fn.Kind != frontend.Entry {
+				c.e.errorf(in, "%s: only a kernel's parameters have generic addresses (cvta.param in a .func)", spelling(in))
+				return nil
+			}
+			base = uint64(runtime.ParamWindow)
 		default:
 			return nil
 		}

@@ -678,6 +678,11 @@ func (x inst) cvta() error {
 		base = uint64(runtime.SharedWindow)
 	case frontend.SpaceLocal:
 		base = uint64(runtime.LocalWindow)
+	case frontend.SpaceParam:
+		if x.f.fn.Kind != frontend.Entry {
+			return errUnsupported
+		}
+		base = uint64(runtime.ParamWindow)
 	default:
 		return errUnsupported
 	}
@@ -1057,6 +1062,12 @@ func (x inst) memory(sp frontend.Space, addr uint64, n int) ([]byte, error) {
 			return x.memory(frontend.SpaceShared, addr-uint64(runtime.SharedWindow), n)
 		case addr-uint64(runtime.LocalWindow) < runtime.WindowSize:
 			return x.memory(frontend.SpaceLocal, addr-uint64(runtime.LocalWindow), n)
+		case runtime.InParamWindow(addr):
+			if x.Op != frontend.OpLd && x.Op != frontend.OpLdu {
+				return nil, t.errorf(loc, "%d-byte write at %#x to a kernel parameter, which is read-only", n, addr)
+			}
+			addr -= uint64(runtime.ParamWindow)
+			return within(t.c.ln.params, "kernel parameter")
 		}
 		return x.memory(frontend.SpaceGlobal, addr, n)
 	}

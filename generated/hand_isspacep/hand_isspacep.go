@@ -5293,7 +5293,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		for l := range 32 {
 			// 34: isspacep.global
 			c16a := u2
-			_ = c16a
 			c16 := runtime.IsGlobalGeneric(c16a) && c16a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c16a-w.GlobalVar(0) < uint64(0x10))
 			c16b0 := uint32(0)
 			if c16 {
@@ -5309,7 +5308,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v17))
 			// 37: isspacep.const
 			c18a := u2
-			_ = c18a
 			c18 := (c18a-w.GlobalVar(0) < uint64(0x10))
 			c18b0 := uint32(0)
 			if c18 {
@@ -5325,7 +5323,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v19))
 			// 40: isspacep.shared
 			c20a := u2
-			_ = c20a
 			c20 := c20a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c20b0 := uint32(0)
 			if c20 {
@@ -5341,7 +5338,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v21))
 			// 43: isspacep.shared::cta
 			c22a := u2
-			_ = c22a
 			c22 := c22a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c22b0 := uint32(0)
 			if c22 {
@@ -5357,7 +5353,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v23))
 			// 46: isspacep.shared::cluster
 			c24a := u2
-			_ = c24a
 			c24 := c24a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c24b0 := uint32(0)
 			if c24 {
@@ -5373,7 +5368,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v25))
 			// 49: isspacep.local
 			c26a := u2
-			_ = c26a
 			c26 := c26a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 			c26b0 := uint32(0)
 			if c26 {
@@ -5389,8 +5383,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v27))
 			// 52: isspacep.param
 			c28a := u2
-			_ = c28a
-			c28 := false
+			c28 := runtime.InParamWindow(c28a)
 			c28b0 := uint32(0)
 			if c28 {
 				c28b0 = 1
@@ -5405,8 +5398,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v29))
 			// 55: isspacep.param::entry
 			c30a := u2
-			_ = c30a
-			c30 := false
+			c30 := runtime.InParamWindow(c30a)
 			c30b0 := uint32(0)
 			if c30 {
 				c30b0 = 1
@@ -5421,7 +5413,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v31))
 			// 58: isspacep.global
 			c32a := u4
-			_ = c32a
 			c32 := runtime.IsGlobalGeneric(c32a) && c32a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c32a-w.GlobalVar(0) < uint64(0x10))
 			c32b0 := uint32(0)
 			if c32 {
@@ -5437,7 +5428,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v33))
 			// 61: isspacep.const
 			c34a := u4
-			_ = c34a
 			c34 := (c34a-w.GlobalVar(0) < uint64(0x10))
 			c34b0 := uint32(0)
 			if c34 {
@@ -5453,7 +5443,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v35))
 			// 64: isspacep.shared
 			c36a := u4
-			_ = c36a
 			c36 := c36a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c36b0 := uint32(0)
 			if c36 {
@@ -5469,7 +5458,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v37))
 			// 67: isspacep.shared::cta
 			c38a := u4
-			_ = c38a
 			c38 := c38a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c38b0 := uint32(0)
 			if c38 {
@@ -5485,7 +5473,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v39))
 			// 70: isspacep.shared::cluster
 			c40a := u4
-			_ = c40a
 			c40 := c40a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c40b0 := uint32(0)
 			if c40 {
@@ -5501,7 +5488,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v41))
 			// 73: isspacep.local
 			c42a := u4
-			_ = c42a
 			c42 := c42a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 			c42b0 := uint32(0)
 			if c42 {
@@ -5517,8 +5503,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v43))
 			// 76: isspacep.param
 			c44a := u4
-			_ = c44a
-			c44 := false
+			c44 := runtime.InParamWindow(c44a)
 			c44b0 := uint32(0)
 			if c44 {
 				c44b0 = 1
@@ -5533,8 +5518,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v45))
 			// 79: isspacep.param::entry
 			c46a := u4
-			_ = c46a
-			c46 := false
+			c46 := runtime.InParamWindow(c46a)
 			c46b0 := uint32(0)
 			if c46 {
 				c46b0 = 1
@@ -5549,7 +5533,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp15, fo15+uint64(l)<<2, uint64(v47))
 			// 82: isspacep.global
 			c48a := u6
-			_ = c48a
 			c48 := runtime.IsGlobalGeneric(c48a) && c48a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c48a-w.GlobalVar(0) < uint64(0x10))
 			c48b0 := uint32(0)
 			if c48 {
@@ -5565,7 +5548,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp16, fo16+uint64(l)<<2, uint64(v49))
 			// 85: isspacep.const
 			c50a := u6
-			_ = c50a
 			c50 := (c50a-w.GlobalVar(0) < uint64(0x10))
 			c50b0 := uint32(0)
 			if c50 {
@@ -5581,7 +5563,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp17, fo17+uint64(l)<<2, uint64(v51))
 			// 88: isspacep.shared
 			c52a := u6
-			_ = c52a
 			c52 := c52a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c52b0 := uint32(0)
 			if c52 {
@@ -5597,7 +5578,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp18, fo18+uint64(l)<<2, uint64(v53))
 			// 91: isspacep.shared::cta
 			c54a := u6
-			_ = c54a
 			c54 := c54a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c54b0 := uint32(0)
 			if c54 {
@@ -5613,7 +5593,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp19, fo19+uint64(l)<<2, uint64(v55))
 			// 94: isspacep.shared::cluster
 			c56a := u6
-			_ = c56a
 			c56 := c56a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c56b0 := uint32(0)
 			if c56 {
@@ -5629,7 +5608,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp20, fo20+uint64(l)<<2, uint64(v57))
 			// 97: isspacep.local
 			c58a := u6
-			_ = c58a
 			c58 := c58a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 			c58b0 := uint32(0)
 			if c58 {
@@ -5645,8 +5623,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp21, fo21+uint64(l)<<2, uint64(v59))
 			// 100: isspacep.param
 			c60a := u6
-			_ = c60a
-			c60 := false
+			c60 := runtime.InParamWindow(c60a)
 			c60b0 := uint32(0)
 			if c60 {
 				c60b0 = 1
@@ -5661,8 +5638,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp22, fo22+uint64(l)<<2, uint64(v61))
 			// 103: isspacep.param::entry
 			c62a := u6
-			_ = c62a
-			c62 := false
+			c62 := runtime.InParamWindow(c62a)
 			c62b0 := uint32(0)
 			if c62 {
 				c62b0 = 1
@@ -5677,7 +5653,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp23, fo23+uint64(l)<<2, uint64(v63))
 			// 106: isspacep.global
 			c64a := u8
-			_ = c64a
 			c64 := runtime.IsGlobalGeneric(c64a) && c64a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c64a-w.GlobalVar(0) < uint64(0x10))
 			c64b0 := uint32(0)
 			if c64 {
@@ -5693,7 +5668,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp24, fo24+uint64(l)<<2, uint64(v65))
 			// 109: isspacep.const
 			c66a := u8
-			_ = c66a
 			c66 := (c66a-w.GlobalVar(0) < uint64(0x10))
 			c66b0 := uint32(0)
 			if c66 {
@@ -5709,7 +5683,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp25, fo25+uint64(l)<<2, uint64(v67))
 			// 112: isspacep.shared
 			c68a := u8
-			_ = c68a
 			c68 := c68a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c68b0 := uint32(0)
 			if c68 {
@@ -5725,7 +5698,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp26, fo26+uint64(l)<<2, uint64(v69))
 			// 115: isspacep.shared::cta
 			c70a := u8
-			_ = c70a
 			c70 := c70a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c70b0 := uint32(0)
 			if c70 {
@@ -5741,7 +5713,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp27, fo27+uint64(l)<<2, uint64(v71))
 			// 118: isspacep.shared::cluster
 			c72a := u8
-			_ = c72a
 			c72 := c72a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c72b0 := uint32(0)
 			if c72 {
@@ -5757,7 +5728,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp28, fo28+uint64(l)<<2, uint64(v73))
 			// 121: isspacep.local
 			c74a := u8
-			_ = c74a
 			c74 := c74a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 			c74b0 := uint32(0)
 			if c74 {
@@ -5773,8 +5743,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp29, fo29+uint64(l)<<2, uint64(v75))
 			// 124: isspacep.param
 			c76a := u8
-			_ = c76a
-			c76 := false
+			c76 := runtime.InParamWindow(c76a)
 			c76b0 := uint32(0)
 			if c76 {
 				c76b0 = 1
@@ -5789,8 +5758,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp30, fo30+uint64(l)<<2, uint64(v77))
 			// 127: isspacep.param::entry
 			c78a := u8
-			_ = c78a
-			c78 := false
+			c78 := runtime.InParamWindow(c78a)
 			c78b0 := uint32(0)
 			if c78 {
 				c78b0 = 1
@@ -5805,7 +5773,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp31, fo31+uint64(l)<<2, uint64(v79))
 			// 130: isspacep.global
 			c80a := u10
-			_ = c80a
 			c80 := runtime.IsGlobalGeneric(c80a) && c80a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c80a-w.GlobalVar(0) < uint64(0x10))
 			c80b0 := uint32(0)
 			if c80 {
@@ -5821,7 +5788,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp32, fo32+uint64(l)<<2, uint64(v81))
 			// 133: isspacep.const
 			c82a := u10
-			_ = c82a
 			c82 := (c82a-w.GlobalVar(0) < uint64(0x10))
 			c82b0 := uint32(0)
 			if c82 {
@@ -5837,7 +5803,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp33, fo33+uint64(l)<<2, uint64(v83))
 			// 136: isspacep.shared
 			c84a := u10
-			_ = c84a
 			c84 := c84a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c84b0 := uint32(0)
 			if c84 {
@@ -5853,7 +5818,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp34, fo34+uint64(l)<<2, uint64(v85))
 			// 139: isspacep.shared::cta
 			c86a := u10
-			_ = c86a
 			c86 := c86a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c86b0 := uint32(0)
 			if c86 {
@@ -5869,7 +5833,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp35, fo35+uint64(l)<<2, uint64(v87))
 			// 142: isspacep.shared::cluster
 			c88a := u10
-			_ = c88a
 			c88 := c88a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c88b0 := uint32(0)
 			if c88 {
@@ -5885,7 +5848,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp36, fo36+uint64(l)<<2, uint64(v89))
 			// 145: isspacep.local
 			c90a := u10
-			_ = c90a
 			c90 := c90a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 			c90b0 := uint32(0)
 			if c90 {
@@ -5901,8 +5863,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp37, fo37+uint64(l)<<2, uint64(v91))
 			// 148: isspacep.param
 			c92a := u10
-			_ = c92a
-			c92 := false
+			c92 := runtime.InParamWindow(c92a)
 			c92b0 := uint32(0)
 			if c92 {
 				c92b0 = 1
@@ -5917,8 +5878,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp38, fo38+uint64(l)<<2, uint64(v93))
 			// 151: isspacep.param::entry
 			c94a := u10
-			_ = c94a
-			c94 := false
+			c94 := runtime.InParamWindow(c94a)
 			c94b0 := uint32(0)
 			if c94 {
 				c94b0 = 1
@@ -5933,7 +5893,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp39, fo39+uint64(l)<<2, uint64(v95))
 			// 154: isspacep.global
 			c96a := u15
-			_ = c96a
 			c96 := runtime.IsGlobalGeneric(c96a) && c96a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c96a-w.GlobalVar(0) < uint64(0x10))
 			c96b0 := uint32(0)
 			if c96 {
@@ -5949,7 +5908,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp40, fo40+uint64(l)<<2, uint64(v97))
 			// 157: isspacep.const
 			c98a := u15
-			_ = c98a
 			c98 := (c98a-w.GlobalVar(0) < uint64(0x10))
 			c98b0 := uint32(0)
 			if c98 {
@@ -5965,7 +5923,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp41, fo41+uint64(l)<<2, uint64(v99))
 			// 160: isspacep.shared
 			c100a := u15
-			_ = c100a
 			c100 := c100a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c100b0 := uint32(0)
 			if c100 {
@@ -5981,7 +5938,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp42, fo42+uint64(l)<<2, uint64(v101))
 			// 163: isspacep.shared::cta
 			c102a := u15
-			_ = c102a
 			c102 := c102a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c102b0 := uint32(0)
 			if c102 {
@@ -5997,7 +5953,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp43, fo43+uint64(l)<<2, uint64(v103))
 			// 166: isspacep.shared::cluster
 			c104a := u15
-			_ = c104a
 			c104 := c104a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c104b0 := uint32(0)
 			if c104 {
@@ -6013,7 +5968,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp44, fo44+uint64(l)<<2, uint64(v105))
 			// 169: isspacep.local
 			c106a := u15
-			_ = c106a
 			c106 := c106a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 			c106b0 := uint32(0)
 			if c106 {
@@ -6029,8 +5983,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp45, fo45+uint64(l)<<2, uint64(v107))
 			// 172: isspacep.param
 			c108a := u15
-			_ = c108a
-			c108 := false
+			c108 := runtime.InParamWindow(c108a)
 			c108b0 := uint32(0)
 			if c108 {
 				c108b0 = 1
@@ -6045,8 +5998,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp46, fo46+uint64(l)<<2, uint64(v109))
 			// 175: isspacep.param::entry
 			c110a := u15
-			_ = c110a
-			c110 := false
+			c110 := runtime.InParamWindow(c110a)
 			c110b0 := uint32(0)
 			if c110 {
 				c110b0 = 1
@@ -6061,7 +6013,6 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			runtime.Store32(fp47, fo47+uint64(l)<<2, uint64(v111))
 			// 179: isspacep.shared
 			c113a := uint64(uint32(u112))
-			_ = c113a
 			c113 := c113a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 			c113b0 := uint32(0)
 			if c113 {
@@ -6238,7 +6189,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 			for l := range 32 {
 				// 34: isspacep.global
 				c16a := u2
-				_ = c16a
 				c16 := runtime.IsGlobalGeneric(c16a) && c16a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c16a-w.GlobalVar(0) < uint64(0x10))
 				c16b0 := uint32(0)
 				if c16 {
@@ -6262,7 +6212,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 37: isspacep.const
 				c19a := u2
-				_ = c19a
 				c19 := (c19a-w.GlobalVar(0) < uint64(0x10))
 				c19b0 := uint32(0)
 				if c19 {
@@ -6281,7 +6230,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 34: isspacep.global
 				c16a := u2
-				_ = c16a
 				c16 := runtime.IsGlobalGeneric(c16a) && c16a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c16a-w.GlobalVar(0) < uint64(0x10))
 				c16b0 := uint32(0)
 				if c16 {
@@ -6305,7 +6253,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 37: isspacep.const
 				c19a := u2
-				_ = c19a
 				c19 := (c19a-w.GlobalVar(0) < uint64(0x10))
 				c19b0 := uint32(0)
 				if c19 {
@@ -6350,7 +6297,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 40: isspacep.shared
 				c22a := u2
-				_ = c22a
 				c22 := c22a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c22b0 := uint32(0)
 				if c22 {
@@ -6379,7 +6325,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 40: isspacep.shared
 				c22a := u2
-				_ = c22a
 				c22 := c22a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c22b0 := uint32(0)
 				if c22 {
@@ -6424,7 +6369,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 43: isspacep.shared::cta
 				c25a := u2
-				_ = c25a
 				c25 := c25a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c25b0 := uint32(0)
 				if c25 {
@@ -6453,7 +6397,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 43: isspacep.shared::cta
 				c25a := u2
-				_ = c25a
 				c25 := c25a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c25b0 := uint32(0)
 				if c25 {
@@ -6498,7 +6441,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 46: isspacep.shared::cluster
 				c28a := u2
-				_ = c28a
 				c28 := c28a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c28b0 := uint32(0)
 				if c28 {
@@ -6527,7 +6469,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 46: isspacep.shared::cluster
 				c28a := u2
-				_ = c28a
 				c28 := c28a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c28b0 := uint32(0)
 				if c28 {
@@ -6572,7 +6513,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 49: isspacep.local
 				c31a := u2
-				_ = c31a
 				c31 := c31a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 				c31b0 := uint32(0)
 				if c31 {
@@ -6601,7 +6541,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 49: isspacep.local
 				c31a := u2
-				_ = c31a
 				c31 := c31a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 				c31b0 := uint32(0)
 				if c31 {
@@ -6646,8 +6585,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 52: isspacep.param
 				c34a := u2
-				_ = c34a
-				c34 := false
+				c34 := runtime.InParamWindow(c34a)
 				c34b0 := uint32(0)
 				if c34 {
 					c34b0 = 1
@@ -6675,8 +6613,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 52: isspacep.param
 				c34a := u2
-				_ = c34a
-				c34 := false
+				c34 := runtime.InParamWindow(c34a)
 				c34b0 := uint32(0)
 				if c34 {
 					c34b0 = 1
@@ -6720,8 +6657,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 55: isspacep.param::entry
 				c37a := u2
-				_ = c37a
-				c37 := false
+				c37 := runtime.InParamWindow(c37a)
 				c37b0 := uint32(0)
 				if c37 {
 					c37b0 = 1
@@ -6749,8 +6685,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 55: isspacep.param::entry
 				c37a := u2
-				_ = c37a
-				c37 := false
+				c37 := runtime.InParamWindow(c37a)
 				c37b0 := uint32(0)
 				if c37 {
 					c37b0 = 1
@@ -6794,7 +6729,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 58: isspacep.global
 				c40a := u4
-				_ = c40a
 				c40 := runtime.IsGlobalGeneric(c40a) && c40a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c40a-w.GlobalVar(0) < uint64(0x10))
 				c40b0 := uint32(0)
 				if c40 {
@@ -6823,7 +6757,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 58: isspacep.global
 				c40a := u4
-				_ = c40a
 				c40 := runtime.IsGlobalGeneric(c40a) && c40a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c40a-w.GlobalVar(0) < uint64(0x10))
 				c40b0 := uint32(0)
 				if c40 {
@@ -6868,7 +6801,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 61: isspacep.const
 				c43a := u4
-				_ = c43a
 				c43 := (c43a-w.GlobalVar(0) < uint64(0x10))
 				c43b0 := uint32(0)
 				if c43 {
@@ -6897,7 +6829,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 61: isspacep.const
 				c43a := u4
-				_ = c43a
 				c43 := (c43a-w.GlobalVar(0) < uint64(0x10))
 				c43b0 := uint32(0)
 				if c43 {
@@ -6942,7 +6873,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 64: isspacep.shared
 				c46a := u4
-				_ = c46a
 				c46 := c46a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c46b0 := uint32(0)
 				if c46 {
@@ -6971,7 +6901,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 64: isspacep.shared
 				c46a := u4
-				_ = c46a
 				c46 := c46a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c46b0 := uint32(0)
 				if c46 {
@@ -7016,7 +6945,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 67: isspacep.shared::cta
 				c49a := u4
-				_ = c49a
 				c49 := c49a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c49b0 := uint32(0)
 				if c49 {
@@ -7045,7 +6973,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 67: isspacep.shared::cta
 				c49a := u4
-				_ = c49a
 				c49 := c49a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c49b0 := uint32(0)
 				if c49 {
@@ -7090,7 +7017,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 70: isspacep.shared::cluster
 				c52a := u4
-				_ = c52a
 				c52 := c52a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c52b0 := uint32(0)
 				if c52 {
@@ -7119,7 +7045,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 70: isspacep.shared::cluster
 				c52a := u4
-				_ = c52a
 				c52 := c52a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c52b0 := uint32(0)
 				if c52 {
@@ -7164,7 +7089,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 73: isspacep.local
 				c55a := u4
-				_ = c55a
 				c55 := c55a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 				c55b0 := uint32(0)
 				if c55 {
@@ -7193,7 +7117,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 73: isspacep.local
 				c55a := u4
-				_ = c55a
 				c55 := c55a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 				c55b0 := uint32(0)
 				if c55 {
@@ -7238,8 +7161,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 76: isspacep.param
 				c58a := u4
-				_ = c58a
-				c58 := false
+				c58 := runtime.InParamWindow(c58a)
 				c58b0 := uint32(0)
 				if c58 {
 					c58b0 = 1
@@ -7267,8 +7189,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 76: isspacep.param
 				c58a := u4
-				_ = c58a
-				c58 := false
+				c58 := runtime.InParamWindow(c58a)
 				c58b0 := uint32(0)
 				if c58 {
 					c58b0 = 1
@@ -7312,8 +7233,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 79: isspacep.param::entry
 				c61a := u4
-				_ = c61a
-				c61 := false
+				c61 := runtime.InParamWindow(c61a)
 				c61b0 := uint32(0)
 				if c61 {
 					c61b0 = 1
@@ -7341,8 +7261,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 79: isspacep.param::entry
 				c61a := u4
-				_ = c61a
-				c61 := false
+				c61 := runtime.InParamWindow(c61a)
 				c61b0 := uint32(0)
 				if c61 {
 					c61b0 = 1
@@ -7386,7 +7305,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 82: isspacep.global
 				c64a := u6
-				_ = c64a
 				c64 := runtime.IsGlobalGeneric(c64a) && c64a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c64a-w.GlobalVar(0) < uint64(0x10))
 				c64b0 := uint32(0)
 				if c64 {
@@ -7415,7 +7333,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 82: isspacep.global
 				c64a := u6
-				_ = c64a
 				c64 := runtime.IsGlobalGeneric(c64a) && c64a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c64a-w.GlobalVar(0) < uint64(0x10))
 				c64b0 := uint32(0)
 				if c64 {
@@ -7460,7 +7377,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 85: isspacep.const
 				c67a := u6
-				_ = c67a
 				c67 := (c67a-w.GlobalVar(0) < uint64(0x10))
 				c67b0 := uint32(0)
 				if c67 {
@@ -7489,7 +7405,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 85: isspacep.const
 				c67a := u6
-				_ = c67a
 				c67 := (c67a-w.GlobalVar(0) < uint64(0x10))
 				c67b0 := uint32(0)
 				if c67 {
@@ -7534,7 +7449,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 88: isspacep.shared
 				c70a := u6
-				_ = c70a
 				c70 := c70a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c70b0 := uint32(0)
 				if c70 {
@@ -7563,7 +7477,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 88: isspacep.shared
 				c70a := u6
-				_ = c70a
 				c70 := c70a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c70b0 := uint32(0)
 				if c70 {
@@ -7608,7 +7521,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 91: isspacep.shared::cta
 				c73a := u6
-				_ = c73a
 				c73 := c73a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c73b0 := uint32(0)
 				if c73 {
@@ -7637,7 +7549,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 91: isspacep.shared::cta
 				c73a := u6
-				_ = c73a
 				c73 := c73a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c73b0 := uint32(0)
 				if c73 {
@@ -7682,7 +7593,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 94: isspacep.shared::cluster
 				c76a := u6
-				_ = c76a
 				c76 := c76a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c76b0 := uint32(0)
 				if c76 {
@@ -7711,7 +7621,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 94: isspacep.shared::cluster
 				c76a := u6
-				_ = c76a
 				c76 := c76a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c76b0 := uint32(0)
 				if c76 {
@@ -7756,7 +7665,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 97: isspacep.local
 				c79a := u6
-				_ = c79a
 				c79 := c79a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 				c79b0 := uint32(0)
 				if c79 {
@@ -7785,7 +7693,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 97: isspacep.local
 				c79a := u6
-				_ = c79a
 				c79 := c79a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 				c79b0 := uint32(0)
 				if c79 {
@@ -7830,8 +7737,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 100: isspacep.param
 				c82a := u6
-				_ = c82a
-				c82 := false
+				c82 := runtime.InParamWindow(c82a)
 				c82b0 := uint32(0)
 				if c82 {
 					c82b0 = 1
@@ -7859,8 +7765,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 100: isspacep.param
 				c82a := u6
-				_ = c82a
-				c82 := false
+				c82 := runtime.InParamWindow(c82a)
 				c82b0 := uint32(0)
 				if c82 {
 					c82b0 = 1
@@ -7904,8 +7809,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 103: isspacep.param::entry
 				c85a := u6
-				_ = c85a
-				c85 := false
+				c85 := runtime.InParamWindow(c85a)
 				c85b0 := uint32(0)
 				if c85 {
 					c85b0 = 1
@@ -7933,8 +7837,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 103: isspacep.param::entry
 				c85a := u6
-				_ = c85a
-				c85 := false
+				c85 := runtime.InParamWindow(c85a)
 				c85b0 := uint32(0)
 				if c85 {
 					c85b0 = 1
@@ -7978,7 +7881,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 106: isspacep.global
 				c88a := u8
-				_ = c88a
 				c88 := runtime.IsGlobalGeneric(c88a) && c88a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c88a-w.GlobalVar(0) < uint64(0x10))
 				c88b0 := uint32(0)
 				if c88 {
@@ -8007,7 +7909,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 106: isspacep.global
 				c88a := u8
-				_ = c88a
 				c88 := runtime.IsGlobalGeneric(c88a) && c88a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c88a-w.GlobalVar(0) < uint64(0x10))
 				c88b0 := uint32(0)
 				if c88 {
@@ -8052,7 +7953,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 109: isspacep.const
 				c91a := u8
-				_ = c91a
 				c91 := (c91a-w.GlobalVar(0) < uint64(0x10))
 				c91b0 := uint32(0)
 				if c91 {
@@ -8081,7 +7981,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 109: isspacep.const
 				c91a := u8
-				_ = c91a
 				c91 := (c91a-w.GlobalVar(0) < uint64(0x10))
 				c91b0 := uint32(0)
 				if c91 {
@@ -8126,7 +8025,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 112: isspacep.shared
 				c94a := u8
-				_ = c94a
 				c94 := c94a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c94b0 := uint32(0)
 				if c94 {
@@ -8155,7 +8053,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 112: isspacep.shared
 				c94a := u8
-				_ = c94a
 				c94 := c94a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c94b0 := uint32(0)
 				if c94 {
@@ -8200,7 +8097,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 115: isspacep.shared::cta
 				c97a := u8
-				_ = c97a
 				c97 := c97a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c97b0 := uint32(0)
 				if c97 {
@@ -8229,7 +8125,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 115: isspacep.shared::cta
 				c97a := u8
-				_ = c97a
 				c97 := c97a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c97b0 := uint32(0)
 				if c97 {
@@ -8274,7 +8169,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 118: isspacep.shared::cluster
 				c100a := u8
-				_ = c100a
 				c100 := c100a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c100b0 := uint32(0)
 				if c100 {
@@ -8303,7 +8197,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 118: isspacep.shared::cluster
 				c100a := u8
-				_ = c100a
 				c100 := c100a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c100b0 := uint32(0)
 				if c100 {
@@ -8348,7 +8241,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 121: isspacep.local
 				c103a := u8
-				_ = c103a
 				c103 := c103a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 				c103b0 := uint32(0)
 				if c103 {
@@ -8377,7 +8269,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 121: isspacep.local
 				c103a := u8
-				_ = c103a
 				c103 := c103a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 				c103b0 := uint32(0)
 				if c103 {
@@ -8422,8 +8313,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 124: isspacep.param
 				c106a := u8
-				_ = c106a
-				c106 := false
+				c106 := runtime.InParamWindow(c106a)
 				c106b0 := uint32(0)
 				if c106 {
 					c106b0 = 1
@@ -8451,8 +8341,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 124: isspacep.param
 				c106a := u8
-				_ = c106a
-				c106 := false
+				c106 := runtime.InParamWindow(c106a)
 				c106b0 := uint32(0)
 				if c106 {
 					c106b0 = 1
@@ -8496,8 +8385,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 127: isspacep.param::entry
 				c109a := u8
-				_ = c109a
-				c109 := false
+				c109 := runtime.InParamWindow(c109a)
 				c109b0 := uint32(0)
 				if c109 {
 					c109b0 = 1
@@ -8525,8 +8413,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 127: isspacep.param::entry
 				c109a := u8
-				_ = c109a
-				c109 := false
+				c109 := runtime.InParamWindow(c109a)
 				c109b0 := uint32(0)
 				if c109 {
 					c109b0 = 1
@@ -8570,7 +8457,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 130: isspacep.global
 				c112a := u10
-				_ = c112a
 				c112 := runtime.IsGlobalGeneric(c112a) && c112a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c112a-w.GlobalVar(0) < uint64(0x10))
 				c112b0 := uint32(0)
 				if c112 {
@@ -8599,7 +8485,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 130: isspacep.global
 				c112a := u10
-				_ = c112a
 				c112 := runtime.IsGlobalGeneric(c112a) && c112a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c112a-w.GlobalVar(0) < uint64(0x10))
 				c112b0 := uint32(0)
 				if c112 {
@@ -8644,7 +8529,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 133: isspacep.const
 				c115a := u10
-				_ = c115a
 				c115 := (c115a-w.GlobalVar(0) < uint64(0x10))
 				c115b0 := uint32(0)
 				if c115 {
@@ -8673,7 +8557,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 133: isspacep.const
 				c115a := u10
-				_ = c115a
 				c115 := (c115a-w.GlobalVar(0) < uint64(0x10))
 				c115b0 := uint32(0)
 				if c115 {
@@ -8718,7 +8601,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 136: isspacep.shared
 				c118a := u10
-				_ = c118a
 				c118 := c118a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c118b0 := uint32(0)
 				if c118 {
@@ -8747,7 +8629,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 136: isspacep.shared
 				c118a := u10
-				_ = c118a
 				c118 := c118a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c118b0 := uint32(0)
 				if c118 {
@@ -8792,7 +8673,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 139: isspacep.shared::cta
 				c121a := u10
-				_ = c121a
 				c121 := c121a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c121b0 := uint32(0)
 				if c121 {
@@ -8821,7 +8701,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 139: isspacep.shared::cta
 				c121a := u10
-				_ = c121a
 				c121 := c121a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c121b0 := uint32(0)
 				if c121 {
@@ -8866,7 +8745,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 142: isspacep.shared::cluster
 				c124a := u10
-				_ = c124a
 				c124 := c124a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c124b0 := uint32(0)
 				if c124 {
@@ -8895,7 +8773,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 142: isspacep.shared::cluster
 				c124a := u10
-				_ = c124a
 				c124 := c124a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c124b0 := uint32(0)
 				if c124 {
@@ -8940,7 +8817,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 145: isspacep.local
 				c127a := u10
-				_ = c127a
 				c127 := c127a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 				c127b0 := uint32(0)
 				if c127 {
@@ -8969,7 +8845,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 145: isspacep.local
 				c127a := u10
-				_ = c127a
 				c127 := c127a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 				c127b0 := uint32(0)
 				if c127 {
@@ -9014,8 +8889,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 148: isspacep.param
 				c130a := u10
-				_ = c130a
-				c130 := false
+				c130 := runtime.InParamWindow(c130a)
 				c130b0 := uint32(0)
 				if c130 {
 					c130b0 = 1
@@ -9043,8 +8917,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 148: isspacep.param
 				c130a := u10
-				_ = c130a
-				c130 := false
+				c130 := runtime.InParamWindow(c130a)
 				c130b0 := uint32(0)
 				if c130 {
 					c130b0 = 1
@@ -9088,8 +8961,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 151: isspacep.param::entry
 				c133a := u10
-				_ = c133a
-				c133 := false
+				c133 := runtime.InParamWindow(c133a)
 				c133b0 := uint32(0)
 				if c133 {
 					c133b0 = 1
@@ -9117,8 +8989,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 151: isspacep.param::entry
 				c133a := u10
-				_ = c133a
-				c133 := false
+				c133 := runtime.InParamWindow(c133a)
 				c133b0 := uint32(0)
 				if c133 {
 					c133b0 = 1
@@ -9162,7 +9033,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 154: isspacep.global
 				c136a := u15
-				_ = c136a
 				c136 := runtime.IsGlobalGeneric(c136a) && c136a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c136a-w.GlobalVar(0) < uint64(0x10))
 				c136b0 := uint32(0)
 				if c136 {
@@ -9191,7 +9061,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 154: isspacep.global
 				c136a := u15
-				_ = c136a
 				c136 := runtime.IsGlobalGeneric(c136a) && c136a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c136a-w.GlobalVar(0) < uint64(0x10))
 				c136b0 := uint32(0)
 				if c136 {
@@ -9236,7 +9105,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 157: isspacep.const
 				c139a := u15
-				_ = c139a
 				c139 := (c139a-w.GlobalVar(0) < uint64(0x10))
 				c139b0 := uint32(0)
 				if c139 {
@@ -9265,7 +9133,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 157: isspacep.const
 				c139a := u15
-				_ = c139a
 				c139 := (c139a-w.GlobalVar(0) < uint64(0x10))
 				c139b0 := uint32(0)
 				if c139 {
@@ -9310,7 +9177,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 160: isspacep.shared
 				c142a := u15
-				_ = c142a
 				c142 := c142a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c142b0 := uint32(0)
 				if c142 {
@@ -9339,7 +9205,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 160: isspacep.shared
 				c142a := u15
-				_ = c142a
 				c142 := c142a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c142b0 := uint32(0)
 				if c142 {
@@ -9384,7 +9249,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 163: isspacep.shared::cta
 				c145a := u15
-				_ = c145a
 				c145 := c145a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c145b0 := uint32(0)
 				if c145 {
@@ -9413,7 +9277,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 163: isspacep.shared::cta
 				c145a := u15
-				_ = c145a
 				c145 := c145a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c145b0 := uint32(0)
 				if c145 {
@@ -9458,7 +9321,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 166: isspacep.shared::cluster
 				c148a := u15
-				_ = c148a
 				c148 := c148a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c148b0 := uint32(0)
 				if c148 {
@@ -9487,7 +9349,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 166: isspacep.shared::cluster
 				c148a := u15
-				_ = c148a
 				c148 := c148a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c148b0 := uint32(0)
 				if c148 {
@@ -9532,7 +9393,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 169: isspacep.local
 				c151a := u15
-				_ = c151a
 				c151 := c151a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 				c151b0 := uint32(0)
 				if c151 {
@@ -9561,7 +9421,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 169: isspacep.local
 				c151a := u15
-				_ = c151a
 				c151 := c151a-uint64(runtime.LocalWindow) < uint64(0x10000000)
 				c151b0 := uint32(0)
 				if c151 {
@@ -9606,8 +9465,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 172: isspacep.param
 				c154a := u15
-				_ = c154a
-				c154 := false
+				c154 := runtime.InParamWindow(c154a)
 				c154b0 := uint32(0)
 				if c154 {
 					c154b0 = 1
@@ -9635,8 +9493,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 172: isspacep.param
 				c154a := u15
-				_ = c154a
-				c154 := false
+				c154 := runtime.InParamWindow(c154a)
 				c154b0 := uint32(0)
 				if c154 {
 					c154b0 = 1
@@ -9680,8 +9537,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 175: isspacep.param::entry
 				c157a := u15
-				_ = c157a
-				c157 := false
+				c157 := runtime.InParamWindow(c157a)
 				c157b0 := uint32(0)
 				if c157 {
 					c157b0 = 1
@@ -9709,8 +9565,7 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 175: isspacep.param::entry
 				c157a := u15
-				_ = c157a
-				c157 := false
+				c157 := runtime.InParamWindow(c157a)
 				c157b0 := uint32(0)
 				if c157 {
 					c157b0 = 1
@@ -9756,7 +9611,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 179: isspacep.shared
 				c161a := uint64(uint32(u160))
-				_ = c161a
 				c161 := c161a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c161b0 := uint32(0)
 				if c161 {
@@ -9785,7 +9639,6 @@ func sBlock0(w *runtime.Warp, m uint32, budget int) {
 				}
 				// 179: isspacep.shared
 				c161a := uint64(uint32(u160))
-				_ = c161a
 				c161 := c161a-uint64(runtime.SharedWindow) < uint64(0x10000000)
 				c161b0 := uint32(0)
 				if c161 {

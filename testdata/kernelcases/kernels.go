@@ -712,6 +712,28 @@ var kernelCases = []kernelCase{
 		}}
 	}},
 
+	// nvcc/grid_constant.cu
+	{file: "grid_constant", kernel: "grid_const", shapes: boundedShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		in := f.f32(8*s.n, -10, 10)
+		w := [8]float32(f.f32(8, -2, 2))
+		n := int32(f.rng.IntN(9))
+		c := structBytes(f, struct {
+			W [8]float32
+			N int32
+		}{w, n})
+		out := outputBuf[float32](f, s.n)
+		return kernelLaunch{args: []any{c, inputBuf(f, in), out, s.n}, check: func(t *testing.T) {
+			want := tabulate(s.n, func(i int) float32 {
+				var d float32
+				for k := range int(n) {
+					d = refFMA32(w[k], in[8*i+k], d)
+				}
+				return d
+			})
+			requireElemsF32(t, "out", want, readBuf[float32](f, out, s.n))
+		}}
+	}},
+
 	// nvcc/cg_tiles.cu
 	{file: "cg_tiles", kernel: "tile_reduce64", shapes: cgTileShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
 		return cgTileReduce(f, s, 64)
