@@ -36,6 +36,9 @@ const (
 // row-major, lane l's register r holds element 8l+2r+h (.bf16, half h) or 4l+r (.tf32).
 // The .f64 fragments (m8n8k4: a 8x4, b 4x8, c and d 8x8) hold each element once in 64-bit
 // registers: lane l holds element l of a and of b, and elements 2l and 2l+1 of c and d.
+// The integer fragments (m16n16k16: a and b 16x16 .s8 or .u8 in 2 registers, c and d .s32
+// as .f32's) hold each element of a and b once: lane l's register r, byte h (the lowest
+// first) holds element 8l+4r+h, numbering the matrix's elements row-major.
 
 // WmmaRegs returns how many registers a lane holds of fragment f of type t (isa.MatF16,
 // isa.MatBF16, isa.MatTF32 or isa.MatF32).
@@ -48,6 +51,9 @@ func WmmaRegs(f WmmaFrag, t isa.MatType) int {
 	}
 	if f == WmmaC && t == isa.MatF16 || f != WmmaC && (t == isa.MatBF16 || t == isa.MatTF32) {
 		return 4
+	}
+	if t == isa.MatS8 || t == isa.MatU8 {
+		return 2
 	}
 	return 8
 }
@@ -81,6 +87,8 @@ func WmmaDims(f WmmaFrag, t isa.MatType) (rows, cols int) {
 // wmmaElemSize is the size in bytes of an element of type t in memory.
 func wmmaElemSize(t isa.MatType) int {
 	switch t {
+	case isa.MatS8, isa.MatU8:
+		return 1
 	case isa.MatF16, isa.MatBF16:
 		return 2
 	case isa.MatF64:
@@ -89,9 +97,13 @@ func wmmaElemSize(t isa.MatType) int {
 	return 4
 }
 
-// wmmaElem returns the element (row, column) that half h of register r of lane l holds.
+// wmmaElem returns the element (row, column) that part h (a half, or an 8-bit type's byte) of
+// register r of lane l holds.
 func wmmaElem(f WmmaFrag, t isa.MatType, l, r, h int) (int, int) {
 	switch {
+	case t == isa.MatS8 || t == isa.MatU8:
+		e := 8*l + 4*r + h
+		return e / 16, e % 16
 	case t == isa.MatF64:
 		_, cols := WmmaDims(f, t)
 		e := l
@@ -169,9 +181,12 @@ func (w *Warp) WmmaLoad(f WmmaFrag, t isa.MatType, col bool, sp Space, d [8]int,
 	for i := range rows {
 		for j := range cols {
 			b := w.Bytes(sp, addr[i][j], esize, 0, loc)
-			if esize == 2 {
+			switch esize {
+			case 1:
+				v[i][j] = uint64(b[0])
+			case 2:
 				v[i][j] = uint64(binary.LittleEndian.Uint16(b))
-			} else {
+			default:
 				v[i][j] = LoadBits(b)
 			}
 		}
@@ -185,9 +200,12 @@ func (w *Warp) WmmaLoad(f WmmaFrag, t isa.MatType, col bool, sp Space, d [8]int,
 				D[l] = v[i][j]
 				continue
 			}
-			i0, j0 := wmmaElem(f, t, l, r, 0)
-			i1, j1 := wmmaElem(f, t, l, r, 1)
-			D[l] = v[i0][j0] | v[i1][j1]<<16
+			var x uint64
+			for h := range 4 / esize {
+				i, j := wmmaElem(f, t, l, r, h)
+				x |= v[i][j] << (8 * esize * h)
+			}
+			D[l] = x
 		}
 	}
 }
@@ -251,6 +269,9 @@ func (w *Warp) WmmaMma(it, ct, dt isa.MatType, d, a, b, c [8]int, m uint32, loc 
 	if it == isa.MatF64 {
 		w.wmmaMmaF64(d, a, b, c)
 		return
+	}
+	if it == isa.MatS8 || it == isa.MatU8 {
+		panic("runtime: WmmaMma on integer fragments: use WmmaMmaInt")
 	}
 	var A, B, C [16][16]float64
 	lanes, halves := WarpSize, 2
@@ -339,6 +360,57 @@ func (w *Warp) wmmaMmaF64(d, a, b, c [8]int) {
 		for r := range 2 {
 			i, j := wmmaElem(WmmaC, isa.MatF64, l, r, 0)
 			w.Reg(d[r])[l] = math.Float64bits(D[i][j])
+		}
+	}
+}
+
+// WmmaMmaInt runs wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.s32.{s8,u8}.{s8,u8}.s32{.satfinite}
+// d, a, b, c for the lanes m (all of the warp): D = A*B + C on the 16x16 integer fragments
+// (at and bt are isa.MatS8 or isa.MatU8), each element isa.MmaDotInt (exact; .satfinite
+// clamps to the .s32 range, else it wraps). All registers are read before any is written.
+func (w *Warp) WmmaMmaInt(at, bt isa.MatType, satfinite bool, d, a, b, c [8]int, m uint32, loc string) {
+	if m == 0 {
+		return
+	}
+	w.alignedWarp(m, "wmma.mma.sync.aligned", loc)
+	elem := func(t isa.MatType, r uint64, h int) int32 {
+		x := uint8(r >> (8 * h))
+		if t == isa.MatS8 {
+			return int32(int8(x))
+		}
+		return int32(x)
+	}
+	var A, B [16][16]int32
+	var C [16][16]int32
+	for l := range WarpSize {
+		for r := range WmmaRegs(WmmaA, at) {
+			ra, rb := w.Reg(a[r])[l], w.Reg(b[r])[l]
+			for h := range 4 {
+				i, j := wmmaElem(WmmaA, at, l, r, h)
+				A[i][j] = elem(at, ra, h)
+				i, j = wmmaElem(WmmaB, bt, l, r, h)
+				B[i][j] = elem(bt, rb, h)
+			}
+		}
+		for r := range WmmaRegs(WmmaC, isa.MatS32) {
+			i, j := wmmaElem(WmmaC, isa.MatS32, l, r, 0)
+			C[i][j] = int32(uint32(w.Reg(c[r])[l]))
+		}
+	}
+	var D [16][16]int32
+	var colB [16]int32
+	for j := range 16 {
+		for k := range 16 {
+			colB[k] = B[k][j]
+		}
+		for i := range 16 {
+			D[i][j] = isa.MmaDotInt(C[i][j], A[i][:], colB[:], satfinite)
+		}
+	}
+	for l := range WarpSize {
+		for r := range WmmaRegs(WmmaC, isa.MatS32) {
+			i, j := wmmaElem(WmmaC, isa.MatS32, l, r, 0)
+			w.Reg(d[r])[l] = uint64(uint32(D[i][j]))
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/runtime/isa"
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
@@ -62,7 +63,7 @@ func (e *emitter) matrix() runtime.Instr {
 }
 
 // wmma lowers the wmma instructions (layout.Wmma lists the forms) to runtime.Warp.WmmaLoad,
-// WmmaStore and WmmaMma, as codegen/gosrc does.
+// WmmaStore, WmmaMma and WmmaMmaInt, as codegen/gosrc does.
 func (e *emitter) wmma() runtime.Instr {
 	form, ok, msg := layout.Wmma(e.in)
 	switch {
@@ -88,6 +89,10 @@ func (e *emitter) wmma() runtime.Instr {
 			return nil
 		}
 		it, ct, dt := form.In, form.C, form.DT
+		if dt == isa.MatS32 {
+			bt, satf := form.InB, form.Satfinite
+			return func(w *runtime.Warp, m uint32) { w.WmmaMmaInt(it, bt, satf, d, a, b, c, m, loc) }
+		}
 		return func(w *runtime.Warp, m uint32) { w.WmmaMma(it, ct, dt, d, a, b, c, m, loc) }
 	}
 	sp := map[frontend.Space]runtime.Space{frontend.SpaceGlobal: runtime.SpaceGlobal, frontend.SpaceShared: runtime.SpaceShared,

@@ -56,9 +56,6 @@ func (e *blockEmit) matrix(in *ssa.Instr) {
 		}
 	} else {
 		a, b, c := slots(form.A, false), slots(form.B, false), slots(form.Cs, false)
-		mt := func(t isa.MatType) jen.Code {
-			return jen.Qual(isaPath, map[isa.MatType]string{isa.MatF16: "MatF16", isa.MatBF16: "MatBF16", isa.MatTF32: "MatTF32", isa.MatF32: "MatF32", isa.MatF64: "MatF64"}[t])
-		}
 		call = func(mask string) []jen.Code {
 			if form.Int {
 				return []jen.Code{jen.Id("w").Dot("MmaInt").Call(jen.Lit(form.K), jen.Lit(form.SignedA), jen.Lit(form.SignedB), jen.Lit(form.Satfinite), d, a, b, c, jen.Id(mask), lc)}
@@ -75,7 +72,7 @@ func (e *blockEmit) matrix(in *ssa.Instr) {
 }
 
 // wmma lowers the wmma instructions (layout.Wmma lists the forms) as codegen/closure does, to
-// runtime.Warp.WmmaLoad, WmmaStore and WmmaMma with register slots as literals.
+// runtime.Warp.WmmaLoad, WmmaStore, WmmaMma and WmmaMmaInt with register slots as literals.
 func (e *blockEmit) wmma(in *ssa.Instr) {
 	form, ok, msg := layout.Wmma(in)
 	switch {
@@ -102,14 +99,14 @@ func (e *blockEmit) wmma(in *ssa.Instr) {
 		}
 		return jen.Index(jen.Lit(8)).Int().Values(s[:]...)
 	}
-	mt := func(t isa.MatType) jen.Code {
-		return jen.Qual(isaPath, map[isa.MatType]string{isa.MatF16: "MatF16", isa.MatBF16: "MatBF16", isa.MatTF32: "MatTF32", isa.MatF32: "MatF32", isa.MatF64: "MatF64"}[t])
-	}
 	lc := jen.Lit(layout.Loc(in.Pos))
 	var call func(mask string) []jen.Code
 	if form.Kind == layout.WmmaMma {
 		d, a, b, c := slots(form.D, true), slots(form.A, false), slots(form.B, false), slots(form.Cs, false)
 		call = func(mask string) []jen.Code {
+			if form.DT == isa.MatS32 {
+				return []jen.Code{jen.Id("w").Dot("WmmaMmaInt").Call(mt(form.In), mt(form.InB), jen.Lit(form.Satfinite), d, a, b, c, jen.Id(mask), lc)}
+			}
 			return []jen.Code{jen.Id("w").Dot("WmmaMma").Call(mt(form.In), mt(form.C), mt(form.DT), d, a, b, c, jen.Id(mask), lc)}
 		}
 	} else {
@@ -142,3 +139,10 @@ func (e *blockEmit) wmma(in *ssa.Instr) {
 	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s", in.Pos.Line, spelling(in)))
 	e.guarded(in, call)
 }
+
+// matTypeNames are the names of the isa.MatType constants.
+var matTypeNames = map[isa.MatType]string{isa.MatF16: "MatF16", isa.MatBF16: "MatBF16", isa.MatTF32: "MatTF32", isa.MatF32: "MatF32",
+	isa.MatF64: "MatF64", isa.MatS8: "MatS8", isa.MatU8: "MatU8", isa.MatS32: "MatS32"}
+
+// mt is the isa.MatType constant t in generated code.
+func mt(t isa.MatType) jen.Code { return jen.Qual(isaPath, matTypeNames[t]) }

@@ -255,10 +255,12 @@ type WmmaForm struct {
 	Stride    ssa.Arg
 	HasStride bool
 	// Regs are a load's destination or a store's source registers; D, A, B and Cs mma's,
-	// C and D its accumulator types, In the type of its A and B (isa.MatF16, isa.MatBF16 or
-	// isa.MatTF32).
+	// C and D its accumulator types, In the type of its A and B (isa.MatF16, isa.MatBF16,
+	// isa.MatTF32 or isa.MatF64) or of its A (isa.MatS8 or isa.MatU8, the integer forms),
+	// InB the type of its B, and Satfinite an integer mma's .satfinite.
 	Regs, D, A, B, Cs []ssa.Arg
-	C, DT, In         isa.MatType
+	C, DT, In, InB    isa.MatType
+	Satfinite         bool
 }
 
 var (
@@ -274,8 +276,8 @@ var (
 	modFragD     = knownMod(".d")
 )
 
-// Wmma classifies the wmma forms both back ends support: .f16 and .bf16 inputs of the
-// m16n16k16 shape, .tf32 inputs of the m16n16k8 shape and .f64 ones of the m8n8k4 shape,
+// Wmma classifies the wmma forms both back ends support: .f16, .bf16, .s8 and .u8 inputs of
+// the m16n16k16 shape, .tf32 inputs of the m16n16k8 shape and .f64 ones of the m8n8k4 shape,
 //
 //	wmma.load.{a,b}.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.{f16,bf16} r, [p]{, stride}
 //	wmma.load.{a,b}.sync.aligned.{row,col}.m16n16k8{.global,.shared{::cta}}.tf32 r, [p]{, stride}
@@ -288,18 +290,22 @@ var (
 //	wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k8.f32.tf32.tf32.f32 d, a, b, c
 //	wmma.{load.{a,b,c},store.d}.sync.aligned.{row,col}.m8n8k4{.global,.shared{::cta}}.f64 ...
 //	wmma.mma.sync.aligned.{row,col}.{row,col}.m8n8k4.f64.f64.f64.f64{.rn} d, a, b, c
+//	wmma.load.{a,b}.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.{s8,u8} r, [p]{, stride}
+//	wmma.{load.c,store.d}.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.s32 ...
+//	wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.s32.{s8,u8}.{s8,u8}.s32{.satfinite} d, a, b, c
 //
 // (no state space: a generic address). r is a vector of .b32 registers (runtime.WmmaRegs:
 // 8 for .f16 a and b, 4 for .bf16 and .tf32 ones and for an .f16 accumulator, 8 .f32 ones
-// for an .f32 accumulator; .f64 registers for .f64: 1 for a and b, 2 for c and d). It
-// reports ok for such a form, a message for a malformed one, and neither for a form no back
-// end supports (other shapes and types, .satfinite, rounding other than .f64's .rn,
-// wmma.load/store of sub-byte and integer types).
+// for an .f32 accumulator, 2 for .s8 and .u8 a and b, 8 for an .s32 accumulator; .f64
+// registers for .f64: 1 for a and b, 2 for c and d). It reports ok for such a form, a
+// message for a malformed one, and neither for a form no back end supports (other shapes
+// and types, .satfinite on floating-point types, rounding other than .f64's .rn, sub-byte
+// types).
 func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 	if in.Op != frontend.OpWmma {
 		return f, false, ""
 	}
-	var sync, aligned, shape, k8, k4, rn, load, store, mma, row, col, fa, fb, fc, fd int
+	var sync, aligned, shape, k8, k4, rn, satf, load, store, mma, row, col, fa, fb, fc, fd int
 	var types []frontend.Type
 	var spaces []frontend.Space
 	for _, m := range in.Mods {
@@ -320,6 +326,8 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 			k4++
 		case m == frontend.ModRn:
 			rn++
+		case m == frontend.ModSatfinite:
+			satf++
 		case m == modLoad:
 			load++
 		case m == modStore:
@@ -349,8 +357,13 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 	if sync != 1 || aligned != 1 || shape != 1 || load+store+mma != 1 {
 		return f, false, ""
 	}
-	acc := map[frontend.Type]isa.MatType{frontend.F32: isa.MatF32, frontend.F16: isa.MatF16, frontend.F64: isa.MatF64}
-	inputs := map[frontend.Type]isa.MatType{frontend.F16: isa.MatF16, frontend.BF16: isa.MatBF16, frontend.TF32: isa.MatTF32, frontend.F64: isa.MatF64}
+	acc := map[frontend.Type]isa.MatType{frontend.F32: isa.MatF32, frontend.F16: isa.MatF16, frontend.F64: isa.MatF64, frontend.S32: isa.MatS32}
+	inputs := map[frontend.Type]isa.MatType{frontend.F16: isa.MatF16, frontend.BF16: isa.MatBF16, frontend.TF32: isa.MatTF32, frontend.F64: isa.MatF64,
+		frontend.S8: isa.MatS8, frontend.U8: isa.MatU8}
+	integer := func(t isa.MatType) bool { return t == isa.MatS8 || t == isa.MatU8 }
+	if satf > 1 || satf == 1 && mma == 0 {
+		return f, false, ""
+	}
 	// shapeOK: .tf32 inputs go with m16n16k8, .f64 ones with m8n8k4, the others with
 	// m16n16k16; .rn only with .f64's mma.
 	shapeOK := func(in isa.MatType) bool {
@@ -384,7 +397,18 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 		f.Kind, f.In = WmmaMma, isa.MatF16
 		f.DT, okD = acc[types[0]]
 		f.C, okC = acc[types[len(types)-1]]
-		if len(types) == 4 {
+		f.Satfinite = satf == 1
+		if len(types) == 4 && types[0] == frontend.S32 {
+			// .s32.{s8,u8}.{s8,u8}.s32{.satfinite}, m16n16k16 only.
+			var okA, okB bool
+			f.In, okA = inputs[types[1]]
+			f.InB, okB = inputs[types[2]]
+			if !okA || !okB || !integer(f.In) || !integer(f.InB) || f.C != isa.MatS32 || k8+k4 != 0 || rn != 0 {
+				return f, false, ""
+			}
+		} else if satf != 0 || f.DT == isa.MatS32 || f.C == isa.MatS32 {
+			return f, false, ""
+		} else if len(types) == 4 {
 			// .f32.{bf16,tf32}.{bf16,tf32}.f32 or .f64.f64.f64.f64: the inputs' type between
 			// the accumulators'.
 			var okIn bool
@@ -393,11 +417,14 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 			if f.In == isa.MatF64 {
 				accT = isa.MatF64
 			}
-			if !okIn || f.In == isa.MatF16 || types[2] != types[1] || f.DT != accT || f.C != accT {
+			if !okIn || f.In == isa.MatF16 || integer(f.In) || types[2] != types[1] || f.DT != accT || f.C != accT {
 				return f, false, ""
 			}
 		} else if f.DT == isa.MatF64 || f.C == isa.MatF64 {
 			return f, false, ""
+		}
+		if !integer(f.In) {
+			f.InB = f.In
 		}
 		if !okD || !okC || !shapeOK(f.In) {
 			return f, false, ""
@@ -409,7 +436,7 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 			frag runtime.WmmaFrag
 			what string
 		}{{&f.D, in.Dsts[0], f.DT, runtime.WmmaC, "d"}, {&f.A, in.Args[0], f.In, runtime.WmmaA, "a"},
-			{&f.B, in.Args[1], f.In, runtime.WmmaB, "b"}, {&f.Cs, in.Args[2], f.C, runtime.WmmaC, "c"}} {
+			{&f.B, in.Args[1], f.InB, runtime.WmmaB, "b"}, {&f.Cs, in.Args[2], f.C, runtime.WmmaC, "c"}} {
 			if *x.dst, msg = vec(x.a, x.t, x.frag, x.what); msg != "" {
 				return f, false, msg
 			}
@@ -454,7 +481,7 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 		}
 		args = args[1:]
 	} else {
-		if fd != 1 || fa+fb+fc != 0 || t == isa.MatBF16 || t == isa.MatTF32 || !accShapeOK(t) || len(in.Dsts) != 0 || len(args) < 2 || len(args) > 3 || args[0].Kind != ssa.ArgAddr {
+		if fd != 1 || fa+fb+fc != 0 || t == isa.MatBF16 || t == isa.MatTF32 || integer(t) || !accShapeOK(t) || len(in.Dsts) != 0 || len(args) < 2 || len(args) > 3 || args[0].Kind != ssa.ArgAddr {
 			return f, false, ""
 		}
 		f.Kind, f.Frag, f.Addr = WmmaStore, runtime.WmmaC, args[0]

@@ -12,6 +12,9 @@ const (
 	MatTF32                // .tf32, one a .b32 register: an f32 whose low 13 mantissa bits are ignored
 	MatF32                 // .f32, one a register
 	MatF64                 // .f64, one a 64-bit register (wmma's m8n8k4)
+	MatS8                  // .s8, four a .b32 register (integer wmma; lowest byte first)
+	MatU8                  // .u8, four a .b32 register
+	MatS32                 // .s32, one a register (integer wmma's accumulator)
 )
 
 // MatElem returns element i (0 or 1 for the packed 16-bit types, 0 otherwise) of a fragment

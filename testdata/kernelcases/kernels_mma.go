@@ -245,3 +245,76 @@ var mmaKernelCases = []kernelCase{
 		}}
 	}},
 }
+
+// wmmaIntShapes launch one 16x16 tile a warp, a partial block's worth of warps included.
+var wmmaIntShapes = []kernelShape{
+	{grid: runtime.D1(1), block: runtime.D1(32), n: 1},
+	{grid: runtime.D1(2), block: runtime.D1(96), n: 6},
+}
+
+// wmmaIntKernelCases are nvcc/wmma_int.cu's kernels: integer wmma on 16x16x16 tiles.
+var wmmaIntKernelCases = []kernelCase{
+	{file: "wmma_int", kernel: "imma_s8", shapes: wmmaIntShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		return wmmaIntCase(f, s, true)
+	}},
+	{file: "wmma_int", kernel: "imma_u8", shapes: wmmaIntShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		return wmmaIntCase(f, s, false)
+	}},
+}
+
+func init() { kernelCases = append(kernelCases, wmmaIntKernelCases...) }
+
+// wmmaIntCase sets up imma_s8 (signed) or imma_u8: s.n tiles of 8-bit A and B and 32-bit C,
+// whose elements are small or near the ends of the int32 range, so that imma_s8's saturating
+// sums and imma_u8's wrapping ones both happen.
+func wmmaIntCase(f *kernelFixture, s kernelShape, signed bool) kernelLaunch {
+	n := 256 * s.n
+	a, b := make([]uint8, n), make([]uint8, n)
+	for i := range n {
+		a[i], b[i] = uint8(f.rng.Uint32()), uint8(f.rng.Uint32())
+	}
+	c := tabulate(n, func(int) int32 {
+		d := int32(f.rng.IntN(300000))
+		switch f.rng.IntN(3) {
+		case 0:
+			return math.MaxInt32 - d
+		case 1:
+			return math.MinInt32 + d
+		}
+		return d - 150000
+	})
+	d := outputBuf[int32](f, n)
+	return kernelLaunch{args: []any{d, inputBuf(f, a), inputBuf(f, b), inputBuf(f, c)}, check: func(t *testing.T) {
+		elem := func(x uint8) int64 {
+			if signed {
+				return int64(int8(x))
+			}
+			return int64(x)
+		}
+		want := make([]int32, n)
+		for w := range s.n {
+			o := 256 * w // the tile's first element
+			for i := range 16 {
+				for j := range 16 {
+					// imma_s8: A row-major, B column-major, C row-major, D column-major;
+					// imma_u8: A column-major, B row-major, C column-major, D row-major.
+					ai, bj, ci, di := func(k int) int { return o + 16*i + k }, func(k int) int { return o + 16*j + k }, o+16*i+j, o+16*j+i
+					if !signed {
+						ai, bj, ci, di = func(k int) int { return o + 16*k + i }, func(k int) int { return o + 16*k + j }, o+16*j+i, o+16*i+j
+					}
+					sum := int64(c[ci])
+					for k := range 16 {
+						sum += elem(a[ai(k)]) * elem(b[bj(k)])
+					}
+					if signed {
+						sum = min(max(sum, math.MinInt32), math.MaxInt32)
+						want[di] = int32(2*uint32(int32(sum)) - 1)
+					} else {
+						want[di] = int32(sum)
+					}
+				}
+			}
+		}
+		requireElems(t, "d", want, readBuf[int32](f, d, n))
+	}}
+}
