@@ -1,7 +1,6 @@
 package ptx2go_test
 
 import (
-	"encoding/binary"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -24,16 +23,12 @@ func TestCvtaParam(t *testing.T) {
 		require.NoError(t, err)
 		dev := runtime.NewDevice()
 		s := [4]uint32{7, 0x100, 0xfffffff0, 0x0a000004}
-		var sb [16]byte
-		for i, v := range s {
-			binary.LittleEndian.PutUint32(sb[4*i:], v)
-		}
 		k, err := mod.Kernel("read")
 		require.NoError(t, err)
 		const n = 40
 		out, err := dev.Malloc(4 * n)
 		require.NoError(t, err)
-		require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(2), runtime.D1(n/2), out, sb[:]))
+		require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(2), runtime.D1(n/2), out, s))
 		got := make([]uint32, n)
 		require.NoError(t, runtime.Download(dev, got, out))
 		want := make([]uint32, n)
@@ -44,7 +39,10 @@ func TestCvtaParam(t *testing.T) {
 
 		k, err = mod.Kernel("write")
 		require.NoError(t, err)
-		err = k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), sb[:])
+		err = k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(32), struct {
+			A, B uint32
+			_    [2]uint32
+		}{A: 1, B: 2})
 		f := checkFault(t, err, faultWant{
 			kind: runtime.FaultReadOnly, kernel: "write", loc: faultLocIn(t, path, "write"),
 			thread: runtime.Dim3{X: 5}, hasAddr: true, addr: 8, space: "param",
@@ -70,4 +68,38 @@ func TestCvtaParamInFunc(t *testing.T) {
 	_, err = gosrc.Generate(prog, gosrc.Options{})
 	require.ErrorContains(t, err, "f.ptx:8")
 	require.ErrorContains(t, err, msg)
+}
+
+// TestAggregateArgs checks the Go values an aggregate parameter takes: []byte, or a fixed-size
+// array or struct in encoding/binary's layout, of exactly its size.
+func TestAggregateArgs(t *testing.T) {
+	mod, err := ptx2go.CompileFile("testdata/ptx/hand/cvta_param.ptx")
+	require.NoError(t, err)
+	k, err := mod.Kernel("read")
+	require.NoError(t, err)
+	want := []byte{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}
+	for _, a := range []any{want[8:], [4]int32{1, 2, 3, -1}} {
+		got, err := k.PackArgs(runtime.Ptr(0), a)
+		require.NoError(t, err, "%T", a)
+		require.Equal(t, want, got, "%T", a)
+	}
+	got, err := k.PackArgs(runtime.Ptr(0), struct {
+		A    uint32
+		B, C uint16
+		_    uint32
+		D    int32
+	}{A: 1, B: 2, C: 3, D: -1})
+	require.NoError(t, err)
+	require.Equal(t, []byte{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 3, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}, got)
+	for _, c := range []struct {
+		arg any
+		msg string
+	}{
+		{[3]uint32{}, "an aggregate parameter of 16 bytes, got 12 ([3]uint32)"},
+		{"sixteen bytes!!!", "takes []byte or a fixed-size array or struct of numbers, not string"},
+		{[]int{1, 2}, "not []int"},
+	} {
+		_, err := k.PackArgs(runtime.Ptr(0), c.arg)
+		require.ErrorContains(t, err, c.msg)
+	}
 }

@@ -11,6 +11,7 @@ package ptx2go
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"os"
@@ -174,7 +175,9 @@ func (k *Kernel) Params() []Param { return slices.Clone(k.params) }
 // Launch runs the kernel on a grid of CTAs with no dynamic shared memory. Arguments follow
 // the kernel's parameters in order: runtime.Ptr for device addresses, Go integers and floats
 // converted to the parameter's type (an error if they do not fit), []byte for aggregates and
-// .b128 parameters.
+// .b128 parameters, or for an aggregate any fixed-size array or struct of numbers, in
+// encoding/binary's little-endian layout (which has no padding: blank _ fields give a C
+// struct's).
 func (k *Kernel) Launch(ctx context.Context, dev *runtime.Device, grid, block runtime.Dim3, args ...any) error {
 	return k.LaunchConfig(ctx, dev, runtime.LaunchConfig{Grid: grid, Block: block}, args...)
 }
@@ -217,10 +220,15 @@ func (p Param) Encode(a any) ([]byte, error) {
 	if p.Array {
 		b, ok := a.([]byte)
 		if !ok {
-			return nil, fmt.Errorf("an aggregate .%s[%d] parameter takes []byte, not %T", p.Type, p.Size, a)
+			// A fixed-size value, laid out as encoding/binary does: little-endian, no padding
+			// (blank _ fields stand in for a C struct's).
+			if binary.Size(a) < 0 {
+				return nil, fmt.Errorf("an aggregate .%s[%d] parameter takes []byte or a fixed-size array or struct of numbers, not %T", p.Type, p.Size, a)
+			}
+			b, _ = binary.Append(nil, binary.LittleEndian, a)
 		}
 		if len(b) != p.Size {
-			return nil, fmt.Errorf("an aggregate parameter of %d bytes, got %d", p.Size, len(b))
+			return nil, fmt.Errorf("an aggregate parameter of %d bytes, got %d (%T)", p.Size, len(b), a)
 		}
 		copy(out, b)
 		return out, nil
