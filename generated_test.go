@@ -158,6 +158,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/nvcc_warp_sync"
 	"github.com/ptx2go/ptx2go/generated/nvcc_warp_width"
 	"github.com/ptx2go/ptx2go/generated/nvcc_wmma_int"
+	"github.com/ptx2go/ptx2go/generated/nvcc_wmma_shapes"
 	"github.com/ptx2go/ptx2go/generated/o0_atomics"
 	"github.com/ptx2go/ptx2go/generated/o0_barrier_exit"
 	"github.com/ptx2go/ptx2go/generated/o0_bf16"
@@ -468,6 +469,7 @@ var generatedModules = map[string]*runtime.Module{
 	"nvcc/vector_types":            nvcc_vector_types.Module,
 	"nvcc/warp_ops":                nvcc_warp_ops.Module,
 	"nvcc/warp_sync":               nvcc_warp_sync.Module,
+	"nvcc/wmma_shapes":             nvcc_wmma_shapes.Module,
 	"nvcc/wmma_int":                nvcc_wmma_int.Module,
 	"nvcc/warp_width":              nvcc_warp_width.Module,
 	"seeds/bra_uni":                seeds_bra_uni.Module,

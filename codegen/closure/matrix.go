@@ -88,12 +88,12 @@ func (e *emitter) wmma() runtime.Instr {
 		if e.bad {
 			return nil
 		}
-		it, ct, dt := form.In, form.C, form.DT
+		it, ct, dt, sh := form.In, form.C, form.DT, form.Shape
 		if dt == isa.MatS32 {
 			bt, satf := form.InB, form.Satfinite
-			return func(w *runtime.Warp, m uint32) { w.WmmaMmaInt(it, bt, satf, d, a, b, c, m, loc) }
+			return func(w *runtime.Warp, m uint32) { w.WmmaMmaInt(it, bt, sh, satf, d, a, b, c, m, loc) }
 		}
-		return func(w *runtime.Warp, m uint32) { w.WmmaMma(it, ct, dt, d, a, b, c, m, loc) }
+		return func(w *runtime.Warp, m uint32) { w.WmmaMma(it, ct, dt, sh, d, a, b, c, m, loc) }
 	}
 	sp := map[frontend.Space]runtime.Space{frontend.SpaceGlobal: runtime.SpaceGlobal, frontend.SpaceShared: runtime.SpaceShared,
 		frontend.SpaceNone: runtime.SpaceGeneric}[form.Space]
@@ -106,7 +106,7 @@ func (e *emitter) wmma() runtime.Instr {
 	if ad == nil || e.bad {
 		return nil
 	}
-	frag, t, col, store := form.Frag, form.Type, form.Col, form.Kind == layout.WmmaStore
+	frag, t, sh, col, store := form.Frag, form.Type, form.Shape, form.Col, form.Kind == layout.WmmaStore
 	return func(w *runtime.Warp, m uint32) {
 		var addrs [ws]uint64
 		u := ad.uniformValue(w)
@@ -115,9 +115,9 @@ func (e *emitter) wmma() runtime.Instr {
 			addrs[l] = ad.at(w, u, l)
 		}
 		if store {
-			w.WmmaStore(t, col, sp, regs, &addrs, ^uint64(0), 0, s, m, loc)
+			w.WmmaStore(t, sh, col, sp, regs, &addrs, ^uint64(0), 0, s, m, loc)
 		} else {
-			w.WmmaLoad(frag, t, col, sp, regs, &addrs, ^uint64(0), 0, s, m, loc)
+			w.WmmaLoad(frag, t, sh, col, sp, regs, &addrs, ^uint64(0), 0, s, m, loc)
 		}
 	}
 }

@@ -100,14 +100,15 @@ func (e *blockEmit) wmma(in *ssa.Instr) {
 		return jen.Index(jen.Lit(8)).Int().Values(s[:]...)
 	}
 	lc := jen.Lit(layout.Loc(in.Pos))
+	shape := jen.Qual(rtPath, map[runtime.WmmaShape]string{runtime.WmmaSquare: "WmmaSquare", runtime.WmmaM32N8: "WmmaM32N8", runtime.WmmaM8N32: "WmmaM8N32"}[form.Shape])
 	var call func(mask string) []jen.Code
 	if form.Kind == layout.WmmaMma {
 		d, a, b, c := slots(form.D, true), slots(form.A, false), slots(form.B, false), slots(form.Cs, false)
 		call = func(mask string) []jen.Code {
 			if form.DT == isa.MatS32 {
-				return []jen.Code{jen.Id("w").Dot("WmmaMmaInt").Call(mt(form.In), mt(form.InB), jen.Lit(form.Satfinite), d, a, b, c, jen.Id(mask), lc)}
+				return []jen.Code{jen.Id("w").Dot("WmmaMmaInt").Call(mt(form.In), mt(form.InB), shape, jen.Lit(form.Satfinite), d, a, b, c, jen.Id(mask), lc)}
 			}
-			return []jen.Code{jen.Id("w").Dot("WmmaMma").Call(mt(form.In), mt(form.C), mt(form.DT), d, a, b, c, jen.Id(mask), lc)}
+			return []jen.Code{jen.Id("w").Dot("WmmaMma").Call(mt(form.In), mt(form.C), mt(form.DT), shape, d, a, b, c, jen.Id(mask), lc)}
 		}
 	} else {
 		ad := e.memOperandIn(form.Addr, form.Space)
@@ -126,10 +127,10 @@ func (e *blockEmit) wmma(in *ssa.Instr) {
 		sp := jen.Qual(rtPath, ad.space)
 		call = func(mask string) []jen.Code {
 			if form.Kind == layout.WmmaStore {
-				return []jen.Code{jen.Id("w").Dot("WmmaStore").Call(mt(form.Type), jen.Lit(form.Col), sp, regs, A, amask, off, jen.Lit(s), jen.Id(mask), lc)}
+				return []jen.Code{jen.Id("w").Dot("WmmaStore").Call(mt(form.Type), shape, jen.Lit(form.Col), sp, regs, A, amask, off, jen.Lit(s), jen.Id(mask), lc)}
 			}
 			frag := map[runtime.WmmaFrag]string{runtime.WmmaA: "WmmaA", runtime.WmmaB: "WmmaB", runtime.WmmaC: "WmmaC"}[form.Frag]
-			return []jen.Code{jen.Id("w").Dot("WmmaLoad").Call(jen.Qual(rtPath, frag), mt(form.Type), jen.Lit(form.Col), sp, regs, A, amask, off, jen.Lit(s), jen.Id(mask), lc)}
+			return []jen.Code{jen.Id("w").Dot("WmmaLoad").Call(jen.Qual(rtPath, frag), mt(form.Type), shape, jen.Lit(form.Col), sp, regs, A, amask, off, jen.Lit(s), jen.Id(mask), lc)}
 		}
 	}
 	if !good {

@@ -248,6 +248,7 @@ type WmmaForm struct {
 	// (frontend.SpaceNone: generic); Addr the address operand; Stride the stride operand when
 	// HasStride (else 16).
 	Frag      runtime.WmmaFrag
+	Shape     runtime.WmmaShape
 	Type      isa.MatType
 	Col       bool
 	Space     frontend.Space
@@ -267,6 +268,8 @@ var (
 	modM16n16k16 = knownMod(".m16n16k16")
 	modM16n16k8  = knownMod(".m16n16k8")
 	modM8n8k4    = knownMod(".m8n8k4")
+	modM32n8k16  = knownMod(".m32n8k16")
+	modM8n32k16  = knownMod(".m8n32k16")
 	modLoad      = knownMod(".load")
 	modStore     = knownMod(".store")
 	modMmaOp     = knownMod(".mma")
@@ -277,7 +280,8 @@ var (
 )
 
 // Wmma classifies the wmma forms both back ends support: .f16, .bf16, .s8 and .u8 inputs of
-// the m16n16k16 shape, .tf32 inputs of the m16n16k8 shape and .f64 ones of the m8n8k4 shape,
+// the m16n16k16, m32n8k16 and m8n32k16 shapes (the latter two below written as m16n16k16),
+// .tf32 inputs of the m16n16k8 shape and .f64 ones of the m8n8k4 shape,
 //
 //	wmma.load.{a,b}.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.{f16,bf16} r, [p]{, stride}
 //	wmma.load.{a,b}.sync.aligned.{row,col}.m16n16k8{.global,.shared{::cta}}.tf32 r, [p]{, stride}
@@ -324,6 +328,12 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 		case m == modM8n8k4:
 			shape++
 			k4++
+		case m == modM32n8k16:
+			shape++
+			f.Shape = runtime.WmmaM32N8
+		case m == modM8n32k16:
+			shape++
+			f.Shape = runtime.WmmaM8N32
 		case m == frontend.ModRn:
 			rn++
 		case m == frontend.ModSatfinite:
@@ -367,7 +377,8 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 	// shapeOK: .tf32 inputs go with m16n16k8, .f64 ones with m8n8k4, the others with
 	// m16n16k16; .rn only with .f64's mma.
 	shapeOK := func(in isa.MatType) bool {
-		return (in == isa.MatTF32) == (k8 == 1) && (in == isa.MatF64) == (k4 == 1) && (rn == 0 || in == isa.MatF64 && mma == 1)
+		return (in == isa.MatTF32) == (k8 == 1) && (in == isa.MatF64) == (k4 == 1) && (rn == 0 || in == isa.MatF64 && mma == 1) &&
+			(f.Shape == runtime.WmmaSquare || in != isa.MatTF32 && in != isa.MatF64)
 	}
 	// accShapeOK: an .f64 accumulator goes with m8n8k4, an .f16 one with m16n16k16 and an
 	// .f32 one with m16n16k16 or m16n16k8.
@@ -375,7 +386,7 @@ func Wmma(in *ssa.Instr) (f WmmaForm, ok bool, msg string) {
 		return rn == 0 && (t == isa.MatF64) == (k4 == 1) && (k8 == 0 || t == isa.MatF32)
 	}
 	vec := func(a ssa.Arg, t isa.MatType, frag runtime.WmmaFrag, what string) ([]ssa.Arg, string) {
-		want, bits := runtime.WmmaRegs(frag, t), 32
+		want, bits := runtime.WmmaRegs(frag, t, f.Shape), 32
 		if t == isa.MatF64 {
 			bits = 64
 		}

@@ -131,7 +131,26 @@ func TestWmmaForms(t *testing.T) {
 		}},
 		{instr: "wmma.load.c.sync.aligned.row.m16n16k16.f32 {%f1, %f2, %f3, %f4}, [%rd1];", msg: "wmma: d must be a vector of 8 registers"},
 		{instr: "wmma.load.b.sync.aligned.row.m16n16k16.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd1];"},
-		{instr: "wmma.load.a.sync.aligned.row.m32n8k16.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];"},
+		{instr: "wmma.load.a.sync.aligned.row.m32n8k16.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];", ok: true, check: func(t *testing.T, f WmmaForm) {
+			require.Equal(t, runtime.WmmaM32N8, f.Shape)
+		}},
+		{instr: "wmma.load.b.sync.aligned.row.m8n32k16.bf16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];", ok: true, check: func(t *testing.T, f WmmaForm) {
+			require.Equal(t, runtime.WmmaM8N32, f.Shape)
+			require.Equal(t, isa.MatBF16, f.Type)
+		}},
+		{instr: "wmma.load.b.sync.aligned.row.m8n32k16.bf16 {%r1, %r2}, [%rd1];", msg: "wmma: d must be a vector of 8 registers"},
+		{instr: "wmma.load.a.sync.aligned.row.m32n8k16.tf32 {%r1, %r2, %r3, %r4}, [%rd1];"},
+		{instr: "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.u8.s32.satfinite {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, {%r1, %r2}, {%r3, %r4}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8};", ok: true, check: func(t *testing.T, f WmmaForm) {
+			require.Equal(t, isa.MatS8, f.In)
+			require.Equal(t, isa.MatU8, f.InB)
+			require.True(t, f.Satfinite)
+		}},
+		{instr: "wmma.mma.sync.aligned.row.col.m8n32k16.s32.u8.u8.s32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, {%r1}, {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8};", ok: true, check: func(t *testing.T, f WmmaForm) {
+			require.False(t, f.Satfinite)
+			require.Equal(t, runtime.WmmaM8N32, f.Shape)
+		}},
+		{instr: "wmma.mma.sync.aligned.row.col.m16n16k16.f32.s8.s8.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, {%r1, %r2}, {%r3, %r4}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};"},
+		{instr: "wmma.store.d.sync.aligned.row.m16n16k16.s8 [%rd1], {%r1, %r2};"},
 		{instr: "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32.satfinite {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};"},
 	} {
 		f, ok, msg := Wmma(matrixInstr(t, c.instr))

@@ -10158,7 +10158,7 @@ func badBlock6(w *runtime.Warp, m uint32, budget int) {
 		w.P[1] = p1&^m | p1n
 	}
 	// PTX line 469: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
-	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceShared, [8]int{10, 11, 12, 13, 16, 17, 18, 19}, r15, 0xffffffff, 0x0, 22, m, "testdata/ptx/hand/mma.ptx:469")
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceShared, [8]int{10, 11, 12, 13, 16, 17, 18, 19}, r15, 0xffffffff, 0x0, 22, m, "testdata/ptx/hand/mma.ptx:469")
 }
 
 // badBlock7 runs block 7 of kernel bad for the lanes m (budget 0: counting statistics).
@@ -10202,7 +10202,7 @@ func badBlock7(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 473: wmma.store.d.sync.aligned.row.m16n16k16.shared.f32
 	m2 := m & w.P[1]
 	if m2 != 0 {
-		w.WmmaStore(isa.MatF32, false, runtime.SpaceShared, [8]int{3, 4, 5, 6, 3, 4, 5, 6}, nil, 0, 0x0, 23, m2, "testdata/ptx/hand/mma.ptx:473")
+		w.WmmaStore(isa.MatF32, runtime.WmmaSquare, false, runtime.SpaceShared, [8]int{3, 4, 5, 6, 3, 4, 5, 6}, nil, 0, 0x0, 23, m2, "testdata/ptx/hand/mma.ptx:473")
 	}
 }
 
@@ -10235,7 +10235,7 @@ func badBlock8(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 478: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
-	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceShared, [8]int{10, 11, 12, 13, 16, 17, 18, 19}, r20, 0xffffffff, 0x0, 22, m, "testdata/ptx/hand/mma.ptx:478")
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceShared, [8]int{10, 11, 12, 13, 16, 17, 18, 19}, r20, 0xffffffff, 0x0, 22, m, "testdata/ptx/hand/mma.ptx:478")
 }
 
 // badBlock9 runs block 9 of kernel bad for the lanes m (budget 0: counting statistics).
@@ -10272,7 +10272,7 @@ func badBlock9(w *runtime.Warp, m uint32, budget int) {
 	u3 := uint64(k2)
 	runtime.Broadcast(r21, m, u3)
 	// PTX line 484: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
-	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceShared, [8]int{10, 11, 12, 13, 16, 17, 18, 19}, r20, 0xffffffff, 0x0, 21, m, "testdata/ptx/hand/mma.ptx:484")
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceShared, [8]int{10, 11, 12, 13, 16, 17, 18, 19}, r20, 0xffffffff, 0x0, 21, m, "testdata/ptx/hand/mma.ptx:484")
 	_ = u3
 }
 
@@ -10760,22 +10760,22 @@ func wmmaFormsBlock0(w *runtime.Warp, m uint32, budget int) {
 	u4 := uint64(u1)
 	runtime.Broadcast(r3, m, u4)
 	// PTX line 510: wmma.load.a.sync.aligned.row.m16n16k16.f16
-	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceGeneric, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, r1, 0xffffffffffffffff, 0x0, 44, m, "testdata/ptx/hand/mma.ptx:510")
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceGeneric, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, r1, 0xffffffffffffffff, 0x0, 44, m, "testdata/ptx/hand/mma.ptx:510")
 	// PTX line 511: wmma.load.b.sync.aligned.row.m16n16k16.global.f16
-	w.WmmaLoad(runtime.WmmaB, isa.MatF16, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r2, 0xffffffffffffffff, 0x200, 44, m, "testdata/ptx/hand/mma.ptx:511")
+	w.WmmaLoad(runtime.WmmaB, isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r2, 0xffffffffffffffff, 0x200, 44, m, "testdata/ptx/hand/mma.ptx:511")
 	// PTX line 512: wmma.load.c.sync.aligned.row.m16n16k16.global.f32
-	w.WmmaLoad(runtime.WmmaC, isa.MatF32, false, runtime.SpaceGlobal, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, r2, 0xffffffffffffffff, 0x400, 44, m, "testdata/ptx/hand/mma.ptx:512")
+	w.WmmaLoad(runtime.WmmaC, isa.MatF32, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, r2, 0xffffffffffffffff, 0x400, 44, m, "testdata/ptx/hand/mma.ptx:512")
 	// PTX line 513: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
-	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF32, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:513")
+	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF32, runtime.WmmaSquare, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:513")
 	// PTX line 514: wmma.store.d.sync.aligned.col.m16n16k16.shared.f32
-	w.WmmaStore(isa.MatF32, true, runtime.SpaceShared, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, nil, 0, 0x0, 44, m, "testdata/ptx/hand/mma.ptx:514")
+	w.WmmaStore(isa.MatF32, runtime.WmmaSquare, true, runtime.SpaceShared, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, nil, 0, 0x0, 44, m, "testdata/ptx/hand/mma.ptx:514")
 	// PTX line 515: wmma.mma.sync.aligned.row.row.m16n16k16.f16.f32
-	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF16, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:515")
+	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF16, runtime.WmmaSquare, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:515")
 	// PTX line 516: mov.u32, warp-uniform
 	u5 := uint64(k0)
 	runtime.Broadcast(r32, m, u5)
 	// PTX line 517: wmma.store.d.sync.aligned.row.m16n16k16.global.f16
-	w.WmmaStore(isa.MatF16, false, runtime.SpaceGlobal, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, r3, 0xffffffffffffffff, 0x400, 32, m, "testdata/ptx/hand/mma.ptx:517")
+	w.WmmaStore(isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, r3, 0xffffffffffffffff, 0x400, 32, m, "testdata/ptx/hand/mma.ptx:517")
 	_ = u3
 	_ = u4
 	_ = u5
@@ -10948,28 +10948,28 @@ func wmmaBf16Tf32Block0(w *runtime.Warp, m uint32, budget int) {
 	u4 := uint64(u1)
 	runtime.Broadcast(r3, m, u4)
 	// PTX line 546: wmma.load.a.sync.aligned.row.m16n16k16.global.bf16
-	w.WmmaLoad(runtime.WmmaA, isa.MatBF16, false, runtime.SpaceGlobal, [8]int{4, 5, 6, 7, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x0, 45, m, "testdata/ptx/hand/mma.ptx:546")
+	w.WmmaLoad(runtime.WmmaA, isa.MatBF16, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{4, 5, 6, 7, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x0, 45, m, "testdata/ptx/hand/mma.ptx:546")
 	// PTX line 547: wmma.load.b.sync.aligned.col.m16n16k16.global.bf16
-	w.WmmaLoad(runtime.WmmaB, isa.MatBF16, true, runtime.SpaceGlobal, [8]int{8, 9, 10, 11, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x200, 45, m, "testdata/ptx/hand/mma.ptx:547")
+	w.WmmaLoad(runtime.WmmaB, isa.MatBF16, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{8, 9, 10, 11, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x200, 45, m, "testdata/ptx/hand/mma.ptx:547")
 	// PTX line 548: wmma.load.c.sync.aligned.row.m16n16k16.global.f32
-	w.WmmaLoad(runtime.WmmaC, isa.MatF32, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r2, 0xffffffffffffffff, 0x400, 45, m, "testdata/ptx/hand/mma.ptx:548")
+	w.WmmaLoad(runtime.WmmaC, isa.MatF32, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r2, 0xffffffffffffffff, 0x400, 45, m, "testdata/ptx/hand/mma.ptx:548")
 	// PTX line 549: wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32
-	w.WmmaMma(isa.MatBF16, isa.MatF32, isa.MatF32, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, [8]int{4, 5, 6, 7, 0, 0, 0, 0}, [8]int{8, 9, 10, 11, 0, 0, 0, 0}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, m, "testdata/ptx/hand/mma.ptx:549")
+	w.WmmaMma(isa.MatBF16, isa.MatF32, isa.MatF32, runtime.WmmaSquare, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, [8]int{4, 5, 6, 7, 0, 0, 0, 0}, [8]int{8, 9, 10, 11, 0, 0, 0, 0}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, m, "testdata/ptx/hand/mma.ptx:549")
 	// PTX line 550: wmma.store.d.sync.aligned.row.m16n16k16.global.f32
-	w.WmmaStore(isa.MatF32, false, runtime.SpaceGlobal, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, r3, 0xffffffffffffffff, 0x0, 45, m, "testdata/ptx/hand/mma.ptx:550")
+	w.WmmaStore(isa.MatF32, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, r3, 0xffffffffffffffff, 0x0, 45, m, "testdata/ptx/hand/mma.ptx:550")
 	// PTX line 551: mov.u32, warp-uniform
 	u5 := uint64(k0)
 	runtime.Broadcast(r28, m, u5)
 	// PTX line 552: wmma.load.a.sync.aligned.row.m16n16k8.tf32
-	w.WmmaLoad(runtime.WmmaA, isa.MatTF32, false, runtime.SpaceGeneric, [8]int{29, 30, 31, 32, 0, 0, 0, 0}, r1, 0xffffffffffffffff, 0x800, 28, m, "testdata/ptx/hand/mma.ptx:552")
+	w.WmmaLoad(runtime.WmmaA, isa.MatTF32, runtime.WmmaSquare, false, runtime.SpaceGeneric, [8]int{29, 30, 31, 32, 0, 0, 0, 0}, r1, 0xffffffffffffffff, 0x800, 28, m, "testdata/ptx/hand/mma.ptx:552")
 	// PTX line 553: wmma.load.b.sync.aligned.col.m16n16k8.global.tf32
-	w.WmmaLoad(runtime.WmmaB, isa.MatTF32, true, runtime.SpaceGlobal, [8]int{33, 34, 35, 36, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0xa00, 28, m, "testdata/ptx/hand/mma.ptx:553")
+	w.WmmaLoad(runtime.WmmaB, isa.MatTF32, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{33, 34, 35, 36, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0xa00, 28, m, "testdata/ptx/hand/mma.ptx:553")
 	// PTX line 554: wmma.load.c.sync.aligned.row.m16n16k8.global.f32
-	w.WmmaLoad(runtime.WmmaC, isa.MatF32, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r3, 0xffffffffffffffff, 0x0, 45, m, "testdata/ptx/hand/mma.ptx:554")
+	w.WmmaLoad(runtime.WmmaC, isa.MatF32, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r3, 0xffffffffffffffff, 0x0, 45, m, "testdata/ptx/hand/mma.ptx:554")
 	// PTX line 555: wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32
-	w.WmmaMma(isa.MatTF32, isa.MatF32, isa.MatF32, [8]int{37, 38, 39, 40, 41, 42, 43, 44}, [8]int{29, 30, 31, 32, 0, 0, 0, 0}, [8]int{33, 34, 35, 36, 0, 0, 0, 0}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, m, "testdata/ptx/hand/mma.ptx:555")
+	w.WmmaMma(isa.MatTF32, isa.MatF32, isa.MatF32, runtime.WmmaSquare, [8]int{37, 38, 39, 40, 41, 42, 43, 44}, [8]int{29, 30, 31, 32, 0, 0, 0, 0}, [8]int{33, 34, 35, 36, 0, 0, 0, 0}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, m, "testdata/ptx/hand/mma.ptx:555")
 	// PTX line 556: wmma.store.d.sync.aligned.col.m16n16k8.global.f32
-	w.WmmaStore(isa.MatF32, true, runtime.SpaceGlobal, [8]int{37, 38, 39, 40, 41, 42, 43, 44}, r3, 0xffffffffffffffff, 0x400, 45, m, "testdata/ptx/hand/mma.ptx:556")
+	w.WmmaStore(isa.MatF32, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{37, 38, 39, 40, 41, 42, 43, 44}, r3, 0xffffffffffffffff, 0x400, 45, m, "testdata/ptx/hand/mma.ptx:556")
 	_ = u3
 	_ = u4
 	_ = u5
@@ -11049,15 +11049,15 @@ func wmmaF64Block0(w *runtime.Warp, m uint32, budget int) {
 	u5 := uint64(k0)
 	runtime.Broadcast(r4, m, u5)
 	// PTX line 573: wmma.load.a.sync.aligned.row.m8n8k4.f64
-	w.WmmaLoad(runtime.WmmaA, isa.MatF64, false, runtime.SpaceGeneric, [8]int{5, 0, 0, 0, 0, 0, 0, 0}, r1, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/mma.ptx:573")
+	w.WmmaLoad(runtime.WmmaA, isa.MatF64, runtime.WmmaSquare, false, runtime.SpaceGeneric, [8]int{5, 0, 0, 0, 0, 0, 0, 0}, r1, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/hand/mma.ptx:573")
 	// PTX line 574: wmma.load.b.sync.aligned.col.m8n8k4.global.f64
-	w.WmmaLoad(runtime.WmmaB, isa.MatF64, true, runtime.SpaceGlobal, [8]int{6, 0, 0, 0, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x100, 12, m, "testdata/ptx/hand/mma.ptx:574")
+	w.WmmaLoad(runtime.WmmaB, isa.MatF64, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{6, 0, 0, 0, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x100, 12, m, "testdata/ptx/hand/mma.ptx:574")
 	// PTX line 575: wmma.load.c.sync.aligned.row.m8n8k4.global.f64
-	w.WmmaLoad(runtime.WmmaC, isa.MatF64, false, runtime.SpaceGlobal, [8]int{7, 8, 0, 0, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x200, 13, m, "testdata/ptx/hand/mma.ptx:575")
+	w.WmmaLoad(runtime.WmmaC, isa.MatF64, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{7, 8, 0, 0, 0, 0, 0, 0}, r2, 0xffffffffffffffff, 0x200, 13, m, "testdata/ptx/hand/mma.ptx:575")
 	// PTX line 576: wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn
-	w.WmmaMma(isa.MatF64, isa.MatF64, isa.MatF64, [8]int{9, 10, 0, 0, 0, 0, 0, 0}, [8]int{5, 0, 0, 0, 0, 0, 0, 0}, [8]int{6, 0, 0, 0, 0, 0, 0, 0}, [8]int{7, 8, 0, 0, 0, 0, 0, 0}, m, "testdata/ptx/hand/mma.ptx:576")
+	w.WmmaMma(isa.MatF64, isa.MatF64, isa.MatF64, runtime.WmmaSquare, [8]int{9, 10, 0, 0, 0, 0, 0, 0}, [8]int{5, 0, 0, 0, 0, 0, 0, 0}, [8]int{6, 0, 0, 0, 0, 0, 0, 0}, [8]int{7, 8, 0, 0, 0, 0, 0, 0}, m, "testdata/ptx/hand/mma.ptx:576")
 	// PTX line 577: wmma.store.d.sync.aligned.col.m8n8k4.global.f64
-	w.WmmaStore(isa.MatF64, true, runtime.SpaceGlobal, [8]int{9, 10, 0, 0, 0, 0, 0, 0}, r3, 0xffffffffffffffff, 0x0, 13, m, "testdata/ptx/hand/mma.ptx:577")
+	w.WmmaStore(isa.MatF64, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{9, 10, 0, 0, 0, 0, 0, 0}, r3, 0xffffffffffffffff, 0x0, 13, m, "testdata/ptx/hand/mma.ptx:577")
 	_ = u3
 	_ = u4
 	_ = u5

@@ -18789,7 +18789,7 @@ func wmmaGemmBlock0(w *runtime.Warp, m uint32, budget int) {
 	u15 := uint64(k3)
 	runtime.Broadcast(r14, m, u15)
 	// PTX line 1407: wmma.load.c.sync.aligned.row.m16n16k16.global.f32
-	w.WmmaLoad(runtime.WmmaC, isa.MatF32, false, runtime.SpaceGlobal, [8]int{15, 16, 17, 18, 19, 20, 21, 22}, r12, 0xffffffffffffffff, 0x0, 14, m, "testdata/ptx/nvcc/mma.ptx:1407")
+	w.WmmaLoad(runtime.WmmaC, isa.MatF32, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{15, 16, 17, 18, 19, 20, 21, 22}, r12, 0xffffffffffffffff, 0x0, 14, m, "testdata/ptx/nvcc/mma.ptx:1407")
 	// PTX line 1409: mul.wide.u32, warp-uniform
 	u16 := uint64(uint64(uint64(uint32(u10)) * uint64(uint32(k4))))
 	// PTX line 1410: add.s64, warp-uniform
@@ -18799,28 +18799,28 @@ func wmmaGemmBlock0(w *runtime.Warp, m uint32, budget int) {
 	u18 := uint64(k5)
 	runtime.Broadcast(r25, m, u18)
 	// PTX line 1414: wmma.load.a.sync.aligned.row.m16n16k16.global.f16
-	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceGlobal, [8]int{26, 27, 28, 29, 30, 31, 32, 33}, r24, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1414")
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{26, 27, 28, 29, 30, 31, 32, 33}, r24, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1414")
 	// PTX line 1416: add.s64, warp-uniform
 	u19 := uint64(uint64(u5) + uint64(u16))
 	runtime.Broadcast(r34, m, u19)
 	// PTX line 1419: wmma.load.b.sync.aligned.col.m16n16k16.global.f16
-	w.WmmaLoad(runtime.WmmaB, isa.MatF16, true, runtime.SpaceGlobal, [8]int{35, 36, 37, 38, 39, 40, 41, 42}, r34, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1419")
+	w.WmmaLoad(runtime.WmmaB, isa.MatF16, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{35, 36, 37, 38, 39, 40, 41, 42}, r34, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1419")
 	// PTX line 1422: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
-	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF32, [8]int{43, 44, 45, 46, 47, 48, 49, 50}, [8]int{26, 27, 28, 29, 30, 31, 32, 33}, [8]int{35, 36, 37, 38, 39, 40, 41, 42}, [8]int{15, 16, 17, 18, 19, 20, 21, 22}, m, "testdata/ptx/nvcc/mma.ptx:1422")
+	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF32, runtime.WmmaSquare, [8]int{43, 44, 45, 46, 47, 48, 49, 50}, [8]int{26, 27, 28, 29, 30, 31, 32, 33}, [8]int{35, 36, 37, 38, 39, 40, 41, 42}, [8]int{15, 16, 17, 18, 19, 20, 21, 22}, m, "testdata/ptx/nvcc/mma.ptx:1422")
 	// PTX line 1424: add.s64, warp-uniform
 	u20 := uint64(uint64(u17) + uint64(k5))
 	runtime.Broadcast(r51, m, u20)
 	// PTX line 1426: wmma.load.a.sync.aligned.row.m16n16k16.global.f16
-	w.WmmaLoad(runtime.WmmaA, isa.MatF16, false, runtime.SpaceGlobal, [8]int{52, 53, 54, 55, 56, 57, 58, 59}, r51, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1426")
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{52, 53, 54, 55, 56, 57, 58, 59}, r51, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1426")
 	// PTX line 1428: add.s64, warp-uniform
 	u21 := uint64(uint64(u19) + uint64(k5))
 	runtime.Broadcast(r60, m, u21)
 	// PTX line 1430: wmma.load.b.sync.aligned.col.m16n16k16.global.f16
-	w.WmmaLoad(runtime.WmmaB, isa.MatF16, true, runtime.SpaceGlobal, [8]int{61, 62, 63, 64, 65, 66, 67, 68}, r60, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1430")
+	w.WmmaLoad(runtime.WmmaB, isa.MatF16, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{61, 62, 63, 64, 65, 66, 67, 68}, r60, 0xffffffffffffffff, 0x0, 25, m, "testdata/ptx/nvcc/mma.ptx:1430")
 	// PTX line 1432: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
-	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF32, [8]int{69, 70, 71, 72, 73, 74, 75, 76}, [8]int{52, 53, 54, 55, 56, 57, 58, 59}, [8]int{61, 62, 63, 64, 65, 66, 67, 68}, [8]int{43, 44, 45, 46, 47, 48, 49, 50}, m, "testdata/ptx/nvcc/mma.ptx:1432")
+	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF32, runtime.WmmaSquare, [8]int{69, 70, 71, 72, 73, 74, 75, 76}, [8]int{52, 53, 54, 55, 56, 57, 58, 59}, [8]int{61, 62, 63, 64, 65, 66, 67, 68}, [8]int{43, 44, 45, 46, 47, 48, 49, 50}, m, "testdata/ptx/nvcc/mma.ptx:1432")
 	// PTX line 1435: wmma.store.d.sync.aligned.row.m16n16k16.global.f32
-	w.WmmaStore(isa.MatF32, false, runtime.SpaceGlobal, [8]int{69, 70, 71, 72, 73, 74, 75, 76}, r13, 0xffffffffffffffff, 0x0, 14, m, "testdata/ptx/nvcc/mma.ptx:1435")
+	w.WmmaStore(isa.MatF32, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{69, 70, 71, 72, 73, 74, 75, 76}, r13, 0xffffffffffffffff, 0x0, 14, m, "testdata/ptx/nvcc/mma.ptx:1435")
 	_ = u13
 	_ = u14
 	_ = u15
@@ -20913,12 +20913,12 @@ func wmmaHalfBlock5(w *runtime.Warp, m uint32, budget int) {
 	u2 := uint64(k1)
 	runtime.Broadcast(r58, m, u2)
 	// PTX line 1581: wmma.load.a.sync.aligned.col.m16n16k16.shared.f16
-	w.WmmaLoad(runtime.WmmaA, isa.MatF16, true, runtime.SpaceShared, [8]int{59, 60, 61, 62, 63, 64, 65, 66}, r58, 0xffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1581")
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, runtime.WmmaSquare, true, runtime.SpaceShared, [8]int{59, 60, 61, 62, 63, 64, 65, 66}, r58, 0xffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1581")
 	// PTX line 1584: mov.u32, warp-uniform
 	u3 := uint64(k2)
 	runtime.Broadcast(r67, m, u3)
 	// PTX line 1585: wmma.load.b.sync.aligned.row.m16n16k16.shared.f16
-	w.WmmaLoad(runtime.WmmaB, isa.MatF16, false, runtime.SpaceShared, [8]int{68, 69, 70, 71, 72, 73, 74, 75}, r67, 0xffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1585")
+	w.WmmaLoad(runtime.WmmaB, isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceShared, [8]int{68, 69, 70, 71, 72, 73, 74, 75}, r67, 0xffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1585")
 	// PTX lines 1587, 1589, 1590: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -20947,9 +20947,9 @@ func wmmaHalfBlock5(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 1593: wmma.load.c.sync.aligned.col.m16n16k16.global.f16
-	w.WmmaLoad(runtime.WmmaC, isa.MatF16, true, runtime.SpaceGlobal, [8]int{79, 80, 81, 82, 0, 0, 0, 0}, r78, 0xffffffffffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1593")
+	w.WmmaLoad(runtime.WmmaC, isa.MatF16, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{79, 80, 81, 82, 0, 0, 0, 0}, r78, 0xffffffffffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1593")
 	// PTX line 1596: wmma.mma.sync.aligned.col.row.m16n16k16.f16.f16
-	w.WmmaMma(isa.MatF16, isa.MatF16, isa.MatF16, [8]int{83, 84, 85, 86, 0, 0, 0, 0}, [8]int{59, 60, 61, 62, 63, 64, 65, 66}, [8]int{68, 69, 70, 71, 72, 73, 74, 75}, [8]int{79, 80, 81, 82, 0, 0, 0, 0}, m, "testdata/ptx/nvcc/mma.ptx:1596")
+	w.WmmaMma(isa.MatF16, isa.MatF16, isa.MatF16, runtime.WmmaSquare, [8]int{83, 84, 85, 86, 0, 0, 0, 0}, [8]int{59, 60, 61, 62, 63, 64, 65, 66}, [8]int{68, 69, 70, 71, 72, 73, 74, 75}, [8]int{79, 80, 81, 82, 0, 0, 0, 0}, m, "testdata/ptx/nvcc/mma.ptx:1596")
 	// PTX lines 1598, 1600: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -20972,7 +20972,7 @@ func wmmaHalfBlock5(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 1603: wmma.store.d.sync.aligned.col.m16n16k16.global.f16
-	w.WmmaStore(isa.MatF16, true, runtime.SpaceGlobal, [8]int{83, 84, 85, 86, 0, 0, 0, 0}, r88, 0xffffffffffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1603")
+	w.WmmaStore(isa.MatF16, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{83, 84, 85, 86, 0, 0, 0, 0}, r88, 0xffffffffffffffff, 0x0, 57, m, "testdata/ptx/nvcc/mma.ptx:1603")
 	_ = u1
 	_ = u2
 	_ = u3

@@ -583,7 +583,7 @@ func immaS8Block0(w *runtime.Warp, m uint32, budget int) {
 	u17 := uint64(k2)
 	runtime.Broadcast(r15, m, u17)
 	// PTX line 49: wmma.load.a.sync.aligned.row.m16n16k16.global.s8
-	w.WmmaLoad(runtime.WmmaA, isa.MatS8, false, runtime.SpaceGlobal, [8]int{16, 17, 0, 0, 0, 0, 0, 0}, r14, 0xffffffffffffffff, 0x0, 15, m, "testdata/ptx/nvcc/wmma_int.ptx:49")
+	w.WmmaLoad(runtime.WmmaA, isa.MatS8, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{16, 17, 0, 0, 0, 0, 0, 0}, r14, 0xffffffffffffffff, 0x0, 15, m, "testdata/ptx/nvcc/wmma_int.ptx:49")
 	// PTX lines 51: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -602,7 +602,7 @@ func immaS8Block0(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 54: wmma.load.b.sync.aligned.col.m16n16k16.global.s8
-	w.WmmaLoad(runtime.WmmaB, isa.MatS8, true, runtime.SpaceGlobal, [8]int{19, 20, 0, 0, 0, 0, 0, 0}, r18, 0xffffffffffffffff, 0x0, 15, m, "testdata/ptx/nvcc/wmma_int.ptx:54")
+	w.WmmaLoad(runtime.WmmaB, isa.MatS8, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{19, 20, 0, 0, 0, 0, 0, 0}, r18, 0xffffffffffffffff, 0x0, 15, m, "testdata/ptx/nvcc/wmma_int.ptx:54")
 	// PTX lines 56, 57: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -627,9 +627,9 @@ func immaS8Block0(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 60: wmma.load.c.sync.aligned.row.m16n16k16.global.s32
-	w.WmmaLoad(runtime.WmmaC, isa.MatS32, false, runtime.SpaceGlobal, [8]int{23, 24, 25, 26, 27, 28, 29, 30}, r22, 0xffffffffffffffff, 0x0, 15, m, "testdata/ptx/nvcc/wmma_int.ptx:60")
+	w.WmmaLoad(runtime.WmmaC, isa.MatS32, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{23, 24, 25, 26, 27, 28, 29, 30}, r22, 0xffffffffffffffff, 0x0, 15, m, "testdata/ptx/nvcc/wmma_int.ptx:60")
 	// PTX line 63: wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32.satfinite
-	w.WmmaMmaInt(isa.MatS8, isa.MatS8, true, [8]int{31, 32, 33, 34, 35, 36, 37, 38}, [8]int{16, 17, 0, 0, 0, 0, 0, 0}, [8]int{19, 20, 0, 0, 0, 0, 0, 0}, [8]int{23, 24, 25, 26, 27, 28, 29, 30}, m, "testdata/ptx/nvcc/wmma_int.ptx:63")
+	w.WmmaMmaInt(isa.MatS8, isa.MatS8, runtime.WmmaSquare, true, [8]int{31, 32, 33, 34, 35, 36, 37, 38}, [8]int{16, 17, 0, 0, 0, 0, 0, 0}, [8]int{19, 20, 0, 0, 0, 0, 0, 0}, [8]int{23, 24, 25, 26, 27, 28, 29, 30}, m, "testdata/ptx/nvcc/wmma_int.ptx:63")
 	// PTX line 81: cvta.to.global.u64, warp-uniform
 	u37 := uint64(u1)
 	// PTX lines 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 83: lane-local, one loop over the lanes
@@ -730,7 +730,7 @@ func immaS8Block0(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 86: wmma.store.d.sync.aligned.col.m16n16k16.global.s32
-	w.WmmaStore(isa.MatS32, true, runtime.SpaceGlobal, [8]int{40, 42, 44, 46, 48, 50, 52, 54}, r56, 0xffffffffffffffff, 0x0, 15, m, "testdata/ptx/nvcc/wmma_int.ptx:86")
+	w.WmmaStore(isa.MatS32, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{40, 42, 44, 46, 48, 50, 52, 54}, r56, 0xffffffffffffffff, 0x0, 15, m, "testdata/ptx/nvcc/wmma_int.ptx:86")
 	_ = u17
 }
 
@@ -895,7 +895,7 @@ func immaU8Block0(w *runtime.Warp, m uint32, budget int) {
 	u18 := uint64(k2)
 	runtime.Broadcast(r16, m, u18)
 	// PTX line 127: wmma.load.a.sync.aligned.col.m16n16k16.global.u8
-	w.WmmaLoad(runtime.WmmaA, isa.MatU8, true, runtime.SpaceGlobal, [8]int{17, 18, 0, 0, 0, 0, 0, 0}, r15, 0xffffffffffffffff, 0x0, 16, m, "testdata/ptx/nvcc/wmma_int.ptx:127")
+	w.WmmaLoad(runtime.WmmaA, isa.MatU8, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{17, 18, 0, 0, 0, 0, 0, 0}, r15, 0xffffffffffffffff, 0x0, 16, m, "testdata/ptx/nvcc/wmma_int.ptx:127")
 	// PTX lines 129: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -914,7 +914,7 @@ func immaU8Block0(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 132: wmma.load.b.sync.aligned.row.m16n16k16.global.u8
-	w.WmmaLoad(runtime.WmmaB, isa.MatU8, false, runtime.SpaceGlobal, [8]int{20, 21, 0, 0, 0, 0, 0, 0}, r19, 0xffffffffffffffff, 0x0, 16, m, "testdata/ptx/nvcc/wmma_int.ptx:132")
+	w.WmmaLoad(runtime.WmmaB, isa.MatU8, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{20, 21, 0, 0, 0, 0, 0, 0}, r19, 0xffffffffffffffff, 0x0, 16, m, "testdata/ptx/nvcc/wmma_int.ptx:132")
 	// PTX lines 134, 135: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -939,9 +939,9 @@ func immaU8Block0(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 138: wmma.load.c.sync.aligned.col.m16n16k16.global.s32
-	w.WmmaLoad(runtime.WmmaC, isa.MatS32, true, runtime.SpaceGlobal, [8]int{24, 25, 26, 27, 28, 29, 30, 31}, r23, 0xffffffffffffffff, 0x0, 16, m, "testdata/ptx/nvcc/wmma_int.ptx:138")
+	w.WmmaLoad(runtime.WmmaC, isa.MatS32, runtime.WmmaSquare, true, runtime.SpaceGlobal, [8]int{24, 25, 26, 27, 28, 29, 30, 31}, r23, 0xffffffffffffffff, 0x0, 16, m, "testdata/ptx/nvcc/wmma_int.ptx:138")
 	// PTX line 141: wmma.mma.sync.aligned.col.row.m16n16k16.s32.u8.u8.s32
-	w.WmmaMmaInt(isa.MatU8, isa.MatU8, false, [8]int{32, 33, 34, 35, 36, 37, 38, 39}, [8]int{17, 18, 0, 0, 0, 0, 0, 0}, [8]int{20, 21, 0, 0, 0, 0, 0, 0}, [8]int{24, 25, 26, 27, 28, 29, 30, 31}, m, "testdata/ptx/nvcc/wmma_int.ptx:141")
+	w.WmmaMmaInt(isa.MatU8, isa.MatU8, runtime.WmmaSquare, false, [8]int{32, 33, 34, 35, 36, 37, 38, 39}, [8]int{17, 18, 0, 0, 0, 0, 0, 0}, [8]int{20, 21, 0, 0, 0, 0, 0, 0}, [8]int{24, 25, 26, 27, 28, 29, 30, 31}, m, "testdata/ptx/nvcc/wmma_int.ptx:141")
 	// PTX lines 143: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -960,6 +960,6 @@ func immaU8Block0(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 146: wmma.store.d.sync.aligned.row.m16n16k16.global.s32
-	w.WmmaStore(isa.MatS32, false, runtime.SpaceGlobal, [8]int{32, 33, 34, 35, 36, 37, 38, 39}, r40, 0xffffffffffffffff, 0x0, 16, m, "testdata/ptx/nvcc/wmma_int.ptx:146")
+	w.WmmaStore(isa.MatS32, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{32, 33, 34, 35, 36, 37, 38, 39}, r40, 0xffffffffffffffff, 0x0, 16, m, "testdata/ptx/nvcc/wmma_int.ptx:146")
 	_ = u18
 }

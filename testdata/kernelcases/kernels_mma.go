@@ -318,3 +318,124 @@ func wmmaIntCase(f *kernelFixture, s kernelShape, signed bool) kernelLaunch {
 		requireElems(t, "d", want, readBuf[int32](f, d, n))
 	}}
 }
+
+// wmmaShapeCase is one kernel of nvcc/wmma_shapes.cu: D (MxN) = A (MxK) * B (KxN) + C with
+// K = 16, each matrix at its index function (element (i, j) of the tile at offset o), and
+// its element types: "f16", "bf16", "s8" or "u8" inputs, "f32", "f16" or "s32" C and D.
+type wmmaShapeCase struct {
+	kernel       string
+	m, n         int
+	a, b, c, d   func(o, i, j int) int
+	in, acc      string
+	plusOne, sat bool // h32x8 adds 1 to every element of D; i8x32 saturates
+}
+
+func rowMajor(ld int) func(o, i, j int) int { return func(o, i, j int) int { return o + i*ld + j } }
+func colMajor(ld int) func(o, i, j int) int { return func(o, i, j int) int { return o + i + j*ld } }
+
+var wmmaShapeCases = []wmmaShapeCase{
+	{kernel: "h32x8", m: 32, n: 8, a: rowMajor(16), b: colMajor(16), c: colMajor(32), d: rowMajor(8), in: "f16", acc: "f32", plusOne: true},
+	{kernel: "h8x32", m: 8, n: 32, a: colMajor(8), b: rowMajor(32), c: rowMajor(32), d: colMajor(8), in: "f16", acc: "f16"},
+	{kernel: "bf32x8", m: 32, n: 8, a: rowMajor(16), b: rowMajor(8), c: rowMajor(8), d: rowMajor(8), in: "bf16", acc: "f32"},
+	{kernel: "i8x32", m: 8, n: 32, a: rowMajor(16), b: colMajor(16), c: rowMajor(32), d: rowMajor(32), in: "s8", acc: "s32", sat: true},
+	{kernel: "u32x8", m: 32, n: 8, a: colMajor(32), b: rowMajor(16), c: colMajor(32), d: colMajor(32), in: "u8", acc: "s32"},
+}
+
+func init() {
+	for _, w := range wmmaShapeCases {
+		kernelCases = append(kernelCases, kernelCase{file: "wmma_shapes", kernel: w.kernel, shapes: wmmaIntShapes,
+			setup: func(f *kernelFixture, s kernelShape) kernelLaunch { return wmmaShapeSetup(f, s, w) }})
+	}
+}
+
+// wmmaShapeSetup fills s.n tiles (512 elements apart) with small integers, which every
+// input type holds exactly and whose sums float32 and .f16 hold exactly (so the reference
+// needs no rounding), and for the integer kernels with C near the ends of the int32 range.
+func wmmaShapeSetup(f *kernelFixture, s kernelShape, w wmmaShapeCase) kernelLaunch {
+	n := 512 * s.n
+	a, b := f.i32(n, -8, 8), f.i32(n, -8, 8)
+	var c []int32
+	switch w.acc {
+	case "s32":
+		c = tabulate(n, func(int) int32 {
+			d := int32(f.rng.IntN(20000))
+			switch f.rng.IntN(3) {
+			case 0:
+				return math.MaxInt32 - d
+			case 1:
+				return math.MinInt32 + d
+			}
+			return d - 10000
+		})
+	case "f16":
+		c = f.i32(n, -500, 500)
+	default:
+		c = f.i32(n, -1000, 1000)
+	}
+	if w.in == "u8" {
+		a, b = f.i32(n, 0, 255), f.i32(n, 0, 255)
+	}
+	inputs := func(v []int32) runtime.Ptr {
+		switch w.in {
+		case "f16":
+			return inputBuf(f, tabulate(n, func(i int) uint16 { return f16Exact(float64(v[i])) }))
+		case "bf16":
+			return inputBuf(f, tabulate(n, func(i int) uint16 { return uint16(math.Float32bits(float32(v[i])) >> 16) }))
+		}
+		return inputBuf(f, tabulate(n, func(i int) uint8 { return uint8(v[i]) }))
+	}
+	var pc, pd runtime.Ptr
+	switch w.acc {
+	case "f16":
+		pc, pd = inputBuf(f, tabulate(n, func(i int) uint16 { return f16Exact(float64(c[i])) })), outputBuf[uint16](f, n)
+	case "f32":
+		pc, pd = inputBuf(f, tabulate(n, func(i int) float32 { return float32(c[i]) })), outputBuf[float32](f, n)
+	default:
+		pc, pd = inputBuf(f, c), outputBuf[int32](f, n)
+	}
+	return kernelLaunch{args: []any{pd, inputs(a), inputs(b), pc}, check: func(t *testing.T) {
+		// Elements no tile covers keep the poison.
+		want := tabulate(n, func(int) uint32 {
+			if w.acc == "f16" {
+				return uint32(poisonedSlice[uint16](1)[0])
+			}
+			return poisonedSlice[uint32](1)[0]
+		})
+		for tile := range s.n {
+			o := 512 * tile
+			for i := range w.m {
+				for j := range w.n {
+					sum := int64(c[w.c(o, i, j)])
+					for k := range 16 {
+						sum += int64(a[w.a(o, i, k)]) * int64(b[w.b(o, k, j)])
+					}
+					var bits uint32
+					switch w.acc {
+					case "f16":
+						bits = uint32(f16Exact(float64(sum)))
+					case "f32":
+						if w.plusOne {
+							sum++
+						}
+						bits = math.Float32bits(float32(sum))
+					default:
+						if w.sat {
+							sum = min(max(sum, math.MinInt32), math.MaxInt32)
+						}
+						bits = uint32(int32(sum))
+					}
+					want[w.d(o, i, j)] = bits
+				}
+			}
+		}
+		var got []uint32
+		if w.acc == "f16" {
+			for _, h := range readBuf[uint16](f, pd, n) {
+				got = append(got, uint32(h))
+			}
+		} else {
+			got = readBuf[uint32](f, pd, n)
+		}
+		requireElems(t, "d", want, got)
+	}}
+}
