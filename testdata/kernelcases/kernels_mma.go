@@ -264,6 +264,21 @@ var wmmaIntKernelCases = []kernelCase{
 
 func init() { kernelCases = append(kernelCases, wmmaIntKernelCases...) }
 
+// nearInt32Limits returns n integers, each within spread of math.MaxInt32, math.MinInt32 or
+// 0, so that sums added to them saturate or wrap.
+func nearInt32Limits(f *kernelFixture, n int, spread int) []int32 {
+	return tabulate(n, func(int) int32 {
+		d := int32(f.rng.IntN(spread))
+		switch f.rng.IntN(3) {
+		case 0:
+			return math.MaxInt32 - d
+		case 1:
+			return math.MinInt32 + d
+		}
+		return d - int32(spread/2)
+	})
+}
+
 // wmmaIntCase sets up imma_s8 (signed) or imma_u8: s.n tiles of 8-bit A and B and 32-bit C,
 // whose elements are small or near the ends of the int32 range, so that imma_s8's saturating
 // sums and imma_u8's wrapping ones both happen.
@@ -273,16 +288,7 @@ func wmmaIntCase(f *kernelFixture, s kernelShape, signed bool) kernelLaunch {
 	for i := range n {
 		a[i], b[i] = uint8(f.rng.Uint32()), uint8(f.rng.Uint32())
 	}
-	c := tabulate(n, func(int) int32 {
-		d := int32(f.rng.IntN(300000))
-		switch f.rng.IntN(3) {
-		case 0:
-			return math.MaxInt32 - d
-		case 1:
-			return math.MinInt32 + d
-		}
-		return d - 150000
-	})
+	c := nearInt32Limits(f, n, 300000)
 	d := outputBuf[int32](f, n)
 	return kernelLaunch{args: []any{d, inputBuf(f, a), inputBuf(f, b), inputBuf(f, c)}, check: func(t *testing.T) {
 		elem := func(x uint8) int64 {
@@ -357,16 +363,7 @@ func wmmaShapeSetup(f *kernelFixture, s kernelShape, w wmmaShapeCase) kernelLaun
 	var c []int32
 	switch w.acc {
 	case "s32":
-		c = tabulate(n, func(int) int32 {
-			d := int32(f.rng.IntN(20000))
-			switch f.rng.IntN(3) {
-			case 0:
-				return math.MaxInt32 - d
-			case 1:
-				return math.MinInt32 + d
-			}
-			return d - 10000
-		})
+		c = nearInt32Limits(f, n, 20000)
 	case "f16":
 		c = f.i32(n, -500, 500)
 	default:
