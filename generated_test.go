@@ -96,6 +96,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_mbarrier"
 	"github.com/ptx2go/ptx2go/generated/hand_mem_qualifiers"
 	"github.com/ptx2go/ptx2go/generated/hand_mma"
+	"github.com/ptx2go/ptx2go/generated/hand_mma_f64"
 	"github.com/ptx2go/ptx2go/generated/hand_mma_int"
 	"github.com/ptx2go/ptx2go/generated/hand_param_groups"
 	"github.com/ptx2go/ptx2go/generated/hand_region_multi"
@@ -420,6 +421,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/mem_qualifiers":          hand_mem_qualifiers.Module,
 	"hand/mma":                     hand_mma.Module,
 	"hand/shared_layout":           hand_shared_layout.Module,
+	"hand/mma_f64":                 hand_mma_f64.Module,
 	"hand/mma_int":                 hand_mma_int.Module,
 	"hand/scopes":                  hand_scopes.Module,
 	"hand/setp_two_dest":           hand_setp_two_dest.Module,

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ptx2go/ptx2go/runtime/isa"
 )
@@ -211,6 +212,46 @@ func (w *Warp) MmaInt(k int, signedA, signedB, satfinite bool, d, a, b, c [4]int
 		g, q := l/4, l%4
 		for j := range 4 {
 			w.Reg(d[j])[l] = uint64(uint32(D[g+8*(j/2)][2*q+j%2]))
+		}
+	}
+}
+
+// MmaF64 runs mma.sync.aligned.m8n8k4.row.col{.rn}.f64.f64.f64.f64 d, a, b, c for the lanes m
+// (all of the warp): D (8x8) = A (8x4) * B (4x8) + C with the PTX ISA's fragment layout (lane
+// l, group g = l/4 and q = l%4: a is A's element (g, q), b is B's (q, g), c[i] and d[i] are
+// element (g, 2q+i)), each element isa.MmaDotF64: a chain of float64 fused multiply-adds in
+// k order, as the .f64 wmma's. Registers d[i] hold .f64 bits; all are read before any is
+// written.
+func (w *Warp) MmaF64(d [2]int, a, b int, c [2]int, m uint32, loc string) {
+	if m == 0 {
+		return
+	}
+	w.alignedWarp(m, "mma.sync.aligned", loc)
+	var A [8][4]float64
+	var B [4][8]float64
+	var C [8][8]float64
+	for l := range WarpSize {
+		g, q := l/4, l%4
+		A[g][q] = math.Float64frombits(w.Reg(a)[l])
+		B[q][g] = math.Float64frombits(w.Reg(b)[l])
+		for i := range 2 {
+			C[g][2*q+i] = math.Float64frombits(w.Reg(c[i])[l])
+		}
+	}
+	var col [4]float64
+	var D [8][8]float64
+	for j := range 8 {
+		for k := range 4 {
+			col[k] = B[k][j]
+		}
+		for i := range 8 {
+			D[i][j] = isa.MmaDotF64(C[i][j], A[i][:], col[:])
+		}
+	}
+	for l := range WarpSize {
+		g, q := l/4, l%4
+		for i := range 2 {
+			w.Reg(d[i])[l] = math.Float64bits(D[g][2*q+i])
 		}
 	}
 }

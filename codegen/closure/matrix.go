@@ -9,7 +9,8 @@ import (
 )
 
 // matrix lowers the warp-level matrix instructions (layout.Matrix lists the forms) to
-// runtime.Warp.Ldmatrix, runtime.Warp.Mma and runtime.Warp.MmaInt, as codegen/gosrc does.
+// runtime.Warp.Ldmatrix, runtime.Warp.Mma, runtime.Warp.MmaInt and runtime.Warp.MmaF64, as
+// codegen/gosrc does.
 func (e *emitter) matrix() runtime.Instr {
 	form, ok, msg := layout.Matrix(e.in)
 	switch {
@@ -51,6 +52,10 @@ func (e *emitter) matrix() runtime.Instr {
 		return nil
 	}
 	k, ab, ct, dt := form.K, form.AB, form.C, form.D
+	if ab == isa.MatF64 {
+		d2, c2 := [2]int{d[0], d[1]}, [2]int{c[0], c[1]}
+		return func(w *runtime.Warp, m uint32) { w.MmaF64(d2, a[0], b[0], c2, m, loc) }
+	}
 	if form.Int {
 		sa, sb, sat := form.SignedA, form.SignedB, form.Satfinite
 		return func(w *runtime.Warp, m uint32) {

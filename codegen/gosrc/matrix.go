@@ -41,7 +41,26 @@ func (e *blockEmit) matrix(in *ssa.Instr) {
 		}
 		return jen.Index(jen.Lit(4)).Int().Values(s[:]...)
 	}
-	d := slots(form.Dsts, true)
+	// f64Slots are MmaF64's operands: a and b one register slot each, c and d two.
+	f64Slots := func(args []ssa.Arg, dst bool) jen.Code {
+		var s []jen.Code
+		for _, a := range args {
+			n, ok := e.operandSlot(a, frontend.B64)
+			good = good && ok
+			if dst {
+				delete(e.uni, n)
+			}
+			s = append(s, jen.Lit(n))
+		}
+		if len(s) == 1 {
+			return s[0]
+		}
+		return jen.Index(jen.Lit(len(s))).Int().Values(s...)
+	}
+	var d jen.Code
+	if form.AB != isa.MatF64 || form.Kind == layout.MatrixLdmatrix {
+		d = slots(form.Dsts, true)
+	}
 	lc := jen.Lit(layout.Loc(in.Pos))
 	var call func(mask string) []jen.Code
 	if form.Kind == layout.MatrixLdmatrix {
@@ -55,12 +74,19 @@ func (e *blockEmit) matrix(in *ssa.Instr) {
 			return []jen.Code{jen.Id("w").Dot("Ldmatrix").Call(d, jen.Lit(form.N), jen.Lit(form.Trans), A, amask, off, jen.Id(mask), lc)}
 		}
 	} else {
-		a, b, c := slots(form.A, false), slots(form.B, false), slots(form.Cs, false)
-		call = func(mask string) []jen.Code {
-			if form.Int {
-				return []jen.Code{jen.Id("w").Dot("MmaInt").Call(jen.Lit(form.K), jen.Lit(form.SignedA), jen.Lit(form.SignedB), jen.Lit(form.Satfinite), d, a, b, c, jen.Id(mask), lc)}
+		if form.AB == isa.MatF64 {
+			d2, a1, b1, c2 := f64Slots(form.Dsts, true), f64Slots(form.A, false), f64Slots(form.B, false), f64Slots(form.Cs, false)
+			call = func(mask string) []jen.Code {
+				return []jen.Code{jen.Id("w").Dot("MmaF64").Call(d2, a1, b1, c2, jen.Id(mask), lc)}
 			}
-			return []jen.Code{jen.Id("w").Dot("Mma").Call(jen.Lit(form.K), mt(form.AB), mt(form.C), mt(form.D), d, a, b, c, jen.Id(mask), lc)}
+		} else {
+			a, b, c := slots(form.A, false), slots(form.B, false), slots(form.Cs, false)
+			call = func(mask string) []jen.Code {
+				if form.Int {
+					return []jen.Code{jen.Id("w").Dot("MmaInt").Call(jen.Lit(form.K), jen.Lit(form.SignedA), jen.Lit(form.SignedB), jen.Lit(form.Satfinite), d, a, b, c, jen.Id(mask), lc)}
+				}
+				return []jen.Code{jen.Id("w").Dot("Mma").Call(jen.Lit(form.K), mt(form.AB), mt(form.C), mt(form.D), d, a, b, c, jen.Id(mask), lc)}
+			}
 		}
 	}
 	if !good {

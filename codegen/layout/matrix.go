@@ -2,6 +2,7 @@ package layout
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
@@ -28,8 +29,9 @@ type MatrixForm struct {
 	N     int
 	Trans bool
 	Addr  ssa.Arg
-	// Mma: K is the shape's k (16 or 8), AB the A and B element type, C and D the
-	// accumulator types (isa.MatF32 or isa.MatF16).
+	// Mma: K is the shape's k (16 or 8, or 4 for the .f64 m8n8k4, whose AB, C and D are
+	// isa.MatF64), AB the A and B element type, C and D the accumulator types (isa.MatF32 or
+	// isa.MatF16).
 	K        int
 	AB, C, D isa.MatType
 	// Integer mma (Int): .s32 C and D, 8-bit A and B elements, .s8 where SignedA (SignedB)
@@ -60,15 +62,17 @@ var (
 //	mma.sync.aligned.m16n8k8.row.col.{f32,f16}.{f16,bf16}.{f16,bf16}.{f32,f16} d, a, b, c
 //	mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 d, a, b, c
 //	mma.sync.aligned.m16n8k{16,32}.row.col{.satfinite}.s32.{s8,u8}.{s8,u8}.s32 d, a, b, c
+//	mma.sync.aligned.m8n8k4.row.col{.rn}.f64.f64.f64.f64 d, a, b, c
 //
 // (bf16 inputs only with .f32 C and D). d, a, b and c are vectors of .b32 (for an .f32
 // accumulator, .f32) registers of the lengths runtime.MmaFragRegs gives (integer mma: a 2 or 4,
-// b 1 or 2, c and d 4); ldmatrix's d has one register per matrix. It reports ok for such a form, a message for a malformed one (a
+// b 1 or 2, c and d 4; .f64: a and b one .f64 register, c and d two); ldmatrix's d has one
+// register per matrix. It reports ok for such a form, a message for a malformed one (a
 // vector of the wrong length, an immediate where a register must be), and neither for forms
 // no back end supports (other shapes, types or layouts, sub-byte mma, sparse mma,
 // stmatrix, movmatrix). Wmma classifies wmma.
 func Matrix(in *ssa.Instr) (f MatrixForm, ok bool, msg string) {
-	var sync, aligned, m8n8, k8, k16, k32, row, col, trans, b16, sharedN, satfinite int
+	var sync, aligned, m8n8, k4, k8, k16, k32, rn, row, col, trans, b16, sharedN, satfinite int
 	n := 0
 	var types []frontend.Type
 	for _, m := range in.Mods {
@@ -81,6 +85,10 @@ func Matrix(in *ssa.Instr) (f MatrixForm, ok bool, msg string) {
 			aligned++
 		case m == modM8n8:
 			m8n8++
+		case m == modM8n8k4:
+			k4++
+		case m == frontend.ModRn:
+			rn++
 		case m == modM16n8k8:
 			k8++
 		case m == modM16n8k6:
@@ -146,8 +154,12 @@ func Matrix(in *ssa.Instr) (f MatrixForm, ok bool, msg string) {
 		}
 		return f, true, ""
 	case frontend.OpMma:
-		if k8+k16+k32 != 1 || row != 1 || col != 1 || m8n8+trans+sharedN+n != 0 || len(types) != 4 || len(in.Dsts) != 1 || len(in.Args) != 3 {
+		if k4+k8+k16+k32 != 1 || row != 1 || col != 1 || m8n8+trans+sharedN+n != 0 || len(types) != 4 || len(in.Dsts) != 1 || len(in.Args) != 3 ||
+			rn > 1 || rn == 1 && k4 == 0 {
 			return f, false, ""
+		}
+		if k4 == 1 {
+			return f64Mma(in, f, types, satfinite)
 		}
 		if eightBit(types[1]) {
 			if k8 == 1 {
@@ -225,6 +237,36 @@ func intMma(in *ssa.Instr, f MatrixForm, types []frontend.Type, k16 bool, satfin
 		if *x.dst, msg = vec(x.a, x.n, x.what); msg != "" {
 			return f, false, msg
 		}
+	}
+	return f, true, ""
+}
+
+// f64Mma classifies mma.sync.aligned.m8n8k4.row.col{.rn}.f64.f64.f64.f64 d, a, b, c: a and b
+// one .f64 register each, c and d two.
+func f64Mma(in *ssa.Instr, f MatrixForm, types []frontend.Type, satfinite int) (MatrixForm, bool, string) {
+	if satfinite != 0 || slices.ContainsFunc(types, func(t frontend.Type) bool { return t != frontend.F64 }) {
+		return f, false, ""
+	}
+	f.Kind, f.K, f.AB, f.C, f.D = MatrixMma, 4, isa.MatF64, isa.MatF64, isa.MatF64
+	for _, x := range []struct {
+		dst  *[]ssa.Arg
+		a    ssa.Arg
+		n    int
+		what string
+	}{{&f.Dsts, in.Dsts[0], 2, "d"}, {&f.A, in.Args[0], 1, "a"}, {&f.B, in.Args[1], 1, "b"}, {&f.Cs, in.Args[2], 2, "c"}} {
+		elems := []ssa.Arg{x.a}
+		if x.a.Kind == ssa.ArgVector {
+			elems = x.a.Elems
+		}
+		if len(elems) != x.n {
+			return f, false, fmt.Sprintf("%s: %s has %d registers, want %d", in.Op, x.what, len(elems), x.n)
+		}
+		for _, e := range elems {
+			if e.Kind != ssa.ArgValue || e.Value.Reg.Type == frontend.Pred || e.Value.Reg.Type.Bits() != 64 {
+				return f, false, fmt.Sprintf("%s: %s must be 64-bit registers", in.Op, x.what)
+			}
+		}
+		*x.dst = elems
 	}
 	return f, true, ""
 }

@@ -14,7 +14,7 @@ import (
 // matrixInstr builds a kernel around one instruction and returns it.
 func matrixInstr(t *testing.T, instr string) *ssa.Instr {
 	src := ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n" +
-		".reg .b32 %r<9>;\n.reg .f32 %f<9>;\n.reg .b64 %rd<3>;\n.shared .align 16 .b8 sh[512];\n" + instr + "\nret;\n}\n"
+		".reg .b32 %r<9>;\n.reg .f32 %f<9>;\n.reg .b64 %rd<3>;\n.reg .f64 %fd<5>;\n.shared .align 16 .b8 sh[512];\n" + instr + "\nret;\n}\n"
 	fm, err := frontend.ParseString("mm.ptx", src)
 	require.NoError(t, err, instr)
 	prog, err := ssa.Build(fm)
@@ -85,6 +85,14 @@ func TestMatrixForms(t *testing.T) {
 		}},
 		{instr: "mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r5}, {%r5, %r6};", msg: "mma: c has 2 registers, want 4"},
 		{instr: "mma.sync.aligned.m16n8k8.row.col.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r1}, {%r5}, {%r5, %r6, %r7, %r8};"},
+		{instr: "mma.sync.aligned.m8n8k4.row.col.rn.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2};", ok: true, check: func(t *testing.T, f MatrixForm) {
+			require.Equal(t, 4, f.K)
+			require.Equal(t, isa.MatF64, f.AB)
+			require.Len(t, f.Dsts, 2)
+		}},
+		{instr: "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3, %fd4}, {%fd4}, {%fd1, %fd2};", msg: "mma: a has 2 registers, want 1"},
+		{instr: "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%r1, %r2}, {%fd3}, {%fd4}, {%fd1, %fd2};", msg: "mma: d must be 64-bit registers"},
+		{instr: "mma.sync.aligned.m16n8k16.row.col.rn.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"},
 		{instr: "mma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r5}, {%r5, %r6, %r7, %r8};"},
 		{instr: "mma.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"},
 		{instr: "mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"},
