@@ -29,32 +29,24 @@ const (
 	WmmaM8N32
 )
 
-// The wmma fragments of the m16n16k16 shape are opaque in PTX: only wmma.load, wmma.mma and
-// wmma.store read or write them, so any layout they agree on is correct. This one holds
-// logical matrix elements (row i, column j), whatever the memory layout (.row or .col) they
-// were loaded with:
+// The wmma fragments are opaque in PTX: only wmma.load, wmma.mma and wmma.store read or
+// write them, so any layout they agree on is correct. This one holds logical matrix
+// elements, whatever the memory layout (.row or .col) they were loaded with. Numbering a
+// fragment's elements row-major, lane l's register r, part h (the half of a 16-bit type,
+// the byte of an 8-bit one, the low part first) holds element (l*n + r)*p + h modulo the
+// fragment's size, n being the lane's registers (WmmaRegs) and p the elements a register
+// holds. So:
 //
 //	a (16x16 .f16, 8 registers):  lane l, register r, half h: element (l%16, 2r+h)
-//	b (16x16 .f16, 8 registers):  lane l, register r, half h: element (2r+h, l%16)
 //	c, d .f32 (8 registers):      lane l, register r:         element (l/2, 8(l%2)+r)
 //	c, d .f16 (4 registers):      lane l, register r, half h: element (l/2, 8(l%2)+2r+h)
+//	a, b .bf16 (4 registers):     lane l, register r, half h: element 8l+2r+h
+//	a, b .s8, .u8 (2 registers):  lane l, register r, byte h: element 8l+4r+h
+//	.f64 (m8n8k4):                lane l holds element l of a and b, 2l and 2l+1 of c and d
 //
-// Lanes 16-31 of a and b hold copies of lanes 0-15's elements (wmma.mma reads lanes 0-15);
-// every element of c and d is held by one lane. The half h = 0 is the low 16 bits.
-//
-// The a and b fragments of .bf16 (m16n16k16: a and b 16x16) and .tf32 (m16n16k8: a 16x8, b
-// 8x16) hold each element once, in 4 registers a lane: numbering the matrix's elements
-// row-major, lane l's register r holds element 8l+2r+h (.bf16, half h) or 4l+r (.tf32).
-// The .f64 fragments (m8n8k4: a 8x4, b 4x8, c and d 8x8) hold each element once in 64-bit
-// registers: lane l holds element l of a and of b, and elements 2l and 2l+1 of c and d.
-// In the m32n8k16 and m8n32k16 shapes, numbering a fragment's elements row-major, lane l's
-// register r, part h (the half of a 16-bit type, the byte of an 8-bit one) holds element
-// (l*n + r)*p + h modulo the fragment's size, n being the lane's registers and p the
-// elements a register holds: every element once, but for .f16 a and b, which have 8
-// registers whatever their size and hold 2 or 4 copies (wmma.mma reads the lowest lane's).
-// The integer fragments (m16n16k16: a and b 16x16 .s8 or .u8 in 2 registers, c and d .s32
-// as .f32's) hold each element of a and b once: lane l's register r, byte h (the lowest
-// first) holds element 8l+4r+h, numbering the matrix's elements row-major.
+// The one exception is b of .f16 m16n16k16, lane l, register r, half h: element (2r+h, l%16).
+// Every element is held once, but for .f16 a and b, which have 8 registers whatever their
+// size and hold 2 or 4 copies: wmma.mma reads the lowest lane's (lanes 0-15 for m16n16k16).
 
 // WmmaRegs returns how many registers a lane holds of fragment f of type t in shape sh.
 func WmmaRegs(f WmmaFrag, t isa.MatType, sh WmmaShape) int {
@@ -127,44 +119,15 @@ func wmmaElemSize(t isa.MatType) int {
 }
 
 // wmmaElem returns the element (row, column) that part h (a half, or an 8-bit type's byte) of
-// register r of lane l holds.
+// register r of lane l holds (the layout above).
 func wmmaElem(f WmmaFrag, t isa.MatType, sh WmmaShape, l, r, h int) (int, int) {
-	if sh != WmmaSquare {
-		rows, cols := WmmaDims(f, t, sh)
-		per := 1
-		if t != isa.MatF32 && t != isa.MatS32 {
-			per = 4 / wmmaElemSize(t)
-		}
-		e := ((l*WmmaRegs(f, t, sh)+r)*per + h) % (rows * cols)
-		return e / cols, e % cols
-	}
-	switch {
-	case t == isa.MatS8 || t == isa.MatU8:
-		e := 8*l + 4*r + h
-		return e / 16, e % 16
-	case t == isa.MatF64:
-		_, cols := WmmaDims(f, t, sh)
-		e := l
-		if f == WmmaC {
-			e = 2*l + r
-		}
-		return e / cols, e % cols
-	case f != WmmaC && t == isa.MatBF16:
-		_, cols := WmmaDims(f, t, sh)
-		e := 8*l + 2*r + h
-		return e / cols, e % cols
-	case f != WmmaC && t == isa.MatTF32:
-		_, cols := WmmaDims(f, t, sh)
-		e := 4*l + r
-		return e / cols, e % cols
-	case f == WmmaA:
-		return l % 16, 2*r + h
-	case f == WmmaB:
+	if sh == WmmaSquare && f == WmmaB && t == isa.MatF16 {
 		return 2*r + h, l % 16
-	case t == isa.MatF16:
-		return l / 2, 8*(l%2) + 2*r + h
 	}
-	return l / 2, 8*(l%2) + r
+	rows, cols := WmmaDims(f, t, sh)
+	per := max(1, 4/wmmaElemSize(t))
+	e := ((l*WmmaRegs(f, t, sh)+r)*per + h) % (rows * cols)
+	return e / cols, e % cols
 }
 
 // wmmaMatrix checks that every lane of the warp executes a wmma.load or wmma.store (m) and

@@ -10,8 +10,8 @@ import (
 )
 
 // matrix lowers the warp-level matrix instructions (layout.Matrix lists the forms) as
-// codegen/closure does, to runtime.Warp.Ldmatrix, runtime.Warp.Mma and (integer mma)
-// runtime.Warp.MmaInt with register slots as literals:
+// codegen/closure does, to runtime.Warp.Ldmatrix, runtime.Warp.Mma, (integer mma)
+// runtime.Warp.MmaInt and (.f64 mma) runtime.Warp.MmaF64 with register slots as literals:
 //
 //	w.Ldmatrix([4]int{5, 6, 7, 8}, 4, false, r9, 0xffffffff, 0x0, m, "file.ptx:30")
 //	w.Mma(16, isa.MatF16, isa.MatF32, isa.MatF32, [4]int{...}, [4]int{...}, [4]int{...}, [4]int{...}, m, "file.ptx:31")
@@ -26,44 +26,30 @@ func (e *blockEmit) matrix(in *ssa.Instr) {
 		return
 	}
 	good := true
-	slots := func(args []ssa.Arg, dst bool) jen.Code {
-		var s [4]jen.Code
+	// lits are the register slots of args as literals, padded with 0 to n; a destination's
+	// slots lose their warp-uniform locals.
+	lits := func(args []ssa.Arg, dst bool, t frontend.Type, n int) []jen.Code {
+		s := make([]jen.Code, max(n, len(args)))
 		for i := range s {
 			s[i] = jen.Lit(0)
 		}
 		for i, a := range args {
-			n, ok := e.operandSlot(a, frontend.B32)
+			slot, ok := e.operandSlot(a, t)
 			good = good && ok
 			if dst {
-				delete(e.uni, n)
+				delete(e.uni, slot)
 			}
-			s[i] = jen.Lit(n)
+			s[i] = jen.Lit(slot)
 		}
-		return jen.Index(jen.Lit(4)).Int().Values(s[:]...)
+		return s
 	}
-	// f64Slots are MmaF64's operands: a and b one register slot each, c and d two.
-	f64Slots := func(args []ssa.Arg, dst bool) jen.Code {
-		var s []jen.Code
-		for _, a := range args {
-			n, ok := e.operandSlot(a, frontend.B64)
-			good = good && ok
-			if dst {
-				delete(e.uni, n)
-			}
-			s = append(s, jen.Lit(n))
-		}
-		if len(s) == 1 {
-			return s[0]
-		}
-		return jen.Index(jen.Lit(len(s))).Int().Values(s...)
-	}
-	var d jen.Code
-	if form.AB != isa.MatF64 || form.Kind == layout.MatrixLdmatrix {
-		d = slots(form.Dsts, true)
-	}
+	array := func(s []jen.Code) jen.Code { return jen.Index(jen.Lit(len(s))).Int().Values(s...) }
+	slots := func(args []ssa.Arg, dst bool) jen.Code { return array(lits(args, dst, frontend.B32, 4)) }
 	lc := jen.Lit(layout.Loc(in.Pos))
 	var call func(mask string) []jen.Code
-	if form.Kind == layout.MatrixLdmatrix {
+	switch {
+	case form.Kind == layout.MatrixLdmatrix:
+		d := slots(form.Dsts, true)
 		ad := e.memOperandIn(form.Addr, frontend.SpaceShared)
 		if ad == nil {
 			e.unsupported(in)
@@ -73,20 +59,20 @@ func (e *blockEmit) matrix(in *ssa.Instr) {
 		call = func(mask string) []jen.Code {
 			return []jen.Code{jen.Id("w").Dot("Ldmatrix").Call(d, jen.Lit(form.N), jen.Lit(form.Trans), A, amask, off, jen.Id(mask), lc)}
 		}
-	} else {
-		if form.AB == isa.MatF64 {
-			d2, a1, b1, c2 := f64Slots(form.Dsts, true), f64Slots(form.A, false), f64Slots(form.B, false), f64Slots(form.Cs, false)
-			call = func(mask string) []jen.Code {
-				return []jen.Code{jen.Id("w").Dot("MmaF64").Call(d2, a1, b1, c2, jen.Id(mask), lc)}
+	case form.AB == isa.MatF64:
+		// a and b are one .f64 register slot each, c and d two.
+		d, c := array(lits(form.Dsts, true, frontend.B64, 2)), array(lits(form.Cs, false, frontend.B64, 2))
+		a, b := lits(form.A, false, frontend.B64, 1)[0], lits(form.B, false, frontend.B64, 1)[0]
+		call = func(mask string) []jen.Code {
+			return []jen.Code{jen.Id("w").Dot("MmaF64").Call(d, a, b, c, jen.Id(mask), lc)}
+		}
+	default:
+		d, a, b, c := slots(form.Dsts, true), slots(form.A, false), slots(form.B, false), slots(form.Cs, false)
+		call = func(mask string) []jen.Code {
+			if form.Int {
+				return []jen.Code{jen.Id("w").Dot("MmaInt").Call(jen.Lit(form.K), jen.Lit(form.SignedA), jen.Lit(form.SignedB), jen.Lit(form.Satfinite), d, a, b, c, jen.Id(mask), lc)}
 			}
-		} else {
-			a, b, c := slots(form.A, false), slots(form.B, false), slots(form.Cs, false)
-			call = func(mask string) []jen.Code {
-				if form.Int {
-					return []jen.Code{jen.Id("w").Dot("MmaInt").Call(jen.Lit(form.K), jen.Lit(form.SignedA), jen.Lit(form.SignedB), jen.Lit(form.Satfinite), d, a, b, c, jen.Id(mask), lc)}
-				}
-				return []jen.Code{jen.Id("w").Dot("Mma").Call(jen.Lit(form.K), mt(form.AB), mt(form.C), mt(form.D), d, a, b, c, jen.Id(mask), lc)}
-			}
+			return []jen.Code{jen.Id("w").Dot("Mma").Call(jen.Lit(form.K), mt(form.AB), mt(form.C), mt(form.D), d, a, b, c, jen.Id(mask), lc)}
 		}
 	}
 	if !good {

@@ -99,22 +99,33 @@ func (e *blockEmit) rewritten(s *segment, in *ssa.Instr, v *ssa.Value) bool {
 	return false
 }
 
-// code returns the comparison's code once the loop has run: check is true where lane 31's
-// value is lane 0's plus 31 in the comparison's type, and mask is the predicate's lanes then;
-// key names the register and type check tests.
-func (c stepCompare) code(e *blockEmit) (check, mask jen.Code, key string) {
-	exact := func(x jen.Code) jen.Code {
-		if c.t.IsSigned() {
-			return jen.Int64().Call(conv(stype(c.t.Bits()), x))
-		}
-		return jen.Int64().Call(conv(utype(c.t.Bits()), x))
+// lanes returns lane 0's and lane 31's values of the stepping register, exactly in the
+// comparison's type, once the loop has run.
+func (c stepCompare) lanes(e *blockEmit) (lane0, lane31 jen.Code) {
+	r := jen.Id(e.reg(c.slot))
+	return c.exact(jen.Add(r).Index(jen.Lit(0))), c.exact(jen.Add(r).Index(jen.Lit(31)))
+}
+
+// exact is x converted to int64 through the comparison's type.
+func (c stepCompare) exact(x jen.Code) jen.Code {
+	if c.t.IsSigned() {
+		return jen.Int64().Call(conv(stype(c.t.Bits()), x))
 	}
-	r := e.reg(c.slot)
-	lane0, lane31 := exact(jen.Id(r).Index(jen.Lit(0))), exact(jen.Id(r).Index(jen.Lit(31)))
+	return jen.Int64().Call(conv(utype(c.t.Bits()), x))
+}
+
+// check is true where lane 31's value is lane 0's plus 31 in the comparison's type; key
+// names the register and type it tests.
+func (c stepCompare) check(e *blockEmit) (check jen.Code, key string) {
+	lane0, lane31 := c.lanes(e)
+	return jen.Add(lane31).Op("-").Add(lane0).Op("==").Lit(31), fmt.Sprintf("%d %v %d", c.slot, c.t.IsSigned(), c.t.Bits())
+}
+
+// mask is the predicate's lanes where check holds.
+func (c stepCompare) mask(e *blockEmit) jen.Code {
+	lane0, _ := c.lanes(e)
 	other := e.scalarOperand(c.in, c.in.Args[1-c.k], c.t)
-	return jen.Add(lane31).Op("-").Add(lane0).Op("==").Lit(31),
-		jen.Qual(rtPath, "StepMask").Call(lane0, exact(other), jen.Qual(rtPath, c.cmp)),
-		fmt.Sprintf("%s %v %d", r, c.t.IsSigned(), c.t.Bits())
+	return jen.Qual(rtPath, "StepMask").Call(lane0, c.exact(other), jen.Qual(rtPath, c.cmp))
 }
 
 // stepCondition is the condition under which StepMask gives the predicates of the
@@ -124,7 +135,7 @@ func (e *blockEmit) stepCondition(cond jen.Code, cs []stepCompare) jen.Code {
 	checked := map[string]bool{}
 	tid := false
 	for _, c := range cs {
-		check, _, key := c.code(e)
+		check, key := c.check(e)
 		if !checked[key] {
 			checked[key] = true
 			cond = and(cond, check)
@@ -161,8 +172,7 @@ func (e *blockEmit) stepPreds(s *segment) (cond jen.Code, writes []jen.Code, ok 
 		cs = append(cs, c)
 	}
 	for _, c := range cs {
-		_, mask, _ := c.code(e)
-		writes = append(writes, jen.Commentf("%d: %s", c.in.Pos.Line, spelling(c.in)), jen.Id("w").Dot("P").Index(jen.Lit(c.pred)).Op("=").Add(mask))
+		writes = append(writes, jen.Commentf("%d: %s", c.in.Pos.Line, spelling(c.in)), jen.Id("w").Dot("P").Index(jen.Lit(c.pred)).Op("=").Add(c.mask(e)))
 	}
 	return e.stepCondition(jen.Id("m").Op("==").Id("0xffffffff"), cs), writes, true
 }
@@ -263,8 +273,7 @@ func (e *blockEmit) deferredLoop(s *segment, cs []stepCompare) jen.Code {
 		if s.collected[c.pred] {
 			target += "n"
 		}
-		_, mask, _ := c.code(e)
-		masks = append(masks, jen.Commentf("%d: %s", in.Pos.Line, spelling(in)), jen.Id(target).Op("=").Add(mask))
+		masks = append(masks, jen.Commentf("%d: %s", in.Pos.Line, spelling(in)), jen.Id(target).Op("=").Add(c.mask(e)))
 	}
 	return jen.Block(
 		jen.For(jen.Id("l").Op(":=").Range().Lit(32)).Block(body...),

@@ -125,21 +125,7 @@ func Matrix(in *ssa.Instr) (f MatrixForm, ok bool, msg string) {
 	if sync != 1 || aligned != 1 {
 		return f, false, ""
 	}
-	vec := func(a ssa.Arg, want int, what string) ([]ssa.Arg, string) {
-		elems := []ssa.Arg{a}
-		if a.Kind == ssa.ArgVector {
-			elems = a.Elems
-		}
-		if len(elems) != want {
-			return nil, fmt.Sprintf("%s: %s has %d registers, want %d", in.Op, what, len(elems), want)
-		}
-		for _, e := range elems {
-			if e.Kind != ssa.ArgValue || e.Value.Reg.Type == frontend.Pred || e.Value.Reg.Type.Bits() != 32 {
-				return nil, fmt.Sprintf("%s: %s must be 32-bit registers", in.Op, what)
-			}
-		}
-		return elems, ""
-	}
+	vec := func(a ssa.Arg, want int, what string) ([]ssa.Arg, string) { return regVector(in, a, want, 32, what) }
 	switch in.Op {
 	case frontend.OpLdmatrix:
 		if m8n8 != 1 || n == 0 || trans > 1 || sharedN != 1 || b16 != 1 || len(types) != 1 || k8+k16+k32+row+col+satfinite != 0 {
@@ -254,21 +240,30 @@ func f64Mma(in *ssa.Instr, f MatrixForm, types []frontend.Type, satfinite int) (
 		n    int
 		what string
 	}{{&f.Dsts, in.Dsts[0], 2, "d"}, {&f.A, in.Args[0], 1, "a"}, {&f.B, in.Args[1], 1, "b"}, {&f.Cs, in.Args[2], 2, "c"}} {
-		elems := []ssa.Arg{x.a}
-		if x.a.Kind == ssa.ArgVector {
-			elems = x.a.Elems
+		var msg string
+		if *x.dst, msg = regVector(in, x.a, x.n, 64, x.what); msg != "" {
+			return f, false, msg
 		}
-		if len(elems) != x.n {
-			return f, false, fmt.Sprintf("%s: %s has %d registers, want %d", in.Op, x.what, len(elems), x.n)
-		}
-		for _, e := range elems {
-			if e.Kind != ssa.ArgValue || e.Value.Reg.Type == frontend.Pred || e.Value.Reg.Type.Bits() != 64 {
-				return f, false, fmt.Sprintf("%s: %s must be 64-bit registers", in.Op, x.what)
-			}
-		}
-		*x.dst = elems
 	}
 	return f, true, ""
+}
+
+// regVector returns the registers of operand a of a matrix instruction: want registers of
+// bits bits, in a vector or (one) alone, or a message naming the operand what.
+func regVector(in *ssa.Instr, a ssa.Arg, want, bits int, what string) ([]ssa.Arg, string) {
+	elems := []ssa.Arg{a}
+	if a.Kind == ssa.ArgVector {
+		elems = a.Elems
+	}
+	if len(elems) != want {
+		return nil, fmt.Sprintf("%s: %s has %d registers, want %d", in.Op, what, len(elems), want)
+	}
+	for _, e := range elems {
+		if e.Kind != ssa.ArgValue || e.Value.Reg.Type == frontend.Pred || e.Value.Reg.Type.Bits() != bits {
+			return nil, fmt.Sprintf("%s: %s must be %d-bit registers", in.Op, what, bits)
+		}
+	}
+	return elems, ""
 }
 
 // WmmaKind says which wmma instruction a WmmaForm is.
