@@ -99,10 +99,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 const mainIntro = `ptx2go translates NVIDIA PTX kernels, as emitted by clang, nvcc and GCC's nvptx back end,
-into Go that runs them on the CPU with the GPU's SIMT semantics. Today it parses PTX,
-lowers it to a verified SSA form with reconvergence points, reports errors, and prints the
-normalized PTX, the SSA and the control-flow graphs; the runtime and code generation stages
-are in progress.
+into Go that runs them on the CPU with the GPU's SIMT semantics. It parses PTX, lowers it to
+a verified SSA form with reconvergence points, and runs kernels on one of two engines built
+from that form: closure trees made in process, or Go source (generate, or run -engine go).
+exec runs unmodified CUDA programs on its drop-in libcudart and libcuda.
 
 usage: ptx2go <command> [arguments]
 `
@@ -112,6 +112,11 @@ const mainExamples = `Examples:
   ptx2go fmt testdata/ptx/vecadd.ptx
   ptx2go ssa testdata/ptx/vecadd.ptx
   ptx2go cfg testdata/ptx/vecadd.ptx -func vecadd > vecadd.dot
+  ptx2go run -grid 4 -block 256 -arg zeros:4000 -arg @testdata/demo/a.npy \
+      -arg @testdata/demo/b.npy -arg 1000 -out /tmp/out testdata/ptx/vecadd.ptx
+  ptx2go run -engine go ...  (the same run on the generated Go engine)
+  ptx2go generate -pkg vecadd -o vecadd/ testdata/ptx/vecadd.ptx
+  ptx2go exec ./vectorAdd
   ptx2go help check
 `
 
