@@ -153,7 +153,7 @@ GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round dev
 	nvcc/cvt_round nvcc/device_assert nvcc/device_malloc nvcc/device_printf nvcc/divergent_loop \
 	nvcc/dynamic_shared nvcc/early_exit nvcc/fapprox nvcc/fminmax nvcc/fp64_math nvcc/fround nvcc/grid_constant \
 	nvcc/funcptr nvcc/grid_stride nvcc/half nvcc/int64_math nvcc/intmisc nvcc/intops nvcc/its \
-	nvcc/local_array nvcc/matmul_2d nvcc/mbarrier nvcc/mma nvcc/recursion nvcc/reduce_shared nvcc/saxpy_math \
+	nvcc/local_array nvcc/matmul_2d nvcc/mbarrier nvcc/mma nvcc/recursion nvcc/reduce_shared nvcc/saxpy_math nvcc/shfl_partial \
 	nvcc/struct_byval nvcc/switch_dense nvcc/vecadd nvcc/vector_types nvcc/warp_ops nvcc/warp_sync \
 	nvcc/warp_width nvcc/wmma_int nvcc/wmma_shapes seeds/bra_uni seeds/brx_idx seeds/call_callprototype seeds/call_calltargets \
 	seeds/call_direct seeds/call_jmptbl seeds/call_jmptbl_addr32 seeds/crs_recursion seeds/exit \

@@ -598,7 +598,7 @@ func TestConfWarpGuardedMembermask(t *testing.T) {
 			if lane&1 == 1 {
 				return keep
 			}
-			return uint32(lane) // lane 1 does not execute: each lane gets its own value
+			return 0 // lane 1 does not execute: an in-range source that does not execute gives 0
 		}},
 		{"match", `
 	shr.u32 %r4, %r1, 2;
@@ -825,8 +825,8 @@ func confWarpShflSource(mode string, lane int, b, c uint32) (int, bool) {
 // TestConfWarpLegacy runs testdata/ptx/hand/legacy_warp.ptx (.version 6.0, .target sm_60): vote
 // and shfl without .sync, guarded, on two divergent paths, in CTAs of 80 threads (the third
 // warp partial). Each instruction covers the executing lanes: those of its path whose guard is
-// true. A shfl whose source lane does not execute, like one whose source is out of range,
-// yields the lane's own value; its predicate says whether the source was in range. It runs on
+// true. A shfl whose source is out of range yields the lane's own value, one whose in-range
+// source lane does not execute yields 0; its predicate says whether the source was in range. It runs on
 // the closure engine and on the Go engine (generated/hand_legacy_warp).
 func TestConfWarpLegacy(t *testing.T) {
 	closure, err := ptx2go.CompileFile("testdata/ptx/hand/legacy_warp.ptx")
@@ -902,10 +902,12 @@ func confWarpLegacy(t *testing.T, mod *ptx2go.Module) {
 		var want [4]uint32
 		for s, mode := range modes {
 			j, ok := confWarpShflSource(mode, lane, in[4*i+1], in[4*i+2])
-			if !ok || j < 0 || j > 31 || exec&(1<<j) == 0 {
-				j = lane
+			switch {
+			case !ok || j < 0 || j > 31:
+				want[s] = in[4*i]
+			case exec&(1<<j) != 0:
+				want[s] = in[4*(first+j)]
 			}
-			want[s] = in[4*(first+j)]
 			if ok {
 				want[2] |= 8 << s
 			}
@@ -1078,10 +1080,14 @@ func confWarpGuardedSync(t *testing.T, mod *ptx2go.Module) {
 		want[3] = 0
 		shfl := func(slot int, mode string, exec uint32, predBit uint32) {
 			j, ok := confWarpShflSource(mode, lane, col(lane, 1), col(lane, 2))
-			if !ok || j < 0 || j > 31 || exec&(1<<j) == 0 {
-				j = lane
+			switch {
+			case !ok || j < 0 || j > 31:
+				want[slot] = col(lane, 0)
+			case exec&(1<<j) != 0:
+				want[slot] = col(j, 0)
+			default:
+				want[slot] = 0 // an in-range source lane that does not execute
 			}
-			want[slot] = col(j, 0)
 			if ok {
 				want[3] |= predBit
 			}

@@ -151,6 +151,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/nvcc_recursion"
 	"github.com/ptx2go/ptx2go/generated/nvcc_reduce_shared"
 	"github.com/ptx2go/ptx2go/generated/nvcc_saxpy_math"
+	"github.com/ptx2go/ptx2go/generated/nvcc_shfl_partial"
 	"github.com/ptx2go/ptx2go/generated/nvcc_struct_byval"
 	"github.com/ptx2go/ptx2go/generated/nvcc_switch_dense"
 	"github.com/ptx2go/ptx2go/generated/nvcc_vecadd"
@@ -465,6 +466,7 @@ var generatedModules = map[string]*runtime.Module{
 	"nvcc/recursion":               nvcc_recursion.Module,
 	"nvcc/reduce_shared":           nvcc_reduce_shared.Module,
 	"nvcc/saxpy_math":              nvcc_saxpy_math.Module,
+	"nvcc/shfl_partial":            nvcc_shfl_partial.Module,
 	"nvcc/struct_byval":            nvcc_struct_byval.Module,
 	"nvcc/switch_dense":            nvcc_switch_dense.Module,
 	"nvcc/vecadd":                  nvcc_vecadd.Module,

@@ -122,9 +122,11 @@ func (w *Warp) Activemask(d int, m uint32) { Broadcast(w.Reg(d), m, uint64(m)) }
 
 // Shfl runs shfl.sync.mode.b32 d[|p], a, b, c, membermask (mm < 0: shfl.mode.b32 without
 // .sync) as the ISA defines it: c holds the clamp value in bits 0-4 and the segment mask in
-// bits 8-12; p (-1 when absent) says whether the source lane was in range. A source lane that
-// is not executing yields the lane's own value, as an out-of-range one does (the ISA leaves it
-// unpredictable).
+// bits 8-12; p (-1 when absent) says whether the source lane was in range. An out-of-range
+// source yields the lane's own value (the ISA's rule); an in-range source lane that does not
+// execute (inactive, guarded off, exited, or missing from a partial warp) yields 0, which the
+// ISA leaves unpredictable: NVIDIA GPUs read 0 there, and warp reductions over a partial warp
+// or a ballot's lanes (cuda-samples' reduction) rely on it.
 func (w *Warp) Shfl(mode ShflMode, d, p, a, b, c, mm int, m, exec uint32, loc string) {
 	A, B, C := w.Reg(a), w.Reg(b), w.Reg(c)
 	w.WarpGroups(mm, m, exec, "shfl.sync", loc)
@@ -152,12 +154,14 @@ func (w *Warp) Shfl(mode ShflMode, d, p, a, b, c, mm int, m, exec uint32, loc st
 			j = minLane | bval&^segMask
 			ok = j <= maxLane
 		}
-		if !ok || exec&(1<<(j&31)) == 0 {
-			j = lane
-		}
-		res[lane] = A[j&31]
-		if ok {
+		switch {
+		case !ok:
+			res[lane] = A[lane]
+		case exec&(1<<(j&31)) != 0:
+			res[lane] = A[j&31]
 			valid |= 1 << lane
+		default:
+			valid |= 1 << lane // in range, but not executing: 0
 		}
 	}
 	D := w.Reg(d)

@@ -149,6 +149,16 @@ var cgTileShapes = []kernelShape{
 	{grid: runtime.D1(2), block: runtime.D1(256), n: 100},
 }
 
+// partialWarpShapes launch exactly n = grid*block threads in blocks of fewer than 32 threads,
+// of a whole number of warps and more, and with a partial last warp.
+var partialWarpShapes = []kernelShape{
+	{grid: runtime.D1(2), block: runtime.D1(2), n: 4},
+	{grid: runtime.D1(3), block: runtime.D1(20), n: 60},
+	{grid: runtime.D1(2), block: runtime.D1(64), n: 128},
+	{grid: runtime.D1(2), block: runtime.D1(100), n: 200},
+	{grid: runtime.D1(1), block: runtime.D1(1024), n: 1024},
+}
+
 // mbarrierShapes launch whole-warp blocks, as nvcc/mbarrier.cu requires.
 var mbarrierShapes = []kernelShape{
 	{grid: runtime.D1(1), block: runtime.D1(32), n: 32},
@@ -731,6 +741,33 @@ var kernelCases = []kernelCase{
 				return d
 			})
 			requireElemsF32(t, "out", want, readBuf[float32](f, out, s.n))
+		}}
+	}},
+
+	// nvcc/shfl_partial.cu
+	{file: "shfl_partial", kernel: "warp_sum_partial", shapes: partialWarpShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		bd := int(s.block.X)
+		warps := (bd + 31) / 32
+		in := f.i32(s.n, -1<<20, 1<<20)
+		out := outputBuf[int32](f, int(s.grid.X)*warps)
+		return kernelLaunch{args: []any{inputBuf(f, in), out}, check: func(t *testing.T) {
+			want := make([]int32, int(s.grid.X)*warps)
+			for g, x := range in {
+				want[g/bd*warps+g%bd/32] += x
+			}
+			requireElems(t, "out", want, readBuf[int32](f, out, len(want)))
+		}}
+	}},
+	{file: "shfl_partial", kernel: "ballot_sum", shapes: partialWarpShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		bd := int(s.block.X)
+		in := f.i32(s.n, -1<<20, 1<<20)
+		out := outputBuf[int32](f, int(s.grid.X))
+		return kernelLaunch{args: []any{inputBuf(f, in), out}, check: func(t *testing.T) {
+			want := make([]int32, s.grid.X)
+			for g, x := range in {
+				want[g/bd] += x
+			}
+			requireElems(t, "out", want, readBuf[int32](f, out, len(want)))
 		}}
 	}},
 
