@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -29,6 +30,8 @@ type CTA struct {
 	// wins are the generated code's cached global allocations (Window), one per inline
 	// access, kept from warp to warp and CTA to CTA of the launch on this worker.
 	wins []Window
+	// arrivals counts the arrivals at barriers, which orders the waiters a deadlock names.
+	arrivals uint64
 	// passMisses counts, per warp pass, the passes in a row that found the block's accesses
 	// unfit on this worker (Warp.PassOK).
 	passMisses []uint8
@@ -39,6 +42,10 @@ type barrier struct {
 	arrived  int // threads arrived in this phase
 	expected int // thread count named by the arrivals, 0 for every live thread
 	waiting  []barWaiter
+	// straight counts the warps waiting at the barrier that runStraight left at its
+	// successor, all their lanes on one path (Warp.straightBar names the barrier): unlike
+	// those listed in waiting, they only have to be let run again.
+	straight int
 	popc     uint32
 	and, or  bool
 }
@@ -49,6 +56,7 @@ type barWaiter struct {
 	mask uint32
 	op   *Barrier
 	loc  string
+	seq  uint64 // the CTA's arrival count when it arrived
 }
 
 // newCTA builds the reusable state of a CTA for a launch: the warps and their local memory.
@@ -98,10 +106,11 @@ func (c *CTA) run(id uint64) {
 		clear(w.Local)
 		w.start(c.L.Kernel)
 	}
+	straight := c.L.Kernel.Run != nil && c.stats == nil
 	for {
 		yielded := false
 		for _, w := range c.Warps {
-			if w.waiting || len(w.stack) == 0 {
+			if w.waiting || len(w.stack) == 0 || straight && w.runStraight() {
 				continue
 			}
 			switch w.run() {
@@ -172,7 +181,8 @@ func (w *Warp) arrive(b *Barrier, m uint32, loc string) (uint64, bool) {
 		bar.waiting = append(bar.waiting, barWaiter{})
 	}
 	bw := &bar.waiting[n] // field by field, as pushEntry
-	bw.w, bw.mask, bw.op, bw.loc = w, m, b, loc
+	bw.w, bw.mask, bw.op, bw.loc, bw.seq = w, m, b, loc, c.arrivals
+	c.arrivals++
 	return id, true
 }
 
@@ -182,7 +192,7 @@ func (c *CTA) release() bool {
 	any := false
 	for id := range c.bars {
 		bar := &c.bars[id]
-		if len(bar.waiting) == 0 {
+		if len(bar.waiting) == 0 && bar.straight == 0 {
 			continue
 		}
 		want := live
@@ -214,10 +224,23 @@ func (c *CTA) release() bool {
 				}
 			}
 		}
+		if bar.straight > 0 {
+			for _, w := range c.Warps {
+				if w.straightBar == id+1 {
+					w.waiting, w.straightBar = false, 0
+				}
+			}
+		}
 		*bar = barrier{waiting: bar.waiting[:0]}
 		any = true
 	}
 	return any
+}
+
+// straightWaiter is the arrival of a warp that waits as runStraight left it.
+func (w *Warp) straightWaiter() barWaiter {
+	t := &w.Fn.Blocks[w.straightPC].Term
+	return barWaiter{w: w, mask: w.stack[0].mask, op: t.Barrier, loc: t.Loc, seq: w.straightSeq}
 }
 
 // deadlock reports the CTA's blocked warps as a fault.
@@ -226,17 +249,24 @@ func (c *CTA) deadlock() {
 	var first *barWaiter
 	for id := range c.bars {
 		bar := &c.bars[id]
-		if len(bar.waiting) == 0 {
+		if len(bar.waiting) == 0 && bar.straight == 0 {
 			continue
 		}
+		waiters := slices.Clone(bar.waiting)
+		for _, w := range c.Warps {
+			if w.straightBar == id+1 {
+				waiters = append(waiters, w.straightWaiter())
+			}
+		}
+		slices.SortFunc(waiters, func(a, b barWaiter) int { return cmp.Compare(a.seq, b.seq) })
 		var ws []string
-		for i, bw := range bar.waiting {
+		for _, bw := range waiters {
 			if s := fmt.Sprint(bw.w.ID); !slices.Contains(ws, s) {
 				ws = append(ws, s)
 			}
-			if first == nil {
-				first = &bar.waiting[i]
-			}
+		}
+		if first == nil {
+			first = &waiters[0]
 		}
 		parts = append(parts, fmt.Sprintf("barrier %d has %d of %d threads (waiting warps %s)", id, bar.arrived, c.live(), strings.Join(ws, ",")))
 	}

@@ -38,6 +38,12 @@ type Warp struct {
 
 	// waiting says no path of the warp can run until a barrier it waits at is released.
 	waiting bool
+	// straightBar is 1 + the barrier the warp waits at as runStraight left it (0: none);
+	// straightPC, the block that ends there, and straightSeq, the CTA's arrival count then,
+	// describe that arrival for a deadlock report (straightWaiter).
+	straightBar int
+	straightPC  int32
+	straightSeq uint64
 	// budget is the number of blocks left in the warp's time slice of sliceLen blocks; ran
 	// counts the blocks of the slices it has used up in this CTA.
 	budget   int
