@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptx2go/ptx2go"
 	"github.com/ptx2go/ptx2go/generated/recursion"
+	"github.com/ptx2go/ptx2go/generated/reduce_shared"
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
@@ -129,4 +130,58 @@ func TestParamGroups(t *testing.T) {
 			require.Equal(t, want, got[i], "a = %d", a)
 		}
 	})
+}
+
+// TestBarrierBudgetBothEngines checks that the Go source back end's straight runs to barriers
+// (runtime.Warp.runStraight) and its if-then sides run from the block chain (ifthen.go) count
+// basic blocks exactly as the runtime's loop does: reduce_sum's rounds of bar.sync with
+// divergent if-thens between them, cut by a warp's block budget anywhere, stop with the same
+// fault and the same memory written on both engines, and with enough budget give the sums.
+func TestBarrierBudgetBothEngines(t *testing.T) {
+	gen, err := ptx2go.Load(reduce_shared.Module)
+	require.NoError(t, err)
+	closure, err := ptx2go.CompileFile("testdata/ptx/reduce_shared.ptx")
+	require.NoError(t, err)
+	const blocks, n = 3, 700
+	in := make([]int32, blocks*256)
+	for i := range in {
+		in[i] = int32(i*7919%2001) - 1000
+	}
+	type result struct {
+		err string
+		out []int32
+	}
+	run := func(mod *ptx2go.Module, limit uint64) result {
+		k, err := mod.Kernel("reduce_sum")
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		pin, err := runtime.Upload(dev, in)
+		require.NoError(t, err)
+		pout, err := runtime.Upload(dev, make([]int32, blocks))
+		require.NoError(t, err)
+		var r result
+		cfg := runtime.LaunchConfig{Grid: runtime.D1(blocks), Block: runtime.D1(256), Workers: 1, MaxWarpBlocks: limit}
+		if err := k.LaunchConfig(context.Background(), dev, cfg, pout, pin, int32(n)); err != nil {
+			r.err = err.Error()
+		}
+		r.out = make([]int32, blocks)
+		require.NoError(t, runtime.Download(dev, r.out, pout))
+		return r
+	}
+	for limit := range uint64(41) { // every cut within a warp's 30-odd blocks, and none (0)
+		c, g := run(closure, limit), run(gen, limit)
+		require.Equal(t, c, g, "MaxWarpBlocks %d: the engines differ", limit)
+		if limit == 0 {
+			require.Empty(t, g.err)
+			for b := range blocks {
+				var want int32
+				for i := b * 256; i < b*256+256 && i < n; i++ {
+					want += in[i]
+				}
+				require.Equal(t, want, g.out[b], "block %d", b)
+			}
+		} else if limit < 10 {
+			require.Contains(t, g.err, "block budget exhausted", "MaxWarpBlocks %d", limit)
+		}
+	}
 }

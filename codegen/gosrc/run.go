@@ -22,6 +22,12 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 	base := f.ident[:len(f.ident)-len("Func")]
 	name := f.g.names.unique(base + "Run")
 	plan := f.regionPlan()
+	blockFns := map[int]string{}
+	for i, b := range f.blocks {
+		if b.rt.Kind != runtime.TermNone && b.instrs != nil {
+			blockFns[i] = f.g.names.unique(fmt.Sprintf("%sBlock%d", base, i))
+		}
+	}
 	var cases, blockDecls []jen.Code
 	follows := false // whether any block goes on to another within the chain
 	for i, b := range f.blocks {
@@ -30,7 +36,7 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 		}
 		body := []jen.Code{jen.Comment(b.comment)}
 		if b.instrs != nil {
-			blockFn := f.g.names.unique(fmt.Sprintf("%sBlock%d", base, i))
+			blockFn := blockFns[i]
 			code := b.code
 			if b.pass != nil {
 				passFn := f.g.names.unique(blockFn + "Warp")
@@ -69,7 +75,11 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 				diverged = append(diverged, jen.Switch(jen.Id("stop")).Block(jen.Case(in...), jen.Default().Block(
 					jen.Return(jen.Qual(rtPath, "RunDone"), jen.Id("budget").Op("-").Id(r.fn).Call(jen.Id("w"), jen.Id("m"), jen.Id("pc"))))))
 			}
-			diverged = append(diverged, jen.Return(jen.Id("pc"), jen.Id("budget")))
+			if taken, other, ok := f.ifThen(i); ok {
+				diverged = append(diverged, f.ifThenCode(blockFns, b.rt.Reconv, taken, other)...)
+			} else {
+				diverged = append(diverged, jen.Return(jen.Id("pc"), jen.Id("budget")))
+			}
 			body = append(body,
 				jen.Id("t").Op(":=").Id("m").Op("&").Add(p),
 				jen.If(jen.Id("t").Op("==").Id("m")).Block(jen.Id("next").Op("=").Lit(int(b.rt.Succ))).

@@ -2253,7 +2253,13 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 6
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 6 {
+					return pc, budget
+				}
+				warpHandoffBlock6(w, m&^t, budget)
+				pc, budget = 6, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L__BB2_2), PTX lines 138-140; bar.sync at line 141
@@ -2302,7 +2308,13 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 9 {
+					return pc, budget
+				}
+				warpHandoffBlock9(w, m&^t, budget)
+				pc, budget = 9, budget-1
+				next = 5
 			}
 		case 5:
 			// b4 ($L__BB2_7), PTX lines 166-169; ret

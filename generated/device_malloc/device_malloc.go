@@ -3616,7 +3616,13 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 6
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 6 {
+					return pc, budget
+				}
+				mallocKeepBlock6(w, m&^t, budget)
+				pc, budget = 6, budget-1
+				next = 1
 			}
 		case 6:
 			// b5, PTX lines 210-210
@@ -4119,7 +4125,13 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 5
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 5 {
+					return pc, budget
+				}
+				freeKeptBlock5(w, m&^t, budget)
+				pc, budget = 5, budget-1
+				next = 1
 			}
 		case 5:
 			// b4, PTX lines 251-251

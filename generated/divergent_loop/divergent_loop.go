@@ -958,7 +958,14 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				default:
 					return runtime.RunDone, budget - collatzStepsRegion5(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 4 || stop == 10 {
+					return pc, budget
+				}
+				collatzStepsBlock4(w, t, budget)
+				collatzStepsBlock10(w, m&^t, budget)
+				pc, budget = 10, budget-2
+				next = 5
 			}
 		case 7:
 			// b7, PTX lines 30-39; divergent, reconverges at block 1 (b1 ($L__BB0_7))

@@ -923,7 +923,13 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				default:
 					return runtime.RunDone, budget - classifyRegion2(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 3 {
+					return pc, budget
+				}
+				classifyBlock3(w, m&^t, budget)
+				pc, budget = 3, budget-1
+				next = 1
 			}
 		case 3:
 			// b3, PTX lines 28-31

@@ -926,7 +926,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				default:
 					return runtime.RunDone, budget - int64MathRegion11(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 1 || stop == 12 || stop == 2 {
+					return pc, budget
+				}
+				int64MathBlock1(w, t, budget)
+				int64MathBlock2(w, m&^t, budget)
+				pc, budget = 2, budget-3
+				next = 3
 			}
 		case 12:
 			// b12, PTX line 60
@@ -953,7 +960,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				default:
 					return runtime.RunDone, budget - int64MathRegion13(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 5 || stop == 14 || stop == 6 {
+					return pc, budget
+				}
+				int64MathBlock5(w, t, budget)
+				int64MathBlock6(w, m&^t, budget)
+				pc, budget = 6, budget-3
+				next = 7
 			}
 		case 14:
 			// b14, PTX line 88

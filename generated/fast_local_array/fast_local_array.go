@@ -2078,7 +2078,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 10 {
+					return pc, budget
+				}
+				sort8Block10(w, m&^t, budget)
+				pc, budget = 10, budget-1
+				next = 1
 			}
 		case 10:
 			// b10, PTX lines 60-61
@@ -2099,7 +2105,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 12 {
+					return pc, budget
+				}
+				sort8Block12(w, m&^t, budget)
+				pc, budget = 12, budget-1
+				next = 2
 			}
 		case 12:
 			// b12, PTX lines 75-76
@@ -2134,7 +2146,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 15 {
+					return pc, budget
+				}
+				sort8Block15(w, m&^t, budget)
+				pc, budget = 15, budget-1
+				next = 3
 			}
 		case 15:
 			// b15, PTX lines 97-98
@@ -2183,7 +2201,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 19
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 19 {
+					return pc, budget
+				}
+				sort8Block19(w, m&^t, budget)
+				pc, budget = 19, budget-1
+				next = 4
 			}
 		case 19:
 			// b19, PTX lines 124-125
@@ -2246,7 +2270,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 24 {
+					return pc, budget
+				}
+				sort8Block24(w, m&^t, budget)
+				pc, budget = 24, budget-1
+				next = 5
 			}
 		case 24:
 			// b24, PTX lines 158-159
@@ -2323,7 +2353,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 30
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 30 {
+					return pc, budget
+				}
+				sort8Block30(w, m&^t, budget)
+				pc, budget = 30, budget-1
+				next = 6
 			}
 		case 30:
 			// b30, PTX lines 199-200
@@ -2414,7 +2450,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 37
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 37 {
+					return pc, budget
+				}
+				sort8Block37(w, m&^t, budget)
+				pc, budget = 37, budget-1
+				next = 7
 			}
 		case 37:
 			// b37, PTX lines 247-248

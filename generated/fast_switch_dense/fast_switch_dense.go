@@ -3352,7 +3352,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 3 || stop == 22 || stop == 14 {
+					return pc, budget
+				}
+				switchDefaultBlock3(w, t, budget)
+				switchDefaultBlock14(w, m&^t, budget)
+				pc, budget = 14, budget-3
+				next = 15
 			}
 		case 22:
 			// b22, PTX line 161
@@ -3403,7 +3410,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion23(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 5 || stop == 25 || stop == 14 {
+					return pc, budget
+				}
+				switchDefaultBlock5(w, t, budget)
+				switchDefaultBlock14(w, m&^t, budget)
+				pc, budget = 14, budget-3
+				next = 15
 			}
 		case 25:
 			// b25, PTX line 175
@@ -3430,7 +3444,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion6(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 7 || stop == 27 || stop == 14 {
+					return pc, budget
+				}
+				switchDefaultBlock7(w, t, budget)
+				switchDefaultBlock14(w, m&^t, budget)
+				pc, budget = 14, budget-3
+				next = 15
 			}
 		case 27:
 			// b27, PTX line 185
@@ -3457,7 +3478,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion8(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 9 || stop == 29 || stop == 14 {
+					return pc, budget
+				}
+				switchDefaultBlock9(w, t, budget)
+				switchDefaultBlock14(w, m&^t, budget)
+				pc, budget = 14, budget-3
+				next = 15
 			}
 		case 29:
 			// b29, PTX line 195

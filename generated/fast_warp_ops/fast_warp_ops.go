@@ -3499,7 +3499,13 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 5
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 5 {
+					return pc, budget
+				}
+				warpVotesBlock5(w, m&^t, budget)
+				pc, budget = 5, budget-1
+				next = 2
 			}
 		case 2:
 			// b1 ($L__BB4_2), PTX line 216; the lanes wait here for those vote.sync.any.pred at line 217 names

@@ -2512,7 +2512,13 @@ func vaddOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 12 {
+					return pc, budget
+				}
+				vaddOmpFn0Block12(w, m&^t, budget)
+				pc, budget = 12, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L5), PTX line 73; the lanes wait here for those bar.warp.sync at line 74 names
@@ -3547,7 +3553,13 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 24 {
+					return pc, budget
+				}
+				scaleRowsOmpFn0Block24(w, m&^t, budget)
+				pc, budget = 24, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L18), PTX line 207; the lanes wait here for those bar.warp.sync at line 208 names
@@ -3680,7 +3692,13 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 				default:
 					return runtime.RunDone, budget - scaleRowsOmpFn0Region17(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 28 {
+					return pc, budget
+				}
+				scaleRowsOmpFn0Block28(w, m&^t, budget)
+				pc, budget = 28, budget-1
+				next = 18
 			}
 		case 18:
 			// b5 ($L16), PTX line 254; the lanes wait here for those bar.warp.sync at line 255 names
@@ -3745,7 +3763,13 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 26 {
+					return pc, budget
+				}
+				scaleRowsOmpFn0Block26(w, m&^t, budget)
+				pc, budget = 26, budget-1
+				next = 4
 			}
 		case 26:
 			// b11, PTX lines 215-222
@@ -5108,7 +5132,13 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 25 {
+					return pc, budget
+				}
+				countPositiveOmpFn0Block25(w, m&^t, budget)
+				pc, budget = 25, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L26), PTX line 365; the lanes wait here for those bar.warp.sync at line 366 names
@@ -5226,7 +5256,13 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			} else if t == 0 {
 				next = 28
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 28 {
+					return pc, budget
+				}
+				countPositiveOmpFn0Block28(w, m&^t, budget)
+				pc, budget = 28, budget-1
+				next = 16
 			}
 		case 16:
 			// b5 ($L29), PTX line 434; the lanes wait here for those bar.warp.sync at line 435 names
@@ -5251,7 +5287,13 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 				default:
 					return runtime.RunDone, budget - countPositiveOmpFn0Region18(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 29 {
+					return pc, budget
+				}
+				countPositiveOmpFn0Block29(w, m&^t, budget)
+				pc, budget = 29, budget-1
+				next = 19
 			}
 		case 19:
 			// b7 ($L27), PTX line 440; the lanes wait here for those bar.warp.sync at line 441 names
@@ -5275,7 +5317,13 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			} else if t == 0 {
 				next = 30
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 30 {
+					return pc, budget
+				}
+				countPositiveOmpFn0Block30(w, m&^t, budget)
+				pc, budget = 30, budget-1
+				next = 22
 			}
 		case 22:
 			// b9 ($L28), PTX line 449; the lanes wait here for those bar.warp.sync at line 450 names

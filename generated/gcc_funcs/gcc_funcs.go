@@ -3955,7 +3955,14 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 1 || stop == 3 {
+					return pc, budget
+				}
+				classifyBlock1(w, t, budget)
+				classifyBlock3(w, m&^t, budget)
+				pc, budget = 3, budget-2
+				next = 2
 			}
 		case 1:
 			// b1 ($L11), PTX lines 115-115
@@ -6871,7 +6878,13 @@ func polyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - polyRegion0(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 2 {
+					return pc, budget
+				}
+				polyBlock2(w, m&^t, budget)
+				pc, budget = 2, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L48), PTX lines 438-439; ret
@@ -8018,7 +8031,13 @@ func sdiv64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				default:
 					return runtime.RunDone, budget - sdiv64Region0(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 2 {
+					return pc, budget
+				}
+				sdiv64Block2(w, m&^t, budget)
+				pc, budget = 2, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L59), PTX lines 553-554; ret

@@ -330,7 +330,13 @@ func rejoinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 7 {
+					return pc, budget
+				}
+				rejoinBlock7(w, m&^t, budget)
+				pc, budget = 7, budget-1
+				next = 3
 			}
 		case 3:
 			// b3 (SHFL), PTX lines 31-31; the lanes wait here for those shfl.sync.down.b32 at line 32 names

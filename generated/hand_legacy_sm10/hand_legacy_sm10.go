@@ -308,7 +308,13 @@ func legacySm10Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				default:
 					return runtime.RunDone, budget - legacySm10Region1(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 4 {
+					return pc, budget
+				}
+				legacySm10Block4(w, m&^t, budget)
+				pc, budget = 4, budget-1
+				next = 2
 			}
 		case 2:
 			// b2 ($Lt_0_258), PTX lines 72-73

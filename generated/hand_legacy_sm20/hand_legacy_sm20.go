@@ -785,7 +785,13 @@ func legacySm20Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 12 {
+					return pc, budget
+				}
+				legacySm20Block12(w, m&^t, budget)
+				pc, budget = 12, budget-1
+				next = 4
 			}
 		case 4:
 			// b3 ($Lt_0_1794), PTX line 79; bar.sync at line 80

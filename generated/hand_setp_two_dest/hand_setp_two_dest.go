@@ -243,7 +243,13 @@ func setpTwoDestRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				default:
 					return runtime.RunDone, budget - setpTwoDestRegion0(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 2 {
+					return pc, budget
+				}
+				setpTwoDestBlock2(w, m&^t, budget)
+				pc, budget = 2, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 (SKIP), PTX lines 60-64; ret

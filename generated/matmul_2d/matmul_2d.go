@@ -3018,7 +3018,13 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 16
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 16 || stop == 4 {
+					return pc, budget
+				}
+				matmulTiledBlock4(w, m&^t, budget)
+				pc, budget = 4, budget-2
+				next = 5
 			}
 		case 4:
 			// b3 ($L__BB1_3), PTX lines 182-185
@@ -3153,7 +3159,13 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 18
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 18 {
+					return pc, budget
+				}
+				matmulTiledBlock18(w, m&^t, budget)
+				pc, budget = 18, budget-1
+				next = 6
 			}
 		case 18:
 			// b16, PTX lines 196-199

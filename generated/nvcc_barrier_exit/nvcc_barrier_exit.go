@@ -2312,7 +2312,13 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 7 {
+					return pc, budget
+				}
+				warpHandoffBlock7(w, m&^t, budget)
+				pc, budget = 7, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L__BB2_2), PTX line 148; bar.sync at line 149
@@ -2357,7 +2363,13 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 10 {
+					return pc, budget
+				}
+				warpHandoffBlock10(w, m&^t, budget)
+				pc, budget = 10, budget-1
+				next = 5
 			}
 		case 5:
 			// b4 ($L__BB2_5), PTX lines 181-181

@@ -3298,7 +3298,13 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 22
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 22 {
+					return pc, budget
+				}
+				tileReduce64Block22(w, m&^t, budget)
+				pc, budget = 22, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX lines 72-72; barrier.sync at line 77
@@ -3361,7 +3367,13 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 25 {
+					return pc, budget
+				}
+				tileReduce64Block25(w, m&^t, budget)
+				pc, budget = 25, budget-1
+				next = 7
 			}
 		case 7:
 			// b4 ($L__BB0_7), PTX lines 171-172; the lanes wait here for those shfl.sync.idx.b32 at line 173 names
@@ -3413,7 +3425,13 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 29 {
+					return pc, budget
+				}
+				tileReduce64Block29(w, m&^t, budget)
+				pc, budget = 29, budget-1
+				next = 13
 			}
 		case 12:
 			// b7 ($L__BB0_8), PTX lines 248-250; divergent, reconverges at block 13 (b8 ($L__BB0_13))
@@ -3448,7 +3466,13 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 31
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 31 {
+					return pc, budget
+				}
+				tileReduce64Block31(w, m&^t, budget)
+				pc, budget = 31, budget-1
+				next = 15
 			}
 		case 15:
 			// b9 ($L__BB0_15), PTX line 279; barrier.sync at line 284
@@ -6041,7 +6065,13 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 22
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 22 {
+					return pc, budget
+				}
+				tileReduce128Block22(w, m&^t, budget)
+				pc, budget = 22, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 405-405; barrier.sync at line 410
@@ -6104,7 +6134,13 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 25 {
+					return pc, budget
+				}
+				tileReduce128Block25(w, m&^t, budget)
+				pc, budget = 25, budget-1
+				next = 7
 			}
 		case 7:
 			// b4 ($L__BB1_7), PTX lines 505-506; the lanes wait here for those shfl.sync.idx.b32 at line 507 names
@@ -6156,7 +6192,13 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 30
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 30 {
+					return pc, budget
+				}
+				tileReduce128Block30(w, m&^t, budget)
+				pc, budget = 30, budget-1
+				next = 13
 			}
 		case 12:
 			// b7 ($L__BB1_8), PTX lines 595-597; divergent, reconverges at block 13 (b8 ($L__BB1_13))
@@ -6191,7 +6233,13 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 32
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 32 {
+					return pc, budget
+				}
+				tileReduce128Block32(w, m&^t, budget)
+				pc, budget = 32, budget-1
+				next = 15
 			}
 		case 15:
 			// b9 ($L__BB1_15), PTX line 625; barrier.sync at line 630
@@ -8875,7 +8923,13 @@ func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 8
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 8 {
+					return pc, budget
+				}
+				tileShuffleBlock8(w, m&^t, budget)
+				pc, budget = 8, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L__BB2_2), PTX line 746; barrier.sync at line 751

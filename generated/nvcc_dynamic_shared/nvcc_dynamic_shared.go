@@ -1126,7 +1126,13 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 8
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 8 {
+					return pc, budget
+				}
+				stencil3Block8(w, m&^t, budget)
+				pc, budget = 8, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 82-86; divergent, reconverges at block 3 (b3 ($L__BB1_6))
@@ -1205,7 +1211,13 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 10 {
+					return pc, budget
+				}
+				stencil3Block10(w, m&^t, budget)
+				pc, budget = 10, budget-1
+				next = 2
 			}
 		case 10:
 			// b9, PTX lines 95-95
@@ -1226,7 +1238,13 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 12 {
+					return pc, budget
+				}
+				stencil3Block12(w, m&^t, budget)
+				pc, budget = 12, budget-1
+				next = 4
 			}
 		case 12:
 			// b11, PTX lines 110-110

@@ -965,7 +965,13 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				default:
 					return runtime.RunDone, budget - classifyRegion2(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 4 {
+					return pc, budget
+				}
+				classifyBlock4(w, m&^t, budget)
+				pc, budget = 4, budget-1
+				next = 1
 			}
 		case 4:
 			// b4, PTX lines 35-36

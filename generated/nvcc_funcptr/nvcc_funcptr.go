@@ -3479,7 +3479,13 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				default:
 					return runtime.RunDone, budget - funcptrTidRegion4(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 5 {
+					return pc, budget
+				}
+				funcptrTidBlock5(w, m&^t, budget)
+				pc, budget = 5, budget-1
+				next = 1
 			}
 		case 5:
 			// b4, PTX lines 281-284

@@ -1427,7 +1427,14 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 				default:
 					return runtime.RunDone, budget - gridStridePartialRegion7(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 1 || stop == 8 {
+					return pc, budget
+				}
+				gridStridePartialBlock1(w, t, budget)
+				gridStridePartialBlock8(w, m&^t, budget)
+				pc, budget = 8, budget-2
+				next = 2
 			}
 		case 8:
 			// b8, PTX lines 102-102

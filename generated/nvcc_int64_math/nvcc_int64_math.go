@@ -1089,7 +1089,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				default:
 					return runtime.RunDone, budget - int64MathRegion11(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 1 || stop == 12 {
+					return pc, budget
+				}
+				int64MathBlock1(w, t, budget)
+				int64MathBlock12(w, m&^t, budget)
+				pc, budget = 12, budget-2
+				next = 2
 			}
 		case 12:
 			// b12, PTX lines 64-64
@@ -1120,7 +1127,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				default:
 					return runtime.RunDone, budget - int64MathRegion13(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 3 || stop == 14 {
+					return pc, budget
+				}
+				int64MathBlock3(w, t, budget)
+				int64MathBlock14(w, m&^t, budget)
+				pc, budget = 14, budget-2
+				next = 4
 			}
 		case 14:
 			// b14, PTX lines 82-82
@@ -1151,7 +1165,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				default:
 					return runtime.RunDone, budget - int64MathRegion15(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 5 || stop == 16 {
+					return pc, budget
+				}
+				int64MathBlock5(w, t, budget)
+				int64MathBlock16(w, m&^t, budget)
+				pc, budget = 16, budget-2
+				next = 6
 			}
 		case 16:
 			// b16, PTX lines 110-110
@@ -1182,7 +1203,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				default:
 					return runtime.RunDone, budget - int64MathRegion17(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 7 || stop == 18 {
+					return pc, budget
+				}
+				int64MathBlock7(w, t, budget)
+				int64MathBlock18(w, m&^t, budget)
+				pc, budget = 18, budget-2
+				next = 8
 			}
 		case 18:
 			// b18, PTX lines 127-127

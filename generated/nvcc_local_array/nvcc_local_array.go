@@ -2059,7 +2059,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 10 {
+					return pc, budget
+				}
+				sort8Block10(w, m&^t, budget)
+				pc, budget = 10, budget-1
+				next = 1
 			}
 		case 10:
 			// b10, PTX lines 73-74
@@ -2080,7 +2086,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 12 {
+					return pc, budget
+				}
+				sort8Block12(w, m&^t, budget)
+				pc, budget = 12, budget-1
+				next = 2
 			}
 		case 12:
 			// b12, PTX lines 89-90
@@ -2115,7 +2127,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 15 {
+					return pc, budget
+				}
+				sort8Block15(w, m&^t, budget)
+				pc, budget = 15, budget-1
+				next = 3
 			}
 		case 15:
 			// b15, PTX lines 111-112
@@ -2164,7 +2182,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 19
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 19 {
+					return pc, budget
+				}
+				sort8Block19(w, m&^t, budget)
+				pc, budget = 19, budget-1
+				next = 4
 			}
 		case 19:
 			// b19, PTX lines 139-140
@@ -2227,7 +2251,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 24 {
+					return pc, budget
+				}
+				sort8Block24(w, m&^t, budget)
+				pc, budget = 24, budget-1
+				next = 5
 			}
 		case 24:
 			// b24, PTX lines 173-174
@@ -2304,7 +2334,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 30
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 30 {
+					return pc, budget
+				}
+				sort8Block30(w, m&^t, budget)
+				pc, budget = 30, budget-1
+				next = 6
 			}
 		case 30:
 			// b30, PTX lines 213-214
@@ -2395,7 +2431,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 37
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 37 {
+					return pc, budget
+				}
+				sort8Block37(w, m&^t, budget)
+				pc, budget = 37, budget-1
+				next = 7
 			}
 		case 37:
 			// b37, PTX lines 259-260

@@ -3542,7 +3542,13 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 12 {
+					return pc, budget
+				}
+				matmulTiledBlock12(w, m&^t, budget)
+				pc, budget = 12, budget-1
+				next = 2
 			}
 		case 2:
 			// b2 ($L__BB1_4), PTX lines 204-208; divergent, reconverges at block 3 (b3 ($L__BB1_6))
@@ -3556,7 +3562,13 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 13 {
+					return pc, budget
+				}
+				matmulTiledBlock13(w, m&^t, budget)
+				pc, budget = 13, budget-1
+				next = 3
 			}
 		case 3:
 			// b3 ($L__BB1_6), PTX lines 217-217; bar.sync at line 218

@@ -12870,7 +12870,13 @@ func barrierSplitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 12 {
+					return pc, budget
+				}
+				barrierSplitBlock12(w, m&^t, budget)
+				pc, budget = 12, budget-1
+				next = 3
 			}
 		case 3:
 			// b2 ($L__BB2_4), PTX lines 1341-1361

@@ -6300,7 +6300,13 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 18
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 18 {
+					return pc, budget
+				}
+				gemmF16Block18(w, m&^t, budget)
+				pc, budget = 18, budget-1
+				next = 3
 			}
 		case 18:
 			// b16, PTX lines 317-332
@@ -6355,7 +6361,13 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 24 {
+					return pc, budget
+				}
+				gemmF16Block24(w, m&^t, budget)
+				pc, budget = 24, budget-1
+				next = 6
 			}
 		case 24:
 			// b22, PTX lines 469-484

@@ -1844,7 +1844,13 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 20
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 20 {
+					return pc, budget
+				}
+				reduceSumBlock20(w, m&^t, budget)
+				pc, budget = 20, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX lines 46-49; bar.sync at line 50
@@ -1865,7 +1871,13 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 21
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 21 {
+					return pc, budget
+				}
+				reduceSumBlock21(w, m&^t, budget)
+				pc, budget = 21, budget-1
+				next = 3
 			}
 		case 3:
 			// b2 ($L__BB0_4), PTX line 59; bar.sync at line 60
@@ -1882,7 +1894,13 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 22
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 22 {
+					return pc, budget
+				}
+				reduceSumBlock22(w, m&^t, budget)
+				pc, budget = 22, budget-1
+				next = 5
 			}
 		case 5:
 			// b3 ($L__BB0_6), PTX line 69; bar.sync at line 70
@@ -1899,7 +1917,13 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 23 {
+					return pc, budget
+				}
+				reduceSumBlock23(w, m&^t, budget)
+				pc, budget = 23, budget-1
+				next = 7
 			}
 		case 7:
 			// b4 ($L__BB0_8), PTX line 79; bar.sync at line 80
@@ -1916,7 +1940,13 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 24 {
+					return pc, budget
+				}
+				reduceSumBlock24(w, m&^t, budget)
+				pc, budget = 24, budget-1
+				next = 9
 			}
 		case 9:
 			// b5 ($L__BB0_10), PTX line 89; bar.sync at line 90
@@ -1933,7 +1963,13 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 25 {
+					return pc, budget
+				}
+				reduceSumBlock25(w, m&^t, budget)
+				pc, budget = 25, budget-1
+				next = 11
 			}
 		case 11:
 			// b6 ($L__BB0_12), PTX line 99; bar.sync at line 100
@@ -1950,7 +1986,13 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 26 {
+					return pc, budget
+				}
+				reduceSumBlock26(w, m&^t, budget)
+				pc, budget = 26, budget-1
+				next = 13
 			}
 		case 13:
 			// b7 ($L__BB0_14), PTX line 109; bar.sync at line 110
@@ -1967,7 +2009,13 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 27 {
+					return pc, budget
+				}
+				reduceSumBlock27(w, m&^t, budget)
+				pc, budget = 27, budget-1
+				next = 15
 			}
 		case 15:
 			// b8 ($L__BB0_16), PTX line 119; bar.sync at line 120
@@ -1984,7 +2032,13 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 28
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 28 {
+					return pc, budget
+				}
+				reduceSumBlock28(w, m&^t, budget)
+				pc, budget = 28, budget-1
+				next = 17
 			}
 		case 17:
 			// b9 ($L__BB0_18), PTX line 129; bar.sync at line 130
@@ -4645,7 +4699,13 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 20
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 20 {
+					return pc, budget
+				}
+				reduceMaxBlock20(w, m&^t, budget)
+				pc, budget = 20, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 174-177; bar.sync at line 178
@@ -4666,7 +4726,13 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 21
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 21 {
+					return pc, budget
+				}
+				reduceMaxBlock21(w, m&^t, budget)
+				pc, budget = 21, budget-1
+				next = 3
 			}
 		case 3:
 			// b2 ($L__BB1_4), PTX line 187; bar.sync at line 188
@@ -4683,7 +4749,13 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 22
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 22 {
+					return pc, budget
+				}
+				reduceMaxBlock22(w, m&^t, budget)
+				pc, budget = 22, budget-1
+				next = 5
 			}
 		case 5:
 			// b3 ($L__BB1_6), PTX line 197; bar.sync at line 198
@@ -4700,7 +4772,13 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 23 {
+					return pc, budget
+				}
+				reduceMaxBlock23(w, m&^t, budget)
+				pc, budget = 23, budget-1
+				next = 7
 			}
 		case 7:
 			// b4 ($L__BB1_8), PTX line 207; bar.sync at line 208
@@ -4717,7 +4795,13 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 24 {
+					return pc, budget
+				}
+				reduceMaxBlock24(w, m&^t, budget)
+				pc, budget = 24, budget-1
+				next = 9
 			}
 		case 9:
 			// b5 ($L__BB1_10), PTX line 217; bar.sync at line 218
@@ -4734,7 +4818,13 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 25 {
+					return pc, budget
+				}
+				reduceMaxBlock25(w, m&^t, budget)
+				pc, budget = 25, budget-1
+				next = 11
 			}
 		case 11:
 			// b6 ($L__BB1_12), PTX line 227; bar.sync at line 228
@@ -4751,7 +4841,13 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 26 {
+					return pc, budget
+				}
+				reduceMaxBlock26(w, m&^t, budget)
+				pc, budget = 26, budget-1
+				next = 13
 			}
 		case 13:
 			// b7 ($L__BB1_14), PTX line 237; bar.sync at line 238
@@ -4768,7 +4864,13 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 27 {
+					return pc, budget
+				}
+				reduceMaxBlock27(w, m&^t, budget)
+				pc, budget = 27, budget-1
+				next = 15
 			}
 		case 15:
 			// b8 ($L__BB1_16), PTX line 247; bar.sync at line 248
@@ -4785,7 +4887,13 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 28
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 28 {
+					return pc, budget
+				}
+				reduceMaxBlock28(w, m&^t, budget)
+				pc, budget = 28, budget-1
+				next = 17
 			}
 		case 17:
 			// b9 ($L__BB1_18), PTX line 257; bar.sync at line 258

@@ -1788,7 +1788,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				default:
 					return runtime.RunDone, budget - switchDenseRegion15(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 2 || stop == 17 || stop == 9 {
+					return pc, budget
+				}
+				switchDenseBlock2(w, t, budget)
+				switchDenseBlock9(w, m&^t, budget)
+				pc, budget = 9, budget-3
+				next = 11
 			}
 		case 17:
 			// b17, PTX line 56
@@ -1839,7 +1846,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				default:
 					return runtime.RunDone, budget - switchDenseRegion18(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 4 || stop == 20 || stop == 9 {
+					return pc, budget
+				}
+				switchDenseBlock4(w, t, budget)
+				switchDenseBlock9(w, m&^t, budget)
+				pc, budget = 9, budget-3
+				next = 11
 			}
 		case 20:
 			// b20, PTX line 71
@@ -1866,7 +1880,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				default:
 					return runtime.RunDone, budget - switchDenseRegion5(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 9 || stop == 22 {
+					return pc, budget
+				}
+				switchDenseBlock9(w, t, budget)
+				switchDenseBlock22(w, m&^t, budget)
+				pc, budget = 22, budget-2
+				next = 11
 			}
 		case 22:
 			// b22, PTX lines 85-85
@@ -3090,7 +3111,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 13 || stop == 21 {
+					return pc, budget
+				}
+				switchDefaultBlock13(w, t, budget)
+				switchDefaultBlock21(w, m&^t, budget)
+				pc, budget = 21, budget-2
+				next = 14
 			}
 		case 21:
 			// b21, PTX lines 168-168
@@ -3145,7 +3173,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion22(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 4 || stop == 24 || stop == 13 {
+					return pc, budget
+				}
+				switchDefaultBlock4(w, t, budget)
+				switchDefaultBlock13(w, m&^t, budget)
+				pc, budget = 13, budget-3
+				next = 14
 			}
 		case 24:
 			// b24, PTX line 179
@@ -3172,7 +3207,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion5(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 6 || stop == 26 || stop == 13 {
+					return pc, budget
+				}
+				switchDefaultBlock6(w, t, budget)
+				switchDefaultBlock13(w, m&^t, budget)
+				pc, budget = 13, budget-3
+				next = 14
 			}
 		case 26:
 			// b26, PTX line 191
@@ -3199,7 +3241,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion7(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 8 || stop == 28 || stop == 13 {
+					return pc, budget
+				}
+				switchDefaultBlock8(w, t, budget)
+				switchDefaultBlock13(w, m&^t, budget)
+				pc, budget = 13, budget-3
+				next = 14
 			}
 		case 28:
 			// b28, PTX line 203

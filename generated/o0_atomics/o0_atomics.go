@@ -6536,7 +6536,14 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 5 || stop == 10 || stop == 4 {
+					return pc, budget
+				}
+				saturatingAddBlock5(w, t, budget)
+				saturatingAddBlock4(w, m&^t, budget)
+				pc, budget = 4, budget-3
+				next = 6
 			}
 		case 4:
 			// b4 ($L__BB3_4), PTX lines 305-306

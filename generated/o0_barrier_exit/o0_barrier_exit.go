@@ -2915,7 +2915,14 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 5 || stop == 11 || stop == 4 {
+					return pc, budget
+				}
+				interleavedReturnBarrierBlock5(w, t, budget)
+				interleavedReturnBarrierBlock4(w, m&^t, budget)
+				pc, budget = 4, budget-3
+				next = 6
 			}
 		case 4:
 			// b3 ($L__BB1_3), PTX lines 159-161
@@ -4754,7 +4761,13 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 12 || stop == 1 {
+					return pc, budget
+				}
+				warpHandoffBlock1(w, m&^t, budget)
+				pc, budget = 1, budget-2
+				next = 2
 			}
 		case 1:
 			// b1 ($L__BB2_1), PTX lines 238-241
@@ -4819,7 +4832,13 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 15 || stop == 9 {
+					return pc, budget
+				}
+				warpHandoffBlock9(w, m&^t, budget)
+				pc, budget = 9, budget-2
+				next = 10
 			}
 		case 9:
 			// b8 ($L__BB2_8), PTX lines 280-292

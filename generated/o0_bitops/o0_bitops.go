@@ -1202,7 +1202,14 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 8
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 4 || stop == 8 || stop == 3 {
+					return pc, budget
+				}
+				bitops32Block4(w, t, budget)
+				bitops32Block3(w, m&^t, budget)
+				pc, budget = 3, budget-3
+				next = 5
 			}
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 92-93
@@ -5456,7 +5463,14 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 8
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 4 || stop == 8 || stop == 3 {
+					return pc, budget
+				}
+				bitops64Block4(w, t, budget)
+				bitops64Block3(w, m&^t, budget)
+				pc, budget = 3, budget-3
+				next = 5
 			}
 		case 3:
 			// b3 ($L__BB1_3), PTX lines 252-253

@@ -4762,7 +4762,13 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 9 || stop == 4 {
+					return pc, budget
+				}
+				mallocKeepBlock4(w, m&^t, budget)
+				pc, budget = 4, budget-2
+				next = 5
 			}
 		case 9:
 			// b8, PTX line 227
@@ -5973,7 +5979,14 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 4 || stop == 9 || stop == 3 {
+					return pc, budget
+				}
+				freeKeptBlock4(w, t, budget)
+				freeKeptBlock3(w, m&^t, budget)
+				pc, budget = 3, budget-3
+				next = 5
 			}
 		case 3:
 			// b3 ($L__BB2_3), PTX lines 298-300

@@ -1116,7 +1116,13 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 13 || stop == 4 {
+					return pc, budget
+				}
+				collatzStepsBlock4(w, m&^t, budget)
+				pc, budget = 4, budget-2
+				next = 5
 			}
 		case 4:
 			// b4 ($L__BB0_4), PTX lines 71-73
@@ -1151,7 +1157,14 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 8 || stop == 15 || stop == 7 {
+					return pc, budget
+				}
+				collatzStepsBlock8(w, t, budget)
+				collatzStepsBlock7(w, m&^t, budget)
+				pc, budget = 7, budget-3
+				next = 9
 			}
 		case 7:
 			// b7 ($L__BB0_7), PTX lines 89-92

@@ -2104,7 +2104,14 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 18
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 2 || stop == 18 || stop == 1 {
+					return pc, budget
+				}
+				stencil3Block2(w, t, budget)
+				stencil3Block1(w, m&^t, budget)
+				pc, budget = 1, budget-3
+				next = 3
 			}
 		case 1:
 			// b1 ($L__BB1_1), PTX lines 124-129
@@ -2160,7 +2167,14 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 21
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 7 || stop == 21 || stop == 6 {
+					return pc, budget
+				}
+				stencil3Block7(w, t, budget)
+				stencil3Block6(w, m&^t, budget)
+				pc, budget = 6, budget-3
+				next = 8
 			}
 		case 6:
 			// b6 ($L__BB1_6), PTX lines 159-166
@@ -2209,7 +2223,14 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 12 || stop == 23 || stop == 11 {
+					return pc, budget
+				}
+				stencil3Block12(w, t, budget)
+				stencil3Block11(w, m&^t, budget)
+				pc, budget = 11, budget-3
+				next = 13
 			}
 		case 11:
 			// b11 ($L__BB1_11), PTX lines 192-197

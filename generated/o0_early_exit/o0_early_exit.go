@@ -1734,7 +1734,14 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 8 || stop == 13 || stop == 7 {
+					return pc, budget
+				}
+				classifyBlock8(w, t, budget)
+				classifyBlock7(w, m&^t, budget)
+				pc, budget = 7, budget-3
+				next = 9
 			}
 		case 7:
 			// b7 ($L__BB0_7), PTX lines 61-62

@@ -3076,7 +3076,14 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 4
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
+					return pc, budget
+				}
+				opMaxBlock2(w, t, budget)
+				opMaxBlock1(w, m&^t, budget)
+				pc, budget = 1, budget-3
+				next = 3
 			}
 		case 1:
 			// b1 ($L__BB3_1), PTX lines 138-139
@@ -7097,7 +7104,14 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				default:
 					return runtime.RunDone, budget - funcptrTidRegion4(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 6 || stop == 13 || stop == 5 {
+					return pc, budget
+				}
+				funcptrTidBlock6(w, t, budget)
+				funcptrTidBlock5(w, m&^t, budget)
+				pc, budget = 5, budget-3
+				next = 7
 			}
 		case 5:
 			// b5 ($L__BB9_5), PTX lines 434-435

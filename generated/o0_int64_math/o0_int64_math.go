@@ -1513,7 +1513,13 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 22
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 22 || stop == 4 {
+					return pc, budget
+				}
+				int64MathBlock4(w, m&^t, budget)
+				pc, budget = 4, budget-2
+				next = 5
 			}
 		case 4:
 			// b4 ($L__BB0_4), PTX lines 93-95
@@ -1541,7 +1547,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 8 || stop == 23 || stop == 7 {
+					return pc, budget
+				}
+				int64MathBlock8(w, t, budget)
+				int64MathBlock7(w, m&^t, budget)
+				pc, budget = 7, budget-3
+				next = 9
 			}
 		case 7:
 			// b7 ($L__BB0_7), PTX lines 121-122
@@ -1569,7 +1582,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 11 || stop == 24 || stop == 10 {
+					return pc, budget
+				}
+				int64MathBlock11(w, t, budget)
+				int64MathBlock10(w, m&^t, budget)
+				pc, budget = 10, budget-3
+				next = 12
 			}
 		case 10:
 			// b10 ($L__BB0_10), PTX lines 140-141
@@ -1597,7 +1617,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 14 || stop == 25 || stop == 13 {
+					return pc, budget
+				}
+				int64MathBlock14(w, t, budget)
+				int64MathBlock13(w, m&^t, budget)
+				pc, budget = 13, budget-3
+				next = 15
 			}
 		case 13:
 			// b13 ($L__BB0_13), PTX lines 173-174
@@ -1625,7 +1652,14 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 17 || stop == 26 || stop == 16 {
+					return pc, budget
+				}
+				int64MathBlock17(w, t, budget)
+				int64MathBlock16(w, m&^t, budget)
+				pc, budget = 16, budget-3
+				next = 18
 			}
 		case 16:
 			// b16 ($L__BB0_16), PTX lines 191-192

@@ -872,7 +872,14 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 4 || stop == 11 || stop == 3 {
+					return pc, budget
+				}
+				intMiscBlock4(w, t, budget)
+				intMiscBlock3(w, m&^t, budget)
+				pc, budget = 3, budget-3
+				next = 5
 			}
 		case 3:
 			// b3 ($L__BB0_3), PTX lines 123-124
@@ -900,7 +907,14 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 7 || stop == 12 || stop == 6 {
+					return pc, budget
+				}
+				intMiscBlock7(w, t, budget)
+				intMiscBlock6(w, m&^t, budget)
+				pc, budget = 6, budget-3
+				next = 8
 			}
 		case 6:
 			// b6 ($L__BB0_6), PTX lines 144-145

@@ -5258,7 +5258,14 @@ func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 7 || stop == 12 || stop == 6 {
+					return pc, budget
+				}
+				storeReturnBarrierBlock7(w, t, budget)
+				storeReturnBarrierBlock6(w, m&^t, budget)
+				pc, budget = 6, budget-3
+				next = 8
 			}
 		case 6:
 			// b5 ($L__BB2_5), PTX lines 272-274

@@ -1845,7 +1845,13 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 23 || stop == 10 {
+					return pc, budget
+				}
+				sort8Block10(w, m&^t, budget)
+				pc, budget = 10, budget-2
+				next = 11
 			}
 		case 10:
 			// b10 ($L__BB0_10), PTX lines 113-120

@@ -4559,7 +4559,14 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 5 || stop == 27 || stop == 4 {
+					return pc, budget
+				}
+				matmulTiledBlock5(w, t, budget)
+				matmulTiledBlock4(w, m&^t, budget)
+				pc, budget = 4, budget-3
+				next = 6
 			}
 		case 4:
 			// b4 ($L__BB1_4), PTX lines 218-230
@@ -4601,7 +4608,14 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 9 || stop == 29 || stop == 8 {
+					return pc, budget
+				}
+				matmulTiledBlock9(w, t, budget)
+				matmulTiledBlock8(w, m&^t, budget)
+				pc, budget = 8, budget-3
+				next = 10
 			}
 		case 8:
 			// b8 ($L__BB1_8), PTX lines 261-273
@@ -4636,7 +4650,14 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 30
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 13 || stop == 30 || stop == 12 {
+					return pc, budget
+				}
+				matmulTiledBlock13(w, t, budget)
+				matmulTiledBlock12(w, m&^t, budget)
+				pc, budget = 12, budget-3
+				next = 14
 			}
 		case 12:
 			// b11 ($L__BB1_11), PTX lines 298-301

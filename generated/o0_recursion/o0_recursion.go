@@ -2578,7 +2578,14 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 5 || stop == 12 || stop == 4 {
+					return pc, budget
+				}
+				treeDepthBlock5(w, t, budget)
+				treeDepthBlock4(w, m&^t, budget)
+				pc, budget = 4, budget-3
+				next = 6
 			}
 		case 12:
 			// b10, PTX line 130

@@ -1458,7 +1458,14 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 2 || stop == 14 || stop == 1 {
+					return pc, budget
+				}
+				reduceSumBlock2(w, t, budget)
+				reduceSumBlock1(w, m&^t, budget)
+				pc, budget = 1, budget-3
+				next = 3
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 55-60
@@ -1514,7 +1521,13 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 16
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 16 || stop == 7 {
+					return pc, budget
+				}
+				reduceSumBlock7(w, m&^t, budget)
+				pc, budget = 7, budget-2
+				next = 8
 			}
 		case 7:
 			// b6 ($L__BB0_6), PTX lines 90-104
@@ -3682,7 +3695,14 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 2 || stop == 14 || stop == 1 {
+					return pc, budget
+				}
+				reduceMaxBlock2(w, t, budget)
+				reduceMaxBlock1(w, m&^t, budget)
+				pc, budget = 1, budget-3
+				next = 3
 			}
 		case 1:
 			// b1 ($L__BB1_1), PTX lines 176-181
@@ -3738,7 +3758,13 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 16
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 16 || stop == 7 {
+					return pc, budget
+				}
+				reduceMaxBlock7(w, m&^t, budget)
+				pc, budget = 7, budget-2
+				next = 8
 			}
 		case 7:
 			// b6 ($L__BB1_6), PTX lines 211-232

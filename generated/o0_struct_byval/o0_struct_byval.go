@@ -3227,7 +3227,13 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 7 || stop == 3 {
+					return pc, budget
+				}
+				affineBlock3(w, m&^t, budget)
+				pc, budget = 3, budget-2
+				next = 4
 			}
 		case 3:
 			// b3 ($L__BB2_3), PTX lines 148-155

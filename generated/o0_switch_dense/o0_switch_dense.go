@@ -2051,7 +2051,14 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 15 || stop == 26 || stop == 16 {
+					return pc, budget
+				}
+				switchDenseBlock15(w, t, budget)
+				switchDenseBlock16(w, m&^t, budget)
+				pc, budget = 16, budget-3
+				next = 17
 			}
 		case 9:
 			// b9 ($L__BB0_3), PTX lines 90-93
@@ -4922,7 +4929,14 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 32
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 19 || stop == 32 || stop == 20 {
+					return pc, budget
+				}
+				switchDefaultBlock19(w, t, budget)
+				switchDefaultBlock20(w, m&^t, budget)
+				pc, budget = 20, budget-3
+				next = 21
 			}
 		case 11:
 			// b11 ($L__BB1_3), PTX lines 229-230

@@ -5828,7 +5828,13 @@ func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 9 || stop == 4 {
+					return pc, budget
+				}
+				warpScanBlock4(w, m&^t, budget)
+				pc, budget = 4, budget-2
+				next = 5
 			}
 		case 4:
 			// b3 ($L__BB2_3), PTX lines 259-262
@@ -8818,7 +8824,13 @@ func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 6
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 6 || stop == 2 {
+					return pc, budget
+				}
+				warpVotesBlock2(w, m&^t, budget)
+				pc, budget = 2, budget-2
+				next = 3
 			}
 		case 2:
 			// b1 ($L__BB4_1), PTX lines 407-417

@@ -239,7 +239,13 @@ func braUniRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				default:
 					return runtime.RunDone, budget - braUniRegion0(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 3 {
+					return pc, budget
+				}
+				braUniBlock3(w, m&^t, budget)
+				pc, budget = 3, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 (L23), PTX lines 32-32

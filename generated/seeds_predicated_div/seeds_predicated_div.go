@@ -229,7 +229,13 @@ func predicatedDivRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - predicatedDivRegion0(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 2 {
+					return pc, budget
+				}
+				predicatedDivBlock2(w, m&^t, budget)
+				pc, budget = 2, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 (L23), PTX lines 48-56; ret

@@ -252,7 +252,14 @@ func carryUniformRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				default:
 					return runtime.RunDone, budget - carryUniformRegion0(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 1 || stop == 3 {
+					return pc, budget
+				}
+				carryUniformBlock1(w, t, budget)
+				carryUniformBlock3(w, m&^t, budget)
+				pc, budget = 3, budget-2
+				next = 2
 			}
 		case 1:
 			// b1 ($L_carry), PTX lines 36-36

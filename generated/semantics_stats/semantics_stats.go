@@ -1604,7 +1604,14 @@ func branchRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				default:
 					return runtime.RunDone, budget - branchRegion4(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 1 || stop == 5 {
+					return pc, budget
+				}
+				branchBlock1(w, t, budget)
+				branchBlock5(w, m&^t, budget)
+				pc, budget = 5, budget-2
+				next = 2
 			}
 		case 5:
 			// b5, PTX lines 33-33

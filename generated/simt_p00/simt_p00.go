@@ -6069,7 +6069,12 @@ func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 				default:
 					return runtime.RunDone, budget - f2Region9(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 18 || stop == 10 {
+					return pc, budget
+				}
+				pc, budget = 10, budget-2
+				next = 11
 			}
 		case 10:
 			// b10 ($D13), PTX line 235
@@ -9380,7 +9385,14 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion30(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 31 || stop == 32 || stop == 62 {
+					return pc, budget
+				}
+				simtBlock31(w, t, budget)
+				simtBlock62(w, m&^t, budget)
+				pc, budget = 62, budget-3
+				next = 33
 			}
 		case 31:
 			// b24 ($E59), PTX lines 770-770
@@ -9552,7 +9564,14 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 55
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 55 || stop == 23 || stop == 24 {
+					return pc, budget
+				}
+				simtBlock55(w, m&^t, budget)
+				simtBlock24(w, m&^t, budget)
+				pc, budget = 24, budget-3
+				next = 25
 			}
 		case 55:
 			// b46, PTX lines 597-597

@@ -2991,7 +2991,14 @@ func f3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 				default:
 					return runtime.RunDone, budget - f3Region6(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 7 || stop == 15 {
+					return pc, budget
+				}
+				f3Block7(w, t, budget)
+				f3Block15(w, m&^t, budget)
+				pc, budget = 15, budget-2
+				next = 8
 			}
 		case 7:
 			// b7 ($E7), PTX lines 64-66
@@ -3017,7 +3024,13 @@ func f3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 				default:
 					return runtime.RunDone, budget - f3Region8(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 16 || stop == 9 {
+					return pc, budget
+				}
+				f3Block16(w, m&^t, budget)
+				pc, budget = 9, budget-2
+				next = 10
 			}
 		case 9:
 			// b9 ($L11), PTX line 74
@@ -5054,7 +5067,13 @@ func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 				default:
 					return runtime.RunDone, budget - f0Region0(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 4 {
+					return pc, budget
+				}
+				f0Block4(w, m&^t, budget)
+				pc, budget = 4, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($E24), PTX line 256
@@ -5626,7 +5645,12 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion27(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 43 {
+					return pc, budget
+				}
+				pc, budget = 43, budget-1
+				next = 28
 			}
 		case 28:
 			// b24 ($R53), PTX lines 471-478; ret

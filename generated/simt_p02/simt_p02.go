@@ -4480,7 +4480,12 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion28(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 92 {
+					return pc, budget
+				}
+				pc, budget = 92, budget-1
+				next = 30
 			}
 		case 29:
 			// b28 ($T25), PTX lines 267-267

@@ -3041,7 +3041,14 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion13(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 14 || stop == 62 {
+					return pc, budget
+				}
+				simtBlock14(w, t, budget)
+				simtBlock62(w, m&^t, budget)
+				pc, budget = 62, budget-2
+				next = 15
 			}
 		case 14:
 			// b14 ($E21), PTX lines 157-160
@@ -3445,7 +3452,13 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 72
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 72 {
+					return pc, budget
+				}
+				simtBlock72(w, m&^t, budget)
+				pc, budget = 72, budget-1
+				next = 57
 			}
 		case 72:
 			// b67, PTX lines 382-386

@@ -1222,7 +1222,13 @@ func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 				default:
 					return runtime.RunDone, budget - f1Region2(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 3 {
+					return pc, budget
+				}
+				f1Block3(w, m&^t, budget)
+				pc, budget = 3, budget-1
+				next = 1
 			}
 		case 3:
 			// b3, PTX lines 42-43
@@ -2759,7 +2765,12 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion11(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 12 {
+					return pc, budget
+				}
+				pc, budget = 12, budget-1
+				next = 5
 			}
 		case 12:
 			// b11, PTX line 210

@@ -2708,7 +2708,13 @@ func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 				default:
 					return runtime.RunDone, budget - f0Region0(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 2 {
+					return pc, budget
+				}
+				f0Block2(w, m&^t, budget)
+				pc, budget = 2, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($R1), PTX lines 48-55; ret
@@ -3384,7 +3390,12 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion19(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 59 || stop == 25 {
+					return pc, budget
+				}
+				pc, budget = 25, budget-2
+				next = 26
 			}
 		case 20:
 			// b18 ($T13), PTX lines 239-241

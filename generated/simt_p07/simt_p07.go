@@ -3060,7 +3060,13 @@ func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 				default:
 					return runtime.RunDone, budget - f1Region19(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 20 {
+					return pc, budget
+				}
+				f1Block20(w, m&^t, budget)
+				pc, budget = 20, budget-1
+				next = 7
 			}
 		case 20:
 			// b20, PTX lines 61-62
@@ -5859,7 +5865,13 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion40(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 41 {
+					return pc, budget
+				}
+				simtBlock41(w, m&^t, budget)
+				pc, budget = 41, budget-1
+				next = 26
 			}
 		case 41:
 			// b32, PTX lines 479-479

@@ -4277,7 +4277,13 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion7(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 15 {
+					return pc, budget
+				}
+				simtBlock15(w, m&^t, budget)
+				pc, budget = 15, budget-1
+				next = 8
 			}
 		case 8:
 			// b5 ($J26), PTX lines 346-351

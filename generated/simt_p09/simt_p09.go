@@ -1862,7 +1862,13 @@ func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 				default:
 					return runtime.RunDone, budget - f1Region14(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 34 {
+					return pc, budget
+				}
+				f1Block34(w, m&^t, budget)
+				pc, budget = 34, budget-1
+				next = 15
 			}
 		case 15:
 			// b15 ($E21), PTX line 134
@@ -1995,7 +2001,13 @@ func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 				default:
 					return runtime.RunDone, budget - f1Region30(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 3 || stop == 31 {
+					return pc, budget
+				}
+				f1Block3(w, t, budget)
+				pc, budget = 31, budget-2
+				next = 4
 			}
 		case 31:
 			// b31, PTX line 74
@@ -2017,7 +2029,13 @@ func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 				default:
 					return runtime.RunDone, budget - f1Region32(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 33 {
+					return pc, budget
+				}
+				f1Block33(w, m&^t, budget)
+				pc, budget = 33, budget-1
+				next = 13
 			}
 		case 33:
 			// b33, PTX lines 120-123

@@ -2616,7 +2616,12 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion23(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 37 {
+					return pc, budget
+				}
+				pc, budget = 37, budget-1
+				next = 24
 			}
 		case 24:
 			// b19 ($R26), PTX lines 281-288; ret

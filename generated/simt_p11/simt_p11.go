@@ -631,7 +631,13 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion5(w, m, pc)
 				}
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 9 {
+					return pc, budget
+				}
+				simtBlock9(w, m&^t, budget)
+				pc, budget = 9, budget-1
+				next = 6
 			}
 		case 6:
 			// b5 ($R5), PTX lines 106-113; ret
