@@ -250,6 +250,7 @@ cuda-programs:
 	done
 	$(NVCC) -cudart shared -gencode arch=compute_80,code=sm_80 -O2 testdata/cudart/vectoradd.cu -o testdata/cudart/bin/vectoradd_sass
 	$(NVCC) -cudart shared -rdc=true -arch=compute_52 -O2 testdata/cudart/vectoradd.cu -o testdata/cudart/bin/vectoradd_rdc
+	$(NVCC) -cudart shared -rdc=true -arch=sm_80 -O2 testdata/cudart/sepcomp.cu testdata/cudart/sepcomp_lib.cu -o testdata/cudart/bin/sepcomp
 	$(NVCC) -cudart shared -O2 testdata/cudart/driver.cu -o testdata/cudart/bin/driver -lcuda
 	$(NVCC) -ptx -arch=compute_80 -O2 testdata/cudart/drv_kernels.cu -o testdata/cudart/drv_kernels.ptx
 	$(NVCC) -fatbin -gencode arch=compute_80,code=compute_80 -O2 testdata/cudart/drv_kernels.cu -o testdata/cudart/drv_kernels.fatbin

@@ -80,6 +80,26 @@ func TestExec(t *testing.T) {
 		}
 	})
 
+	// sepcomp: two translation units device-linked (-rdc=true); the kernel's module is linked
+	// with the one defining its .extern functions and table (frontend.Link), each keeping its
+	// own file-local table of the same name.
+	t.Run("sepcomp", func(t *testing.T) {
+		const n = 1000
+		in := func(i int) float32 { return float32(i) * 0.5 }
+		want := func(i int) float32 {
+			s := in(i)*3 + 1000
+			if i%2 == 1 {
+				return in(i) - 2000 + s*3 + 9
+			}
+			return s + s*3 + 7
+		}
+		code, out, errOut := execProgram(t, libs, "sepcomp")
+		w := fmt.Sprintf("n=%d out[0]=%.1f out[1]=%.1f out[%d]=%.1f mismatches=0\n", n, want(0), want(1), n-1, want(n-1))
+		if code != 0 || out != w {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, w, errOut)
+		}
+	})
+
 	t.Run("reduction", func(t *testing.T) {
 		const n = 100000
 		coef := []uint64{3, 1, 4, 1}

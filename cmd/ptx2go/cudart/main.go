@@ -35,6 +35,7 @@ import (
 
 	"github.com/ptx2go/ptx2go"
 	"github.com/ptx2go/ptx2go/cmd/ptx2go/cudart/fatbin"
+	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
@@ -251,18 +252,47 @@ func (m *module) compile(symbol string) (*ptx2go.Module, cudaError) {
 	}
 	state.mu.Unlock()
 	u.once.Do(func() {
+		src := best.Data
+		if len(m.entries) > 1 && bytes.Contains(src, []byte(".extern")) {
+			src, u.err = m.link(idx, best.Arch, u.name)
+			if u.err != nil {
+				return
+			}
+		}
 		if dir := os.Getenv("PTX2GO_PTX_DIR"); dir != "" {
-			if err := os.WriteFile(filepath.Join(dir, filepath.Base(u.name)), best.Data, 0o666); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(u.name)), src, 0o666); err != nil {
 				warnf("PTX2GO_PTX_DIR: %v", err)
 			}
 		}
-		u.mod, u.err = ptx2go.Compile(best.Data, ptx2go.Options{File: u.name})
+		u.mod, u.err = ptx2go.Compile(src, ptx2go.Options{File: u.name})
 	})
 	if u.err != nil {
 		warnOnce(firstLines(u.err.Error(), 10))
 		return nil, errInvalidPtx
 	}
 	return u.mod, success
+}
+
+// link joins PTX entry idx of a device-linked program (-rdc) with the entries of its
+// architecture that define what it declares .extern (frontend.Link), as nvcc's device link
+// step does; an entry that declares nothing from the others comes back unchanged.
+func (m *module) link(idx, arch int, name string) ([]byte, error) {
+	var units []frontend.Unit
+	first := 0
+	for i, e := range m.entries {
+		if e.Kind != fatbin.KindPTX || e.Arch != arch {
+			continue
+		}
+		if i == idx {
+			first = len(units)
+		}
+		units = append(units, frontend.Unit{Name: fmt.Sprintf("%s (entry %d)", name, i), Src: e.Data})
+	}
+	src, joined, err := frontend.Link(units, first)
+	if err != nil || len(joined) > 1 {
+		return src, err
+	}
+	return m.entries[idx].Data, nil
 }
 
 // resolve compiles the kernel's module and finds the kernel.
