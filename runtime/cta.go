@@ -3,6 +3,7 @@ package runtime
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -20,6 +21,7 @@ type CTA struct {
 	Warps   []*Warp
 	threads int
 	bars    [NumBarriers]barrier
+	used    uint16 // the barriers with arrivals in their current phase
 	stats   *counter // nil unless the launch collects statistics
 	// pool holds the free frames per Func.Index, shared by the CTA's warps: a warp that
 	// finishes hands its frame to the next one, so a kernel without barriers runs every warp
@@ -99,9 +101,11 @@ func tidLinear(w *Warp) bool {
 func (c *CTA) run(id uint64) {
 	c.ID = c.L.Grid.at(id)
 	clear(c.Shared)
-	for i := range c.bars {
+	for b := c.used; b != 0; b &= b - 1 { // what a fault left
+		i := bits.TrailingZeros16(b)
 		c.bars[i] = barrier{waiting: c.bars[i].waiting[:0]} // keep the lists' memory
 	}
+	c.used = 0
 	for _, w := range c.Warps {
 		clear(w.Local)
 		w.start(c.L.Kernel)
@@ -151,6 +155,7 @@ func (w *Warp) arrive(b *Barrier, m uint32, loc string) (uint64, bool) {
 		w.Fault(FaultIllegal, loc, l, fmt.Sprintf("barrier %d out of range 0..%d", id, NumBarriers-1))
 	}
 	bar := &c.bars[id]
+	c.used |= 1 << id
 	if b.Count >= 0 {
 		n := int(uint32(w.R[b.Count*WarpSize+l]))
 		if n <= 0 || n%WarpSize != 0 && n != c.threads {
@@ -188,9 +193,13 @@ func (w *Warp) arrive(b *Barrier, m uint32, loc string) (uint64, bool) {
 
 // release opens every barrier whose expected threads have all arrived and reports whether any did.
 func (c *CTA) release() bool {
+	if c.used == 0 {
+		return false
+	}
 	live := c.live()
 	any := false
-	for id := range c.bars {
+	for b := c.used; b != 0; b &= b - 1 {
+		id := bits.TrailingZeros16(b)
 		bar := &c.bars[id]
 		if len(bar.waiting) == 0 && bar.straight == 0 {
 			continue
@@ -232,6 +241,7 @@ func (c *CTA) release() bool {
 			}
 		}
 		*bar = barrier{waiting: bar.waiting[:0]}
+		c.used &^= 1 << id
 		any = true
 	}
 	return any

@@ -210,6 +210,7 @@ func (w *Warp) runStraight() bool {
 		}
 		c := w.CTA
 		bar := &c.bars[id]
+		c.used |= 1 << id
 		bar.arrived += popcount(e.mask)
 		bar.straight++
 		e.pc, e.atTerm = t.Succ, false
