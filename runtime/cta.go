@@ -21,7 +21,7 @@ type CTA struct {
 	Warps   []*Warp
 	threads int
 	bars    [NumBarriers]barrier
-	used    uint16 // the barriers with arrivals in their current phase
+	used    uint16   // the barriers with arrivals in their current phase
 	stats   *counter // nil unless the launch collects statistics
 	// pool holds the free frames per Func.Index, shared by the CTA's warps: a warp that
 	// finishes hands its frame to the next one, so a kernel without barriers runs every warp
