@@ -15,8 +15,10 @@ import (
 // the warp back to the runtime: the warp runs the same instructions for the same lanes in the
 // same order. The sides hold only code whose lanes see nothing of the SIMT stack: lane-local
 // arithmetic and memory accesses, which run in lockstep either way; no warp-level
-// instruction, call, barrier, exit or ret. Lanes that leave at the reconvergence point
-// exit early on the stack (runtime.Warp.diverge), so such branches stay with the runtime.
+// instruction, call, barrier, exit or ret. Where only the end of the thread is left at the
+// reconvergence point (`if (tid == 0) out[b] = s; return;`), the stack lets the lanes that
+// go there exit before the other side runs (runtime.Warp.diverge); nothing in a side can see
+// when they exit, so they exit at the end of the thread with the others.
 
 // maxIfThenBlocks bounds the blocks of one side.
 const maxIfThenBlocks = 8
@@ -26,7 +28,7 @@ const maxIfThenBlocks = 8
 // is that point); ok is false when the branch is not such an if-then(-else).
 func (f *fnGen) ifThen(i int) (taken, other []int, ok bool) {
 	t := f.blocks[i].rt
-	if t.Kind != runtime.TermBranch || t.Uniform || t.Reconv < 0 || t.Reconv >= f.Exit || f.leaves(t.Reconv) {
+	if t.Kind != runtime.TermBranch || t.Uniform || t.Reconv < 0 || t.Reconv >= f.Exit {
 		return nil, nil, false
 	}
 	side := func(pc int32) ([]int, bool) {

@@ -1211,7 +1211,13 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 13 {
+					return pc, budget
+				}
+				stencil3Block13(w, m&^t, budget)
+				pc, budget = 13, budget-1
+				next = 7
 			}
 		case 7:
 			// b6 ($L__BB1_12), PTX line 125; ret

@@ -640,7 +640,13 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 2 {
+					return pc, budget
+				}
+				toIntBlock2(w, m&^t, budget)
+				pc, budget = 2, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX line 53; ret
@@ -1331,7 +1337,13 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 2 {
+					return pc, budget
+				}
+				toFloatBlock2(w, m&^t, budget)
+				pc, budget = 2, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX line 101; ret
@@ -2021,7 +2033,13 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 2 {
+					return pc, budget
+				}
+				f64RoundtripBlock2(w, m&^t, budget)
+				pc, budget = 2, budget-1
+				next = 1
 			}
 		case 1:
 			// b1 ($L__BB2_2), PTX line 151; ret

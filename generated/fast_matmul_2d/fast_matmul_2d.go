@@ -3122,7 +3122,13 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 12 || stop == 24 {
+					return pc, budget
+				}
+				matmulTiledBlock12(w, t, budget)
+				pc, budget = 24, budget-2
+				next = 13
 			}
 		case 12:
 			// b10 ($L__BB1_16), PTX lines 264-269

@@ -2051,7 +2051,13 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 29 {
+					return pc, budget
+				}
+				reduceSumBlock29(w, m&^t, budget)
+				pc, budget = 29, budget-1
+				next = 19
 			}
 		case 19:
 			// b10 ($L__BB0_20), PTX line 125; ret
@@ -4916,7 +4922,13 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 29 {
+					return pc, budget
+				}
+				reduceMaxBlock29(w, m&^t, budget)
+				pc, budget = 29, budget-1
+				next = 19
 			}
 		case 19:
 			// b10 ($L__BB1_20), PTX line 243; ret

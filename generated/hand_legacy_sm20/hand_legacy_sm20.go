@@ -822,7 +822,13 @@ func legacySm20Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 14 {
+					return pc, budget
+				}
+				legacySm20Block14(w, m&^t, budget)
+				pc, budget = 14, budget-1
+				next = 7
 			}
 		case 7:
 			// b5 ($Lt_0_2050), PTX line 92

@@ -3648,7 +3648,13 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 21
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 21 {
+					return pc, budget
+				}
+				matmulTiledBlock21(w, m&^t, budget)
+				pc, budget = 21, budget-1
+				next = 10
 			}
 		case 10:
 			// b8 ($L__BB1_17), PTX line 296; ret

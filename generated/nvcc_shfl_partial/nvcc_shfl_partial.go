@@ -1140,7 +1140,13 @@ func warpSumPartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget i
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 7 {
+					return pc, budget
+				}
+				warpSumPartialBlock7(w, m&^t, budget)
+				pc, budget = 7, budget-1
+				next = 6
 			}
 		case 6:
 			// b1 ($L__BB0_2), PTX line 85; ret
@@ -1810,7 +1816,13 @@ func ballotSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 19
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 19 {
+					return pc, budget
+				}
+				ballotSumBlock19(w, m&^t, budget)
+				pc, budget = 19, budget-1
+				next = 9
 			}
 		case 19:
 			// b6, PTX lines 219-223

@@ -1509,7 +1509,13 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 2 || stop == 7 {
+					return pc, budget
+				}
+				warpReduceSumBlock7(w, m&^t, budget)
+				pc, budget = 7, budget-1
+				next = 6
 			}
 		case 6:
 			// b1 ($L__BB0_2), PTX line 65; ret

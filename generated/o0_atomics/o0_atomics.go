@@ -2071,7 +2071,13 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 3 || stop == 1 {
+					return pc, budget
+				}
+				histogramBlock1(w, m&^t, budget)
+				pc, budget = 1, budget-2
+				next = 2
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 55-71
@@ -3208,7 +3214,13 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 3 || stop == 1 {
+					return pc, budget
+				}
+				atomicSumBlock1(w, m&^t, budget)
+				pc, budget = 1, budget-2
+				next = 2
 			}
 		case 1:
 			// b1 ($L__BB1_1), PTX lines 127-148
@@ -4772,7 +4784,13 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 3 || stop == 1 {
+					return pc, budget
+				}
+				bucketMaxBlock1(w, m&^t, budget)
+				pc, budget = 1, budget-2
+				next = 2
 			}
 		case 1:
 			// b1 ($L__BB2_1), PTX lines 203-234
@@ -8727,7 +8745,13 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 5
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 5 || stop == 2 {
+					return pc, budget
+				}
+				compactBlock2(w, m&^t, budget)
+				pc, budget = 2, budget-2
+				next = 3
 			}
 		case 2:
 			// b2 ($L__BB4_2), PTX lines 390-406
@@ -10076,7 +10100,13 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 3 || stop == 1 {
+					return pc, budget
+				}
+				exchangeBlock1(w, m&^t, budget)
+				pc, budget = 1, budget-2
+				next = 2
 			}
 		case 1:
 			// b1 ($L__BB5_1), PTX lines 451-463

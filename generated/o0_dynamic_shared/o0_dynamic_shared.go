@@ -2268,7 +2268,13 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 24 || stop == 16 {
+					return pc, budget
+				}
+				stencil3Block16(w, m&^t, budget)
+				pc, budget = 16, budget-2
+				next = 17
 			}
 		case 16:
 			// b15 ($L__BB1_15), PTX lines 219-233

@@ -497,7 +497,13 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 4
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
+					return pc, budget
+				}
+				fapproxBlock2(w, t, budget)
+				pc, budget = 1, budget-3
+				next = 3
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX line 57

@@ -1195,7 +1195,13 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 3 || stop == 1 {
+					return pc, budget
+				}
+				bytePermBlock1(w, m&^t, budget)
+				pc, budget = 1, budget-2
+				next = 2
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 62-85
@@ -2713,7 +2719,13 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 4
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
+					return pc, budget
+				}
+				sadMul24Block2(w, t, budget)
+				pc, budget = 1, budget-3
+				next = 3
 			}
 		case 1:
 			// b1 ($L__BB1_1), PTX line 139
@@ -5891,7 +5903,13 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 3 || stop == 1 {
+					return pc, budget
+				}
+				findNthBlock1(w, m&^t, budget)
+				pc, budget = 1, budget-2
+				next = 2
 			}
 		case 1:
 			// b1 ($L__BB2_1), PTX lines 276-299

@@ -4747,7 +4747,13 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 33
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 33 || stop == 23 {
+					return pc, budget
+				}
+				matmulTiledBlock23(w, m&^t, budget)
+				pc, budget = 23, budget-2
+				next = 24
 			}
 		case 23:
 			// b21 ($L__BB1_21), PTX lines 368-378

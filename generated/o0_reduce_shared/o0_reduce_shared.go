@@ -1561,7 +1561,13 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 17
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 17 || stop == 12 {
+					return pc, budget
+				}
+				reduceSumBlock12(w, m&^t, budget)
+				pc, budget = 12, budget-2
+				next = 13
 			}
 		case 12:
 			// b10 ($L__BB0_10), PTX lines 120-128
@@ -3798,7 +3804,13 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 17
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 17 || stop == 12 {
+					return pc, budget
+				}
+				reduceMaxBlock12(w, m&^t, budget)
+				pc, budget = 12, budget-2
+				next = 13
 			}
 		case 12:
 			// b10 ($L__BB1_10), PTX lines 248-256

@@ -321,7 +321,13 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 3 || stop == 1 {
+					return pc, budget
+				}
+				vecaddBlock1(w, m&^t, budget)
+				pc, budget = 1, budget-2
+				next = 2
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 58-69

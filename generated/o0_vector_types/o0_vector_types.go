@@ -777,7 +777,13 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 4
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
+					return pc, budget
+				}
+				scale4Block2(w, t, budget)
+				pc, budget = 1, budget-3
+				next = 3
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX line 60
@@ -3278,7 +3284,13 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 4
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
+					return pc, budget
+				}
+				swap2Block2(w, t, budget)
+				pc, budget = 1, budget-3
+				next = 3
 			}
 		case 1:
 			// b1 ($L__BB1_1), PTX line 162

@@ -2141,7 +2141,13 @@ func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 9 || stop == 6 {
+					return pc, budget
+				}
+				warpReduceSumBlock6(w, m&^t, budget)
+				pc, budget = 6, budget-2
+				next = 7
 			}
 		case 6:
 			// b5 ($L__BB0_5), PTX lines 90-100
