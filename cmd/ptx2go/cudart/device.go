@@ -96,6 +96,8 @@ func deviceAttr(a int) (int, bool) {
 		return runtime.MaxSharedBytes, true
 	case 106:
 		return blocksPerSM, true
+	case 115: // MemoryPoolsSupported (mempool.go)
+		return 1, true
 	}
 	if a >= 1 && a <= 121 {
 		return 0, true

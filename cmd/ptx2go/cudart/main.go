@@ -477,6 +477,7 @@ func devFree(p runtime.Ptr) error {
 	if err := dev.Free(p); err != nil {
 		return err
 	}
+	poolForget(p, n)
 	state.mu.Lock()
 	state.used -= uint64(n)
 	delete(state.allocs, p)

@@ -339,7 +339,8 @@ func cudaFree(p unsafe.Pointer) (r C.int) {
 	return success
 }
 
-// cudaMallocAsync allocates in stream order; every stream is synchronous, so it allocates now.
+// cudaMallocAsync allocates in stream order from the device's current memory pool; every
+// stream is synchronous, so it allocates now.
 //
 //export cudaMallocAsync
 func cudaMallocAsync(p *unsafe.Pointer, size C.size_t, stream unsafe.Pointer) (r C.int) {
@@ -347,7 +348,7 @@ func cudaMallocAsync(p *unsafe.Pointer, size C.size_t, stream unsafe.Pointer) (r
 	if !validStream(stream) {
 		return ret(errInvalidResourceHandle)
 	}
-	return cudaMalloc(p, size)
+	return poolMalloc(p, size, nil)
 }
 
 //export cudaFreeAsync

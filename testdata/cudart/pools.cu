@@ -1,0 +1,74 @@
+// pools: stream-ordered allocation through memory pools, as cuda-samples'
+// streamOrderedAllocation uses them: the device's default pool and its release threshold,
+// cudaMallocAsync from it, a pool of its own with cudaMallocFromPoolAsync, the used and
+// reserved memory counters, and a kernel writing to memory from each. It prints each check.
+#include <cstdio>
+
+__global__ void fill(int *p, int n, int v) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    p[i] = v + i;
+}
+
+#define CHECK(x)                                                                 \
+  do {                                                                           \
+    cudaError_t e = (x);                                                         \
+    if (e != cudaSuccess) {                                                      \
+      printf("%s: %s\n", #x, cudaGetErrorName(e));                               \
+      return 1;                                                                  \
+    }                                                                            \
+  } while (0)
+
+int main() {
+  int supported = 0;
+  CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, 0));
+  cudaMemPool_t def, cur;
+  CHECK(cudaDeviceGetDefaultMemPool(&def, 0));
+  CHECK(cudaDeviceGetMemPool(&cur, 0));
+  unsigned long long threshold = ~0ull, got = 0;
+  CHECK(cudaMemPoolSetAttribute(def, cudaMemPoolAttrReleaseThreshold, &threshold));
+  CHECK(cudaMemPoolGetAttribute(def, cudaMemPoolAttrReleaseThreshold, &got));
+  printf("supported=%d default-is-current=%d threshold-kept=%d\n", supported, def == cur, got == threshold);
+
+  cudaStream_t s;
+  CHECK(cudaStreamCreate(&s));
+  const int n = 1000;
+  int *a, *b, host[n];
+  CHECK(cudaMallocAsync(&a, n * sizeof(int), s));
+  unsigned long long used = 0, high = 0, reserved = 0;
+  CHECK(cudaMemPoolGetAttribute(def, cudaMemPoolAttrUsedMemCurrent, &used));
+  printf("default pool used=%llu\n", used);
+
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = 0;
+  cudaMemPool_t own;
+  CHECK(cudaMemPoolCreate(&own, &props));
+  CHECK(cudaMallocFromPoolAsync(&b, 2 * n * sizeof(int), own, s));
+  fill<<<(n + 127) / 128, 128, 0, s>>>(a, n, 10);
+  fill<<<(2 * n + 127) / 128, 128, 0, s>>>(b, 2 * n, 20000);
+  CHECK(cudaMemcpyAsync(host, a, sizeof host, cudaMemcpyDeviceToHost, s));
+  CHECK(cudaStreamSynchronize(s));
+  int bad = 0;
+  for (int i = 0; i < n; i++)
+    bad += host[i] != 10 + i;
+  CHECK(cudaMemcpy(host, b + n, sizeof host, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; i++)
+    bad += host[i] != 20000 + n + i;
+  CHECK(cudaMemPoolGetAttribute(own, cudaMemPoolAttrUsedMemCurrent, &used));
+  printf("own pool used=%llu mismatches=%d\n", used, bad);
+
+  CHECK(cudaFreeAsync(a, s));
+  CHECK(cudaFreeAsync(b, s));
+  CHECK(cudaStreamSynchronize(s));
+  CHECK(cudaMemPoolGetAttribute(def, cudaMemPoolAttrUsedMemCurrent, &used));
+  CHECK(cudaMemPoolGetAttribute(def, cudaMemPoolAttrUsedMemHigh, &high));
+  CHECK(cudaMemPoolGetAttribute(own, cudaMemPoolAttrReservedMemHigh, &reserved));
+  printf("after free: default used=%llu high=%llu own reserved-high=%llu\n", used, high, reserved);
+  CHECK(cudaMemPoolTrimTo(def, 0));
+  CHECK(cudaMemPoolDestroy(own));
+  CHECK(cudaStreamDestroy(s));
+  printf("done\n");
+  return 0;
+}
