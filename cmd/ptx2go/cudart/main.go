@@ -288,6 +288,9 @@ func (m *module) link(idx, arch int, name string) ([]byte, error) {
 		}
 		units = append(units, frontend.Unit{Name: fmt.Sprintf("%s (entry %d)", name, i), Src: e.Data})
 	}
+	if len(units) == 1 {
+		return m.entries[idx].Data, nil
+	}
 	src, joined, err := frontend.Link(units, first)
 	if err != nil || len(joined) > 1 {
 		return src, err
