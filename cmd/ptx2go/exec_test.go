@@ -105,6 +105,7 @@ func TestExec(t *testing.T) {
 	t.Run("pools", func(t *testing.T) {
 		code, out, errOut := execProgram(t, libs, "pools")
 		want := "supported=1 default-is-current=1 threshold-kept=1\n" +
+			"set high to nonzero: cudaErrorInvalidValue, then cudaErrorInvalidValue\n" +
 			"default pool used=4000\n" +
 			"own pool used=8000 mismatches=0\n" +
 			"after free: default used=0 high=4000 own reserved-high=8000\n" +

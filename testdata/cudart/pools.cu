@@ -29,6 +29,9 @@ int main() {
   CHECK(cudaMemPoolSetAttribute(def, cudaMemPoolAttrReleaseThreshold, &threshold));
   CHECK(cudaMemPoolGetAttribute(def, cudaMemPoolAttrReleaseThreshold, &got));
   printf("supported=%d default-is-current=%d threshold-kept=%d\n", supported, def == cur, got == threshold);
+  // Only a reset to 0 may be written to a high-water mark; the error is this call's.
+  cudaError_t high_err = cudaMemPoolSetAttribute(def, cudaMemPoolAttrUsedMemHigh, &threshold);
+  printf("set high to nonzero: %s, then %s\n", cudaGetErrorName(high_err), cudaGetErrorName(cudaGetLastError()));
 
   cudaStream_t s;
   CHECK(cudaStreamCreate(&s));

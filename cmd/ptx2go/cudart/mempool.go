@@ -25,6 +25,7 @@ type memPool struct {
 // The cudaMemPoolAttr values (driver_types.h).
 const (
 	poolReuseFollowEventDependencies   = 1
+	poolReuseAllowOpportunistic        = 2
 	poolReuseAllowInternalDependencies = 3
 	poolReleaseThreshold               = 4
 	poolReservedMemCurrent             = 5
@@ -136,13 +137,13 @@ func cudaDeviceSetMemPool(dev C.int, pool unsafe.Pointer) (r C.int) {
 	if dev != 0 {
 		return ret(errInvalidDevice)
 	}
-	state.mu.Lock()
-	defer state.mu.Unlock()
-	if lookupPool(pool) == nil {
-		return ret(errInvalidValue)
-	}
-	pools.current = pool
-	return success
+	return underLock(func() cudaError {
+		if lookupPool(pool) == nil {
+			return errInvalidValue
+		}
+		pools.current = pool
+		return success
+	})
 }
 
 //export cudaMemPoolCreate
@@ -163,71 +164,84 @@ func cudaMemPoolCreate(pool *unsafe.Pointer, props unsafe.Pointer) (r C.int) {
 //export cudaMemPoolDestroy
 func cudaMemPoolDestroy(pool unsafe.Pointer) (r C.int) {
 	defer guard("cudaMemPoolDestroy", &r)()
+	return underLock(func() cudaError {
+		if lookupPool(pool) == nil || pool == pools.def {
+			return errInvalidValue
+		}
+		delete(pools.byHandle, uintptr(pool))
+		if pools.current == pool {
+			pools.current = pools.def
+		}
+		return success
+	})
+}
+
+// underLock runs f with state.mu held and returns its result as the call's (ret, which
+// takes state.mu itself).
+func underLock(f func() cudaError) cudaError {
 	state.mu.Lock()
-	defer state.mu.Unlock()
-	if lookupPool(pool) == nil || pool == pools.def {
-		return ret(errInvalidValue)
-	}
-	delete(pools.byHandle, uintptr(pool))
-	if pools.current == pool {
-		pools.current = pools.def
-	}
-	return success
+	e := f()
+	state.mu.Unlock()
+	return ret(e)
+}
+
+// poolAttribute runs f on the pool of a handle, under state.mu, for cudaMemPoolSet- and
+// GetAttribute.
+func poolAttribute(pool, value unsafe.Pointer, f func(mp *memPool) cudaError) cudaError {
+	return underLock(func() cudaError {
+		mp := lookupPool(pool)
+		if mp == nil || value == nil {
+			return errInvalidValue
+		}
+		return f(mp)
+	})
 }
 
 //export cudaMemPoolSetAttribute
 func cudaMemPoolSetAttribute(pool unsafe.Pointer, attr C.int, value unsafe.Pointer) (r C.int) {
 	defer guard("cudaMemPoolSetAttribute", &r)()
-	state.mu.Lock()
-	defer state.mu.Unlock()
-	mp := lookupPool(pool)
-	if mp == nil || value == nil {
-		return ret(errInvalidValue)
-	}
-	switch attr {
-	case poolReuseFollowEventDependencies, poolReuseFollowEventDependencies + 1, poolReuseAllowInternalDependencies:
-		mp.reuse[attr-1] = *(*C.int)(value)
-	case poolReleaseThreshold:
-		mp.threshold = *(*uint64)(value)
-	case poolReservedMemHigh, poolUsedMemHigh: // only a reset to 0 is allowed
-		if *(*uint64)(value) != 0 {
-			return ret(errInvalidValue)
+	return poolAttribute(pool, value, func(mp *memPool) cudaError {
+		switch attr {
+		case poolReuseFollowEventDependencies, poolReuseAllowOpportunistic, poolReuseAllowInternalDependencies:
+			mp.reuse[attr-1] = *(*C.int)(value)
+		case poolReleaseThreshold:
+			mp.threshold = *(*uint64)(value)
+		case poolReservedMemHigh, poolUsedMemHigh: // only a reset to 0 is allowed
+			if *(*uint64)(value) != 0 {
+				return errInvalidValue
+			}
+			if attr == poolUsedMemHigh {
+				mp.usedHigh = mp.used
+			} else {
+				mp.reservedHigh = mp.used
+			}
+		default:
+			return errInvalidValue
 		}
-		if attr == poolUsedMemHigh {
-			mp.usedHigh = mp.used
-		} else {
-			mp.reservedHigh = mp.used
-		}
-	default:
-		return ret(errInvalidValue)
-	}
-	return success
+		return success
+	})
 }
 
 //export cudaMemPoolGetAttribute
 func cudaMemPoolGetAttribute(pool unsafe.Pointer, attr C.int, value unsafe.Pointer) (r C.int) {
 	defer guard("cudaMemPoolGetAttribute", &r)()
-	state.mu.Lock()
-	defer state.mu.Unlock()
-	mp := lookupPool(pool)
-	if mp == nil || value == nil {
-		return ret(errInvalidValue)
-	}
-	switch attr {
-	case poolReuseFollowEventDependencies, poolReuseFollowEventDependencies + 1, poolReuseAllowInternalDependencies:
-		*(*C.int)(value) = mp.reuse[attr-1]
-	case poolReleaseThreshold:
-		*(*uint64)(value) = mp.threshold
-	case poolReservedMemCurrent, poolUsedMemCurrent:
-		*(*uint64)(value) = mp.used
-	case poolReservedMemHigh:
-		*(*uint64)(value) = mp.reservedHigh
-	case poolUsedMemHigh:
-		*(*uint64)(value) = mp.usedHigh
-	default:
-		return ret(errInvalidValue)
-	}
-	return success
+	return poolAttribute(pool, value, func(mp *memPool) cudaError {
+		switch attr {
+		case poolReuseFollowEventDependencies, poolReuseAllowOpportunistic, poolReuseAllowInternalDependencies:
+			*(*C.int)(value) = mp.reuse[attr-1]
+		case poolReleaseThreshold:
+			*(*uint64)(value) = mp.threshold
+		case poolReservedMemCurrent, poolUsedMemCurrent:
+			*(*uint64)(value) = mp.used
+		case poolReservedMemHigh:
+			*(*uint64)(value) = mp.reservedHigh
+		case poolUsedMemHigh:
+			*(*uint64)(value) = mp.usedHigh
+		default:
+			return errInvalidValue
+		}
+		return success
+	})
 }
 
 // cudaMemPoolTrimTo releases a pool's unused memory down to minBytes: it holds none.
@@ -235,12 +249,12 @@ func cudaMemPoolGetAttribute(pool unsafe.Pointer, attr C.int, value unsafe.Point
 //export cudaMemPoolTrimTo
 func cudaMemPoolTrimTo(pool unsafe.Pointer, minBytes C.size_t) (r C.int) {
 	defer guard("cudaMemPoolTrimTo", &r)()
-	state.mu.Lock()
-	defer state.mu.Unlock()
-	if lookupPool(pool) == nil {
-		return ret(errInvalidValue)
-	}
-	return success
+	return underLock(func() cudaError {
+		if lookupPool(pool) == nil {
+			return errInvalidValue
+		}
+		return success
+	})
 }
 
 // cudaMallocFromPoolAsync allocates from a pool in stream order, which is now.
