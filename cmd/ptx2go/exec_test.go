@@ -101,7 +101,8 @@ func TestExec(t *testing.T) {
 	})
 
 	// pools: the memory pool family (mempool.go): the default pool's attributes, cudaMallocAsync
-	// from it, a pool of the program's own, and the used and reserved counters.
+	// from it, a pool of the program's own, the used and reserved counters, and graph memory:
+	// a captured allocation and an allocation node, launched twice.
 	t.Run("pools", func(t *testing.T) {
 		code, out, errOut := execProgram(t, libs, "pools")
 		want := "supported=1 default-is-current=1 threshold-kept=1\n" +
@@ -109,6 +110,8 @@ func TestExec(t *testing.T) {
 			"default pool used=4000\n" +
 			"own pool used=8000 mismatches=0\n" +
 			"after free: default used=0 high=4000 own reserved-high=8000\n" +
+			"captured graph: last=1299,1299\n" +
+			"allocation node: mismatches=0\n" +
 			"done\n"
 		if code != 0 || out != want {
 			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)

@@ -1,7 +1,10 @@
 // pools: stream-ordered allocation through memory pools, as cuda-samples'
 // streamOrderedAllocation uses them: the device's default pool and its release threshold,
 // cudaMallocAsync from it, a pool of its own with cudaMallocFromPoolAsync, the used and
-// reserved memory counters, and a kernel writing to memory from each. It prints each check.
+// reserved memory counters, and a kernel writing to memory from each; then graph memory, as
+// cuda-samples' graphMemoryNodes uses it: a captured cudaMallocAsync/cudaFreeAsync pair, and
+// an allocation node whose memory the program frees between two launches of its graph. It
+// prints each check.
 #include <cstdio>
 
 __global__ void fill(int *p, int n, int v) {
@@ -69,6 +72,60 @@ int main() {
   CHECK(cudaMemPoolGetAttribute(def, cudaMemPoolAttrUsedMemHigh, &high));
   CHECK(cudaMemPoolGetAttribute(own, cudaMemPoolAttrReservedMemHigh, &reserved));
   printf("after free: default used=%llu high=%llu own reserved-high=%llu\n", used, high, reserved);
+  // A graph captured from a stream: its allocation is there for each launch.
+  int *out;
+  CHECK(cudaMalloc(&out, 2 * sizeof(int)));
+  cudaGraph_t g;
+  cudaGraphExec_t ge;
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  CHECK(cudaMallocAsync(&a, n * sizeof(int), s));
+  fill<<<(n + 127) / 128, 128, 0, s>>>(a, n, 300);
+  CHECK(cudaMemcpyAsync(out, a + n - 1, sizeof(int), cudaMemcpyDeviceToDevice, s));
+  CHECK(cudaFreeAsync(a, s));
+  CHECK(cudaStreamEndCapture(s, &g));
+  CHECK(cudaGraphInstantiate(&ge, g, NULL, NULL, 0));
+  int last[2] = {0, 0};
+  for (int k = 0; k < 2; k++) {
+    CHECK(cudaGraphLaunch(ge, s));
+    CHECK(cudaStreamSynchronize(s));
+    CHECK(cudaMemcpy(&last[k], out, sizeof(int), cudaMemcpyDeviceToHost));
+  }
+  printf("captured graph: last=%d,%d\n", last[0], last[1]);
+  CHECK(cudaGraphExecDestroy(ge));
+  CHECK(cudaGraphDestroy(g));
+
+  // An allocation node, its memory freed by the program between launches.
+  CHECK(cudaGraphCreate(&g, 0));
+  cudaMemAllocNodeParams ap = {};
+  ap.poolProps.allocType = cudaMemAllocationTypePinned;
+  ap.poolProps.location.type = cudaMemLocationTypeDevice;
+  ap.poolProps.location.id = 0;
+  ap.bytesize = n * sizeof(int);
+  cudaGraphNode_t alloc, kern;
+  CHECK(cudaGraphAddMemAllocNode(&alloc, g, NULL, 0, &ap));
+  int *mem = (int *)ap.dptr, count = n, base = 4000;
+  void *args[] = {&mem, &count, &base};
+  cudaKernelNodeParams kp = {};
+  kp.func = (void *)fill;
+  kp.gridDim = dim3((n + 127) / 128);
+  kp.blockDim = dim3(128);
+  kp.kernelParams = args;
+  CHECK(cudaGraphAddKernelNode(&kern, g, &alloc, 1, &kp));
+  CHECK(cudaGraphInstantiate(&ge, g, NULL, NULL, 0));
+  bad = 0;
+  for (int k = 0; k < 2; k++) {
+    CHECK(cudaGraphLaunch(ge, s));
+    CHECK(cudaMemcpyAsync(host, mem, sizeof host, cudaMemcpyDeviceToHost, s));
+    CHECK(cudaFreeAsync(mem, s));
+    CHECK(cudaStreamSynchronize(s));
+    for (int i = 0; i < n; i++)
+      bad += host[i] != 4000 + i;
+  }
+  printf("allocation node: mismatches=%d\n", bad);
+  CHECK(cudaGraphExecDestroy(ge));
+  CHECK(cudaGraphDestroy(g));
+  CHECK(cudaFree(out));
+
   CHECK(cudaMemPoolTrimTo(def, 0));
   CHECK(cudaMemPoolDestroy(own));
   CHECK(cudaStreamDestroy(s));

@@ -469,6 +469,9 @@ func devMalloc(n int) (runtime.Ptr, error) {
 // devFree frees a device allocation, or managed memory; page-locked and registered host
 // memory is not the device's to free (cudaFreeHost, cudaHostUnregister).
 func devFree(p runtime.Ptr) error {
+	if graphAllocation(p) {
+		return nil
+	}
 	if base, kind, _, ok := hostRange(uintptr(p)); ok && base == uintptr(p) {
 		if kind != allocManaged {
 			return fmt.Errorf("%#x is host memory", uintptr(p))

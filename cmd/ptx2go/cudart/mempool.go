@@ -41,13 +41,16 @@ var pools struct {
 	byHandle     map[uintptr]*memPool
 	def, current unsafe.Pointer
 	poolOf       map[runtime.Ptr]*memPool
+	// graphOwned are the allocations of graph memory nodes, which every launch of their
+	// graph uses: freeing one only ends its use until the next launch.
+	graphOwned map[runtime.Ptr]bool
 }
 
 // defaultPool returns the device's default pool's handle, making it on first use; state.mu
 // is held.
 func defaultPool() unsafe.Pointer {
 	if pools.def == nil {
-		pools.byHandle, pools.poolOf = map[uintptr]*memPool{}, map[runtime.Ptr]*memPool{}
+		pools.byHandle, pools.poolOf, pools.graphOwned = map[uintptr]*memPool{}, map[runtime.Ptr]*memPool{}, map[runtime.Ptr]bool{}
 		pools.def = handle()
 		pools.byHandle[uintptr(pools.def)] = &memPool{reuse: [3]C.int{1, 1, 1}}
 		pools.current = pools.def
@@ -269,4 +272,54 @@ func cudaMallocFromPoolAsync(p *unsafe.Pointer, size C.size_t, pool, stream unsa
 		return ret(errInvalidValue)
 	}
 	return poolMalloc(p, size, pool)
+}
+
+// The offsets of bytesize and dptr in struct cudaMemAllocNodeParams (driver_types.h, CUDA
+// 11.8: after a cudaMemPoolProps of 88 bytes, a pointer and a size_t).
+const (
+	allocNodeByteSize = 104
+	allocNodeDptr     = 112
+)
+
+// cudaGraphAddMemAllocNode adds a node that allocates nodeParams->bytesize bytes for the
+// graph's launches. Every stream being synchronous, the memory is allocated now, from the
+// device's current pool, at the address it returns in nodeParams->dptr, and stays so for
+// every launch of the graph.
+//
+//export cudaGraphAddMemAllocNode
+func cudaGraphAddMemAllocNode(node *unsafe.Pointer, g, deps unsafe.Pointer, n C.size_t, params unsafe.Pointer) (r C.int) {
+	defer guard("cudaGraphAddMemAllocNode", &r)()
+	if params == nil {
+		return ret(errInvalidValue)
+	}
+	var p unsafe.Pointer
+	if e := poolMalloc(&p, *(*C.size_t)(unsafe.Add(params, allocNodeByteSize)), nil); e != success {
+		return e
+	}
+	*(*unsafe.Pointer)(unsafe.Add(params, allocNodeDptr)) = p
+	state.mu.Lock()
+	pools.graphOwned[runtime.Ptr(uintptr(p))] = true
+	state.mu.Unlock()
+	return ret(addNode(node, g, deps, n, emptyOp{}))
+}
+
+// cudaGraphAddMemFreeNode adds a node that frees a graph allocation for the rest of a launch:
+// the memory stays allocated for the graph's next launches, as a captured cudaFreeAsync's,
+// and as it does when cudaFree or cudaFreeAsync frees it outside the graph (graphAllocation).
+//
+//export cudaGraphAddMemFreeNode
+func cudaGraphAddMemFreeNode(node *unsafe.Pointer, g, deps unsafe.Pointer, n C.size_t, dptr unsafe.Pointer) (r C.int) {
+	defer guard("cudaGraphAddMemFreeNode", &r)()
+	if dptr == nil {
+		return ret(errInvalidValue)
+	}
+	return ret(addNode(node, g, deps, n, emptyOp{}))
+}
+
+// graphAllocation reports whether p is the memory of a graph's allocation node, which freeing
+// leaves in place for the graph's next launch.
+func graphAllocation(p runtime.Ptr) bool {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	return pools.graphOwned[p]
 }

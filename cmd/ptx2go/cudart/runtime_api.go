@@ -357,6 +357,11 @@ func cudaFreeAsync(p, stream unsafe.Pointer) (r C.int) {
 	if !validStream(stream) {
 		return ret(errInvalidResourceHandle)
 	}
+	if captured(stream, emptyOp{}) {
+		// The graph's launches use the memory until this point: it stays allocated (a
+		// captured cudaMallocAsync allocated it at once, for every launch of the graph).
+		return success
+	}
 	return cudaFree(p)
 }
 
