@@ -95,8 +95,9 @@ func (f *fnGen) ifThenCode(blockFns map[int]string, reconv int32, taken, other [
 	run = append(run,
 		jen.List(jen.Id("pc"), jen.Id("budget")).Op("=").List(jen.Lit(last[len(last)-1]), jen.Id("budget").Op("-").Lit(n)),
 		jen.Id("next").Op("=").Lit(int(reconv)))
-	// The runtime takes the branch when the slice is nearly used, or when the running SIMT
-	// entry ends inside a side (it cannot: the entry's end post-dominates the branch).
+	// The runtime takes the branch when the slice is nearly used, and, as a guard, when the
+	// running SIMT entry would end inside a side: an entry's end post-dominates the blocks it
+	// runs, so in the block graphs ssa builds it lies at or after the reconvergence point.
 	cond := jen.Id("budget").Op("<=").Lit(n + 1)
 	for _, s := range [][]int{taken, other} {
 		for _, pc := range s {
