@@ -107,6 +107,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_sink_vector"
 	"github.com/ptx2go/ptx2go/generated/hand_sm90_sync"
 	"github.com/ptx2go/ptx2go/generated/hand_step_pred"
+	"github.com/ptx2go/ptx2go/generated/hand_trace"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_guarded"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_pass"
 	"github.com/ptx2go/ptx2go/generated/hand_warp_sz"
@@ -430,6 +431,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/sm90_sync":               hand_sm90_sync.Module,
 	"hand/warp_guarded":            hand_warp_guarded.Module,
 	"hand/step_pred":               hand_step_pred.Module,
+	"hand/trace":                   hand_trace.Module,
 	"hand/warp_pass":               hand_warp_pass.Module,
 	"hand/warp_sz":                 hand_warp_sz.Module,
 	"nvcc/atomics":                 nvcc_atomics.Module,

@@ -39,7 +39,7 @@ func (f *fnGen) block(b *ssa.Block) {
 		if len(pending) > 0 {
 			body = f.emitBlock(b, pending)
 			if body != nil {
-				pass = f.emitWarpPass(b, pending)
+				pass = f.emitWarpPass(pending)
 			}
 		}
 		lines := ""

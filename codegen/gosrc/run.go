@@ -35,6 +35,23 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 			continue
 		}
 		body := []jen.Code{jen.Comment(b.comment)}
+		if t := f.traceOf(i); t != nil {
+			if code := f.emitTrace(t); code != nil {
+				traceFn := f.g.names.unique(fmt.Sprintf("%sTrace%d", base, i))
+				blockDecls = append(blockDecls, jen.Comment(fmt.Sprintf("%s runs blocks %d and %d of %s %s for a full warp whose lanes all go from one to the other, in one", traceFn, i, t.second, kindName(f.Fn), f.Fn.Name)).Line().
+					Comment("pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.").Line().
+					Func().Id(traceFn).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("m").Uint32(), jen.Id("budget").Int()).Bool().Block(code...))
+				pass := f.g.npass
+				f.g.npass++
+				j := t.second
+				body = append(body, jen.If(jen.Id("m").Op("==").Id("0xffffffff").Op("&&").Id("budget").Op(">").Lit(1).Op("&&").Id("stop").Op("!=").Lit(j).Op("&&").
+					Id("w").Dot("PassOK").Call(jen.Lit(pass)).Op("&&").Id("w").Dot("PassDone").Call(jen.Lit(pass), jen.Id(traceFn).Call(jen.Id("w"), jen.Id("m"), jen.Id("budget")))).Block(
+					jen.Comment(fmt.Sprintf("blocks %d and %d ran: on from block %d", i, j, j)),
+					jen.List(jen.Id("pc"), jen.Id("budget")).Op("=").List(jen.Lit(j), jen.Id("budget").Op("-").Lit(1)),
+					jen.Id("next").Op("=").Lit(int(f.blocks[j].rt.Succ)),
+					jen.Break()))
+			}
+		}
 		if b.instrs != nil {
 			blockFn := blockFns[i]
 			code := b.code

@@ -51,20 +51,34 @@ type warpPass struct {
 	// failed says the block turned out not to fit (a warp-uniform instruction after lane
 	// work would end the loop).
 	failed bool
+	// guard, in a trace's pass, is the comparison the address loop also computes, and step
+	// its stepping form.
+	guard *passGuard
+	step  stepCompare
 }
 
 // emitWarpPass generates the body of the block's warp pass for a full warp, or returns nil
 // where the block does not qualify. It runs after emitBlock, which records the windows of
 // the block's global accesses.
-func (f *fnGen) emitWarpPass(b *ssa.Block, instrs []*ssa.Instr) []jen.Code {
-	e := newBlockEmit(f, b, instrs)
-	fp := e.passPlan(instrs)
+func (f *fnGen) emitWarpPass(instrs []*ssa.Instr) []jen.Code { return f.emitPass(instrs, nil) }
+
+// emitPass generates the body of a warp pass over instrs, which a guard (trace.go), if any,
+// lets run only where every lane takes the trace's way; nil where they do not qualify.
+func (f *fnGen) emitPass(instrs []*ssa.Instr, guard *passGuard) []jen.Code {
+	e := newBlockEmit(f, nil, instrs)
+	fp := e.passPlan(instrs, guard)
 	if fp == nil {
 		return nil
 	}
 	e.pass = fp
 	for i, in := range instrs {
 		fp.rest, fp.before = instrs[i:], instrs[:i]
+		if guard != nil && guard.direct && in == guard.setp {
+			if e.seg != nil {
+				e.seg.instrs[in] = true // it reads the loop's values: they need no register
+			}
+			continue
+		}
 		e.instr(in)
 		if e.bad || fp.failed {
 			return nil
@@ -75,6 +89,10 @@ func (f *fnGen) emitWarpPass(b *ssa.Block, instrs []*ssa.Instr) []jen.Code {
 	if e.bad || fp.failed || !fp.started {
 		return nil
 	}
+	if guard != nil && guard.direct {
+		e.stmts = append(e.stmts, jen.Commentf("%d: %s, whose lanes the check above gave", guard.setp.Pos.Line, spelling(guard.setp)),
+			jen.Id("w").Dot("P").Index(jen.Lit(fp.step.pred)).Op("=").Id(fmt.Sprintf("%#x", guard.want)))
+	}
 	return append(e.body(), jen.Return(jen.True()))
 }
 
@@ -84,8 +102,8 @@ func (f *fnGen) emitWarpPass(b *ssa.Block, instrs []*ssa.Instr) []jen.Code {
 // shared memory at a register address computed without loads, predicates or the carry flag
 // (the address loop must write nothing: an add.cc there would set CC.CF before an addc of the
 // ordinary code reads the old one), or no such access at all.
-func (e *blockEmit) passPlan(instrs []*ssa.Instr) *warpPass {
-	fp := &warpPass{index: map[*ssa.Instr]int{}, slice: map[*ssa.Instr]bool{}}
+func (e *blockEmit) passPlan(instrs []*ssa.Instr, guard *passGuard) *warpPass {
+	fp := &warpPass{index: map[*ssa.Instr]int{}, slice: map[*ssa.Instr]bool{}, guard: guard}
 	inBlock := map[*ssa.Instr]bool{}
 	warpLoads := map[*ssa.Instr]bool{}
 	for _, in := range instrs {
@@ -154,6 +172,9 @@ func (e *blockEmit) passPlan(instrs []*ssa.Instr) *warpPass {
 			return nil
 		}
 	}
+	if guard != nil && !e.guardPlan(fp, addr) {
+		return nil
+	}
 	return fp
 }
 
@@ -167,9 +188,15 @@ func (e *blockEmit) passAddrs() {
 	e.seg = newSegment(&e.f.g.nwin)
 	s := e.seg
 	checked := map[int]bool{}
+	if fp.guard != nil && !slices.ContainsFunc(fp.rest, func(in *ssa.Instr) bool { return slices.Contains(in.Defs, fp.step.value) }) {
+		e.captureGuard() // the stepping value comes from the register file
+	}
 	for _, in := range fp.rest {
 		if fp.slice[in] {
 			e.laneInstr(in)
+			if fp.guard != nil && slices.Contains(in.Defs, fp.step.value) {
+				e.captureGuard()
+			}
 			continue
 		}
 		k, ok := fp.index[in]
@@ -227,7 +254,13 @@ func (e *blockEmit) passAddrs() {
 		e.stmts = append(e.stmts, jen.Comment("each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap"))
 		loop = jen.For(jen.Id("l").Op(":=").Lit(0), jen.Id("l").Op("<").Lit(32), jen.Id("l").Op("+=").Add(step))
 	}
+	if fp.guard != nil {
+		e.stmts = append(e.stmts, jen.Comment("the trace's branch: lanes 0 and 31 of the compared value (trace.go)"), jen.Var().Id("g0").Op(",").Id("g31").Uint64())
+	}
 	e.stmts = append(e.stmts, jen.Block(append(pre, loop.Block(s.body...))...))
+	if fp.guard != nil {
+		e.stmts = append(e.stmts, e.guardCheck(fp.step, fp.guard.want))
+	}
 	e.stmts = append(e.stmts, e.passChecks(parts, len(checked))...)
 }
 

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/bitops.ptx",
-	NumPasses:  2,
+	NumPasses:  4,
 	NumWindows: 20,
 	SM:         80,
 	SharedSize: 0,
@@ -515,6 +515,12 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, bitops32Trace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			bitops32Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -551,6 +557,648 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// bitops32Trace0 runs blocks 0 and 2 of kernel bitops32 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func bitops32Trace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0xc)
+	k2 := uint64(0x1f)
+	k3 := uint64(0xffffffff)
+	k4 := uint64(0x1)
+	k5 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 23: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/bitops.ptx:23")
+	}
+	// PTX line 24: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 25: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/bitops.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/bitops.ptx:32")
+	}
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/bitops.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h12 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 26: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 27: mad.lo.s32
+			v11 := uint64(uint32(h12 + uint32(v10)))
+			switch l {
+			case 0:
+				g0 = v11
+			case 31:
+				g31 = v11
+			}
+			// 37: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+			// 38: add.s64
+			v14 := uint64(uint64(u8) + uint64(v13))
+			_ = v14
+			// 39: the index of ld.global.u32
+			fd0 := v13 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 40: add.s64
+			v15 := uint64(uint64(u6) + uint64(v13))
+			_ = v15
+			// 43: mul.lo.s32
+			v16 := uint64(uint32(v11) * uint32(k1))
+			// 44: mul.wide.s32
+			v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+			// 45: add.s64
+			v18 := uint64(uint64(u9) + uint64(v17))
+			_ = v18
+			// 47: the index of st.global.u32
+			fd1 := v17 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u8 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u6 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u9 + fl1 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u9 + fl1 + 0x4
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u9 + fl1 + 0x8
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u9 + fl1 + 0xc
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u9 + fl1 + 0x10
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := u9 + fl1 + 0x14
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := u9 + fl1 + 0x18
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := u9 + fl1 + 0x1c
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := u9 + fl1 + 0x20
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	fb11 := u9 + fl1 + 0x24
+	fw11 := w.Window(11)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x7c && fb11&3 == 0) {
+		return false
+	}
+	fb12 := u9 + fl1 + 0x28
+	fw12 := w.Window(12)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x7c && fb12&3 == 0) {
+		return false
+	}
+	fb13 := u6 + fl0 + 0x0
+	fw13 := w.Window(13)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0x7c && fb13&3 == 0) {
+		return false
+	}
+	fb14 := u9 + fl1 + 0x2c
+	fw14 := w.Window(14)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0x7c && fb14&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+128 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb2 != fb10 && fb2+128 > fb10 && fb10+128 > fb2 {
+		return false
+	}
+	if fb2 != fb11 && fb2+128 > fb11 && fb11+128 > fb2 {
+		return false
+	}
+	if fb2 != fb12 && fb2+128 > fb12 && fb12+128 > fb2 {
+		return false
+	}
+	if fb2 != fb13 && fb2+128 > fb13 && fb13+128 > fb2 {
+		return false
+	}
+	if fb2 != fb14 && fb2+128 > fb14 && fb14+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+128 > fb11 && fb11+128 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+128 > fb12 && fb12+128 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+128 > fb13 && fb13+128 > fb3 {
+		return false
+	}
+	if fb3 != fb14 && fb3+128 > fb14 && fb14+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+128 > fb11 && fb11+128 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+128 > fb12 && fb12+128 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+128 > fb13 && fb13+128 > fb4 {
+		return false
+	}
+	if fb4 != fb14 && fb4+128 > fb14 && fb14+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+128 > fb11 && fb11+128 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+128 > fb12 && fb12+128 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+128 > fb13 && fb13+128 > fb5 {
+		return false
+	}
+	if fb5 != fb14 && fb5+128 > fb14 && fb14+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+128 > fb11 && fb11+128 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+128 > fb12 && fb12+128 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+128 > fb13 && fb13+128 > fb6 {
+		return false
+	}
+	if fb6 != fb14 && fb6+128 > fb14 && fb14+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+128 > fb11 && fb11+128 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+128 > fb12 && fb12+128 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+128 > fb13 && fb13+128 > fb7 {
+		return false
+	}
+	if fb7 != fb14 && fb7+128 > fb14 && fb14+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+128 > fb0 && fb0+128 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+128 > fb1 && fb1+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+128 > fb11 && fb11+128 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+128 > fb12 && fb12+128 > fb8 {
+		return false
+	}
+	if fb8 != fb13 && fb8+128 > fb13 && fb13+128 > fb8 {
+		return false
+	}
+	if fb8 != fb14 && fb8+128 > fb14 && fb14+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+128 > fb0 && fb0+128 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+128 > fb1 && fb1+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+128 > fb11 && fb11+128 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+128 > fb12 && fb12+128 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+128 > fb13 && fb13+128 > fb9 {
+		return false
+	}
+	if fb9 != fb14 && fb9+128 > fb14 && fb14+128 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+128 > fb0 && fb0+128 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+128 > fb1 && fb1+128 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+128 > fb11 && fb11+128 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+128 > fb12 && fb12+128 > fb10 {
+		return false
+	}
+	if fb10 != fb13 && fb10+128 > fb13 && fb13+128 > fb10 {
+		return false
+	}
+	if fb10 != fb14 && fb10+128 > fb14 && fb14+128 > fb10 {
+		return false
+	}
+	if fb11 != fb0 && fb11+128 > fb0 && fb0+128 > fb11 {
+		return false
+	}
+	if fb11 != fb1 && fb11+128 > fb1 && fb1+128 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+128 > fb12 && fb12+128 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+128 > fb13 && fb13+128 > fb11 {
+		return false
+	}
+	if fb11 != fb14 && fb11+128 > fb14 && fb14+128 > fb11 {
+		return false
+	}
+	if fb12 != fb0 && fb12+128 > fb0 && fb0+128 > fb12 {
+		return false
+	}
+	if fb12 != fb1 && fb12+128 > fb1 && fb1+128 > fb12 {
+		return false
+	}
+	if fb12 != fb13 && fb12+128 > fb13 && fb13+128 > fb12 {
+		return false
+	}
+	if fb12 != fb14 && fb12+128 > fb14 && fb14+128 > fb12 {
+		return false
+	}
+	if fb14 != fb0 && fb14+128 > fb0 && fb0+128 > fb14 {
+		return false
+	}
+	if fb14 != fb1 && fb14+128 > fb1 && fb1+128 > fb14 {
+		return false
+	}
+	if fb14 != fb13 && fb14+128 > fb13 && fb13+128 > fb14 {
+		return false
+	}
+	// PTX lines 26, 27, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 77, 79: one pass over a full warp's lanes
+	{
+		p1 := w.P[1]
+		tid0 := &w.Tid[0]
+		h21 := uint32(u2) * uint32(u3)
+		p1n := uint32(0)
+		for l := range 32 {
+			// 26: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 27: mad.lo.s32
+			v20 := uint64(uint32(h21 + uint32(v19)))
+			// 37: mul.wide.s32
+			v22 := uint64(uint64(int64(int32(v20)) * int64(int32(k0))))
+			// 38: add.s64
+			v23 := uint64(uint64(u8) + uint64(v22))
+			_ = v23
+			// 39: ld.global.u32
+			v24 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 40: add.s64
+			v25 := uint64(uint64(u6) + uint64(v22))
+			_ = v25
+			// 41: ld.global.u32
+			v26 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 42: and.b32
+			v27 := uint64(uint32(v26) & uint32(k2))
+			// 43: mul.lo.s32
+			v28 := uint64(uint32(v20) * uint32(k1))
+			// 44: mul.wide.s32
+			v29 := uint64(uint64(int64(int32(v28)) * int64(int32(k0))))
+			// 45: add.s64
+			v30 := uint64(uint64(u9) + uint64(v29))
+			_ = v30
+			// 46: popc.b32
+			v31 := uint64(bits.OnesCount64(uint64(uint32(v24))))
+			// 47: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v31))
+			// 48: clz.b32
+			v32 := uint64(bits.LeadingZeros64(uint64(uint32(v24))) - 32)
+			// 49: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v32))
+			// 50: brev.b32
+			v33 := bits.Reverse64(v24) >> 32
+			// 51: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v33))
+			// 52: shl.b32
+			v34 := uint64(uint32(v24) << uint32(v27))
+			// 53: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v34))
+			// 54: shr.u32
+			v35 := uint64(uint32(v24) >> uint32(v27))
+			// 55: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v35))
+			// 56: shr.s32
+			v36 := uint64(uint32(int32(v24) >> uint32(v27)))
+			// 57: st.global.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v36))
+			// 58: shf.l.wrap.b32
+			v37 := uint64(isa.Shf(uint32(v24), uint32(v24), uint32(v26), true, false))
+			// 59: st.global.u32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v37))
+			// 60: shf.r.wrap.b32
+			v38 := uint64(isa.Shf(uint32(v24), uint32(v24), uint32(v26), false, false))
+			// 61: st.global.u32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v38))
+			// 62: add.s32
+			v39 := uint64(uint32(v24) + uint32(k3))
+			// 63: not.b32
+			v40 := uint64(^uint32(v24))
+			// 64: and.b32
+			v41 := uint64(uint32(v40) & uint32(v39))
+			// 65: popc.b32
+			v42 := uint64(bits.OnesCount64(uint64(uint32(v41))))
+			// 66: add.s32
+			v43 := uint64(uint32(v42) + uint32(k4))
+			// 67: setp.eq.s32
+			c44t := uint32(v24) == uint32(k5)
+			c44 := c44t
+			c44b0 := uint32(0)
+			if c44 {
+				c44b0 = 1
+			}
+			p1n |= c44b0 << l
+			// 68: selp.b32
+			v45 := uint64(v43)
+			if c44 {
+				v45 = uint64(k5)
+			}
+			// 69: st.global.u32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v45))
+			// 70: neg.s32
+			v46 := uint64(-uint32(v24))
+			// 71: and.b32
+			v47 := uint64(uint32(v24) & uint32(v46))
+			// 72: st.global.u32
+			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v47))
+			// 73: and.b32
+			v48 := uint64(uint32(v31) & uint32(k4))
+			// 74: st.global.u32
+			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v48))
+			// 75: ld.global.u32
+			v49 := runtime.Load32(fp13, fo13+uint64(l)<<2)
+			// 77: shf.l.wrap.b32
+			v50 := uint64(isa.Shf(uint32(v24), uint32(v49), uint32(v27), true, false))
+			// 79: st.global.u32
+			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v50))
+		}
+		w.P[1] = p1&^m | p1n
+	}
+	// 28: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // bitops32Block0 runs block 0 of kernel bitops32 for the lanes m (budget 0: counting statistics).
@@ -1232,7 +1880,7 @@ func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bitops32Block2 runs block 2 of kernel bitops32 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 31-79
 func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bitops32Block2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bitops32Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2120,6 +2768,12 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 96-101; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, bitops64Trace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			bitops64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2156,6 +2810,230 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// bitops64Trace0 runs blocks 0 and 2 of kernel bitops64 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func bitops64Trace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x8)
+	k1 := uint64(0x2)
+	k2 := uint64(0xd)
+	k3 := uint64(0x33)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 96: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/bitops.ptx:96")
+	}
+	// PTX line 97: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 98: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 104: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/bitops.ptx:104")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 105: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/bitops.ptx:105")
+	}
+	// PTX line 106: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 107: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h10 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 99: mov.u32
+			v8 := uint64(uint64(tid0[l]))
+			// 100: mad.lo.s32
+			v9 := uint64(uint32(h10 + uint32(v8)))
+			switch l {
+			case 0:
+				g0 = v9
+			case 31:
+				g31 = v9
+			}
+			// 108: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+			// 109: add.s64
+			v12 := uint64(uint64(u6) + uint64(v11))
+			_ = v12
+			// 110: the index of ld.global.u64
+			fd0 := v11 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 111: shl.b32
+			v13 := uint64(uint32(v9) << uint32(k1))
+			// 112: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 113: add.s64
+			v15 := uint64(uint64(u7) + uint64(v14))
+			_ = v15
+			// 116: the index of st.global.u64
+			fd1 := v14 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u6 + fl0 + 0x0
+	fw0 := w.Window(15)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := u7 + fl1 + 0x0
+	fw1 := w.Window(16)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := u7 + fl1 + 0x8
+	fw2 := w.Window(17)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := u7 + fl1 + 0x10
+	fw3 := w.Window(18)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := u7 + fl1 + 0x18
+	fw4 := w.Window(19)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+256 > fb0 && fb0+256 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+256 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	// PTX lines 99, 100, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 125, 126, 127, 129: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h18 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 99: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 100: mad.lo.s32
+			v17 := uint64(uint32(h18 + uint32(v16)))
+			// 108: mul.wide.s32
+			v19 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+			// 109: add.s64
+			v20 := uint64(uint64(u6) + uint64(v19))
+			_ = v20
+			// 110: ld.global.u64
+			v21 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 111: shl.b32
+			v22 := uint64(uint32(v17) << uint32(k1))
+			// 112: mul.wide.s32
+			v23 := uint64(uint64(int64(int32(v22)) * int64(int32(k0))))
+			// 113: add.s64
+			v24 := uint64(uint64(u7) + uint64(v23))
+			_ = v24
+			// 114: popc.b64
+			v25 := uint64(bits.OnesCount64(uint64(uint64(v21))))
+			// 115: cvt.u64.u32
+			v26 := uint64(uint64(uint32(v25)))
+			// 116: st.global.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v26))
+			// 117: clz.b64
+			v27 := uint64(bits.LeadingZeros64(uint64(uint64(v21))) - 0)
+			// 118: cvt.u64.u32
+			v28 := uint64(uint64(uint32(v27)))
+			// 119: st.global.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v28))
+			// 120: brev.b64
+			v29 := bits.Reverse64(v21) >> 0
+			// 121: st.global.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v29))
+			// 125: shl.b64
+			v30 := uint64(uint64(v21) << uint32(k2))
+			// 126: shr.b64
+			v31 := uint64(uint64(v21) >> uint32(k3))
+			// 127: add.u64
+			v32 := uint64(uint64(v30) + uint64(v31))
+			// 129: st.global.u64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v32))
+		}
+	}
+	// 101: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // bitops64Block0 runs block 0 of kernel bitops64 for the lanes m (budget 0: counting statistics).
@@ -2419,7 +3297,7 @@ func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bitops64Block2 runs block 2 of kernel bitops64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 104-129
 func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bitops64Block2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, bitops64Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/bf16.ptx",
-	NumPasses:  1,
+	NumPasses:  2,
 	NumWindows: 11,
 	SM:         80,
 	SharedSize: 0,
@@ -328,6 +328,12 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-33; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, bf16OpsTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			bf16OpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -364,6 +370,515 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// bf16OpsTrace0 runs blocks 0 and 2 of kernel bf16_ops for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func bf16OpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x2)
+	k1 := uint64(0x4)
+	k2 := uint64(0x6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/fast/bf16.ptx:28")
+	}
+	// PTX line 29: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 30: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/bf16.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/fast/bf16.ptx:37")
+	}
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/bf16.ptx:39")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 40: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/fast/bf16.ptx:40")
+	}
+	// PTX line 41: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 42: ld.param.u64
+	var u10 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u10 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/bf16.ptx:42")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 43: ld.param.u64
+	var u11 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u11 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u11 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/bf16.ptx:43")
+	}
+	// PTX line 44: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX line 45: cvta.to.global.u64, warp-uniform
+	u13 := uint64(u10)
+	// PTX line 46: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 47: cvta.to.global.u64, warp-uniform
+	u15 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h18 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 31: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 32: mad.lo.s32
+			v17 := uint64(uint32(h18 + uint32(v16)))
+			switch l {
+			case 0:
+				g0 = v17
+			case 31:
+				g31 = v17
+			}
+			// 48: mul.wide.s32
+			v19 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+			// 49: add.s64
+			v20 := uint64(uint64(u13) + uint64(v19))
+			_ = v20
+			// 50: the index of ld.global.b16
+			fd0 := v19 - uint64(l)<<1
+			fl0 &= fd0
+			fh0 |= fd0
+			// 51: add.s64
+			v21 := uint64(uint64(u12) + uint64(v19))
+			_ = v21
+			// 53: add.s64
+			v22 := uint64(uint64(u9) + uint64(v19))
+			_ = v22
+			// 59: mul.wide.s32
+			v23 := uint64(uint64(int64(int32(v17)) * int64(int32(k1))))
+			// 60: add.s64
+			v24 := uint64(uint64(u6) + uint64(v23))
+			_ = v24
+			// 61: the index of ld.global.f32
+			fd1 := v23 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 67: mul.lo.s32
+			v25 := uint64(uint32(v17) * uint32(k2))
+			// 68: mul.wide.s32
+			v26 := uint64(uint64(int64(int32(v25)) * int64(int32(k0))))
+			// 69: add.s64
+			v27 := uint64(uint64(u15) + uint64(v26))
+			_ = v27
+			// 70: the index of st.global.b16
+			fd2 := v26 - uint64(l)<<1
+			fl2 &= fd2
+			fh2 |= fd2
+			// 76: add.s64
+			v28 := uint64(uint64(u14) + uint64(v23))
+			_ = v28
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := u13 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x3e && fb0&1 == 0) {
+		return false
+	}
+	fb1 := u12 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x3e && fb1&1 == 0) {
+		return false
+	}
+	fb2 := u9 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x3e && fb2&1 == 0) {
+		return false
+	}
+	fb3 := u6 + fl1 + 0x0
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u15 + fl2 + 0x0
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x3e && fb4&1 == 0) {
+		return false
+	}
+	fb5 := u15 + fl2 + 0x2
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x3e && fb5&1 == 0) {
+		return false
+	}
+	fb6 := u15 + fl2 + 0x4
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x3e && fb6&1 == 0) {
+		return false
+	}
+	fb7 := u15 + fl2 + 0x6
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x3e && fb7&1 == 0) {
+		return false
+	}
+	fb8 := u15 + fl2 + 0x8
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x3e && fb8&1 == 0) {
+		return false
+	}
+	fb9 := u15 + fl2 + 0xa
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x3e && fb9&1 == 0) {
+		return false
+	}
+	fb10 := u14 + fl1 + 0x0
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	if fb4 != fb0 && fb4+64 > fb0 && fb0+64 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+64 > fb1 && fb1+64 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+64 > fb2 && fb2+64 > fb4 {
+		return false
+	}
+	if fb4+64 > fb3 && fb3+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+64 > fb5 && fb5+64 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+64 > fb6 && fb6+64 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+64 > fb7 && fb7+64 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+64 > fb8 && fb8+64 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+64 > fb9 && fb9+64 > fb4 {
+		return false
+	}
+	if fb4+64 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+64 > fb0 && fb0+64 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+64 > fb1 && fb1+64 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+64 > fb2 && fb2+64 > fb5 {
+		return false
+	}
+	if fb5+64 > fb3 && fb3+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+64 > fb6 && fb6+64 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+64 > fb8 && fb8+64 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+64 > fb9 && fb9+64 > fb5 {
+		return false
+	}
+	if fb5+64 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+64 > fb0 && fb0+64 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+64 > fb1 && fb1+64 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+64 > fb2 && fb2+64 > fb6 {
+		return false
+	}
+	if fb6+64 > fb3 && fb3+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+64 > fb7 && fb7+64 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+64 > fb8 && fb8+64 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+64 > fb9 && fb9+64 > fb6 {
+		return false
+	}
+	if fb6+64 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+64 > fb0 && fb0+64 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+64 > fb1 && fb1+64 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+64 > fb2 && fb2+64 > fb7 {
+		return false
+	}
+	if fb7+64 > fb3 && fb3+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+64 > fb8 && fb8+64 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+64 > fb9 && fb9+64 > fb7 {
+		return false
+	}
+	if fb7+64 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+64 > fb0 && fb0+64 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+64 > fb1 && fb1+64 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+64 > fb2 && fb2+64 > fb8 {
+		return false
+	}
+	if fb8+64 > fb3 && fb3+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+64 > fb9 && fb9+64 > fb8 {
+		return false
+	}
+	if fb8+64 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+64 > fb0 && fb0+64 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+64 > fb1 && fb1+64 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+64 > fb2 && fb2+64 > fb9 {
+		return false
+	}
+	if fb9+64 > fb3 && fb3+128 > fb9 {
+		return false
+	}
+	if fb9+64 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb10+128 > fb0 && fb0+64 > fb10 {
+		return false
+	}
+	if fb10+128 > fb1 && fb1+64 > fb10 {
+		return false
+	}
+	if fb10+128 > fb2 && fb2+64 > fb10 {
+		return false
+	}
+	if fb10 != fb3 && fb10+128 > fb3 && fb3+128 > fb10 {
+		return false
+	}
+	// PTX lines 31, 32, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h31 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 31: mov.u32
+			v29 := uint64(uint64(tid0[l]))
+			// 32: mad.lo.s32
+			v30 := uint64(uint32(h31 + uint32(v29)))
+			// 48: mul.wide.s32
+			v32 := uint64(uint64(int64(int32(v30)) * int64(int32(k0))))
+			// 49: add.s64
+			v33 := uint64(uint64(u13) + uint64(v32))
+			_ = v33
+			// 50: ld.global.b16
+			v34 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			// 51: add.s64
+			v35 := uint64(uint64(u12) + uint64(v32))
+			_ = v35
+			// 52: ld.global.b16
+			v36 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			// 53: add.s64
+			v37 := uint64(uint64(u9) + uint64(v32))
+			_ = v37
+			// 54: ld.global.b16
+			v38 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			// 55: fma.rn.bf16
+			v39h0 := v34
+			v39h1 := v36
+			v39h2 := v38
+			v39 := uint64(isa.FmaBF16(uint16(v39h0), uint16(v39h1), uint16(v39h2)))
+			// 56: min.bf16
+			v40h0 := v34
+			v40h1 := v36
+			v40 := uint64(isa.MinBF16(uint16(v40h0), uint16(v40h1), false, false))
+			// 57: abs.bf16
+			v41h0 := v34
+			v41 := uint64(isa.AbsHalf(uint16(v41h0)))
+			// 58: neg.bf16
+			v42h0 := v34
+			v42 := uint64(isa.NegHalf(uint16(v42h0)))
+			// 59: mul.wide.s32
+			v43 := uint64(uint64(int64(int32(v30)) * int64(int32(k1))))
+			// 60: add.s64
+			v44 := uint64(uint64(u6) + uint64(v43))
+			_ = v44
+			// 61: ld.global.f32
+			v45 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 62: cvt.rn.bf16.f32
+			v46s := v45
+			v46 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v46s)))), isa.RN))
+			// 63: cvt.f32.bf16
+			v47s := v36
+			v47 := uint64(isa.BF16ToF32(uint16(v47s)))
+			// 64: cvt.f32.bf16
+			v48s := v34
+			v48 := uint64(isa.BF16ToF32(uint16(v48s)))
+			// 65: add.f32
+			v49F := isa.CanonF32(math.Float32frombits(uint32(v48)) + math.Float32frombits(uint32(v47)))
+			v49 := uint64(math.Float32bits(v49F))
+			_ = v49F
+			_ = v49
+			// 66: cvt.rn.bf16.f32
+			v50s := uint64(math.Float32bits(v49F))
+			v50 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v50s)))), isa.RN))
+			// 67: mul.lo.s32
+			v51 := uint64(uint32(v30) * uint32(k2))
+			// 68: mul.wide.s32
+			v52 := uint64(uint64(int64(int32(v51)) * int64(int32(k0))))
+			// 69: add.s64
+			v53 := uint64(uint64(u15) + uint64(v52))
+			_ = v53
+			// 70: st.global.b16
+			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v39))
+			// 71: st.global.b16
+			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v40))
+			// 72: st.global.b16
+			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v41))
+			// 73: st.global.b16
+			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v42))
+			// 74: st.global.b16
+			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v46))
+			// 75: st.global.b16
+			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v50))
+			// 76: add.s64
+			v54 := uint64(uint64(u14) + uint64(v43))
+			_ = v54
+			// 77: st.global.f32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v48))
+		}
+	}
+	// 33: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // bf16OpsBlock0 runs block 0 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
@@ -912,7 +1427,7 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bf16OpsBlock2 runs block 2 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 36-77
 func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bf16OpsBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bf16OpsBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

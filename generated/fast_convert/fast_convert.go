@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/convert.ptx",
-	NumPasses:  3,
+	NumPasses:  6,
 	NumWindows: 17,
 	SM:         80,
 	SharedSize: 0,
@@ -630,6 +630,12 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, toIntTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			toIntBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -666,6 +672,249 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// toIntTrace0 runs blocks 0 and 2 of kernel to_int for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func toIntTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 23: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/convert.ptx:23")
+	}
+	// PTX line 24: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 25: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/convert.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/convert.ptx:32")
+	}
+	// PTX line 33: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h10 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 26: mov.u32
+			v8 := uint64(uint64(tid0[l]))
+			// 27: mad.lo.s32
+			v9 := uint64(uint32(h10 + uint32(v8)))
+			switch l {
+			case 0:
+				g0 = v9
+			case 31:
+				g31 = v9
+			}
+			// 35: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+			// 36: add.s64
+			v12 := uint64(uint64(u6) + uint64(v11))
+			_ = v12
+			// 37: the index of ld.global.f32
+			fd0 := v11 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 38: mul.lo.s32
+			v13 := uint64(uint32(v9) * uint32(k1))
+			// 39: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 40: add.s64
+			v15 := uint64(uint64(u7) + uint64(v14))
+			_ = v15
+			// 42: the index of st.global.u32
+			fd1 := v14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u6 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u7 + fl1 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u7 + fl1 + 0x4
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u7 + fl1 + 0x8
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u7 + fl1 + 0xc
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u7 + fl1 + 0x10
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+128 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	// PTX lines 26, 27, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h18 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 26: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 27: mad.lo.s32
+			v17 := uint64(uint32(h18 + uint32(v16)))
+			// 35: mul.wide.s32
+			v19 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+			// 36: add.s64
+			v20 := uint64(uint64(u6) + uint64(v19))
+			_ = v20
+			// 37: ld.global.f32
+			v21 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 38: mul.lo.s32
+			v22 := uint64(uint32(v17) * uint32(k1))
+			// 39: mul.wide.s32
+			v23 := uint64(uint64(int64(int32(v22)) * int64(int32(k0))))
+			// 40: add.s64
+			v24 := uint64(uint64(u7) + uint64(v23))
+			_ = v24
+			// 41: cvt.rzi.s32.f32
+			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RZ, 32, true)
+			// 42: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v25))
+			// 43: cvt.rni.s32.f32
+			v26 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RN, 32, true)
+			// 44: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v26))
+			// 45: cvt.rmi.s32.f32
+			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RM, 32, true)
+			// 46: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v27))
+			// 47: cvt.rpi.f32.f32
+			v28 := isa.CvtFloat(v21, 32, 32, isa.RP, true, false, false)
+			// 48: cvt.rzi.s32.f32
+			v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v28))), isa.RZ, 32, true)
+			// 49: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v29))
+			// 50: abs.f32
+			v30 := uint64(isa.AbsF32(uint32(v21)))
+			// 51: cvt.rzi.u32.f32
+			v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(v30))), isa.RZ, 32, false)
+			// 52: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v31))
+		}
+	}
+	// 28: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // toIntBlock0 runs block 0 of kernel to_int for the lanes m (budget 0: counting statistics).
@@ -948,7 +1197,7 @@ func toIntBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // toIntBlock2 runs block 2 of kernel to_int for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 31-52
 func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, toIntBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, toIntBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -1327,6 +1576,12 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 70-75; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, toFloatTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			toFloatBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1363,6 +1618,248 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// toFloatTrace0 runs blocks 0 and 2 of kernel to_float for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func toFloatTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x8)
+	k1 := uint64(0x5)
+	k2 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 70: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/convert.ptx:70")
+	}
+	// PTX line 71: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 72: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 78: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/convert.ptx:78")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 79: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/convert.ptx:79")
+	}
+	// PTX line 80: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 81: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h10 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 73: mov.u32
+			v8 := uint64(uint64(tid0[l]))
+			// 74: mad.lo.s32
+			v9 := uint64(uint32(h10 + uint32(v8)))
+			switch l {
+			case 0:
+				g0 = v9
+			case 31:
+				g31 = v9
+			}
+			// 82: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+			// 83: add.s64
+			v12 := uint64(uint64(u6) + uint64(v11))
+			_ = v12
+			// 84: the index of ld.global.u64
+			fd0 := v11 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 85: mul.lo.s32
+			v13 := uint64(uint32(v9) * uint32(k1))
+			// 86: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k2))))
+			// 87: add.s64
+			v15 := uint64(uint64(u7) + uint64(v14))
+			_ = v15
+			// 90: the index of st.global.f32
+			fd1 := v14 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u6 + fl0 + 0x0
+	fw0 := w.Window(6)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := u7 + fl1 + 0x0
+	fw1 := w.Window(7)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u7 + fl1 + 0x4
+	fw2 := w.Window(8)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u7 + fl1 + 0x8
+	fw3 := w.Window(9)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u7 + fl1 + 0xc
+	fw4 := w.Window(10)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u7 + fl1 + 0x10
+	fw5 := w.Window(11)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb1+128 > fb0 && fb0+256 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+128 > fb4 && fb4+128 > fb1 {
+		return false
+	}
+	if fb1 != fb5 && fb1+128 > fb5 && fb5+128 > fb1 {
+		return false
+	}
+	if fb2+128 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3+128 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb4+128 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb5+128 > fb0 && fb0+256 > fb5 {
+		return false
+	}
+	// PTX lines 73, 74, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 98, 100: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h18 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 73: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 74: mad.lo.s32
+			v17 := uint64(uint32(h18 + uint32(v16)))
+			// 82: mul.wide.s32
+			v19 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+			// 83: add.s64
+			v20 := uint64(uint64(u6) + uint64(v19))
+			_ = v20
+			// 84: ld.global.u64
+			v21 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 85: mul.lo.s32
+			v22 := uint64(uint32(v17) * uint32(k1))
+			// 86: mul.wide.s32
+			v23 := uint64(uint64(int64(int32(v22)) * int64(int32(k2))))
+			// 87: add.s64
+			v24 := uint64(uint64(u7) + uint64(v23))
+			_ = v24
+			// 88: cvt.u32.u64
+			v25 := uint64(uint32(uint64(v21)))
+			// 89: cvt.rn.f32.s32
+			v26 := uint64(math.Float32bits(float32(int32(v25))))
+			// 90: st.global.f32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v26))
+			// 91: cvt.rn.f32.u32
+			v27 := uint64(math.Float32bits(float32(uint32(v25))))
+			// 92: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v27))
+			// 93: cvt.rn.f32.s64
+			v28 := uint64(math.Float32bits(float32(int64(v21))))
+			// 94: st.global.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v28))
+			// 95: cvt.rn.f32.u64
+			v29 := isa.IntToFloat(0, uint64(uint64(v21)), false, 32, isa.RN)
+			// 96: st.global.f32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v29))
+			// 98: cvt.rz.f32.s32
+			v30 := isa.IntToFloat(int64(int32(v25)), 0, true, 32, isa.RZ)
+			// 100: st.global.f32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v30))
+		}
+	}
+	// 75: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // toFloatBlock0 runs block 0 of kernel to_float for the lanes m (budget 0: counting statistics).
@@ -1644,7 +2141,7 @@ func toFloatBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // toFloatBlock2 runs block 2 of kernel to_float for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 78-100
 func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, toFloatBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, toFloatBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2023,6 +2520,12 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 120-125; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(4) && w.PassDone(4, f64RoundtripTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			f64RoundtripBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2059,6 +2562,230 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// f64RoundtripTrace0 runs blocks 0 and 2 of kernel f64_roundtrip for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func f64RoundtripTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x8)
+	k1 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 120: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/convert.ptx:120")
+	}
+	// PTX line 121: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 122: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 128: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/convert.ptx:128")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 129: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/convert.ptx:129")
+	}
+	// PTX line 130: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// PTX line 131: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h10 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 123: mov.u32
+			v8 := uint64(uint64(tid0[l]))
+			// 124: mad.lo.s32
+			v9 := uint64(uint32(h10 + uint32(v8)))
+			switch l {
+			case 0:
+				g0 = v9
+			case 31:
+				g31 = v9
+			}
+			// 132: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+			// 133: add.s64
+			v12 := uint64(uint64(u6) + uint64(v11))
+			_ = v12
+			// 134: the index of ld.global.f64
+			fd0 := v11 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 135: shl.b32
+			v13 := uint64(uint32(v9) << uint32(k1))
+			// 136: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 137: add.s64
+			v15 := uint64(uint64(u7) + uint64(v14))
+			_ = v15
+			// 140: the index of st.global.f64
+			fd1 := v14 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u6 + fl0 + 0x0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := u7 + fl1 + 0x0
+	fw1 := w.Window(13)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := u7 + fl1 + 0x8
+	fw2 := w.Window(14)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := u7 + fl1 + 0x10
+	fw3 := w.Window(15)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := u7 + fl1 + 0x18
+	fw4 := w.Window(16)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+256 > fb0 && fb0+256 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+256 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	// PTX lines 123, 124, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h18 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 123: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 124: mad.lo.s32
+			v17 := uint64(uint32(h18 + uint32(v16)))
+			// 132: mul.wide.s32
+			v19 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+			// 133: add.s64
+			v20 := uint64(uint64(u6) + uint64(v19))
+			_ = v20
+			// 134: ld.global.f64
+			v21 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 135: shl.b32
+			v22 := uint64(uint32(v17) << uint32(k1))
+			// 136: mul.wide.s32
+			v23 := uint64(uint64(int64(int32(v22)) * int64(int32(k0))))
+			// 137: add.s64
+			v24 := uint64(uint64(u7) + uint64(v23))
+			_ = v24
+			// 138: cvt.rn.f32.f64
+			v25 := isa.CvtFloat(v21, 32, 64, isa.RN, false, false, false)
+			// 139: cvt.f64.f32
+			v26 := isa.CvtFloat(v25, 64, 32, isa.RN, false, false, false)
+			// 140: st.global.f64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v26))
+			// 141: cvt.rz.f32.f64
+			v27 := isa.CvtFloat(v21, 32, 64, isa.RZ, false, false, false)
+			// 142: cvt.f64.f32
+			v28 := isa.CvtFloat(v27, 64, 32, isa.RN, false, false, false)
+			// 143: st.global.f64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v28))
+			// 144: cvt.rzi.s64.f64
+			v29 := isa.FloatToInt(math.Float64frombits(v21), isa.RZ, 64, true)
+			// 145: cvt.rn.f64.s64
+			v30 := math.Float64bits(float64(int64(v29)))
+			// 146: st.global.f64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v30))
+			// 147: cvt.rzi.s32.f64
+			v31 := isa.FloatToInt(math.Float64frombits(v21), isa.RZ, 32, true)
+			// 148: cvt.u16.u32
+			v32 := uint64(uint16(uint32(v31)))
+			// 149: cvt.rn.f64.s16
+			v33 := isa.IntToFloat(int64(int16(v32)), 0, true, 64, isa.RN)
+			// 150: st.global.f64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v33))
+		}
+	}
+	// 125: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // f64RoundtripBlock0 runs block 0 of kernel f64_roundtrip for the lanes m (budget 0: counting statistics).
@@ -2322,7 +3049,7 @@ func f64RoundtripBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // f64RoundtripBlock2 runs block 2 of kernel f64_roundtrip for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 128-150
 func f64RoundtripBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, f64RoundtripBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, f64RoundtripBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

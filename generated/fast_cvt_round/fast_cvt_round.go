@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/cvt_round.ptx",
-	NumPasses:  3,
+	NumPasses:  6,
 	NumWindows: 34,
 	SM:         80,
 	SharedSize: 0,
@@ -798,6 +798,12 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, f2iModesTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			f2iModesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -834,6 +840,825 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// f2iModesTrace0 runs blocks 0 and 2 of kernel f2i_modes for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func f2iModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 25: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/cvt_round.ptx:25")
+	}
+	// PTX line 26: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 27: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/cvt_round.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/cvt_round.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/cvt_round.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h12 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 28: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 29: mad.lo.s32
+			v11 := uint64(uint32(h12 + uint32(v10)))
+			switch l {
+			case 0:
+				g0 = v11
+			case 31:
+				g31 = v11
+			}
+			// 39: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+			// 40: add.s64
+			v14 := uint64(uint64(u8) + uint64(v13))
+			_ = v14
+			// 41: the index of ld.global.f32
+			fd0 := v13 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 42: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(v11)) * int64(int32(k1))))
+			// 43: add.s64
+			v16 := uint64(uint64(u6) + uint64(v15))
+			_ = v16
+			// 44: the index of ld.global.f64
+			fd1 := v15 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+			// 45: shl.b32
+			v17 := uint64(uint32(v11) << uint32(k0))
+			// 46: mul.wide.s32
+			v18 := uint64(uint64(int64(int32(v17)) * int64(int32(k1))))
+			// 47: add.s64
+			v19 := uint64(uint64(u9) + uint64(v18))
+			_ = v19
+			// 50: the index of st.global.u64
+			fd2 := v18 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := u8 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u6 + fl1 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := u9 + fl2 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := u9 + fl2 + 0x8
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := u9 + fl2 + 0x10
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	fb5 := u9 + fl2 + 0x18
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0xf8 && fb5&7 == 0) {
+		return false
+	}
+	fb6 := u9 + fl2 + 0x20
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0xf8 && fb6&7 == 0) {
+		return false
+	}
+	fb7 := u9 + fl2 + 0x28
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0xf8 && fb7&7 == 0) {
+		return false
+	}
+	fb8 := u9 + fl2 + 0x30
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0xf8 && fb8&7 == 0) {
+		return false
+	}
+	fb9 := u9 + fl2 + 0x38
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0xf8 && fb9&7 == 0) {
+		return false
+	}
+	fb10 := u9 + fl2 + 0x40
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0xf8 && fb10&7 == 0) {
+		return false
+	}
+	fb11 := u9 + fl2 + 0x48
+	fw11 := w.Window(11)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0xf8 && fb11&7 == 0) {
+		return false
+	}
+	fb12 := u9 + fl2 + 0x50
+	fw12 := w.Window(12)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0xf8 && fb12&7 == 0) {
+		return false
+	}
+	fb13 := u9 + fl2 + 0x58
+	fw13 := w.Window(13)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0xf8 && fb13&7 == 0) {
+		return false
+	}
+	fb14 := u9 + fl2 + 0x60
+	fw14 := w.Window(14)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0xf8 && fb14&7 == 0) {
+		return false
+	}
+	fb15 := u9 + fl2 + 0x68
+	fw15 := w.Window(15)
+	fp15, fo15 := fw15.Ptr, fb15-fw15.Base
+	if !(fo15 < fw15.End && fw15.End-fo15 > 0xf8 && fb15&7 == 0) {
+		return false
+	}
+	fb16 := u9 + fl2 + 0x70
+	fw16 := w.Window(16)
+	fp16, fo16 := fw16.Ptr, fb16-fw16.Base
+	if !(fo16 < fw16.End && fw16.End-fo16 > 0xf8 && fb16&7 == 0) {
+		return false
+	}
+	fb17 := u9 + fl2 + 0x78
+	fw17 := w.Window(17)
+	fp17, fo17 := fw17.Ptr, fb17-fw17.Base
+	if !(fo17 < fw17.End && fw17.End-fo17 > 0xf8 && fb17&7 == 0) {
+		return false
+	}
+	if fb2+256 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+256 > fb1 && fb1+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+256 > fb5 && fb5+256 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+256 > fb6 && fb6+256 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+256 > fb7 && fb7+256 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+256 > fb8 && fb8+256 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+256 > fb9 && fb9+256 > fb2 {
+		return false
+	}
+	if fb2 != fb10 && fb2+256 > fb10 && fb10+256 > fb2 {
+		return false
+	}
+	if fb2 != fb11 && fb2+256 > fb11 && fb11+256 > fb2 {
+		return false
+	}
+	if fb2 != fb12 && fb2+256 > fb12 && fb12+256 > fb2 {
+		return false
+	}
+	if fb2 != fb13 && fb2+256 > fb13 && fb13+256 > fb2 {
+		return false
+	}
+	if fb2 != fb14 && fb2+256 > fb14 && fb14+256 > fb2 {
+		return false
+	}
+	if fb2 != fb15 && fb2+256 > fb15 && fb15+256 > fb2 {
+		return false
+	}
+	if fb2 != fb16 && fb2+256 > fb16 && fb16+256 > fb2 {
+		return false
+	}
+	if fb2 != fb17 && fb2+256 > fb17 && fb17+256 > fb2 {
+		return false
+	}
+	if fb3+256 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+256 > fb1 && fb1+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+256 > fb5 && fb5+256 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+256 > fb6 && fb6+256 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+256 > fb7 && fb7+256 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+256 > fb8 && fb8+256 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+256 > fb9 && fb9+256 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+256 > fb10 && fb10+256 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+256 > fb11 && fb11+256 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+256 > fb12 && fb12+256 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+256 > fb13 && fb13+256 > fb3 {
+		return false
+	}
+	if fb3 != fb14 && fb3+256 > fb14 && fb14+256 > fb3 {
+		return false
+	}
+	if fb3 != fb15 && fb3+256 > fb15 && fb15+256 > fb3 {
+		return false
+	}
+	if fb3 != fb16 && fb3+256 > fb16 && fb16+256 > fb3 {
+		return false
+	}
+	if fb3 != fb17 && fb3+256 > fb17 && fb17+256 > fb3 {
+		return false
+	}
+	if fb4+256 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+256 > fb1 && fb1+256 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+256 > fb5 && fb5+256 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+256 > fb6 && fb6+256 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+256 > fb7 && fb7+256 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+256 > fb8 && fb8+256 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+256 > fb9 && fb9+256 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+256 > fb10 && fb10+256 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+256 > fb11 && fb11+256 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+256 > fb12 && fb12+256 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+256 > fb13 && fb13+256 > fb4 {
+		return false
+	}
+	if fb4 != fb14 && fb4+256 > fb14 && fb14+256 > fb4 {
+		return false
+	}
+	if fb4 != fb15 && fb4+256 > fb15 && fb15+256 > fb4 {
+		return false
+	}
+	if fb4 != fb16 && fb4+256 > fb16 && fb16+256 > fb4 {
+		return false
+	}
+	if fb4 != fb17 && fb4+256 > fb17 && fb17+256 > fb4 {
+		return false
+	}
+	if fb5+256 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+256 > fb1 && fb1+256 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+256 > fb6 && fb6+256 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+256 > fb7 && fb7+256 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+256 > fb8 && fb8+256 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+256 > fb9 && fb9+256 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+256 > fb10 && fb10+256 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+256 > fb11 && fb11+256 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+256 > fb12 && fb12+256 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+256 > fb13 && fb13+256 > fb5 {
+		return false
+	}
+	if fb5 != fb14 && fb5+256 > fb14 && fb14+256 > fb5 {
+		return false
+	}
+	if fb5 != fb15 && fb5+256 > fb15 && fb15+256 > fb5 {
+		return false
+	}
+	if fb5 != fb16 && fb5+256 > fb16 && fb16+256 > fb5 {
+		return false
+	}
+	if fb5 != fb17 && fb5+256 > fb17 && fb17+256 > fb5 {
+		return false
+	}
+	if fb6+256 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+256 > fb1 && fb1+256 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+256 > fb7 && fb7+256 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+256 > fb8 && fb8+256 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+256 > fb9 && fb9+256 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+256 > fb10 && fb10+256 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+256 > fb11 && fb11+256 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+256 > fb12 && fb12+256 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+256 > fb13 && fb13+256 > fb6 {
+		return false
+	}
+	if fb6 != fb14 && fb6+256 > fb14 && fb14+256 > fb6 {
+		return false
+	}
+	if fb6 != fb15 && fb6+256 > fb15 && fb15+256 > fb6 {
+		return false
+	}
+	if fb6 != fb16 && fb6+256 > fb16 && fb16+256 > fb6 {
+		return false
+	}
+	if fb6 != fb17 && fb6+256 > fb17 && fb17+256 > fb6 {
+		return false
+	}
+	if fb7+256 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+256 > fb1 && fb1+256 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+256 > fb8 && fb8+256 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+256 > fb9 && fb9+256 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+256 > fb10 && fb10+256 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+256 > fb11 && fb11+256 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+256 > fb12 && fb12+256 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+256 > fb13 && fb13+256 > fb7 {
+		return false
+	}
+	if fb7 != fb14 && fb7+256 > fb14 && fb14+256 > fb7 {
+		return false
+	}
+	if fb7 != fb15 && fb7+256 > fb15 && fb15+256 > fb7 {
+		return false
+	}
+	if fb7 != fb16 && fb7+256 > fb16 && fb16+256 > fb7 {
+		return false
+	}
+	if fb7 != fb17 && fb7+256 > fb17 && fb17+256 > fb7 {
+		return false
+	}
+	if fb8+256 > fb0 && fb0+128 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+256 > fb1 && fb1+256 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+256 > fb9 && fb9+256 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+256 > fb10 && fb10+256 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+256 > fb11 && fb11+256 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+256 > fb12 && fb12+256 > fb8 {
+		return false
+	}
+	if fb8 != fb13 && fb8+256 > fb13 && fb13+256 > fb8 {
+		return false
+	}
+	if fb8 != fb14 && fb8+256 > fb14 && fb14+256 > fb8 {
+		return false
+	}
+	if fb8 != fb15 && fb8+256 > fb15 && fb15+256 > fb8 {
+		return false
+	}
+	if fb8 != fb16 && fb8+256 > fb16 && fb16+256 > fb8 {
+		return false
+	}
+	if fb8 != fb17 && fb8+256 > fb17 && fb17+256 > fb8 {
+		return false
+	}
+	if fb9+256 > fb0 && fb0+128 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+256 > fb1 && fb1+256 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+256 > fb10 && fb10+256 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+256 > fb11 && fb11+256 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+256 > fb12 && fb12+256 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+256 > fb13 && fb13+256 > fb9 {
+		return false
+	}
+	if fb9 != fb14 && fb9+256 > fb14 && fb14+256 > fb9 {
+		return false
+	}
+	if fb9 != fb15 && fb9+256 > fb15 && fb15+256 > fb9 {
+		return false
+	}
+	if fb9 != fb16 && fb9+256 > fb16 && fb16+256 > fb9 {
+		return false
+	}
+	if fb9 != fb17 && fb9+256 > fb17 && fb17+256 > fb9 {
+		return false
+	}
+	if fb10+256 > fb0 && fb0+128 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+256 > fb1 && fb1+256 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+256 > fb11 && fb11+256 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+256 > fb12 && fb12+256 > fb10 {
+		return false
+	}
+	if fb10 != fb13 && fb10+256 > fb13 && fb13+256 > fb10 {
+		return false
+	}
+	if fb10 != fb14 && fb10+256 > fb14 && fb14+256 > fb10 {
+		return false
+	}
+	if fb10 != fb15 && fb10+256 > fb15 && fb15+256 > fb10 {
+		return false
+	}
+	if fb10 != fb16 && fb10+256 > fb16 && fb16+256 > fb10 {
+		return false
+	}
+	if fb10 != fb17 && fb10+256 > fb17 && fb17+256 > fb10 {
+		return false
+	}
+	if fb11+256 > fb0 && fb0+128 > fb11 {
+		return false
+	}
+	if fb11 != fb1 && fb11+256 > fb1 && fb1+256 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+256 > fb12 && fb12+256 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+256 > fb13 && fb13+256 > fb11 {
+		return false
+	}
+	if fb11 != fb14 && fb11+256 > fb14 && fb14+256 > fb11 {
+		return false
+	}
+	if fb11 != fb15 && fb11+256 > fb15 && fb15+256 > fb11 {
+		return false
+	}
+	if fb11 != fb16 && fb11+256 > fb16 && fb16+256 > fb11 {
+		return false
+	}
+	if fb11 != fb17 && fb11+256 > fb17 && fb17+256 > fb11 {
+		return false
+	}
+	if fb12+256 > fb0 && fb0+128 > fb12 {
+		return false
+	}
+	if fb12 != fb1 && fb12+256 > fb1 && fb1+256 > fb12 {
+		return false
+	}
+	if fb12 != fb13 && fb12+256 > fb13 && fb13+256 > fb12 {
+		return false
+	}
+	if fb12 != fb14 && fb12+256 > fb14 && fb14+256 > fb12 {
+		return false
+	}
+	if fb12 != fb15 && fb12+256 > fb15 && fb15+256 > fb12 {
+		return false
+	}
+	if fb12 != fb16 && fb12+256 > fb16 && fb16+256 > fb12 {
+		return false
+	}
+	if fb12 != fb17 && fb12+256 > fb17 && fb17+256 > fb12 {
+		return false
+	}
+	if fb13+256 > fb0 && fb0+128 > fb13 {
+		return false
+	}
+	if fb13 != fb1 && fb13+256 > fb1 && fb1+256 > fb13 {
+		return false
+	}
+	if fb13 != fb14 && fb13+256 > fb14 && fb14+256 > fb13 {
+		return false
+	}
+	if fb13 != fb15 && fb13+256 > fb15 && fb15+256 > fb13 {
+		return false
+	}
+	if fb13 != fb16 && fb13+256 > fb16 && fb16+256 > fb13 {
+		return false
+	}
+	if fb13 != fb17 && fb13+256 > fb17 && fb17+256 > fb13 {
+		return false
+	}
+	if fb14+256 > fb0 && fb0+128 > fb14 {
+		return false
+	}
+	if fb14 != fb1 && fb14+256 > fb1 && fb1+256 > fb14 {
+		return false
+	}
+	if fb14 != fb15 && fb14+256 > fb15 && fb15+256 > fb14 {
+		return false
+	}
+	if fb14 != fb16 && fb14+256 > fb16 && fb16+256 > fb14 {
+		return false
+	}
+	if fb14 != fb17 && fb14+256 > fb17 && fb17+256 > fb14 {
+		return false
+	}
+	if fb15+256 > fb0 && fb0+128 > fb15 {
+		return false
+	}
+	if fb15 != fb1 && fb15+256 > fb1 && fb1+256 > fb15 {
+		return false
+	}
+	if fb15 != fb16 && fb15+256 > fb16 && fb16+256 > fb15 {
+		return false
+	}
+	if fb15 != fb17 && fb15+256 > fb17 && fb17+256 > fb15 {
+		return false
+	}
+	if fb16+256 > fb0 && fb0+128 > fb16 {
+		return false
+	}
+	if fb16 != fb1 && fb16+256 > fb1 && fb1+256 > fb16 {
+		return false
+	}
+	if fb16 != fb17 && fb16+256 > fb17 && fb17+256 > fb16 {
+		return false
+	}
+	if fb17+256 > fb0 && fb0+128 > fb17 {
+		return false
+	}
+	if fb17 != fb1 && fb17+256 > fb1 && fb1+256 > fb17 {
+		return false
+	}
+	// PTX lines 28, 29, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h22 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 28: mov.u32
+			v20 := uint64(uint64(tid0[l]))
+			// 29: mad.lo.s32
+			v21 := uint64(uint32(h22 + uint32(v20)))
+			// 39: mul.wide.s32
+			v23 := uint64(uint64(int64(int32(v21)) * int64(int32(k0))))
+			// 40: add.s64
+			v24 := uint64(uint64(u8) + uint64(v23))
+			_ = v24
+			// 41: ld.global.f32
+			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 42: mul.wide.s32
+			v26 := uint64(uint64(int64(int32(v21)) * int64(int32(k1))))
+			// 43: add.s64
+			v27 := uint64(uint64(u6) + uint64(v26))
+			_ = v27
+			// 44: ld.global.f64
+			v28 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			// 45: shl.b32
+			v29 := uint64(uint32(v21) << uint32(k0))
+			// 46: mul.wide.s32
+			v30 := uint64(uint64(int64(int32(v29)) * int64(int32(k1))))
+			// 47: add.s64
+			v31 := uint64(uint64(u9) + uint64(v30))
+			_ = v31
+			// 48: cvt.rni.s32.f32
+			v32 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RN, 32, true)
+			// 49: cvt.s64.s32
+			v33 := uint64(uint64(int32(v32)))
+			// 50: st.global.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v33))
+			// 51: cvt.rzi.s32.f32
+			v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RZ, 32, true)
+			// 52: cvt.s64.s32
+			v35 := uint64(uint64(int32(v34)))
+			// 53: st.global.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v35))
+			// 54: cvt.rpi.s32.f32
+			v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RP, 32, true)
+			// 55: cvt.s64.s32
+			v37 := uint64(uint64(int32(v36)))
+			// 56: st.global.u64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v37))
+			// 57: cvt.rmi.s32.f32
+			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RM, 32, true)
+			// 58: cvt.s64.s32
+			v39 := uint64(uint64(int32(v38)))
+			// 59: st.global.u64
+			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(v39))
+			// 60: cvt.rzi.u32.f32
+			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RZ, 32, false)
+			// 61: cvt.u64.u32
+			v41 := uint64(uint64(uint32(v40)))
+			// 62: st.global.u64
+			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v41))
+			// 63: cvt.rpi.u32.f32
+			v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RP, 32, false)
+			// 64: cvt.u64.u32
+			v43 := uint64(uint64(uint32(v42)))
+			// 65: st.global.u64
+			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v43))
+			// 66: cvt.rmi.u32.f32
+			v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RM, 32, false)
+			// 67: cvt.u64.u32
+			v45 := uint64(uint64(uint32(v44)))
+			// 68: st.global.u64
+			runtime.Store64(fp8, fo8+uint64(l)<<3, uint64(v45))
+			// 69: cvt.rni.s64.f32
+			v46 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RN, 64, true)
+			// 70: st.global.u64
+			runtime.Store64(fp9, fo9+uint64(l)<<3, uint64(v46))
+			// 71: cvt.rzi.s64.f32
+			v47 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RZ, 64, true)
+			// 72: st.global.u64
+			runtime.Store64(fp10, fo10+uint64(l)<<3, uint64(v47))
+			// 73: cvt.rpi.s64.f32
+			v48 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RP, 64, true)
+			// 74: st.global.u64
+			runtime.Store64(fp11, fo11+uint64(l)<<3, uint64(v48))
+			// 75: cvt.rmi.s64.f32
+			v49 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RM, 64, true)
+			// 76: st.global.u64
+			runtime.Store64(fp12, fo12+uint64(l)<<3, uint64(v49))
+			// 77: cvt.rmi.u64.f32
+			v50 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RM, 64, false)
+			// 78: st.global.u64
+			runtime.Store64(fp13, fo13+uint64(l)<<3, uint64(v50))
+			// 79: cvt.rni.s32.f64
+			v51 := isa.FloatToInt(math.Float64frombits(v28), isa.RN, 32, true)
+			// 80: cvt.s64.s32
+			v52 := uint64(uint64(int32(v51)))
+			// 81: st.global.u64
+			runtime.Store64(fp14, fo14+uint64(l)<<3, uint64(v52))
+			// 82: cvt.rpi.u32.f64
+			v53 := isa.FloatToInt(math.Float64frombits(v28), isa.RP, 32, false)
+			// 83: cvt.u64.u32
+			v54 := uint64(uint64(uint32(v53)))
+			// 84: st.global.u64
+			runtime.Store64(fp15, fo15+uint64(l)<<3, uint64(v54))
+			// 85: cvt.rmi.s64.f64
+			v55 := isa.FloatToInt(math.Float64frombits(v28), isa.RM, 64, true)
+			// 86: st.global.u64
+			runtime.Store64(fp16, fo16+uint64(l)<<3, uint64(v55))
+			// 87: cvt.rzi.u64.f64
+			v56 := isa.FloatToInt(math.Float64frombits(v28), isa.RZ, 64, false)
+			// 88: st.global.u64
+			runtime.Store64(fp17, fo17+uint64(l)<<3, uint64(v56))
+		}
+	}
+	// 30: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // f2iModesBlock0 runs block 0 of kernel f2i_modes for the lanes m (budget 0: counting statistics).
@@ -1692,7 +2517,7 @@ func f2iModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // f2iModesBlock2 runs block 2 of kernel f2i_modes for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 33-88
 func f2iModesBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, f2iModesBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, f2iModesBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2696,6 +3521,12 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 108-113; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, i2fModesTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			i2fModesBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2732,6 +3563,489 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// i2fModesTrace0 runs blocks 0 and 2 of kernel i2f_modes for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func i2fModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x8)
+	k1 := uint64(0xa)
+	k2 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 108: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/cvt_round.ptx:108")
+	}
+	// PTX line 109: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 110: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 116: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/cvt_round.ptx:116")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 117: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/cvt_round.ptx:117")
+	}
+	// PTX line 118: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 119: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/cvt_round.ptx:119")
+	}
+	// PTX line 120: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 121: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h12 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 111: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 112: mad.lo.s32
+			v11 := uint64(uint32(h12 + uint32(v10)))
+			switch l {
+			case 0:
+				g0 = v11
+			case 31:
+				g31 = v11
+			}
+			// 122: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+			// 123: add.s64
+			v14 := uint64(uint64(u8) + uint64(v13))
+			_ = v14
+			// 124: the index of ld.global.u64
+			fd0 := v13 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 125: add.s64
+			v15 := uint64(uint64(u6) + uint64(v13))
+			_ = v15
+			// 127: mul.lo.s32
+			v16 := uint64(uint32(v11) * uint32(k1))
+			// 128: mul.wide.s32
+			v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k2))))
+			// 129: add.s64
+			v18 := uint64(uint64(u9) + uint64(v17))
+			_ = v18
+			// 132: the index of st.global.f32
+			fd1 := v17 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u8 + fl0 + 0x0
+	fw0 := w.Window(18)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := u6 + fl0 + 0x0
+	fw1 := w.Window(19)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := u9 + fl1 + 0x0
+	fw2 := w.Window(20)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u9 + fl1 + 0x4
+	fw3 := w.Window(21)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u9 + fl1 + 0x8
+	fw4 := w.Window(22)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u9 + fl1 + 0xc
+	fw5 := w.Window(23)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u9 + fl1 + 0x10
+	fw6 := w.Window(24)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := u9 + fl1 + 0x14
+	fw7 := w.Window(25)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := u9 + fl1 + 0x18
+	fw8 := w.Window(26)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := u9 + fl1 + 0x1c
+	fw9 := w.Window(27)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := u9 + fl1 + 0x20
+	fw10 := w.Window(28)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	fb11 := u9 + fl1 + 0x24
+	fw11 := w.Window(29)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x7c && fb11&3 == 0) {
+		return false
+	}
+	if fb2+128 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2+128 > fb1 && fb1+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+128 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb2 != fb10 && fb2+128 > fb10 && fb10+128 > fb2 {
+		return false
+	}
+	if fb2 != fb11 && fb2+128 > fb11 && fb11+128 > fb2 {
+		return false
+	}
+	if fb3+128 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3+128 > fb1 && fb1+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+128 > fb11 && fb11+128 > fb3 {
+		return false
+	}
+	if fb4+128 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	if fb4+128 > fb1 && fb1+256 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+128 > fb11 && fb11+128 > fb4 {
+		return false
+	}
+	if fb5+128 > fb0 && fb0+256 > fb5 {
+		return false
+	}
+	if fb5+128 > fb1 && fb1+256 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+128 > fb11 && fb11+128 > fb5 {
+		return false
+	}
+	if fb6+128 > fb0 && fb0+256 > fb6 {
+		return false
+	}
+	if fb6+128 > fb1 && fb1+256 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+128 > fb11 && fb11+128 > fb6 {
+		return false
+	}
+	if fb7+128 > fb0 && fb0+256 > fb7 {
+		return false
+	}
+	if fb7+128 > fb1 && fb1+256 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+128 > fb11 && fb11+128 > fb7 {
+		return false
+	}
+	if fb8+128 > fb0 && fb0+256 > fb8 {
+		return false
+	}
+	if fb8+128 > fb1 && fb1+256 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+128 > fb11 && fb11+128 > fb8 {
+		return false
+	}
+	if fb9+128 > fb0 && fb0+256 > fb9 {
+		return false
+	}
+	if fb9+128 > fb1 && fb1+256 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+128 > fb11 && fb11+128 > fb9 {
+		return false
+	}
+	if fb10+128 > fb0 && fb0+256 > fb10 {
+		return false
+	}
+	if fb10+128 > fb1 && fb1+256 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+128 > fb11 && fb11+128 > fb10 {
+		return false
+	}
+	if fb11+128 > fb0 && fb0+256 > fb11 {
+		return false
+	}
+	if fb11+128 > fb1 && fb1+256 > fb11 {
+		return false
+	}
+	// PTX lines 111, 112, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h21 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 111: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 112: mad.lo.s32
+			v20 := uint64(uint32(h21 + uint32(v19)))
+			// 122: mul.wide.s32
+			v22 := uint64(uint64(int64(int32(v20)) * int64(int32(k0))))
+			// 123: add.s64
+			v23 := uint64(uint64(u8) + uint64(v22))
+			_ = v23
+			// 124: ld.global.u64
+			v24 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 125: add.s64
+			v25 := uint64(uint64(u6) + uint64(v22))
+			_ = v25
+			// 126: ld.global.f64
+			v26 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			// 127: mul.lo.s32
+			v27 := uint64(uint32(v20) * uint32(k1))
+			// 128: mul.wide.s32
+			v28 := uint64(uint64(int64(int32(v27)) * int64(int32(k2))))
+			// 129: add.s64
+			v29 := uint64(uint64(u9) + uint64(v28))
+			_ = v29
+			// 130: cvt.u32.u64
+			v30 := uint64(uint32(uint64(v24)))
+			// 131: cvt.rp.f32.s32
+			v31 := isa.IntToFloat(int64(int32(v30)), 0, true, 32, isa.RP)
+			// 132: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v31))
+			// 133: cvt.rm.f32.s32
+			v32 := isa.IntToFloat(int64(int32(v30)), 0, true, 32, isa.RM)
+			// 134: st.global.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v32))
+			// 135: cvt.rp.f32.u32
+			v33 := isa.IntToFloat(0, uint64(uint32(v30)), false, 32, isa.RP)
+			// 136: st.global.f32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v33))
+			// 137: cvt.rm.f32.u32
+			v34 := isa.IntToFloat(0, uint64(uint32(v30)), false, 32, isa.RM)
+			// 138: st.global.f32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v34))
+			// 139: cvt.rp.f32.s64
+			v35 := isa.IntToFloat(int64(int64(v24)), 0, true, 32, isa.RP)
+			// 140: st.global.f32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v35))
+			// 141: cvt.rm.f32.s64
+			v36 := isa.IntToFloat(int64(int64(v24)), 0, true, 32, isa.RM)
+			// 142: st.global.f32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v36))
+			// 143: cvt.rp.f32.f64
+			v37 := isa.CvtFloat(v26, 32, 64, isa.RP, false, false, false)
+			// 144: st.global.f32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v37))
+			// 145: cvt.rm.f32.f64
+			v38 := isa.CvtFloat(v26, 32, 64, isa.RM, false, false, false)
+			// 146: st.global.f32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v38))
+			// 147: cvt.rp.f64.s64
+			v39 := isa.IntToFloat(int64(int64(v24)), 0, true, 64, isa.RP)
+			// 148: cvt.rn.f32.f64
+			v40 := isa.CvtFloat(v39, 32, 64, isa.RN, false, false, false)
+			// 149: st.global.f32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v40))
+			// 150: cvt.rm.f64.s64
+			v41 := isa.IntToFloat(int64(int64(v24)), 0, true, 64, isa.RM)
+			// 151: cvt.rn.f32.f64
+			v42 := isa.CvtFloat(v41, 32, 64, isa.RN, false, false, false)
+			// 152: sub.f32
+			v43F := isa.CanonF32(math.Float32frombits(uint32(v42)) - math.Float32frombits(uint32(v40)))
+			v43 := uint64(math.Float32bits(v43F))
+			_ = v43F
+			_ = v43
+			// 153: st.global.f32
+			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(uint64(math.Float32bits(v43F))))
+		}
+	}
+	// 113: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // i2fModesBlock0 runs block 0 of kernel i2f_modes for the lanes m (budget 0: counting statistics).
@@ -3254,7 +4568,7 @@ func i2fModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // i2fModesBlock2 runs block 2 of kernel i2f_modes for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 116-153
 func i2fModesBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, i2fModesBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, i2fModesBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -3954,6 +5268,12 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 173-178; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(4) && w.PassDone(4, saturateTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			saturateBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3990,6 +5310,229 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// saturateTrace0 runs blocks 0 and 2 of kernel saturate for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func saturateTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x1)
+	k2 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 173: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/cvt_round.ptx:173")
+	}
+	// PTX line 174: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 175: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 181: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/cvt_round.ptx:181")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 182: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/cvt_round.ptx:182")
+	}
+	// PTX line 183: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 184: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/cvt_round.ptx:184")
+	}
+	// PTX line 185: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 186: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h12 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 176: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 177: mad.lo.s32
+			v11 := uint64(uint32(h12 + uint32(v10)))
+			switch l {
+			case 0:
+				g0 = v11
+			case 31:
+				g31 = v11
+			}
+			// 187: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+			// 188: add.s64
+			v14 := uint64(uint64(u8) + uint64(v13))
+			_ = v14
+			// 189: the index of ld.global.f32
+			fd0 := v13 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 191: shl.b32
+			v15 := uint64(uint32(v11) << uint32(k1))
+			// 192: mul.wide.s32
+			v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
+			// 193: add.s64
+			v17 := uint64(uint64(u9) + uint64(v16))
+			_ = v17
+			// 194: the index of st.global.f32
+			fd1 := v16 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 195: mul.wide.s32
+			v18 := uint64(uint64(int64(int32(v11)) * int64(int32(k2))))
+			// 196: add.s64
+			v19 := uint64(uint64(u6) + uint64(v18))
+			_ = v19
+			// 197: the index of ld.global.f64
+			fd2 := v18 - uint64(l)<<3
+			fl2 &= fd2
+			fh2 |= fd2
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := u8 + fl0 + 0x0
+	fw0 := w.Window(30)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u9 + fl1 + 0x0
+	fw1 := w.Window(31)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u6 + fl2 + 0x0
+	fw2 := w.Window(32)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := u9 + fl1 + 0x4
+	fw3 := w.Window(33)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	if fb1+128 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+128 > fb3 && fb3+128 > fb1 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3+128 > fb2 && fb2+256 > fb3 {
+		return false
+	}
+	// PTX lines 176, 177, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h22 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 176: mov.u32
+			v20 := uint64(uint64(tid0[l]))
+			// 177: mad.lo.s32
+			v21 := uint64(uint32(h22 + uint32(v20)))
+			// 187: mul.wide.s32
+			v23 := uint64(uint64(int64(int32(v21)) * int64(int32(k0))))
+			// 188: add.s64
+			v24 := uint64(uint64(u8) + uint64(v23))
+			_ = v24
+			// 189: ld.global.f32
+			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 190: cvt.sat.f32.f32
+			v26 := isa.CvtFloat(v25, 32, 32, isa.RN, false, false, true)
+			// 191: shl.b32
+			v27 := uint64(uint32(v21) << uint32(k1))
+			// 192: mul.wide.s32
+			v28 := uint64(uint64(int64(int32(v27)) * int64(int32(k0))))
+			// 193: add.s64
+			v29 := uint64(uint64(u9) + uint64(v28))
+			_ = v29
+			// 194: st.global.f32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v26))
+			// 195: mul.wide.s32
+			v30 := uint64(uint64(int64(int32(v21)) * int64(int32(k2))))
+			// 196: add.s64
+			v31 := uint64(uint64(u6) + uint64(v30))
+			_ = v31
+			// 197: ld.global.f64
+			v32 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			// 198: cvt.sat.f64.f64
+			v33 := isa.CvtFloat(v32, 64, 64, isa.RN, false, false, true)
+			// 199: cvt.rn.f32.f64
+			v34 := isa.CvtFloat(v33, 32, 64, isa.RN, false, false, false)
+			// 200: st.global.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v34))
+		}
+	}
+	// 178: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // saturateBlock0 runs block 0 of kernel saturate for the lanes m (budget 0: counting statistics).
@@ -4252,7 +5795,7 @@ func saturateBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saturateBlock2 runs block 2 of kernel saturate for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 181-200
 func saturateBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, saturateBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, saturateBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/fp64_math.ptx",
-	NumPasses:  3,
+	NumPasses:  4,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
@@ -691,6 +691,12 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, dnormTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			dnormBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -727,6 +733,250 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// dnormTrace0 runs blocks 0 and 2 of kernel dnorm for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func dnormTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x8)
+	k1 := uint64(0x1)
+	k2 := uint64(0x3ff0000000000000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/fp64_math.ptx:24")
+	}
+	// PTX line 25: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fp64_math.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fp64_math.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fp64_math.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h12 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 27: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 28: mad.lo.s32
+			v11 := uint64(uint32(h12 + uint32(v10)))
+			switch l {
+			case 0:
+				g0 = v11
+			case 31:
+				g31 = v11
+			}
+			// 38: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+			// 39: add.s64
+			v14 := uint64(uint64(u8) + uint64(v13))
+			_ = v14
+			// 40: the index of ld.global.f64
+			fd0 := v13 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 41: add.s64
+			v15 := uint64(uint64(u6) + uint64(v13))
+			_ = v15
+			// 46: shl.b32
+			v16 := uint64(uint32(v11) << uint32(k1))
+			// 47: mul.wide.s32
+			v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+			// 48: add.s64
+			v18 := uint64(uint64(u9) + uint64(v17))
+			_ = v18
+			// 49: the index of st.global.f64
+			fd1 := v17 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u8 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := u6 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := u9 + fl1 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := u9 + fl1 + 0x8
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+256 > fb1 && fb1+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+256 > fb1 && fb1+256 > fb3 {
+		return false
+	}
+	// PTX lines 27, 28, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h21 := uint32(u2) * uint32(u3)
+		{
+			var v20_s [32]uint64
+			var v24_s [32]uint64
+			var v26_s [32]uint64
+			var v27_s [32]uint64
+			var v28_s [32]uint64
+			for l := range 32 {
+				// 27: mov.u32
+				v19 := uint64(uint64(tid0[l]))
+				// 28: mad.lo.s32
+				v20 := uint64(uint32(h21 + uint32(v19)))
+				// 38: mul.wide.s32
+				v22 := uint64(uint64(int64(int32(v20)) * int64(int32(k0))))
+				// 39: add.s64
+				v23 := uint64(uint64(u8) + uint64(v22))
+				_ = v23
+				// 40: ld.global.f64
+				v24 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+				// 41: add.s64
+				v25 := uint64(uint64(u6) + uint64(v22))
+				_ = v25
+				// 42: ld.global.f64
+				v26 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+				// 43: mul.f64
+				v27 := isa.MulF64RN(v26, v26)
+				v24_s[l] = v24
+				v27_s[l] = v27
+				v20_s[l] = v20
+				v26_s[l] = v26
+			}
+			for l := range 32 {
+				v24 := v24_s[l]
+				v27 := v27_s[l]
+				// 44: fma.rn.f64
+				v28 := isa.FmaF64RN(v24, v24, v27)
+				v28_s[l] = v28
+			}
+			for l := range 32 {
+				v28 := v28_s[l]
+				v20 := v20_s[l]
+				v24 := v24_s[l]
+				v26 := v26_s[l]
+				// 45: sqrt.rn.f64
+				v29 := isa.SqrtF64(v28, isa.RN)
+				// 46: shl.b32
+				v30 := uint64(uint32(v20) << uint32(k1))
+				// 47: mul.wide.s32
+				v31 := uint64(uint64(int64(int32(v30)) * int64(int32(k0))))
+				// 48: add.s64
+				v32 := uint64(uint64(u9) + uint64(v31))
+				_ = v32
+				// 49: st.global.f64
+				runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v29))
+				// 50: min.f64
+				v33 := isa.MinF64(v24, v26, false)
+				// 51: abs.f64
+				v34 := isa.AbsF64(v24)
+				// 52: max.f64
+				v35 := isa.MaxF64(v34, k2, false)
+				// 53: div.rn.f64
+				v36 := isa.DivF64(v33, v35, isa.RN)
+				// 54: st.global.f64
+				runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v36))
+			}
+		}
+	}
+	// 29: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // dnormBlock0 runs block 0 of kernel dnorm for the lanes m (budget 0: counting statistics).
@@ -1007,7 +1257,7 @@ func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // dnormBlock2 runs block 2 of kernel dnorm for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-54
 func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, dnormBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, dnormBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -1861,7 +2111,7 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // newtonSqrtBlock4 runs block 4 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_7), PTX lines 130-132
 func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, newtonSqrtBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, newtonSqrtBlock4Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -2050,7 +2300,7 @@ func newtonSqrtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // newtonSqrtBlock6 runs block 6 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b6, PTX lines 81-91
 func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, newtonSqrtBlock6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, newtonSqrtBlock6Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/fround.ptx",
-	NumPasses:  2,
+	NumPasses:  4,
 	NumWindows: 54,
 	SM:         80,
 	SharedSize: 0,
@@ -729,6 +729,12 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, fround32Trace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			fround32Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -765,6 +771,1517 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// fround32Trace0 runs blocks 0 and 2 of kernel fround32 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x18)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 25: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/fround.ptx:25")
+	}
+	// PTX line 26: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 27: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fround.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/fround.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fround.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fround.ptx:37")
+	}
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u7)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h14 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 28: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 29: mad.lo.s32
+			v13 := uint64(uint32(h14 + uint32(v12)))
+			switch l {
+			case 0:
+				g0 = v13
+			case 31:
+				g31 = v13
+			}
+			// 41: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 42: add.s64
+			v16 := uint64(uint64(u10) + uint64(v15))
+			_ = v16
+			// 43: the index of ld.global.f32
+			fd0 := v15 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 44: add.s64
+			v17 := uint64(uint64(u9) + uint64(v15))
+			_ = v17
+			// 46: add.s64
+			v18 := uint64(uint64(u6) + uint64(v15))
+			_ = v18
+			// 48: mul.lo.s32
+			v19 := uint64(uint32(v13) * uint32(k1))
+			// 49: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v19)) * int64(int32(k0))))
+			// 50: add.s64
+			v21 := uint64(uint64(u11) + uint64(v20))
+			_ = v21
+			// 52: the index of st.global.f32
+			fd1 := v20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u10 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u9 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u6 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u11 + fl1 + 0x0
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u11 + fl1 + 0x4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u11 + fl1 + 0x8
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u11 + fl1 + 0xc
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := u11 + fl1 + 0x10
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := u11 + fl1 + 0x14
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := u11 + fl1 + 0x18
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := u11 + fl1 + 0x1c
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	fb11 := u11 + fl1 + 0x20
+	fw11 := w.Window(11)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x7c && fb11&3 == 0) {
+		return false
+	}
+	fb12 := u11 + fl1 + 0x24
+	fw12 := w.Window(12)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x7c && fb12&3 == 0) {
+		return false
+	}
+	fb13 := u11 + fl1 + 0x28
+	fw13 := w.Window(13)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0x7c && fb13&3 == 0) {
+		return false
+	}
+	fb14 := u11 + fl1 + 0x2c
+	fw14 := w.Window(14)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0x7c && fb14&3 == 0) {
+		return false
+	}
+	fb15 := u11 + fl1 + 0x30
+	fw15 := w.Window(15)
+	fp15, fo15 := fw15.Ptr, fb15-fw15.Base
+	if !(fo15 < fw15.End && fw15.End-fo15 > 0x7c && fb15&3 == 0) {
+		return false
+	}
+	fb16 := u11 + fl1 + 0x34
+	fw16 := w.Window(16)
+	fp16, fo16 := fw16.Ptr, fb16-fw16.Base
+	if !(fo16 < fw16.End && fw16.End-fo16 > 0x7c && fb16&3 == 0) {
+		return false
+	}
+	fb17 := u11 + fl1 + 0x38
+	fw17 := w.Window(17)
+	fp17, fo17 := fw17.Ptr, fb17-fw17.Base
+	if !(fo17 < fw17.End && fw17.End-fo17 > 0x7c && fb17&3 == 0) {
+		return false
+	}
+	fb18 := u11 + fl1 + 0x3c
+	fw18 := w.Window(18)
+	fp18, fo18 := fw18.Ptr, fb18-fw18.Base
+	if !(fo18 < fw18.End && fw18.End-fo18 > 0x7c && fb18&3 == 0) {
+		return false
+	}
+	fb19 := u11 + fl1 + 0x40
+	fw19 := w.Window(19)
+	fp19, fo19 := fw19.Ptr, fb19-fw19.Base
+	if !(fo19 < fw19.End && fw19.End-fo19 > 0x7c && fb19&3 == 0) {
+		return false
+	}
+	fb20 := u11 + fl1 + 0x44
+	fw20 := w.Window(20)
+	fp20, fo20 := fw20.Ptr, fb20-fw20.Base
+	if !(fo20 < fw20.End && fw20.End-fo20 > 0x7c && fb20&3 == 0) {
+		return false
+	}
+	fb21 := u11 + fl1 + 0x48
+	fw21 := w.Window(21)
+	fp21, fo21 := fw21.Ptr, fb21-fw21.Base
+	if !(fo21 < fw21.End && fw21.End-fo21 > 0x7c && fb21&3 == 0) {
+		return false
+	}
+	fb22 := u11 + fl1 + 0x4c
+	fw22 := w.Window(22)
+	fp22, fo22 := fw22.Ptr, fb22-fw22.Base
+	if !(fo22 < fw22.End && fw22.End-fo22 > 0x7c && fb22&3 == 0) {
+		return false
+	}
+	fb23 := u11 + fl1 + 0x50
+	fw23 := w.Window(23)
+	fp23, fo23 := fw23.Ptr, fb23-fw23.Base
+	if !(fo23 < fw23.End && fw23.End-fo23 > 0x7c && fb23&3 == 0) {
+		return false
+	}
+	fb24 := u11 + fl1 + 0x54
+	fw24 := w.Window(24)
+	fp24, fo24 := fw24.Ptr, fb24-fw24.Base
+	if !(fo24 < fw24.End && fw24.End-fo24 > 0x7c && fb24&3 == 0) {
+		return false
+	}
+	fb25 := u11 + fl1 + 0x58
+	fw25 := w.Window(25)
+	fp25, fo25 := fw25.Ptr, fb25-fw25.Base
+	if !(fo25 < fw25.End && fw25.End-fo25 > 0x7c && fb25&3 == 0) {
+		return false
+	}
+	fb26 := u11 + fl1 + 0x5c
+	fw26 := w.Window(26)
+	fp26, fo26 := fw26.Ptr, fb26-fw26.Base
+	if !(fo26 < fw26.End && fw26.End-fo26 > 0x7c && fb26&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+128 > fb11 && fb11+128 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+128 > fb12 && fb12+128 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+128 > fb13 && fb13+128 > fb3 {
+		return false
+	}
+	if fb3 != fb14 && fb3+128 > fb14 && fb14+128 > fb3 {
+		return false
+	}
+	if fb3 != fb15 && fb3+128 > fb15 && fb15+128 > fb3 {
+		return false
+	}
+	if fb3 != fb16 && fb3+128 > fb16 && fb16+128 > fb3 {
+		return false
+	}
+	if fb3 != fb17 && fb3+128 > fb17 && fb17+128 > fb3 {
+		return false
+	}
+	if fb3 != fb18 && fb3+128 > fb18 && fb18+128 > fb3 {
+		return false
+	}
+	if fb3 != fb19 && fb3+128 > fb19 && fb19+128 > fb3 {
+		return false
+	}
+	if fb3 != fb20 && fb3+128 > fb20 && fb20+128 > fb3 {
+		return false
+	}
+	if fb3 != fb21 && fb3+128 > fb21 && fb21+128 > fb3 {
+		return false
+	}
+	if fb3 != fb22 && fb3+128 > fb22 && fb22+128 > fb3 {
+		return false
+	}
+	if fb3 != fb23 && fb3+128 > fb23 && fb23+128 > fb3 {
+		return false
+	}
+	if fb3 != fb24 && fb3+128 > fb24 && fb24+128 > fb3 {
+		return false
+	}
+	if fb3 != fb25 && fb3+128 > fb25 && fb25+128 > fb3 {
+		return false
+	}
+	if fb3 != fb26 && fb3+128 > fb26 && fb26+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+128 > fb2 && fb2+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+128 > fb11 && fb11+128 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+128 > fb12 && fb12+128 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+128 > fb13 && fb13+128 > fb4 {
+		return false
+	}
+	if fb4 != fb14 && fb4+128 > fb14 && fb14+128 > fb4 {
+		return false
+	}
+	if fb4 != fb15 && fb4+128 > fb15 && fb15+128 > fb4 {
+		return false
+	}
+	if fb4 != fb16 && fb4+128 > fb16 && fb16+128 > fb4 {
+		return false
+	}
+	if fb4 != fb17 && fb4+128 > fb17 && fb17+128 > fb4 {
+		return false
+	}
+	if fb4 != fb18 && fb4+128 > fb18 && fb18+128 > fb4 {
+		return false
+	}
+	if fb4 != fb19 && fb4+128 > fb19 && fb19+128 > fb4 {
+		return false
+	}
+	if fb4 != fb20 && fb4+128 > fb20 && fb20+128 > fb4 {
+		return false
+	}
+	if fb4 != fb21 && fb4+128 > fb21 && fb21+128 > fb4 {
+		return false
+	}
+	if fb4 != fb22 && fb4+128 > fb22 && fb22+128 > fb4 {
+		return false
+	}
+	if fb4 != fb23 && fb4+128 > fb23 && fb23+128 > fb4 {
+		return false
+	}
+	if fb4 != fb24 && fb4+128 > fb24 && fb24+128 > fb4 {
+		return false
+	}
+	if fb4 != fb25 && fb4+128 > fb25 && fb25+128 > fb4 {
+		return false
+	}
+	if fb4 != fb26 && fb4+128 > fb26 && fb26+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+128 > fb2 && fb2+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+128 > fb11 && fb11+128 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+128 > fb12 && fb12+128 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+128 > fb13 && fb13+128 > fb5 {
+		return false
+	}
+	if fb5 != fb14 && fb5+128 > fb14 && fb14+128 > fb5 {
+		return false
+	}
+	if fb5 != fb15 && fb5+128 > fb15 && fb15+128 > fb5 {
+		return false
+	}
+	if fb5 != fb16 && fb5+128 > fb16 && fb16+128 > fb5 {
+		return false
+	}
+	if fb5 != fb17 && fb5+128 > fb17 && fb17+128 > fb5 {
+		return false
+	}
+	if fb5 != fb18 && fb5+128 > fb18 && fb18+128 > fb5 {
+		return false
+	}
+	if fb5 != fb19 && fb5+128 > fb19 && fb19+128 > fb5 {
+		return false
+	}
+	if fb5 != fb20 && fb5+128 > fb20 && fb20+128 > fb5 {
+		return false
+	}
+	if fb5 != fb21 && fb5+128 > fb21 && fb21+128 > fb5 {
+		return false
+	}
+	if fb5 != fb22 && fb5+128 > fb22 && fb22+128 > fb5 {
+		return false
+	}
+	if fb5 != fb23 && fb5+128 > fb23 && fb23+128 > fb5 {
+		return false
+	}
+	if fb5 != fb24 && fb5+128 > fb24 && fb24+128 > fb5 {
+		return false
+	}
+	if fb5 != fb25 && fb5+128 > fb25 && fb25+128 > fb5 {
+		return false
+	}
+	if fb5 != fb26 && fb5+128 > fb26 && fb26+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+128 > fb11 && fb11+128 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+128 > fb12 && fb12+128 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+128 > fb13 && fb13+128 > fb6 {
+		return false
+	}
+	if fb6 != fb14 && fb6+128 > fb14 && fb14+128 > fb6 {
+		return false
+	}
+	if fb6 != fb15 && fb6+128 > fb15 && fb15+128 > fb6 {
+		return false
+	}
+	if fb6 != fb16 && fb6+128 > fb16 && fb16+128 > fb6 {
+		return false
+	}
+	if fb6 != fb17 && fb6+128 > fb17 && fb17+128 > fb6 {
+		return false
+	}
+	if fb6 != fb18 && fb6+128 > fb18 && fb18+128 > fb6 {
+		return false
+	}
+	if fb6 != fb19 && fb6+128 > fb19 && fb19+128 > fb6 {
+		return false
+	}
+	if fb6 != fb20 && fb6+128 > fb20 && fb20+128 > fb6 {
+		return false
+	}
+	if fb6 != fb21 && fb6+128 > fb21 && fb21+128 > fb6 {
+		return false
+	}
+	if fb6 != fb22 && fb6+128 > fb22 && fb22+128 > fb6 {
+		return false
+	}
+	if fb6 != fb23 && fb6+128 > fb23 && fb23+128 > fb6 {
+		return false
+	}
+	if fb6 != fb24 && fb6+128 > fb24 && fb24+128 > fb6 {
+		return false
+	}
+	if fb6 != fb25 && fb6+128 > fb25 && fb25+128 > fb6 {
+		return false
+	}
+	if fb6 != fb26 && fb6+128 > fb26 && fb26+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+128 > fb2 && fb2+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+128 > fb11 && fb11+128 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+128 > fb12 && fb12+128 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+128 > fb13 && fb13+128 > fb7 {
+		return false
+	}
+	if fb7 != fb14 && fb7+128 > fb14 && fb14+128 > fb7 {
+		return false
+	}
+	if fb7 != fb15 && fb7+128 > fb15 && fb15+128 > fb7 {
+		return false
+	}
+	if fb7 != fb16 && fb7+128 > fb16 && fb16+128 > fb7 {
+		return false
+	}
+	if fb7 != fb17 && fb7+128 > fb17 && fb17+128 > fb7 {
+		return false
+	}
+	if fb7 != fb18 && fb7+128 > fb18 && fb18+128 > fb7 {
+		return false
+	}
+	if fb7 != fb19 && fb7+128 > fb19 && fb19+128 > fb7 {
+		return false
+	}
+	if fb7 != fb20 && fb7+128 > fb20 && fb20+128 > fb7 {
+		return false
+	}
+	if fb7 != fb21 && fb7+128 > fb21 && fb21+128 > fb7 {
+		return false
+	}
+	if fb7 != fb22 && fb7+128 > fb22 && fb22+128 > fb7 {
+		return false
+	}
+	if fb7 != fb23 && fb7+128 > fb23 && fb23+128 > fb7 {
+		return false
+	}
+	if fb7 != fb24 && fb7+128 > fb24 && fb24+128 > fb7 {
+		return false
+	}
+	if fb7 != fb25 && fb7+128 > fb25 && fb25+128 > fb7 {
+		return false
+	}
+	if fb7 != fb26 && fb7+128 > fb26 && fb26+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+128 > fb0 && fb0+128 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+128 > fb1 && fb1+128 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+128 > fb2 && fb2+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+128 > fb11 && fb11+128 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+128 > fb12 && fb12+128 > fb8 {
+		return false
+	}
+	if fb8 != fb13 && fb8+128 > fb13 && fb13+128 > fb8 {
+		return false
+	}
+	if fb8 != fb14 && fb8+128 > fb14 && fb14+128 > fb8 {
+		return false
+	}
+	if fb8 != fb15 && fb8+128 > fb15 && fb15+128 > fb8 {
+		return false
+	}
+	if fb8 != fb16 && fb8+128 > fb16 && fb16+128 > fb8 {
+		return false
+	}
+	if fb8 != fb17 && fb8+128 > fb17 && fb17+128 > fb8 {
+		return false
+	}
+	if fb8 != fb18 && fb8+128 > fb18 && fb18+128 > fb8 {
+		return false
+	}
+	if fb8 != fb19 && fb8+128 > fb19 && fb19+128 > fb8 {
+		return false
+	}
+	if fb8 != fb20 && fb8+128 > fb20 && fb20+128 > fb8 {
+		return false
+	}
+	if fb8 != fb21 && fb8+128 > fb21 && fb21+128 > fb8 {
+		return false
+	}
+	if fb8 != fb22 && fb8+128 > fb22 && fb22+128 > fb8 {
+		return false
+	}
+	if fb8 != fb23 && fb8+128 > fb23 && fb23+128 > fb8 {
+		return false
+	}
+	if fb8 != fb24 && fb8+128 > fb24 && fb24+128 > fb8 {
+		return false
+	}
+	if fb8 != fb25 && fb8+128 > fb25 && fb25+128 > fb8 {
+		return false
+	}
+	if fb8 != fb26 && fb8+128 > fb26 && fb26+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+128 > fb0 && fb0+128 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+128 > fb1 && fb1+128 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+128 > fb2 && fb2+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+128 > fb11 && fb11+128 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+128 > fb12 && fb12+128 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+128 > fb13 && fb13+128 > fb9 {
+		return false
+	}
+	if fb9 != fb14 && fb9+128 > fb14 && fb14+128 > fb9 {
+		return false
+	}
+	if fb9 != fb15 && fb9+128 > fb15 && fb15+128 > fb9 {
+		return false
+	}
+	if fb9 != fb16 && fb9+128 > fb16 && fb16+128 > fb9 {
+		return false
+	}
+	if fb9 != fb17 && fb9+128 > fb17 && fb17+128 > fb9 {
+		return false
+	}
+	if fb9 != fb18 && fb9+128 > fb18 && fb18+128 > fb9 {
+		return false
+	}
+	if fb9 != fb19 && fb9+128 > fb19 && fb19+128 > fb9 {
+		return false
+	}
+	if fb9 != fb20 && fb9+128 > fb20 && fb20+128 > fb9 {
+		return false
+	}
+	if fb9 != fb21 && fb9+128 > fb21 && fb21+128 > fb9 {
+		return false
+	}
+	if fb9 != fb22 && fb9+128 > fb22 && fb22+128 > fb9 {
+		return false
+	}
+	if fb9 != fb23 && fb9+128 > fb23 && fb23+128 > fb9 {
+		return false
+	}
+	if fb9 != fb24 && fb9+128 > fb24 && fb24+128 > fb9 {
+		return false
+	}
+	if fb9 != fb25 && fb9+128 > fb25 && fb25+128 > fb9 {
+		return false
+	}
+	if fb9 != fb26 && fb9+128 > fb26 && fb26+128 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+128 > fb0 && fb0+128 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+128 > fb1 && fb1+128 > fb10 {
+		return false
+	}
+	if fb10 != fb2 && fb10+128 > fb2 && fb2+128 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+128 > fb11 && fb11+128 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+128 > fb12 && fb12+128 > fb10 {
+		return false
+	}
+	if fb10 != fb13 && fb10+128 > fb13 && fb13+128 > fb10 {
+		return false
+	}
+	if fb10 != fb14 && fb10+128 > fb14 && fb14+128 > fb10 {
+		return false
+	}
+	if fb10 != fb15 && fb10+128 > fb15 && fb15+128 > fb10 {
+		return false
+	}
+	if fb10 != fb16 && fb10+128 > fb16 && fb16+128 > fb10 {
+		return false
+	}
+	if fb10 != fb17 && fb10+128 > fb17 && fb17+128 > fb10 {
+		return false
+	}
+	if fb10 != fb18 && fb10+128 > fb18 && fb18+128 > fb10 {
+		return false
+	}
+	if fb10 != fb19 && fb10+128 > fb19 && fb19+128 > fb10 {
+		return false
+	}
+	if fb10 != fb20 && fb10+128 > fb20 && fb20+128 > fb10 {
+		return false
+	}
+	if fb10 != fb21 && fb10+128 > fb21 && fb21+128 > fb10 {
+		return false
+	}
+	if fb10 != fb22 && fb10+128 > fb22 && fb22+128 > fb10 {
+		return false
+	}
+	if fb10 != fb23 && fb10+128 > fb23 && fb23+128 > fb10 {
+		return false
+	}
+	if fb10 != fb24 && fb10+128 > fb24 && fb24+128 > fb10 {
+		return false
+	}
+	if fb10 != fb25 && fb10+128 > fb25 && fb25+128 > fb10 {
+		return false
+	}
+	if fb10 != fb26 && fb10+128 > fb26 && fb26+128 > fb10 {
+		return false
+	}
+	if fb11 != fb0 && fb11+128 > fb0 && fb0+128 > fb11 {
+		return false
+	}
+	if fb11 != fb1 && fb11+128 > fb1 && fb1+128 > fb11 {
+		return false
+	}
+	if fb11 != fb2 && fb11+128 > fb2 && fb2+128 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+128 > fb12 && fb12+128 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+128 > fb13 && fb13+128 > fb11 {
+		return false
+	}
+	if fb11 != fb14 && fb11+128 > fb14 && fb14+128 > fb11 {
+		return false
+	}
+	if fb11 != fb15 && fb11+128 > fb15 && fb15+128 > fb11 {
+		return false
+	}
+	if fb11 != fb16 && fb11+128 > fb16 && fb16+128 > fb11 {
+		return false
+	}
+	if fb11 != fb17 && fb11+128 > fb17 && fb17+128 > fb11 {
+		return false
+	}
+	if fb11 != fb18 && fb11+128 > fb18 && fb18+128 > fb11 {
+		return false
+	}
+	if fb11 != fb19 && fb11+128 > fb19 && fb19+128 > fb11 {
+		return false
+	}
+	if fb11 != fb20 && fb11+128 > fb20 && fb20+128 > fb11 {
+		return false
+	}
+	if fb11 != fb21 && fb11+128 > fb21 && fb21+128 > fb11 {
+		return false
+	}
+	if fb11 != fb22 && fb11+128 > fb22 && fb22+128 > fb11 {
+		return false
+	}
+	if fb11 != fb23 && fb11+128 > fb23 && fb23+128 > fb11 {
+		return false
+	}
+	if fb11 != fb24 && fb11+128 > fb24 && fb24+128 > fb11 {
+		return false
+	}
+	if fb11 != fb25 && fb11+128 > fb25 && fb25+128 > fb11 {
+		return false
+	}
+	if fb11 != fb26 && fb11+128 > fb26 && fb26+128 > fb11 {
+		return false
+	}
+	if fb12 != fb0 && fb12+128 > fb0 && fb0+128 > fb12 {
+		return false
+	}
+	if fb12 != fb1 && fb12+128 > fb1 && fb1+128 > fb12 {
+		return false
+	}
+	if fb12 != fb2 && fb12+128 > fb2 && fb2+128 > fb12 {
+		return false
+	}
+	if fb12 != fb13 && fb12+128 > fb13 && fb13+128 > fb12 {
+		return false
+	}
+	if fb12 != fb14 && fb12+128 > fb14 && fb14+128 > fb12 {
+		return false
+	}
+	if fb12 != fb15 && fb12+128 > fb15 && fb15+128 > fb12 {
+		return false
+	}
+	if fb12 != fb16 && fb12+128 > fb16 && fb16+128 > fb12 {
+		return false
+	}
+	if fb12 != fb17 && fb12+128 > fb17 && fb17+128 > fb12 {
+		return false
+	}
+	if fb12 != fb18 && fb12+128 > fb18 && fb18+128 > fb12 {
+		return false
+	}
+	if fb12 != fb19 && fb12+128 > fb19 && fb19+128 > fb12 {
+		return false
+	}
+	if fb12 != fb20 && fb12+128 > fb20 && fb20+128 > fb12 {
+		return false
+	}
+	if fb12 != fb21 && fb12+128 > fb21 && fb21+128 > fb12 {
+		return false
+	}
+	if fb12 != fb22 && fb12+128 > fb22 && fb22+128 > fb12 {
+		return false
+	}
+	if fb12 != fb23 && fb12+128 > fb23 && fb23+128 > fb12 {
+		return false
+	}
+	if fb12 != fb24 && fb12+128 > fb24 && fb24+128 > fb12 {
+		return false
+	}
+	if fb12 != fb25 && fb12+128 > fb25 && fb25+128 > fb12 {
+		return false
+	}
+	if fb12 != fb26 && fb12+128 > fb26 && fb26+128 > fb12 {
+		return false
+	}
+	if fb13 != fb0 && fb13+128 > fb0 && fb0+128 > fb13 {
+		return false
+	}
+	if fb13 != fb1 && fb13+128 > fb1 && fb1+128 > fb13 {
+		return false
+	}
+	if fb13 != fb2 && fb13+128 > fb2 && fb2+128 > fb13 {
+		return false
+	}
+	if fb13 != fb14 && fb13+128 > fb14 && fb14+128 > fb13 {
+		return false
+	}
+	if fb13 != fb15 && fb13+128 > fb15 && fb15+128 > fb13 {
+		return false
+	}
+	if fb13 != fb16 && fb13+128 > fb16 && fb16+128 > fb13 {
+		return false
+	}
+	if fb13 != fb17 && fb13+128 > fb17 && fb17+128 > fb13 {
+		return false
+	}
+	if fb13 != fb18 && fb13+128 > fb18 && fb18+128 > fb13 {
+		return false
+	}
+	if fb13 != fb19 && fb13+128 > fb19 && fb19+128 > fb13 {
+		return false
+	}
+	if fb13 != fb20 && fb13+128 > fb20 && fb20+128 > fb13 {
+		return false
+	}
+	if fb13 != fb21 && fb13+128 > fb21 && fb21+128 > fb13 {
+		return false
+	}
+	if fb13 != fb22 && fb13+128 > fb22 && fb22+128 > fb13 {
+		return false
+	}
+	if fb13 != fb23 && fb13+128 > fb23 && fb23+128 > fb13 {
+		return false
+	}
+	if fb13 != fb24 && fb13+128 > fb24 && fb24+128 > fb13 {
+		return false
+	}
+	if fb13 != fb25 && fb13+128 > fb25 && fb25+128 > fb13 {
+		return false
+	}
+	if fb13 != fb26 && fb13+128 > fb26 && fb26+128 > fb13 {
+		return false
+	}
+	if fb14 != fb0 && fb14+128 > fb0 && fb0+128 > fb14 {
+		return false
+	}
+	if fb14 != fb1 && fb14+128 > fb1 && fb1+128 > fb14 {
+		return false
+	}
+	if fb14 != fb2 && fb14+128 > fb2 && fb2+128 > fb14 {
+		return false
+	}
+	if fb14 != fb15 && fb14+128 > fb15 && fb15+128 > fb14 {
+		return false
+	}
+	if fb14 != fb16 && fb14+128 > fb16 && fb16+128 > fb14 {
+		return false
+	}
+	if fb14 != fb17 && fb14+128 > fb17 && fb17+128 > fb14 {
+		return false
+	}
+	if fb14 != fb18 && fb14+128 > fb18 && fb18+128 > fb14 {
+		return false
+	}
+	if fb14 != fb19 && fb14+128 > fb19 && fb19+128 > fb14 {
+		return false
+	}
+	if fb14 != fb20 && fb14+128 > fb20 && fb20+128 > fb14 {
+		return false
+	}
+	if fb14 != fb21 && fb14+128 > fb21 && fb21+128 > fb14 {
+		return false
+	}
+	if fb14 != fb22 && fb14+128 > fb22 && fb22+128 > fb14 {
+		return false
+	}
+	if fb14 != fb23 && fb14+128 > fb23 && fb23+128 > fb14 {
+		return false
+	}
+	if fb14 != fb24 && fb14+128 > fb24 && fb24+128 > fb14 {
+		return false
+	}
+	if fb14 != fb25 && fb14+128 > fb25 && fb25+128 > fb14 {
+		return false
+	}
+	if fb14 != fb26 && fb14+128 > fb26 && fb26+128 > fb14 {
+		return false
+	}
+	if fb15 != fb0 && fb15+128 > fb0 && fb0+128 > fb15 {
+		return false
+	}
+	if fb15 != fb1 && fb15+128 > fb1 && fb1+128 > fb15 {
+		return false
+	}
+	if fb15 != fb2 && fb15+128 > fb2 && fb2+128 > fb15 {
+		return false
+	}
+	if fb15 != fb16 && fb15+128 > fb16 && fb16+128 > fb15 {
+		return false
+	}
+	if fb15 != fb17 && fb15+128 > fb17 && fb17+128 > fb15 {
+		return false
+	}
+	if fb15 != fb18 && fb15+128 > fb18 && fb18+128 > fb15 {
+		return false
+	}
+	if fb15 != fb19 && fb15+128 > fb19 && fb19+128 > fb15 {
+		return false
+	}
+	if fb15 != fb20 && fb15+128 > fb20 && fb20+128 > fb15 {
+		return false
+	}
+	if fb15 != fb21 && fb15+128 > fb21 && fb21+128 > fb15 {
+		return false
+	}
+	if fb15 != fb22 && fb15+128 > fb22 && fb22+128 > fb15 {
+		return false
+	}
+	if fb15 != fb23 && fb15+128 > fb23 && fb23+128 > fb15 {
+		return false
+	}
+	if fb15 != fb24 && fb15+128 > fb24 && fb24+128 > fb15 {
+		return false
+	}
+	if fb15 != fb25 && fb15+128 > fb25 && fb25+128 > fb15 {
+		return false
+	}
+	if fb15 != fb26 && fb15+128 > fb26 && fb26+128 > fb15 {
+		return false
+	}
+	if fb16 != fb0 && fb16+128 > fb0 && fb0+128 > fb16 {
+		return false
+	}
+	if fb16 != fb1 && fb16+128 > fb1 && fb1+128 > fb16 {
+		return false
+	}
+	if fb16 != fb2 && fb16+128 > fb2 && fb2+128 > fb16 {
+		return false
+	}
+	if fb16 != fb17 && fb16+128 > fb17 && fb17+128 > fb16 {
+		return false
+	}
+	if fb16 != fb18 && fb16+128 > fb18 && fb18+128 > fb16 {
+		return false
+	}
+	if fb16 != fb19 && fb16+128 > fb19 && fb19+128 > fb16 {
+		return false
+	}
+	if fb16 != fb20 && fb16+128 > fb20 && fb20+128 > fb16 {
+		return false
+	}
+	if fb16 != fb21 && fb16+128 > fb21 && fb21+128 > fb16 {
+		return false
+	}
+	if fb16 != fb22 && fb16+128 > fb22 && fb22+128 > fb16 {
+		return false
+	}
+	if fb16 != fb23 && fb16+128 > fb23 && fb23+128 > fb16 {
+		return false
+	}
+	if fb16 != fb24 && fb16+128 > fb24 && fb24+128 > fb16 {
+		return false
+	}
+	if fb16 != fb25 && fb16+128 > fb25 && fb25+128 > fb16 {
+		return false
+	}
+	if fb16 != fb26 && fb16+128 > fb26 && fb26+128 > fb16 {
+		return false
+	}
+	if fb17 != fb0 && fb17+128 > fb0 && fb0+128 > fb17 {
+		return false
+	}
+	if fb17 != fb1 && fb17+128 > fb1 && fb1+128 > fb17 {
+		return false
+	}
+	if fb17 != fb2 && fb17+128 > fb2 && fb2+128 > fb17 {
+		return false
+	}
+	if fb17 != fb18 && fb17+128 > fb18 && fb18+128 > fb17 {
+		return false
+	}
+	if fb17 != fb19 && fb17+128 > fb19 && fb19+128 > fb17 {
+		return false
+	}
+	if fb17 != fb20 && fb17+128 > fb20 && fb20+128 > fb17 {
+		return false
+	}
+	if fb17 != fb21 && fb17+128 > fb21 && fb21+128 > fb17 {
+		return false
+	}
+	if fb17 != fb22 && fb17+128 > fb22 && fb22+128 > fb17 {
+		return false
+	}
+	if fb17 != fb23 && fb17+128 > fb23 && fb23+128 > fb17 {
+		return false
+	}
+	if fb17 != fb24 && fb17+128 > fb24 && fb24+128 > fb17 {
+		return false
+	}
+	if fb17 != fb25 && fb17+128 > fb25 && fb25+128 > fb17 {
+		return false
+	}
+	if fb17 != fb26 && fb17+128 > fb26 && fb26+128 > fb17 {
+		return false
+	}
+	if fb18 != fb0 && fb18+128 > fb0 && fb0+128 > fb18 {
+		return false
+	}
+	if fb18 != fb1 && fb18+128 > fb1 && fb1+128 > fb18 {
+		return false
+	}
+	if fb18 != fb2 && fb18+128 > fb2 && fb2+128 > fb18 {
+		return false
+	}
+	if fb18 != fb19 && fb18+128 > fb19 && fb19+128 > fb18 {
+		return false
+	}
+	if fb18 != fb20 && fb18+128 > fb20 && fb20+128 > fb18 {
+		return false
+	}
+	if fb18 != fb21 && fb18+128 > fb21 && fb21+128 > fb18 {
+		return false
+	}
+	if fb18 != fb22 && fb18+128 > fb22 && fb22+128 > fb18 {
+		return false
+	}
+	if fb18 != fb23 && fb18+128 > fb23 && fb23+128 > fb18 {
+		return false
+	}
+	if fb18 != fb24 && fb18+128 > fb24 && fb24+128 > fb18 {
+		return false
+	}
+	if fb18 != fb25 && fb18+128 > fb25 && fb25+128 > fb18 {
+		return false
+	}
+	if fb18 != fb26 && fb18+128 > fb26 && fb26+128 > fb18 {
+		return false
+	}
+	if fb19 != fb0 && fb19+128 > fb0 && fb0+128 > fb19 {
+		return false
+	}
+	if fb19 != fb1 && fb19+128 > fb1 && fb1+128 > fb19 {
+		return false
+	}
+	if fb19 != fb2 && fb19+128 > fb2 && fb2+128 > fb19 {
+		return false
+	}
+	if fb19 != fb20 && fb19+128 > fb20 && fb20+128 > fb19 {
+		return false
+	}
+	if fb19 != fb21 && fb19+128 > fb21 && fb21+128 > fb19 {
+		return false
+	}
+	if fb19 != fb22 && fb19+128 > fb22 && fb22+128 > fb19 {
+		return false
+	}
+	if fb19 != fb23 && fb19+128 > fb23 && fb23+128 > fb19 {
+		return false
+	}
+	if fb19 != fb24 && fb19+128 > fb24 && fb24+128 > fb19 {
+		return false
+	}
+	if fb19 != fb25 && fb19+128 > fb25 && fb25+128 > fb19 {
+		return false
+	}
+	if fb19 != fb26 && fb19+128 > fb26 && fb26+128 > fb19 {
+		return false
+	}
+	if fb20 != fb0 && fb20+128 > fb0 && fb0+128 > fb20 {
+		return false
+	}
+	if fb20 != fb1 && fb20+128 > fb1 && fb1+128 > fb20 {
+		return false
+	}
+	if fb20 != fb2 && fb20+128 > fb2 && fb2+128 > fb20 {
+		return false
+	}
+	if fb20 != fb21 && fb20+128 > fb21 && fb21+128 > fb20 {
+		return false
+	}
+	if fb20 != fb22 && fb20+128 > fb22 && fb22+128 > fb20 {
+		return false
+	}
+	if fb20 != fb23 && fb20+128 > fb23 && fb23+128 > fb20 {
+		return false
+	}
+	if fb20 != fb24 && fb20+128 > fb24 && fb24+128 > fb20 {
+		return false
+	}
+	if fb20 != fb25 && fb20+128 > fb25 && fb25+128 > fb20 {
+		return false
+	}
+	if fb20 != fb26 && fb20+128 > fb26 && fb26+128 > fb20 {
+		return false
+	}
+	if fb21 != fb0 && fb21+128 > fb0 && fb0+128 > fb21 {
+		return false
+	}
+	if fb21 != fb1 && fb21+128 > fb1 && fb1+128 > fb21 {
+		return false
+	}
+	if fb21 != fb2 && fb21+128 > fb2 && fb2+128 > fb21 {
+		return false
+	}
+	if fb21 != fb22 && fb21+128 > fb22 && fb22+128 > fb21 {
+		return false
+	}
+	if fb21 != fb23 && fb21+128 > fb23 && fb23+128 > fb21 {
+		return false
+	}
+	if fb21 != fb24 && fb21+128 > fb24 && fb24+128 > fb21 {
+		return false
+	}
+	if fb21 != fb25 && fb21+128 > fb25 && fb25+128 > fb21 {
+		return false
+	}
+	if fb21 != fb26 && fb21+128 > fb26 && fb26+128 > fb21 {
+		return false
+	}
+	if fb22 != fb0 && fb22+128 > fb0 && fb0+128 > fb22 {
+		return false
+	}
+	if fb22 != fb1 && fb22+128 > fb1 && fb1+128 > fb22 {
+		return false
+	}
+	if fb22 != fb2 && fb22+128 > fb2 && fb2+128 > fb22 {
+		return false
+	}
+	if fb22 != fb23 && fb22+128 > fb23 && fb23+128 > fb22 {
+		return false
+	}
+	if fb22 != fb24 && fb22+128 > fb24 && fb24+128 > fb22 {
+		return false
+	}
+	if fb22 != fb25 && fb22+128 > fb25 && fb25+128 > fb22 {
+		return false
+	}
+	if fb22 != fb26 && fb22+128 > fb26 && fb26+128 > fb22 {
+		return false
+	}
+	if fb23 != fb0 && fb23+128 > fb0 && fb0+128 > fb23 {
+		return false
+	}
+	if fb23 != fb1 && fb23+128 > fb1 && fb1+128 > fb23 {
+		return false
+	}
+	if fb23 != fb2 && fb23+128 > fb2 && fb2+128 > fb23 {
+		return false
+	}
+	if fb23 != fb24 && fb23+128 > fb24 && fb24+128 > fb23 {
+		return false
+	}
+	if fb23 != fb25 && fb23+128 > fb25 && fb25+128 > fb23 {
+		return false
+	}
+	if fb23 != fb26 && fb23+128 > fb26 && fb26+128 > fb23 {
+		return false
+	}
+	if fb24 != fb0 && fb24+128 > fb0 && fb0+128 > fb24 {
+		return false
+	}
+	if fb24 != fb1 && fb24+128 > fb1 && fb1+128 > fb24 {
+		return false
+	}
+	if fb24 != fb2 && fb24+128 > fb2 && fb2+128 > fb24 {
+		return false
+	}
+	if fb24 != fb25 && fb24+128 > fb25 && fb25+128 > fb24 {
+		return false
+	}
+	if fb24 != fb26 && fb24+128 > fb26 && fb26+128 > fb24 {
+		return false
+	}
+	if fb25 != fb0 && fb25+128 > fb0 && fb0+128 > fb25 {
+		return false
+	}
+	if fb25 != fb1 && fb25+128 > fb1 && fb1+128 > fb25 {
+		return false
+	}
+	if fb25 != fb2 && fb25+128 > fb2 && fb2+128 > fb25 {
+		return false
+	}
+	if fb25 != fb26 && fb25+128 > fb26 && fb26+128 > fb25 {
+		return false
+	}
+	if fb26 != fb0 && fb26+128 > fb0 && fb0+128 > fb26 {
+		return false
+	}
+	if fb26 != fb1 && fb26+128 > fb1 && fb1+128 > fb26 {
+		return false
+	}
+	if fb26 != fb2 && fb26+128 > fb2 && fb2+128 > fb26 {
+		return false
+	}
+	// PTX lines 28, 29, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h24 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 28: mov.u32
+			v22 := uint64(uint64(tid0[l]))
+			// 29: mad.lo.s32
+			v23 := uint64(uint32(h24 + uint32(v22)))
+			// 41: mul.wide.s32
+			v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
+			// 42: add.s64
+			v26 := uint64(uint64(u10) + uint64(v25))
+			_ = v26
+			// 43: ld.global.f32
+			v27 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 44: add.s64
+			v28 := uint64(uint64(u9) + uint64(v25))
+			_ = v28
+			// 45: ld.global.f32
+			v29 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 46: add.s64
+			v30 := uint64(uint64(u6) + uint64(v25))
+			_ = v30
+			// 47: ld.global.f32
+			v31 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 48: mul.lo.s32
+			v32 := uint64(uint32(v23) * uint32(k1))
+			// 49: mul.wide.s32
+			v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
+			// 50: add.s64
+			v34 := uint64(uint64(u11) + uint64(v33))
+			_ = v34
+			// 51: add.rn.f32
+			v35F := isa.CanonF32(math.Float32frombits(uint32(v27)) + math.Float32frombits(uint32(v29)))
+			v35 := uint64(math.Float32bits(v35F))
+			_ = v35F
+			_ = v35
+			// 52: st.global.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v35F))))
+			// 53: add.rz.f32
+			v36 := uint64(isa.AddF32(uint32(v27), uint32(v29), isa.RZ))
+			// 54: st.global.f32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v36))
+			// 55: add.rp.f32
+			v37 := uint64(isa.AddF32(uint32(v27), uint32(v29), isa.RP))
+			// 56: st.global.f32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v37))
+			// 57: add.rm.f32
+			v38 := uint64(isa.AddF32(uint32(v27), uint32(v29), isa.RM))
+			// 58: st.global.f32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v38))
+			// 59: mul.rn.f32
+			v39F := isa.CanonF32(math.Float32frombits(uint32(v27)) * math.Float32frombits(uint32(v29)))
+			v39 := uint64(math.Float32bits(v39F))
+			_ = v39F
+			_ = v39
+			// 60: st.global.f32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(uint64(math.Float32bits(v39F))))
+			// 61: mul.rz.f32
+			v40 := uint64(isa.MulF32(uint32(v27), uint32(v29), isa.RZ))
+			// 62: st.global.f32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v40))
+			// 63: mul.rp.f32
+			v41 := uint64(isa.MulF32(uint32(v27), uint32(v29), isa.RP))
+			// 64: st.global.f32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v41))
+			// 65: mul.rm.f32
+			v42 := uint64(isa.MulF32(uint32(v27), uint32(v29), isa.RM))
+			// 66: st.global.f32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v42))
+			// 67: fma.rn.f32
+			var v43 uint64
+			var v43F float32
+			v43p, v43z := float64(math.Float32frombits(uint32(v27)))*float64(math.Float32frombits(uint32(v29))), float64(math.Float32frombits(uint32(v31)))
+			if v43f := v43p + v43z; isa.FmaF32Rounded(v43p, v43z, v43f, math.Float32bits(float32(v43f))) {
+				v43F = float32(v43f)
+				v43 = uint64(math.Float32bits(v43F))
+			} else {
+				{
+					v43 = uint64(isa.FmaF32RN(uint32(v27), uint32(v29), uint32(v31)))
+					v43F = math.Float32frombits(uint32(v43))
+				}
+			}
+			_ = v43F
+			_ = v43
+			// 68: st.global.f32
+			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(uint64(math.Float32bits(v43F))))
+			// 69: fma.rz.f32
+			v44 := uint64(isa.FmaF32(uint32(v27), uint32(v29), uint32(v31), isa.RZ))
+			// 70: st.global.f32
+			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v44))
+			// 71: fma.rp.f32
+			v45 := uint64(isa.FmaF32(uint32(v27), uint32(v29), uint32(v31), isa.RP))
+			// 72: st.global.f32
+			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v45))
+			// 73: fma.rm.f32
+			v46 := uint64(isa.FmaF32(uint32(v27), uint32(v29), uint32(v31), isa.RM))
+			// 74: st.global.f32
+			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v46))
+			// 75: div.rn.f32
+			v47 := uint64(isa.DivF32(uint32(v27), uint32(v29), isa.RN))
+			// 76: st.global.f32
+			runtime.Store32(fp15, fo15+uint64(l)<<2, uint64(v47))
+			// 77: div.rz.f32
+			v48 := uint64(isa.DivF32(uint32(v27), uint32(v29), isa.RZ))
+			// 78: st.global.f32
+			runtime.Store32(fp16, fo16+uint64(l)<<2, uint64(v48))
+			// 79: div.rp.f32
+			v49 := uint64(isa.DivF32(uint32(v27), uint32(v29), isa.RP))
+			// 80: st.global.f32
+			runtime.Store32(fp17, fo17+uint64(l)<<2, uint64(v49))
+			// 81: div.rm.f32
+			v50 := uint64(isa.DivF32(uint32(v27), uint32(v29), isa.RM))
+			// 82: st.global.f32
+			runtime.Store32(fp18, fo18+uint64(l)<<2, uint64(v50))
+			// 83: rcp.rn.f32
+			v51 := uint64(isa.RcpF32(uint32(v27), isa.RN))
+			// 84: st.global.f32
+			runtime.Store32(fp19, fo19+uint64(l)<<2, uint64(v51))
+			// 85: rcp.rz.f32
+			v52 := uint64(isa.RcpF32(uint32(v27), isa.RZ))
+			// 86: st.global.f32
+			runtime.Store32(fp20, fo20+uint64(l)<<2, uint64(v52))
+			// 87: rcp.rp.f32
+			v53 := uint64(isa.RcpF32(uint32(v27), isa.RP))
+			// 88: st.global.f32
+			runtime.Store32(fp21, fo21+uint64(l)<<2, uint64(v53))
+			// 89: rcp.rm.f32
+			v54 := uint64(isa.RcpF32(uint32(v27), isa.RM))
+			// 90: st.global.f32
+			runtime.Store32(fp22, fo22+uint64(l)<<2, uint64(v54))
+			// 91: sqrt.rn.f32
+			v55 := uint64(isa.SqrtF32(uint32(v27), isa.RN))
+			// 92: st.global.f32
+			runtime.Store32(fp23, fo23+uint64(l)<<2, uint64(v55))
+			// 93: sqrt.rz.f32
+			v56 := uint64(isa.SqrtF32(uint32(v27), isa.RZ))
+			// 94: st.global.f32
+			runtime.Store32(fp24, fo24+uint64(l)<<2, uint64(v56))
+			// 95: sqrt.rp.f32
+			v57 := uint64(isa.SqrtF32(uint32(v27), isa.RP))
+			// 96: st.global.f32
+			runtime.Store32(fp25, fo25+uint64(l)<<2, uint64(v57))
+			// 97: sqrt.rm.f32
+			v58 := uint64(isa.SqrtF32(uint32(v27), isa.RM))
+			// 98: st.global.f32
+			runtime.Store32(fp26, fo26+uint64(l)<<2, uint64(v58))
+		}
+	}
+	// 30: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // fround32Block0 runs block 0 of kernel fround32 for the lanes m (budget 0: counting statistics).
@@ -2315,7 +3832,7 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // fround32Block2 runs block 2 of kernel fround32 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 33-98
 func fround32Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, fround32Block2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, fround32Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -3760,6 +5277,12 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 118-123; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, fround64Trace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			fround64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3796,6 +5319,1498 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// fround64Trace0 runs blocks 0 and 2 of kernel fround64 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func fround64Trace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x8)
+	k1 := uint64(0x18)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 118: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/fround.ptx:118")
+	}
+	// PTX line 119: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 120: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 126: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/fround.ptx:126")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 127: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/fround.ptx:127")
+	}
+	// PTX line 128: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 129: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/fround.ptx:129")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 130: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/fround.ptx:130")
+	}
+	// PTX line 131: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 132: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u7)
+	// PTX line 133: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h14 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 121: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 122: mad.lo.s32
+			v13 := uint64(uint32(h14 + uint32(v12)))
+			switch l {
+			case 0:
+				g0 = v13
+			case 31:
+				g31 = v13
+			}
+			// 134: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 135: add.s64
+			v16 := uint64(uint64(u10) + uint64(v15))
+			_ = v16
+			// 136: the index of ld.global.f64
+			fd0 := v15 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 137: add.s64
+			v17 := uint64(uint64(u9) + uint64(v15))
+			_ = v17
+			// 139: add.s64
+			v18 := uint64(uint64(u6) + uint64(v15))
+			_ = v18
+			// 141: mul.lo.s32
+			v19 := uint64(uint32(v13) * uint32(k1))
+			// 142: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v19)) * int64(int32(k0))))
+			// 143: add.s64
+			v21 := uint64(uint64(u11) + uint64(v20))
+			_ = v21
+			// 145: the index of st.global.f64
+			fd1 := v20 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u10 + fl0 + 0x0
+	fw0 := w.Window(27)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := u9 + fl0 + 0x0
+	fw1 := w.Window(28)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := u6 + fl0 + 0x0
+	fw2 := w.Window(29)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := u11 + fl1 + 0x0
+	fw3 := w.Window(30)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := u11 + fl1 + 0x8
+	fw4 := w.Window(31)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	fb5 := u11 + fl1 + 0x10
+	fw5 := w.Window(32)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0xf8 && fb5&7 == 0) {
+		return false
+	}
+	fb6 := u11 + fl1 + 0x18
+	fw6 := w.Window(33)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0xf8 && fb6&7 == 0) {
+		return false
+	}
+	fb7 := u11 + fl1 + 0x20
+	fw7 := w.Window(34)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0xf8 && fb7&7 == 0) {
+		return false
+	}
+	fb8 := u11 + fl1 + 0x28
+	fw8 := w.Window(35)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0xf8 && fb8&7 == 0) {
+		return false
+	}
+	fb9 := u11 + fl1 + 0x30
+	fw9 := w.Window(36)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0xf8 && fb9&7 == 0) {
+		return false
+	}
+	fb10 := u11 + fl1 + 0x38
+	fw10 := w.Window(37)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0xf8 && fb10&7 == 0) {
+		return false
+	}
+	fb11 := u11 + fl1 + 0x40
+	fw11 := w.Window(38)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0xf8 && fb11&7 == 0) {
+		return false
+	}
+	fb12 := u11 + fl1 + 0x48
+	fw12 := w.Window(39)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0xf8 && fb12&7 == 0) {
+		return false
+	}
+	fb13 := u11 + fl1 + 0x50
+	fw13 := w.Window(40)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0xf8 && fb13&7 == 0) {
+		return false
+	}
+	fb14 := u11 + fl1 + 0x58
+	fw14 := w.Window(41)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0xf8 && fb14&7 == 0) {
+		return false
+	}
+	fb15 := u11 + fl1 + 0x60
+	fw15 := w.Window(42)
+	fp15, fo15 := fw15.Ptr, fb15-fw15.Base
+	if !(fo15 < fw15.End && fw15.End-fo15 > 0xf8 && fb15&7 == 0) {
+		return false
+	}
+	fb16 := u11 + fl1 + 0x68
+	fw16 := w.Window(43)
+	fp16, fo16 := fw16.Ptr, fb16-fw16.Base
+	if !(fo16 < fw16.End && fw16.End-fo16 > 0xf8 && fb16&7 == 0) {
+		return false
+	}
+	fb17 := u11 + fl1 + 0x70
+	fw17 := w.Window(44)
+	fp17, fo17 := fw17.Ptr, fb17-fw17.Base
+	if !(fo17 < fw17.End && fw17.End-fo17 > 0xf8 && fb17&7 == 0) {
+		return false
+	}
+	fb18 := u11 + fl1 + 0x78
+	fw18 := w.Window(45)
+	fp18, fo18 := fw18.Ptr, fb18-fw18.Base
+	if !(fo18 < fw18.End && fw18.End-fo18 > 0xf8 && fb18&7 == 0) {
+		return false
+	}
+	fb19 := u11 + fl1 + 0x80
+	fw19 := w.Window(46)
+	fp19, fo19 := fw19.Ptr, fb19-fw19.Base
+	if !(fo19 < fw19.End && fw19.End-fo19 > 0xf8 && fb19&7 == 0) {
+		return false
+	}
+	fb20 := u11 + fl1 + 0x88
+	fw20 := w.Window(47)
+	fp20, fo20 := fw20.Ptr, fb20-fw20.Base
+	if !(fo20 < fw20.End && fw20.End-fo20 > 0xf8 && fb20&7 == 0) {
+		return false
+	}
+	fb21 := u11 + fl1 + 0x90
+	fw21 := w.Window(48)
+	fp21, fo21 := fw21.Ptr, fb21-fw21.Base
+	if !(fo21 < fw21.End && fw21.End-fo21 > 0xf8 && fb21&7 == 0) {
+		return false
+	}
+	fb22 := u11 + fl1 + 0x98
+	fw22 := w.Window(49)
+	fp22, fo22 := fw22.Ptr, fb22-fw22.Base
+	if !(fo22 < fw22.End && fw22.End-fo22 > 0xf8 && fb22&7 == 0) {
+		return false
+	}
+	fb23 := u11 + fl1 + 0xa0
+	fw23 := w.Window(50)
+	fp23, fo23 := fw23.Ptr, fb23-fw23.Base
+	if !(fo23 < fw23.End && fw23.End-fo23 > 0xf8 && fb23&7 == 0) {
+		return false
+	}
+	fb24 := u11 + fl1 + 0xa8
+	fw24 := w.Window(51)
+	fp24, fo24 := fw24.Ptr, fb24-fw24.Base
+	if !(fo24 < fw24.End && fw24.End-fo24 > 0xf8 && fb24&7 == 0) {
+		return false
+	}
+	fb25 := u11 + fl1 + 0xb0
+	fw25 := w.Window(52)
+	fp25, fo25 := fw25.Ptr, fb25-fw25.Base
+	if !(fo25 < fw25.End && fw25.End-fo25 > 0xf8 && fb25&7 == 0) {
+		return false
+	}
+	fb26 := u11 + fl1 + 0xb8
+	fw26 := w.Window(53)
+	fp26, fo26 := fw26.Ptr, fb26-fw26.Base
+	if !(fo26 < fw26.End && fw26.End-fo26 > 0xf8 && fb26&7 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+256 > fb1 && fb1+256 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+256 > fb2 && fb2+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+256 > fb5 && fb5+256 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+256 > fb6 && fb6+256 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+256 > fb7 && fb7+256 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+256 > fb8 && fb8+256 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+256 > fb9 && fb9+256 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+256 > fb10 && fb10+256 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+256 > fb11 && fb11+256 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+256 > fb12 && fb12+256 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+256 > fb13 && fb13+256 > fb3 {
+		return false
+	}
+	if fb3 != fb14 && fb3+256 > fb14 && fb14+256 > fb3 {
+		return false
+	}
+	if fb3 != fb15 && fb3+256 > fb15 && fb15+256 > fb3 {
+		return false
+	}
+	if fb3 != fb16 && fb3+256 > fb16 && fb16+256 > fb3 {
+		return false
+	}
+	if fb3 != fb17 && fb3+256 > fb17 && fb17+256 > fb3 {
+		return false
+	}
+	if fb3 != fb18 && fb3+256 > fb18 && fb18+256 > fb3 {
+		return false
+	}
+	if fb3 != fb19 && fb3+256 > fb19 && fb19+256 > fb3 {
+		return false
+	}
+	if fb3 != fb20 && fb3+256 > fb20 && fb20+256 > fb3 {
+		return false
+	}
+	if fb3 != fb21 && fb3+256 > fb21 && fb21+256 > fb3 {
+		return false
+	}
+	if fb3 != fb22 && fb3+256 > fb22 && fb22+256 > fb3 {
+		return false
+	}
+	if fb3 != fb23 && fb3+256 > fb23 && fb23+256 > fb3 {
+		return false
+	}
+	if fb3 != fb24 && fb3+256 > fb24 && fb24+256 > fb3 {
+		return false
+	}
+	if fb3 != fb25 && fb3+256 > fb25 && fb25+256 > fb3 {
+		return false
+	}
+	if fb3 != fb26 && fb3+256 > fb26 && fb26+256 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+256 > fb1 && fb1+256 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+256 > fb2 && fb2+256 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+256 > fb5 && fb5+256 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+256 > fb6 && fb6+256 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+256 > fb7 && fb7+256 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+256 > fb8 && fb8+256 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+256 > fb9 && fb9+256 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+256 > fb10 && fb10+256 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+256 > fb11 && fb11+256 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+256 > fb12 && fb12+256 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+256 > fb13 && fb13+256 > fb4 {
+		return false
+	}
+	if fb4 != fb14 && fb4+256 > fb14 && fb14+256 > fb4 {
+		return false
+	}
+	if fb4 != fb15 && fb4+256 > fb15 && fb15+256 > fb4 {
+		return false
+	}
+	if fb4 != fb16 && fb4+256 > fb16 && fb16+256 > fb4 {
+		return false
+	}
+	if fb4 != fb17 && fb4+256 > fb17 && fb17+256 > fb4 {
+		return false
+	}
+	if fb4 != fb18 && fb4+256 > fb18 && fb18+256 > fb4 {
+		return false
+	}
+	if fb4 != fb19 && fb4+256 > fb19 && fb19+256 > fb4 {
+		return false
+	}
+	if fb4 != fb20 && fb4+256 > fb20 && fb20+256 > fb4 {
+		return false
+	}
+	if fb4 != fb21 && fb4+256 > fb21 && fb21+256 > fb4 {
+		return false
+	}
+	if fb4 != fb22 && fb4+256 > fb22 && fb22+256 > fb4 {
+		return false
+	}
+	if fb4 != fb23 && fb4+256 > fb23 && fb23+256 > fb4 {
+		return false
+	}
+	if fb4 != fb24 && fb4+256 > fb24 && fb24+256 > fb4 {
+		return false
+	}
+	if fb4 != fb25 && fb4+256 > fb25 && fb25+256 > fb4 {
+		return false
+	}
+	if fb4 != fb26 && fb4+256 > fb26 && fb26+256 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+256 > fb0 && fb0+256 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+256 > fb1 && fb1+256 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+256 > fb2 && fb2+256 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+256 > fb6 && fb6+256 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+256 > fb7 && fb7+256 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+256 > fb8 && fb8+256 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+256 > fb9 && fb9+256 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+256 > fb10 && fb10+256 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+256 > fb11 && fb11+256 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+256 > fb12 && fb12+256 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+256 > fb13 && fb13+256 > fb5 {
+		return false
+	}
+	if fb5 != fb14 && fb5+256 > fb14 && fb14+256 > fb5 {
+		return false
+	}
+	if fb5 != fb15 && fb5+256 > fb15 && fb15+256 > fb5 {
+		return false
+	}
+	if fb5 != fb16 && fb5+256 > fb16 && fb16+256 > fb5 {
+		return false
+	}
+	if fb5 != fb17 && fb5+256 > fb17 && fb17+256 > fb5 {
+		return false
+	}
+	if fb5 != fb18 && fb5+256 > fb18 && fb18+256 > fb5 {
+		return false
+	}
+	if fb5 != fb19 && fb5+256 > fb19 && fb19+256 > fb5 {
+		return false
+	}
+	if fb5 != fb20 && fb5+256 > fb20 && fb20+256 > fb5 {
+		return false
+	}
+	if fb5 != fb21 && fb5+256 > fb21 && fb21+256 > fb5 {
+		return false
+	}
+	if fb5 != fb22 && fb5+256 > fb22 && fb22+256 > fb5 {
+		return false
+	}
+	if fb5 != fb23 && fb5+256 > fb23 && fb23+256 > fb5 {
+		return false
+	}
+	if fb5 != fb24 && fb5+256 > fb24 && fb24+256 > fb5 {
+		return false
+	}
+	if fb5 != fb25 && fb5+256 > fb25 && fb25+256 > fb5 {
+		return false
+	}
+	if fb5 != fb26 && fb5+256 > fb26 && fb26+256 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+256 > fb0 && fb0+256 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+256 > fb1 && fb1+256 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+256 > fb2 && fb2+256 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+256 > fb7 && fb7+256 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+256 > fb8 && fb8+256 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+256 > fb9 && fb9+256 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+256 > fb10 && fb10+256 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+256 > fb11 && fb11+256 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+256 > fb12 && fb12+256 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+256 > fb13 && fb13+256 > fb6 {
+		return false
+	}
+	if fb6 != fb14 && fb6+256 > fb14 && fb14+256 > fb6 {
+		return false
+	}
+	if fb6 != fb15 && fb6+256 > fb15 && fb15+256 > fb6 {
+		return false
+	}
+	if fb6 != fb16 && fb6+256 > fb16 && fb16+256 > fb6 {
+		return false
+	}
+	if fb6 != fb17 && fb6+256 > fb17 && fb17+256 > fb6 {
+		return false
+	}
+	if fb6 != fb18 && fb6+256 > fb18 && fb18+256 > fb6 {
+		return false
+	}
+	if fb6 != fb19 && fb6+256 > fb19 && fb19+256 > fb6 {
+		return false
+	}
+	if fb6 != fb20 && fb6+256 > fb20 && fb20+256 > fb6 {
+		return false
+	}
+	if fb6 != fb21 && fb6+256 > fb21 && fb21+256 > fb6 {
+		return false
+	}
+	if fb6 != fb22 && fb6+256 > fb22 && fb22+256 > fb6 {
+		return false
+	}
+	if fb6 != fb23 && fb6+256 > fb23 && fb23+256 > fb6 {
+		return false
+	}
+	if fb6 != fb24 && fb6+256 > fb24 && fb24+256 > fb6 {
+		return false
+	}
+	if fb6 != fb25 && fb6+256 > fb25 && fb25+256 > fb6 {
+		return false
+	}
+	if fb6 != fb26 && fb6+256 > fb26 && fb26+256 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+256 > fb0 && fb0+256 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+256 > fb1 && fb1+256 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+256 > fb2 && fb2+256 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+256 > fb8 && fb8+256 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+256 > fb9 && fb9+256 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+256 > fb10 && fb10+256 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+256 > fb11 && fb11+256 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+256 > fb12 && fb12+256 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+256 > fb13 && fb13+256 > fb7 {
+		return false
+	}
+	if fb7 != fb14 && fb7+256 > fb14 && fb14+256 > fb7 {
+		return false
+	}
+	if fb7 != fb15 && fb7+256 > fb15 && fb15+256 > fb7 {
+		return false
+	}
+	if fb7 != fb16 && fb7+256 > fb16 && fb16+256 > fb7 {
+		return false
+	}
+	if fb7 != fb17 && fb7+256 > fb17 && fb17+256 > fb7 {
+		return false
+	}
+	if fb7 != fb18 && fb7+256 > fb18 && fb18+256 > fb7 {
+		return false
+	}
+	if fb7 != fb19 && fb7+256 > fb19 && fb19+256 > fb7 {
+		return false
+	}
+	if fb7 != fb20 && fb7+256 > fb20 && fb20+256 > fb7 {
+		return false
+	}
+	if fb7 != fb21 && fb7+256 > fb21 && fb21+256 > fb7 {
+		return false
+	}
+	if fb7 != fb22 && fb7+256 > fb22 && fb22+256 > fb7 {
+		return false
+	}
+	if fb7 != fb23 && fb7+256 > fb23 && fb23+256 > fb7 {
+		return false
+	}
+	if fb7 != fb24 && fb7+256 > fb24 && fb24+256 > fb7 {
+		return false
+	}
+	if fb7 != fb25 && fb7+256 > fb25 && fb25+256 > fb7 {
+		return false
+	}
+	if fb7 != fb26 && fb7+256 > fb26 && fb26+256 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+256 > fb0 && fb0+256 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+256 > fb1 && fb1+256 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+256 > fb2 && fb2+256 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+256 > fb9 && fb9+256 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+256 > fb10 && fb10+256 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+256 > fb11 && fb11+256 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+256 > fb12 && fb12+256 > fb8 {
+		return false
+	}
+	if fb8 != fb13 && fb8+256 > fb13 && fb13+256 > fb8 {
+		return false
+	}
+	if fb8 != fb14 && fb8+256 > fb14 && fb14+256 > fb8 {
+		return false
+	}
+	if fb8 != fb15 && fb8+256 > fb15 && fb15+256 > fb8 {
+		return false
+	}
+	if fb8 != fb16 && fb8+256 > fb16 && fb16+256 > fb8 {
+		return false
+	}
+	if fb8 != fb17 && fb8+256 > fb17 && fb17+256 > fb8 {
+		return false
+	}
+	if fb8 != fb18 && fb8+256 > fb18 && fb18+256 > fb8 {
+		return false
+	}
+	if fb8 != fb19 && fb8+256 > fb19 && fb19+256 > fb8 {
+		return false
+	}
+	if fb8 != fb20 && fb8+256 > fb20 && fb20+256 > fb8 {
+		return false
+	}
+	if fb8 != fb21 && fb8+256 > fb21 && fb21+256 > fb8 {
+		return false
+	}
+	if fb8 != fb22 && fb8+256 > fb22 && fb22+256 > fb8 {
+		return false
+	}
+	if fb8 != fb23 && fb8+256 > fb23 && fb23+256 > fb8 {
+		return false
+	}
+	if fb8 != fb24 && fb8+256 > fb24 && fb24+256 > fb8 {
+		return false
+	}
+	if fb8 != fb25 && fb8+256 > fb25 && fb25+256 > fb8 {
+		return false
+	}
+	if fb8 != fb26 && fb8+256 > fb26 && fb26+256 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+256 > fb0 && fb0+256 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+256 > fb1 && fb1+256 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+256 > fb2 && fb2+256 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+256 > fb10 && fb10+256 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+256 > fb11 && fb11+256 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+256 > fb12 && fb12+256 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+256 > fb13 && fb13+256 > fb9 {
+		return false
+	}
+	if fb9 != fb14 && fb9+256 > fb14 && fb14+256 > fb9 {
+		return false
+	}
+	if fb9 != fb15 && fb9+256 > fb15 && fb15+256 > fb9 {
+		return false
+	}
+	if fb9 != fb16 && fb9+256 > fb16 && fb16+256 > fb9 {
+		return false
+	}
+	if fb9 != fb17 && fb9+256 > fb17 && fb17+256 > fb9 {
+		return false
+	}
+	if fb9 != fb18 && fb9+256 > fb18 && fb18+256 > fb9 {
+		return false
+	}
+	if fb9 != fb19 && fb9+256 > fb19 && fb19+256 > fb9 {
+		return false
+	}
+	if fb9 != fb20 && fb9+256 > fb20 && fb20+256 > fb9 {
+		return false
+	}
+	if fb9 != fb21 && fb9+256 > fb21 && fb21+256 > fb9 {
+		return false
+	}
+	if fb9 != fb22 && fb9+256 > fb22 && fb22+256 > fb9 {
+		return false
+	}
+	if fb9 != fb23 && fb9+256 > fb23 && fb23+256 > fb9 {
+		return false
+	}
+	if fb9 != fb24 && fb9+256 > fb24 && fb24+256 > fb9 {
+		return false
+	}
+	if fb9 != fb25 && fb9+256 > fb25 && fb25+256 > fb9 {
+		return false
+	}
+	if fb9 != fb26 && fb9+256 > fb26 && fb26+256 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+256 > fb0 && fb0+256 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+256 > fb1 && fb1+256 > fb10 {
+		return false
+	}
+	if fb10 != fb2 && fb10+256 > fb2 && fb2+256 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+256 > fb11 && fb11+256 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+256 > fb12 && fb12+256 > fb10 {
+		return false
+	}
+	if fb10 != fb13 && fb10+256 > fb13 && fb13+256 > fb10 {
+		return false
+	}
+	if fb10 != fb14 && fb10+256 > fb14 && fb14+256 > fb10 {
+		return false
+	}
+	if fb10 != fb15 && fb10+256 > fb15 && fb15+256 > fb10 {
+		return false
+	}
+	if fb10 != fb16 && fb10+256 > fb16 && fb16+256 > fb10 {
+		return false
+	}
+	if fb10 != fb17 && fb10+256 > fb17 && fb17+256 > fb10 {
+		return false
+	}
+	if fb10 != fb18 && fb10+256 > fb18 && fb18+256 > fb10 {
+		return false
+	}
+	if fb10 != fb19 && fb10+256 > fb19 && fb19+256 > fb10 {
+		return false
+	}
+	if fb10 != fb20 && fb10+256 > fb20 && fb20+256 > fb10 {
+		return false
+	}
+	if fb10 != fb21 && fb10+256 > fb21 && fb21+256 > fb10 {
+		return false
+	}
+	if fb10 != fb22 && fb10+256 > fb22 && fb22+256 > fb10 {
+		return false
+	}
+	if fb10 != fb23 && fb10+256 > fb23 && fb23+256 > fb10 {
+		return false
+	}
+	if fb10 != fb24 && fb10+256 > fb24 && fb24+256 > fb10 {
+		return false
+	}
+	if fb10 != fb25 && fb10+256 > fb25 && fb25+256 > fb10 {
+		return false
+	}
+	if fb10 != fb26 && fb10+256 > fb26 && fb26+256 > fb10 {
+		return false
+	}
+	if fb11 != fb0 && fb11+256 > fb0 && fb0+256 > fb11 {
+		return false
+	}
+	if fb11 != fb1 && fb11+256 > fb1 && fb1+256 > fb11 {
+		return false
+	}
+	if fb11 != fb2 && fb11+256 > fb2 && fb2+256 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+256 > fb12 && fb12+256 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+256 > fb13 && fb13+256 > fb11 {
+		return false
+	}
+	if fb11 != fb14 && fb11+256 > fb14 && fb14+256 > fb11 {
+		return false
+	}
+	if fb11 != fb15 && fb11+256 > fb15 && fb15+256 > fb11 {
+		return false
+	}
+	if fb11 != fb16 && fb11+256 > fb16 && fb16+256 > fb11 {
+		return false
+	}
+	if fb11 != fb17 && fb11+256 > fb17 && fb17+256 > fb11 {
+		return false
+	}
+	if fb11 != fb18 && fb11+256 > fb18 && fb18+256 > fb11 {
+		return false
+	}
+	if fb11 != fb19 && fb11+256 > fb19 && fb19+256 > fb11 {
+		return false
+	}
+	if fb11 != fb20 && fb11+256 > fb20 && fb20+256 > fb11 {
+		return false
+	}
+	if fb11 != fb21 && fb11+256 > fb21 && fb21+256 > fb11 {
+		return false
+	}
+	if fb11 != fb22 && fb11+256 > fb22 && fb22+256 > fb11 {
+		return false
+	}
+	if fb11 != fb23 && fb11+256 > fb23 && fb23+256 > fb11 {
+		return false
+	}
+	if fb11 != fb24 && fb11+256 > fb24 && fb24+256 > fb11 {
+		return false
+	}
+	if fb11 != fb25 && fb11+256 > fb25 && fb25+256 > fb11 {
+		return false
+	}
+	if fb11 != fb26 && fb11+256 > fb26 && fb26+256 > fb11 {
+		return false
+	}
+	if fb12 != fb0 && fb12+256 > fb0 && fb0+256 > fb12 {
+		return false
+	}
+	if fb12 != fb1 && fb12+256 > fb1 && fb1+256 > fb12 {
+		return false
+	}
+	if fb12 != fb2 && fb12+256 > fb2 && fb2+256 > fb12 {
+		return false
+	}
+	if fb12 != fb13 && fb12+256 > fb13 && fb13+256 > fb12 {
+		return false
+	}
+	if fb12 != fb14 && fb12+256 > fb14 && fb14+256 > fb12 {
+		return false
+	}
+	if fb12 != fb15 && fb12+256 > fb15 && fb15+256 > fb12 {
+		return false
+	}
+	if fb12 != fb16 && fb12+256 > fb16 && fb16+256 > fb12 {
+		return false
+	}
+	if fb12 != fb17 && fb12+256 > fb17 && fb17+256 > fb12 {
+		return false
+	}
+	if fb12 != fb18 && fb12+256 > fb18 && fb18+256 > fb12 {
+		return false
+	}
+	if fb12 != fb19 && fb12+256 > fb19 && fb19+256 > fb12 {
+		return false
+	}
+	if fb12 != fb20 && fb12+256 > fb20 && fb20+256 > fb12 {
+		return false
+	}
+	if fb12 != fb21 && fb12+256 > fb21 && fb21+256 > fb12 {
+		return false
+	}
+	if fb12 != fb22 && fb12+256 > fb22 && fb22+256 > fb12 {
+		return false
+	}
+	if fb12 != fb23 && fb12+256 > fb23 && fb23+256 > fb12 {
+		return false
+	}
+	if fb12 != fb24 && fb12+256 > fb24 && fb24+256 > fb12 {
+		return false
+	}
+	if fb12 != fb25 && fb12+256 > fb25 && fb25+256 > fb12 {
+		return false
+	}
+	if fb12 != fb26 && fb12+256 > fb26 && fb26+256 > fb12 {
+		return false
+	}
+	if fb13 != fb0 && fb13+256 > fb0 && fb0+256 > fb13 {
+		return false
+	}
+	if fb13 != fb1 && fb13+256 > fb1 && fb1+256 > fb13 {
+		return false
+	}
+	if fb13 != fb2 && fb13+256 > fb2 && fb2+256 > fb13 {
+		return false
+	}
+	if fb13 != fb14 && fb13+256 > fb14 && fb14+256 > fb13 {
+		return false
+	}
+	if fb13 != fb15 && fb13+256 > fb15 && fb15+256 > fb13 {
+		return false
+	}
+	if fb13 != fb16 && fb13+256 > fb16 && fb16+256 > fb13 {
+		return false
+	}
+	if fb13 != fb17 && fb13+256 > fb17 && fb17+256 > fb13 {
+		return false
+	}
+	if fb13 != fb18 && fb13+256 > fb18 && fb18+256 > fb13 {
+		return false
+	}
+	if fb13 != fb19 && fb13+256 > fb19 && fb19+256 > fb13 {
+		return false
+	}
+	if fb13 != fb20 && fb13+256 > fb20 && fb20+256 > fb13 {
+		return false
+	}
+	if fb13 != fb21 && fb13+256 > fb21 && fb21+256 > fb13 {
+		return false
+	}
+	if fb13 != fb22 && fb13+256 > fb22 && fb22+256 > fb13 {
+		return false
+	}
+	if fb13 != fb23 && fb13+256 > fb23 && fb23+256 > fb13 {
+		return false
+	}
+	if fb13 != fb24 && fb13+256 > fb24 && fb24+256 > fb13 {
+		return false
+	}
+	if fb13 != fb25 && fb13+256 > fb25 && fb25+256 > fb13 {
+		return false
+	}
+	if fb13 != fb26 && fb13+256 > fb26 && fb26+256 > fb13 {
+		return false
+	}
+	if fb14 != fb0 && fb14+256 > fb0 && fb0+256 > fb14 {
+		return false
+	}
+	if fb14 != fb1 && fb14+256 > fb1 && fb1+256 > fb14 {
+		return false
+	}
+	if fb14 != fb2 && fb14+256 > fb2 && fb2+256 > fb14 {
+		return false
+	}
+	if fb14 != fb15 && fb14+256 > fb15 && fb15+256 > fb14 {
+		return false
+	}
+	if fb14 != fb16 && fb14+256 > fb16 && fb16+256 > fb14 {
+		return false
+	}
+	if fb14 != fb17 && fb14+256 > fb17 && fb17+256 > fb14 {
+		return false
+	}
+	if fb14 != fb18 && fb14+256 > fb18 && fb18+256 > fb14 {
+		return false
+	}
+	if fb14 != fb19 && fb14+256 > fb19 && fb19+256 > fb14 {
+		return false
+	}
+	if fb14 != fb20 && fb14+256 > fb20 && fb20+256 > fb14 {
+		return false
+	}
+	if fb14 != fb21 && fb14+256 > fb21 && fb21+256 > fb14 {
+		return false
+	}
+	if fb14 != fb22 && fb14+256 > fb22 && fb22+256 > fb14 {
+		return false
+	}
+	if fb14 != fb23 && fb14+256 > fb23 && fb23+256 > fb14 {
+		return false
+	}
+	if fb14 != fb24 && fb14+256 > fb24 && fb24+256 > fb14 {
+		return false
+	}
+	if fb14 != fb25 && fb14+256 > fb25 && fb25+256 > fb14 {
+		return false
+	}
+	if fb14 != fb26 && fb14+256 > fb26 && fb26+256 > fb14 {
+		return false
+	}
+	if fb15 != fb0 && fb15+256 > fb0 && fb0+256 > fb15 {
+		return false
+	}
+	if fb15 != fb1 && fb15+256 > fb1 && fb1+256 > fb15 {
+		return false
+	}
+	if fb15 != fb2 && fb15+256 > fb2 && fb2+256 > fb15 {
+		return false
+	}
+	if fb15 != fb16 && fb15+256 > fb16 && fb16+256 > fb15 {
+		return false
+	}
+	if fb15 != fb17 && fb15+256 > fb17 && fb17+256 > fb15 {
+		return false
+	}
+	if fb15 != fb18 && fb15+256 > fb18 && fb18+256 > fb15 {
+		return false
+	}
+	if fb15 != fb19 && fb15+256 > fb19 && fb19+256 > fb15 {
+		return false
+	}
+	if fb15 != fb20 && fb15+256 > fb20 && fb20+256 > fb15 {
+		return false
+	}
+	if fb15 != fb21 && fb15+256 > fb21 && fb21+256 > fb15 {
+		return false
+	}
+	if fb15 != fb22 && fb15+256 > fb22 && fb22+256 > fb15 {
+		return false
+	}
+	if fb15 != fb23 && fb15+256 > fb23 && fb23+256 > fb15 {
+		return false
+	}
+	if fb15 != fb24 && fb15+256 > fb24 && fb24+256 > fb15 {
+		return false
+	}
+	if fb15 != fb25 && fb15+256 > fb25 && fb25+256 > fb15 {
+		return false
+	}
+	if fb15 != fb26 && fb15+256 > fb26 && fb26+256 > fb15 {
+		return false
+	}
+	if fb16 != fb0 && fb16+256 > fb0 && fb0+256 > fb16 {
+		return false
+	}
+	if fb16 != fb1 && fb16+256 > fb1 && fb1+256 > fb16 {
+		return false
+	}
+	if fb16 != fb2 && fb16+256 > fb2 && fb2+256 > fb16 {
+		return false
+	}
+	if fb16 != fb17 && fb16+256 > fb17 && fb17+256 > fb16 {
+		return false
+	}
+	if fb16 != fb18 && fb16+256 > fb18 && fb18+256 > fb16 {
+		return false
+	}
+	if fb16 != fb19 && fb16+256 > fb19 && fb19+256 > fb16 {
+		return false
+	}
+	if fb16 != fb20 && fb16+256 > fb20 && fb20+256 > fb16 {
+		return false
+	}
+	if fb16 != fb21 && fb16+256 > fb21 && fb21+256 > fb16 {
+		return false
+	}
+	if fb16 != fb22 && fb16+256 > fb22 && fb22+256 > fb16 {
+		return false
+	}
+	if fb16 != fb23 && fb16+256 > fb23 && fb23+256 > fb16 {
+		return false
+	}
+	if fb16 != fb24 && fb16+256 > fb24 && fb24+256 > fb16 {
+		return false
+	}
+	if fb16 != fb25 && fb16+256 > fb25 && fb25+256 > fb16 {
+		return false
+	}
+	if fb16 != fb26 && fb16+256 > fb26 && fb26+256 > fb16 {
+		return false
+	}
+	if fb17 != fb0 && fb17+256 > fb0 && fb0+256 > fb17 {
+		return false
+	}
+	if fb17 != fb1 && fb17+256 > fb1 && fb1+256 > fb17 {
+		return false
+	}
+	if fb17 != fb2 && fb17+256 > fb2 && fb2+256 > fb17 {
+		return false
+	}
+	if fb17 != fb18 && fb17+256 > fb18 && fb18+256 > fb17 {
+		return false
+	}
+	if fb17 != fb19 && fb17+256 > fb19 && fb19+256 > fb17 {
+		return false
+	}
+	if fb17 != fb20 && fb17+256 > fb20 && fb20+256 > fb17 {
+		return false
+	}
+	if fb17 != fb21 && fb17+256 > fb21 && fb21+256 > fb17 {
+		return false
+	}
+	if fb17 != fb22 && fb17+256 > fb22 && fb22+256 > fb17 {
+		return false
+	}
+	if fb17 != fb23 && fb17+256 > fb23 && fb23+256 > fb17 {
+		return false
+	}
+	if fb17 != fb24 && fb17+256 > fb24 && fb24+256 > fb17 {
+		return false
+	}
+	if fb17 != fb25 && fb17+256 > fb25 && fb25+256 > fb17 {
+		return false
+	}
+	if fb17 != fb26 && fb17+256 > fb26 && fb26+256 > fb17 {
+		return false
+	}
+	if fb18 != fb0 && fb18+256 > fb0 && fb0+256 > fb18 {
+		return false
+	}
+	if fb18 != fb1 && fb18+256 > fb1 && fb1+256 > fb18 {
+		return false
+	}
+	if fb18 != fb2 && fb18+256 > fb2 && fb2+256 > fb18 {
+		return false
+	}
+	if fb18 != fb19 && fb18+256 > fb19 && fb19+256 > fb18 {
+		return false
+	}
+	if fb18 != fb20 && fb18+256 > fb20 && fb20+256 > fb18 {
+		return false
+	}
+	if fb18 != fb21 && fb18+256 > fb21 && fb21+256 > fb18 {
+		return false
+	}
+	if fb18 != fb22 && fb18+256 > fb22 && fb22+256 > fb18 {
+		return false
+	}
+	if fb18 != fb23 && fb18+256 > fb23 && fb23+256 > fb18 {
+		return false
+	}
+	if fb18 != fb24 && fb18+256 > fb24 && fb24+256 > fb18 {
+		return false
+	}
+	if fb18 != fb25 && fb18+256 > fb25 && fb25+256 > fb18 {
+		return false
+	}
+	if fb18 != fb26 && fb18+256 > fb26 && fb26+256 > fb18 {
+		return false
+	}
+	if fb19 != fb0 && fb19+256 > fb0 && fb0+256 > fb19 {
+		return false
+	}
+	if fb19 != fb1 && fb19+256 > fb1 && fb1+256 > fb19 {
+		return false
+	}
+	if fb19 != fb2 && fb19+256 > fb2 && fb2+256 > fb19 {
+		return false
+	}
+	if fb19 != fb20 && fb19+256 > fb20 && fb20+256 > fb19 {
+		return false
+	}
+	if fb19 != fb21 && fb19+256 > fb21 && fb21+256 > fb19 {
+		return false
+	}
+	if fb19 != fb22 && fb19+256 > fb22 && fb22+256 > fb19 {
+		return false
+	}
+	if fb19 != fb23 && fb19+256 > fb23 && fb23+256 > fb19 {
+		return false
+	}
+	if fb19 != fb24 && fb19+256 > fb24 && fb24+256 > fb19 {
+		return false
+	}
+	if fb19 != fb25 && fb19+256 > fb25 && fb25+256 > fb19 {
+		return false
+	}
+	if fb19 != fb26 && fb19+256 > fb26 && fb26+256 > fb19 {
+		return false
+	}
+	if fb20 != fb0 && fb20+256 > fb0 && fb0+256 > fb20 {
+		return false
+	}
+	if fb20 != fb1 && fb20+256 > fb1 && fb1+256 > fb20 {
+		return false
+	}
+	if fb20 != fb2 && fb20+256 > fb2 && fb2+256 > fb20 {
+		return false
+	}
+	if fb20 != fb21 && fb20+256 > fb21 && fb21+256 > fb20 {
+		return false
+	}
+	if fb20 != fb22 && fb20+256 > fb22 && fb22+256 > fb20 {
+		return false
+	}
+	if fb20 != fb23 && fb20+256 > fb23 && fb23+256 > fb20 {
+		return false
+	}
+	if fb20 != fb24 && fb20+256 > fb24 && fb24+256 > fb20 {
+		return false
+	}
+	if fb20 != fb25 && fb20+256 > fb25 && fb25+256 > fb20 {
+		return false
+	}
+	if fb20 != fb26 && fb20+256 > fb26 && fb26+256 > fb20 {
+		return false
+	}
+	if fb21 != fb0 && fb21+256 > fb0 && fb0+256 > fb21 {
+		return false
+	}
+	if fb21 != fb1 && fb21+256 > fb1 && fb1+256 > fb21 {
+		return false
+	}
+	if fb21 != fb2 && fb21+256 > fb2 && fb2+256 > fb21 {
+		return false
+	}
+	if fb21 != fb22 && fb21+256 > fb22 && fb22+256 > fb21 {
+		return false
+	}
+	if fb21 != fb23 && fb21+256 > fb23 && fb23+256 > fb21 {
+		return false
+	}
+	if fb21 != fb24 && fb21+256 > fb24 && fb24+256 > fb21 {
+		return false
+	}
+	if fb21 != fb25 && fb21+256 > fb25 && fb25+256 > fb21 {
+		return false
+	}
+	if fb21 != fb26 && fb21+256 > fb26 && fb26+256 > fb21 {
+		return false
+	}
+	if fb22 != fb0 && fb22+256 > fb0 && fb0+256 > fb22 {
+		return false
+	}
+	if fb22 != fb1 && fb22+256 > fb1 && fb1+256 > fb22 {
+		return false
+	}
+	if fb22 != fb2 && fb22+256 > fb2 && fb2+256 > fb22 {
+		return false
+	}
+	if fb22 != fb23 && fb22+256 > fb23 && fb23+256 > fb22 {
+		return false
+	}
+	if fb22 != fb24 && fb22+256 > fb24 && fb24+256 > fb22 {
+		return false
+	}
+	if fb22 != fb25 && fb22+256 > fb25 && fb25+256 > fb22 {
+		return false
+	}
+	if fb22 != fb26 && fb22+256 > fb26 && fb26+256 > fb22 {
+		return false
+	}
+	if fb23 != fb0 && fb23+256 > fb0 && fb0+256 > fb23 {
+		return false
+	}
+	if fb23 != fb1 && fb23+256 > fb1 && fb1+256 > fb23 {
+		return false
+	}
+	if fb23 != fb2 && fb23+256 > fb2 && fb2+256 > fb23 {
+		return false
+	}
+	if fb23 != fb24 && fb23+256 > fb24 && fb24+256 > fb23 {
+		return false
+	}
+	if fb23 != fb25 && fb23+256 > fb25 && fb25+256 > fb23 {
+		return false
+	}
+	if fb23 != fb26 && fb23+256 > fb26 && fb26+256 > fb23 {
+		return false
+	}
+	if fb24 != fb0 && fb24+256 > fb0 && fb0+256 > fb24 {
+		return false
+	}
+	if fb24 != fb1 && fb24+256 > fb1 && fb1+256 > fb24 {
+		return false
+	}
+	if fb24 != fb2 && fb24+256 > fb2 && fb2+256 > fb24 {
+		return false
+	}
+	if fb24 != fb25 && fb24+256 > fb25 && fb25+256 > fb24 {
+		return false
+	}
+	if fb24 != fb26 && fb24+256 > fb26 && fb26+256 > fb24 {
+		return false
+	}
+	if fb25 != fb0 && fb25+256 > fb0 && fb0+256 > fb25 {
+		return false
+	}
+	if fb25 != fb1 && fb25+256 > fb1 && fb1+256 > fb25 {
+		return false
+	}
+	if fb25 != fb2 && fb25+256 > fb2 && fb2+256 > fb25 {
+		return false
+	}
+	if fb25 != fb26 && fb25+256 > fb26 && fb26+256 > fb25 {
+		return false
+	}
+	if fb26 != fb0 && fb26+256 > fb0 && fb0+256 > fb26 {
+		return false
+	}
+	if fb26 != fb1 && fb26+256 > fb1 && fb1+256 > fb26 {
+		return false
+	}
+	if fb26 != fb2 && fb26+256 > fb2 && fb2+256 > fb26 {
+		return false
+	}
+	// PTX lines 121, 122, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h24 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 121: mov.u32
+			v22 := uint64(uint64(tid0[l]))
+			// 122: mad.lo.s32
+			v23 := uint64(uint32(h24 + uint32(v22)))
+			// 134: mul.wide.s32
+			v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
+			// 135: add.s64
+			v26 := uint64(uint64(u10) + uint64(v25))
+			_ = v26
+			// 136: ld.global.f64
+			v27 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 137: add.s64
+			v28 := uint64(uint64(u9) + uint64(v25))
+			_ = v28
+			// 138: ld.global.f64
+			v29 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			// 139: add.s64
+			v30 := uint64(uint64(u6) + uint64(v25))
+			_ = v30
+			// 140: ld.global.f64
+			v31 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			// 141: mul.lo.s32
+			v32 := uint64(uint32(v23) * uint32(k1))
+			// 142: mul.wide.s32
+			v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
+			// 143: add.s64
+			v34 := uint64(uint64(u11) + uint64(v33))
+			_ = v34
+			// 144: add.rn.f64
+			v35 := isa.AddF64RN(v27, v29)
+			// 145: st.global.f64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v35))
+			// 146: add.rz.f64
+			v36 := isa.AddF64(v27, v29, isa.RZ)
+			// 147: st.global.f64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v36))
+			// 148: add.rp.f64
+			v37 := isa.AddF64(v27, v29, isa.RP)
+			// 149: st.global.f64
+			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(v37))
+			// 150: add.rm.f64
+			v38 := isa.AddF64(v27, v29, isa.RM)
+			// 151: st.global.f64
+			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v38))
+			// 152: mul.rn.f64
+			v39 := isa.MulF64RN(v27, v29)
+			// 153: st.global.f64
+			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v39))
+			// 154: mul.rz.f64
+			v40 := isa.MulF64(v27, v29, isa.RZ)
+			// 155: st.global.f64
+			runtime.Store64(fp8, fo8+uint64(l)<<3, uint64(v40))
+			// 156: mul.rp.f64
+			v41 := isa.MulF64(v27, v29, isa.RP)
+			// 157: st.global.f64
+			runtime.Store64(fp9, fo9+uint64(l)<<3, uint64(v41))
+			// 158: mul.rm.f64
+			v42 := isa.MulF64(v27, v29, isa.RM)
+			// 159: st.global.f64
+			runtime.Store64(fp10, fo10+uint64(l)<<3, uint64(v42))
+			// 160: fma.rn.f64
+			v43 := isa.FmaF64RN(v27, v29, v31)
+			// 161: st.global.f64
+			runtime.Store64(fp11, fo11+uint64(l)<<3, uint64(v43))
+			// 162: fma.rz.f64
+			v44 := isa.FmaF64(v27, v29, v31, isa.RZ)
+			// 163: st.global.f64
+			runtime.Store64(fp12, fo12+uint64(l)<<3, uint64(v44))
+			// 164: fma.rp.f64
+			v45 := isa.FmaF64(v27, v29, v31, isa.RP)
+			// 165: st.global.f64
+			runtime.Store64(fp13, fo13+uint64(l)<<3, uint64(v45))
+			// 166: fma.rm.f64
+			v46 := isa.FmaF64(v27, v29, v31, isa.RM)
+			// 167: st.global.f64
+			runtime.Store64(fp14, fo14+uint64(l)<<3, uint64(v46))
+			// 168: div.rn.f64
+			v47 := isa.DivF64(v27, v29, isa.RN)
+			// 169: st.global.f64
+			runtime.Store64(fp15, fo15+uint64(l)<<3, uint64(v47))
+			// 170: div.rz.f64
+			v48 := isa.DivF64(v27, v29, isa.RZ)
+			// 171: st.global.f64
+			runtime.Store64(fp16, fo16+uint64(l)<<3, uint64(v48))
+			// 172: div.rp.f64
+			v49 := isa.DivF64(v27, v29, isa.RP)
+			// 173: st.global.f64
+			runtime.Store64(fp17, fo17+uint64(l)<<3, uint64(v49))
+			// 174: div.rm.f64
+			v50 := isa.DivF64(v27, v29, isa.RM)
+			// 175: st.global.f64
+			runtime.Store64(fp18, fo18+uint64(l)<<3, uint64(v50))
+			// 176: rcp.rn.f64
+			v51 := isa.RcpF64(v27, isa.RN)
+			// 177: st.global.f64
+			runtime.Store64(fp19, fo19+uint64(l)<<3, uint64(v51))
+			// 178: rcp.rz.f64
+			v52 := isa.RcpF64(v27, isa.RZ)
+			// 179: st.global.f64
+			runtime.Store64(fp20, fo20+uint64(l)<<3, uint64(v52))
+			// 180: rcp.rp.f64
+			v53 := isa.RcpF64(v27, isa.RP)
+			// 181: st.global.f64
+			runtime.Store64(fp21, fo21+uint64(l)<<3, uint64(v53))
+			// 182: rcp.rm.f64
+			v54 := isa.RcpF64(v27, isa.RM)
+			// 183: st.global.f64
+			runtime.Store64(fp22, fo22+uint64(l)<<3, uint64(v54))
+			// 184: sqrt.rn.f64
+			v55 := isa.SqrtF64(v27, isa.RN)
+			// 185: st.global.f64
+			runtime.Store64(fp23, fo23+uint64(l)<<3, uint64(v55))
+			// 186: sqrt.rz.f64
+			v56 := isa.SqrtF64(v27, isa.RZ)
+			// 187: st.global.f64
+			runtime.Store64(fp24, fo24+uint64(l)<<3, uint64(v56))
+			// 188: sqrt.rp.f64
+			v57 := isa.SqrtF64(v27, isa.RP)
+			// 189: st.global.f64
+			runtime.Store64(fp25, fo25+uint64(l)<<3, uint64(v57))
+			// 190: sqrt.rm.f64
+			v58 := isa.SqrtF64(v27, isa.RM)
+			// 191: st.global.f64
+			runtime.Store64(fp26, fo26+uint64(l)<<3, uint64(v58))
+		}
+	}
+	// 123: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // fround64Block0 runs block 0 of kernel fround64 for the lanes m (budget 0: counting statistics).
@@ -5327,7 +8342,7 @@ func fround64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // fround64Block2 runs block 2 of kernel fround64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 126-191
 func fround64Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, fround64Block2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, fround64Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/int64_math.ptx",
-	NumPasses:  3,
+	NumPasses:  4,
 	NumWindows: 13,
 	SM:         80,
 	SharedSize: 0,
@@ -2377,6 +2377,12 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 124-129; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, mix64Trace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			mix64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2413,6 +2419,161 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// mix64Trace0 runs blocks 0 and 2 of kernel mix64 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func mix64Trace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x8)
+	k1 := uint64(0x9e3779b97f4a7c15)
+	k2 := uint64(0x1e)
+	k3 := uint64(0xbf58476d1ce4e5b9)
+	k4 := uint64(0x1b)
+	k5 := uint64(0x94d049bb133111eb)
+	k6 := uint64(0x1f)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 124: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fast/int64_math.ptx:124")
+	}
+	// PTX line 125: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 126: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 132: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/int64_math.ptx:132")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 133: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/int64_math.ptx:133")
+	}
+	// PTX line 134: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h9 := uint32(u2) * uint32(u3)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 127: mov.u32
+			v7 := uint64(uint64(tid0[l]))
+			// 128: mad.lo.s32
+			v8 := uint64(uint32(h9 + uint32(v7)))
+			switch l {
+			case 0:
+				g0 = v8
+			case 31:
+				g31 = v8
+			}
+			// 146: mul.wide.s32
+			v10 := uint64(uint64(int64(int32(v8)) * int64(int32(k0))))
+			// 147: add.s64
+			v11 := uint64(uint64(u6) + uint64(v10))
+			_ = v11
+			// 148: the index of st.global.u64
+			fd0 := v10 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u6 + fl0 + 0x0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	// PTX lines 127, 128, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h14 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 127: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 128: mad.lo.s32
+			v13 := uint64(uint32(h14 + uint32(v12)))
+			// 135: cvt.s64.s32
+			v15 := uint64(uint64(int32(v13)))
+			// 136: mul.lo.s64
+			v16 := uint64(uint64(v15) * uint64(k1))
+			// 137: add.s64
+			v17 := uint64(uint64(v16) + uint64(u4))
+			// 138: shr.u64
+			v18 := uint64(uint64(v17) >> uint32(k2))
+			// 139: xor.b64
+			v19 := uint64(uint64(v18) ^ uint64(v17))
+			// 140: mul.lo.s64
+			v20 := uint64(uint64(v19) * uint64(k3))
+			// 141: shr.u64
+			v21 := uint64(uint64(v20) >> uint32(k4))
+			// 142: xor.b64
+			v22 := uint64(uint64(v21) ^ uint64(v20))
+			// 143: mul.lo.s64
+			v23 := uint64(uint64(v22) * uint64(k5))
+			// 144: shr.u64
+			v24 := uint64(uint64(v23) >> uint32(k6))
+			// 145: xor.b64
+			v25 := uint64(uint64(v24) ^ uint64(v23))
+			// 146: mul.wide.s32
+			v26 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 147: add.s64
+			v27 := uint64(uint64(u6) + uint64(v26))
+			_ = v27
+			// 148: st.global.u64
+			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(v25))
+		}
+	}
+	// 129: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // mix64Block0 runs block 0 of kernel mix64 for the lanes m (budget 0: counting statistics).
@@ -2607,7 +2768,7 @@ func mix64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mix64Block2 runs block 2 of kernel mix64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 132-148
 func mix64Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, mix64Block2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, mix64Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

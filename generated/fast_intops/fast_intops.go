@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/intops.ptx",
-	NumPasses:  3,
+	NumPasses:  6,
 	NumWindows: 15,
 	SM:         80,
 	SharedSize: 0,
@@ -671,6 +671,12 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, bytePermTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			bytePermBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -707,6 +713,227 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// bytePermTrace0 runs blocks 0 and 2 of kernel byte_perm for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func bytePermTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x7777)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/intops.ptx:24")
+	}
+	// PTX line 25: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/intops.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/intops.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/intops.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/intops.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u7)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h14 := uint32(u2) * uint32(u3)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 27: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 28: mad.lo.s32
+			v13 := uint64(uint32(h14 + uint32(v12)))
+			switch l {
+			case 0:
+				g0 = v13
+			case 31:
+				g31 = v13
+			}
+			// 40: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 41: add.s64
+			v16 := uint64(uint64(u10) + uint64(v15))
+			_ = v16
+			// 42: the index of ld.global.u32
+			fd0 := v15 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 43: add.s64
+			v17 := uint64(uint64(u9) + uint64(v15))
+			_ = v17
+			// 45: add.s64
+			v18 := uint64(uint64(u6) + uint64(v15))
+			_ = v18
+			// 49: add.s64
+			v19 := uint64(uint64(u11) + uint64(v15))
+			_ = v19
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u10 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u9 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u6 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u11 + fl0 + 0x0
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	// PTX lines 27, 28, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h22 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 27: mov.u32
+			v20 := uint64(uint64(tid0[l]))
+			// 28: mad.lo.s32
+			v21 := uint64(uint32(h22 + uint32(v20)))
+			// 40: mul.wide.s32
+			v23 := uint64(uint64(int64(int32(v21)) * int64(int32(k0))))
+			// 41: add.s64
+			v24 := uint64(uint64(u10) + uint64(v23))
+			_ = v24
+			// 42: ld.global.u32
+			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 43: add.s64
+			v26 := uint64(uint64(u9) + uint64(v23))
+			_ = v26
+			// 44: ld.global.u32
+			v27 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 45: add.s64
+			v28 := uint64(uint64(u6) + uint64(v23))
+			_ = v28
+			// 46: ld.global.u32
+			v29 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 47: and.b32
+			v30 := uint64(uint32(v29) & uint32(k1))
+			// 48: prmt.b32
+			v31 := uint64(isa.Prmt(uint32(v25), uint32(v27), uint32(v30), isa.PrmtGeneric))
+			// 49: add.s64
+			v32 := uint64(uint64(u11) + uint64(v23))
+			_ = v32
+			// 50: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v31))
+		}
+	}
+	// 29: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // bytePermBlock0 runs block 0 of kernel byte_perm for the lanes m (budget 0: counting statistics).
@@ -967,7 +1194,7 @@ func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bytePermBlock2 runs block 2 of kernel byte_perm for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-50
 func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bytePermBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bytePermBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -1263,6 +1490,12 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 69-74; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, sadMul24Trace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			sadMul24Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1299,6 +1532,308 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// sadMul24Trace0 runs blocks 0 and 2 of kernel sad_mul24 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func sadMul24Trace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 69: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/intops.ptx:69")
+	}
+	// PTX line 70: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 71: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/intops.ptx:77")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 78: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/intops.ptx:78")
+	}
+	// PTX line 79: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 80: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/intops.ptx:80")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 81: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/intops.ptx:81")
+	}
+	// PTX line 82: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 83: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u7)
+	// PTX line 84: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h14 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 72: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 73: mad.lo.s32
+			v13 := uint64(uint32(h14 + uint32(v12)))
+			switch l {
+			case 0:
+				g0 = v13
+			case 31:
+				g31 = v13
+			}
+			// 85: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 86: add.s64
+			v16 := uint64(uint64(u10) + uint64(v15))
+			_ = v16
+			// 87: the index of ld.global.u32
+			fd0 := v15 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 88: add.s64
+			v17 := uint64(uint64(u9) + uint64(v15))
+			_ = v17
+			// 90: add.s64
+			v18 := uint64(uint64(u6) + uint64(v15))
+			_ = v18
+			// 93: shl.b32
+			v19 := uint64(uint32(v13) << uint32(k1))
+			// 94: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v19)) * int64(int32(k0))))
+			// 95: add.s64
+			v21 := uint64(uint64(u11) + uint64(v20))
+			_ = v21
+			// 96: the index of st.global.u32
+			fd1 := v20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u10 + fl0 + 0x0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u9 + fl0 + 0x0
+	fw1 := w.Window(5)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u6 + fl0 + 0x0
+	fw2 := w.Window(6)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u11 + fl1 + 0x0
+	fw3 := w.Window(7)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u11 + fl1 + 0x4
+	fw4 := w.Window(8)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u11 + fl1 + 0x8
+	fw5 := w.Window(9)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u11 + fl1 + 0xc
+	fw6 := w.Window(10)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+128 > fb2 && fb2+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+128 > fb2 && fb2+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
+		return false
+	}
+	// PTX lines 72, 73, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h24 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 72: mov.u32
+			v22 := uint64(uint64(tid0[l]))
+			// 73: mad.lo.s32
+			v23 := uint64(uint32(h24 + uint32(v22)))
+			// 85: mul.wide.s32
+			v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
+			// 86: add.s64
+			v26 := uint64(uint64(u10) + uint64(v25))
+			_ = v26
+			// 87: ld.global.u32
+			v27 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 88: add.s64
+			v28 := uint64(uint64(u9) + uint64(v25))
+			_ = v28
+			// 89: ld.global.u32
+			v29 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 90: add.s64
+			v30 := uint64(uint64(u6) + uint64(v25))
+			_ = v30
+			// 91: ld.global.u32
+			v31 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 92: sad.s32
+			v32 := isa.Sad(v27, v29, v31, 32, true)
+			// 93: shl.b32
+			v33 := uint64(uint32(v23) << uint32(k1))
+			// 94: mul.wide.s32
+			v34 := uint64(uint64(int64(int32(v33)) * int64(int32(k0))))
+			// 95: add.s64
+			v35 := uint64(uint64(u11) + uint64(v34))
+			_ = v35
+			// 96: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v32))
+			// 97: sad.u32
+			v36 := isa.Sad(v27, v29, v31, 32, false)
+			// 98: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v36))
+			// 99: mul24.lo.s32
+			v37 := uint64(isa.Mul24(uint32(v27), uint32(v29), false, true))
+			// 100: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v37))
+			// 101: mul24.lo.u32
+			v38 := uint64(isa.Mul24(uint32(v27), uint32(v29), false, false))
+			// 102: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v38))
+		}
+	}
+	// 74: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // sadMul24Block0 runs block 0 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
@@ -1640,7 +2175,7 @@ func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sadMul24Block2 runs block 2 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 77-102
 func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, sadMul24Block2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, sadMul24Block2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2093,6 +2628,12 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 121-126; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(4) && w.PassDone(4, findNthTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			findNthBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2129,6 +2670,227 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// findNthTrace0 runs blocks 0 and 2 of kernel find_nth for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func findNthTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 121: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fast/intops.ptx:121")
+	}
+	// PTX line 122: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 123: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 129: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/intops.ptx:129")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 130: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fast/intops.ptx:130")
+	}
+	// PTX line 131: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 132: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/intops.ptx:132")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 133: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/intops.ptx:133")
+	}
+	// PTX line 134: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 135: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u7)
+	// PTX line 136: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h14 := uint32(u2) * uint32(u3)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 124: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 125: mad.lo.s32
+			v13 := uint64(uint32(h14 + uint32(v12)))
+			switch l {
+			case 0:
+				g0 = v13
+			case 31:
+				g31 = v13
+			}
+			// 137: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 138: add.s64
+			v16 := uint64(uint64(u10) + uint64(v15))
+			_ = v16
+			// 139: the index of ld.global.u32
+			fd0 := v15 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 140: add.s64
+			v17 := uint64(uint64(u9) + uint64(v15))
+			_ = v17
+			// 143: add.s64
+			v18 := uint64(uint64(u6) + uint64(v15))
+			_ = v18
+			// 146: add.s64
+			v19 := uint64(uint64(u11) + uint64(v15))
+			_ = v19
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u10 + fl0 + 0x0
+	fw0 := w.Window(11)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u9 + fl0 + 0x0
+	fw1 := w.Window(12)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u6 + fl0 + 0x0
+	fw2 := w.Window(13)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u11 + fl0 + 0x0
+	fw3 := w.Window(14)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	// PTX lines 124, 125, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h22 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 124: mov.u32
+			v20 := uint64(uint64(tid0[l]))
+			// 125: mad.lo.s32
+			v21 := uint64(uint32(h22 + uint32(v20)))
+			// 137: mul.wide.s32
+			v23 := uint64(uint64(int64(int32(v21)) * int64(int32(k0))))
+			// 138: add.s64
+			v24 := uint64(uint64(u10) + uint64(v23))
+			_ = v24
+			// 139: ld.global.u32
+			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 140: add.s64
+			v26 := uint64(uint64(u9) + uint64(v23))
+			_ = v26
+			// 141: ld.global.u32
+			v27 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 142: and.b32
+			v28 := uint64(uint32(v27) & uint32(k1))
+			// 143: add.s64
+			v29 := uint64(uint64(u6) + uint64(v23))
+			_ = v29
+			// 144: ld.global.u32
+			v30 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 145: fns.b32
+			v31 := uint64(isa.Fns(uint32(v25), uint32(v28), uint32(v30)))
+			// 146: add.s64
+			v32 := uint64(uint64(u11) + uint64(v23))
+			_ = v32
+			// 147: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v31))
+		}
+	}
+	// 126: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // findNthBlock0 runs block 0 of kernel find_nth for the lanes m (budget 0: counting statistics).
@@ -2389,7 +3151,7 @@ func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findNthBlock2 runs block 2 of kernel find_nth for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 129-147
 func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, findNthBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, findNthBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fast/vecadd.ptx",
-	NumPasses:  1,
+	NumPasses:  2,
 	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
@@ -220,6 +220,12 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, vecaddTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			vecaddBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -256,6 +262,192 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// vecaddTrace0 runs blocks 0 and 2 of kernel vecadd for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func vecaddTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fast/vecadd.ptx:24")
+	}
+	// PTX line 25: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fast/vecadd.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fast/vecadd.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fast/vecadd.ptx:35")
+	}
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u7)
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h12 := uint32(u2) * uint32(u3)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 27: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 28: mad.lo.s32
+			v11 := uint64(uint32(h12 + uint32(v10)))
+			switch l {
+			case 0:
+				g0 = v11
+			case 31:
+				g31 = v11
+			}
+			// 38: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+			// 39: add.s64
+			v14 := uint64(uint64(u9) + uint64(v13))
+			_ = v14
+			// 40: add.s64
+			v15 := uint64(uint64(u6) + uint64(v13))
+			_ = v15
+			// 41: add.s64
+			v16 := uint64(uint64(u8) + uint64(v13))
+			_ = v16
+			// 42: the index of ld.global.f32
+			fd0 := v13 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u8 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u6 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u9 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 27, 28, 38, 39, 40, 41, 42, 43, 44, 45: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h19 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 27: mov.u32
+			v17 := uint64(uint64(tid0[l]))
+			// 28: mad.lo.s32
+			v18 := uint64(uint32(h19 + uint32(v17)))
+			// 38: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v18)) * int64(int32(k0))))
+			// 39: add.s64
+			v21 := uint64(uint64(u9) + uint64(v20))
+			_ = v21
+			// 40: add.s64
+			v22 := uint64(uint64(u6) + uint64(v20))
+			_ = v22
+			// 41: add.s64
+			v23 := uint64(uint64(u8) + uint64(v20))
+			_ = v23
+			// 42: ld.global.f32
+			v24 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 43: ld.global.f32
+			v25 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 44: add.f32
+			v26F := isa.CanonF32(math.Float32frombits(uint32(v24)) + math.Float32frombits(uint32(v25)))
+			v26 := uint64(math.Float32bits(v26F))
+			_ = v26F
+			_ = v26
+			// 45: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v26F))))
+		}
+	}
+	// 29: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // vecaddBlock0 runs block 0 of kernel vecadd for the lanes m (budget 0: counting statistics).
@@ -481,7 +673,7 @@ func vecaddBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // vecaddBlock2 runs block 2 of kernel vecadd for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-45
 func vecaddBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, vecaddBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, vecaddBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/const_store.ptx",
-	NumPasses:  2,
+	NumPasses:  3,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
@@ -741,6 +741,12 @@ func globalStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 47-48; divergent, reconverges at block 1 (b1 (done))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(1) && w.PassDone(1, globalStoreTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			globalStoreBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -777,6 +783,65 @@ func globalStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// globalStoreTrace0 runs blocks 0 and 2 of kernel global_store for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func globalStoreTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x0)
+	k1 := uint64(0x3)
+	// PTX line 50: mov.u64, warp-uniform
+	u1 := uint64((w.GlobalVar(0) + k0))
+	// PTX line 51: cvta.const.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX line 52: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 47: mov.u32
+			v4 := uint64(uint64(tid0[l]))
+			switch l {
+			case 0:
+				g0 = v4
+			case 31:
+				g31 = v4
+			}
+			// 53: the address of st.global.u32
+			fd0 := uint64(u3) + 0x14 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k1)), runtime.StepNE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 47, 53: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 47: mov.u32
+			v5 := uint64(uint64(tid0[l]))
+			// 53: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v5))
+		}
+	}
+	// 48: setp.ne.u32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // globalStoreBlock0 runs block 0 of kernel global_store for the lanes m (budget 0: counting statistics).
@@ -876,7 +941,7 @@ func globalStoreBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // globalStoreBlock2 runs block 2 of kernel global_store for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 50-53
 func globalStoreBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, globalStoreBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, globalStoreBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

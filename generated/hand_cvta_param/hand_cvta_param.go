@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/cvta_param.ptx",
-	NumPasses:  1,
+	NumPasses:  2,
 	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
@@ -1079,6 +1079,12 @@ func writeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 73-75; divergent, reconverges at block 1 (b1 (DONE))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, writeTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			writeBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1115,6 +1121,62 @@ func writeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// writeTrace0 runs blocks 0 and 2 of kernel write for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func writeTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x0)
+	k1 := uint64(0xd8000000)
+	k2 := uint64(0x5)
+	// PTX line 73: cvta.param.u64, warp-uniform
+	u1 := uint64(uint64(k0 + k1))
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 74: mov.u32
+			v2 := uint64(uint64(tid0[l]))
+			switch l {
+			case 0:
+				g0 = v2
+			case 31:
+				g31 = v2
+			}
+			// 77: the address of st.u32
+			fd0 := uint64(u1) + 0x8 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k2)), runtime.StepNE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 74, 77: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		for l := range 32 {
+			// 74: mov.u32
+			v3 := uint64(uint64(tid0[l]))
+			// 77: st.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v3))
+		}
+	}
+	// 75: setp.ne.u32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // writeBlock0 runs block 0 of kernel write for the lanes m (budget 0: counting statistics).
@@ -1215,7 +1277,7 @@ func writeBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // writeBlock2 runs block 2 of kernel write for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 77-77
 func writeBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, writeBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, writeBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

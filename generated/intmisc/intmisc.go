@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/intmisc.ptx",
-	NumPasses:  1,
+	NumPasses:  2,
 	NumWindows: 11,
 	SM:         80,
 	SharedSize: 0,
@@ -293,6 +293,12 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, intMiscTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			intMiscBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -329,6 +335,457 @@ func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// intMiscTrace0 runs blocks 0 and 2 of kernel int_misc for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func intMiscTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x3)
+	k2 := uint64(0x20)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/intmisc.ptx:24")
+	}
+	// PTX line 25: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/intmisc.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/intmisc.ptx:33")
+	}
+	// PTX line 34: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/intmisc.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/intmisc.ptx:36")
+	}
+	// PTX line 37: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u7)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h14 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 27: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 28: mad.lo.s32
+			v13 := uint64(uint32(h14 + uint32(v12)))
+			switch l {
+			case 0:
+				g0 = v13
+			case 31:
+				g31 = v13
+			}
+			// 40: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 41: add.s64
+			v16 := uint64(uint64(u10) + uint64(v15))
+			_ = v16
+			// 42: the index of ld.global.u32
+			fd0 := v15 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 43: add.s64
+			v17 := uint64(uint64(u9) + uint64(v15))
+			_ = v17
+			// 45: add.s64
+			v18 := uint64(uint64(u6) + uint64(v15))
+			_ = v18
+			// 47: shl.b32
+			v19 := uint64(uint32(v13) << uint32(k1))
+			// 48: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v19)) * int64(int32(k0))))
+			// 49: add.s64
+			v21 := uint64(uint64(u11) + uint64(v20))
+			_ = v21
+			// 51: the index of st.global.u32
+			fd1 := v20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u10 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u9 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u6 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u11 + fl1 + 0x0
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u11 + fl1 + 0x4
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u11 + fl1 + 0x8
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u11 + fl1 + 0xc
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := u11 + fl1 + 0x10
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := u11 + fl1 + 0x14
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := u11 + fl1 + 0x18
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := u11 + fl1 + 0x1c
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+128 > fb2 && fb2+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+128 > fb2 && fb2+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+128 > fb2 && fb2+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+128 > fb0 && fb0+128 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+128 > fb1 && fb1+128 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+128 > fb2 && fb2+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+128 > fb0 && fb0+128 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+128 > fb1 && fb1+128 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+128 > fb2 && fb2+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+128 > fb0 && fb0+128 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+128 > fb1 && fb1+128 > fb10 {
+		return false
+	}
+	if fb10 != fb2 && fb10+128 > fb2 && fb2+128 > fb10 {
+		return false
+	}
+	// PTX lines 27, 28, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 61, 63, 65, 67, 68, 69, 70, 71: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h24 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 27: mov.u32
+			v22 := uint64(uint64(tid0[l]))
+			// 28: mad.lo.s32
+			v23 := uint64(uint32(h24 + uint32(v22)))
+			// 40: mul.wide.s32
+			v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
+			// 41: add.s64
+			v26 := uint64(uint64(u10) + uint64(v25))
+			_ = v26
+			// 42: ld.global.u32
+			v27 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 43: add.s64
+			v28 := uint64(uint64(u9) + uint64(v25))
+			_ = v28
+			// 44: ld.global.u32
+			v29 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 45: add.s64
+			v30 := uint64(uint64(u6) + uint64(v25))
+			_ = v30
+			// 46: ld.global.u32
+			v31 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 47: shl.b32
+			v32 := uint64(uint32(v23) << uint32(k1))
+			// 48: mul.wide.s32
+			v33 := uint64(uint64(int64(int32(v32)) * int64(int32(k0))))
+			// 49: add.s64
+			v34 := uint64(uint64(u11) + uint64(v33))
+			_ = v34
+			// 50: mul.hi.s32
+			v35 := uint64(uint32(isa.MulHi(v27, v29, 32, true)))
+			// 51: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v35))
+			// 52: mul.hi.u32
+			v36 := uint64(uint32(isa.MulHi(v27, v29, 32, false)))
+			// 53: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v36))
+			// 54: abs.s32
+			v37s := int32(v27)
+			v37 := uint64(uint32(max(v37s, -v37s)))
+			// 55: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v37))
+			// 56: min.s32
+			v38 := uint64(uint32(min(int32(v27), int32(v29))))
+			// 57: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v38))
+			// 58: max.u32
+			v39 := uint64(max(uint32(v27), uint32(v29)))
+			// 59: st.global.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v39))
+			// 61: shf.r.wrap.b32
+			v40 := uint64(isa.Shf(uint32(v27), uint32(v29), uint32(v31), false, false))
+			// 63: st.global.u32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v40))
+			// 65: shf.l.wrap.b32
+			v41 := uint64(isa.Shf(uint32(v27), uint32(v29), uint32(v31), true, false))
+			// 67: st.global.u32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v41))
+			// 68: mul.wide.s32
+			v42 := uint64(uint64(int64(int32(v29)) * int64(int32(v27))))
+			// 69: abs.s64
+			v43s := int64(v42)
+			v43 := uint64(uint64(max(v43s, -v43s)))
+			// 70: shr.u64
+			v44 := uint64(uint64(v43) >> uint32(k2))
+			// 71: st.global.u32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v44))
+		}
+	}
+	// 29: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // intMiscBlock0 runs block 0 of kernel int_misc for the lanes m (budget 0: counting statistics).
@@ -819,7 +1276,7 @@ func intMiscBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // intMiscBlock2 runs block 2 of kernel int_misc for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-71
 func intMiscBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, intMiscBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, intMiscBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/bf16.ptx",
-	NumPasses:  1,
+	NumPasses:  2,
 	NumWindows: 11,
 	SM:         80,
 	SharedSize: 0,
@@ -325,6 +325,12 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 32-43; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, bf16OpsTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			bf16OpsBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -361,6 +367,512 @@ func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// bf16OpsTrace0 runs blocks 0 and 2 of kernel bf16_ops for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func bf16OpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x3f80)
+	k1 := uint64(0x2)
+	k2 := uint64(0x4)
+	k3 := uint64(0x6)
+	k4 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/bf16.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/bf16.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/bf16.ptx:34")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 35: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/bf16.ptx:35")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 36: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/bf16.ptx:36")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 37: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/nvcc/bf16.ptx:37")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u32
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/nvcc/bf16.ptx:38")
+	}
+	// PTX line 39: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.NTID().X))
+	// PTX line 40: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.CTAID().X))
+	// PTX line 46: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u2)
+	// PTX line 47: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u3)
+	// PTX line 51: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u4)
+	// PTX line 54: cvta.to.global.u64, warp-uniform
+	u13 := uint64(u5)
+	// PTX line 73: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u6)
+	// PTX line 83: mov.b16, warp-uniform
+	u15 := uint64(k0)
+	// PTX line 88: cvta.to.global.u64, warp-uniform
+	u16 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	fl2, fh2 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h19 := uint32(u9) * uint32(u8)
+		for l := range 32 {
+			// 41: mov.u32
+			v17 := uint64(uint64(tid0[l]))
+			// 42: mad.lo.s32
+			v18 := uint64(uint32(h19 + uint32(v17)))
+			switch l {
+			case 0:
+				g0 = v18
+			case 31:
+				g31 = v18
+			}
+			// 48: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v18)) * int64(int32(k1))))
+			// 49: add.s64
+			v21 := uint64(uint64(u11) + uint64(v20))
+			_ = v21
+			// 50: the index of ld.global.u16
+			fd0 := v20 - uint64(l)<<1
+			fl0 &= fd0
+			fh0 |= fd0
+			// 52: add.s64
+			v22 := uint64(uint64(u12) + uint64(v20))
+			_ = v22
+			// 55: add.s64
+			v23 := uint64(uint64(u13) + uint64(v20))
+			_ = v23
+			// 74: mul.wide.s32
+			v24 := uint64(uint64(int64(int32(v18)) * int64(int32(k2))))
+			// 75: add.s64
+			v25 := uint64(uint64(u14) + uint64(v24))
+			_ = v25
+			// 76: the index of ld.global.f32
+			fd1 := v24 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+			// 87: mul.lo.s32
+			v26 := uint64(uint32(v18) * uint32(k3))
+			// 89: mul.wide.s32
+			v27 := uint64(uint64(int64(int32(v26)) * int64(int32(k1))))
+			// 90: add.s64
+			v28 := uint64(uint64(u16) + uint64(v27))
+			_ = v28
+			// 91: the index of st.global.u16
+			fd2 := v27 - uint64(l)<<1
+			fl2 &= fd2
+			fh2 |= fd2
+			// 101: add.s64
+			v29 := uint64(uint64(u10) + uint64(v24))
+			_ = v29
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u7)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
+		return false
+	}
+	fb0 := u11 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x3e && fb0&1 == 0) {
+		return false
+	}
+	fb1 := u12 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x3e && fb1&1 == 0) {
+		return false
+	}
+	fb2 := u13 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x3e && fb2&1 == 0) {
+		return false
+	}
+	fb3 := u14 + fl1 + 0x0
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u16 + fl2 + 0x0
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x3e && fb4&1 == 0) {
+		return false
+	}
+	fb5 := u16 + fl2 + 0x2
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x3e && fb5&1 == 0) {
+		return false
+	}
+	fb6 := u16 + fl2 + 0x4
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x3e && fb6&1 == 0) {
+		return false
+	}
+	fb7 := u16 + fl2 + 0x6
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x3e && fb7&1 == 0) {
+		return false
+	}
+	fb8 := u16 + fl2 + 0x8
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x3e && fb8&1 == 0) {
+		return false
+	}
+	fb9 := u16 + fl2 + 0xa
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x3e && fb9&1 == 0) {
+		return false
+	}
+	fb10 := u10 + fl1 + 0x0
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	if fb4 != fb0 && fb4+64 > fb0 && fb0+64 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+64 > fb1 && fb1+64 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+64 > fb2 && fb2+64 > fb4 {
+		return false
+	}
+	if fb4+64 > fb3 && fb3+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+64 > fb5 && fb5+64 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+64 > fb6 && fb6+64 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+64 > fb7 && fb7+64 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+64 > fb8 && fb8+64 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+64 > fb9 && fb9+64 > fb4 {
+		return false
+	}
+	if fb4+64 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+64 > fb0 && fb0+64 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+64 > fb1 && fb1+64 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+64 > fb2 && fb2+64 > fb5 {
+		return false
+	}
+	if fb5+64 > fb3 && fb3+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+64 > fb6 && fb6+64 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+64 > fb8 && fb8+64 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+64 > fb9 && fb9+64 > fb5 {
+		return false
+	}
+	if fb5+64 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+64 > fb0 && fb0+64 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+64 > fb1 && fb1+64 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+64 > fb2 && fb2+64 > fb6 {
+		return false
+	}
+	if fb6+64 > fb3 && fb3+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+64 > fb7 && fb7+64 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+64 > fb8 && fb8+64 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+64 > fb9 && fb9+64 > fb6 {
+		return false
+	}
+	if fb6+64 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+64 > fb0 && fb0+64 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+64 > fb1 && fb1+64 > fb7 {
+		return false
+	}
+	if fb7 != fb2 && fb7+64 > fb2 && fb2+64 > fb7 {
+		return false
+	}
+	if fb7+64 > fb3 && fb3+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+64 > fb8 && fb8+64 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+64 > fb9 && fb9+64 > fb7 {
+		return false
+	}
+	if fb7+64 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+64 > fb0 && fb0+64 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+64 > fb1 && fb1+64 > fb8 {
+		return false
+	}
+	if fb8 != fb2 && fb8+64 > fb2 && fb2+64 > fb8 {
+		return false
+	}
+	if fb8+64 > fb3 && fb3+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+64 > fb9 && fb9+64 > fb8 {
+		return false
+	}
+	if fb8+64 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+64 > fb0 && fb0+64 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+64 > fb1 && fb1+64 > fb9 {
+		return false
+	}
+	if fb9 != fb2 && fb9+64 > fb2 && fb2+64 > fb9 {
+		return false
+	}
+	if fb9+64 > fb3 && fb3+128 > fb9 {
+		return false
+	}
+	if fb9+64 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb10+128 > fb0 && fb0+64 > fb10 {
+		return false
+	}
+	if fb10+128 > fb1 && fb1+64 > fb10 {
+		return false
+	}
+	if fb10+128 > fb2 && fb2+64 > fb10 {
+		return false
+	}
+	if fb10 != fb3 && fb10+128 > fb3 && fb3+128 > fb10 {
+		return false
+	}
+	// PTX lines 41, 42, 48, 49, 50, 52, 53, 55, 56, 58, 62, 66, 70, 74, 75, 76, 78, 84, 87, 89, 90, 91, 92, 93, 94, 95, 96, 98, 101, 102: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h32 := uint32(u9) * uint32(u8)
+		for l := range 32 {
+			// 41: mov.u32
+			v30 := uint64(uint64(tid0[l]))
+			// 42: mad.lo.s32
+			v31 := uint64(uint32(h32 + uint32(v30)))
+			// 48: mul.wide.s32
+			v33 := uint64(uint64(int64(int32(v31)) * int64(int32(k1))))
+			// 49: add.s64
+			v34 := uint64(uint64(u11) + uint64(v33))
+			_ = v34
+			// 50: ld.global.u16
+			v35 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			// 52: add.s64
+			v36 := uint64(uint64(u12) + uint64(v33))
+			_ = v36
+			// 53: ld.global.u16
+			v37 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			// 55: add.s64
+			v38 := uint64(uint64(u13) + uint64(v33))
+			_ = v38
+			// 56: ld.global.u16
+			v39 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			// 58: fma.rn.bf16
+			v40h0 := v35
+			v40h1 := v37
+			v40h2 := v39
+			v40 := uint64(isa.FmaBF16(uint16(v40h0), uint16(v40h1), uint16(v40h2)))
+			// 62: min.bf16
+			v41h0 := v35
+			v41h1 := v37
+			v41 := uint64(isa.MinBF16(uint16(v41h0), uint16(v41h1), false, false))
+			// 66: abs.bf16
+			v42h0 := v35
+			v42 := uint64(isa.AbsHalf(uint16(v42h0)))
+			// 70: neg.bf16
+			v43h0 := v35
+			v43 := uint64(isa.NegHalf(uint16(v43h0)))
+			// 74: mul.wide.s32
+			v44 := uint64(uint64(int64(int32(v31)) * int64(int32(k2))))
+			// 75: add.s64
+			v45 := uint64(uint64(u14) + uint64(v44))
+			_ = v45
+			// 76: ld.global.f32
+			v46 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			// 78: cvt.rn.bf16.f32
+			v47s := v46
+			v47 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v47s)))), isa.RN))
+			// 84: fma.rn.bf16
+			v48h0 := v35
+			v48h1 := u15
+			v48h2 := v37
+			v48 := uint64(isa.FmaBF16(uint16(v48h0), uint16(v48h1), uint16(v48h2)))
+			// 87: mul.lo.s32
+			v49 := uint64(uint32(v31) * uint32(k3))
+			// 89: mul.wide.s32
+			v50 := uint64(uint64(int64(int32(v49)) * int64(int32(k1))))
+			// 90: add.s64
+			v51 := uint64(uint64(u16) + uint64(v50))
+			_ = v51
+			// 91: st.global.u16
+			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v40))
+			// 92: st.global.u16
+			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v41))
+			// 93: st.global.u16
+			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v42))
+			// 94: st.global.u16
+			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v43))
+			// 95: st.global.u16
+			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v47))
+			// 96: st.global.u16
+			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v48))
+			// 98: mov.b32
+			v52 := uint64(uint16(k4)) | (uint64(uint16(v35)) << 16)
+			// 101: add.s64
+			v53 := uint64(uint64(u10) + uint64(v44))
+			_ = v53
+			// 102: st.global.f32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v52))
+		}
+	}
+	// 43: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // bf16OpsBlock0 runs block 0 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
@@ -976,7 +1488,7 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bf16OpsBlock2 runs block 2 of kernel bf16_ops for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 46-102
 func bf16OpsBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bf16OpsBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bf16OpsBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

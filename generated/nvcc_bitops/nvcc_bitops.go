@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/bitops.ptx",
-	NumPasses:  2,
+	NumPasses:  4,
 	NumWindows: 20,
 	SM:         80,
 	SharedSize: 0,
@@ -506,6 +506,12 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 27-35; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, bitops32Trace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			bitops32Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -542,6 +548,624 @@ func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// bitops32Trace0 runs blocks 0 and 2 of kernel bitops32 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func bitops32Trace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0xc)
+	k2 := uint64(0x1f)
+	k3 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 27: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/bitops.ptx:27")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/bitops.ptx:28")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/bitops.ptx:29")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/bitops.ptx:30")
+	}
+	// PTX line 31: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 32: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 38: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u3)
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u2)
+	// PTX line 46: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h12 := uint32(u6) * uint32(u5)
+		for l := range 32 {
+			// 33: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 34: mad.lo.s32
+			v11 := uint64(uint32(h12 + uint32(v10)))
+			switch l {
+			case 0:
+				g0 = v11
+			case 31:
+				g31 = v11
+			}
+			// 40: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+			// 41: add.s64
+			v14 := uint64(uint64(u8) + uint64(v13))
+			_ = v14
+			// 42: add.s64
+			v15 := uint64(uint64(u7) + uint64(v13))
+			_ = v15
+			// 43: the index of ld.global.u32
+			fd0 := v13 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 45: mul.lo.s32
+			v16 := uint64(uint32(v11) * uint32(k1))
+			// 47: mul.wide.s32
+			v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+			// 48: add.s64
+			v18 := uint64(uint64(u9) + uint64(v17))
+			_ = v18
+			// 51: the index of st.global.u32
+			fd1 := v17 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u4)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u7 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u8 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u9 + fl1 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u9 + fl1 + 0x4
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u9 + fl1 + 0x8
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u9 + fl1 + 0xc
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u9 + fl1 + 0x10
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := u9 + fl1 + 0x14
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	fb8 := u9 + fl1 + 0x18
+	fw8 := w.Window(8)
+	fp8, fo8 := fw8.Ptr, fb8-fw8.Base
+	if !(fo8 < fw8.End && fw8.End-fo8 > 0x7c && fb8&3 == 0) {
+		return false
+	}
+	fb9 := u9 + fl1 + 0x1c
+	fw9 := w.Window(9)
+	fp9, fo9 := fw9.Ptr, fb9-fw9.Base
+	if !(fo9 < fw9.End && fw9.End-fo9 > 0x7c && fb9&3 == 0) {
+		return false
+	}
+	fb10 := u9 + fl1 + 0x20
+	fw10 := w.Window(10)
+	fp10, fo10 := fw10.Ptr, fb10-fw10.Base
+	if !(fo10 < fw10.End && fw10.End-fo10 > 0x7c && fb10&3 == 0) {
+		return false
+	}
+	fb11 := u9 + fl1 + 0x24
+	fw11 := w.Window(11)
+	fp11, fo11 := fw11.Ptr, fb11-fw11.Base
+	if !(fo11 < fw11.End && fw11.End-fo11 > 0x7c && fb11&3 == 0) {
+		return false
+	}
+	fb12 := u9 + fl1 + 0x28
+	fw12 := w.Window(12)
+	fp12, fo12 := fw12.Ptr, fb12-fw12.Base
+	if !(fo12 < fw12.End && fw12.End-fo12 > 0x7c && fb12&3 == 0) {
+		return false
+	}
+	fb13 := u7 + fl0 + 0x0
+	fw13 := w.Window(13)
+	fp13, fo13 := fw13.Ptr, fb13-fw13.Base
+	if !(fo13 < fw13.End && fw13.End-fo13 > 0x7c && fb13&3 == 0) {
+		return false
+	}
+	fb14 := u9 + fl1 + 0x2c
+	fw14 := w.Window(14)
+	fp14, fo14 := fw14.Ptr, fb14-fw14.Base
+	if !(fo14 < fw14.End && fw14.End-fo14 > 0x7c && fb14&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb2 != fb8 && fb2+128 > fb8 && fb8+128 > fb2 {
+		return false
+	}
+	if fb2 != fb9 && fb2+128 > fb9 && fb9+128 > fb2 {
+		return false
+	}
+	if fb2 != fb10 && fb2+128 > fb10 && fb10+128 > fb2 {
+		return false
+	}
+	if fb2 != fb11 && fb2+128 > fb11 && fb11+128 > fb2 {
+		return false
+	}
+	if fb2 != fb12 && fb2+128 > fb12 && fb12+128 > fb2 {
+		return false
+	}
+	if fb2 != fb13 && fb2+128 > fb13 && fb13+128 > fb2 {
+		return false
+	}
+	if fb2 != fb14 && fb2+128 > fb14 && fb14+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb3 != fb8 && fb3+128 > fb8 && fb8+128 > fb3 {
+		return false
+	}
+	if fb3 != fb9 && fb3+128 > fb9 && fb9+128 > fb3 {
+		return false
+	}
+	if fb3 != fb10 && fb3+128 > fb10 && fb10+128 > fb3 {
+		return false
+	}
+	if fb3 != fb11 && fb3+128 > fb11 && fb11+128 > fb3 {
+		return false
+	}
+	if fb3 != fb12 && fb3+128 > fb12 && fb12+128 > fb3 {
+		return false
+	}
+	if fb3 != fb13 && fb3+128 > fb13 && fb13+128 > fb3 {
+		return false
+	}
+	if fb3 != fb14 && fb3+128 > fb14 && fb14+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb4 != fb8 && fb4+128 > fb8 && fb8+128 > fb4 {
+		return false
+	}
+	if fb4 != fb9 && fb4+128 > fb9 && fb9+128 > fb4 {
+		return false
+	}
+	if fb4 != fb10 && fb4+128 > fb10 && fb10+128 > fb4 {
+		return false
+	}
+	if fb4 != fb11 && fb4+128 > fb11 && fb11+128 > fb4 {
+		return false
+	}
+	if fb4 != fb12 && fb4+128 > fb12 && fb12+128 > fb4 {
+		return false
+	}
+	if fb4 != fb13 && fb4+128 > fb13 && fb13+128 > fb4 {
+		return false
+	}
+	if fb4 != fb14 && fb4+128 > fb14 && fb14+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb5 != fb8 && fb5+128 > fb8 && fb8+128 > fb5 {
+		return false
+	}
+	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
+		return false
+	}
+	if fb5 != fb10 && fb5+128 > fb10 && fb10+128 > fb5 {
+		return false
+	}
+	if fb5 != fb11 && fb5+128 > fb11 && fb11+128 > fb5 {
+		return false
+	}
+	if fb5 != fb12 && fb5+128 > fb12 && fb12+128 > fb5 {
+		return false
+	}
+	if fb5 != fb13 && fb5+128 > fb13 && fb13+128 > fb5 {
+		return false
+	}
+	if fb5 != fb14 && fb5+128 > fb14 && fb14+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
+		return false
+	}
+	if fb6 != fb9 && fb6+128 > fb9 && fb9+128 > fb6 {
+		return false
+	}
+	if fb6 != fb10 && fb6+128 > fb10 && fb10+128 > fb6 {
+		return false
+	}
+	if fb6 != fb11 && fb6+128 > fb11 && fb11+128 > fb6 {
+		return false
+	}
+	if fb6 != fb12 && fb6+128 > fb12 && fb12+128 > fb6 {
+		return false
+	}
+	if fb6 != fb13 && fb6+128 > fb13 && fb13+128 > fb6 {
+		return false
+	}
+	if fb6 != fb14 && fb6+128 > fb14 && fb14+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	if fb7 != fb8 && fb7+128 > fb8 && fb8+128 > fb7 {
+		return false
+	}
+	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
+		return false
+	}
+	if fb7 != fb10 && fb7+128 > fb10 && fb10+128 > fb7 {
+		return false
+	}
+	if fb7 != fb11 && fb7+128 > fb11 && fb11+128 > fb7 {
+		return false
+	}
+	if fb7 != fb12 && fb7+128 > fb12 && fb12+128 > fb7 {
+		return false
+	}
+	if fb7 != fb13 && fb7+128 > fb13 && fb13+128 > fb7 {
+		return false
+	}
+	if fb7 != fb14 && fb7+128 > fb14 && fb14+128 > fb7 {
+		return false
+	}
+	if fb8 != fb0 && fb8+128 > fb0 && fb0+128 > fb8 {
+		return false
+	}
+	if fb8 != fb1 && fb8+128 > fb1 && fb1+128 > fb8 {
+		return false
+	}
+	if fb8 != fb9 && fb8+128 > fb9 && fb9+128 > fb8 {
+		return false
+	}
+	if fb8 != fb10 && fb8+128 > fb10 && fb10+128 > fb8 {
+		return false
+	}
+	if fb8 != fb11 && fb8+128 > fb11 && fb11+128 > fb8 {
+		return false
+	}
+	if fb8 != fb12 && fb8+128 > fb12 && fb12+128 > fb8 {
+		return false
+	}
+	if fb8 != fb13 && fb8+128 > fb13 && fb13+128 > fb8 {
+		return false
+	}
+	if fb8 != fb14 && fb8+128 > fb14 && fb14+128 > fb8 {
+		return false
+	}
+	if fb9 != fb0 && fb9+128 > fb0 && fb0+128 > fb9 {
+		return false
+	}
+	if fb9 != fb1 && fb9+128 > fb1 && fb1+128 > fb9 {
+		return false
+	}
+	if fb9 != fb10 && fb9+128 > fb10 && fb10+128 > fb9 {
+		return false
+	}
+	if fb9 != fb11 && fb9+128 > fb11 && fb11+128 > fb9 {
+		return false
+	}
+	if fb9 != fb12 && fb9+128 > fb12 && fb12+128 > fb9 {
+		return false
+	}
+	if fb9 != fb13 && fb9+128 > fb13 && fb13+128 > fb9 {
+		return false
+	}
+	if fb9 != fb14 && fb9+128 > fb14 && fb14+128 > fb9 {
+		return false
+	}
+	if fb10 != fb0 && fb10+128 > fb0 && fb0+128 > fb10 {
+		return false
+	}
+	if fb10 != fb1 && fb10+128 > fb1 && fb1+128 > fb10 {
+		return false
+	}
+	if fb10 != fb11 && fb10+128 > fb11 && fb11+128 > fb10 {
+		return false
+	}
+	if fb10 != fb12 && fb10+128 > fb12 && fb12+128 > fb10 {
+		return false
+	}
+	if fb10 != fb13 && fb10+128 > fb13 && fb13+128 > fb10 {
+		return false
+	}
+	if fb10 != fb14 && fb10+128 > fb14 && fb14+128 > fb10 {
+		return false
+	}
+	if fb11 != fb0 && fb11+128 > fb0 && fb0+128 > fb11 {
+		return false
+	}
+	if fb11 != fb1 && fb11+128 > fb1 && fb1+128 > fb11 {
+		return false
+	}
+	if fb11 != fb12 && fb11+128 > fb12 && fb12+128 > fb11 {
+		return false
+	}
+	if fb11 != fb13 && fb11+128 > fb13 && fb13+128 > fb11 {
+		return false
+	}
+	if fb11 != fb14 && fb11+128 > fb14 && fb14+128 > fb11 {
+		return false
+	}
+	if fb12 != fb0 && fb12+128 > fb0 && fb0+128 > fb12 {
+		return false
+	}
+	if fb12 != fb1 && fb12+128 > fb1 && fb1+128 > fb12 {
+		return false
+	}
+	if fb12 != fb13 && fb12+128 > fb13 && fb13+128 > fb12 {
+		return false
+	}
+	if fb12 != fb14 && fb12+128 > fb14 && fb14+128 > fb12 {
+		return false
+	}
+	if fb14 != fb0 && fb14+128 > fb0 && fb0+128 > fb14 {
+		return false
+	}
+	if fb14 != fb1 && fb14+128 > fb1 && fb1+128 > fb14 {
+		return false
+	}
+	if fb14 != fb13 && fb14+128 > fb13 && fb13+128 > fb14 {
+		return false
+	}
+	// PTX lines 33, 34, 40, 41, 42, 43, 44, 45, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 63, 65, 67, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 80, 82: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h21 := uint32(u6) * uint32(u5)
+		for l := range 32 {
+			// 33: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 34: mad.lo.s32
+			v20 := uint64(uint32(h21 + uint32(v19)))
+			// 40: mul.wide.s32
+			v22 := uint64(uint64(int64(int32(v20)) * int64(int32(k0))))
+			// 41: add.s64
+			v23 := uint64(uint64(u8) + uint64(v22))
+			_ = v23
+			// 42: add.s64
+			v24 := uint64(uint64(u7) + uint64(v22))
+			_ = v24
+			// 43: ld.global.u32
+			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 44: and.b32
+			v26 := uint64(uint32(v25) & uint32(k2))
+			// 45: mul.lo.s32
+			v27 := uint64(uint32(v20) * uint32(k1))
+			// 47: mul.wide.s32
+			v28 := uint64(uint64(int64(int32(v27)) * int64(int32(k0))))
+			// 48: add.s64
+			v29 := uint64(uint64(u9) + uint64(v28))
+			_ = v29
+			// 49: ld.global.u32
+			v30 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 50: popc.b32
+			v31 := uint64(bits.OnesCount64(uint64(uint32(v30))))
+			// 51: st.global.u32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v31))
+			// 52: clz.b32
+			v32 := uint64(bits.LeadingZeros64(uint64(uint32(v30))) - 32)
+			// 53: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v32))
+			// 54: brev.b32
+			v33 := bits.Reverse64(v30) >> 32
+			// 55: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v33))
+			// 56: shl.b32
+			v34 := uint64(uint32(v30) << uint32(v26))
+			// 57: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v34))
+			// 58: shr.u32
+			v35 := uint64(uint32(v30) >> uint32(v26))
+			// 59: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v35))
+			// 60: shr.s32
+			v36 := uint64(uint32(int32(v30) >> uint32(v26)))
+			// 61: st.global.u32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v36))
+			// 63: shf.l.wrap.b32
+			v37 := uint64(isa.Shf(uint32(v30), uint32(v30), uint32(v26), true, false))
+			// 65: st.global.u32
+			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v37))
+			// 67: shf.r.wrap.b32
+			v38 := uint64(isa.Shf(uint32(v30), uint32(v30), uint32(v26), false, false))
+			// 69: st.global.u32
+			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v38))
+			// 70: bfind.shiftamt.u32
+			v39 := uint64(isa.Bfind(v33, 32, false, true))
+			// 71: add.s32
+			v40 := uint64(uint32(v39) + uint32(k3))
+			// 72: st.global.u32
+			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v40))
+			// 73: neg.s32
+			v41 := uint64(-uint32(v30))
+			// 74: and.b32
+			v42 := uint64(uint32(v30) & uint32(v41))
+			// 75: st.global.u32
+			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v42))
+			// 76: and.b32
+			v43 := uint64(uint32(v31) & uint32(k3))
+			// 77: st.global.u32
+			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v43))
+			// 78: ld.global.u32
+			v44 := runtime.Load32(fp13, fo13+uint64(l)<<2)
+			// 80: shf.l.wrap.b32
+			v45 := uint64(isa.Shf(uint32(v30), uint32(v44), uint32(v26), true, false))
+			// 82: st.global.u32
+			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v45))
+		}
+	}
+	// 35: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // bitops32Block0 runs block 0 of kernel bitops32 for the lanes m (budget 0: counting statistics).
@@ -1279,7 +1903,7 @@ func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bitops32Block2 runs block 2 of kernel bitops32 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 38-82
 func bitops32Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bitops32Block2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bitops32Block2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2082,6 +2706,12 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 100-107; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, bitops64Trace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			bitops64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2118,6 +2748,246 @@ func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// bitops64Trace0 runs blocks 0 and 2 of kernel bitops64 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func bitops64Trace0(w *runtime.Warp, m uint32, budget int) bool {
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	k0 := uint64(0x8)
+	k1 := uint64(0x2)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0xd)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 100: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/bitops.ptx:100")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 101: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/bitops.ptx:101")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 102: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/bitops.ptx:102")
+	}
+	// PTX line 103: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	// PTX line 104: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 110: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u2)
+	// PTX line 114: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h10 := uint32(u5) * uint32(u4)
+		for l := range 32 {
+			// 105: mov.u32
+			v8 := uint64(uint64(tid0[l]))
+			// 106: mad.lo.s32
+			v9 := uint64(uint32(h10 + uint32(v8)))
+			switch l {
+			case 0:
+				g0 = v9
+			case 31:
+				g31 = v9
+			}
+			// 111: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k0))))
+			// 112: add.s64
+			v12 := uint64(uint64(u6) + uint64(v11))
+			_ = v12
+			// 113: shl.b32
+			v13 := uint64(uint32(v9) << uint32(k1))
+			// 115: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 116: add.s64
+			v15 := uint64(uint64(u7) + uint64(v14))
+			_ = v15
+			// 117: the index of ld.global.u64
+			fd0 := v11 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 120: the index of st.global.u64
+			fd1 := v14 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u3)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u6 + fl0 + 0x0
+	fw0 := w.Window(15)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := u7 + fl1 + 0x0
+	fw1 := w.Window(16)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := u7 + fl1 + 0x8
+	fw2 := w.Window(17)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := u7 + fl1 + 0x10
+	fw3 := w.Window(18)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	fb4 := u7 + fl1 + 0x18
+	fw4 := w.Window(19)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0xf8 && fb4&7 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+256 > fb0 && fb0+256 > fb1 {
+		return false
+	}
+	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
+		return false
+	}
+	if fb1 != fb3 && fb1+256 > fb3 && fb3+256 > fb1 {
+		return false
+	}
+	if fb1 != fb4 && fb1+256 > fb4 && fb4+256 > fb1 {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+256 > fb4 && fb4+256 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
+		return false
+	}
+	// PTX lines 105, 106, 111, 112, 113, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 128, 132, 134, 135, 136, 137: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h18 := uint32(u5) * uint32(u4)
+		for l := range 32 {
+			// 105: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 106: mad.lo.s32
+			v17 := uint64(uint32(h18 + uint32(v16)))
+			// 111: mul.wide.s32
+			v19 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+			// 112: add.s64
+			v20 := uint64(uint64(u6) + uint64(v19))
+			_ = v20
+			// 113: shl.b32
+			v21 := uint64(uint32(v17) << uint32(k1))
+			// 115: mul.wide.s32
+			v22 := uint64(uint64(int64(int32(v21)) * int64(int32(k0))))
+			// 116: add.s64
+			v23 := uint64(uint64(u7) + uint64(v22))
+			_ = v23
+			// 117: ld.global.u64
+			v24 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			// 118: popc.b64
+			v25 := uint64(bits.OnesCount64(uint64(uint64(v24))))
+			// 119: cvt.u64.u32
+			v26 := uint64(uint64(uint32(v25)))
+			// 120: st.global.u64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v26))
+			// 121: clz.b64
+			v27 := uint64(bits.LeadingZeros64(uint64(uint64(v24))) - 0)
+			// 122: cvt.u64.u32
+			v28 := uint64(uint64(uint32(v27)))
+			// 123: st.global.u64
+			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v28))
+			// 124: brev.b64
+			v29 := bits.Reverse64(v24) >> 0
+			// 125: st.global.u64
+			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v29))
+			// 128: mov.b64
+			m30 := v24
+			m30_0 := m30 >> 0 & k2
+			r20[l] = m30_0
+			m30_1 := m30 >> 32 & k2
+			r21[l] = m30_1
+			// 132: mov.b64
+			m31 := v24
+			m31_0 := m31 >> 0 & k2
+			r23[l] = m31_0
+			m31_1 := m31 >> 32 & k2
+			r22[l] = m31_1
+			// 134: shf.l.wrap.b32
+			v32 := uint64(isa.Shf(uint32(r23[l]), uint32(r21[l]), uint32(k3), true, false))
+			// 135: shf.l.wrap.b32
+			v33 := uint64(isa.Shf(uint32(r21[l]), uint32(r23[l]), uint32(k3), true, false))
+			// 136: mov.b64
+			v34 := uint64(uint32(v33)) | (uint64(uint32(v32)) << 32)
+			// 137: st.global.u64
+			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v34))
+		}
+	}
+	// 107: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // bitops64Block0 runs block 0 of kernel bitops64 for the lanes m (budget 0: counting statistics).
@@ -2422,7 +3292,7 @@ func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bitops64Block2 runs block 2 of kernel bitops64 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 110-137
 func bitops64Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bitops64Block2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, bitops64Block2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/cg_tiles.ptx",
-	NumPasses:  16,
+	NumPasses:  19,
 	NumWindows: 10,
 	SM:         80,
 	SharedSize: 1088,
@@ -3288,6 +3288,12 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 		switch pc {
 		case 0:
 			// b0, PTX lines 38-60; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 22 && w.PassOK(0) && w.PassDone(0, tileReduce64Trace0(w, m, budget)) {
+				// blocks 0 and 22 ran: on from block 22
+				pc, budget = 22, budget-1
+				next = 1
+				break
+			}
 			tileReduce64Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -3659,6 +3665,181 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	}
 }
 
+// tileReduce64Trace0 runs blocks 0 and 22 of kernel tile_reduce64 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func tileReduce64Trace0(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	k1 := uint64(0x2)
+	k2 := uint64(0x7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 38: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:38")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 39: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:39")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 40: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:40")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 41: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:41")
+	}
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 48: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().Y))
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 55: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r8, m, u6)
+	// PTX line 65: mov.u32, warp-uniform
+	u7 := uint64(k0)
+	// PTX line 67: mov.u32, warp-uniform
+	u8 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		for l := range 32 {
+			// 49: mov.u32
+			v9 := uint64(uint64(tid2[l]))
+			// 50: mov.u32
+			v10 := uint64(uint64(tid1[l]))
+			// 53: mad.lo.s32
+			v11 := uint64(uint32(uint32(u5)*uint32(v9) + uint32(v10)))
+			// 56: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 58: mad.lo.s32
+			v13 := uint64(uint32(uint32(v11)*uint32(u6) + uint32(v12)))
+			switch l {
+			case 0:
+				g0 = v13
+			case 31:
+				g31 = v13
+			}
+			// 64: shl.b32
+			v14 := uint64(uint32(v13) << uint32(k1))
+			// 66: add.s32
+			v15 := uint64(uint32(u7) + uint32(v14))
+			// 68: the address of st.shared.u32
+			fd0 := uint64(uint64(uint32(v15))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k2)), runtime.StepGT) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 49, 50, 53, 56, 58, 64, 66, 68: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		for l := range 32 {
+			// 49: mov.u32
+			v16 := uint64(uint64(tid2[l]))
+			// 50: mov.u32
+			v17 := uint64(uint64(tid1[l]))
+			// 53: mad.lo.s32
+			v18 := uint64(uint32(uint32(u5)*uint32(v16) + uint32(v17)))
+			// 56: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			r9[l] = v19
+			// 58: mad.lo.s32
+			v20 := uint64(uint32(uint32(v18)*uint32(u6) + uint32(v19)))
+			r10[l] = v20
+			// 64: shl.b32
+			v21 := uint64(uint32(v20) << uint32(k1))
+			// 66: add.s32
+			v22 := uint64(uint32(u7) + uint32(v21))
+			_ = v22
+			// 68: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u8))
+		}
+	}
+	// 60: setp.gt.u32, whose lanes the check above gave
+	w.P[0] = 0x0
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+	return true
+}
+
 // tileReduce64Block0 runs block 0 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 38-60; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 func tileReduce64Block0(w *runtime.Warp, m uint32, budget int) {
@@ -4016,7 +4197,7 @@ func tileReduce64Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce64Block3 runs block 3 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB0_4), PTX lines 111-118; divergent, reconverges at block 24 (b17)
 func tileReduce64Block3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, tileReduce64Block3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, tileReduce64Block3Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -4501,7 +4682,7 @@ func tileReduce64Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce64Block13 runs block 13 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB0_13), PTX lines 256-256; the lanes wait here for those bar.warp.sync at line 260 names
 func tileReduce64Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, tileReduce64Block13Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, tileReduce64Block13Warp(w, m, budget)) {
 		return
 	}
 	r34 := w.Reg(34)
@@ -4803,7 +4984,7 @@ func tileReduce64Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce64Block17 runs block 17 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB0_19), PTX lines 306-319; divergent, reconverges at block 35 (b27)
 func tileReduce64Block17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, tileReduce64Block17Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, tileReduce64Block17Warp(w, m, budget)) {
 		return
 	}
 	r76 := w.Reg(76)
@@ -5141,7 +5322,7 @@ func tileReduce64Block19Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce64Block19 runs block 19 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB0_22), PTX lines 333-338; divergent, reconverges at block 37 (b29)
 func tileReduce64Block19(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, tileReduce64Block19Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, tileReduce64Block19Warp(w, m, budget)) {
 		return
 	}
 	r76 := w.Reg(76)
@@ -5296,7 +5477,7 @@ func tileReduce64Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce64Block20 runs block 20 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB0_23), PTX lines 343-347
 func tileReduce64Block20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, tileReduce64Block20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, tileReduce64Block20Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5411,7 +5592,7 @@ func tileReduce64Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce64Block22 runs block 22 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 64-68
 func tileReduce64Block22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, tileReduce64Block22Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, tileReduce64Block22Warp(w, m, budget)) {
 		return
 	}
 	r10 := w.Reg(10)
@@ -5821,7 +6002,7 @@ func tileReduce64Block31Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce64Block31 runs block 31 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
 // b23, PTX lines 274-277
 func tileReduce64Block31(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, tileReduce64Block31Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, tileReduce64Block31Warp(w, m, budget)) {
 		return
 	}
 	r16 := w.Reg(16)
@@ -6055,6 +6236,12 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		switch pc {
 		case 0:
 			// b0, PTX lines 371-393; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			if m == 0xffffffff && budget > 1 && stop != 22 && w.PassOK(8) && w.PassDone(8, tileReduce128Trace0(w, m, budget)) {
+				// blocks 0 and 22 ran: on from block 22
+				pc, budget = 22, budget-1
+				next = 1
+				break
+			}
 			tileReduce128Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6433,6 +6620,181 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 	}
 }
 
+// tileReduce128Trace0 runs blocks 0 and 22 of kernel tile_reduce128 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func tileReduce128Trace0(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	k1 := uint64(0x2)
+	k2 := uint64(0x7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 371: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:371")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 372: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:372")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 373: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:373")
+	}
+	runtime.Broadcast(r2, m, u3)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 374: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/cg_tiles.ptx:374")
+	}
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 381: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().Y))
+	runtime.Broadcast(r4, m, u5)
+	// PTX line 388: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r8, m, u6)
+	// PTX line 398: mov.u32, warp-uniform
+	u7 := uint64(k0)
+	// PTX line 400: mov.u32, warp-uniform
+	u8 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		for l := range 32 {
+			// 382: mov.u32
+			v9 := uint64(uint64(tid2[l]))
+			// 383: mov.u32
+			v10 := uint64(uint64(tid1[l]))
+			// 386: mad.lo.s32
+			v11 := uint64(uint32(uint32(u5)*uint32(v9) + uint32(v10)))
+			// 389: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 391: mad.lo.s32
+			v13 := uint64(uint32(uint32(v11)*uint32(u6) + uint32(v12)))
+			switch l {
+			case 0:
+				g0 = v13
+			case 31:
+				g31 = v13
+			}
+			// 397: shl.b32
+			v14 := uint64(uint32(v13) << uint32(k1))
+			// 399: add.s32
+			v15 := uint64(uint32(u7) + uint32(v14))
+			// 401: the address of st.shared.u32
+			fd0 := uint64(uint64(uint32(v15))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k2)), runtime.StepGT) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 382, 383, 386, 389, 391, 397, 399, 401: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		for l := range 32 {
+			// 382: mov.u32
+			v16 := uint64(uint64(tid2[l]))
+			// 383: mov.u32
+			v17 := uint64(uint64(tid1[l]))
+			// 386: mad.lo.s32
+			v18 := uint64(uint32(uint32(u5)*uint32(v16) + uint32(v17)))
+			// 389: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			r9[l] = v19
+			// 391: mad.lo.s32
+			v20 := uint64(uint32(uint32(v18)*uint32(u6) + uint32(v19)))
+			r10[l] = v20
+			// 397: shl.b32
+			v21 := uint64(uint32(v20) << uint32(k1))
+			// 399: add.s32
+			v22 := uint64(uint32(u7) + uint32(v21))
+			_ = v22
+			// 401: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u8))
+		}
+	}
+	// 393: setp.gt.u32, whose lanes the check above gave
+	w.P[0] = 0x0
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u4
+	return true
+}
+
 // tileReduce128Block0 runs block 0 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 371-393; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 func tileReduce128Block0(w *runtime.Warp, m uint32, budget int) {
@@ -6790,7 +7152,7 @@ func tileReduce128Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block3 runs block 3 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_4), PTX lines 444-451; divergent, reconverges at block 24 (b17)
 func tileReduce128Block3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, tileReduce128Block3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, tileReduce128Block3Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -7278,7 +7640,7 @@ func tileReduce128Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block13 runs block 13 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b8 ($L__BB1_13), PTX lines 603-603; the lanes wait here for those bar.warp.sync at line 607 names
 func tileReduce128Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, tileReduce128Block13Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, tileReduce128Block13Warp(w, m, budget)) {
 		return
 	}
 	r34 := w.Reg(34)
@@ -7580,7 +7942,7 @@ func tileReduce128Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block17 runs block 17 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b10 ($L__BB1_19), PTX lines 652-665; divergent, reconverges at block 36 (b27)
 func tileReduce128Block17(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, tileReduce128Block17Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, tileReduce128Block17Warp(w, m, budget)) {
 		return
 	}
 	r83 := w.Reg(83)
@@ -7918,7 +8280,7 @@ func tileReduce128Block19Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block19 runs block 19 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b12 ($L__BB1_22), PTX lines 679-684; divergent, reconverges at block 38 (b29)
 func tileReduce128Block19(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, tileReduce128Block19Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, tileReduce128Block19Warp(w, m, budget)) {
 		return
 	}
 	r83 := w.Reg(83)
@@ -8073,7 +8435,7 @@ func tileReduce128Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block20 runs block 20 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b13 ($L__BB1_23), PTX lines 689-693
 func tileReduce128Block20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, tileReduce128Block20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, tileReduce128Block20Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -8188,7 +8550,7 @@ func tileReduce128Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block22 runs block 22 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 397-401
 func tileReduce128Block22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, tileReduce128Block22Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, tileReduce128Block22Warp(w, m, budget)) {
 		return
 	}
 	r10 := w.Reg(10)
@@ -8684,7 +9046,7 @@ func tileReduce128Block32Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileReduce128Block32 runs block 32 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
 // b23, PTX lines 621-623
 func tileReduce128Block32(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, tileReduce128Block32Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, tileReduce128Block32Warp(w, m, budget)) {
 		return
 	}
 	r40 := w.Reg(40)
@@ -8913,6 +9275,12 @@ func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 716-736; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+			if m == 0xffffffff && budget > 1 && stop != 8 && w.PassOK(16) && w.PassDone(16, tileShuffleTrace0(w, m, budget)) {
+				// blocks 0 and 8 ran: on from block 8
+				pc, budget = 8, budget-1
+				next = 1
+				break
+			}
 			tileShuffleBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -9021,6 +9389,160 @@ func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// tileShuffleTrace0 runs blocks 0 and 8 of kernel tile_shuffle for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func tileShuffleTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	k0 := uint64(0x0)
+	k1 := uint64(0x2)
+	k2 := uint64(0x7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 716: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:716")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 717: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:717")
+	}
+	runtime.Broadcast(r1, m, u2)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 718: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/cg_tiles.ptx:718")
+	}
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 724: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().Y))
+	// PTX line 731: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r7, m, u5)
+	// PTX line 741: mov.u32, warp-uniform
+	u6 := uint64(k0)
+	// PTX line 743: mov.u32, warp-uniform
+	u7 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		for l := range 32 {
+			// 725: mov.u32
+			v8 := uint64(uint64(tid2[l]))
+			// 726: mov.u32
+			v9 := uint64(uint64(tid1[l]))
+			// 729: mad.lo.s32
+			v10 := uint64(uint32(uint32(u4)*uint32(v8) + uint32(v9)))
+			// 732: mov.u32
+			v11 := uint64(uint64(tid0[l]))
+			// 734: mad.lo.s32
+			v12 := uint64(uint32(uint32(v10)*uint32(u5) + uint32(v11)))
+			switch l {
+			case 0:
+				g0 = v12
+			case 31:
+				g31 = v12
+			}
+			// 740: shl.b32
+			v13 := uint64(uint32(v12) << uint32(k1))
+			// 742: add.s32
+			v14 := uint64(uint32(u6) + uint32(v13))
+			// 744: the address of st.shared.u32
+			fd0 := uint64(uint64(uint32(v14))) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k2)), runtime.StepGT) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	sh := w.SharedMem()
+	fp0, fo0 := runtime.MemPtr(sh), fb0
+	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 725, 726, 729, 732, 734, 740, 742, 744: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		tid1 := &w.Tid[1]
+		tid2 := &w.Tid[2]
+		for l := range 32 {
+			// 725: mov.u32
+			v15 := uint64(uint64(tid2[l]))
+			// 726: mov.u32
+			v16 := uint64(uint64(tid1[l]))
+			// 729: mad.lo.s32
+			v17 := uint64(uint32(uint32(u4)*uint32(v15) + uint32(v16)))
+			// 732: mov.u32
+			v18 := uint64(uint64(tid0[l]))
+			r8[l] = v18
+			// 734: mad.lo.s32
+			v19 := uint64(uint32(uint32(v17)*uint32(u5) + uint32(v18)))
+			r9[l] = v19
+			// 740: shl.b32
+			v20 := uint64(uint32(v19) << uint32(k1))
+			// 742: add.s32
+			v21 := uint64(uint32(u6) + uint32(v20))
+			_ = v21
+			// 744: st.shared.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u7))
+		}
+	}
+	// 736: setp.gt.u32, whose lanes the check above gave
+	w.P[0] = 0x0
+	_ = u1
+	_ = u2
+	_ = u3
+	return true
 }
 
 // tileShuffleBlock0 runs block 0 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
@@ -9764,7 +10286,7 @@ func tileShuffleBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // tileShuffleBlock8 runs block 8 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
 // b5, PTX lines 740-744
 func tileShuffleBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, tileShuffleBlock8Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, tileShuffleBlock8Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -10014,7 +10536,7 @@ func warpSizeBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 // warpSizeBlock0 runs block 0 of kernel warp_size for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 869-885; ret
 func warpSizeBlock0(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, warpSizeBlock0Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(18) && w.PassDone(18, warpSizeBlock0Warp(w, m, budget)) {
 		return
 	}
 	k0 := uint64(0x20)

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/dynamic_shared.ptx",
-	NumPasses:  7,
+	NumPasses:  9,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
@@ -1116,6 +1116,12 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 65-76; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			if m == 0xffffffff && budget > 1 && stop != 8 && w.PassOK(1) && w.PassDone(1, stencil3Trace0(w, m, budget)) {
+				// blocks 0 and 8 ran: on from block 8
+				pc, budget = 8, budget-1
+				next = 1
+				break
+			}
 			stencil3Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1234,6 +1240,12 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 2
 		case 11:
 			// b10, PTX lines 105-107; divergent, reconverges at block 4 (b4 ($L__BB1_9))
+			if m == 0xffffffff && budget > 1 && stop != 12 && w.PassOK(6) && w.PassDone(6, stencil3Trace11(w, m, budget)) {
+				// blocks 11 and 12 ran: on from block 12
+				pc, budget = 12, budget-1
+				next = 4
+				break
+			}
 			stencil3Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1274,6 +1286,154 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// stencil3Trace0 runs blocks 0 and 8 of kernel stencil3 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func stencil3Trace0(w *runtime.Warp, m uint32, budget int) bool {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	r9 := w.Reg(9)
+	r10 := w.Reg(10)
+	k0 := uint64(0x0)
+	k1 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 65: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:65")
+	}
+	runtime.Broadcast(r0, m, u1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 66: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/dynamic_shared.ptx:66")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 67: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/dynamic_shared.ptx:67")
+	}
+	runtime.Broadcast(r2, m, u3)
+	// PTX line 68: mov.u32, warp-uniform
+	u4 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r3, m, u4)
+	// PTX line 69: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 73: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u2)
+	// PTX line 76: mov.f32, warp-uniform
+	u7 := uint64(k0)
+	runtime.Broadcast(r10, m, u7)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h10 := uint32(u5) * uint32(u4)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 70: mov.u32
+			v8 := uint64(uint64(tid0[l]))
+			// 71: mad.lo.s32
+			v9 := uint64(uint32(h10 + uint32(v8)))
+			switch l {
+			case 0:
+				g0 = v9
+			case 31:
+				g31 = v9
+			}
+			// 74: mul.wide.s32
+			v11 := uint64(uint64(int64(int32(v9)) * int64(int32(k1))))
+			// 75: add.s64
+			v12 := uint64(uint64(u6) + uint64(v11))
+			_ = v12
+			// 79: the index of ld.global.f32
+			fd0 := v11 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u3)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u6 + fl0 + 0x0
+	fw0 := w.Window(2)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 70, 71, 74, 75, 79: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h15 := uint32(u5) * uint32(u4)
+		for l := range 32 {
+			// 70: mov.u32
+			v13 := uint64(uint64(tid0[l]))
+			r5[l] = v13
+			// 71: mad.lo.s32
+			v14 := uint64(uint32(h15 + uint32(v13)))
+			r6[l] = v14
+			// 74: mul.wide.s32
+			v16 := uint64(uint64(int64(int32(v14)) * int64(int32(k1))))
+			r8[l] = v16
+			// 75: add.s64
+			v17 := uint64(uint64(u6) + uint64(v16))
+			r9[l] = v17
+			// 79: ld.global.f32
+			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r10[l] = v18
+		}
+	}
+	// 72: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	_ = u1
+	_ = u7
+	return true
 }
 
 // stencil3Block0 runs block 0 of kernel stencil3 for the lanes m (budget 0: counting statistics).
@@ -1483,7 +1643,7 @@ func stencil3Block1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block1 runs block 1 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_2), PTX lines 82-86; divergent, reconverges at block 3 (b3 ($L__BB1_6))
 func stencil3Block1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, stencil3Block1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, stencil3Block1Warp(w, m, budget)) {
 		return
 	}
 	r5 := w.Reg(5)
@@ -1672,7 +1832,7 @@ func stencil3Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block4 runs block 4 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_9), PTX lines 113-113
 func stencil3Block4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, stencil3Block4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, stencil3Block4Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -1765,7 +1925,7 @@ func stencil3Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block8 runs block 8 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b7, PTX lines 79-79
 func stencil3Block8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, stencil3Block8Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, stencil3Block8Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -1968,7 +2128,7 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block10 runs block 10 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 95-95
 func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, stencil3Block10Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, stencil3Block10Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -2028,6 +2188,72 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 		}
 		flt.Raise(w)
 	}
+}
+
+// stencil3Trace11 runs blocks 11 and 12 of kernel stencil3 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func stencil3Trace11(w *runtime.Warp, m uint32, budget int) bool {
+	r2 := w.Reg(2)
+	r6 := w.Reg(6)
+	r9 := w.Reg(9)
+	r17 := w.Reg(17)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	// PTX line 107: mov.f32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r17, m, u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 105: add.s32
+			v2 := uint64(uint32(r6[l]) + uint32(k1))
+			switch l {
+			case 0:
+				g0 = v2
+			case 31:
+				g31 = v2
+			}
+			// 110: the address of ld.global.f32
+			fd0 := uint64(r9[l]) + 0x4 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(r2[0])), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 105, 110: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 105: add.s32
+			v3 := uint64(uint32(r6[l]) + uint32(k1))
+			_ = v3
+			// 110: ld.global.f32
+			v4 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			r17[l] = v4
+		}
+	}
+	// 106: setp.ge.s32, whose lanes the check above gave
+	w.P[6] = 0x0
+	_ = u1
+	return true
 }
 
 // stencil3Block11 runs block 11 of kernel stencil3 for the lanes m (budget 0: counting statistics).
@@ -2134,7 +2360,7 @@ func stencil3Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block12 runs block 12 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 110-110
 func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, stencil3Block12Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, stencil3Block12Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -2305,7 +2531,7 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block13 runs block 13 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 119-127
 func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, stencil3Block13Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, stencil3Block13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/fapprox.ptx",
-	NumPasses:  1,
+	NumPasses:  2,
 	NumWindows: 8,
 	SM:         80,
 	SharedSize: 0,
@@ -258,6 +258,12 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, fapproxTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			fapproxBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -294,6 +300,325 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// fapproxTrace0 runs blocks 0 and 2 of kernel fapprox for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x6)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fapprox.ptx:28")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fapprox.ptx:29")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fapprox.ptx:30")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/fapprox.ptx:31")
+	}
+	// PTX line 32: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 33: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u2)
+	// PTX line 42: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u3)
+	// PTX line 46: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h12 := uint32(u6) * uint32(u5)
+		for l := range 32 {
+			// 34: mov.u32
+			v10 := uint64(uint64(tid0[l]))
+			// 35: mad.lo.s32
+			v11 := uint64(uint32(h12 + uint32(v10)))
+			switch l {
+			case 0:
+				g0 = v11
+			case 31:
+				g31 = v11
+			}
+			// 40: mul.wide.s32
+			v13 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+			// 41: add.s64
+			v14 := uint64(uint64(u7) + uint64(v13))
+			_ = v14
+			// 43: add.s64
+			v15 := uint64(uint64(u8) + uint64(v13))
+			_ = v15
+			// 44: the index of ld.global.f32
+			fd0 := v13 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 45: mul.lo.s32
+			v16 := uint64(uint32(v11) * uint32(k1))
+			// 47: mul.wide.s32
+			v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+			// 48: add.s64
+			v18 := uint64(uint64(u9) + uint64(v17))
+			_ = v18
+			// 51: the index of st.global.f32
+			fd1 := v17 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u4)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u8 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u7 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u9 + fl1 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u9 + fl1 + 0x4
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u9 + fl1 + 0x8
+	fw4 := w.Window(4)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u9 + fl1 + 0xc
+	fw5 := w.Window(5)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u9 + fl1 + 0x10
+	fw6 := w.Window(6)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	fb7 := u9 + fl1 + 0x14
+	fw7 := w.Window(7)
+	fp7, fo7 := fw7.Ptr, fb7-fw7.Base
+	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb2 != fb6 && fb2+128 > fb6 && fb6+128 > fb2 {
+		return false
+	}
+	if fb2 != fb7 && fb2+128 > fb7 && fb7+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb3 != fb7 && fb3+128 > fb7 && fb7+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb4 != fb7 && fb4+128 > fb7 && fb7+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb7 && fb6+128 > fb7 && fb7+128 > fb6 {
+		return false
+	}
+	if fb7 != fb0 && fb7+128 > fb0 && fb0+128 > fb7 {
+		return false
+	}
+	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
+		return false
+	}
+	// PTX lines 34, 35, 40, 41, 43, 44, 45, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 60, 61, 62, 63, 64: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h21 := uint32(u6) * uint32(u5)
+		for l := range 32 {
+			// 34: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 35: mad.lo.s32
+			v20 := uint64(uint32(h21 + uint32(v19)))
+			// 40: mul.wide.s32
+			v22 := uint64(uint64(int64(int32(v20)) * int64(int32(k0))))
+			// 41: add.s64
+			v23 := uint64(uint64(u7) + uint64(v22))
+			_ = v23
+			// 43: add.s64
+			v24 := uint64(uint64(u8) + uint64(v22))
+			_ = v24
+			// 44: ld.global.f32
+			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 45: mul.lo.s32
+			v26 := uint64(uint32(v20) * uint32(k1))
+			// 47: mul.wide.s32
+			v27 := uint64(uint64(int64(int32(v26)) * int64(int32(k0))))
+			// 48: add.s64
+			v28 := uint64(uint64(u9) + uint64(v27))
+			_ = v28
+			// 49: ld.global.f32
+			v29 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 50: sin.approx.f32
+			v30 := uint64(isa.SinApproxF32(uint32(v29)))
+			// 51: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v30))
+			// 52: cos.approx.f32
+			v31 := uint64(isa.CosApproxF32(uint32(v29)))
+			// 53: st.global.f32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v31))
+			// 54: abs.f32
+			v32 := uint64(isa.AbsF32(uint32(v29)))
+			// 55: lg2.approx.f32
+			v33 := uint64(isa.Lg2ApproxF32(uint32(v32)))
+			// 56: st.global.f32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v33))
+			// 58: ex2.approx.f32
+			v34 := uint64(isa.Ex2ApproxF32(uint32(v29)))
+			// 60: st.global.f32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v34))
+			// 61: rsqrt.approx.f32
+			v35 := uint64(isa.RsqrtApproxF32(uint32(v32)))
+			// 62: st.global.f32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v35))
+			// 63: div.approx.f32
+			v36 := uint64(isa.DivApproxF32(uint32(v29), uint32(v25)))
+			// 64: st.global.f32
+			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v36))
+		}
+	}
+	// 36: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // fapproxBlock0 runs block 0 of kernel fapprox for the lanes m (budget 0: counting statistics).
@@ -697,7 +1022,7 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // fapproxBlock2 runs block 2 of kernel fapprox for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 39-64
 func fapproxBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, fapproxBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, fapproxBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

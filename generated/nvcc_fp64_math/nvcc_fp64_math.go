@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/fp64_math.ptx",
-	NumPasses:  3,
+	NumPasses:  4,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
@@ -687,6 +687,12 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, dnormTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			dnormBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -723,6 +729,252 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// dnormTrace0 runs blocks 0 and 2 of kernel dnorm for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func dnormTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x3ff0000000000000)
+	k1 := uint64(0x8)
+	k2 := uint64(0x1)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:28")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:29")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/fp64_math.ptx:30")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 28 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/nvcc/fp64_math.ptx:31")
+	}
+	// PTX line 32: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.NTID().X))
+	// PTX line 33: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u2)
+	// PTX line 42: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u3)
+	// PTX line 50: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u1)
+	// PTX line 56: mov.f64, warp-uniform
+	u10 := uint64(k0)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h13 := uint32(u6) * uint32(u5)
+		for l := range 32 {
+			// 34: mov.u32
+			v11 := uint64(uint64(tid0[l]))
+			// 35: mad.lo.s32
+			v12 := uint64(uint32(h13 + uint32(v11)))
+			switch l {
+			case 0:
+				g0 = v12
+			case 31:
+				g31 = v12
+			}
+			// 40: mul.wide.s32
+			v14 := uint64(uint64(int64(int32(v12)) * int64(int32(k1))))
+			// 41: add.s64
+			v15 := uint64(uint64(u7) + uint64(v14))
+			_ = v15
+			// 43: add.s64
+			v16 := uint64(uint64(u8) + uint64(v14))
+			_ = v16
+			// 44: the index of ld.global.f64
+			fd0 := v14 - uint64(l)<<3
+			fl0 &= fd0
+			fh0 |= fd0
+			// 49: shl.b32
+			v17 := uint64(uint32(v12) << uint32(k2))
+			// 51: mul.wide.s32
+			v18 := uint64(uint64(int64(int32(v17)) * int64(int32(k1))))
+			// 52: add.s64
+			v19 := uint64(uint64(u9) + uint64(v18))
+			_ = v19
+			// 53: the index of st.global.f64
+			fd1 := v18 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u4)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u7 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
+		return false
+	}
+	fb1 := u8 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	fb2 := u9 + fl1 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0xf8 && fb2&7 == 0) {
+		return false
+	}
+	fb3 := u9 + fl1 + 0x8
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0xf8 && fb3&7 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+256 > fb0 && fb0+256 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+256 > fb1 && fb1+256 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+256 > fb0 && fb0+256 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+256 > fb1 && fb1+256 > fb3 {
+		return false
+	}
+	// PTX lines 34, 35, 40, 41, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 57, 58, 59: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h22 := uint32(u6) * uint32(u5)
+		{
+			var v21_s [32]uint64
+			var v26_s [32]uint64
+			var v27_s [32]uint64
+			var v28_s [32]uint64
+			var v29_s [32]uint64
+			for l := range 32 {
+				// 34: mov.u32
+				v20 := uint64(uint64(tid0[l]))
+				// 35: mad.lo.s32
+				v21 := uint64(uint32(h22 + uint32(v20)))
+				// 40: mul.wide.s32
+				v23 := uint64(uint64(int64(int32(v21)) * int64(int32(k1))))
+				// 41: add.s64
+				v24 := uint64(uint64(u7) + uint64(v23))
+				_ = v24
+				// 43: add.s64
+				v25 := uint64(uint64(u8) + uint64(v23))
+				_ = v25
+				// 44: ld.global.f64
+				v26 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+				// 45: ld.global.f64
+				v27 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+				// 46: mul.f64
+				v28 := isa.MulF64RN(v27, v27)
+				v26_s[l] = v26
+				v28_s[l] = v28
+				v21_s[l] = v21
+				v27_s[l] = v27
+			}
+			for l := range 32 {
+				v26 := v26_s[l]
+				v28 := v28_s[l]
+				// 47: fma.rn.f64
+				v29 := isa.FmaF64RN(v26, v26, v28)
+				v29_s[l] = v29
+			}
+			for l := range 32 {
+				v29 := v29_s[l]
+				v21 := v21_s[l]
+				v26 := v26_s[l]
+				v27 := v27_s[l]
+				// 48: sqrt.rn.f64
+				v30 := isa.SqrtF64(v29, isa.RN)
+				// 49: shl.b32
+				v31 := uint64(uint32(v21) << uint32(k2))
+				// 51: mul.wide.s32
+				v32 := uint64(uint64(int64(int32(v31)) * int64(int32(k1))))
+				// 52: add.s64
+				v33 := uint64(uint64(u9) + uint64(v32))
+				_ = v33
+				// 53: st.global.f64
+				runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v30))
+				// 54: min.f64
+				v34 := isa.MinF64(v26, v27, false)
+				// 55: abs.f64
+				v35 := isa.AbsF64(v26)
+				// 57: max.f64
+				v36 := isa.MaxF64(v35, u10, false)
+				// 58: div.rn.f64
+				v37 := isa.DivF64(v34, v36, isa.RN)
+				// 59: st.global.f64
+				runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v37))
+			}
+		}
+	}
+	// 36: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // dnormBlock0 runs block 0 of kernel dnorm for the lanes m (budget 0: counting statistics).
@@ -1030,7 +1282,7 @@ func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // dnormBlock2 runs block 2 of kernel dnorm for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 39-59
 func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, dnormBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, dnormBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1908,7 +2160,7 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 // newtonSqrtBlock4 runs block 4 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b4 ($L__BB1_8), PTX lines 139-142
 func newtonSqrtBlock4(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, newtonSqrtBlock4Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, newtonSqrtBlock4Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2049,7 +2301,7 @@ func newtonSqrtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // newtonSqrtBlock6 runs block 6 of kernel newton_sqrt for the lanes m (budget 0: counting statistics).
 // b6, PTX lines 90-96
 func newtonSqrtBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, newtonSqrtBlock6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, newtonSqrtBlock6Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)

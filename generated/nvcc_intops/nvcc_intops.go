@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/intops.ptx",
-	NumPasses:  3,
+	NumPasses:  6,
 	NumWindows: 15,
 	SM:         80,
 	SharedSize: 0,
@@ -689,6 +689,12 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, bytePermTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			bytePermBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -725,6 +731,227 @@ func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// bytePermTrace0 runs blocks 0 and 2 of kernel byte_perm for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func bytePermTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x7777)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:28")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:29")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:30")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:31")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:32")
+	}
+	// PTX line 33: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 34: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u2)
+	// PTX line 43: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u3)
+	// PTX line 45: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u4)
+	// PTX line 52: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h14 := uint32(u6) * uint32(u7)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 35: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 36: mad.lo.s32
+			v13 := uint64(uint32(h14 + uint32(v12)))
+			switch l {
+			case 0:
+				g0 = v13
+			case 31:
+				g31 = v13
+			}
+			// 41: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 42: add.s64
+			v16 := uint64(uint64(u8) + uint64(v15))
+			_ = v16
+			// 44: add.s64
+			v17 := uint64(uint64(u9) + uint64(v15))
+			_ = v17
+			// 46: add.s64
+			v18 := uint64(uint64(u10) + uint64(v15))
+			_ = v18
+			// 47: the index of ld.global.u32
+			fd0 := v15 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 53: add.s64
+			v19 := uint64(uint64(u11) + uint64(v15))
+			_ = v19
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u5)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u10 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u9 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u8 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u11 + fl0 + 0x0
+	fw3 := w.Window(3)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	// PTX lines 35, 36, 41, 42, 44, 46, 47, 48, 49, 50, 51, 53, 54: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h22 := uint32(u6) * uint32(u7)
+		for l := range 32 {
+			// 35: mov.u32
+			v20 := uint64(uint64(tid0[l]))
+			// 36: mad.lo.s32
+			v21 := uint64(uint32(h22 + uint32(v20)))
+			// 41: mul.wide.s32
+			v23 := uint64(uint64(int64(int32(v21)) * int64(int32(k0))))
+			// 42: add.s64
+			v24 := uint64(uint64(u8) + uint64(v23))
+			_ = v24
+			// 44: add.s64
+			v25 := uint64(uint64(u9) + uint64(v23))
+			_ = v25
+			// 46: add.s64
+			v26 := uint64(uint64(u10) + uint64(v23))
+			_ = v26
+			// 47: ld.global.u32
+			v27 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 48: and.b32
+			v28 := uint64(uint32(v27) & uint32(k1))
+			// 49: ld.global.u32
+			v29 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 50: ld.global.u32
+			v30 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 51: prmt.b32
+			v31 := uint64(isa.Prmt(uint32(v30), uint32(v29), uint32(v28), isa.PrmtGeneric))
+			// 53: add.s64
+			v32 := uint64(uint64(u11) + uint64(v23))
+			_ = v32
+			// 54: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v31))
+		}
+	}
+	// 37: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // bytePermBlock0 runs block 0 of kernel byte_perm for the lanes m (budget 0: counting statistics).
@@ -1020,7 +1247,7 @@ func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // bytePermBlock2 runs block 2 of kernel byte_perm for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 40-54
 func bytePermBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, bytePermBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, bytePermBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1264,6 +1491,12 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		switch pc {
 		case 0:
 			// b0, PTX lines 74-83; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, sadMul24Trace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			sadMul24Block0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1300,6 +1533,322 @@ func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// sadMul24Trace0 runs blocks 0 and 2 of kernel sad_mul24 for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func sadMul24Trace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x2)
+	k2 := uint64(0x8)
+	k3 := uint64(0xffffff)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:74")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 75: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:75")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 76: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:76")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:77")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 78: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:78")
+	}
+	// PTX line 79: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX line 80: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.CTAID().X))
+	// PTX line 86: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u2)
+	// PTX line 89: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u3)
+	// PTX line 91: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u4)
+	// PTX line 98: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h14 := uint32(u7) * uint32(u6)
+		for l := range 32 {
+			// 81: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 82: mad.lo.s32
+			v13 := uint64(uint32(h14 + uint32(v12)))
+			switch l {
+			case 0:
+				g0 = v13
+			case 31:
+				g31 = v13
+			}
+			// 87: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 88: add.s64
+			v16 := uint64(uint64(u8) + uint64(v15))
+			_ = v16
+			// 90: add.s64
+			v17 := uint64(uint64(u9) + uint64(v15))
+			_ = v17
+			// 92: add.s64
+			v18 := uint64(uint64(u10) + uint64(v15))
+			_ = v18
+			// 93: the index of ld.global.u32
+			fd0 := v15 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 97: shl.b32
+			v19 := uint64(uint32(v13) << uint32(k1))
+			// 99: mul.wide.s32
+			v20 := uint64(uint64(int64(int32(v19)) * int64(int32(k0))))
+			// 100: add.s64
+			v21 := uint64(uint64(u11) + uint64(v20))
+			_ = v21
+			// 101: the index of st.global.u32
+			fd1 := v20 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u5)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u10 + fl0 + 0x0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u9 + fl0 + 0x0
+	fw1 := w.Window(5)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u8 + fl0 + 0x0
+	fw2 := w.Window(6)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u11 + fl1 + 0x0
+	fw3 := w.Window(7)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u11 + fl1 + 0x4
+	fw4 := w.Window(8)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u11 + fl1 + 0x8
+	fw5 := w.Window(9)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	fb6 := u11 + fl1 + 0xc
+	fw6 := w.Window(10)
+	fp6, fo6 := fw6.Ptr, fb6-fw6.Base
+	if !(fo6 < fw6.End && fw6.End-fo6 > 0x7c && fb6&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb3 != fb6 && fb3+128 > fb6 && fb6+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb2 && fb4+128 > fb2 && fb2+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	if fb5 != fb2 && fb5+128 > fb2 && fb2+128 > fb5 {
+		return false
+	}
+	if fb5 != fb6 && fb5+128 > fb6 && fb6+128 > fb5 {
+		return false
+	}
+	if fb6 != fb0 && fb6+128 > fb0 && fb0+128 > fb6 {
+		return false
+	}
+	if fb6 != fb1 && fb6+128 > fb1 && fb1+128 > fb6 {
+		return false
+	}
+	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
+		return false
+	}
+	// PTX lines 81, 82, 87, 88, 90, 92, 93, 94, 95, 96, 97, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h24 := uint32(u7) * uint32(u6)
+		for l := range 32 {
+			// 81: mov.u32
+			v22 := uint64(uint64(tid0[l]))
+			// 82: mad.lo.s32
+			v23 := uint64(uint32(h24 + uint32(v22)))
+			// 87: mul.wide.s32
+			v25 := uint64(uint64(int64(int32(v23)) * int64(int32(k0))))
+			// 88: add.s64
+			v26 := uint64(uint64(u8) + uint64(v25))
+			_ = v26
+			// 90: add.s64
+			v27 := uint64(uint64(u9) + uint64(v25))
+			_ = v27
+			// 92: add.s64
+			v28 := uint64(uint64(u10) + uint64(v25))
+			_ = v28
+			// 93: ld.global.u32
+			v29 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 94: ld.global.u32
+			v30 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 95: ld.global.u32
+			v31 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 96: sad.s32
+			v32 := isa.Sad(v31, v30, v29, 32, true)
+			// 97: shl.b32
+			v33 := uint64(uint32(v23) << uint32(k1))
+			// 99: mul.wide.s32
+			v34 := uint64(uint64(int64(int32(v33)) * int64(int32(k0))))
+			// 100: add.s64
+			v35 := uint64(uint64(u11) + uint64(v34))
+			_ = v35
+			// 101: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v32))
+			// 102: sad.u32
+			v36 := isa.Sad(v31, v30, v29, 32, false)
+			// 103: st.global.u32
+			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v36))
+			// 104: shl.b32
+			v37 := uint64(uint32(v31) << uint32(k2))
+			// 105: shr.s32
+			v38 := uint64(uint32(int32(v37) >> uint32(k2)))
+			// 106: shl.b32
+			v39 := uint64(uint32(v30) << uint32(k2))
+			// 107: shr.s32
+			v40 := uint64(uint32(int32(v39) >> uint32(k2)))
+			// 108: mul.lo.s32
+			v41 := uint64(uint32(v40) * uint32(v38))
+			// 109: st.global.u32
+			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v41))
+			// 110: and.b32
+			v42 := uint64(uint32(v31) & uint32(k3))
+			// 111: and.b32
+			v43 := uint64(uint32(v30) & uint32(k3))
+			// 112: mul.lo.s32
+			v44 := uint64(uint32(v43) * uint32(v42))
+			// 113: st.global.u32
+			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v44))
+		}
+	}
+	// 83: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // sadMul24Block0 runs block 0 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
@@ -1700,7 +2249,7 @@ func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // sadMul24Block2 runs block 2 of kernel sad_mul24 for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 86-113
 func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, sadMul24Block2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, sadMul24Block2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -2127,6 +2676,12 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		switch pc {
 		case 0:
 			// b0, PTX lines 133-142; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(4) && w.PassDone(4, findNthTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			findNthBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2163,6 +2718,227 @@ func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// findNthTrace0 runs blocks 0 and 2 of kernel find_nth for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func findNthTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x1f)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 133: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/intops.ptx:133")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 134: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/intops.ptx:134")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 135: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/intops.ptx:135")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 136: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/intops.ptx:136")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 137: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/intops.ptx:137")
+	}
+	// PTX line 138: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.CTAID().X))
+	// PTX line 139: mov.u32, warp-uniform
+	u7 := uint64(uint64(w.NTID().X))
+	// PTX line 145: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u2)
+	// PTX line 148: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u3)
+	// PTX line 152: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u4)
+	// PTX line 157: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h14 := uint32(u6) * uint32(u7)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 140: mov.u32
+			v12 := uint64(uint64(tid0[l]))
+			// 141: mad.lo.s32
+			v13 := uint64(uint32(h14 + uint32(v12)))
+			switch l {
+			case 0:
+				g0 = v13
+			case 31:
+				g31 = v13
+			}
+			// 146: mul.wide.s32
+			v15 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
+			// 147: add.s64
+			v16 := uint64(uint64(u8) + uint64(v15))
+			_ = v16
+			// 149: add.s64
+			v17 := uint64(uint64(u9) + uint64(v15))
+			_ = v17
+			// 150: the index of ld.global.u32
+			fd0 := v15 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 153: add.s64
+			v18 := uint64(uint64(u10) + uint64(v15))
+			_ = v18
+			// 158: add.s64
+			v19 := uint64(uint64(u11) + uint64(v15))
+			_ = v19
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u5)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u9 + fl0 + 0x0
+	fw0 := w.Window(11)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u10 + fl0 + 0x0
+	fw1 := w.Window(12)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u8 + fl0 + 0x0
+	fw2 := w.Window(13)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u11 + fl0 + 0x0
+	fw3 := w.Window(14)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
+		return false
+	}
+	// PTX lines 140, 141, 146, 147, 149, 150, 151, 153, 154, 155, 156, 158, 159: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h22 := uint32(u6) * uint32(u7)
+		for l := range 32 {
+			// 140: mov.u32
+			v20 := uint64(uint64(tid0[l]))
+			// 141: mad.lo.s32
+			v21 := uint64(uint32(h22 + uint32(v20)))
+			// 146: mul.wide.s32
+			v23 := uint64(uint64(int64(int32(v21)) * int64(int32(k0))))
+			// 147: add.s64
+			v24 := uint64(uint64(u8) + uint64(v23))
+			_ = v24
+			// 149: add.s64
+			v25 := uint64(uint64(u9) + uint64(v23))
+			_ = v25
+			// 150: ld.global.u32
+			v26 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 151: and.b32
+			v27 := uint64(uint32(v26) & uint32(k1))
+			// 153: add.s64
+			v28 := uint64(uint64(u10) + uint64(v23))
+			_ = v28
+			// 154: ld.global.u32
+			v29 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 155: ld.global.u32
+			v30 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			// 156: fns.b32
+			v31 := uint64(isa.Fns(uint32(v30), uint32(v27), uint32(v29)))
+			// 158: add.s64
+			v32 := uint64(uint64(u11) + uint64(v23))
+			_ = v32
+			// 159: st.global.u32
+			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v31))
+		}
+	}
+	// 142: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // findNthBlock0 runs block 0 of kernel find_nth for the lanes m (budget 0: counting statistics).
@@ -2458,7 +3234,7 @@ func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // findNthBlock2 runs block 2 of kernel find_nth for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 145-159
 func findNthBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, findNthBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, findNthBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

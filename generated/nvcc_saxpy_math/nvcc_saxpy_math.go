@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/saxpy_math.ptx",
-	NumPasses:  2,
+	NumPasses:  4,
 	NumWindows: 9,
 	SM:         80,
 	SharedSize: 0,
@@ -499,6 +499,12 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, saxpyTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			saxpyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -535,6 +541,194 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// saxpyTrace0 runs blocks 0 and 2 of kernel saxpy for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func saxpyTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 28: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:28")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 29: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:29")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 30: ld.param.f32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/nvcc/saxpy_math.ptx:30")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 31: ld.param.u32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/nvcc/saxpy_math.ptx:31")
+	}
+	// PTX line 32: mov.u32, warp-uniform
+	u5 := uint64(uint64(w.CTAID().X))
+	// PTX line 33: mov.u32, warp-uniform
+	u6 := uint64(uint64(w.NTID().X))
+	// PTX line 39: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u1)
+	// PTX line 40: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u2)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h11 := uint32(u5) * uint32(u6)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 34: mov.u32
+			v9 := uint64(uint64(tid0[l]))
+			// 35: mad.lo.s32
+			v10 := uint64(uint32(h11 + uint32(v9)))
+			switch l {
+			case 0:
+				g0 = v10
+			case 31:
+				g31 = v10
+			}
+			// 41: mul.wide.s32
+			v12 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			// 42: add.s64
+			v13 := uint64(uint64(u8) + uint64(v12))
+			_ = v13
+			// 43: add.s64
+			v14 := uint64(uint64(u7) + uint64(v12))
+			_ = v14
+			// 44: the index of ld.global.f32
+			fd0 := v12 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u4)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u7 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u8 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u7 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 34, 35, 41, 42, 43, 44, 45, 46, 47: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h17 := uint32(u5) * uint32(u6)
+		for l := range 32 {
+			// 34: mov.u32
+			v15 := uint64(uint64(tid0[l]))
+			// 35: mad.lo.s32
+			v16 := uint64(uint32(h17 + uint32(v15)))
+			// 41: mul.wide.s32
+			v18 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+			// 42: add.s64
+			v19 := uint64(uint64(u8) + uint64(v18))
+			_ = v19
+			// 43: add.s64
+			v20 := uint64(uint64(u7) + uint64(v18))
+			_ = v20
+			// 44: ld.global.f32
+			v21 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 45: ld.global.nc.f32
+			v22 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 46: fma.rn.f32
+			var v23 uint64
+			var v23F float32
+			v23p, v23z := float64(math.Float32frombits(uint32(u3)))*float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v21)))
+			if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f, math.Float32bits(float32(v23f))) {
+				v23F = float32(v23f)
+				v23 = uint64(math.Float32bits(v23F))
+			} else {
+				{
+					v23 = uint64(isa.FmaF32RN(uint32(u3), uint32(v22), uint32(v21)))
+					v23F = math.Float32frombits(uint32(v23))
+				}
+			}
+			_ = v23F
+			_ = v23
+			// 47: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v23F))))
+		}
+	}
+	// 36: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // saxpyBlock0 runs block 0 of kernel saxpy for the lanes m (budget 0: counting statistics).
@@ -786,7 +980,7 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saxpyBlock2 runs block 2 of kernel saxpy for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 39-47
 func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, saxpyBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, saxpyBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -992,6 +1186,12 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 70-81; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, floatMathTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			floatMathBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1028,6 +1228,424 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// floatMathTrace0 runs blocks 0 and 2 of kernel float_math for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x3f800000)
+	k1 := uint64(0x3f000000)
+	k2 := uint64(0xbf800000)
+	k3 := uint64(0x4)
+	k4 := uint64(0xbfb8aa3b)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 70: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:70")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 71: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:71")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 72: ld.param.u64
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:72")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 73: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:73")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:74")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 75: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/nvcc/saxpy_math.ptx:75")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 76: ld.param.u32
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u7 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/nvcc/saxpy_math.ptx:76")
+	}
+	// PTX line 77: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.CTAID().X))
+	// PTX line 78: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.NTID().X))
+	// PTX line 84: cvta.to.global.u64, warp-uniform
+	u10 := uint64(u5)
+	// PTX line 87: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u6)
+	// PTX line 93: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u1)
+	// PTX line 99: mov.f32, warp-uniform
+	u13 := uint64(k0)
+	// PTX line 102: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u2)
+	// PTX line 110: cvta.to.global.u64, warp-uniform
+	u15 := uint64(u3)
+	// PTX line 113: mov.f32, warp-uniform
+	u16 := uint64(k1)
+	// PTX line 115: mov.f32, warp-uniform
+	u17 := uint64(k2)
+	// PTX line 118: cvta.to.global.u64, warp-uniform
+	u18 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h21 := uint32(u8) * uint32(u9)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 79: mov.u32
+			v19 := uint64(uint64(tid0[l]))
+			// 80: mad.lo.s32
+			v20 := uint64(uint32(h21 + uint32(v19)))
+			switch l {
+			case 0:
+				g0 = v20
+			case 31:
+				g31 = v20
+			}
+			// 85: mul.wide.s32
+			v22 := uint64(uint64(int64(int32(v20)) * int64(int32(k3))))
+			// 86: add.s64
+			v23 := uint64(uint64(u10) + uint64(v22))
+			_ = v23
+			// 88: add.s64
+			v24 := uint64(uint64(u11) + uint64(v22))
+			_ = v24
+			// 89: the index of ld.global.f32
+			fd0 := v22 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 94: add.s64
+			v25 := uint64(uint64(u12) + uint64(v22))
+			_ = v25
+			// 103: add.s64
+			v26 := uint64(uint64(u14) + uint64(v22))
+			_ = v26
+			// 111: add.s64
+			v27 := uint64(uint64(u15) + uint64(v22))
+			_ = v27
+			// 119: add.s64
+			v28 := uint64(uint64(u18) + uint64(v22))
+			_ = v28
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u7)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u11 + fl0 + 0x0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u10 + fl0 + 0x0
+	fw1 := w.Window(4)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u12 + fl0 + 0x0
+	fw2 := w.Window(5)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u14 + fl0 + 0x0
+	fw3 := w.Window(6)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u15 + fl0 + 0x0
+	fw4 := w.Window(7)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u18 + fl0 + 0x0
+	fw5 := w.Window(8)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	// PTX lines 79, 80, 85, 86, 88, 89, 90, 91, 92, 94, 95, 96, 97, 98, 100, 101, 103, 104, 105, 106, 108, 111, 112, 114, 116, 117, 119, 120: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h31 := uint32(u8) * uint32(u9)
+		{
+			var v32_s [32]uint64
+			var v35_s [32]uint64
+			var v36_s [32]uint64
+			var v40_s [32]uint64
+			var v41_s [32]uint64
+			var v42F_s [32]float32
+			var v43_s [32]uint64
+			var v46F_s [32]float32
+			for l := range 32 {
+				// 79: mov.u32
+				v29 := uint64(uint64(tid0[l]))
+				// 80: mad.lo.s32
+				v30 := uint64(uint32(h31 + uint32(v29)))
+				// 85: mul.wide.s32
+				v32 := uint64(uint64(int64(int32(v30)) * int64(int32(k3))))
+				// 86: add.s64
+				v33 := uint64(uint64(u10) + uint64(v32))
+				_ = v33
+				// 88: add.s64
+				v34 := uint64(uint64(u11) + uint64(v32))
+				_ = v34
+				// 89: ld.global.f32
+				v35 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				// 90: ld.global.f32
+				v36 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				// 91: abs.f32
+				v37 := uint64(isa.AbsF32(uint32(v36)))
+				// 92: sqrt.rn.f32
+				v38 := uint64(isa.SqrtF32(uint32(v37), isa.RN))
+				// 94: add.s64
+				v39 := uint64(uint64(u12) + uint64(v32))
+				_ = v39
+				// 95: st.global.f32
+				runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v38))
+				// 96: min.f32
+				v40 := uint64(isa.MinF32(uint32(v36), uint32(v35), false))
+				// 97: max.f32
+				v41 := uint64(isa.MaxF32(uint32(v36), uint32(v35), false))
+				// 98: fma.rn.f32
+				var v42 uint64
+				var v42F float32
+				v42p, v42z := float64(math.Float32frombits(uint32(v35)))*float64(math.Float32frombits(uint32(v35))), float64(math.Float32frombits(uint32(k0)))
+				if v42f := v42p + v42z; isa.FmaF32Rounded(v42p, v42z, v42f, math.Float32bits(float32(v42f))) {
+					v42F = float32(v42f)
+					v42 = uint64(math.Float32bits(v42F))
+				} else {
+					{
+						v42 = uint64(isa.FmaF32RN(uint32(v35), uint32(v35), uint32(k0)))
+						v42F = math.Float32frombits(uint32(v42))
+					}
+				}
+				_ = v42F
+				_ = v42
+				v41_s[l] = v41
+				v42F_s[l] = v42F
+				v40_s[l] = v40
+				v32_s[l] = v32
+				v36_s[l] = v36
+				v35_s[l] = v35
+			}
+			for l := range 32 {
+				v41 := v41_s[l]
+				v42F := v42F_s[l]
+				// 100: div.rn.f32
+				v43 := uint64(isa.DivF32(uint32(v41), uint32(uint64(math.Float32bits(v42F))), isa.RN))
+				v43_s[l] = v43
+			}
+			for l := range 32 {
+				v40 := v40_s[l]
+				v43 := v43_s[l]
+				v32 := v32_s[l]
+				v36 := v36_s[l]
+				// 101: sub.f32
+				v44F := isa.CanonF32(math.Float32frombits(uint32(v40)) - math.Float32frombits(uint32(v43)))
+				v44 := uint64(math.Float32bits(v44F))
+				_ = v44F
+				_ = v44
+				// 103: add.s64
+				v45 := uint64(uint64(u14) + uint64(v32))
+				_ = v45
+				// 104: st.global.f32
+				runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v44F))))
+				// 105: mul.f32
+				v46F := isa.CanonF32(math.Float32frombits(uint32(v36)) * math.Float32frombits(uint32(v36)))
+				v46 := uint64(math.Float32bits(v46F))
+				_ = v46F
+				_ = v46
+				v46F_s[l] = v46F
+			}
+			for l := range 32 {
+				v46F := v46F_s[l]
+				v32 := v32_s[l]
+				v35 := v35_s[l]
+				v36 := v36_s[l]
+				// 106: mul.f32
+				v47F := isa.CanonF32(v46F * math.Float32frombits(uint32(k4)))
+				v47 := uint64(math.Float32bits(v47F))
+				_ = v47F
+				_ = v47
+				// 108: ex2.approx.f32
+				v48 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v47F)))))
+				// 111: add.s64
+				v49 := uint64(uint64(u15) + uint64(v32))
+				_ = v49
+				// 112: st.global.f32
+				runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v48))
+				// 114: fma.rn.f32
+				var v50 uint64
+				var v50F float32
+				v50p, v50z := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v35))), float64(math.Float32frombits(uint32(u16)))
+				if v50f := v50p + v50z; isa.FmaF32Rounded(v50p, v50z, v50f, math.Float32bits(float32(v50f))) {
+					v50F = float32(v50f)
+					v50 = uint64(math.Float32bits(v50F))
+				} else {
+					{
+						v50 = uint64(isa.FmaF32RN(uint32(v36), uint32(v35), uint32(u16)))
+						v50F = math.Float32frombits(uint32(v50))
+					}
+				}
+				_ = v50F
+				_ = v50
+				// 116: max.f32
+				v51 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v50F))), uint32(u17), false))
+				// 117: min.f32
+				v52 := uint64(isa.MinF32(uint32(v51), uint32(u13), false))
+				// 119: add.s64
+				v53 := uint64(uint64(u18) + uint64(v32))
+				_ = v53
+				// 120: st.global.f32
+				runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v52))
+			}
+		}
+	}
+	// 81: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // floatMathBlock0 runs block 0 of kernel float_math for the lanes m (budget 0: counting statistics).
@@ -1540,7 +2158,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // floatMathBlock2 runs block 2 of kernel float_math for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 84-120
 func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, floatMathBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, floatMathBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

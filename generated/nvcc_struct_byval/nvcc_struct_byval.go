@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/struct_byval.ptx",
-	NumPasses:  3,
+	NumPasses:  4,
 	NumWindows: 14,
 	SM:         80,
 	SharedSize: 0,
@@ -4401,6 +4401,12 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 223-234; divergent, reconverges at block 1 (b1 ($L__BB4_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, mixedParamTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			mixedParamBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -4437,6 +4443,242 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// mixedParamTrace0 runs blocks 0 and 2 of kernel mixed_param for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func mixedParamTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 223: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:223")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 224: ld.param.u64
+	var u2 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:224")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 225: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 44 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:225")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 2,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 226: ld.param.u16
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 38 {
+		u4 = uint64(binary.LittleEndian.Uint16(kp[0x24:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 2, m, "testdata/ptx/nvcc/struct_byval.ptx:226")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 227: ld.param.u32
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 36 {
+		u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/nvcc/struct_byval.ptx:227")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 228: ld.param.f64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/nvcc/struct_byval.ptx:228")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 1,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 229: ld.param.u8
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 17 {
+		u7 = uint64(kp[0x10])
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 1, m, "testdata/ptx/nvcc/struct_byval.ptx:229")
+	}
+	// PTX line 230: mov.u32, warp-uniform
+	u8 := uint64(uint64(w.CTAID().X))
+	// PTX line 231: mov.u32, warp-uniform
+	u9 := uint64(uint64(w.NTID().X))
+	// PTX line 237: cvt.u32.u16, warp-uniform
+	u10 := uint64(uint32(uint16(u7)))
+	// PTX line 238: cvta.to.global.u64, warp-uniform
+	u11 := uint64(u2)
+	// PTX line 243: cvt.s32.s16, warp-uniform
+	u12 := uint64(uint32(int16(u4)))
+	// PTX line 244: cvt.s32.s8, warp-uniform
+	u13 := uint64(uint32(int8(u10)))
+	// PTX line 245: add.s32, warp-uniform
+	u14 := uint64(uint32(u5) + uint32(u13))
+	// PTX line 249: cvta.to.global.u64, warp-uniform
+	u15 := uint64(u1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h18 := uint32(u8) * uint32(u9)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 232: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 233: mad.lo.s32
+			v17 := uint64(uint32(h18 + uint32(v16)))
+			switch l {
+			case 0:
+				g0 = v17
+			case 31:
+				g31 = v17
+			}
+			// 239: mul.wide.s32
+			v19 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+			// 240: add.s64
+			v20 := uint64(uint64(u11) + uint64(v19))
+			_ = v20
+			// 241: the index of ld.global.u32
+			fd0 := v19 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 250: mul.wide.s32
+			v21 := uint64(uint64(int64(int32(v17)) * int64(int32(k1))))
+			// 251: add.s64
+			v22 := uint64(uint64(u15) + uint64(v21))
+			_ = v22
+			// 252: the index of st.global.f64
+			fd1 := v21 - uint64(l)<<3
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u3)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := u11 + fl0 + 0x0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u15 + fl1 + 0x0
+	fw1 := w.Window(13)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
+		return false
+	}
+	if fb1+256 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 232, 233, 239, 240, 241, 242, 246, 247, 248, 250, 251, 252: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h25 := uint32(u8) * uint32(u9)
+		for l := range 32 {
+			// 232: mov.u32
+			v23 := uint64(uint64(tid0[l]))
+			// 233: mad.lo.s32
+			v24 := uint64(uint32(h25 + uint32(v23)))
+			// 239: mul.wide.s32
+			v26 := uint64(uint64(int64(int32(v24)) * int64(int32(k0))))
+			// 240: add.s64
+			v27 := uint64(uint64(u11) + uint64(v26))
+			_ = v27
+			// 241: ld.global.u32
+			v28 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 242: cvt.rn.f64.s32
+			v29 := math.Float64bits(float64(int32(v28)))
+			// 246: mad.lo.s32
+			v30 := uint64(uint32(uint32(v24)*uint32(u12) + uint32(u14)))
+			// 247: cvt.rn.f64.s32
+			v31 := math.Float64bits(float64(int32(v30)))
+			// 248: fma.rn.f64
+			v32 := isa.FmaF64RN(u6, v29, v31)
+			// 250: mul.wide.s32
+			v33 := uint64(uint64(int64(int32(v24)) * int64(int32(k1))))
+			// 251: add.s64
+			v34 := uint64(uint64(u15) + uint64(v33))
+			_ = v34
+			// 252: st.global.f64
+			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v32))
+		}
+	}
+	// 234: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // mixedParamBlock0 runs block 0 of kernel mixed_param for the lanes m (budget 0: counting statistics).
@@ -4738,7 +4980,7 @@ func mixedParamBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // mixedParamBlock2 runs block 2 of kernel mixed_param for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 237-252
 func mixedParamBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, mixedParamBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, mixedParamBlock2Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

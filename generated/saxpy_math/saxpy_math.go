@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/saxpy_math.ptx",
-	NumPasses:  2,
+	NumPasses:  4,
 	NumWindows: 9,
 	SM:         80,
 	SharedSize: 0,
@@ -490,6 +490,12 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		switch pc {
 		case 0:
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, saxpyTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			saxpyBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -526,6 +532,194 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// saxpyTrace0 runs blocks 0 and 2 of kernel saxpy for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func saxpyTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 24: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/saxpy_math.ptx:24")
+	}
+	// PTX line 25: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 26: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 32: ld.param.f32
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u4 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/saxpy_math.ptx:32")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 33: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/saxpy_math.ptx:33")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 34: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/saxpy_math.ptx:34")
+	}
+	// PTX line 35: cvta.to.global.u64, warp-uniform
+	u7 := uint64(u6)
+	// PTX line 36: cvta.to.global.u64, warp-uniform
+	u8 := uint64(u5)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h11 := uint32(u2) * uint32(u3)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 27: mov.u32
+			v9 := uint64(uint64(tid0[l]))
+			// 28: mad.lo.s32
+			v10 := uint64(uint32(h11 + uint32(v9)))
+			switch l {
+			case 0:
+				g0 = v10
+			case 31:
+				g31 = v10
+			}
+			// 37: mul.wide.s32
+			v12 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
+			// 38: add.s64
+			v13 := uint64(uint64(u8) + uint64(v12))
+			_ = v13
+			// 39: add.s64
+			v14 := uint64(uint64(u7) + uint64(v12))
+			_ = v14
+			// 40: the index of ld.global.nc.f32
+			fd0 := v12 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u7 + fl0 + 0x0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u8 + fl0 + 0x0
+	fw1 := w.Window(1)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u8 + fl0 + 0x0
+	fw2 := w.Window(2)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	// PTX lines 27, 28, 37, 38, 39, 40, 41, 42, 43: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h17 := uint32(u2) * uint32(u3)
+		for l := range 32 {
+			// 27: mov.u32
+			v15 := uint64(uint64(tid0[l]))
+			// 28: mad.lo.s32
+			v16 := uint64(uint32(h17 + uint32(v15)))
+			// 37: mul.wide.s32
+			v18 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
+			// 38: add.s64
+			v19 := uint64(uint64(u8) + uint64(v18))
+			_ = v19
+			// 39: add.s64
+			v20 := uint64(uint64(u7) + uint64(v18))
+			_ = v20
+			// 40: ld.global.nc.f32
+			v21 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 41: ld.global.f32
+			v22 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			// 42: fma.rn.f32
+			var v23 uint64
+			var v23F float32
+			v23p, v23z := float64(math.Float32frombits(uint32(u4)))*float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22)))
+			if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f, math.Float32bits(float32(v23f))) {
+				v23F = float32(v23f)
+				v23 = uint64(math.Float32bits(v23F))
+			} else {
+				{
+					v23 = uint64(isa.FmaF32RN(uint32(u4), uint32(v21), uint32(v22)))
+					v23F = math.Float32frombits(uint32(v23))
+				}
+			}
+			_ = v23F
+			_ = v23
+			// 43: st.global.f32
+			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v23F))))
+		}
+	}
+	// 29: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // saxpyBlock0 runs block 0 of kernel saxpy for the lanes m (budget 0: counting statistics).
@@ -753,7 +947,7 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // saxpyBlock2 runs block 2 of kernel saxpy for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 32-43
 func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, saxpyBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, saxpyBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -1000,6 +1194,12 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 65-70; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, floatMathTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 1
+				break
+			}
 			floatMathBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1036,6 +1236,418 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// floatMathTrace0 runs blocks 0 and 2 of kernel float_math for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	k1 := uint64(0x3f800000)
+	k2 := uint64(0xbfb8aa3b)
+	k3 := uint64(0x3f000000)
+	k4 := uint64(0xbf800000)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 65: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 52 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/saxpy_math.ptx:65")
+	}
+	// PTX line 66: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 67: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 73: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/saxpy_math.ptx:73")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 74: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 48 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/saxpy_math.ptx:74")
+	}
+	// PTX line 75: cvta.to.global.u64, warp-uniform
+	u6 := uint64(u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 76: ld.param.u64
+	var u7 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u7 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/saxpy_math.ptx:76")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 77: ld.param.u64
+	var u8 uint64
+	if kp := w.KernelParams(); len(kp) >= 40 {
+		u8 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+	} else {
+		u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/saxpy_math.ptx:77")
+	}
+	// PTX line 78: cvta.to.global.u64, warp-uniform
+	u9 := uint64(u8)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 79: ld.param.u64
+	var u10 uint64
+	if kp := w.KernelParams(); len(kp) >= 24 {
+		u10 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+	} else {
+		u10 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/saxpy_math.ptx:79")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 80: ld.param.u64
+	var u11 uint64
+	if kp := w.KernelParams(); len(kp) >= 32 {
+		u11 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+	} else {
+		u11 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/saxpy_math.ptx:80")
+	}
+	// PTX line 81: cvta.to.global.u64, warp-uniform
+	u12 := uint64(u11)
+	// PTX line 82: cvta.to.global.u64, warp-uniform
+	u13 := uint64(u10)
+	// PTX line 83: cvta.to.global.u64, warp-uniform
+	u14 := uint64(u7)
+	// PTX line 84: cvta.to.global.u64, warp-uniform
+	u15 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h18 := uint32(u2) * uint32(u3)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 68: mov.u32
+			v16 := uint64(uint64(tid0[l]))
+			// 69: mad.lo.s32
+			v17 := uint64(uint32(h18 + uint32(v16)))
+			switch l {
+			case 0:
+				g0 = v17
+			case 31:
+				g31 = v17
+			}
+			// 85: mul.wide.s32
+			v19 := uint64(uint64(int64(int32(v17)) * int64(int32(k0))))
+			// 86: add.s64
+			v20 := uint64(uint64(u9) + uint64(v19))
+			_ = v20
+			// 87: the index of ld.global.f32
+			fd0 := v19 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 88: add.s64
+			v21 := uint64(uint64(u6) + uint64(v19))
+			_ = v21
+			// 92: add.s64
+			v22 := uint64(uint64(u15) + uint64(v19))
+			_ = v22
+			// 99: add.s64
+			v23 := uint64(uint64(u14) + uint64(v19))
+			_ = v23
+			// 104: add.s64
+			v24 := uint64(uint64(u13) + uint64(v19))
+			_ = v24
+			// 109: add.s64
+			v25 := uint64(uint64(u12) + uint64(v19))
+			_ = v25
+		}
+	}
+	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(u1)), runtime.StepGE) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u9 + fl0 + 0x0
+	fw0 := w.Window(3)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := u6 + fl0 + 0x0
+	fw1 := w.Window(4)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	fb2 := u15 + fl0 + 0x0
+	fw2 := w.Window(5)
+	fp2, fo2 := fw2.Ptr, fb2-fw2.Base
+	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
+		return false
+	}
+	fb3 := u14 + fl0 + 0x0
+	fw3 := w.Window(6)
+	fp3, fo3 := fw3.Ptr, fb3-fw3.Base
+	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
+		return false
+	}
+	fb4 := u13 + fl0 + 0x0
+	fw4 := w.Window(7)
+	fp4, fo4 := fw4.Ptr, fb4-fw4.Base
+	if !(fo4 < fw4.End && fw4.End-fo4 > 0x7c && fb4&3 == 0) {
+		return false
+	}
+	fb5 := u12 + fl0 + 0x0
+	fw5 := w.Window(8)
+	fp5, fo5 := fw5.Ptr, fb5-fw5.Base
+	if !(fo5 < fw5.End && fw5.End-fo5 > 0x7c && fb5&3 == 0) {
+		return false
+	}
+	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
+		return false
+	}
+	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
+		return false
+	}
+	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
+		return false
+	}
+	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
+		return false
+	}
+	if fb2 != fb5 && fb2+128 > fb5 && fb5+128 > fb2 {
+		return false
+	}
+	if fb3 != fb0 && fb3+128 > fb0 && fb0+128 > fb3 {
+		return false
+	}
+	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
+		return false
+	}
+	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
+		return false
+	}
+	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
+		return false
+	}
+	if fb4 != fb0 && fb4+128 > fb0 && fb0+128 > fb4 {
+		return false
+	}
+	if fb4 != fb1 && fb4+128 > fb1 && fb1+128 > fb4 {
+		return false
+	}
+	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
+		return false
+	}
+	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
+		return false
+	}
+	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
+		return false
+	}
+	// PTX lines 68, 69, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h28 := uint32(u2) * uint32(u3)
+		{
+			var v29_s [32]uint64
+			var v31_s [32]uint64
+			var v33_s [32]uint64
+			var v37_s [32]uint64
+			var v38_s [32]uint64
+			var v39F_s [32]float32
+			var v40_s [32]uint64
+			var v43F_s [32]float32
+			for l := range 32 {
+				// 68: mov.u32
+				v26 := uint64(uint64(tid0[l]))
+				// 69: mad.lo.s32
+				v27 := uint64(uint32(h28 + uint32(v26)))
+				// 85: mul.wide.s32
+				v29 := uint64(uint64(int64(int32(v27)) * int64(int32(k0))))
+				// 86: add.s64
+				v30 := uint64(uint64(u9) + uint64(v29))
+				_ = v30
+				// 87: ld.global.f32
+				v31 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				// 88: add.s64
+				v32 := uint64(uint64(u6) + uint64(v29))
+				_ = v32
+				// 89: ld.global.f32
+				v33 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				// 90: abs.f32
+				v34 := uint64(isa.AbsF32(uint32(v31)))
+				// 91: sqrt.rn.f32
+				v35 := uint64(isa.SqrtF32(uint32(v34), isa.RN))
+				// 92: add.s64
+				v36 := uint64(uint64(u15) + uint64(v29))
+				_ = v36
+				// 93: st.global.f32
+				runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v35))
+				// 94: min.f32
+				v37 := uint64(isa.MinF32(uint32(v31), uint32(v33), false))
+				// 95: max.f32
+				v38 := uint64(isa.MaxF32(uint32(v31), uint32(v33), false))
+				// 96: fma.rn.f32
+				var v39 uint64
+				var v39F float32
+				v39p, v39z := float64(math.Float32frombits(uint32(v33)))*float64(math.Float32frombits(uint32(v33))), float64(math.Float32frombits(uint32(k1)))
+				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f, math.Float32bits(float32(v39f))) {
+					v39F = float32(v39f)
+					v39 = uint64(math.Float32bits(v39F))
+				} else {
+					{
+						v39 = uint64(isa.FmaF32RN(uint32(v33), uint32(v33), uint32(k1)))
+						v39F = math.Float32frombits(uint32(v39))
+					}
+				}
+				_ = v39F
+				_ = v39
+				v38_s[l] = v38
+				v39F_s[l] = v39F
+				v37_s[l] = v37
+				v29_s[l] = v29
+				v31_s[l] = v31
+				v33_s[l] = v33
+			}
+			for l := range 32 {
+				v38 := v38_s[l]
+				v39F := v39F_s[l]
+				// 97: div.rn.f32
+				v40 := uint64(isa.DivF32(uint32(v38), uint32(uint64(math.Float32bits(v39F))), isa.RN))
+				v40_s[l] = v40
+			}
+			for l := range 32 {
+				v37 := v37_s[l]
+				v40 := v40_s[l]
+				v29 := v29_s[l]
+				v31 := v31_s[l]
+				// 98: sub.f32
+				v41F := isa.CanonF32(math.Float32frombits(uint32(v37)) - math.Float32frombits(uint32(v40)))
+				v41 := uint64(math.Float32bits(v41F))
+				_ = v41F
+				_ = v41
+				// 99: add.s64
+				v42 := uint64(uint64(u14) + uint64(v29))
+				_ = v42
+				// 100: st.global.f32
+				runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v41F))))
+				// 101: mul.f32
+				v43F := isa.CanonF32(math.Float32frombits(uint32(v31)) * math.Float32frombits(uint32(v31)))
+				v43 := uint64(math.Float32bits(v43F))
+				_ = v43F
+				_ = v43
+				v43F_s[l] = v43F
+			}
+			for l := range 32 {
+				v43F := v43F_s[l]
+				v29 := v29_s[l]
+				v31 := v31_s[l]
+				v33 := v33_s[l]
+				// 102: mul.f32
+				v44F := isa.CanonF32(v43F * math.Float32frombits(uint32(k2)))
+				v44 := uint64(math.Float32bits(v44F))
+				_ = v44F
+				_ = v44
+				// 103: ex2.approx.f32
+				v45 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v44F)))))
+				// 104: add.s64
+				v46 := uint64(uint64(u13) + uint64(v29))
+				_ = v46
+				// 105: st.global.f32
+				runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v45))
+				// 106: fma.rn.f32
+				var v47 uint64
+				var v47F float32
+				v47p, v47z := float64(math.Float32frombits(uint32(v31)))*float64(math.Float32frombits(uint32(v33))), float64(math.Float32frombits(uint32(k3)))
+				if v47f := v47p + v47z; isa.FmaF32Rounded(v47p, v47z, v47f, math.Float32bits(float32(v47f))) {
+					v47F = float32(v47f)
+					v47 = uint64(math.Float32bits(v47F))
+				} else {
+					{
+						v47 = uint64(isa.FmaF32RN(uint32(v31), uint32(v33), uint32(k3)))
+						v47F = math.Float32frombits(uint32(v47))
+					}
+				}
+				_ = v47F
+				_ = v47
+				// 107: max.f32
+				v48 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v47F))), uint32(k4), false))
+				// 108: min.f32
+				v49 := uint64(isa.MinF32(uint32(v48), uint32(k1), false))
+				// 109: add.s64
+				v50 := uint64(uint64(u12) + uint64(v29))
+				_ = v50
+				// 110: st.global.f32
+				runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v49))
+			}
+		}
+	}
+	// 70: setp.ge.s32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // floatMathBlock0 runs block 0 of kernel float_math for the lanes m (budget 0: counting statistics).
@@ -1487,7 +2099,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // floatMathBlock2 runs block 2 of kernel float_math for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 73-110
 func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, floatMathBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, floatMathBlock2Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)

@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/semantics/fault_misc.ptx",
-	NumPasses:  2,
+	NumPasses:  3,
 	NumWindows: 5,
 	SM:         80,
 	SharedSize: 256,
@@ -1643,6 +1643,12 @@ func trapKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		switch pc {
 		case 0:
 			// b0, PTX lines 130-135; divergent, reconverges at the exit
+			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(1) && w.PassDone(1, trapKernelTrace0(w, m, budget)) {
+				// blocks 0 and 2 ran: on from block 2
+				pc, budget = 2, budget-1
+				next = 3
+				break
+			}
 			trapKernelBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1673,6 +1679,117 @@ func trapKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		}
 		pc, budget = next, budget-1
 	}
+}
+
+// trapKernelTrace0 runs blocks 0 and 2 of kernel trap_kernel for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func trapKernelTrace0(w *runtime.Warp, m uint32, budget int) bool {
+	k0 := uint64(0x4)
+	// PTX line 130: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 131: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.NTID().X))
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 134: ld.param.u32
+	var u3 uint64
+	if kp := w.KernelParams(); len(kp) >= 12 {
+		u3 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+	} else {
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/semantics/fault_misc.ptx:134")
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 137: ld.param.u64
+	var u4 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u4 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/semantics/fault_misc.ptx:137")
+	}
+	// PTX line 138: cvta.to.global.u64, warp-uniform
+	u5 := uint64(u4)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		tid0 := &w.Tid[0]
+		h8 := uint32(u1) * uint32(u2)
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 132: mov.u32
+			v6 := uint64(uint64(tid0[l]))
+			// 133: mad.lo.u32
+			v7 := uint64(uint32(h8 + uint32(v6)))
+			switch l {
+			case 0:
+				g0 = v7
+			case 31:
+				g31 = v7
+			}
+			// 139: mul.wide.u32
+			v9 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k0))))
+			// 140: add.u64
+			v10 := uint64(uint64(u5) + uint64(v9))
+			_ = v10
+			// 141: the index of st.global.u32
+			fd0 := v9 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(u3)), runtime.StepEQ) == 0x0) {
+		return false
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := u5 + fl0 + 0x0
+	fw0 := w.Window(4)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	// PTX lines 132, 133, 139, 140, 141: one pass over a full warp's lanes
+	{
+		tid0 := &w.Tid[0]
+		h13 := uint32(u1) * uint32(u2)
+		for l := range 32 {
+			// 132: mov.u32
+			v11 := uint64(uint64(tid0[l]))
+			// 133: mad.lo.u32
+			v12 := uint64(uint32(h13 + uint32(v11)))
+			// 139: mul.wide.u32
+			v14 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k0))))
+			// 140: add.u64
+			v15 := uint64(uint64(u5) + uint64(v14))
+			_ = v15
+			// 141: st.global.u32
+			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v12))
+		}
+	}
+	// 135: setp.eq.u32, whose lanes the check above gave
+	w.P[0] = 0x0
+	return true
 }
 
 // trapKernelBlock0 runs block 0 of kernel trap_kernel for the lanes m (budget 0: counting statistics).
@@ -1827,7 +1944,7 @@ func trapKernelBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // trapKernelBlock2 runs block 2 of kernel trap_kernel for the lanes m (budget 0: counting statistics).
 // b2, PTX lines 137-141; ret
 func trapKernelBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, trapKernelBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, trapKernelBlock2Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/simt/p11.ptx",
-	NumPasses:  4,
+	NumPasses:  5,
 	NumWindows: 10,
 	SM:         80,
 	SharedSize: 832,
@@ -578,6 +578,12 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			next = 1
 		case 1:
 			// b1 ($L1), PTX lines 50-56; divergent, reconverges at the exit
+			if m == 0xffffffff && budget > 1 && stop != 7 && w.PassOK(0) && w.PassDone(0, simtTrace1(w, m, budget)) {
+				// blocks 1 and 7 ran: on from block 7
+				pc, budget = 7, budget-1
+				next = 10
+				break
+			}
 			simtBlock1(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -980,6 +986,126 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u17
 }
 
+// simtTrace1 runs blocks 1 and 7 of kernel simt for a full warp whose lanes all go from one to the other, in one
+// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
+func simtTrace1(w *runtime.Warp, m uint32, budget int) bool {
+	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r12 := w.Reg(12)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r17 := w.Reg(17)
+	k0 := uint64(0x12)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
+	var g0, g31 uint64
+	{
+		for l := range 32 {
+			// 54: the address of ld.global.u32
+			fd0 := uint64(r6[l]) + 0x14 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 55: mov.u32
+			v1 := uint64(uint64(l))
+			switch l {
+			case 0:
+				g0 = v1
+			case 31:
+				g31 = v1
+			}
+			// 59: the address of st.global.u32
+			fd1 := uint64(r6[l]) + 0x30 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepNE) == 0xffffffff) {
+		return false
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(0)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(8)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	// PTX lines 50, 51, 52, 53, 54, 55, 58, 59: one pass over a full warp's lanes
+	{
+		p0 := w.P[0]
+		p1 := w.P[1]
+		p2 := w.P[2]
+		p0n := uint32(0)
+		for l := range 32 {
+			// 50: setp.eq.s32
+			c2t := uint32(r14[l]) == uint32(r15[l])
+			c2 := c2t
+			c2b0 := uint32(0)
+			if c2 {
+				c2b0 = 1
+			}
+			p0n |= c2b0 << l
+			// 51: setp.le.and.u32
+			c3t := uint32(r15[l]) <= uint32(r5[l])
+			c3c := !c2
+			c3 := c3t && c3c
+			c3q := !c3t && c3c
+			_ = c3q
+			c3b0 := uint32(0)
+			if c3 {
+				c3b0 = 1
+			}
+			p1 = p1&^(1<<l) | c3b0<<l
+			c3b1 := uint32(0)
+			if c3q {
+				c3b1 = 1
+			}
+			p2 = p2&^(1<<l) | c3b1<<l
+			// 52: selp.b32
+			v4 := uint64(r15[l])
+			if p2>>l&1 != 0 {
+				v4 = uint64(r12[l])
+			}
+			r3[l] = v4
+			// 53: selp.b32
+			v5 := uint64(r5[l])
+			if p1>>l&1 != 0 {
+				v5 = uint64(r12[l])
+			}
+			_ = v5
+			// 54: ld.global.u32
+			v6 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 55: mov.u32
+			v7 := uint64(uint64(l))
+			_ = v7
+			// 58: mad.wide.u32
+			v8 := uint64(uint64(uint64(uint64(uint32(r15[l]))*uint64(uint32(r5[l]))) + uint64(r17[l])))
+			_ = v8
+			// 59: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v6))
+		}
+		w.P[0] = p0&^m | p0n
+		w.P[1] = p1
+		w.P[2] = p2
+	}
+	// 56: setp.ne.u32, whose lanes the check above gave
+	w.P[3] = 0xffffffff
+	return true
+}
+
 // simtBlock1Warp runs block 1 of kernel simt for a full warp in one pass over the lanes where its
 // accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
 func simtBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
@@ -1080,7 +1206,7 @@ func simtBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // simtBlock1 runs block 1 of kernel simt for the lanes m (budget 0: counting statistics).
 // b1 ($L1), PTX lines 50-56; divergent, reconverges at the exit
 func simtBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, simtBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, simtBlock1Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -1957,7 +2083,7 @@ func simtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 // simtBlock6 runs block 6 of kernel simt for the lanes m (budget 0: counting statistics).
 // b5 ($R5), PTX lines 106-113; ret
 func simtBlock6(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, simtBlock6Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, simtBlock6Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -2307,7 +2433,7 @@ func simtBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // simtBlock7 runs block 7 of kernel simt for the lanes m (budget 0: counting statistics).
 // b6, PTX lines 58-59; ret
 func simtBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, simtBlock7Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, simtBlock7Warp(w, m, budget)) {
 		return
 	}
 	r5 := w.Reg(5)
@@ -2411,7 +2537,7 @@ func simtBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // simtBlock8 runs block 8 of kernel simt for the lanes m (budget 0: counting statistics).
 // b7, PTX lines 91-92
 func simtBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, simtBlock8Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, simtBlock8Warp(w, m, budget)) {
 		return
 	}
 	r6 := w.Reg(6)
