@@ -150,7 +150,7 @@ func (c *CTA) live() int {
 func (w *Warp) arrive(b *Barrier, m uint32, loc string) (uint64, bool) {
 	c := w.CTA
 	l := firstLane(m)
-	id := w.R[b.ID*WarpSize+l]
+	id := b.number(w, l)
 	if id >= NumBarriers {
 		w.Fault(FaultIllegal, loc, l, fmt.Sprintf("barrier %d out of range 0..%d", id, NumBarriers-1))
 	}

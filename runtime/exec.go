@@ -204,7 +204,7 @@ func (w *Warp) runStraight() bool {
 		w.returnFromCall() // the warp's threads end at the kernel's ret
 		return true
 	case t.Kind == TermBarrier && t.Barrier.Kind == BarSync && t.Barrier.Count < 0:
-		id := w.R[t.Barrier.ID*WarpSize+firstLane(e.mask)]
+		id := t.Barrier.number(w, firstLane(e.mask))
 		if id >= NumBarriers {
 			return false // run faults
 		}

@@ -355,6 +355,10 @@ const (
 type Barrier struct {
 	Kind BarrierKind
 	ID   int // register holding the barrier number
+	// Fixed says the instruction names the barrier number Num as an immediate, so that a warp
+	// arriving need not read it from its register file.
+	Fixed bool
+	Num   uint64
 	// Count is the register holding the expected thread count, or -1 for every thread of the CTA.
 	Count int
 	// Pred and PredNeg are bar.red's source predicate; Dst its destination register (popc) or
@@ -362,4 +366,12 @@ type Barrier struct {
 	Pred    int
 	PredNeg bool
 	Dst     int
+}
+
+// number is the barrier number the warp's lane names.
+func (b *Barrier) number(w *Warp, lane int) uint64 {
+	if b.Fixed {
+		return b.Num
+	}
+	return w.R[b.ID*WarpSize+lane]
 }

@@ -702,9 +702,12 @@ func (f *fnCompiler) barrier(in *ssa.Instr) *runtime.Barrier {
 		b.Pred, b.PredNeg = e.pred(last)
 		args = args[:len(args)-1]
 	}
-	if len(args) == 0 {
-		b.ID = f.ConstSlot(0)
-	} else {
+	switch {
+	case len(args) == 0:
+		b.ID, b.Fixed = f.ConstSlot(0), true
+	case args[0].Kind == ssa.ArgImm:
+		b.ID, b.Fixed, b.Num = e.src(args[0], frontend.U32), true, args[0].Imm&0xffffffff
+	default:
 		b.ID = e.src(args[0], frontend.U32)
 	}
 	if len(args) > 1 {

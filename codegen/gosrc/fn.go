@@ -223,9 +223,12 @@ func (f *fnGen) barrier(in *ssa.Instr) jen.Code {
 		f.g.errorf(in.Pos, "unsupported: %s with special-register operands", spelling(in))
 		return 0
 	}
-	if len(args) == 0 {
-		d[jen.Id("ID")] = jen.Lit(f.ConstSlot(0))
-	} else {
+	switch {
+	case len(args) == 0:
+		d[jen.Id("ID")], d[jen.Id("Fixed")] = jen.Lit(f.ConstSlot(0)), jen.True()
+	case args[0].Kind == ssa.ArgImm:
+		d[jen.Id("ID")], d[jen.Id("Fixed")], d[jen.Id("Num")] = jen.Lit(slot(args[0])), jen.True(), jen.Lit(int(args[0].Imm&0xffffffff))
+	default:
 		d[jen.Id("ID")] = jen.Lit(slot(args[0]))
 	}
 	count := -1

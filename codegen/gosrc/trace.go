@@ -44,7 +44,8 @@ type trace struct {
 // traceOf returns the trace that starts at block i, or nil: block i ends in a branch whose
 // predicate a setp of the block sets by comparing a value that steps by 1 from lane to lane,
 // one side of the branch (not its reconvergence point) is a block with a warp pass of its own
-// that jumps on, and the two blocks' instructions make one warp pass.
+// that jumps on and reads a lane value block i computes, and the two blocks' instructions
+// make one warp pass.
 func (f *fnGen) traceOf(i int) *trace {
 	bi := f.blocks[i]
 	if bi.rt.Kind != runtime.TermBranch || bi.instrs == nil {
@@ -66,7 +67,7 @@ func (f *fnGen) traceOf(i int) *trace {
 			continue
 		}
 		bj := f.blocks[j]
-		if bj.rt.Kind != runtime.TermJump || bj.instrs == nil || bj.pass == nil {
+		if bj.rt.Kind != runtime.TermJump || bj.instrs == nil || bj.pass == nil || !f.feeds(bi.instrs, bj.instrs) {
 			continue
 		}
 		// The lanes all go to j where the branch's condition (the predicate, or its
@@ -82,6 +83,24 @@ func (f *fnGen) traceOf(i int) *trace {
 		return t
 	}
 	return nil
+}
+
+// feeds reports whether the first block computes a lane value the second reads: only then
+// does a trace save anything (the value's trip through the register file), while a warp
+// whose lanes split or all skip the second block pays for the trace's checks.
+func (f *fnGen) feeds(first, second []*ssa.Instr) bool {
+	in := map[*ssa.Instr]bool{}
+	for _, x := range second {
+		in[x] = true
+	}
+	for _, x := range first {
+		for _, d := range x.Defs {
+			if !d.Uniform && d.Reg.Type != frontend.Pred && f.anyReadBy(d, in) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hoistUniforms moves each warp-uniform computation (kernel parameter loads and arithmetic on

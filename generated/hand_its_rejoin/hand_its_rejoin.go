@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/its_rejoin.ptx",
-	NumPasses:  3,
+	NumPasses:  2,
 	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
@@ -320,12 +320,6 @@ func rejoinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			}
 		case 2:
 			// b2 (JOIN), PTX lines 27-27; divergent, reconverges at block 3 (b3 (SHFL))
-			if m == 0xffffffff && budget > 1 && stop != 7 && w.PassOK(1) && w.PassDone(1, rejoinTrace2(w, m, budget)) {
-				// blocks 2 and 7 ran: on from block 7
-				pc, budget = 7, budget-1
-				next = 3
-				break
-			}
 			rejoinBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -599,54 +593,6 @@ func rejoinBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// rejoinTrace2 runs blocks 2 and 7 of kernel rejoin for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func rejoinTrace2(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x1)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r2[l]
-			case 31:
-				g31 = r2[l]
-			}
-			// 29: the address of st.volatile.global.u32
-			fd0 := uint64(r1[l]) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepNE) == 0x0) {
-		return false
-	}
-	if (fl0 ^ fh0) != 0 {
-		return false
-	}
-	fb0 := fl0
-	fw0 := w.Window(2)
-	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
-	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
-		return false
-	}
-	// PTX lines 29: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 29: st.volatile.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(k0))
-		}
-	}
-	// 27: setp.ne.u32, whose lanes the check above gave
-	w.P[2] = 0x0
-	return true
-}
-
 // rejoinBlock2 runs block 2 of kernel rejoin for the lanes m (budget 0: counting statistics).
 // b2 (JOIN), PTX lines 27-27; divergent, reconverges at block 3 (b3 (SHFL))
 func rejoinBlock2(w *runtime.Warp, m uint32, budget int) {
@@ -810,7 +756,7 @@ func rejoinBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // rejoinBlock7 runs block 7 of kernel rejoin for the lanes m (budget 0: counting statistics).
 // b6, PTX lines 29-29
 func rejoinBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, rejoinBlock7Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, rejoinBlock7Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/legacy_sm20.ptx",
-	NumPasses:  3,
+	NumPasses:  2,
 	NumWindows: 2,
 	SM:         20,
 	SharedSize: 1024,
@@ -289,7 +289,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    26,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/hand/legacy_sm20.ptx:80",
@@ -442,7 +444,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    26,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/hand/legacy_sm20.ptx:64",
@@ -775,12 +779,6 @@ func legacySm20Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			continue
 		case 3:
 			// b2 ($Lt_0_1538), PTX lines 70-70; divergent, reconverges at block 4 (b3 ($Lt_0_1794))
-			if m == 0xffffffff && budget > 1 && stop != 12 && w.PassOK(0) && w.PassDone(0, legacySm20Trace3(w, m, budget)) {
-				// blocks 3 and 12 ran: on from block 12
-				pc, budget = 12, budget-1
-				next = 4
-				break
-			}
 			legacySm20Block3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1069,103 +1067,6 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
-}
-
-// legacySm20Trace3 runs blocks 3 and 12 of kernel legacy_sm20 for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func legacySm20Trace3(w *runtime.Warp, m uint32, budget int) bool {
-	r0 := w.Reg(0)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x4)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r0[l]
-			case 31:
-				g31 = r0[l]
-			}
-			// 72: add.u32
-			v1 := uint64(uint32(r16[l]) + uint32(r0[l]))
-			// 73: mul.lo.u32
-			v2 := uint64(uint32(v1) * uint32(k0))
-			// 74: add.u32
-			v3 := uint64(uint32(r13[l]) + uint32(v2))
-			// 75: the address of ld.shared.s32
-			fd0 := uint64(uint64(uint32(v3))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 76: the address of ld.shared.s32
-			fd1 := uint64(uint64(uint32(r15[l]))) + 0x0 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 78: the address of st.shared.s32
-			fd2 := uint64(uint64(uint32(r15[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(r16[0])), runtime.StepGE) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 72, 73, 74, 75, 76, 77, 78: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 72: add.u32
-			v4 := uint64(uint32(r16[l]) + uint32(r0[l]))
-			// 73: mul.lo.u32
-			v5 := uint64(uint32(v4) * uint32(k0))
-			// 74: add.u32
-			v6 := uint64(uint32(r13[l]) + uint32(v5))
-			_ = v6
-			// 75: ld.shared.s32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			v7 = uint64(uint32(int32(int32(v7))))
-			// 76: ld.shared.s32
-			v8 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			v8 = uint64(uint32(int32(int32(v8))))
-			// 77: add.s32
-			v9 := uint64(uint32(v8) + uint32(v7))
-			// 78: st.shared.s32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v9))
-		}
-	}
-	// 70: setp.ge.u32, whose lanes the check above gave
-	w.P[1] = 0x0
-	return true
 }
 
 // legacySm20Block3 runs block 3 of kernel legacy_sm20 for the lanes m (budget 0: counting statistics).
@@ -1585,7 +1486,7 @@ func legacySm20Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // legacySm20Block12 runs block 12 of kernel legacy_sm20 for the lanes m (budget 0: counting statistics).
 // b9, PTX lines 72-78
 func legacySm20Block12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, legacySm20Block12Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, legacySm20Block12Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -1829,7 +1730,7 @@ func legacySm20Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
 // legacySm20Block14 runs block 14 of kernel legacy_sm20 for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 87-91
 func legacySm20Block14(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, legacySm20Block14Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, legacySm20Block14Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)

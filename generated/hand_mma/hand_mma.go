@@ -1453,7 +1453,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    28,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/hand/mma.ptx:362",
@@ -2367,7 +2369,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    43,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/hand/mma.ptx:518",

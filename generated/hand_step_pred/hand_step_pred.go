@@ -226,7 +226,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    14,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/hand/step_pred.ptx:25",
@@ -287,7 +289,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    14,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/hand/step_pred.ptx:38",
@@ -455,7 +459,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    16,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/hand/step_pred.ptx:88",
@@ -483,7 +489,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    16,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/hand/step_pred.ptx:90",
@@ -591,7 +599,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    16,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/hand/step_pred.ptx:118",
@@ -732,7 +742,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    16,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/hand/step_pred.ptx:161",
@@ -766,7 +778,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    16,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/hand/step_pred.ptx:165",

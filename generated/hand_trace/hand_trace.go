@@ -205,7 +205,7 @@ var (
 		Sig:          "()(.param 8,.param 8,.param 4,.param 4)",
 		StackBytes:   0,
 	}
-	// lateFunc is PTX kernel late (testdata/ptx/hand/trace.ptx:160).
+	// lateFunc is PTX kernel late (testdata/ptx/hand/trace.ptx:161).
 	lateFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   11,
@@ -236,7 +236,7 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 20,
-		Loc:          "testdata/ptx/hand/trace.ptx:160",
+		Loc:          "testdata/ptx/hand/trace.ptx:161",
 		Name:         "late",
 		NumPreds:     1,
 		NumRegs:      12,
@@ -911,19 +911,16 @@ func init() {
 	}}
 	liveuniFunc.Run = liveuniRun
 	lateFunc.Blocks = make([]runtime.Block, 5)
-	// b0, PTX lines 165-168; bar.sync at line 169
+	// b0, PTX lines 166-169; bar.sync at line 170
 	lateFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			lateRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/trace.ptx:165",
+		Loc:       "testdata/ptx/hand/trace.ptx:166",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/ptx/hand/trace.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  165,
-			}, {
 				Count: 1,
 				Line:  166,
 			}, {
@@ -935,85 +932,87 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
 			}},
 		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    11,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/ptx/hand/trace.ptx:169",
+			Loc:    "testdata/ptx/hand/trace.ptx:170",
 			Reconv: -1,
 			Succ:   1,
 		},
 	}
-	// b0, PTX lines 170-171; divergent, reconverges at block 2 (b1 (DONE))
+	// b0, PTX lines 171-173; divergent, reconverges at block 2 (b1 (DONE))
 	lateFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			lateRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/ptx/hand/trace.ptx:170",
-		PTXInstrs: 3,
+		Loc:       "testdata/ptx/hand/trace.ptx:171",
+		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/ptx/hand/trace.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  170,
-			}, {
-				Count: 1,
 				Line:  171,
 			}, {
 				Count: 1,
 				Line:  172,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    3,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/hand/trace.ptx:172",
-			Pred:   0,
-			Reconv: 2,
-			Succ:   2,
-		},
-	}
-	// b1 (DONE), PTX line 181; ret
-	lateFunc.Blocks[2] = runtime.Block{
-		Loc:       "testdata/ptx/hand/trace.ptx:182",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/ptx/hand/trace.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  182,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/trace.ptx:182",
-			Reconv:  -1,
-			Succ:    4,
-			Uniform: true,
-		},
-	}
-	// b2, PTX lines 173-180
-	lateFunc.Blocks[3] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			lateRun(w, 3, m, -1, 0)
-		}},
-		Loc:       "testdata/ptx/hand/trace.ptx:173",
-		PTXInstrs: 8,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/ptx/hand/trace.ptx",
-			Lines: []runtime.LineCount{{
+			}, {
 				Count: 1,
 				Line:  173,
 			}, {
 				Count: 1,
 				Line:  174,
-			}, {
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    3,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/hand/trace.ptx:174",
+			Pred:   0,
+			Reconv: 2,
+			Succ:   2,
+		},
+	}
+	// b1 (DONE), PTX line 182; ret
+	lateFunc.Blocks[2] = runtime.Block{
+		Loc:       "testdata/ptx/hand/trace.ptx:183",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/trace.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  183,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/trace.ptx:183",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
+	// b2, PTX lines 175-181
+	lateFunc.Blocks[3] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			lateRun(w, 3, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/trace.ptx:175",
+		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/trace.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  175,
 			}, {
@@ -1031,11 +1030,14 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/ptx/hand/trace.ptx:181",
+			Loc:     "testdata/ptx/hand/trace.ptx:182",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
@@ -1096,7 +1098,7 @@ func Liveuni(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	return dev.Launch(ctx, Module, liveuniFunc, cfg, p[:])
 }
 
-// Late launches PTX kernel late (testdata/ptx/hand/trace.ptx:160) on dev with the launch configuration cfg. Parameters: out is late_out, a is late_a, n is late_n.
+// Late launches PTX kernel late (testdata/ptx/hand/trace.ptx:161) on dev with the launch configuration cfg. Parameters: out is late_out, a is late_a, n is late_n.
 func Late(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr, a runtime.Ptr, n uint32) error {
 	var p [20]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(out))
@@ -3947,14 +3949,14 @@ func lateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 		var next int32
 		switch pc {
 		case 0:
-			// b0, PTX lines 165-168; bar.sync at line 169
+			// b0, PTX lines 166-169; bar.sync at line 170
 			lateBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
 			}
 			return pc, budget
 		case 1:
-			// b0, PTX lines 170-171; divergent, reconverges at block 2 (b1 (DONE))
+			// b0, PTX lines 171-173; divergent, reconverges at block 2 (b1 (DONE))
 			if m == 0xffffffff && budget > 1 && stop != 3 && w.PassOK(10) && w.PassDone(10, lateTrace1(w, m, budget)) {
 				// blocks 1 and 3 ran: on from block 3
 				pc, budget = 3, budget-1
@@ -3980,10 +3982,10 @@ func lateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				next = 2
 			}
 		case 2:
-			// b1 (DONE), PTX line 181; ret
+			// b1 (DONE), PTX line 182; ret
 			next = 4
 		case 3:
-			// b2, PTX lines 173-180
+			// b2, PTX lines 175-181
 			lateBlock3(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -4000,31 +4002,31 @@ func lateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 }
 
 // lateBlock0 runs block 0 of kernel late for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 165-168; bar.sync at line 169
+// b0, PTX lines 166-169; bar.sync at line 170
 func lateBlock0(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
-	// PTX line 165: mov.u32, warp-uniform
-	u1 := uint64(uint64(w.CTAID().X))
 	// PTX line 166: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.CTAID().X))
+	// PTX line 167: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	// PTX lines 167, 168: lane-local, one loop over the lanes
+	// PTX lines 168, 169: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 167: mov.u32
+				// 168: mov.u32
 				v3 := uint64(uint64(tid0[l]))
-				// 168: mad.lo.s32
+				// 169: mad.lo.s32
 				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 167: mov.u32
+				// 168: mov.u32
 				v3 := uint64(uint64(tid0[l]))
-				// 168: mad.lo.s32
+				// 169: mad.lo.s32
 				v4 := uint64(uint32(h5 + uint32(v3)))
 				r3[l] = v4
 			}
@@ -4046,12 +4048,12 @@ func lateTrace1(w *runtime.Warp, m uint32, budget int) bool {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 170: ld.param.u32
+	// PTX line 171: ld.param.u32
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/trace.ptx:170")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/trace.ptx:171")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -4062,12 +4064,12 @@ func lateTrace1(w *runtime.Warp, m uint32, budget int) bool {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 173: ld.param.u64
+	// PTX line 175: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/trace.ptx:173")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/trace.ptx:175")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -4078,12 +4080,12 @@ func lateTrace1(w *runtime.Warp, m uint32, budget int) bool {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 174: ld.param.u64
+	// PTX line 176: ld.param.u64
 	var u3 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/trace.ptx:174")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/trace.ptx:176")
 	}
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
@@ -4102,16 +4104,16 @@ func lateTrace1(w *runtime.Warp, m uint32, budget int) bool {
 			case 31:
 				g31 = r3[l]
 			}
-			// 175: mul.wide.s32
+			// 172: mul.wide.s32
 			v4 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-			// 176: add.s64
+			// 177: add.s64
 			v5 := uint64(uint64(u3) + uint64(v4))
 			_ = v5
-			// 177: the index of ld.global.u32
+			// 178: the index of ld.global.u32
 			fd0 := v4 - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
-			// 179: add.s64
+			// 180: add.s64
 			v6 := uint64(uint64(u2) + uint64(v4))
 			_ = v6
 		}
@@ -4137,34 +4139,36 @@ func lateTrace1(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
-	// PTX lines 175, 176, 177, 178, 179, 180: one pass over a full warp's lanes
+	// PTX lines 172, 177, 178, 179, 180, 181: one pass over a full warp's lanes
 	{
 		for l := range 32 {
-			// 175: mul.wide.s32
+			// 172: mul.wide.s32
 			v7 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-			// 176: add.s64
+			// 177: add.s64
 			v8 := uint64(uint64(u3) + uint64(v7))
 			_ = v8
-			// 177: ld.global.u32
+			// 178: ld.global.u32
 			v9 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 178: sub.s32
+			// 179: sub.s32
 			v10 := uint64(uint32(v9) - uint32(r3[l]))
-			// 179: add.s64
+			// 180: add.s64
 			v11 := uint64(uint64(u2) + uint64(v7))
 			_ = v11
-			// 180: st.global.u32
+			// 181: st.global.u32
 			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v10))
 		}
 	}
-	// 171: setp.ge.s32, whose lanes the check above gave
+	// 173: setp.ge.s32, whose lanes the check above gave
 	w.P[0] = 0x0
 	return true
 }
 
 // lateBlock1 runs block 1 of kernel late for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 170-171; divergent, reconverges at block 2 (b1 (DONE))
+// b0, PTX lines 171-173; divergent, reconverges at block 2 (b1 (DONE))
 func lateBlock1(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
+	r5 := w.Reg(5)
+	k0 := uint64(0x4)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -4174,42 +4178,54 @@ func lateBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 170: ld.param.u32
+	// PTX line 171: ld.param.u32
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/trace.ptx:170")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/trace.ptx:171")
 	}
-	// PTX lines 171: comparisons of a value that steps by 1 from lane to lane (steppred.go)
-	if m == 0xffffffff && int64(int32(r3[31]))-int64(int32(r3[0])) == 31 && w.TidLinear {
-		// 171: setp.ge.s32
-		w.P[0] = runtime.StepMask(int64(int32(r3[0])), int64(int32(u1)), runtime.StepGE)
-	} else {
+	// PTX lines 172, 173: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
-			for l := range 32 {
-				// 171: setp.ge.s32
-				c2t := int32(r3[l]) >= int32(u1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+			{
+				for l := range 32 {
+					// 172: mul.wide.s32
+					v2 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
+					r5[l] = v2
 				}
-				p0n |= c2b0 << l
+				if int64(int32(r3[31]))-int64(int32(r3[0])) == 31 && w.TidLinear {
+					// 173: setp.ge.s32
+					p0n = runtime.StepMask(int64(int32(r3[0])), int64(int32(u1)), runtime.StepGE)
+				} else {
+					for l := range 32 {
+						// 173: setp.ge.s32
+						c3t := int32(r3[l]) >= int32(u1)
+						c3 := c3t
+						c3b0 := uint32(0)
+						if c3 {
+							c3b0 = 1
+						}
+						p0n |= c3b0 << l
+					}
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 171: setp.ge.s32
-				c2t := int32(r3[l]) >= int32(u1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// 172: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
+				r5[l] = v2
+				// 173: setp.ge.s32
+				c3t := int32(r3[l]) >= int32(u1)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
 				}
-				p0n |= c2b0 << l
+				p0n |= c3b0 << l
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -4220,7 +4236,7 @@ func lateBlock1(w *runtime.Warp, m uint32, budget int) {
 // accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
 func lateBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r3 := w.Reg(3)
-	k0 := uint64(0x4)
+	r5 := w.Reg(5)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -4230,12 +4246,12 @@ func lateBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 173: ld.param.u64
+	// PTX line 175: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/trace.ptx:173")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/trace.ptx:175")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -4246,12 +4262,12 @@ func lateBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 174: ld.param.u64
+	// PTX line 176: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/trace.ptx:174")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/trace.ptx:176")
 	}
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
@@ -4262,18 +4278,16 @@ func lateBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			step = 31
 		}
 		for l := 0; l < 32; l += step {
-			// 175: mul.wide.s32
-			v3 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-			// 176: add.s64
-			v4 := uint64(uint64(u2) + uint64(v3))
-			_ = v4
-			// 177: the index of ld.global.u32
-			fd0 := v3 - uint64(l)<<2
+			// 177: add.s64
+			v3 := uint64(uint64(u2) + uint64(r5[l]))
+			_ = v3
+			// 178: the index of ld.global.u32
+			fd0 := r5[l] - uint64(l)<<2
 			fl0 &= fd0
 			fh0 |= fd0
-			// 179: add.s64
-			v5 := uint64(uint64(u1) + uint64(v3))
-			_ = v5
+			// 180: add.s64
+			v4 := uint64(uint64(u1) + uint64(r5[l]))
+			_ = v4
 		}
 	}
 	if (fl0 ^ fh0) != 0 {
@@ -4294,38 +4308,36 @@ func lateBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
-	// PTX lines 175, 176, 177, 178, 179, 180: one pass over a full warp's lanes
+	// PTX lines 177, 178, 179, 180, 181: one pass over a full warp's lanes
 	{
 		for l := range 32 {
-			// 175: mul.wide.s32
-			v6 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-			// 176: add.s64
-			v7 := uint64(uint64(u2) + uint64(v6))
-			_ = v7
-			// 177: ld.global.u32
-			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 178: sub.s32
-			v9 := uint64(uint32(v8) - uint32(r3[l]))
-			// 179: add.s64
-			v10 := uint64(uint64(u1) + uint64(v6))
-			_ = v10
-			// 180: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v9))
+			// 177: add.s64
+			v5 := uint64(uint64(u2) + uint64(r5[l]))
+			_ = v5
+			// 178: ld.global.u32
+			v6 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			// 179: sub.s32
+			v7 := uint64(uint32(v6) - uint32(r3[l]))
+			// 180: add.s64
+			v8 := uint64(uint64(u1) + uint64(r5[l]))
+			_ = v8
+			// 181: st.global.u32
+			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v7))
 		}
 	}
 	return true
 }
 
 // lateBlock3 runs block 3 of kernel late for the lanes m (budget 0: counting statistics).
-// b2, PTX lines 173-180
+// b2, PTX lines 175-181
 func lateBlock3(w *runtime.Warp, m uint32, budget int) {
 	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, lateBlock3Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
+	r5 := w.Reg(5)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
-	k0 := uint64(0x4)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -4335,12 +4347,12 @@ func lateBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 173: ld.param.u64
+	// PTX line 175: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/trace.ptx:173")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/trace.ptx:175")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -4351,14 +4363,14 @@ func lateBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 174: ld.param.u64
+	// PTX line 176: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/trace.ptx:174")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/trace.ptx:176")
 	}
-	// PTX lines 175, 176, 177, 178, 179: lane-local, one loop over the lanes
+	// PTX lines 177, 178, 179, 180: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4369,69 +4381,65 @@ func lateBlock3(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		v5aw := w.Window(10)
+		v4aw := w.Window(10)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 175: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-				// 176: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				// 177: ld.global.u32
-				v5a := uint64(v4) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				// 177: add.s64
+				v3 := uint64(uint64(u2) + uint64(r5[l]))
+				// 178: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
 					{
-						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-						if !v5ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/hand/trace.ptx:177")
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/hand/trace.ptx:178")
 							continue
 						}
-						v5 = v5x
+						v4 = v4x
 					}
 				}
-				// 178: sub.s32
-				v6 := uint64(uint32(v5) - uint32(r3[l]))
-				r9[l] = v6
-				// 179: add.s64
-				v7 := uint64(uint64(u1) + uint64(v3))
-				r10[l] = v7
+				// 179: sub.s32
+				v5 := uint64(uint32(v4) - uint32(r3[l]))
+				r9[l] = v5
+				// 180: add.s64
+				v6 := uint64(uint64(u1) + uint64(r5[l]))
+				r10[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 175: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
-				// 176: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				// 177: ld.global.u32
-				v5a := uint64(v4) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-					v5 = runtime.Load32(v5aw.Ptr, v5ao)
+				// 177: add.s64
+				v3 := uint64(uint64(u2) + uint64(r5[l]))
+				// 178: ld.global.u32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Ptr, v4ao)
 				} else {
 					{
-						v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-						if !v5ok {
-							flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/hand/trace.ptx:177")
+						v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+						if !v4ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/hand/trace.ptx:178")
 							continue
 						}
-						v5 = v5x
+						v4 = v4x
 					}
 				}
-				// 178: sub.s32
-				v6 := uint64(uint32(v5) - uint32(r3[l]))
-				r9[l] = v6
-				// 179: add.s64
-				v7 := uint64(uint64(u1) + uint64(v3))
-				r10[l] = v7
+				// 179: sub.s32
+				v5 := uint64(uint32(v4) - uint32(r3[l]))
+				r9[l] = v5
+				// 180: add.s64
+				v6 := uint64(uint64(u1) + uint64(r5[l]))
+				r10[l] = v6
 			}
 		}
 		flt.Raise(w)
 	}
-	// PTX lines 180: lane-local, one loop over the lanes
+	// PTX lines 181: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
 			w.CountMem(&runtime.MemOp{
@@ -4442,31 +4450,31 @@ func lateBlock3(w *runtime.Warp, m uint32, budget int) {
 				Space: runtime.MemGlobal,
 			}, m)
 		}
-		s8w := w.Window(11)
+		s7w := w.Window(11)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 180: st.global.u32
-				s8 := uint64(r10[l]) + 0x0
-				s8v := uint64(r9[l])
-				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-					runtime.Store32(s8w.Ptr, s8o, s8v)
+				// 181: st.global.u32
+				s7 := uint64(r10[l]) + 0x0
+				s7v := uint64(r9[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
 					{
-						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/trace.ptx:180")
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/trace.ptx:181")
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 180: st.global.u32
-				s8 := uint64(r10[l]) + 0x0
-				s8v := uint64(r9[l])
-				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
-					runtime.Store32(s8w.Ptr, s8o, s8v)
+				// 181: st.global.u32
+				s7 := uint64(r10[l]) + 0x0
+				s7v := uint64(r9[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Ptr, s7o, s7v)
 				} else {
 					{
-						w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/hand/trace.ptx:180")
+						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/trace.ptx:181")
 					}
 				}
 			}

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/dynamic_shared.ptx",
-	NumPasses:  9,
+	NumPasses:  8,
 	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
@@ -162,7 +162,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    20,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/dynamic_shared.ptx:41",
@@ -410,7 +412,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    26,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/dynamic_shared.ptx:116",
@@ -1240,12 +1244,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			next = 2
 		case 11:
 			// b10, PTX lines 105-107; divergent, reconverges at block 4 (b4 ($L__BB1_9))
-			if m == 0xffffffff && budget > 1 && stop != 12 && w.PassOK(6) && w.PassDone(6, stencil3Trace11(w, m, budget)) {
-				// blocks 11 and 12 ran: on from block 12
-				pc, budget = 12, budget-1
-				next = 4
-				break
-			}
 			stencil3Block11(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2190,72 +2188,6 @@ func stencil3Block10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// stencil3Trace11 runs blocks 11 and 12 of kernel stencil3 for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func stencil3Trace11(w *runtime.Warp, m uint32, budget int) bool {
-	r2 := w.Reg(2)
-	r6 := w.Reg(6)
-	r9 := w.Reg(9)
-	r17 := w.Reg(17)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	// PTX line 107: mov.f32, warp-uniform
-	u1 := uint64(k0)
-	runtime.Broadcast(r17, m, u1)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			// 105: add.s32
-			v2 := uint64(uint32(r6[l]) + uint32(k1))
-			switch l {
-			case 0:
-				g0 = v2
-			case 31:
-				g31 = v2
-			}
-			// 110: the address of ld.global.f32
-			fd0 := uint64(r9[l]) + 0x4 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-		}
-	}
-	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(r2[0])), runtime.StepGE) == 0x0) {
-		return false
-	}
-	if (fl0 ^ fh0) != 0 {
-		return false
-	}
-	fb0 := fl0
-	fw0 := w.Window(4)
-	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
-	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
-		return false
-	}
-	// PTX lines 105, 110: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 105: add.s32
-			v3 := uint64(uint32(r6[l]) + uint32(k1))
-			_ = v3
-			// 110: ld.global.f32
-			v4 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			r17[l] = v4
-		}
-	}
-	// 106: setp.ge.s32, whose lanes the check above gave
-	w.P[6] = 0x0
-	_ = u1
-	return true
-}
-
 // stencil3Block11 runs block 11 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b10, PTX lines 105-107; divergent, reconverges at block 4 (b4 ($L__BB1_9))
 func stencil3Block11(w *runtime.Warp, m uint32, budget int) {
@@ -2360,7 +2292,7 @@ func stencil3Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block12 runs block 12 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 110-110
 func stencil3Block12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, stencil3Block12Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, stencil3Block12Warp(w, m, budget)) {
 		return
 	}
 	r9 := w.Reg(9)
@@ -2531,7 +2463,7 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 // stencil3Block13 runs block 13 of kernel stencil3 for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 119-127
 func stencil3Block13(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, stencil3Block13Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, stencil3Block13Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

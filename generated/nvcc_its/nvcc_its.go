@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/its.ptx",
-	NumPasses:  8,
+	NumPasses:  7,
 	NumWindows: 18,
 	SM:         80,
 	SharedSize: 4096,
@@ -703,7 +703,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    30,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/its.ptx:160",
@@ -1552,12 +1554,6 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		switch pc {
 		case 0:
 			// b0, PTX lines 68-79; divergent, reconverges at block 4 (b4 ($L__BB1_8))
-			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, laneHandoffTrace0(w, m, budget)) {
-				// blocks 0 and 2 ran: on from block 2
-				pc, budget = 2, budget-1
-				next = 3
-				break
-			}
 			laneHandoffBlock0(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1647,120 +1643,6 @@ func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		}
 		pc, budget = next, budget-1
 	}
-}
-
-// laneHandoffTrace0 runs blocks 0 and 2 of kernel lane_handoff for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func laneHandoffTrace0(w *runtime.Warp, m uint32, budget int) bool {
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	k0 := uint64(0x1)
-	k1 := uint64(0x4)
-	k2 := uint64(0x0)
-	if budget == 0 {
-		w.CountMem(&runtime.MemOp{
-			Base:  -1,
-			Bytes: 8,
-			Guard: -1,
-			Kind:  runtime.MemLoad,
-			Space: runtime.MemParam,
-		}, m)
-	}
-	// PTX line 68: ld.param.u64
-	var u1 uint64
-	if kp := w.KernelParams(); len(kp) >= 8 {
-		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
-	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/nvcc/its.ptx:68")
-	}
-	if budget == 0 {
-		w.CountMem(&runtime.MemOp{
-			Base:  -1,
-			Bytes: 8,
-			Guard: -1,
-			Kind:  runtime.MemLoad,
-			Space: runtime.MemParam,
-		}, m)
-	}
-	// PTX line 69: ld.param.u64
-	var u2 uint64
-	if kp := w.KernelParams(); len(kp) >= 16 {
-		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
-	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/nvcc/its.ptx:69")
-	}
-	// PTX line 70: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 71: mov.u32, warp-uniform
-	u4 := uint64(uint64(w.CTAID().X))
-	// PTX line 72: shl.b32, warp-uniform
-	u5 := uint64(uint32(u4) << uint32(k0))
-	runtime.Broadcast(r4, m, u5)
-	// PTX line 73: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u1)
-	// PTX line 74: mul.wide.u32, warp-uniform
-	u7 := uint64(uint64(uint64(uint32(u5)) * uint64(uint32(k1))))
-	// PTX line 75: add.s64, warp-uniform
-	u8 := uint64(uint64(u6) + uint64(u7))
-	runtime.Broadcast(r7, m, u8)
-	// PTX line 78: mul.wide.s32, warp-uniform
-	u9 := uint64(uint64(int64(int32(u5)) * int64(int32(k1))))
-	// PTX line 79: add.s64, warp-uniform
-	u10 := uint64(uint64(u3) + uint64(u9))
-	runtime.Broadcast(r10, m, u10)
-	// PTX line 97: add.s32, warp-uniform
-	u11 := uint64(uint32(u4) + uint32(k0))
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		tid0 := &w.Tid[0]
-		for l := range 32 {
-			// 76: mov.u32
-			v12 := uint64(uint64(tid0[l]))
-			switch l {
-			case 0:
-				g0 = v12
-			case 31:
-				g31 = v12
-			}
-			// 98: the index of st.volatile.global.u32
-			fd0 := u7 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-		}
-	}
-	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(k2)), runtime.StepEQ) == 0xffffffff) {
-		return false
-	}
-	if (fl0 ^ fh0) != 0 {
-		return false
-	}
-	fb0 := u6 + fl0 + 0x0
-	fw0 := w.Window(5)
-	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
-	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
-		return false
-	}
-	// PTX lines 76, 98: one pass over a full warp's lanes
-	{
-		tid0 := &w.Tid[0]
-		for l := range 32 {
-			// 76: mov.u32
-			v13 := uint64(uint64(tid0[l]))
-			r8[l] = v13
-			// 98: st.volatile.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u11))
-		}
-	}
-	// 77: setp.eq.s32, whose lanes the check above gave
-	w.P[0] = 0xffffffff
-	_ = u8
-	_ = u10
-	return true
 }
 
 // laneHandoffBlock0 runs block 0 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
@@ -1925,7 +1807,7 @@ func laneHandoffBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock1 runs block 1 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_3), PTX lines 86-87; divergent, reconverges at block 7 (b7)
 func laneHandoffBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, laneHandoffBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(0) && w.PassDone(0, laneHandoffBlock1Warp(w, m, budget)) {
 		return
 	}
 	r7 := w.Reg(7)
@@ -2044,7 +1926,7 @@ func laneHandoffBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock2 runs block 2 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b2 ($L__BB1_5), PTX lines 97-98
 func laneHandoffBlock2(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, laneHandoffBlock2Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(1) && w.PassDone(1, laneHandoffBlock2Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -2145,7 +2027,7 @@ func laneHandoffBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock3 runs block 3 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_6), PTX lines 101-102; divergent, reconverges at block 8 (b8)
 func laneHandoffBlock3(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, laneHandoffBlock3Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, laneHandoffBlock3Warp(w, m, budget)) {
 		return
 	}
 	r7 := w.Reg(7)
@@ -2340,7 +2222,7 @@ func laneHandoffBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock7 runs block 7 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b7, PTX lines 90-93
 func laneHandoffBlock7(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, laneHandoffBlock7Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, laneHandoffBlock7Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -2544,7 +2426,7 @@ func laneHandoffBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 // laneHandoffBlock8 runs block 8 of kernel lane_handoff for the lanes m (budget 0: counting statistics).
 // b8, PTX lines 105-106
 func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, laneHandoffBlock8Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, laneHandoffBlock8Warp(w, m, budget)) {
 		return
 	}
 	r7 := w.Reg(7)
@@ -2876,7 +2758,7 @@ func storeReturnBarrierBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // storeReturnBarrierBlock1 runs block 1 of kernel store_return_barrier for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB2_3), PTX lines 147-148
 func storeReturnBarrierBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, storeReturnBarrierBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, storeReturnBarrierBlock1Warp(w, m, budget)) {
 		return
 	}
 	r3 := w.Reg(3)
@@ -3735,7 +3617,7 @@ func syncwarpBothSidesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 // syncwarpBothSidesBlock5 runs block 5 of kernel syncwarp_both_sides for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB3_3), PTX lines 217-224; ret
 func syncwarpBothSidesBlock5(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, syncwarpBothSidesBlock5Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, syncwarpBothSidesBlock5Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

@@ -18,7 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/mbarrier.ptx",
-	NumPasses:  6,
+	NumPasses:  5,
 	NumWindows: 7,
 	SM:         80,
 	SharedSize: 4112,
@@ -216,7 +216,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    126,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/mbarrier.ptx:67",
@@ -2936,7 +2938,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    84,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/mbarrier.ptx:840",
@@ -4509,7 +4513,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    54,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/mbarrier.ptx:1321",
@@ -12860,12 +12866,6 @@ func barrierSplitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			return pc, budget
 		case 2:
 			// b1 ($L__BB2_2), PTX lines 1323-1323; divergent, reconverges at block 3 (b2 ($L__BB2_4))
-			if m == 0xffffffff && budget > 1 && stop != 12 && w.PassOK(3) && w.PassDone(3, barrierSplitTrace2(w, m, budget)) {
-				// blocks 2 and 12 ran: on from block 12
-				pc, budget = 12, budget-1
-				next = 3
-				break
-			}
 			barrierSplitBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -13134,105 +13134,6 @@ func barrierSplitBlock0(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 	_ = u4
 	_ = u5
-}
-
-// barrierSplitTrace2 runs blocks 2 and 12 of kernel barrier_split for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func barrierSplitTrace2(w *runtime.Warp, m uint32, budget int) bool {
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x5)
-	k1 := uint64(0x8)
-	k2 := uint64(0x4)
-	k3 := uint64(0x2)
-	k4 := uint64(0x1f)
-	k5 := uint64(0x7)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 1327: shl.b32
-			v1 := uint64(uint32(r4[l]) << uint32(k0))
-			// 1334: mov.u32
-			v2 := uint64(k1)
-			// 1328: add.s32
-			v3 := uint64(uint32(v1) + uint32(r5[l]))
-			// 1329: mul.wide.u32
-			v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
-			// 1330: add.s64
-			v5 := uint64(uint64(r2[l]) + uint64(v4))
-			// 1331: the address of ld.global.u32
-			fd0 := uint64(v5) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 1333: shl.b32
-			v6 := uint64(uint32(r5[l]) << uint32(k3))
-			// 1335: add.s32
-			v7 := uint64(uint32(v2) + uint32(v6))
-			// 1336: the address of st.shared.u32
-			fd1 := uint64(uint64(uint32(v7))) + 0x0 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k4)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1) != 0 {
-		return false
-	}
-	fb0 := fl0
-	fw0 := w.Window(6)
-	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
-	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	sh := w.SharedMem()
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	// PTX line 1334: mov.u32, warp-uniform
-	u9 := uint64(k1)
-	// PTX lines 1327, 1328, 1329, 1330, 1331, 1332, 1333, 1335, 1336: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 1327: shl.b32
-			v8 := uint64(uint32(r4[l]) << uint32(k0))
-			// 1328: add.s32
-			v10 := uint64(uint32(v8) + uint32(r5[l]))
-			// 1329: mul.wide.u32
-			v11 := uint64(uint64(uint64(uint32(v10)) * uint64(uint32(k2))))
-			// 1330: add.s64
-			v12 := uint64(uint64(r2[l]) + uint64(v11))
-			_ = v12
-			// 1331: ld.global.u32
-			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 1332: mul.lo.s32
-			v14 := uint64(uint32(v13) * uint32(k5))
-			// 1333: shl.b32
-			v15 := uint64(uint32(r5[l]) << uint32(k3))
-			// 1335: add.s32
-			v16 := uint64(uint32(u9) + uint32(v15))
-			_ = v16
-			// 1336: st.shared.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v14))
-		}
-	}
-	// 1323: setp.gt.u32, whose lanes the check above gave
-	w.P[1] = 0x0
-	return true
 }
 
 // barrierSplitBlock2 runs block 2 of kernel barrier_split for the lanes m (budget 0: counting statistics).
@@ -13685,7 +13586,7 @@ func barrierSplitBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 // barrierSplitBlock10 runs block 10 of kernel barrier_split for the lanes m (budget 0: counting statistics).
 // b9 ($L__BB2_6), PTX lines 1481-1489; ret
 func barrierSplitBlock10(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, barrierSplitBlock10Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, barrierSplitBlock10Warp(w, m, budget)) {
 		return
 	}
 	r5 := w.Reg(5)
@@ -13928,7 +13829,7 @@ func barrierSplitBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 // barrierSplitBlock12 runs block 12 of kernel barrier_split for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 1327-1336
 func barrierSplitBlock12(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, barrierSplitBlock12Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, barrierSplitBlock12Warp(w, m, budget)) {
 		return
 	}
 	r2 := w.Reg(2)

@@ -461,7 +461,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    45,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/mma.ptx:77",
@@ -841,7 +843,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    358,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/mma.ptx:258",
@@ -1427,7 +1431,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    358,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/mma.ptx:571",
@@ -2954,7 +2960,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    104,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/mma.ptx:948",
@@ -4604,7 +4612,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    89,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/mma.ptx:1576",

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/nvcc/reduce_shared.ptx",
-	NumPasses:  38,
+	NumPasses:  23,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 1024,
@@ -188,7 +188,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:50",
@@ -238,7 +240,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:60",
@@ -288,7 +292,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:70",
@@ -338,7 +344,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:80",
@@ -388,7 +396,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:90",
@@ -438,7 +448,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:100",
@@ -488,7 +500,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:110",
@@ -538,7 +552,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:120",
@@ -588,7 +604,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:130",
@@ -1038,7 +1056,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:178",
@@ -1088,7 +1108,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:188",
@@ -1138,7 +1160,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:198",
@@ -1188,7 +1212,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:208",
@@ -1238,7 +1264,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:218",
@@ -1288,7 +1316,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:228",
@@ -1338,7 +1368,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:238",
@@ -1388,7 +1420,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:248",
@@ -1438,7 +1472,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/nvcc/reduce_shared.ptx:258",
@@ -1867,12 +1903,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 2:
 			// b1 ($L__BB0_2), PTX lines 51-51; divergent, reconverges at block 3 (b2 ($L__BB0_4))
-			if m == 0xffffffff && budget > 1 && stop != 21 && w.PassOK(2) && w.PassDone(2, reduceSumTrace2(w, m, budget)) {
-				// blocks 2 and 21 ran: on from block 21
-				pc, budget = 21, budget-1
-				next = 3
-				break
-			}
 			reduceSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1896,12 +1926,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b2 ($L__BB0_4), PTX lines 61-61; divergent, reconverges at block 5 (b3 ($L__BB0_6))
-			if m == 0xffffffff && budget > 1 && stop != 22 && w.PassOK(3) && w.PassDone(3, reduceSumTrace4(w, m, budget)) {
-				// blocks 4 and 22 ran: on from block 22
-				pc, budget = 22, budget-1
-				next = 5
-				break
-			}
 			reduceSumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1925,12 +1949,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 6:
 			// b3 ($L__BB0_6), PTX lines 71-71; divergent, reconverges at block 7 (b4 ($L__BB0_8))
-			if m == 0xffffffff && budget > 1 && stop != 23 && w.PassOK(4) && w.PassDone(4, reduceSumTrace6(w, m, budget)) {
-				// blocks 6 and 23 ran: on from block 23
-				pc, budget = 23, budget-1
-				next = 7
-				break
-			}
 			reduceSumBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1954,12 +1972,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 8:
 			// b4 ($L__BB0_8), PTX lines 81-81; divergent, reconverges at block 9 (b5 ($L__BB0_10))
-			if m == 0xffffffff && budget > 1 && stop != 24 && w.PassOK(5) && w.PassDone(5, reduceSumTrace8(w, m, budget)) {
-				// blocks 8 and 24 ran: on from block 24
-				pc, budget = 24, budget-1
-				next = 9
-				break
-			}
 			reduceSumBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1983,12 +1995,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 10:
 			// b5 ($L__BB0_10), PTX lines 91-91; divergent, reconverges at block 11 (b6 ($L__BB0_12))
-			if m == 0xffffffff && budget > 1 && stop != 25 && w.PassOK(6) && w.PassDone(6, reduceSumTrace10(w, m, budget)) {
-				// blocks 10 and 25 ran: on from block 25
-				pc, budget = 25, budget-1
-				next = 11
-				break
-			}
 			reduceSumBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2012,12 +2018,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 12:
 			// b6 ($L__BB0_12), PTX lines 101-101; divergent, reconverges at block 13 (b7 ($L__BB0_14))
-			if m == 0xffffffff && budget > 1 && stop != 26 && w.PassOK(7) && w.PassDone(7, reduceSumTrace12(w, m, budget)) {
-				// blocks 12 and 26 ran: on from block 26
-				pc, budget = 26, budget-1
-				next = 13
-				break
-			}
 			reduceSumBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2041,12 +2041,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 14:
 			// b7 ($L__BB0_14), PTX lines 111-111; divergent, reconverges at block 15 (b8 ($L__BB0_16))
-			if m == 0xffffffff && budget > 1 && stop != 27 && w.PassOK(8) && w.PassDone(8, reduceSumTrace14(w, m, budget)) {
-				// blocks 14 and 27 ran: on from block 27
-				pc, budget = 27, budget-1
-				next = 15
-				break
-			}
 			reduceSumBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2070,12 +2064,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 16:
 			// b8 ($L__BB0_16), PTX lines 121-121; divergent, reconverges at block 17 (b9 ($L__BB0_18))
-			if m == 0xffffffff && budget > 1 && stop != 28 && w.PassOK(9) && w.PassDone(9, reduceSumTrace16(w, m, budget)) {
-				// blocks 16 and 28 ran: on from block 28
-				pc, budget = 28, budget-1
-				next = 17
-				break
-			}
 			reduceSumBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2581,86 +2569,6 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceSumTrace2 runs blocks 2 and 21 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace2(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x7f)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 54: the address of ld.shared.u32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 55: the address of ld.shared.u32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x200 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 57: the address of st.shared.u32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 54, 55, 56, 57: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 54: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 55: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 56: add.s32
-			v3 := uint64(uint32(v1) + uint32(v2))
-			// 57: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 51: setp.gt.u32, whose lanes the check above gave
-	w.P[1] = 0x0
-	return true
-}
-
 // reduceSumBlock2 runs block 2 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_2), PTX lines 51-51; divergent, reconverges at block 3 (b2 ($L__BB0_4))
 func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
@@ -2699,86 +2607,6 @@ func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-}
-
-// reduceSumTrace4 runs blocks 4 and 22 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace4(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x3f)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 64: the address of ld.shared.u32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 65: the address of ld.shared.u32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x100 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 67: the address of st.shared.u32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 64, 65, 66, 67: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 64: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 65: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 66: add.s32
-			v3 := uint64(uint32(v1) + uint32(v2))
-			// 67: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 61: setp.gt.u32, whose lanes the check above gave
-	w.P[2] = 0x0
-	return true
 }
 
 // reduceSumBlock4 runs block 4 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
@@ -2821,86 +2649,6 @@ func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceSumTrace6 runs blocks 6 and 23 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace6(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x1f)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 74: the address of ld.shared.u32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 75: the address of ld.shared.u32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x80 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 77: the address of st.shared.u32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 74, 75, 76, 77: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 74: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 75: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 76: add.s32
-			v3 := uint64(uint32(v1) + uint32(v2))
-			// 77: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 71: setp.gt.u32, whose lanes the check above gave
-	w.P[3] = 0x0
-	return true
-}
-
 // reduceSumBlock6 runs block 6 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_6), PTX lines 71-71; divergent, reconverges at block 7 (b4 ($L__BB0_8))
 func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
@@ -2939,86 +2687,6 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[3] = p3&^m | p3n
 	}
-}
-
-// reduceSumTrace8 runs blocks 8 and 24 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace8(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0xf)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 84: the address of ld.shared.u32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 85: the address of ld.shared.u32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x40 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 87: the address of st.shared.u32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 84, 85, 86, 87: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 84: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 85: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 86: add.s32
-			v3 := uint64(uint32(v1) + uint32(v2))
-			// 87: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 81: setp.gt.u32, whose lanes the check above gave
-	w.P[4] = 0x0
-	return true
 }
 
 // reduceSumBlock8 runs block 8 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
@@ -3061,86 +2729,6 @@ func reduceSumBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceSumTrace10 runs blocks 10 and 25 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace10(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x7)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 94: the address of ld.shared.u32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 95: the address of ld.shared.u32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x20 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 97: the address of st.shared.u32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 94, 95, 96, 97: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 94: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 95: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 96: add.s32
-			v3 := uint64(uint32(v1) + uint32(v2))
-			// 97: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 91: setp.gt.u32, whose lanes the check above gave
-	w.P[5] = 0x0
-	return true
-}
-
 // reduceSumBlock10 runs block 10 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_10), PTX lines 91-91; divergent, reconverges at block 11 (b6 ($L__BB0_12))
 func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
@@ -3179,86 +2767,6 @@ func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[5] = p5&^m | p5n
 	}
-}
-
-// reduceSumTrace12 runs blocks 12 and 26 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace12(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x3)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 104: the address of ld.shared.u32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 105: the address of ld.shared.u32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x10 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 107: the address of st.shared.u32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 104, 105, 106, 107: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 104: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 105: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 106: add.s32
-			v3 := uint64(uint32(v1) + uint32(v2))
-			// 107: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 101: setp.gt.u32, whose lanes the check above gave
-	w.P[6] = 0x0
-	return true
 }
 
 // reduceSumBlock12 runs block 12 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
@@ -3301,86 +2809,6 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceSumTrace14 runs blocks 14 and 27 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace14(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x1)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 114: the address of ld.shared.u32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 115: the address of ld.shared.u32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x8 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 117: the address of st.shared.u32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 114, 115, 116, 117: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 114: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 115: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 116: add.s32
-			v3 := uint64(uint32(v1) + uint32(v2))
-			// 117: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 111: setp.gt.u32, whose lanes the check above gave
-	w.P[7] = 0x0
-	return true
-}
-
 // reduceSumBlock14 runs block 14 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_14), PTX lines 111-111; divergent, reconverges at block 15 (b8 ($L__BB0_16))
 func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
@@ -3419,82 +2847,6 @@ func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[7] = p7&^m | p7n
 	}
-}
-
-// reduceSumTrace16 runs blocks 16 and 28 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace16(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x0)
-	if budget == 0 {
-		w.CountMem(&runtime.MemOp{
-			Base:  -1,
-			Bytes: 4,
-			Guard: -1,
-			Kind:  runtime.MemLoad,
-			Space: runtime.MemShared,
-		}, m)
-	}
-	// PTX line 124: ld.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/nvcc/reduce_shared.ptx:124")
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 125: the address of ld.shared.u32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 127: the address of st.shared.u32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-		}
-	}
-	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(k0)), runtime.StepNE) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
-		return false
-	}
-	// PTX lines 125, 126, 127: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 125: ld.shared.u32
-			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 126: add.s32
-			v3 := uint64(uint32(v2) + uint32(u1))
-			// 127: st.shared.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 121: setp.ne.s32, whose lanes the check above gave
-	w.P[8] = 0x0
-	return true
 }
 
 // reduceSumBlock16 runs block 16 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
@@ -3595,7 +2947,7 @@ func reduceSumBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock20 runs block 20 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 40-43
 func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, reduceSumBlock20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, reduceSumBlock20Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -3739,7 +3091,7 @@ func reduceSumBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock21 runs block 21 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 54-57
 func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, reduceSumBlock21Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, reduceSumBlock21Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -3957,7 +3309,7 @@ func reduceSumBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock22 runs block 22 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 64-67
 func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, reduceSumBlock22Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, reduceSumBlock22Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -4175,7 +3527,7 @@ func reduceSumBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock23 runs block 23 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 74-77
 func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, reduceSumBlock23Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, reduceSumBlock23Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -4393,7 +3745,7 @@ func reduceSumBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock24 runs block 24 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 84-87
 func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, reduceSumBlock24Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, reduceSumBlock24Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -4611,7 +3963,7 @@ func reduceSumBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock25 runs block 25 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 94-97
 func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, reduceSumBlock25Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, reduceSumBlock25Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -4829,7 +4181,7 @@ func reduceSumBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock26 runs block 26 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 104-107
 func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, reduceSumBlock26Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, reduceSumBlock26Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -5047,7 +4399,7 @@ func reduceSumBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock27 runs block 27 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 114-117
 func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, reduceSumBlock27Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, reduceSumBlock27Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -5261,7 +4613,7 @@ func reduceSumBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock28 runs block 28 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 124-127
 func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(18) && w.PassDone(18, reduceSumBlock28Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, reduceSumBlock28Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -5445,7 +4797,7 @@ func reduceSumBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock29 runs block 29 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b20, PTX lines 133-137
 func reduceSumBlock29(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(19) && w.PassDone(19, reduceSumBlock29Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, reduceSumBlock29Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)
@@ -5525,7 +4877,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 157-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			if m == 0xffffffff && budget > 1 && stop != 20 && w.PassOK(20) && w.PassDone(20, reduceMaxTrace0(w, m, budget)) {
+			if m == 0xffffffff && budget > 1 && stop != 20 && w.PassOK(12) && w.PassDone(12, reduceMaxTrace0(w, m, budget)) {
 				// blocks 0 and 20 ran: on from block 20
 				pc, budget = 20, budget-1
 				next = 1
@@ -5558,12 +4910,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 2:
 			// b1 ($L__BB1_2), PTX lines 179-179; divergent, reconverges at block 3 (b2 ($L__BB1_4))
-			if m == 0xffffffff && budget > 1 && stop != 21 && w.PassOK(22) && w.PassDone(22, reduceMaxTrace2(w, m, budget)) {
-				// blocks 2 and 21 ran: on from block 21
-				pc, budget = 21, budget-1
-				next = 3
-				break
-			}
 			reduceMaxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5587,12 +4933,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b2 ($L__BB1_4), PTX lines 189-189; divergent, reconverges at block 5 (b3 ($L__BB1_6))
-			if m == 0xffffffff && budget > 1 && stop != 22 && w.PassOK(23) && w.PassDone(23, reduceMaxTrace4(w, m, budget)) {
-				// blocks 4 and 22 ran: on from block 22
-				pc, budget = 22, budget-1
-				next = 5
-				break
-			}
 			reduceMaxBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5616,12 +4956,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 6:
 			// b3 ($L__BB1_6), PTX lines 199-199; divergent, reconverges at block 7 (b4 ($L__BB1_8))
-			if m == 0xffffffff && budget > 1 && stop != 23 && w.PassOK(24) && w.PassDone(24, reduceMaxTrace6(w, m, budget)) {
-				// blocks 6 and 23 ran: on from block 23
-				pc, budget = 23, budget-1
-				next = 7
-				break
-			}
 			reduceMaxBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5645,12 +4979,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 8:
 			// b4 ($L__BB1_8), PTX lines 209-209; divergent, reconverges at block 9 (b5 ($L__BB1_10))
-			if m == 0xffffffff && budget > 1 && stop != 24 && w.PassOK(25) && w.PassDone(25, reduceMaxTrace8(w, m, budget)) {
-				// blocks 8 and 24 ran: on from block 24
-				pc, budget = 24, budget-1
-				next = 9
-				break
-			}
 			reduceMaxBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5674,12 +5002,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 10:
 			// b5 ($L__BB1_10), PTX lines 219-219; divergent, reconverges at block 11 (b6 ($L__BB1_12))
-			if m == 0xffffffff && budget > 1 && stop != 25 && w.PassOK(26) && w.PassDone(26, reduceMaxTrace10(w, m, budget)) {
-				// blocks 10 and 25 ran: on from block 25
-				pc, budget = 25, budget-1
-				next = 11
-				break
-			}
 			reduceMaxBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5703,12 +5025,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 12:
 			// b6 ($L__BB1_12), PTX lines 229-229; divergent, reconverges at block 13 (b7 ($L__BB1_14))
-			if m == 0xffffffff && budget > 1 && stop != 26 && w.PassOK(27) && w.PassDone(27, reduceMaxTrace12(w, m, budget)) {
-				// blocks 12 and 26 ran: on from block 26
-				pc, budget = 26, budget-1
-				next = 13
-				break
-			}
 			reduceMaxBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5732,12 +5048,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 14:
 			// b7 ($L__BB1_14), PTX lines 239-239; divergent, reconverges at block 15 (b8 ($L__BB1_16))
-			if m == 0xffffffff && budget > 1 && stop != 27 && w.PassOK(28) && w.PassDone(28, reduceMaxTrace14(w, m, budget)) {
-				// blocks 14 and 27 ran: on from block 27
-				pc, budget = 27, budget-1
-				next = 15
-				break
-			}
 			reduceMaxBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6201,7 +5511,7 @@ func reduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock1 runs block 1 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_2), PTX lines 174-177; bar.sync at line 178
 func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(21) && w.PassDone(21, reduceMaxBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, reduceMaxBlock1Warp(w, m, budget)) {
 		return
 	}
 	r5 := w.Reg(5)
@@ -6266,86 +5576,6 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceMaxTrace2 runs blocks 2 and 21 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace2(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x7f)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 182: the address of ld.shared.f32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 183: the address of ld.shared.f32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x200 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 185: the address of st.shared.f32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 182, 183, 184, 185: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 182: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 183: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 184: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 185: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 179: setp.gt.u32, whose lanes the check above gave
-	w.P[1] = 0x0
-	return true
-}
-
 // reduceMaxBlock2 runs block 2 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_2), PTX lines 179-179; divergent, reconverges at block 3 (b2 ($L__BB1_4))
 func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
@@ -6384,86 +5614,6 @@ func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-}
-
-// reduceMaxTrace4 runs blocks 4 and 22 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace4(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x3f)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 192: the address of ld.shared.f32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 193: the address of ld.shared.f32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x100 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 195: the address of st.shared.f32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 192, 193, 194, 195: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 192: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 193: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 194: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 195: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 189: setp.gt.u32, whose lanes the check above gave
-	w.P[2] = 0x0
-	return true
 }
 
 // reduceMaxBlock4 runs block 4 of kernel reduce_max for the lanes m (budget 0: counting statistics).
@@ -6506,86 +5656,6 @@ func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceMaxTrace6 runs blocks 6 and 23 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace6(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x1f)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 202: the address of ld.shared.f32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 203: the address of ld.shared.f32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x80 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 205: the address of st.shared.f32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 202, 203, 204, 205: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 202: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 203: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 204: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 205: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 199: setp.gt.u32, whose lanes the check above gave
-	w.P[3] = 0x0
-	return true
-}
-
 // reduceMaxBlock6 runs block 6 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_6), PTX lines 199-199; divergent, reconverges at block 7 (b4 ($L__BB1_8))
 func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
@@ -6624,86 +5694,6 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[3] = p3&^m | p3n
 	}
-}
-
-// reduceMaxTrace8 runs blocks 8 and 24 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace8(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0xf)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 212: the address of ld.shared.f32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 213: the address of ld.shared.f32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x40 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 215: the address of st.shared.f32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 212, 213, 214, 215: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 212: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 213: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 214: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 215: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 209: setp.gt.u32, whose lanes the check above gave
-	w.P[4] = 0x0
-	return true
 }
 
 // reduceMaxBlock8 runs block 8 of kernel reduce_max for the lanes m (budget 0: counting statistics).
@@ -6746,86 +5736,6 @@ func reduceMaxBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceMaxTrace10 runs blocks 10 and 25 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace10(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x7)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 222: the address of ld.shared.f32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 223: the address of ld.shared.f32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x20 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 225: the address of st.shared.f32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 222, 223, 224, 225: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 222: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 223: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 224: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 225: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 219: setp.gt.u32, whose lanes the check above gave
-	w.P[5] = 0x0
-	return true
-}
-
 // reduceMaxBlock10 runs block 10 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_10), PTX lines 219-219; divergent, reconverges at block 11 (b6 ($L__BB1_12))
 func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
@@ -6866,86 +5776,6 @@ func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceMaxTrace12 runs blocks 12 and 26 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace12(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x3)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 232: the address of ld.shared.f32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 233: the address of ld.shared.f32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x10 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 235: the address of st.shared.f32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 232, 233, 234, 235: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 232: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 233: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 234: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 235: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 229: setp.gt.u32, whose lanes the check above gave
-	w.P[6] = 0x0
-	return true
-}
-
 // reduceMaxBlock12 runs block 12 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB1_12), PTX lines 229-229; divergent, reconverges at block 13 (b7 ($L__BB1_14))
 func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
@@ -6984,86 +5814,6 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[6] = p6&^m | p6n
 	}
-}
-
-// reduceMaxTrace14 runs blocks 14 and 27 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace14(w *runtime.Warp, m uint32, budget int) bool {
-	r5 := w.Reg(5)
-	r13 := w.Reg(13)
-	k0 := uint64(0x1)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		for l := range 32 {
-			switch l {
-			case 0:
-				g0 = r5[l]
-			case 31:
-				g31 = r5[l]
-			}
-			// 242: the address of ld.shared.f32
-			fd0 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 243: the address of ld.shared.f32
-			fd1 := uint64(uint64(uint32(r13[l]))) + 0x8 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 245: the address of st.shared.f32
-			fd2 := uint64(uint64(uint32(r13[l]))) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 242, 243, 244, 245: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 242: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 243: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 244: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 245: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 239: setp.gt.u32, whose lanes the check above gave
-	w.P[7] = 0x0
-	return true
 }
 
 // reduceMaxBlock14 runs block 14 of kernel reduce_max for the lanes m (budget 0: counting statistics).
@@ -7204,7 +5954,7 @@ func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock20 runs block 20 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 168-171
 func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(29) && w.PassDone(29, reduceMaxBlock20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, reduceMaxBlock20Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -7348,7 +6098,7 @@ func reduceMaxBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock21 runs block 21 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 182-185
 func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(30) && w.PassDone(30, reduceMaxBlock21Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, reduceMaxBlock21Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -7566,7 +6316,7 @@ func reduceMaxBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock22 runs block 22 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 192-195
 func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(31) && w.PassDone(31, reduceMaxBlock22Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, reduceMaxBlock22Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -7784,7 +6534,7 @@ func reduceMaxBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock23 runs block 23 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 202-205
 func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(32) && w.PassDone(32, reduceMaxBlock23Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, reduceMaxBlock23Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -8002,7 +6752,7 @@ func reduceMaxBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock24 runs block 24 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 212-215
 func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(33) && w.PassDone(33, reduceMaxBlock24Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(18) && w.PassDone(18, reduceMaxBlock24Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -8220,7 +6970,7 @@ func reduceMaxBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock25 runs block 25 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 222-225
 func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(34) && w.PassDone(34, reduceMaxBlock25Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(19) && w.PassDone(19, reduceMaxBlock25Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -8438,7 +7188,7 @@ func reduceMaxBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock26 runs block 26 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 232-235
 func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(35) && w.PassDone(35, reduceMaxBlock26Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(20) && w.PassDone(20, reduceMaxBlock26Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -8656,7 +7406,7 @@ func reduceMaxBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock27 runs block 27 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 242-245
 func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(36) && w.PassDone(36, reduceMaxBlock27Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(21) && w.PassDone(21, reduceMaxBlock27Warp(w, m, budget)) {
 		return
 	}
 	r13 := w.Reg(13)
@@ -8990,7 +7740,7 @@ func reduceMaxBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock29 runs block 29 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b20, PTX lines 261-265
 func reduceMaxBlock29(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(37) && w.PassDone(37, reduceMaxBlock29Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(22) && w.PassDone(22, reduceMaxBlock29Warp(w, m, budget)) {
 		return
 	}
 	r0 := w.Reg(0)

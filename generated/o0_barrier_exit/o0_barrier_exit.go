@@ -308,7 +308,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    46,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/O0/barrier_exit.ptx:72",
@@ -609,7 +611,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    58,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/O0/barrier_exit.ptx:151",
@@ -761,7 +765,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    58,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/O0/barrier_exit.ptx:177",
@@ -804,7 +810,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    58,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/O0/barrier_exit.ptx:184",
@@ -1066,7 +1074,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    46,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/O0/barrier_exit.ptx:244",

@@ -17,7 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/reduce_shared.ptx",
-	NumPasses:  36,
+	NumPasses:  21,
 	NumWindows: 4,
 	SM:         80,
 	SharedSize: 1024,
@@ -182,7 +182,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:44",
@@ -232,7 +234,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:53",
@@ -282,7 +286,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:62",
@@ -332,7 +338,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:71",
@@ -382,7 +390,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:80",
@@ -432,7 +442,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:89",
@@ -482,7 +494,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:98",
@@ -532,7 +546,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:107",
@@ -582,7 +598,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:116",
@@ -1032,7 +1050,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:162",
@@ -1082,7 +1102,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:171",
@@ -1132,7 +1154,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:180",
@@ -1182,7 +1206,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:189",
@@ -1232,7 +1258,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:198",
@@ -1282,7 +1310,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:207",
@@ -1332,7 +1362,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:216",
@@ -1382,7 +1414,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:225",
@@ -1432,7 +1466,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    42,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/reduce_shared.ptx:234",
@@ -1867,12 +1903,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 2:
 			// b1 ($L__BB0_2), PTX lines 45-45; divergent, reconverges at block 3 (b2 ($L__BB0_4))
-			if m == 0xffffffff && budget > 1 && stop != 21 && w.PassOK(2) && w.PassDone(2, reduceSumTrace2(w, m, budget)) {
-				// blocks 2 and 21 ran: on from block 21
-				pc, budget = 21, budget-1
-				next = 3
-				break
-			}
 			reduceSumBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1896,12 +1926,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b2 ($L__BB0_4), PTX lines 54-54; divergent, reconverges at block 5 (b3 ($L__BB0_6))
-			if m == 0xffffffff && budget > 1 && stop != 22 && w.PassOK(3) && w.PassDone(3, reduceSumTrace4(w, m, budget)) {
-				// blocks 4 and 22 ran: on from block 22
-				pc, budget = 22, budget-1
-				next = 5
-				break
-			}
 			reduceSumBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1925,12 +1949,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 6:
 			// b3 ($L__BB0_6), PTX lines 63-63; divergent, reconverges at block 7 (b4 ($L__BB0_8))
-			if m == 0xffffffff && budget > 1 && stop != 23 && w.PassOK(4) && w.PassDone(4, reduceSumTrace6(w, m, budget)) {
-				// blocks 6 and 23 ran: on from block 23
-				pc, budget = 23, budget-1
-				next = 7
-				break
-			}
 			reduceSumBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1954,12 +1972,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 8:
 			// b4 ($L__BB0_8), PTX lines 72-72; divergent, reconverges at block 9 (b5 ($L__BB0_10))
-			if m == 0xffffffff && budget > 1 && stop != 24 && w.PassOK(5) && w.PassDone(5, reduceSumTrace8(w, m, budget)) {
-				// blocks 8 and 24 ran: on from block 24
-				pc, budget = 24, budget-1
-				next = 9
-				break
-			}
 			reduceSumBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -1983,12 +1995,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 10:
 			// b5 ($L__BB0_10), PTX lines 81-81; divergent, reconverges at block 11 (b6 ($L__BB0_12))
-			if m == 0xffffffff && budget > 1 && stop != 25 && w.PassOK(6) && w.PassDone(6, reduceSumTrace10(w, m, budget)) {
-				// blocks 10 and 25 ran: on from block 25
-				pc, budget = 25, budget-1
-				next = 11
-				break
-			}
 			reduceSumBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2012,12 +2018,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 12:
 			// b6 ($L__BB0_12), PTX lines 90-90; divergent, reconverges at block 13 (b7 ($L__BB0_14))
-			if m == 0xffffffff && budget > 1 && stop != 26 && w.PassOK(7) && w.PassDone(7, reduceSumTrace12(w, m, budget)) {
-				// blocks 12 and 26 ran: on from block 26
-				pc, budget = 26, budget-1
-				next = 13
-				break
-			}
 			reduceSumBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2041,12 +2041,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 14:
 			// b7 ($L__BB0_14), PTX lines 99-99; divergent, reconverges at block 15 (b8 ($L__BB0_16))
-			if m == 0xffffffff && budget > 1 && stop != 27 && w.PassOK(8) && w.PassDone(8, reduceSumTrace14(w, m, budget)) {
-				// blocks 14 and 27 ran: on from block 27
-				pc, budget = 27, budget-1
-				next = 15
-				break
-			}
 			reduceSumBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2070,12 +2064,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 16:
 			// b8 ($L__BB0_16), PTX lines 108-108; divergent, reconverges at block 17 (b9 ($L__BB0_18))
-			if m == 0xffffffff && budget > 1 && stop != 28 && w.PassOK(9) && w.PassDone(9, reduceSumTrace16(w, m, budget)) {
-				// blocks 16 and 28 ran: on from block 28
-				pc, budget = 28, budget-1
-				next = 17
-				break
-			}
 			reduceSumBlock16(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -2540,91 +2528,6 @@ func reduceSumBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceSumTrace2 runs blocks 2 and 21 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace2(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x7f)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 48: the address of ld.shared.u32
-			fd0 := uint64(r12[l]) + 0x200 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 49: the address of ld.shared.u32
-			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 51: the address of st.shared.u32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 48, 49, 50, 51: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 48: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 49: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 50: add.s32
-			v3 := uint64(uint32(v2) + uint32(v1))
-			// 51: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 45: setp.gt.u32, whose lanes the check above gave
-	w.P[1] = 0x0
-	return true
-}
-
 // reduceSumBlock2 runs block 2 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB0_2), PTX lines 45-45; divergent, reconverges at block 3 (b2 ($L__BB0_4))
 func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
@@ -2663,91 +2566,6 @@ func reduceSumBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-}
-
-// reduceSumTrace4 runs blocks 4 and 22 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace4(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x3f)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 57: the address of ld.shared.u32
-			fd0 := uint64(r12[l]) + 0x100 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 58: the address of ld.shared.u32
-			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 60: the address of st.shared.u32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 57, 58, 59, 60: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 57: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 58: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 59: add.s32
-			v3 := uint64(uint32(v2) + uint32(v1))
-			// 60: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 54: setp.gt.u32, whose lanes the check above gave
-	w.P[2] = 0x0
-	return true
 }
 
 // reduceSumBlock4 runs block 4 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
@@ -2790,91 +2608,6 @@ func reduceSumBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceSumTrace6 runs blocks 6 and 23 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace6(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x1f)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 66: the address of ld.shared.u32
-			fd0 := uint64(r12[l]) + 0x80 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 67: the address of ld.shared.u32
-			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 69: the address of st.shared.u32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 66, 67, 68, 69: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 66: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 67: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 68: add.s32
-			v3 := uint64(uint32(v2) + uint32(v1))
-			// 69: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 63: setp.gt.u32, whose lanes the check above gave
-	w.P[3] = 0x0
-	return true
-}
-
 // reduceSumBlock6 runs block 6 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB0_6), PTX lines 63-63; divergent, reconverges at block 7 (b4 ($L__BB0_8))
 func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
@@ -2913,91 +2646,6 @@ func reduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[3] = p3&^m | p3n
 	}
-}
-
-// reduceSumTrace8 runs blocks 8 and 24 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace8(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0xf)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 75: the address of ld.shared.u32
-			fd0 := uint64(r12[l]) + 0x40 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 76: the address of ld.shared.u32
-			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 78: the address of st.shared.u32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 75, 76, 77, 78: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 75: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 76: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 77: add.s32
-			v3 := uint64(uint32(v2) + uint32(v1))
-			// 78: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 72: setp.gt.u32, whose lanes the check above gave
-	w.P[4] = 0x0
-	return true
 }
 
 // reduceSumBlock8 runs block 8 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
@@ -3040,91 +2688,6 @@ func reduceSumBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceSumTrace10 runs blocks 10 and 25 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace10(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x7)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 84: the address of ld.shared.u32
-			fd0 := uint64(r12[l]) + 0x20 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 85: the address of ld.shared.u32
-			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 87: the address of st.shared.u32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 84, 85, 86, 87: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 84: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 85: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 86: add.s32
-			v3 := uint64(uint32(v2) + uint32(v1))
-			// 87: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 81: setp.gt.u32, whose lanes the check above gave
-	w.P[5] = 0x0
-	return true
-}
-
 // reduceSumBlock10 runs block 10 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB0_10), PTX lines 81-81; divergent, reconverges at block 11 (b6 ($L__BB0_12))
 func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
@@ -3163,91 +2726,6 @@ func reduceSumBlock10(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[5] = p5&^m | p5n
 	}
-}
-
-// reduceSumTrace12 runs blocks 12 and 26 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace12(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x3)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 93: the address of ld.shared.u32
-			fd0 := uint64(r12[l]) + 0x10 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 94: the address of ld.shared.u32
-			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 96: the address of st.shared.u32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 93, 94, 95, 96: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 93: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 94: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 95: add.s32
-			v3 := uint64(uint32(v2) + uint32(v1))
-			// 96: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 90: setp.gt.u32, whose lanes the check above gave
-	w.P[6] = 0x0
-	return true
 }
 
 // reduceSumBlock12 runs block 12 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
@@ -3290,91 +2768,6 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceSumTrace14 runs blocks 14 and 27 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace14(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 102: the address of ld.shared.u32
-			fd0 := uint64(r12[l]) + 0x8 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 103: the address of ld.shared.u32
-			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 105: the address of st.shared.u32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 102, 103, 104, 105: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 102: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 103: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 104: add.s32
-			v3 := uint64(uint32(v2) + uint32(v1))
-			// 105: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 99: setp.gt.u32, whose lanes the check above gave
-	w.P[7] = 0x0
-	return true
-}
-
 // reduceSumBlock14 runs block 14 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b7 ($L__BB0_14), PTX lines 99-99; divergent, reconverges at block 15 (b8 ($L__BB0_16))
 func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
@@ -3413,87 +2806,6 @@ func reduceSumBlock14(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[7] = p7&^m | p7n
 	}
-}
-
-// reduceSumTrace16 runs blocks 16 and 28 of kernel reduce_sum for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceSumTrace16(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x0)
-	if budget == 0 {
-		w.CountMem(&runtime.MemOp{
-			Base:  -1,
-			Bytes: 4,
-			Guard: -1,
-			Kind:  runtime.MemLoad,
-			Space: runtime.MemShared,
-		}, m)
-	}
-	// PTX line 111: ld.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/reduce_shared.ptx:111")
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 112: the address of ld.shared.u32
-			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 114: the address of st.shared.u32
-			fd1 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-		}
-	}
-	if !(int64(int32(g31))-int64(int32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(int32(g0)), int64(int32(k0)), runtime.StepNE) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
-		return false
-	}
-	// PTX lines 112, 113, 114: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 112: ld.shared.u32
-			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 113: add.s32
-			v3 := uint64(uint32(v2) + uint32(u1))
-			// 114: st.shared.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 108: setp.ne.s32, whose lanes the check above gave
-	w.P[8] = 0x0
-	return true
 }
 
 // reduceSumBlock16 runs block 16 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
@@ -3608,7 +2920,7 @@ func reduceSumBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock20 runs block 20 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 34-38
 func reduceSumBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, reduceSumBlock20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(2) && w.PassDone(2, reduceSumBlock20Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -3770,7 +3082,7 @@ func reduceSumBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock21 runs block 21 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 48-51
 func reduceSumBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(11) && w.PassDone(11, reduceSumBlock21Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(3) && w.PassDone(3, reduceSumBlock21Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -3993,7 +3305,7 @@ func reduceSumBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock22 runs block 22 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 57-60
 func reduceSumBlock22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, reduceSumBlock22Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(4) && w.PassDone(4, reduceSumBlock22Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -4216,7 +3528,7 @@ func reduceSumBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock23 runs block 23 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 66-69
 func reduceSumBlock23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, reduceSumBlock23Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(5) && w.PassDone(5, reduceSumBlock23Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -4439,7 +3751,7 @@ func reduceSumBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock24 runs block 24 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 75-78
 func reduceSumBlock24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, reduceSumBlock24Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(6) && w.PassDone(6, reduceSumBlock24Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -4662,7 +3974,7 @@ func reduceSumBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock25 runs block 25 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 84-87
 func reduceSumBlock25(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, reduceSumBlock25Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(7) && w.PassDone(7, reduceSumBlock25Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -4885,7 +4197,7 @@ func reduceSumBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock26 runs block 26 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 93-96
 func reduceSumBlock26(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, reduceSumBlock26Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(8) && w.PassDone(8, reduceSumBlock26Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -5108,7 +4420,7 @@ func reduceSumBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock27 runs block 27 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 102-105
 func reduceSumBlock27(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, reduceSumBlock27Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(9) && w.PassDone(9, reduceSumBlock27Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -5327,7 +4639,7 @@ func reduceSumBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceSumBlock28 runs block 28 of kernel reduce_sum for the lanes m (budget 0: counting statistics).
 // b19, PTX lines 111-114
 func reduceSumBlock28(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(18) && w.PassDone(18, reduceSumBlock28Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(10) && w.PassDone(10, reduceSumBlock28Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -5556,7 +4868,7 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		switch pc {
 		case 0:
 			// b0, PTX lines 143-149; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			if m == 0xffffffff && budget > 1 && stop != 20 && w.PassOK(19) && w.PassDone(19, reduceMaxTrace0(w, m, budget)) {
+			if m == 0xffffffff && budget > 1 && stop != 20 && w.PassOK(11) && w.PassDone(11, reduceMaxTrace0(w, m, budget)) {
 				// blocks 0 and 20 ran: on from block 20
 				pc, budget = 20, budget-1
 				next = 1
@@ -5589,12 +4901,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 2:
 			// b1 ($L__BB1_2), PTX lines 163-163; divergent, reconverges at block 3 (b2 ($L__BB1_4))
-			if m == 0xffffffff && budget > 1 && stop != 21 && w.PassOK(21) && w.PassDone(21, reduceMaxTrace2(w, m, budget)) {
-				// blocks 2 and 21 ran: on from block 21
-				pc, budget = 21, budget-1
-				next = 3
-				break
-			}
 			reduceMaxBlock2(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5618,12 +4924,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 4:
 			// b2 ($L__BB1_4), PTX lines 172-172; divergent, reconverges at block 5 (b3 ($L__BB1_6))
-			if m == 0xffffffff && budget > 1 && stop != 22 && w.PassOK(22) && w.PassDone(22, reduceMaxTrace4(w, m, budget)) {
-				// blocks 4 and 22 ran: on from block 22
-				pc, budget = 22, budget-1
-				next = 5
-				break
-			}
 			reduceMaxBlock4(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5647,12 +4947,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 6:
 			// b3 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 7 (b4 ($L__BB1_8))
-			if m == 0xffffffff && budget > 1 && stop != 23 && w.PassOK(23) && w.PassDone(23, reduceMaxTrace6(w, m, budget)) {
-				// blocks 6 and 23 ran: on from block 23
-				pc, budget = 23, budget-1
-				next = 7
-				break
-			}
 			reduceMaxBlock6(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5676,12 +4970,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 8:
 			// b4 ($L__BB1_8), PTX lines 190-190; divergent, reconverges at block 9 (b5 ($L__BB1_10))
-			if m == 0xffffffff && budget > 1 && stop != 24 && w.PassOK(24) && w.PassDone(24, reduceMaxTrace8(w, m, budget)) {
-				// blocks 8 and 24 ran: on from block 24
-				pc, budget = 24, budget-1
-				next = 9
-				break
-			}
 			reduceMaxBlock8(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5705,12 +4993,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 10:
 			// b5 ($L__BB1_10), PTX lines 199-199; divergent, reconverges at block 11 (b6 ($L__BB1_12))
-			if m == 0xffffffff && budget > 1 && stop != 25 && w.PassOK(25) && w.PassDone(25, reduceMaxTrace10(w, m, budget)) {
-				// blocks 10 and 25 ran: on from block 25
-				pc, budget = 25, budget-1
-				next = 11
-				break
-			}
 			reduceMaxBlock10(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5734,12 +5016,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 12:
 			// b6 ($L__BB1_12), PTX lines 208-208; divergent, reconverges at block 13 (b7 ($L__BB1_14))
-			if m == 0xffffffff && budget > 1 && stop != 26 && w.PassOK(26) && w.PassDone(26, reduceMaxTrace12(w, m, budget)) {
-				// blocks 12 and 26 ran: on from block 26
-				pc, budget = 26, budget-1
-				next = 13
-				break
-			}
 			reduceMaxBlock12(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -5763,12 +5039,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		case 14:
 			// b7 ($L__BB1_14), PTX lines 217-217; divergent, reconverges at block 15 (b8 ($L__BB1_16))
-			if m == 0xffffffff && budget > 1 && stop != 27 && w.PassOK(27) && w.PassDone(27, reduceMaxTrace14(w, m, budget)) {
-				// blocks 14 and 27 ran: on from block 27
-				pc, budget = 27, budget-1
-				next = 15
-				break
-			}
 			reduceMaxBlock14(w, m, budget)
 			if budget == 0 {
 				return pc, 0
@@ -6191,7 +5461,7 @@ func reduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock1 runs block 1 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_2), PTX lines 158-161; bar.sync at line 162
 func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(20) && w.PassDone(20, reduceMaxBlock1Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, reduceMaxBlock1Warp(w, m, budget)) {
 		return
 	}
 	r1 := w.Reg(1)
@@ -6256,91 +5526,6 @@ func reduceMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceMaxTrace2 runs blocks 2 and 21 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace2(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x7f)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 166: the address of ld.shared.f32
-			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 167: the address of ld.shared.f32
-			fd1 := uint64(r12[l]) + 0x200 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 169: the address of st.shared.f32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 166, 167, 168, 169: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 166: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 167: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 168: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 169: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 163: setp.gt.u32, whose lanes the check above gave
-	w.P[1] = 0x0
-	return true
-}
-
 // reduceMaxBlock2 runs block 2 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b1 ($L__BB1_2), PTX lines 163-163; divergent, reconverges at block 3 (b2 ($L__BB1_4))
 func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
@@ -6379,91 +5564,6 @@ func reduceMaxBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[1] = p1&^m | p1n
 	}
-}
-
-// reduceMaxTrace4 runs blocks 4 and 22 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace4(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x3f)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 175: the address of ld.shared.f32
-			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 176: the address of ld.shared.f32
-			fd1 := uint64(r12[l]) + 0x100 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 178: the address of st.shared.f32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 175, 176, 177, 178: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 175: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 176: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 177: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 178: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 172: setp.gt.u32, whose lanes the check above gave
-	w.P[2] = 0x0
-	return true
 }
 
 // reduceMaxBlock4 runs block 4 of kernel reduce_max for the lanes m (budget 0: counting statistics).
@@ -6506,91 +5606,6 @@ func reduceMaxBlock4(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceMaxTrace6 runs blocks 6 and 23 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace6(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x1f)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 184: the address of ld.shared.f32
-			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 185: the address of ld.shared.f32
-			fd1 := uint64(r12[l]) + 0x80 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 187: the address of st.shared.f32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 184, 185, 186, 187: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 184: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 185: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 186: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 187: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 181: setp.gt.u32, whose lanes the check above gave
-	w.P[3] = 0x0
-	return true
-}
-
 // reduceMaxBlock6 runs block 6 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b3 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 7 (b4 ($L__BB1_8))
 func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
@@ -6629,91 +5644,6 @@ func reduceMaxBlock6(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[3] = p3&^m | p3n
 	}
-}
-
-// reduceMaxTrace8 runs blocks 8 and 24 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace8(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0xf)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 193: the address of ld.shared.f32
-			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 194: the address of ld.shared.f32
-			fd1 := uint64(r12[l]) + 0x40 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 196: the address of st.shared.f32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 193, 194, 195, 196: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 193: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 194: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 195: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 196: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 190: setp.gt.u32, whose lanes the check above gave
-	w.P[4] = 0x0
-	return true
 }
 
 // reduceMaxBlock8 runs block 8 of kernel reduce_max for the lanes m (budget 0: counting statistics).
@@ -6756,91 +5686,6 @@ func reduceMaxBlock8(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceMaxTrace10 runs blocks 10 and 25 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace10(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x7)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 202: the address of ld.shared.f32
-			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 203: the address of ld.shared.f32
-			fd1 := uint64(r12[l]) + 0x20 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 205: the address of st.shared.f32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 202, 203, 204, 205: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 202: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 203: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 204: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 205: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 199: setp.gt.u32, whose lanes the check above gave
-	w.P[5] = 0x0
-	return true
-}
-
 // reduceMaxBlock10 runs block 10 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b5 ($L__BB1_10), PTX lines 199-199; divergent, reconverges at block 11 (b6 ($L__BB1_12))
 func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
@@ -6881,91 +5726,6 @@ func reduceMaxBlock10(w *runtime.Warp, m uint32, budget int) {
 	}
 }
 
-// reduceMaxTrace12 runs blocks 12 and 26 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace12(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x3)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 211: the address of ld.shared.f32
-			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 212: the address of ld.shared.f32
-			fd1 := uint64(r12[l]) + 0x10 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 214: the address of st.shared.f32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 211, 212, 213, 214: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 211: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 212: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 213: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 214: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 208: setp.gt.u32, whose lanes the check above gave
-	w.P[6] = 0x0
-	return true
-}
-
 // reduceMaxBlock12 runs block 12 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b6 ($L__BB1_12), PTX lines 208-208; divergent, reconverges at block 13 (b7 ($L__BB1_14))
 func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
@@ -7004,91 +5764,6 @@ func reduceMaxBlock12(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[6] = p6&^m | p6n
 	}
-}
-
-// reduceMaxTrace14 runs blocks 14 and 27 of kernel reduce_max for a full warp whose lanes all go from one to the other, in one
-// pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.
-func reduceMaxTrace14(w *runtime.Warp, m uint32, budget int) bool {
-	r1 := w.Reg(1)
-	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
-	fl0, fh0 := ^uint64(0), uint64(0)
-	fl1, fh1 := ^uint64(0), uint64(0)
-	fl2, fh2 := ^uint64(0), uint64(0)
-	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
-	// the trace's branch: lanes 0 and 31 of the compared value (trace.go)
-	var g0, g31 uint64
-	{
-		step := 1
-		if w.TidLinear {
-			step = 31
-		}
-		for l := 0; l < 32; l += step {
-			switch l {
-			case 0:
-				g0 = r1[l]
-			case 31:
-				g31 = r1[l]
-			}
-			// 220: the address of ld.shared.f32
-			fd0 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl0 &= fd0
-			fh0 |= fd0
-			// 221: the address of ld.shared.f32
-			fd1 := uint64(r12[l]) + 0x8 - uint64(l)<<2
-			fl1 &= fd1
-			fh1 |= fd1
-			// 223: the address of st.shared.f32
-			fd2 := uint64(r12[l]) + 0x0 - uint64(l)<<2
-			fl2 &= fd2
-			fh2 |= fd2
-		}
-	}
-	if !(int64(uint32(g31))-int64(uint32(g0)) == 31 && w.TidLinear && runtime.StepMask(int64(uint32(g0)), int64(uint32(k0)), runtime.StepGT) == 0x0) {
-		return false
-	}
-	if (fl0^fh0)|(fl1^fh1)|(fl2^fh2) != 0 {
-		return false
-	}
-	fb0 := fl0
-	sh := w.SharedMem()
-	fp0, fo0 := runtime.MemPtr(sh), fb0
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
-		return false
-	}
-	fb1 := fl1
-	fp1, fo1 := runtime.MemPtr(sh), fb1
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
-		return false
-	}
-	fb2 := fl2
-	fp2, fo2 := runtime.MemPtr(sh), fb2
-	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo2 < runtime.AccessEnd(sh, 4)-0x7c && fb2&3 == 0) {
-		return false
-	}
-	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
-		return false
-	}
-	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
-		return false
-	}
-	// PTX lines 220, 221, 222, 223: one pass over a full warp's lanes
-	{
-		for l := range 32 {
-			// 220: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
-			// 221: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
-			// 222: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-			// 223: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
-		}
-	}
-	// 217: setp.gt.u32, whose lanes the check above gave
-	w.P[7] = 0x0
-	return true
 }
 
 // reduceMaxBlock14 runs block 14 of kernel reduce_max for the lanes m (budget 0: counting statistics).
@@ -7243,7 +5918,7 @@ func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock20 runs block 20 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b11, PTX lines 152-156
 func reduceMaxBlock20(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(28) && w.PassDone(28, reduceMaxBlock20Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, reduceMaxBlock20Warp(w, m, budget)) {
 		return
 	}
 	r4 := w.Reg(4)
@@ -7405,7 +6080,7 @@ func reduceMaxBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock21 runs block 21 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b12, PTX lines 166-169
 func reduceMaxBlock21(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(29) && w.PassDone(29, reduceMaxBlock21Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(14) && w.PassDone(14, reduceMaxBlock21Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -7628,7 +6303,7 @@ func reduceMaxBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock22 runs block 22 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b13, PTX lines 175-178
 func reduceMaxBlock22(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(30) && w.PassDone(30, reduceMaxBlock22Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(15) && w.PassDone(15, reduceMaxBlock22Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -7851,7 +6526,7 @@ func reduceMaxBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock23 runs block 23 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b14, PTX lines 184-187
 func reduceMaxBlock23(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(31) && w.PassDone(31, reduceMaxBlock23Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(16) && w.PassDone(16, reduceMaxBlock23Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -8074,7 +6749,7 @@ func reduceMaxBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock24 runs block 24 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b15, PTX lines 193-196
 func reduceMaxBlock24(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(32) && w.PassDone(32, reduceMaxBlock24Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(17) && w.PassDone(17, reduceMaxBlock24Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -8297,7 +6972,7 @@ func reduceMaxBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock25 runs block 25 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b16, PTX lines 202-205
 func reduceMaxBlock25(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(33) && w.PassDone(33, reduceMaxBlock25Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(18) && w.PassDone(18, reduceMaxBlock25Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -8520,7 +7195,7 @@ func reduceMaxBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock26 runs block 26 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b17, PTX lines 211-214
 func reduceMaxBlock26(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(34) && w.PassDone(34, reduceMaxBlock26Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(19) && w.PassDone(19, reduceMaxBlock26Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)
@@ -8743,7 +7418,7 @@ func reduceMaxBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 // reduceMaxBlock27 runs block 27 of kernel reduce_max for the lanes m (budget 0: counting statistics).
 // b18, PTX lines 220-223
 func reduceMaxBlock27(w *runtime.Warp, m uint32, budget int) {
-	if m == 0xffffffff && budget != 0 && w.PassOK(35) && w.PassDone(35, reduceMaxBlock27Warp(w, m, budget)) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(20) && w.PassDone(20, reduceMaxBlock27Warp(w, m, budget)) {
 		return
 	}
 	r12 := w.Reg(12)

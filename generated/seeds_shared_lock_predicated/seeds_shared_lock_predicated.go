@@ -95,8 +95,10 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Dst:   2,
+				Fixed: true,
 				ID:    13,
 				Kind:  runtime.BarRedPopc,
+				Num:   0,
 				Pred:  1,
 			},
 			Kind:   runtime.TermBarrier,
@@ -192,7 +194,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    13,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/seeds/shared_lock_predicated.ptx:55",

@@ -312,7 +312,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: 16,
+				Fixed: true,
 				ID:    15,
+				Num:   1,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/semantics/exitbar.ptx:56",
@@ -345,7 +347,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    17,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/semantics/exitbar.ptx:75",

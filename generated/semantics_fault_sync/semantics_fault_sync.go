@@ -161,7 +161,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    5,
+				Num:   1,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/semantics/fault_sync.ptx:28",
@@ -231,7 +233,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    6,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/semantics/fault_sync.ptx:25",

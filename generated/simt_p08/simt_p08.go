@@ -1398,7 +1398,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    25,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/simt/p08.ptx:288",
@@ -1522,7 +1524,9 @@ func init() {
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
+				Fixed: true,
 				ID:    25,
+				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
 			Loc:    "testdata/ptx/simt/p08.ptx:314",
