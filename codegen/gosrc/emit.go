@@ -330,7 +330,7 @@ func (e *blockEmit) flush() {
 		steps, stepped = e.deferredSteps(s)
 	}
 	for _, st := range s.stores {
-		if !e.f.onlyReadBy(st.v, s.instrs) || stepped[st.v] {
+		if !e.readOnlyBy(st.v, s.instrs) || stepped[st.v] {
 			s.sideEffects[s.defs[st.name]] = true
 			st.stmt.Add(jen.Id(e.reg(st.slot)).Index(jen.Id("l")).Op("=").Id(st.name))
 		} else if !e.read[st.name] {
@@ -789,7 +789,7 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 	}
 	slot := e.f.Regs[in.Defs[0].Reg.ID]
 	code := append([]jen.Code{jen.Commentf("PTX line %d: %s, warp-uniform", in.Pos.Line, spelling(in))}, stmts...)
-	laneRead := e.f.onlyReadBy(in.Defs[0], e.local)
+	laneRead := e.readOnlyBy(in.Defs[0], e.local)
 	if s := e.seg; s != nil && laneRead {
 		// Only lane loops of this block read it, from the local: it need not end the loop
 		// being built, and is computed before it.

@@ -48,7 +48,7 @@ func (f *fnGen) block(b *ssa.Block) {
 		} else if b.Pos.Line > 0 {
 			lines = fmt.Sprintf(", PTX line %d", b.Pos.Line)
 		}
-		f.blocks = append(f.blocks, blockGen{code: body, ptxInstrs: count, loc: layout.StartLoc(prof), term: term, rt: rt, comment: blockName(b) + lines + comment, instrs: pending, prof: prof, pass: pass})
+		f.blocks = append(f.blocks, blockGen{code: body, ptxInstrs: count, loc: layout.StartLoc(prof), term: term, rt: rt, comment: blockName(b) + lines + comment, instrs: pending, prof: prof, pass: pass, src: b})
 		pending, count = nil, 0
 		prof = &runtime.BlockProfile{File: f.Fn.Pos.File}
 		part++

@@ -129,6 +129,8 @@ type blockGen struct {
 	prof *runtime.BlockProfile
 	// pass is the body of its warp pass for a full warp (warppass.go), or nil.
 	pass []jen.Code
+	// src is the SSA block it is part of.
+	src *ssa.Block
 }
 
 // PackageName is the default package name for a PTX file.

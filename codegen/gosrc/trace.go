@@ -32,6 +32,8 @@ type passGuard struct {
 	// direct says nothing else in the trace reads or writes the predicate: the pass sets
 	// it from want instead of running the setp for each lane.
 	direct bool
+	// from and to are the SSA blocks of the trace's two blocks.
+	from, to *ssa.Block
 }
 
 // trace is a block chain shortcut: block first, then block second, as one warp pass.
@@ -76,7 +78,7 @@ func (f *fnGen) traceOf(i int) *trace {
 		if (j == bi.rt.Alt) == bi.rt.Negate {
 			want = ^uint32(0)
 		}
-		t := &trace{first: i, second: int(j), instrs: f.hoistUniforms(append(slices.Clone(bi.instrs), bj.instrs...)), guard: &passGuard{setp: setp, want: want, second: map[*ssa.Instr]bool{}}}
+		t := &trace{first: i, second: int(j), instrs: f.hoistUniforms(append(slices.Clone(bi.instrs), bj.instrs...)), guard: &passGuard{setp: setp, want: want, second: map[*ssa.Instr]bool{}, from: bi.src, to: bj.src}}
 		for _, in := range bj.instrs {
 			t.guard.second[in] = true
 		}
@@ -241,4 +243,40 @@ func (e *blockEmit) captureGuard() {
 	s.body = append(s.body, group...)
 	s.groups = append(s.groups, group)
 	s.float = append(s.float, false)
+}
+
+// readOnlyBy reports whether the instructions in set are the only reads of v that the code
+// being generated must provide for: in a trace's pass, a phi operand that flows from the
+// first block along an edge other than the one to the second is not read on the trace's
+// path (the zero a bounds test's block sets for the lanes that skip the body, which the body
+// overwrites), so it need not go to the register file.
+func (e *blockEmit) readOnlyBy(v *ssa.Value, set map[*ssa.Instr]bool) bool {
+	var g *passGuard
+	if e.pass != nil {
+		g = e.pass.guard
+	}
+	if g == nil {
+		return e.f.onlyReadBy(v, set)
+	}
+	others := 0 // reads that are not instruction operands (valueUses' nil entries)
+	for _, in := range e.f.valueUses()[v] {
+		if in == nil {
+			others++
+		} else if !set[in] {
+			return false
+		}
+	}
+	for _, b := range e.f.Fn.Blocks {
+		if b == g.to {
+			continue
+		}
+		for _, p := range b.Phis {
+			for i, a := range p.Args {
+				if a == v && i < len(b.Preds) && b.Preds[i] == g.from {
+					others--
+				}
+			}
+		}
+	}
+	return others == 0
 }

@@ -1365,7 +1365,6 @@ func stencil3Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	runtime.Broadcast(r5, m, u5)
 	// PTX line 72: mov.f32, warp-uniform
 	u6 := uint64(k0)
-	runtime.Broadcast(r10, m, u6)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
 	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap

@@ -2847,10 +2847,8 @@ func liveTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	u3 := uint64(uint64(w.NTID().X))
 	// PTX line 104: mov.u32, warp-uniform
 	u4 := uint64(k0)
-	runtime.Broadcast(r5, m, u4)
 	// PTX line 105: mov.u32, warp-uniform
 	u5 := uint64(k1)
-	runtime.Broadcast(r6, m, u5)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,

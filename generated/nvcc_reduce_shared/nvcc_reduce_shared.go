@@ -2250,7 +2250,6 @@ func reduceSumTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	u5 := uint64(uint32(u4) << uint32(k0))
 	// PTX line 37: mov.u32, warp-uniform
 	u6 := uint64(k1)
-	runtime.Broadcast(r7, m, u6)
 	// PTX line 40: cvta.to.global.u64, warp-uniform
 	u7 := uint64(u2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
@@ -5257,7 +5256,6 @@ func reduceMaxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	u5 := uint64(uint32(u4) << uint32(k0))
 	// PTX line 165: mov.f32, warp-uniform
 	u6 := uint64(k1)
-	runtime.Broadcast(r7, m, u6)
 	// PTX line 168: cvta.to.global.u64, warp-uniform
 	u7 := uint64(u2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size

@@ -2216,7 +2216,6 @@ func reduceSumTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	u3 := uint64(uint32(u2) << uint32(k0))
 	// PTX line 31: mov.b32, warp-uniform
 	u4 := uint64(k1)
-	runtime.Broadcast(r5, m, u4)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -5214,7 +5213,6 @@ func reduceMaxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	u3 := uint64(uint32(u2) << uint32(k0))
 	// PTX line 149: mov.f32, warp-uniform
 	u4 := uint64(k1)
-	runtime.Broadcast(r5, m, u4)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
