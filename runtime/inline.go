@@ -70,13 +70,18 @@ func AccessEnd(mem []byte, n int) uint64 {
 // MemPtr is the address of mem's first byte, for the LoadN and StoreN helpers.
 func MemPtr(mem []byte) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(mem)) }
 
+// Offset is p advanced by o bytes: lane 0's element of a warp pass's access, in memory
+// whose bounds the pass has checked, which the lanes then index from.
+func Offset(p unsafe.Pointer, o uint64) unsafe.Pointer { return unsafe.Add(p, o) }
+
 // SharedMem is the CTA's shared memory, which generated code addresses directly.
 func (w *Warp) SharedMem() []byte { return w.CTA.Shared }
 
 // Load8, Load16, Load32 and Load64 read the element at offset o from p, the MemPtr of memory
 // in which the caller has checked the access to be in bounds and aligned: one move, without
-// the slice's bounds check. Aligned words are read atomically (a plain move on amd64), as
-// LoadBits does.
+// the slice's bounds check. Under the race detector they read atomically, as LoadBits does;
+// otherwise a plain move, which the compiler folds into the lane's addressing (a single
+// aligned move is atomic on amd64 and arm64 anyway).
 func Load8(p unsafe.Pointer, o uint64) uint64 {
 	if raceEnabled {
 		return loadSubword(unsafe.Slice((*byte)(unsafe.Add(p, o)), 1))
@@ -92,11 +97,17 @@ func Load16(p unsafe.Pointer, o uint64) uint64 {
 }
 
 func Load32(p unsafe.Pointer, o uint64) uint64 {
-	return uint64(atomic.LoadUint32((*uint32)(unsafe.Add(p, o))))
+	if raceEnabled {
+		return uint64(atomic.LoadUint32((*uint32)(unsafe.Add(p, o))))
+	}
+	return uint64(*(*uint32)(unsafe.Add(p, o)))
 }
 
 func Load64(p unsafe.Pointer, o uint64) uint64 {
-	return atomic.LoadUint64((*uint64)(unsafe.Add(p, o)))
+	if raceEnabled {
+		return atomic.LoadUint64((*uint64)(unsafe.Add(p, o)))
+	}
+	return *(*uint64)(unsafe.Add(p, o))
 }
 
 // Store8, Store16, Store32 and Store64 write the low bytes of v at offset o from p, the MemPtr

@@ -14,14 +14,9 @@ type Warp struct {
 	// Lanes are the lanes that exist (a CTA's last warp may be partial); Exited those that ended.
 	Lanes  uint32
 	Exited uint32
-	// Tid is each lane's %tid. TidLinear says the warp is full and lane l's %tid is lane 0's
-	// plus (l, 0, 0): generated code then knows how addresses computed from it step.
-	Tid       [3][32]uint32
-	TidLinear bool
-
-	Fn *Func
-	R  []uint64
-	P  []uint32
+	Fn     *Func
+	R      []uint64
+	P      []uint32
 	// inlineCalls counts the calls generated code is running inside one another on the Go
 	// stack (CallInline), at most maxInlineCalls.
 	inlineCalls int
@@ -55,6 +50,13 @@ type Warp struct {
 	// synced are lanes released from one, which instructions accept as having reached it.
 	syncs  []syncWait
 	synced uint32
+
+	// Tid is each lane's %tid. TidLinear says the warp is full and lane l's %tid is lane 0's
+	// plus (l, 0, 0): generated code then knows how addresses computed from it step. They
+	// come last: the fields above, which every warp's start touches, then share fewer cache
+	// lines.
+	TidLinear bool
+	Tid       [3][32]uint32
 }
 
 // simtEntry is one SIMT reconvergence stack entry: the lanes in mask run from block pc until

@@ -430,14 +430,20 @@ func (e *blockEmit) passChecks(parts []passPart, nchecks int) []jen.Code {
 			out = append(out, jen.If(overlap).Block(fail))
 		}
 	}
+	for k := range fp.ops {
+		out = append(out, jen.Id(passFirst(k)).Op(":=").Qual(rtPath, "Offset").Call(jen.Id(fmt.Sprintf("fp%d", k)), jen.Id(fmt.Sprintf("fo%d", k))))
+	}
 	return out
 }
+
+// passFirst names the pointer to lane 0's element of access k, which the lanes index.
+func passFirst(k int) string { return fmt.Sprintf("fa%d", k) }
 
 // passLoad defines n as lane l's value of a load in the warp pass.
 func (c ctx) passLoad(in *ssa.Instr, n string) []jen.Code {
 	k := c.e.pass.index[in]
 	op := c.e.pass.ops[k]
-	return append([]jen.Code{jen.Id(n).Op(":=").Qual(rtPath, loadFn[op.size]).Call(jen.Id(fmt.Sprintf("fp%d", k)), passOffset(k, op.size))},
+	return append([]jen.Code{jen.Id(n).Op(":=").Qual(rtPath, loadFn[op.size]).Call(jen.Id(passFirst(k)), passOffset(op.size))},
 		c.loadExtend(in, n)...)
 }
 
@@ -445,10 +451,10 @@ func (c ctx) passLoad(in *ssa.Instr, n string) []jen.Code {
 func (c ctx) passStore(in *ssa.Instr) []jen.Code {
 	k := c.e.pass.index[in]
 	op := c.e.pass.ops[k]
-	return []jen.Code{jen.Qual(rtPath, storeFn[op.size]).Call(jen.Id(fmt.Sprintf("fp%d", k)), passOffset(k, op.size), u64(c.src(in, memArgs(in)[1], typeOf(in))))}
+	return []jen.Code{jen.Qual(rtPath, storeFn[op.size]).Call(jen.Id(passFirst(k)), passOffset(op.size), u64(c.src(in, memArgs(in)[1], typeOf(in))))}
 }
 
-// passOffset is lane l's offset of access k in its memory.
-func passOffset(k, size int) jen.Code {
-	return jen.Id(fmt.Sprintf("fo%d", k)).Op("+").Uint64().Call(jen.Id("l")).Op("<<").Lit(bits.TrailingZeros(uint(size)))
+// passOffset is lane l's offset from lane 0's element of an access of the given size.
+func passOffset(size int) jen.Code {
+	return jen.Uint64().Call(jen.Id("l")).Op("<<").Lit(bits.TrailingZeros(uint(size)))
 }

@@ -785,6 +785,17 @@ func bf16OpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb10 != fb3 && fb10+128 > fb3 && fb3+128 > fb10 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
 	// PTX lines 31, 32, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -800,17 +811,17 @@ func bf16OpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v33 := uint64(uint64(u13) + uint64(v32))
 			_ = v33
 			// 50: ld.global.b16
-			v34 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v34 := runtime.Load16(fa0, uint64(l)<<1)
 			// 51: add.s64
 			v35 := uint64(uint64(u12) + uint64(v32))
 			_ = v35
 			// 52: ld.global.b16
-			v36 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			v36 := runtime.Load16(fa1, uint64(l)<<1)
 			// 53: add.s64
 			v37 := uint64(uint64(u9) + uint64(v32))
 			_ = v37
 			// 54: ld.global.b16
-			v38 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v38 := runtime.Load16(fa2, uint64(l)<<1)
 			// 55: fma.rn.bf16
 			v39h0 := v34
 			v39h1 := v36
@@ -832,7 +843,7 @@ func bf16OpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v44 := uint64(uint64(u6) + uint64(v43))
 			_ = v44
 			// 61: ld.global.f32
-			v45 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v45 := runtime.Load32(fa3, uint64(l)<<2)
 			// 62: cvt.rn.bf16.f32
 			v46s := v45
 			v46 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v46s)))), isa.RN))
@@ -858,22 +869,22 @@ func bf16OpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v53 := uint64(uint64(u15) + uint64(v52))
 			_ = v53
 			// 70: st.global.b16
-			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v39))
+			runtime.Store16(fa4, uint64(l)<<1, uint64(v39))
 			// 71: st.global.b16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v40))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v40))
 			// 72: st.global.b16
-			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v41))
+			runtime.Store16(fa6, uint64(l)<<1, uint64(v41))
 			// 73: st.global.b16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v42))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v42))
 			// 74: st.global.b16
-			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v46))
+			runtime.Store16(fa8, uint64(l)<<1, uint64(v46))
 			// 75: st.global.b16
-			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v50))
+			runtime.Store16(fa9, uint64(l)<<1, uint64(v50))
 			// 76: add.s64
 			v54 := uint64(uint64(u14) + uint64(v43))
 			_ = v54
 			// 77: st.global.f32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v48))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v48))
 		}
 	}
 	// 33: setp.ge.s32, whose lanes the check above gave
@@ -1336,6 +1347,17 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb10 != fb3 && fb10+128 > fb3 && fb3+128 > fb10 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
 	// PTX lines 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1345,17 +1367,17 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u10) + uint64(v23))
 			_ = v24
 			// 50: ld.global.b16
-			v25 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v25 := runtime.Load16(fa0, uint64(l)<<1)
 			// 51: add.s64
 			v26 := uint64(uint64(u9) + uint64(v23))
 			_ = v26
 			// 52: ld.global.b16
-			v27 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			v27 := runtime.Load16(fa1, uint64(l)<<1)
 			// 53: add.s64
 			v28 := uint64(uint64(u6) + uint64(v23))
 			_ = v28
 			// 54: ld.global.b16
-			v29 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v29 := runtime.Load16(fa2, uint64(l)<<1)
 			// 55: fma.rn.bf16
 			v30h0 := v25
 			v30h1 := v27
@@ -1377,7 +1399,7 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v35 := uint64(uint64(u3) + uint64(v34))
 			_ = v35
 			// 61: ld.global.f32
-			v36 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v36 := runtime.Load32(fa3, uint64(l)<<2)
 			// 62: cvt.rn.bf16.f32
 			v37s := v36
 			v37 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v37s)))), isa.RN))
@@ -1403,22 +1425,22 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v44 := uint64(uint64(u12) + uint64(v43))
 			_ = v44
 			// 70: st.global.b16
-			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v30))
+			runtime.Store16(fa4, uint64(l)<<1, uint64(v30))
 			// 71: st.global.b16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v31))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v31))
 			// 72: st.global.b16
-			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v32))
+			runtime.Store16(fa6, uint64(l)<<1, uint64(v32))
 			// 73: st.global.b16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v33))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v33))
 			// 74: st.global.b16
-			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v37))
+			runtime.Store16(fa8, uint64(l)<<1, uint64(v37))
 			// 75: st.global.b16
-			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v41))
+			runtime.Store16(fa9, uint64(l)<<1, uint64(v41))
 			// 76: add.s64
 			v45 := uint64(uint64(u11) + uint64(v34))
 			_ = v45
 			// 77: st.global.f32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v39))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v39))
 		}
 	}
 	return true

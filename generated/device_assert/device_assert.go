@@ -647,6 +647,7 @@ func checkPositiveBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 55, 56, 57, 58: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -658,7 +659,7 @@ func checkPositiveBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u2) + uint64(v5))
 			r10[l] = v6
 			// 57: ld.global.u32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r11[l] = v7
 			// 58: setp.gt.s32
 			c8t := int32(v7) > int32(k1)

@@ -1839,25 +1839,29 @@ func mallocSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		for l := range 32 {
 			// 85: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r26[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r26[l]))
 			// 86: add.s32
 			v1 := uint64(uint32(r5[l]) + uint32(r26[l]))
 			// 87: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v1))
 			// 88: add.s32
 			v2 := uint64(uint32(r23[l]) + uint32(r26[l]))
 			// 89: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v2))
 			// 90: add.s32
 			v3 := uint64(uint32(r24[l]) + uint32(r26[l]))
 			// 91: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v3))
 			// 92: add.s32
 			v4 := uint64(uint32(r18[l]) + uint32(k0))
 			r18[l] = v4
@@ -2175,13 +2179,14 @@ func mallocSumBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 108, 109, 110, 111, 112: one pass over a full warp's lanes
 	{
 		p6 := w.P[6]
 		p6n := uint32(0)
 		for l := range 32 {
 			// 108: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r32[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r32[l]))
 			// 109: add.s64
 			v1 := uint64(uint64(r31[l]) + uint64(k0))
 			r31[l] = v1
@@ -2371,25 +2376,29 @@ func mallocSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134: one pass over a full warp's lanes
 	{
 		p7 := w.P[7]
 		p7n := uint32(0)
 		for l := range 32 {
 			// 124: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 125: add.s32
 			v2 := uint64(uint32(v1) + uint32(r16[l]))
 			// 126: ld.u32
-			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v3 := runtime.Load32(fa1, uint64(l)<<2)
 			// 127: add.s32
 			v4 := uint64(uint32(v3) + uint32(v2))
 			// 128: ld.u32
-			v5 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v5 := runtime.Load32(fa2, uint64(l)<<2)
 			// 129: add.s32
 			v6 := uint64(uint32(v5) + uint32(v4))
 			// 130: ld.u32
-			v7 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v7 := runtime.Load32(fa3, uint64(l)<<2)
 			// 131: add.s32
 			v8 := uint64(uint32(v7) + uint32(v6))
 			r16[l] = v8
@@ -2665,13 +2674,14 @@ func mallocSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 144, 145, 146, 147, 148: one pass over a full warp's lanes
 	{
 		p8 := w.P[8]
 		p8n := uint32(0)
 		for l := range 32 {
 			// 144: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 145: add.s32
 			v2 := uint64(uint32(v1) + uint32(r16[l]))
 			r16[l] = v2
@@ -2933,6 +2943,7 @@ func mallocSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 167: mov.b32, warp-uniform
 	u5 := uint64(k1)
 	// PTX lines 165, 166, 168: one pass over a full warp's lanes
@@ -2944,7 +2955,7 @@ func mallocSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r9[l]) + uint64(v3))
 			_ = v4
 			// 168: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u5))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u5))
 		}
 	}
 	return true
@@ -3754,6 +3765,7 @@ func mallocKeepBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 212, 213, 214: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3763,7 +3775,7 @@ func mallocKeepBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r7[l]) + uint64(v3))
 			_ = v4
 			// 214: st.global.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r8[l]))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(r8[l]))
 		}
 	}
 	return true
@@ -4022,11 +4034,12 @@ func mallocKeepBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 210: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 210: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r4[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r4[l]))
 		}
 	}
 	return true
@@ -4500,11 +4513,12 @@ func freeKeptBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 251: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 251: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			r13[l] = v1
 		}
 	}

@@ -972,6 +972,8 @@ func blockReverseBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 38, 39, 40, 41, 42, 43, 44: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -985,12 +987,12 @@ func blockReverseBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v9 := uint64(uint64(r12[l]) + uint64(v8))
 			_ = v9
 			// 42: ld.shared.f32
-			v10 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v10 := runtime.Load32(fa0, uint64(l)<<2)
 			// 43: add.s64
 			v11 := uint64(uint64(r3[l]) + uint64(r8[l]))
 			_ = v11
 			// 44: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v10))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v10))
 		}
 	}
 	return true
@@ -1411,6 +1413,7 @@ func stencil3Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 64, 67, 69, 70, 71, 75: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1430,7 +1433,7 @@ func stencil3Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(u3) + uint64(v16))
 			r9[l] = v17
 			// 75: ld.global.f32
-			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v18 := runtime.Load32(fa0, uint64(l)<<2)
 			r10[l] = v18
 		}
 	}
@@ -1621,6 +1624,7 @@ func stencil3Block1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 78: mov.u64, warp-uniform
 	u5 := uint64(k1)
 	// PTX lines 77, 79, 80, 81, 82: one pass over a full warp's lanes
@@ -1634,7 +1638,7 @@ func stencil3Block1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u5) + uint64(v4))
 			r13[l] = v6
 			// 80: st.shared.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r10[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r10[l]))
 			// 81: setp.ne.s32
 			c7t := uint32(r3[l]) != uint32(k1)
 			c7 := c7t
@@ -1844,11 +1848,12 @@ func stencil3Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 108: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 108: st.shared.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r20[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r20[l]))
 		}
 	}
 	return true
@@ -1976,11 +1981,12 @@ func stencil3Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 75: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 75: ld.global.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			r10[l] = v1
 		}
 	}
@@ -2162,6 +2168,7 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 91, 92, 93: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2171,7 +2178,7 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r2[l]) + uint64(v3))
 			_ = v4
 			// 93: ld.global.f32
-			v5 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v5 := runtime.Load32(fa0, uint64(l)<<2)
 			r15[l] = v5
 		}
 	}
@@ -2343,11 +2350,12 @@ func stencil3Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 106: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 106: ld.global.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			r20[l] = v1
 		}
 	}
@@ -2504,6 +2512,10 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 116, 117, 118, 119, 120, 121, 122, 123, 124: one pass over a full warp's lanes
 	{
 		{
@@ -2511,9 +2523,9 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v9F_s [32]float32
 			for l := range 32 {
 				// 116: ld.shared.f32
-				v5 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				v5 := runtime.Load32(fa0, uint64(l)<<2)
 				// 117: ld.shared.f32
-				v6 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				v6 := runtime.Load32(fa1, uint64(l)<<2)
 				// 118: add.f32
 				v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) + math.Float32frombits(uint32(v6)))
 				v7 := uint64(math.Float32bits(v7F))
@@ -2524,7 +2536,7 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v7F := v7F_s[l]
 				// 119: ld.shared.f32
-				v8 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+				v8 := runtime.Load32(fa2, uint64(l)<<2)
 				// 120: add.f32
 				v9F := isa.CanonF32(v7F + math.Float32frombits(uint32(v8)))
 				v9 := uint64(math.Float32bits(v9F))
@@ -2542,7 +2554,7 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v12 := uint64(uint64(u2) + uint64(v11))
 				_ = v12
 				// 124: st.global.f32
-				runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v10))
+				runtime.Store32(fa3, uint64(l)<<2, uint64(v10))
 			}
 		}
 	}

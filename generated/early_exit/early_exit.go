@@ -1434,13 +1434,14 @@ func findFirstBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 75, 76, 77: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 75: ld.global.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			r17[l] = v1
 			// 76: setp.eq.s32
 			c2t := uint32(v1) == uint32(r10[l])
@@ -1673,6 +1674,7 @@ func findFirstBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 93, 94, 95: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1682,7 +1684,7 @@ func findFirstBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r7[l]) + uint64(v3))
 			_ = v4
 			// 95: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r9[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r9[l]))
 		}
 	}
 	return true
@@ -2467,6 +2469,7 @@ func classifySumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 150, 151, 152: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2476,7 +2479,7 @@ func classifySumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r8[l]) + uint64(v3))
 			_ = v4
 			// 152: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r13[l]))
 		}
 	}
 	return true

@@ -2922,6 +2922,7 @@ func compactBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 204, 205, 206, 207: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -2933,7 +2934,7 @@ func compactBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u2) + uint64(v5))
 			_ = v6
 			// 206: ld.global.u32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r9[l] = v7
 			// 207: setp.lt.s32
 			c8t := int32(v7) < int32(k1)

@@ -1260,6 +1260,9 @@ func earlyReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1273,7 +1276,7 @@ func earlyReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v13 := uint64(uint64(r13[l]) + uint64(v12))
 			_ = v13
 			// 51: ld.shared.u32
-			v14 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v14 := runtime.Load32(fa0, uint64(l)<<2)
 			// 52: not.b32
 			v15 := uint64(^uint32(r1[l]))
 			// 53: add.s32
@@ -1284,14 +1287,14 @@ func earlyReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v18 := uint64(uint64(r13[l]) + uint64(v17))
 			_ = v18
 			// 56: ld.shared.u32
-			v19 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v19 := runtime.Load32(fa1, uint64(l)<<2)
 			// 57: add.s32
 			v20 := uint64(uint32(v19) + uint32(v14))
 			// 58: add.s64
 			v21 := uint64(uint64(r5[l]) + uint64(r9[l]))
 			_ = v21
 			// 59: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v20))
 		}
 	}
 	return true
@@ -1936,13 +1939,14 @@ func interleavedReturnBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) b
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 105, 106: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 105: mul.lo.s32
 			v1 := uint64(uint32(r20[l]) * uint32(k0))
 			// 106: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 		}
 	}
 	return true
@@ -2064,20 +2068,23 @@ func interleavedReturnBarrierBlock5Warp(w *runtime.Warp, m uint32, budget int) b
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 108, 109, 110, 111, 112: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 108: ld.shared.u32
-			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v2 := runtime.Load32(fa0, uint64(l)<<2)
 			// 109: ld.global.u32
-			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v3 := runtime.Load32(fa1, uint64(l)<<2)
 			// 110: add.s32
 			v4 := uint64(uint32(v3) + uint32(v2))
 			// 111: add.s64
 			v5 := uint64(uint64(r6[l]) + uint64(r10[l]))
 			_ = v5
 			// 112: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v4))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v4))
 		}
 	}
 	return true
@@ -2649,6 +2656,7 @@ func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 166, 167, 168, 169: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2660,7 +2668,7 @@ func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r3[l]) + uint64(v5))
 			_ = v6
 			// 169: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r8[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r8[l]))
 		}
 	}
 	return true

@@ -1088,6 +1088,21 @@ func bitops32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb14 != fb13 && fb14+128 > fb13 && fb13+128 > fb14 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
 	// PTX lines 26, 27, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 77, 79: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -1105,12 +1120,12 @@ func bitops32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u8) + uint64(v22))
 			_ = v23
 			// 39: ld.global.u32
-			v24 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v24 := runtime.Load32(fa0, uint64(l)<<2)
 			// 40: add.s64
 			v25 := uint64(uint64(u6) + uint64(v22))
 			_ = v25
 			// 41: ld.global.u32
-			v26 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v26 := runtime.Load32(fa1, uint64(l)<<2)
 			// 42: and.b32
 			v27 := uint64(uint32(v26) & uint32(k2))
 			// 43: mul.lo.s32
@@ -1123,35 +1138,35 @@ func bitops32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 46: popc.b32
 			v31 := uint64(bits.OnesCount64(uint64(uint32(v24))))
 			// 47: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v31))
 			// 48: clz.b32
 			v32 := uint64(bits.LeadingZeros64(uint64(uint32(v24))) - 32)
 			// 49: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v32))
 			// 50: brev.b32
 			v33 := bits.Reverse64(v24) >> 32
 			// 51: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v33))
 			// 52: shl.b32
 			v34 := uint64(uint32(v24) << uint32(v27))
 			// 53: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v34))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v34))
 			// 54: shr.u32
 			v35 := uint64(uint32(v24) >> uint32(v27))
 			// 55: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v35))
 			// 56: shr.s32
 			v36 := uint64(uint32(int32(v24) >> uint32(v27)))
 			// 57: st.global.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v36))
 			// 58: shf.l.wrap.b32
 			v37 := uint64(isa.Shf(uint32(v24), uint32(v24), uint32(v26), true, false))
 			// 59: st.global.u32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v37))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v37))
 			// 60: shf.r.wrap.b32
 			v38 := uint64(isa.Shf(uint32(v24), uint32(v24), uint32(v26), false, false))
 			// 61: st.global.u32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v38))
 			// 62: add.s32
 			v39 := uint64(uint32(v24) + uint32(k3))
 			// 63: not.b32
@@ -1176,23 +1191,23 @@ func bitops32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 				v45 = uint64(k5)
 			}
 			// 69: st.global.u32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v45))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v45))
 			// 70: neg.s32
 			v46 := uint64(-uint32(v24))
 			// 71: and.b32
 			v47 := uint64(uint32(v24) & uint32(v46))
 			// 72: st.global.u32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v47))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(v47))
 			// 73: and.b32
 			v48 := uint64(uint32(v31) & uint32(k4))
 			// 74: st.global.u32
-			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v48))
+			runtime.Store32(fa12, uint64(l)<<2, uint64(v48))
 			// 75: ld.global.u32
-			v49 := runtime.Load32(fp13, fo13+uint64(l)<<2)
+			v49 := runtime.Load32(fa13, uint64(l)<<2)
 			// 77: shf.l.wrap.b32
 			v50 := uint64(isa.Shf(uint32(v24), uint32(v49), uint32(v27), true, false))
 			// 79: st.global.u32
-			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v50))
+			runtime.Store32(fa14, uint64(l)<<2, uint64(v50))
 		}
 		w.P[1] = p1&^m | p1n
 	}
@@ -1772,6 +1787,21 @@ func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb14 != fb13 && fb14+128 > fb13 && fb13+128 > fb14 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
 	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 77, 79: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -1783,12 +1813,12 @@ func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u5) + uint64(v13))
 			_ = v14
 			// 39: ld.global.u32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			// 40: add.s64
 			v16 := uint64(uint64(u3) + uint64(v13))
 			_ = v16
 			// 41: ld.global.u32
-			v17 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v17 := runtime.Load32(fa1, uint64(l)<<2)
 			// 42: and.b32
 			v18 := uint64(uint32(v17) & uint32(k2))
 			// 43: mul.lo.s32
@@ -1801,35 +1831,35 @@ func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 46: popc.b32
 			v22 := uint64(bits.OnesCount64(uint64(uint32(v15))))
 			// 47: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v22))
 			// 48: clz.b32
 			v23 := uint64(bits.LeadingZeros64(uint64(uint32(v15))) - 32)
 			// 49: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v23))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v23))
 			// 50: brev.b32
 			v24 := bits.Reverse64(v15) >> 32
 			// 51: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v24))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v24))
 			// 52: shl.b32
 			v25 := uint64(uint32(v15) << uint32(v18))
 			// 53: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v25))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v25))
 			// 54: shr.u32
 			v26 := uint64(uint32(v15) >> uint32(v18))
 			// 55: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v26))
 			// 56: shr.s32
 			v27 := uint64(uint32(int32(v15) >> uint32(v18)))
 			// 57: st.global.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v27))
 			// 58: shf.l.wrap.b32
 			v28 := uint64(isa.Shf(uint32(v15), uint32(v15), uint32(v17), true, false))
 			// 59: st.global.u32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v28))
 			// 60: shf.r.wrap.b32
 			v29 := uint64(isa.Shf(uint32(v15), uint32(v15), uint32(v17), false, false))
 			// 61: st.global.u32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v29))
 			// 62: add.s32
 			v30 := uint64(uint32(v15) + uint32(k3))
 			// 63: not.b32
@@ -1854,23 +1884,23 @@ func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v36 = uint64(k5)
 			}
 			// 69: st.global.u32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v36))
 			// 70: neg.s32
 			v37 := uint64(-uint32(v15))
 			// 71: and.b32
 			v38 := uint64(uint32(v15) & uint32(v37))
 			// 72: st.global.u32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(v38))
 			// 73: and.b32
 			v39 := uint64(uint32(v22) & uint32(k4))
 			// 74: st.global.u32
-			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v39))
+			runtime.Store32(fa12, uint64(l)<<2, uint64(v39))
 			// 75: ld.global.u32
-			v40 := runtime.Load32(fp13, fo13+uint64(l)<<2)
+			v40 := runtime.Load32(fa13, uint64(l)<<2)
 			// 77: shf.l.wrap.b32
 			v41 := uint64(isa.Shf(uint32(v15), uint32(v40), uint32(v18), true, false))
 			// 79: st.global.u32
-			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v41))
+			runtime.Store32(fa14, uint64(l)<<2, uint64(v41))
 		}
 		w.P[1] = p1&^m | p1n
 	}
@@ -2982,6 +3012,11 @@ func bitops64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX lines 99, 100, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 125, 126, 127, 129: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2997,7 +3032,7 @@ func bitops64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(u6) + uint64(v19))
 			_ = v20
 			// 110: ld.global.u64
-			v21 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v21 := runtime.Load64(fa0, uint64(l)<<3)
 			// 111: shl.b32
 			v22 := uint64(uint32(v17) << uint32(k1))
 			// 112: mul.wide.s32
@@ -3010,17 +3045,17 @@ func bitops64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 115: cvt.u64.u32
 			v26 := uint64(uint64(uint32(v25)))
 			// 116: st.global.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v26))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(v26))
 			// 117: clz.b64
 			v27 := uint64(bits.LeadingZeros64(uint64(uint64(v21))) - 0)
 			// 118: cvt.u64.u32
 			v28 := uint64(uint64(uint32(v27)))
 			// 119: st.global.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v28))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v28))
 			// 120: brev.b64
 			v29 := bits.Reverse64(v21) >> 0
 			// 121: st.global.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v29))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v29))
 			// 125: shl.b64
 			v30 := uint64(uint64(v21) << uint32(k2))
 			// 126: shr.b64
@@ -3028,7 +3063,7 @@ func bitops64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 127: add.u64
 			v32 := uint64(uint64(v30) + uint64(v31))
 			// 129: st.global.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v32))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v32))
 		}
 	}
 	// 101: setp.ge.s32, whose lanes the check above gave
@@ -3248,6 +3283,11 @@ func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX lines 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 125, 126, 127, 129: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3257,7 +3297,7 @@ func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v11 := uint64(uint64(u3) + uint64(v10))
 			_ = v11
 			// 110: ld.global.u64
-			v12 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v12 := runtime.Load64(fa0, uint64(l)<<3)
 			// 111: shl.b32
 			v13 := uint64(uint32(r4[l]) << uint32(k1))
 			// 112: mul.wide.s32
@@ -3270,17 +3310,17 @@ func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 115: cvt.u64.u32
 			v17 := uint64(uint64(uint32(v16)))
 			// 116: st.global.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v17))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(v17))
 			// 117: clz.b64
 			v18 := uint64(bits.LeadingZeros64(uint64(uint64(v12))) - 0)
 			// 118: cvt.u64.u32
 			v19 := uint64(uint64(uint32(v18)))
 			// 119: st.global.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v19))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v19))
 			// 120: brev.b64
 			v20 := bits.Reverse64(v12) >> 0
 			// 121: st.global.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v20))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v20))
 			// 125: shl.b64
 			v21 := uint64(uint64(v12) << uint32(k2))
 			// 126: shr.b64
@@ -3288,7 +3328,7 @@ func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 127: add.u64
 			v23 := uint64(uint64(v21) + uint64(v22))
 			// 129: st.global.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v23))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v23))
 		}
 	}
 	return true

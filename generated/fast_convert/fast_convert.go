@@ -863,6 +863,12 @@ func toIntTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 26, 27, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -878,7 +884,7 @@ func toIntTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(u6) + uint64(v19))
 			_ = v20
 			// 37: ld.global.f32
-			v21 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v21 := runtime.Load32(fa0, uint64(l)<<2)
 			// 38: mul.lo.s32
 			v22 := uint64(uint32(v17) * uint32(k1))
 			// 39: mul.wide.s32
@@ -889,27 +895,27 @@ func toIntTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 41: cvt.rzi.s32.f32
 			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RZ, 32, true)
 			// 42: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v25))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v25))
 			// 43: cvt.rni.s32.f32
 			v26 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RN, 32, true)
 			// 44: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v26))
 			// 45: cvt.rmi.s32.f32
 			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RM, 32, true)
 			// 46: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v27))
 			// 47: cvt.rpi.f32.f32
 			v28 := isa.CvtFloat(v21, 32, 32, isa.RP, true, false, false)
 			// 48: cvt.rzi.s32.f32
 			v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v28))), isa.RZ, 32, true)
 			// 49: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v29))
 			// 50: abs.f32
 			v30 := uint64(isa.AbsF32(uint32(v21)))
 			// 51: cvt.rzi.u32.f32
 			v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(v30))), isa.RZ, 32, false)
 			// 52: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v31))
 		}
 	}
 	// 28: setp.ge.s32, whose lanes the check above gave
@@ -1148,6 +1154,12 @@ func toIntBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1157,7 +1169,7 @@ func toIntBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v11 := uint64(uint64(u3) + uint64(v10))
 			_ = v11
 			// 37: ld.global.f32
-			v12 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v12 := runtime.Load32(fa0, uint64(l)<<2)
 			// 38: mul.lo.s32
 			v13 := uint64(uint32(r4[l]) * uint32(k1))
 			// 39: mul.wide.s32
@@ -1168,27 +1180,27 @@ func toIntBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 41: cvt.rzi.s32.f32
 			v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RZ, 32, true)
 			// 42: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v16))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v16))
 			// 43: cvt.rni.s32.f32
 			v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RN, 32, true)
 			// 44: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v17))
 			// 45: cvt.rmi.s32.f32
 			v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RM, 32, true)
 			// 46: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v18))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v18))
 			// 47: cvt.rpi.f32.f32
 			v19 := isa.CvtFloat(v12, 32, 32, isa.RP, true, false, false)
 			// 48: cvt.rzi.s32.f32
 			v20 := isa.FloatToInt(float64(math.Float32frombits(uint32(v19))), isa.RZ, 32, true)
 			// 49: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v20))
 			// 50: abs.f32
 			v21 := uint64(isa.AbsF32(uint32(v12)))
 			// 51: cvt.rzi.u32.f32
 			v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RZ, 32, false)
 			// 52: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v22))
 		}
 	}
 	return true
@@ -1810,6 +1822,12 @@ func toFloatTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5+128 > fb0 && fb0+256 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 73, 74, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 98, 100: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1825,7 +1843,7 @@ func toFloatTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(u6) + uint64(v19))
 			_ = v20
 			// 84: ld.global.u64
-			v21 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v21 := runtime.Load64(fa0, uint64(l)<<3)
 			// 85: mul.lo.s32
 			v22 := uint64(uint32(v17) * uint32(k1))
 			// 86: mul.wide.s32
@@ -1838,23 +1856,23 @@ func toFloatTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 89: cvt.rn.f32.s32
 			v26 := uint64(math.Float32bits(float32(int32(v25))))
 			// 90: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v26))
 			// 91: cvt.rn.f32.u32
 			v27 := uint64(math.Float32bits(float32(uint32(v25))))
 			// 92: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v27))
 			// 93: cvt.rn.f32.s64
 			v28 := uint64(math.Float32bits(float32(int64(v21))))
 			// 94: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v28))
 			// 95: cvt.rn.f32.u64
 			v29 := isa.IntToFloat(0, uint64(uint64(v21)), false, 32, isa.RN)
 			// 96: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v29))
 			// 98: cvt.rz.f32.s32
 			v30 := isa.IntToFloat(int64(int32(v25)), 0, true, 32, isa.RZ)
 			// 100: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v30))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v30))
 		}
 	}
 	// 75: setp.ge.s32, whose lanes the check above gave
@@ -2094,6 +2112,12 @@ func toFloatBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5+128 > fb0 && fb0+256 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 98, 100: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2103,7 +2127,7 @@ func toFloatBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v11 := uint64(uint64(u3) + uint64(v10))
 			_ = v11
 			// 84: ld.global.u64
-			v12 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v12 := runtime.Load64(fa0, uint64(l)<<3)
 			// 85: mul.lo.s32
 			v13 := uint64(uint32(r4[l]) * uint32(k1))
 			// 86: mul.wide.s32
@@ -2116,23 +2140,23 @@ func toFloatBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 89: cvt.rn.f32.s32
 			v17 := uint64(math.Float32bits(float32(int32(v16))))
 			// 90: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v17))
 			// 91: cvt.rn.f32.u32
 			v18 := uint64(math.Float32bits(float32(uint32(v16))))
 			// 92: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v18))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v18))
 			// 93: cvt.rn.f32.s64
 			v19 := uint64(math.Float32bits(float32(int64(v12))))
 			// 94: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v19))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v19))
 			// 95: cvt.rn.f32.u64
 			v20 := isa.IntToFloat(0, uint64(uint64(v12)), false, 32, isa.RN)
 			// 96: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v20))
 			// 98: cvt.rz.f32.s32
 			v21 := isa.IntToFloat(int64(int32(v16)), 0, true, 32, isa.RZ)
 			// 100: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v21))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v21))
 		}
 	}
 	return true
@@ -2732,6 +2756,11 @@ func f64RoundtripTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX lines 123, 124, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2747,7 +2776,7 @@ func f64RoundtripTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(u6) + uint64(v19))
 			_ = v20
 			// 134: ld.global.f64
-			v21 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v21 := runtime.Load64(fa0, uint64(l)<<3)
 			// 135: shl.b32
 			v22 := uint64(uint32(v17) << uint32(k1))
 			// 136: mul.wide.s32
@@ -2760,19 +2789,19 @@ func f64RoundtripTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 139: cvt.f64.f32
 			v26 := isa.CvtFloat(v25, 64, 32, isa.RN, false, false, false)
 			// 140: st.global.f64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v26))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(v26))
 			// 141: cvt.rz.f32.f64
 			v27 := isa.CvtFloat(v21, 32, 64, isa.RZ, false, false, false)
 			// 142: cvt.f64.f32
 			v28 := isa.CvtFloat(v27, 64, 32, isa.RN, false, false, false)
 			// 143: st.global.f64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v28))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v28))
 			// 144: cvt.rzi.s64.f64
 			v29 := isa.FloatToInt(math.Float64frombits(v21), isa.RZ, 64, true)
 			// 145: cvt.rn.f64.s64
 			v30 := math.Float64bits(float64(int64(v29)))
 			// 146: st.global.f64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v30))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v30))
 			// 147: cvt.rzi.s32.f64
 			v31 := isa.FloatToInt(math.Float64frombits(v21), isa.RZ, 32, true)
 			// 148: cvt.u16.u32
@@ -2780,7 +2809,7 @@ func f64RoundtripTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 149: cvt.rn.f64.s16
 			v33 := isa.IntToFloat(int64(int16(v32)), 0, true, 64, isa.RN)
 			// 150: st.global.f64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v33))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v33))
 		}
 	}
 	// 125: setp.ge.s32, whose lanes the check above gave
@@ -2998,6 +3027,11 @@ func f64RoundtripBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX lines 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3007,7 +3041,7 @@ func f64RoundtripBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v11 := uint64(uint64(u3) + uint64(v10))
 			_ = v11
 			// 134: ld.global.f64
-			v12 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v12 := runtime.Load64(fa0, uint64(l)<<3)
 			// 135: shl.b32
 			v13 := uint64(uint32(r4[l]) << uint32(k1))
 			// 136: mul.wide.s32
@@ -3020,19 +3054,19 @@ func f64RoundtripBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 139: cvt.f64.f32
 			v17 := isa.CvtFloat(v16, 64, 32, isa.RN, false, false, false)
 			// 140: st.global.f64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v17))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(v17))
 			// 141: cvt.rz.f32.f64
 			v18 := isa.CvtFloat(v12, 32, 64, isa.RZ, false, false, false)
 			// 142: cvt.f64.f32
 			v19 := isa.CvtFloat(v18, 64, 32, isa.RN, false, false, false)
 			// 143: st.global.f64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v19))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v19))
 			// 144: cvt.rzi.s64.f64
 			v20 := isa.FloatToInt(math.Float64frombits(v12), isa.RZ, 64, true)
 			// 145: cvt.rn.f64.s64
 			v21 := math.Float64bits(float64(int64(v20)))
 			// 146: st.global.f64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v21))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v21))
 			// 147: cvt.rzi.s32.f64
 			v22 := isa.FloatToInt(math.Float64frombits(v12), isa.RZ, 32, true)
 			// 148: cvt.u16.u32
@@ -3040,7 +3074,7 @@ func f64RoundtripBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 149: cvt.rn.f64.s16
 			v24 := isa.IntToFloat(int64(int16(v23)), 0, true, 64, isa.RN)
 			// 150: st.global.f64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v24))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v24))
 		}
 	}
 	return true

@@ -1542,6 +1542,24 @@ func f2iModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb17 != fb1 && fb17+256 > fb1 && fb1+256 > fb17 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
 	// PTX lines 28, 29, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1557,14 +1575,14 @@ func f2iModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u8) + uint64(v23))
 			_ = v24
 			// 41: ld.global.f32
-			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v25 := runtime.Load32(fa0, uint64(l)<<2)
 			// 42: mul.wide.s32
 			v26 := uint64(uint64(int64(int32(v21)) * int64(int32(k1))))
 			// 43: add.s64
 			v27 := uint64(uint64(u6) + uint64(v26))
 			_ = v27
 			// 44: ld.global.f64
-			v28 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v28 := runtime.Load64(fa1, uint64(l)<<3)
 			// 45: shl.b32
 			v29 := uint64(uint32(v21) << uint32(k0))
 			// 46: mul.wide.s32
@@ -1577,83 +1595,83 @@ func f2iModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 49: cvt.s64.s32
 			v33 := uint64(uint64(int32(v32)))
 			// 50: st.global.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v33))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v33))
 			// 51: cvt.rzi.s32.f32
 			v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RZ, 32, true)
 			// 52: cvt.s64.s32
 			v35 := uint64(uint64(int32(v34)))
 			// 53: st.global.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v35))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v35))
 			// 54: cvt.rpi.s32.f32
 			v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RP, 32, true)
 			// 55: cvt.s64.s32
 			v37 := uint64(uint64(int32(v36)))
 			// 56: st.global.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v37))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v37))
 			// 57: cvt.rmi.s32.f32
 			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RM, 32, true)
 			// 58: cvt.s64.s32
 			v39 := uint64(uint64(int32(v38)))
 			// 59: st.global.u64
-			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(v39))
+			runtime.Store64(fa5, uint64(l)<<3, uint64(v39))
 			// 60: cvt.rzi.u32.f32
 			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RZ, 32, false)
 			// 61: cvt.u64.u32
 			v41 := uint64(uint64(uint32(v40)))
 			// 62: st.global.u64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v41))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v41))
 			// 63: cvt.rpi.u32.f32
 			v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RP, 32, false)
 			// 64: cvt.u64.u32
 			v43 := uint64(uint64(uint32(v42)))
 			// 65: st.global.u64
-			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v43))
+			runtime.Store64(fa7, uint64(l)<<3, uint64(v43))
 			// 66: cvt.rmi.u32.f32
 			v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RM, 32, false)
 			// 67: cvt.u64.u32
 			v45 := uint64(uint64(uint32(v44)))
 			// 68: st.global.u64
-			runtime.Store64(fp8, fo8+uint64(l)<<3, uint64(v45))
+			runtime.Store64(fa8, uint64(l)<<3, uint64(v45))
 			// 69: cvt.rni.s64.f32
 			v46 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RN, 64, true)
 			// 70: st.global.u64
-			runtime.Store64(fp9, fo9+uint64(l)<<3, uint64(v46))
+			runtime.Store64(fa9, uint64(l)<<3, uint64(v46))
 			// 71: cvt.rzi.s64.f32
 			v47 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RZ, 64, true)
 			// 72: st.global.u64
-			runtime.Store64(fp10, fo10+uint64(l)<<3, uint64(v47))
+			runtime.Store64(fa10, uint64(l)<<3, uint64(v47))
 			// 73: cvt.rpi.s64.f32
 			v48 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RP, 64, true)
 			// 74: st.global.u64
-			runtime.Store64(fp11, fo11+uint64(l)<<3, uint64(v48))
+			runtime.Store64(fa11, uint64(l)<<3, uint64(v48))
 			// 75: cvt.rmi.s64.f32
 			v49 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RM, 64, true)
 			// 76: st.global.u64
-			runtime.Store64(fp12, fo12+uint64(l)<<3, uint64(v49))
+			runtime.Store64(fa12, uint64(l)<<3, uint64(v49))
 			// 77: cvt.rmi.u64.f32
 			v50 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RM, 64, false)
 			// 78: st.global.u64
-			runtime.Store64(fp13, fo13+uint64(l)<<3, uint64(v50))
+			runtime.Store64(fa13, uint64(l)<<3, uint64(v50))
 			// 79: cvt.rni.s32.f64
 			v51 := isa.FloatToInt(math.Float64frombits(v28), isa.RN, 32, true)
 			// 80: cvt.s64.s32
 			v52 := uint64(uint64(int32(v51)))
 			// 81: st.global.u64
-			runtime.Store64(fp14, fo14+uint64(l)<<3, uint64(v52))
+			runtime.Store64(fa14, uint64(l)<<3, uint64(v52))
 			// 82: cvt.rpi.u32.f64
 			v53 := isa.FloatToInt(math.Float64frombits(v28), isa.RP, 32, false)
 			// 83: cvt.u64.u32
 			v54 := uint64(uint64(uint32(v53)))
 			// 84: st.global.u64
-			runtime.Store64(fp15, fo15+uint64(l)<<3, uint64(v54))
+			runtime.Store64(fa15, uint64(l)<<3, uint64(v54))
 			// 85: cvt.rmi.s64.f64
 			v55 := isa.FloatToInt(math.Float64frombits(v28), isa.RM, 64, true)
 			// 86: st.global.u64
-			runtime.Store64(fp16, fo16+uint64(l)<<3, uint64(v55))
+			runtime.Store64(fa16, uint64(l)<<3, uint64(v55))
 			// 87: cvt.rzi.u64.f64
 			v56 := isa.FloatToInt(math.Float64frombits(v28), isa.RZ, 64, false)
 			// 88: st.global.u64
-			runtime.Store64(fp17, fo17+uint64(l)<<3, uint64(v56))
+			runtime.Store64(fa17, uint64(l)<<3, uint64(v56))
 		}
 	}
 	// 30: setp.ge.s32, whose lanes the check above gave
@@ -2403,6 +2421,24 @@ func f2iModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb17 != fb1 && fb17+256 > fb1 && fb1+256 > fb17 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
 	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2412,14 +2448,14 @@ func f2iModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint64(u5) + uint64(v14))
 			_ = v15
 			// 41: ld.global.f32
-			v16 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v16 := runtime.Load32(fa0, uint64(l)<<2)
 			// 42: mul.wide.s32
 			v17 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
 			// 43: add.s64
 			v18 := uint64(uint64(u3) + uint64(v17))
 			_ = v18
 			// 44: ld.global.f64
-			v19 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v19 := runtime.Load64(fa1, uint64(l)<<3)
 			// 45: shl.b32
 			v20 := uint64(uint32(r4[l]) << uint32(k0))
 			// 46: mul.wide.s32
@@ -2432,83 +2468,83 @@ func f2iModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 49: cvt.s64.s32
 			v24 := uint64(uint64(int32(v23)))
 			// 50: st.global.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v24))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v24))
 			// 51: cvt.rzi.s32.f32
 			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 32, true)
 			// 52: cvt.s64.s32
 			v26 := uint64(uint64(int32(v25)))
 			// 53: st.global.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v26))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v26))
 			// 54: cvt.rpi.s32.f32
 			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RP, 32, true)
 			// 55: cvt.s64.s32
 			v28 := uint64(uint64(int32(v27)))
 			// 56: st.global.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v28))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v28))
 			// 57: cvt.rmi.s32.f32
 			v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RM, 32, true)
 			// 58: cvt.s64.s32
 			v30 := uint64(uint64(int32(v29)))
 			// 59: st.global.u64
-			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(v30))
+			runtime.Store64(fa5, uint64(l)<<3, uint64(v30))
 			// 60: cvt.rzi.u32.f32
 			v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 32, false)
 			// 61: cvt.u64.u32
 			v32 := uint64(uint64(uint32(v31)))
 			// 62: st.global.u64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v32))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v32))
 			// 63: cvt.rpi.u32.f32
 			v33 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RP, 32, false)
 			// 64: cvt.u64.u32
 			v34 := uint64(uint64(uint32(v33)))
 			// 65: st.global.u64
-			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v34))
+			runtime.Store64(fa7, uint64(l)<<3, uint64(v34))
 			// 66: cvt.rmi.u32.f32
 			v35 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RM, 32, false)
 			// 67: cvt.u64.u32
 			v36 := uint64(uint64(uint32(v35)))
 			// 68: st.global.u64
-			runtime.Store64(fp8, fo8+uint64(l)<<3, uint64(v36))
+			runtime.Store64(fa8, uint64(l)<<3, uint64(v36))
 			// 69: cvt.rni.s64.f32
 			v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RN, 64, true)
 			// 70: st.global.u64
-			runtime.Store64(fp9, fo9+uint64(l)<<3, uint64(v37))
+			runtime.Store64(fa9, uint64(l)<<3, uint64(v37))
 			// 71: cvt.rzi.s64.f32
 			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 64, true)
 			// 72: st.global.u64
-			runtime.Store64(fp10, fo10+uint64(l)<<3, uint64(v38))
+			runtime.Store64(fa10, uint64(l)<<3, uint64(v38))
 			// 73: cvt.rpi.s64.f32
 			v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RP, 64, true)
 			// 74: st.global.u64
-			runtime.Store64(fp11, fo11+uint64(l)<<3, uint64(v39))
+			runtime.Store64(fa11, uint64(l)<<3, uint64(v39))
 			// 75: cvt.rmi.s64.f32
 			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RM, 64, true)
 			// 76: st.global.u64
-			runtime.Store64(fp12, fo12+uint64(l)<<3, uint64(v40))
+			runtime.Store64(fa12, uint64(l)<<3, uint64(v40))
 			// 77: cvt.rmi.u64.f32
 			v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RM, 64, false)
 			// 78: st.global.u64
-			runtime.Store64(fp13, fo13+uint64(l)<<3, uint64(v41))
+			runtime.Store64(fa13, uint64(l)<<3, uint64(v41))
 			// 79: cvt.rni.s32.f64
 			v42 := isa.FloatToInt(math.Float64frombits(v19), isa.RN, 32, true)
 			// 80: cvt.s64.s32
 			v43 := uint64(uint64(int32(v42)))
 			// 81: st.global.u64
-			runtime.Store64(fp14, fo14+uint64(l)<<3, uint64(v43))
+			runtime.Store64(fa14, uint64(l)<<3, uint64(v43))
 			// 82: cvt.rpi.u32.f64
 			v44 := isa.FloatToInt(math.Float64frombits(v19), isa.RP, 32, false)
 			// 83: cvt.u64.u32
 			v45 := uint64(uint64(uint32(v44)))
 			// 84: st.global.u64
-			runtime.Store64(fp15, fo15+uint64(l)<<3, uint64(v45))
+			runtime.Store64(fa15, uint64(l)<<3, uint64(v45))
 			// 85: cvt.rmi.s64.f64
 			v46 := isa.FloatToInt(math.Float64frombits(v19), isa.RM, 64, true)
 			// 86: st.global.u64
-			runtime.Store64(fp16, fo16+uint64(l)<<3, uint64(v46))
+			runtime.Store64(fa16, uint64(l)<<3, uint64(v46))
 			// 87: cvt.rzi.u64.f64
 			v47 := isa.FloatToInt(math.Float64frombits(v19), isa.RZ, 64, false)
 			// 88: st.global.u64
-			runtime.Store64(fp17, fo17+uint64(l)<<3, uint64(v47))
+			runtime.Store64(fa17, uint64(l)<<3, uint64(v47))
 		}
 	}
 	return true
@@ -3962,6 +3998,18 @@ func i2fModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb11+128 > fb1 && fb1+256 > fb11 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
 	// PTX lines 111, 112, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -3977,12 +4025,12 @@ func i2fModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u8) + uint64(v22))
 			_ = v23
 			// 124: ld.global.u64
-			v24 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v24 := runtime.Load64(fa0, uint64(l)<<3)
 			// 125: add.s64
 			v25 := uint64(uint64(u6) + uint64(v22))
 			_ = v25
 			// 126: ld.global.f64
-			v26 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v26 := runtime.Load64(fa1, uint64(l)<<3)
 			// 127: mul.lo.s32
 			v27 := uint64(uint32(v20) * uint32(k1))
 			// 128: mul.wide.s32
@@ -3995,41 +4043,41 @@ func i2fModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 131: cvt.rp.f32.s32
 			v31 := isa.IntToFloat(int64(int32(v30)), 0, true, 32, isa.RP)
 			// 132: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v31))
 			// 133: cvt.rm.f32.s32
 			v32 := isa.IntToFloat(int64(int32(v30)), 0, true, 32, isa.RM)
 			// 134: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v32))
 			// 135: cvt.rp.f32.u32
 			v33 := isa.IntToFloat(0, uint64(uint32(v30)), false, 32, isa.RP)
 			// 136: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v33))
 			// 137: cvt.rm.f32.u32
 			v34 := isa.IntToFloat(0, uint64(uint32(v30)), false, 32, isa.RM)
 			// 138: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v34))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v34))
 			// 139: cvt.rp.f32.s64
 			v35 := isa.IntToFloat(int64(int64(v24)), 0, true, 32, isa.RP)
 			// 140: st.global.f32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v35))
 			// 141: cvt.rm.f32.s64
 			v36 := isa.IntToFloat(int64(int64(v24)), 0, true, 32, isa.RM)
 			// 142: st.global.f32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v36))
 			// 143: cvt.rp.f32.f64
 			v37 := isa.CvtFloat(v26, 32, 64, isa.RP, false, false, false)
 			// 144: st.global.f32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v37))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v37))
 			// 145: cvt.rm.f32.f64
 			v38 := isa.CvtFloat(v26, 32, 64, isa.RM, false, false, false)
 			// 146: st.global.f32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v38))
 			// 147: cvt.rp.f64.s64
 			v39 := isa.IntToFloat(int64(int64(v24)), 0, true, 64, isa.RP)
 			// 148: cvt.rn.f32.f64
 			v40 := isa.CvtFloat(v39, 32, 64, isa.RN, false, false, false)
 			// 149: st.global.f32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v40))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v40))
 			// 150: cvt.rm.f64.s64
 			v41 := isa.IntToFloat(int64(int64(v24)), 0, true, 64, isa.RM)
 			// 151: cvt.rn.f32.f64
@@ -4040,7 +4088,7 @@ func i2fModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v43F
 			_ = v43
 			// 153: st.global.f32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(uint64(math.Float32bits(v43F))))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(uint64(math.Float32bits(v43F))))
 		}
 	}
 	// 113: setp.ge.s32, whose lanes the check above gave
@@ -4487,6 +4535,18 @@ func i2fModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb11+128 > fb1 && fb1+256 > fb11 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
 	// PTX lines 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -4496,12 +4556,12 @@ func i2fModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u5) + uint64(v13))
 			_ = v14
 			// 124: ld.global.u64
-			v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v15 := runtime.Load64(fa0, uint64(l)<<3)
 			// 125: add.s64
 			v16 := uint64(uint64(u3) + uint64(v13))
 			_ = v16
 			// 126: ld.global.f64
-			v17 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v17 := runtime.Load64(fa1, uint64(l)<<3)
 			// 127: mul.lo.s32
 			v18 := uint64(uint32(r4[l]) * uint32(k1))
 			// 128: mul.wide.s32
@@ -4514,41 +4574,41 @@ func i2fModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 131: cvt.rp.f32.s32
 			v22 := isa.IntToFloat(int64(int32(v21)), 0, true, 32, isa.RP)
 			// 132: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v22))
 			// 133: cvt.rm.f32.s32
 			v23 := isa.IntToFloat(int64(int32(v21)), 0, true, 32, isa.RM)
 			// 134: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v23))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v23))
 			// 135: cvt.rp.f32.u32
 			v24 := isa.IntToFloat(0, uint64(uint32(v21)), false, 32, isa.RP)
 			// 136: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v24))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v24))
 			// 137: cvt.rm.f32.u32
 			v25 := isa.IntToFloat(0, uint64(uint32(v21)), false, 32, isa.RM)
 			// 138: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v25))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v25))
 			// 139: cvt.rp.f32.s64
 			v26 := isa.IntToFloat(int64(int64(v15)), 0, true, 32, isa.RP)
 			// 140: st.global.f32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v26))
 			// 141: cvt.rm.f32.s64
 			v27 := isa.IntToFloat(int64(int64(v15)), 0, true, 32, isa.RM)
 			// 142: st.global.f32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v27))
 			// 143: cvt.rp.f32.f64
 			v28 := isa.CvtFloat(v17, 32, 64, isa.RP, false, false, false)
 			// 144: st.global.f32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v28))
 			// 145: cvt.rm.f32.f64
 			v29 := isa.CvtFloat(v17, 32, 64, isa.RM, false, false, false)
 			// 146: st.global.f32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v29))
 			// 147: cvt.rp.f64.s64
 			v30 := isa.IntToFloat(int64(int64(v15)), 0, true, 64, isa.RP)
 			// 148: cvt.rn.f32.f64
 			v31 := isa.CvtFloat(v30, 32, 64, isa.RN, false, false, false)
 			// 149: st.global.f32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v31))
 			// 150: cvt.rm.f64.s64
 			v32 := isa.IntToFloat(int64(int64(v15)), 0, true, 64, isa.RM)
 			// 151: cvt.rn.f32.f64
@@ -4559,7 +4619,7 @@ func i2fModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v34F
 			_ = v34
 			// 153: st.global.f32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(uint64(math.Float32bits(v34F))))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(uint64(math.Float32bits(v34F))))
 		}
 	}
 	return true
@@ -5488,6 +5548,10 @@ func saturateTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3+128 > fb2 && fb2+256 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 176, 177, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -5503,7 +5567,7 @@ func saturateTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u8) + uint64(v23))
 			_ = v24
 			// 189: ld.global.f32
-			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v25 := runtime.Load32(fa0, uint64(l)<<2)
 			// 190: cvt.sat.f32.f32
 			v26 := isa.CvtFloat(v25, 32, 32, isa.RN, false, false, true)
 			// 191: shl.b32
@@ -5514,20 +5578,20 @@ func saturateTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v29 := uint64(uint64(u9) + uint64(v28))
 			_ = v29
 			// 194: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v26))
 			// 195: mul.wide.s32
 			v30 := uint64(uint64(int64(int32(v21)) * int64(int32(k2))))
 			// 196: add.s64
 			v31 := uint64(uint64(u6) + uint64(v30))
 			_ = v31
 			// 197: ld.global.f64
-			v32 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			v32 := runtime.Load64(fa2, uint64(l)<<3)
 			// 198: cvt.sat.f64.f64
 			v33 := isa.CvtFloat(v32, 64, 64, isa.RN, false, false, true)
 			// 199: cvt.rn.f32.f64
 			v34 := isa.CvtFloat(v33, 32, 64, isa.RN, false, false, false)
 			// 200: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v34))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v34))
 		}
 	}
 	// 178: setp.ge.s32, whose lanes the check above gave
@@ -5753,6 +5817,10 @@ func saturateBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3+128 > fb2 && fb2+256 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5762,7 +5830,7 @@ func saturateBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint64(u5) + uint64(v14))
 			_ = v15
 			// 189: ld.global.f32
-			v16 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v16 := runtime.Load32(fa0, uint64(l)<<2)
 			// 190: cvt.sat.f32.f32
 			v17 := isa.CvtFloat(v16, 32, 32, isa.RN, false, false, true)
 			// 191: shl.b32
@@ -5773,20 +5841,20 @@ func saturateBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(u6) + uint64(v19))
 			_ = v20
 			// 194: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v17))
 			// 195: mul.wide.s32
 			v21 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
 			// 196: add.s64
 			v22 := uint64(uint64(u3) + uint64(v21))
 			_ = v22
 			// 197: ld.global.f64
-			v23 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			v23 := runtime.Load64(fa2, uint64(l)<<3)
 			// 198: cvt.sat.f64.f64
 			v24 := isa.CvtFloat(v23, 64, 64, isa.RN, false, false, true)
 			// 199: cvt.rn.f32.f64
 			v25 := isa.CvtFloat(v24, 32, 64, isa.RN, false, false, false)
 			// 200: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v25))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v25))
 		}
 	}
 	return true

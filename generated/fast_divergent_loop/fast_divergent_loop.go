@@ -1122,6 +1122,7 @@ func collatzStepsBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 43, 44, 45: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1131,7 +1132,7 @@ func collatzStepsBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r8[l]) + uint64(v3))
 			_ = v4
 			// 45: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r13[l]))
 		}
 	}
 	return true
@@ -2121,6 +2122,7 @@ func tidHashBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 152, 153, 154: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2130,7 +2132,7 @@ func tidHashBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r38[l]) + uint64(v3))
 			_ = v4
 			// 154: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r13[l]))
 		}
 	}
 	return true

@@ -560,6 +560,14 @@ func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX lines 27, 28, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -575,12 +583,12 @@ func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u8) + uint64(v22))
 			_ = v23
 			// 40: ld.global.f32
-			v24 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v24 := runtime.Load32(fa0, uint64(l)<<2)
 			// 41: add.s64
 			v25 := uint64(uint64(u6) + uint64(v22))
 			_ = v25
 			// 42: ld.global.f32
-			v26 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v26 := runtime.Load32(fa1, uint64(l)<<2)
 			// 43: mul.lo.s32
 			v27 := uint64(uint32(v20) * uint32(k1))
 			// 44: mul.wide.s32
@@ -591,29 +599,29 @@ func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 46: sin.approx.f32
 			v30 := uint64(isa.SinApproxF32(uint32(v24)))
 			// 47: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v30))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v30))
 			// 48: cos.approx.f32
 			v31 := uint64(isa.CosApproxF32(uint32(v24)))
 			// 49: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v31))
 			// 50: abs.f32
 			v32 := uint64(isa.AbsF32(uint32(v24)))
 			// 51: lg2.approx.f32
 			v33 := uint64(isa.Lg2ApproxF32(uint32(v32)))
 			// 52: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v33))
 			// 53: ex2.approx.f32
 			v34 := uint64(isa.Ex2ApproxF32(uint32(v24)))
 			// 54: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v34))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v34))
 			// 55: rsqrt.approx.f32
 			v35 := uint64(isa.RsqrtApproxF32(uint32(v32)))
 			// 56: st.global.f32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v35))
 			// 57: div.approx.f32
 			v36 := uint64(isa.DivApproxF32(uint32(v24), uint32(v26)))
 			// 58: st.global.f32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v36))
 		}
 	}
 	// 29: setp.ge.s32, whose lanes the check above gave
@@ -921,6 +929,14 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -930,12 +946,12 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u5) + uint64(v13))
 			_ = v14
 			// 40: ld.global.f32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			// 41: add.s64
 			v16 := uint64(uint64(u3) + uint64(v13))
 			_ = v16
 			// 42: ld.global.f32
-			v17 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v17 := runtime.Load32(fa1, uint64(l)<<2)
 			// 43: mul.lo.s32
 			v18 := uint64(uint32(r4[l]) * uint32(k1))
 			// 44: mul.wide.s32
@@ -946,29 +962,29 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 46: sin.approx.f32
 			v21 := uint64(isa.SinApproxF32(uint32(v15)))
 			// 47: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v21))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v21))
 			// 48: cos.approx.f32
 			v22 := uint64(isa.CosApproxF32(uint32(v15)))
 			// 49: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v22))
 			// 50: abs.f32
 			v23 := uint64(isa.AbsF32(uint32(v15)))
 			// 51: lg2.approx.f32
 			v24 := uint64(isa.Lg2ApproxF32(uint32(v23)))
 			// 52: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v24))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v24))
 			// 53: ex2.approx.f32
 			v25 := uint64(isa.Ex2ApproxF32(uint32(v15)))
 			// 54: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v25))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v25))
 			// 55: rsqrt.approx.f32
 			v26 := uint64(isa.RsqrtApproxF32(uint32(v23)))
 			// 56: st.global.f32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v26))
 			// 57: div.approx.f32
 			v27 := uint64(isa.DivApproxF32(uint32(v15), uint32(v17)))
 			// 58: st.global.f32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v27))
 		}
 	}
 	return true

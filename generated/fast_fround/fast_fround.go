@@ -2129,6 +2129,33 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb26 != fb2 && fb26+128 > fb2 && fb2+128 > fb26 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
+	fa18 := runtime.Offset(fp18, fo18)
+	fa19 := runtime.Offset(fp19, fo19)
+	fa20 := runtime.Offset(fp20, fo20)
+	fa21 := runtime.Offset(fp21, fo21)
+	fa22 := runtime.Offset(fp22, fo22)
+	fa23 := runtime.Offset(fp23, fo23)
+	fa24 := runtime.Offset(fp24, fo24)
+	fa25 := runtime.Offset(fp25, fo25)
+	fa26 := runtime.Offset(fp26, fo26)
 	// PTX lines 28, 29, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2144,17 +2171,17 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v26 := uint64(uint64(u10) + uint64(v25))
 			_ = v26
 			// 43: ld.global.f32
-			v27 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v27 := runtime.Load32(fa0, uint64(l)<<2)
 			// 44: add.s64
 			v28 := uint64(uint64(u9) + uint64(v25))
 			_ = v28
 			// 45: ld.global.f32
-			v29 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v29 := runtime.Load32(fa1, uint64(l)<<2)
 			// 46: add.s64
 			v30 := uint64(uint64(u6) + uint64(v25))
 			_ = v30
 			// 47: ld.global.f32
-			v31 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v31 := runtime.Load32(fa2, uint64(l)<<2)
 			// 48: mul.lo.s32
 			v32 := uint64(uint32(v23) * uint32(k1))
 			// 49: mul.wide.s32
@@ -2168,38 +2195,38 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v35F
 			_ = v35
 			// 52: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v35F))))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v35F))))
 			// 53: add.rz.f32
 			v36 := uint64(isa.AddF32(uint32(v27), uint32(v29), isa.RZ))
 			// 54: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v36))
 			// 55: add.rp.f32
 			v37 := uint64(isa.AddF32(uint32(v27), uint32(v29), isa.RP))
 			// 56: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v37))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v37))
 			// 57: add.rm.f32
 			v38 := uint64(isa.AddF32(uint32(v27), uint32(v29), isa.RM))
 			// 58: st.global.f32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v38))
 			// 59: mul.rn.f32
 			v39F := isa.CanonF32(math.Float32frombits(uint32(v27)) * math.Float32frombits(uint32(v29)))
 			v39 := uint64(math.Float32bits(v39F))
 			_ = v39F
 			_ = v39
 			// 60: st.global.f32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(uint64(math.Float32bits(v39F))))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(uint64(math.Float32bits(v39F))))
 			// 61: mul.rz.f32
 			v40 := uint64(isa.MulF32(uint32(v27), uint32(v29), isa.RZ))
 			// 62: st.global.f32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v40))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v40))
 			// 63: mul.rp.f32
 			v41 := uint64(isa.MulF32(uint32(v27), uint32(v29), isa.RP))
 			// 64: st.global.f32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v41))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v41))
 			// 65: mul.rm.f32
 			v42 := uint64(isa.MulF32(uint32(v27), uint32(v29), isa.RM))
 			// 66: st.global.f32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v42))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v42))
 			// 67: fma.rn.f32
 			var v43 uint64
 			var v43F float32
@@ -2216,67 +2243,67 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v43F
 			_ = v43
 			// 68: st.global.f32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(uint64(math.Float32bits(v43F))))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(uint64(math.Float32bits(v43F))))
 			// 69: fma.rz.f32
 			v44 := uint64(isa.FmaF32(uint32(v27), uint32(v29), uint32(v31), isa.RZ))
 			// 70: st.global.f32
-			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v44))
+			runtime.Store32(fa12, uint64(l)<<2, uint64(v44))
 			// 71: fma.rp.f32
 			v45 := uint64(isa.FmaF32(uint32(v27), uint32(v29), uint32(v31), isa.RP))
 			// 72: st.global.f32
-			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v45))
+			runtime.Store32(fa13, uint64(l)<<2, uint64(v45))
 			// 73: fma.rm.f32
 			v46 := uint64(isa.FmaF32(uint32(v27), uint32(v29), uint32(v31), isa.RM))
 			// 74: st.global.f32
-			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v46))
+			runtime.Store32(fa14, uint64(l)<<2, uint64(v46))
 			// 75: div.rn.f32
 			v47 := uint64(isa.DivF32(uint32(v27), uint32(v29), isa.RN))
 			// 76: st.global.f32
-			runtime.Store32(fp15, fo15+uint64(l)<<2, uint64(v47))
+			runtime.Store32(fa15, uint64(l)<<2, uint64(v47))
 			// 77: div.rz.f32
 			v48 := uint64(isa.DivF32(uint32(v27), uint32(v29), isa.RZ))
 			// 78: st.global.f32
-			runtime.Store32(fp16, fo16+uint64(l)<<2, uint64(v48))
+			runtime.Store32(fa16, uint64(l)<<2, uint64(v48))
 			// 79: div.rp.f32
 			v49 := uint64(isa.DivF32(uint32(v27), uint32(v29), isa.RP))
 			// 80: st.global.f32
-			runtime.Store32(fp17, fo17+uint64(l)<<2, uint64(v49))
+			runtime.Store32(fa17, uint64(l)<<2, uint64(v49))
 			// 81: div.rm.f32
 			v50 := uint64(isa.DivF32(uint32(v27), uint32(v29), isa.RM))
 			// 82: st.global.f32
-			runtime.Store32(fp18, fo18+uint64(l)<<2, uint64(v50))
+			runtime.Store32(fa18, uint64(l)<<2, uint64(v50))
 			// 83: rcp.rn.f32
 			v51 := uint64(isa.RcpF32(uint32(v27), isa.RN))
 			// 84: st.global.f32
-			runtime.Store32(fp19, fo19+uint64(l)<<2, uint64(v51))
+			runtime.Store32(fa19, uint64(l)<<2, uint64(v51))
 			// 85: rcp.rz.f32
 			v52 := uint64(isa.RcpF32(uint32(v27), isa.RZ))
 			// 86: st.global.f32
-			runtime.Store32(fp20, fo20+uint64(l)<<2, uint64(v52))
+			runtime.Store32(fa20, uint64(l)<<2, uint64(v52))
 			// 87: rcp.rp.f32
 			v53 := uint64(isa.RcpF32(uint32(v27), isa.RP))
 			// 88: st.global.f32
-			runtime.Store32(fp21, fo21+uint64(l)<<2, uint64(v53))
+			runtime.Store32(fa21, uint64(l)<<2, uint64(v53))
 			// 89: rcp.rm.f32
 			v54 := uint64(isa.RcpF32(uint32(v27), isa.RM))
 			// 90: st.global.f32
-			runtime.Store32(fp22, fo22+uint64(l)<<2, uint64(v54))
+			runtime.Store32(fa22, uint64(l)<<2, uint64(v54))
 			// 91: sqrt.rn.f32
 			v55 := uint64(isa.SqrtF32(uint32(v27), isa.RN))
 			// 92: st.global.f32
-			runtime.Store32(fp23, fo23+uint64(l)<<2, uint64(v55))
+			runtime.Store32(fa23, uint64(l)<<2, uint64(v55))
 			// 93: sqrt.rz.f32
 			v56 := uint64(isa.SqrtF32(uint32(v27), isa.RZ))
 			// 94: st.global.f32
-			runtime.Store32(fp24, fo24+uint64(l)<<2, uint64(v56))
+			runtime.Store32(fa24, uint64(l)<<2, uint64(v56))
 			// 95: sqrt.rp.f32
 			v57 := uint64(isa.SqrtF32(uint32(v27), isa.RP))
 			// 96: st.global.f32
-			runtime.Store32(fp25, fo25+uint64(l)<<2, uint64(v57))
+			runtime.Store32(fa25, uint64(l)<<2, uint64(v57))
 			// 97: sqrt.rm.f32
 			v58 := uint64(isa.SqrtF32(uint32(v27), isa.RM))
 			// 98: st.global.f32
-			runtime.Store32(fp26, fo26+uint64(l)<<2, uint64(v58))
+			runtime.Store32(fa26, uint64(l)<<2, uint64(v58))
 		}
 	}
 	// 30: setp.ge.s32, whose lanes the check above gave
@@ -3682,6 +3709,33 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb26 != fb2 && fb26+128 > fb2 && fb2+128 > fb26 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
+	fa18 := runtime.Offset(fp18, fo18)
+	fa19 := runtime.Offset(fp19, fo19)
+	fa20 := runtime.Offset(fp20, fo20)
+	fa21 := runtime.Offset(fp21, fo21)
+	fa22 := runtime.Offset(fp22, fo22)
+	fa23 := runtime.Offset(fp23, fo23)
+	fa24 := runtime.Offset(fp24, fo24)
+	fa25 := runtime.Offset(fp25, fo25)
+	fa26 := runtime.Offset(fp26, fo26)
 	// PTX lines 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3691,17 +3745,17 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(u7) + uint64(v16))
 			_ = v17
 			// 43: ld.global.f32
-			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v18 := runtime.Load32(fa0, uint64(l)<<2)
 			// 44: add.s64
 			v19 := uint64(uint64(u6) + uint64(v16))
 			_ = v19
 			// 45: ld.global.f32
-			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v20 := runtime.Load32(fa1, uint64(l)<<2)
 			// 46: add.s64
 			v21 := uint64(uint64(u3) + uint64(v16))
 			_ = v21
 			// 47: ld.global.f32
-			v22 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v22 := runtime.Load32(fa2, uint64(l)<<2)
 			// 48: mul.lo.s32
 			v23 := uint64(uint32(r4[l]) * uint32(k1))
 			// 49: mul.wide.s32
@@ -3715,38 +3769,38 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v26F
 			_ = v26
 			// 52: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v26F))))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v26F))))
 			// 53: add.rz.f32
 			v27 := uint64(isa.AddF32(uint32(v18), uint32(v20), isa.RZ))
 			// 54: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v27))
 			// 55: add.rp.f32
 			v28 := uint64(isa.AddF32(uint32(v18), uint32(v20), isa.RP))
 			// 56: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v28))
 			// 57: add.rm.f32
 			v29 := uint64(isa.AddF32(uint32(v18), uint32(v20), isa.RM))
 			// 58: st.global.f32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v29))
 			// 59: mul.rn.f32
 			v30F := isa.CanonF32(math.Float32frombits(uint32(v18)) * math.Float32frombits(uint32(v20)))
 			v30 := uint64(math.Float32bits(v30F))
 			_ = v30F
 			_ = v30
 			// 60: st.global.f32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(uint64(math.Float32bits(v30F))))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(uint64(math.Float32bits(v30F))))
 			// 61: mul.rz.f32
 			v31 := uint64(isa.MulF32(uint32(v18), uint32(v20), isa.RZ))
 			// 62: st.global.f32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v31))
 			// 63: mul.rp.f32
 			v32 := uint64(isa.MulF32(uint32(v18), uint32(v20), isa.RP))
 			// 64: st.global.f32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v32))
 			// 65: mul.rm.f32
 			v33 := uint64(isa.MulF32(uint32(v18), uint32(v20), isa.RM))
 			// 66: st.global.f32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v33))
 			// 67: fma.rn.f32
 			var v34 uint64
 			var v34F float32
@@ -3763,67 +3817,67 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v34F
 			_ = v34
 			// 68: st.global.f32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(uint64(math.Float32bits(v34F))))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(uint64(math.Float32bits(v34F))))
 			// 69: fma.rz.f32
 			v35 := uint64(isa.FmaF32(uint32(v18), uint32(v20), uint32(v22), isa.RZ))
 			// 70: st.global.f32
-			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa12, uint64(l)<<2, uint64(v35))
 			// 71: fma.rp.f32
 			v36 := uint64(isa.FmaF32(uint32(v18), uint32(v20), uint32(v22), isa.RP))
 			// 72: st.global.f32
-			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa13, uint64(l)<<2, uint64(v36))
 			// 73: fma.rm.f32
 			v37 := uint64(isa.FmaF32(uint32(v18), uint32(v20), uint32(v22), isa.RM))
 			// 74: st.global.f32
-			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v37))
+			runtime.Store32(fa14, uint64(l)<<2, uint64(v37))
 			// 75: div.rn.f32
 			v38 := uint64(isa.DivF32(uint32(v18), uint32(v20), isa.RN))
 			// 76: st.global.f32
-			runtime.Store32(fp15, fo15+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa15, uint64(l)<<2, uint64(v38))
 			// 77: div.rz.f32
 			v39 := uint64(isa.DivF32(uint32(v18), uint32(v20), isa.RZ))
 			// 78: st.global.f32
-			runtime.Store32(fp16, fo16+uint64(l)<<2, uint64(v39))
+			runtime.Store32(fa16, uint64(l)<<2, uint64(v39))
 			// 79: div.rp.f32
 			v40 := uint64(isa.DivF32(uint32(v18), uint32(v20), isa.RP))
 			// 80: st.global.f32
-			runtime.Store32(fp17, fo17+uint64(l)<<2, uint64(v40))
+			runtime.Store32(fa17, uint64(l)<<2, uint64(v40))
 			// 81: div.rm.f32
 			v41 := uint64(isa.DivF32(uint32(v18), uint32(v20), isa.RM))
 			// 82: st.global.f32
-			runtime.Store32(fp18, fo18+uint64(l)<<2, uint64(v41))
+			runtime.Store32(fa18, uint64(l)<<2, uint64(v41))
 			// 83: rcp.rn.f32
 			v42 := uint64(isa.RcpF32(uint32(v18), isa.RN))
 			// 84: st.global.f32
-			runtime.Store32(fp19, fo19+uint64(l)<<2, uint64(v42))
+			runtime.Store32(fa19, uint64(l)<<2, uint64(v42))
 			// 85: rcp.rz.f32
 			v43 := uint64(isa.RcpF32(uint32(v18), isa.RZ))
 			// 86: st.global.f32
-			runtime.Store32(fp20, fo20+uint64(l)<<2, uint64(v43))
+			runtime.Store32(fa20, uint64(l)<<2, uint64(v43))
 			// 87: rcp.rp.f32
 			v44 := uint64(isa.RcpF32(uint32(v18), isa.RP))
 			// 88: st.global.f32
-			runtime.Store32(fp21, fo21+uint64(l)<<2, uint64(v44))
+			runtime.Store32(fa21, uint64(l)<<2, uint64(v44))
 			// 89: rcp.rm.f32
 			v45 := uint64(isa.RcpF32(uint32(v18), isa.RM))
 			// 90: st.global.f32
-			runtime.Store32(fp22, fo22+uint64(l)<<2, uint64(v45))
+			runtime.Store32(fa22, uint64(l)<<2, uint64(v45))
 			// 91: sqrt.rn.f32
 			v46 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
 			// 92: st.global.f32
-			runtime.Store32(fp23, fo23+uint64(l)<<2, uint64(v46))
+			runtime.Store32(fa23, uint64(l)<<2, uint64(v46))
 			// 93: sqrt.rz.f32
 			v47 := uint64(isa.SqrtF32(uint32(v18), isa.RZ))
 			// 94: st.global.f32
-			runtime.Store32(fp24, fo24+uint64(l)<<2, uint64(v47))
+			runtime.Store32(fa24, uint64(l)<<2, uint64(v47))
 			// 95: sqrt.rp.f32
 			v48 := uint64(isa.SqrtF32(uint32(v18), isa.RP))
 			// 96: st.global.f32
-			runtime.Store32(fp25, fo25+uint64(l)<<2, uint64(v48))
+			runtime.Store32(fa25, uint64(l)<<2, uint64(v48))
 			// 97: sqrt.rm.f32
 			v49 := uint64(isa.SqrtF32(uint32(v18), isa.RM))
 			// 98: st.global.f32
-			runtime.Store32(fp26, fo26+uint64(l)<<2, uint64(v49))
+			runtime.Store32(fa26, uint64(l)<<2, uint64(v49))
 		}
 	}
 	return true
@@ -6677,6 +6731,33 @@ func fround64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb26 != fb2 && fb26+256 > fb2 && fb2+256 > fb26 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
+	fa18 := runtime.Offset(fp18, fo18)
+	fa19 := runtime.Offset(fp19, fo19)
+	fa20 := runtime.Offset(fp20, fo20)
+	fa21 := runtime.Offset(fp21, fo21)
+	fa22 := runtime.Offset(fp22, fo22)
+	fa23 := runtime.Offset(fp23, fo23)
+	fa24 := runtime.Offset(fp24, fo24)
+	fa25 := runtime.Offset(fp25, fo25)
+	fa26 := runtime.Offset(fp26, fo26)
 	// PTX lines 121, 122, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -6692,17 +6773,17 @@ func fround64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v26 := uint64(uint64(u10) + uint64(v25))
 			_ = v26
 			// 136: ld.global.f64
-			v27 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v27 := runtime.Load64(fa0, uint64(l)<<3)
 			// 137: add.s64
 			v28 := uint64(uint64(u9) + uint64(v25))
 			_ = v28
 			// 138: ld.global.f64
-			v29 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v29 := runtime.Load64(fa1, uint64(l)<<3)
 			// 139: add.s64
 			v30 := uint64(uint64(u6) + uint64(v25))
 			_ = v30
 			// 140: ld.global.f64
-			v31 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			v31 := runtime.Load64(fa2, uint64(l)<<3)
 			// 141: mul.lo.s32
 			v32 := uint64(uint32(v23) * uint32(k1))
 			// 142: mul.wide.s32
@@ -6713,99 +6794,99 @@ func fround64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 144: add.rn.f64
 			v35 := isa.AddF64RN(v27, v29)
 			// 145: st.global.f64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v35))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v35))
 			// 146: add.rz.f64
 			v36 := isa.AddF64(v27, v29, isa.RZ)
 			// 147: st.global.f64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v36))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v36))
 			// 148: add.rp.f64
 			v37 := isa.AddF64(v27, v29, isa.RP)
 			// 149: st.global.f64
-			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(v37))
+			runtime.Store64(fa5, uint64(l)<<3, uint64(v37))
 			// 150: add.rm.f64
 			v38 := isa.AddF64(v27, v29, isa.RM)
 			// 151: st.global.f64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v38))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v38))
 			// 152: mul.rn.f64
 			v39 := isa.MulF64RN(v27, v29)
 			// 153: st.global.f64
-			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v39))
+			runtime.Store64(fa7, uint64(l)<<3, uint64(v39))
 			// 154: mul.rz.f64
 			v40 := isa.MulF64(v27, v29, isa.RZ)
 			// 155: st.global.f64
-			runtime.Store64(fp8, fo8+uint64(l)<<3, uint64(v40))
+			runtime.Store64(fa8, uint64(l)<<3, uint64(v40))
 			// 156: mul.rp.f64
 			v41 := isa.MulF64(v27, v29, isa.RP)
 			// 157: st.global.f64
-			runtime.Store64(fp9, fo9+uint64(l)<<3, uint64(v41))
+			runtime.Store64(fa9, uint64(l)<<3, uint64(v41))
 			// 158: mul.rm.f64
 			v42 := isa.MulF64(v27, v29, isa.RM)
 			// 159: st.global.f64
-			runtime.Store64(fp10, fo10+uint64(l)<<3, uint64(v42))
+			runtime.Store64(fa10, uint64(l)<<3, uint64(v42))
 			// 160: fma.rn.f64
 			v43 := isa.FmaF64RN(v27, v29, v31)
 			// 161: st.global.f64
-			runtime.Store64(fp11, fo11+uint64(l)<<3, uint64(v43))
+			runtime.Store64(fa11, uint64(l)<<3, uint64(v43))
 			// 162: fma.rz.f64
 			v44 := isa.FmaF64(v27, v29, v31, isa.RZ)
 			// 163: st.global.f64
-			runtime.Store64(fp12, fo12+uint64(l)<<3, uint64(v44))
+			runtime.Store64(fa12, uint64(l)<<3, uint64(v44))
 			// 164: fma.rp.f64
 			v45 := isa.FmaF64(v27, v29, v31, isa.RP)
 			// 165: st.global.f64
-			runtime.Store64(fp13, fo13+uint64(l)<<3, uint64(v45))
+			runtime.Store64(fa13, uint64(l)<<3, uint64(v45))
 			// 166: fma.rm.f64
 			v46 := isa.FmaF64(v27, v29, v31, isa.RM)
 			// 167: st.global.f64
-			runtime.Store64(fp14, fo14+uint64(l)<<3, uint64(v46))
+			runtime.Store64(fa14, uint64(l)<<3, uint64(v46))
 			// 168: div.rn.f64
 			v47 := isa.DivF64(v27, v29, isa.RN)
 			// 169: st.global.f64
-			runtime.Store64(fp15, fo15+uint64(l)<<3, uint64(v47))
+			runtime.Store64(fa15, uint64(l)<<3, uint64(v47))
 			// 170: div.rz.f64
 			v48 := isa.DivF64(v27, v29, isa.RZ)
 			// 171: st.global.f64
-			runtime.Store64(fp16, fo16+uint64(l)<<3, uint64(v48))
+			runtime.Store64(fa16, uint64(l)<<3, uint64(v48))
 			// 172: div.rp.f64
 			v49 := isa.DivF64(v27, v29, isa.RP)
 			// 173: st.global.f64
-			runtime.Store64(fp17, fo17+uint64(l)<<3, uint64(v49))
+			runtime.Store64(fa17, uint64(l)<<3, uint64(v49))
 			// 174: div.rm.f64
 			v50 := isa.DivF64(v27, v29, isa.RM)
 			// 175: st.global.f64
-			runtime.Store64(fp18, fo18+uint64(l)<<3, uint64(v50))
+			runtime.Store64(fa18, uint64(l)<<3, uint64(v50))
 			// 176: rcp.rn.f64
 			v51 := isa.RcpF64(v27, isa.RN)
 			// 177: st.global.f64
-			runtime.Store64(fp19, fo19+uint64(l)<<3, uint64(v51))
+			runtime.Store64(fa19, uint64(l)<<3, uint64(v51))
 			// 178: rcp.rz.f64
 			v52 := isa.RcpF64(v27, isa.RZ)
 			// 179: st.global.f64
-			runtime.Store64(fp20, fo20+uint64(l)<<3, uint64(v52))
+			runtime.Store64(fa20, uint64(l)<<3, uint64(v52))
 			// 180: rcp.rp.f64
 			v53 := isa.RcpF64(v27, isa.RP)
 			// 181: st.global.f64
-			runtime.Store64(fp21, fo21+uint64(l)<<3, uint64(v53))
+			runtime.Store64(fa21, uint64(l)<<3, uint64(v53))
 			// 182: rcp.rm.f64
 			v54 := isa.RcpF64(v27, isa.RM)
 			// 183: st.global.f64
-			runtime.Store64(fp22, fo22+uint64(l)<<3, uint64(v54))
+			runtime.Store64(fa22, uint64(l)<<3, uint64(v54))
 			// 184: sqrt.rn.f64
 			v55 := isa.SqrtF64(v27, isa.RN)
 			// 185: st.global.f64
-			runtime.Store64(fp23, fo23+uint64(l)<<3, uint64(v55))
+			runtime.Store64(fa23, uint64(l)<<3, uint64(v55))
 			// 186: sqrt.rz.f64
 			v56 := isa.SqrtF64(v27, isa.RZ)
 			// 187: st.global.f64
-			runtime.Store64(fp24, fo24+uint64(l)<<3, uint64(v56))
+			runtime.Store64(fa24, uint64(l)<<3, uint64(v56))
 			// 188: sqrt.rp.f64
 			v57 := isa.SqrtF64(v27, isa.RP)
 			// 189: st.global.f64
-			runtime.Store64(fp25, fo25+uint64(l)<<3, uint64(v57))
+			runtime.Store64(fa25, uint64(l)<<3, uint64(v57))
 			// 190: sqrt.rm.f64
 			v58 := isa.SqrtF64(v27, isa.RM)
 			// 191: st.global.f64
-			runtime.Store64(fp26, fo26+uint64(l)<<3, uint64(v58))
+			runtime.Store64(fa26, uint64(l)<<3, uint64(v58))
 		}
 	}
 	// 123: setp.ge.s32, whose lanes the check above gave
@@ -8211,6 +8292,33 @@ func fround64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb26 != fb2 && fb26+256 > fb2 && fb2+256 > fb26 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
+	fa18 := runtime.Offset(fp18, fo18)
+	fa19 := runtime.Offset(fp19, fo19)
+	fa20 := runtime.Offset(fp20, fo20)
+	fa21 := runtime.Offset(fp21, fo21)
+	fa22 := runtime.Offset(fp22, fo22)
+	fa23 := runtime.Offset(fp23, fo23)
+	fa24 := runtime.Offset(fp24, fo24)
+	fa25 := runtime.Offset(fp25, fo25)
+	fa26 := runtime.Offset(fp26, fo26)
 	// PTX lines 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -8220,17 +8328,17 @@ func fround64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(u7) + uint64(v16))
 			_ = v17
 			// 136: ld.global.f64
-			v18 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v18 := runtime.Load64(fa0, uint64(l)<<3)
 			// 137: add.s64
 			v19 := uint64(uint64(u6) + uint64(v16))
 			_ = v19
 			// 138: ld.global.f64
-			v20 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v20 := runtime.Load64(fa1, uint64(l)<<3)
 			// 139: add.s64
 			v21 := uint64(uint64(u3) + uint64(v16))
 			_ = v21
 			// 140: ld.global.f64
-			v22 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			v22 := runtime.Load64(fa2, uint64(l)<<3)
 			// 141: mul.lo.s32
 			v23 := uint64(uint32(r4[l]) * uint32(k1))
 			// 142: mul.wide.s32
@@ -8241,99 +8349,99 @@ func fround64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 144: add.rn.f64
 			v26 := isa.AddF64RN(v18, v20)
 			// 145: st.global.f64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v26))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v26))
 			// 146: add.rz.f64
 			v27 := isa.AddF64(v18, v20, isa.RZ)
 			// 147: st.global.f64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v27))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v27))
 			// 148: add.rp.f64
 			v28 := isa.AddF64(v18, v20, isa.RP)
 			// 149: st.global.f64
-			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(v28))
+			runtime.Store64(fa5, uint64(l)<<3, uint64(v28))
 			// 150: add.rm.f64
 			v29 := isa.AddF64(v18, v20, isa.RM)
 			// 151: st.global.f64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v29))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v29))
 			// 152: mul.rn.f64
 			v30 := isa.MulF64RN(v18, v20)
 			// 153: st.global.f64
-			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v30))
+			runtime.Store64(fa7, uint64(l)<<3, uint64(v30))
 			// 154: mul.rz.f64
 			v31 := isa.MulF64(v18, v20, isa.RZ)
 			// 155: st.global.f64
-			runtime.Store64(fp8, fo8+uint64(l)<<3, uint64(v31))
+			runtime.Store64(fa8, uint64(l)<<3, uint64(v31))
 			// 156: mul.rp.f64
 			v32 := isa.MulF64(v18, v20, isa.RP)
 			// 157: st.global.f64
-			runtime.Store64(fp9, fo9+uint64(l)<<3, uint64(v32))
+			runtime.Store64(fa9, uint64(l)<<3, uint64(v32))
 			// 158: mul.rm.f64
 			v33 := isa.MulF64(v18, v20, isa.RM)
 			// 159: st.global.f64
-			runtime.Store64(fp10, fo10+uint64(l)<<3, uint64(v33))
+			runtime.Store64(fa10, uint64(l)<<3, uint64(v33))
 			// 160: fma.rn.f64
 			v34 := isa.FmaF64RN(v18, v20, v22)
 			// 161: st.global.f64
-			runtime.Store64(fp11, fo11+uint64(l)<<3, uint64(v34))
+			runtime.Store64(fa11, uint64(l)<<3, uint64(v34))
 			// 162: fma.rz.f64
 			v35 := isa.FmaF64(v18, v20, v22, isa.RZ)
 			// 163: st.global.f64
-			runtime.Store64(fp12, fo12+uint64(l)<<3, uint64(v35))
+			runtime.Store64(fa12, uint64(l)<<3, uint64(v35))
 			// 164: fma.rp.f64
 			v36 := isa.FmaF64(v18, v20, v22, isa.RP)
 			// 165: st.global.f64
-			runtime.Store64(fp13, fo13+uint64(l)<<3, uint64(v36))
+			runtime.Store64(fa13, uint64(l)<<3, uint64(v36))
 			// 166: fma.rm.f64
 			v37 := isa.FmaF64(v18, v20, v22, isa.RM)
 			// 167: st.global.f64
-			runtime.Store64(fp14, fo14+uint64(l)<<3, uint64(v37))
+			runtime.Store64(fa14, uint64(l)<<3, uint64(v37))
 			// 168: div.rn.f64
 			v38 := isa.DivF64(v18, v20, isa.RN)
 			// 169: st.global.f64
-			runtime.Store64(fp15, fo15+uint64(l)<<3, uint64(v38))
+			runtime.Store64(fa15, uint64(l)<<3, uint64(v38))
 			// 170: div.rz.f64
 			v39 := isa.DivF64(v18, v20, isa.RZ)
 			// 171: st.global.f64
-			runtime.Store64(fp16, fo16+uint64(l)<<3, uint64(v39))
+			runtime.Store64(fa16, uint64(l)<<3, uint64(v39))
 			// 172: div.rp.f64
 			v40 := isa.DivF64(v18, v20, isa.RP)
 			// 173: st.global.f64
-			runtime.Store64(fp17, fo17+uint64(l)<<3, uint64(v40))
+			runtime.Store64(fa17, uint64(l)<<3, uint64(v40))
 			// 174: div.rm.f64
 			v41 := isa.DivF64(v18, v20, isa.RM)
 			// 175: st.global.f64
-			runtime.Store64(fp18, fo18+uint64(l)<<3, uint64(v41))
+			runtime.Store64(fa18, uint64(l)<<3, uint64(v41))
 			// 176: rcp.rn.f64
 			v42 := isa.RcpF64(v18, isa.RN)
 			// 177: st.global.f64
-			runtime.Store64(fp19, fo19+uint64(l)<<3, uint64(v42))
+			runtime.Store64(fa19, uint64(l)<<3, uint64(v42))
 			// 178: rcp.rz.f64
 			v43 := isa.RcpF64(v18, isa.RZ)
 			// 179: st.global.f64
-			runtime.Store64(fp20, fo20+uint64(l)<<3, uint64(v43))
+			runtime.Store64(fa20, uint64(l)<<3, uint64(v43))
 			// 180: rcp.rp.f64
 			v44 := isa.RcpF64(v18, isa.RP)
 			// 181: st.global.f64
-			runtime.Store64(fp21, fo21+uint64(l)<<3, uint64(v44))
+			runtime.Store64(fa21, uint64(l)<<3, uint64(v44))
 			// 182: rcp.rm.f64
 			v45 := isa.RcpF64(v18, isa.RM)
 			// 183: st.global.f64
-			runtime.Store64(fp22, fo22+uint64(l)<<3, uint64(v45))
+			runtime.Store64(fa22, uint64(l)<<3, uint64(v45))
 			// 184: sqrt.rn.f64
 			v46 := isa.SqrtF64(v18, isa.RN)
 			// 185: st.global.f64
-			runtime.Store64(fp23, fo23+uint64(l)<<3, uint64(v46))
+			runtime.Store64(fa23, uint64(l)<<3, uint64(v46))
 			// 186: sqrt.rz.f64
 			v47 := isa.SqrtF64(v18, isa.RZ)
 			// 187: st.global.f64
-			runtime.Store64(fp24, fo24+uint64(l)<<3, uint64(v47))
+			runtime.Store64(fa24, uint64(l)<<3, uint64(v47))
 			// 188: sqrt.rp.f64
 			v48 := isa.SqrtF64(v18, isa.RP)
 			// 189: st.global.f64
-			runtime.Store64(fp25, fo25+uint64(l)<<3, uint64(v48))
+			runtime.Store64(fa25, uint64(l)<<3, uint64(v48))
 			// 190: sqrt.rm.f64
 			v49 := isa.SqrtF64(v18, isa.RM)
 			// 191: st.global.f64
-			runtime.Store64(fp26, fo26+uint64(l)<<3, uint64(v49))
+			runtime.Store64(fa26, uint64(l)<<3, uint64(v49))
 		}
 	}
 	return true

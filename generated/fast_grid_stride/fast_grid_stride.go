@@ -672,6 +672,8 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -683,7 +685,7 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v5 := uint64(uint64(r8[l]) + uint64(v4))
 			_ = v5
 			// 42: ld.global.f32
-			v6 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v6 := runtime.Load32(fa0, uint64(l)<<2)
 			// 43: cvt.rn.f32.s32
 			v7 := uint64(math.Float32bits(float32(int32(r4[l]))))
 			// 44: fma.rn.f32
@@ -705,7 +707,7 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v9 := uint64(uint64(r9[l]) + uint64(v4))
 			_ = v9
 			// 46: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(uint64(math.Float32bits(v8F))))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(uint64(math.Float32bits(v8F))))
 			// 47: add.s32
 			v10 := uint64(uint32(r4[l]) + uint32(r11[l]))
 			r4[l] = v10
@@ -1206,13 +1208,14 @@ func gridStridePartialBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 88, 89, 90, 91, 92: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 88: ld.global.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 89: add.s32
 			v2 := uint64(uint32(v1) + uint32(r9[l]))
 			r9[l] = v2
@@ -1372,6 +1375,7 @@ func gridStridePartialBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 95, 96: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1379,7 +1383,7 @@ func gridStridePartialBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v2 := uint64(uint64(r2[l]) + uint64(r10[l]))
 			_ = v2
 			// 96: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r9[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r9[l]))
 		}
 	}
 	return true

@@ -1255,27 +1255,32 @@ func int64MathBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb4 && fb3+256 > fb4 && fb4+256 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX lines 74, 75, 76, 77, 78, 79, 80, 81, 82, 83: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 74: st.global.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r22[l]))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(r22[l]))
 			// 75: st.global.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(r23[l]))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(r23[l]))
 			// 76: cvt.u32.u64
 			v1 := uint64(uint32(uint64(r16[l])))
 			// 77: shl.b64
 			v2 := uint64(uint64(r13[l]) << uint32(v1))
 			// 78: st.global.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v2))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v2))
 			// 79: shr.s64
 			v3 := uint64(uint64(int64(r13[l]) >> uint32(v1)))
 			// 80: st.global.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v3))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v3))
 			// 81: shr.u64
 			v4 := uint64(uint64(r13[l]) >> uint32(v1))
 			// 82: st.global.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v4))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v4))
 			// 83: mov.u64
 			v5 := uint64(r20[l])
 			r33[l] = v5
@@ -1708,21 +1713,25 @@ func int64MathBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb3 && fb2+256 > fb3 && fb3+256 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 102, 103, 104, 105, 106, 107: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 102: st.global.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r20[l]))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(r20[l]))
 			// 103: st.global.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(r33[l]))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(r33[l]))
 			// 104: mul.hi.u64
 			v1 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
 			// 105: st.global.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v1))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v1))
 			// 106: mul.hi.s64
 			v2 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
 			// 107: st.global.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v2))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v2))
 		}
 	}
 	return true
@@ -2531,6 +2540,7 @@ func mix64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 127, 128, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2568,7 +2578,7 @@ func mix64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v27 := uint64(uint64(u6) + uint64(v26))
 			_ = v27
 			// 148: st.global.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(v25))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(v25))
 		}
 	}
 	// 129: setp.ge.s32, whose lanes the check above gave
@@ -2728,6 +2738,7 @@ func mix64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2759,7 +2770,7 @@ func mix64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v18 := uint64(uint64(u3) + uint64(v17))
 			_ = v18
 			// 148: st.global.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(v16))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(v16))
 		}
 	}
 	return true

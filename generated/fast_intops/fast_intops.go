@@ -894,6 +894,10 @@ func bytePermTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 27, 28, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -909,17 +913,17 @@ func bytePermTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u10) + uint64(v23))
 			_ = v24
 			// 42: ld.global.u32
-			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v25 := runtime.Load32(fa0, uint64(l)<<2)
 			// 43: add.s64
 			v26 := uint64(uint64(u9) + uint64(v23))
 			_ = v26
 			// 44: ld.global.u32
-			v27 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v27 := runtime.Load32(fa1, uint64(l)<<2)
 			// 45: add.s64
 			v28 := uint64(uint64(u6) + uint64(v23))
 			_ = v28
 			// 46: ld.global.u32
-			v29 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v29 := runtime.Load32(fa2, uint64(l)<<2)
 			// 47: and.b32
 			v30 := uint64(uint32(v29) & uint32(k1))
 			// 48: prmt.b32
@@ -928,7 +932,7 @@ func bytePermTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v32 := uint64(uint64(u11) + uint64(v23))
 			_ = v32
 			// 50: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v31))
 		}
 	}
 	// 29: setp.ge.s32, whose lanes the check above gave
@@ -1157,6 +1161,10 @@ func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1166,17 +1174,17 @@ func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint64(u7) + uint64(v14))
 			_ = v15
 			// 42: ld.global.u32
-			v16 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v16 := runtime.Load32(fa0, uint64(l)<<2)
 			// 43: add.s64
 			v17 := uint64(uint64(u6) + uint64(v14))
 			_ = v17
 			// 44: ld.global.u32
-			v18 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v18 := runtime.Load32(fa1, uint64(l)<<2)
 			// 45: add.s64
 			v19 := uint64(uint64(u3) + uint64(v14))
 			_ = v19
 			// 46: ld.global.u32
-			v20 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v20 := runtime.Load32(fa2, uint64(l)<<2)
 			// 47: and.b32
 			v21 := uint64(uint32(v20) & uint32(k1))
 			// 48: prmt.b32
@@ -1185,7 +1193,7 @@ func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u8) + uint64(v14))
 			_ = v23
 			// 50: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v22))
 		}
 	}
 	return true
@@ -1780,6 +1788,13 @@ func sadMul24Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX lines 72, 73, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1795,17 +1810,17 @@ func sadMul24Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v26 := uint64(uint64(u10) + uint64(v25))
 			_ = v26
 			// 87: ld.global.u32
-			v27 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v27 := runtime.Load32(fa0, uint64(l)<<2)
 			// 88: add.s64
 			v28 := uint64(uint64(u9) + uint64(v25))
 			_ = v28
 			// 89: ld.global.u32
-			v29 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v29 := runtime.Load32(fa1, uint64(l)<<2)
 			// 90: add.s64
 			v30 := uint64(uint64(u6) + uint64(v25))
 			_ = v30
 			// 91: ld.global.u32
-			v31 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v31 := runtime.Load32(fa2, uint64(l)<<2)
 			// 92: sad.s32
 			v32 := isa.Sad(v27, v29, v31, 32, true)
 			// 93: shl.b32
@@ -1816,19 +1831,19 @@ func sadMul24Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v35 := uint64(uint64(u11) + uint64(v34))
 			_ = v35
 			// 96: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v32))
 			// 97: sad.u32
 			v36 := isa.Sad(v27, v29, v31, 32, false)
 			// 98: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v36))
 			// 99: mul24.lo.s32
 			v37 := uint64(isa.Mul24(uint32(v27), uint32(v29), false, true))
 			// 100: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v37))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v37))
 			// 101: mul24.lo.u32
 			v38 := uint64(isa.Mul24(uint32(v27), uint32(v29), false, false))
 			// 102: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v38))
 		}
 	}
 	// 74: setp.ge.s32, whose lanes the check above gave
@@ -2124,6 +2139,13 @@ func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2133,17 +2155,17 @@ func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(u7) + uint64(v16))
 			_ = v17
 			// 87: ld.global.u32
-			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v18 := runtime.Load32(fa0, uint64(l)<<2)
 			// 88: add.s64
 			v19 := uint64(uint64(u6) + uint64(v16))
 			_ = v19
 			// 89: ld.global.u32
-			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v20 := runtime.Load32(fa1, uint64(l)<<2)
 			// 90: add.s64
 			v21 := uint64(uint64(u3) + uint64(v16))
 			_ = v21
 			// 91: ld.global.u32
-			v22 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v22 := runtime.Load32(fa2, uint64(l)<<2)
 			// 92: sad.s32
 			v23 := isa.Sad(v18, v20, v22, 32, true)
 			// 93: shl.b32
@@ -2154,19 +2176,19 @@ func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v26 := uint64(uint64(u8) + uint64(v25))
 			_ = v26
 			// 96: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v23))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v23))
 			// 97: sad.u32
 			v27 := isa.Sad(v18, v20, v22, 32, false)
 			// 98: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v27))
 			// 99: mul24.lo.s32
 			v28 := uint64(isa.Mul24(uint32(v18), uint32(v20), false, true))
 			// 100: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v28))
 			// 101: mul24.lo.u32
 			v29 := uint64(isa.Mul24(uint32(v18), uint32(v20), false, false))
 			// 102: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v29))
 		}
 	}
 	return true
@@ -2851,6 +2873,10 @@ func findNthTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 124, 125, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2866,26 +2892,26 @@ func findNthTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u10) + uint64(v23))
 			_ = v24
 			// 139: ld.global.u32
-			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v25 := runtime.Load32(fa0, uint64(l)<<2)
 			// 140: add.s64
 			v26 := uint64(uint64(u9) + uint64(v23))
 			_ = v26
 			// 141: ld.global.u32
-			v27 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v27 := runtime.Load32(fa1, uint64(l)<<2)
 			// 142: and.b32
 			v28 := uint64(uint32(v27) & uint32(k1))
 			// 143: add.s64
 			v29 := uint64(uint64(u6) + uint64(v23))
 			_ = v29
 			// 144: ld.global.u32
-			v30 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v30 := runtime.Load32(fa2, uint64(l)<<2)
 			// 145: fns.b32
 			v31 := uint64(isa.Fns(uint32(v25), uint32(v28), uint32(v30)))
 			// 146: add.s64
 			v32 := uint64(uint64(u11) + uint64(v23))
 			_ = v32
 			// 147: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v31))
 		}
 	}
 	// 126: setp.ge.s32, whose lanes the check above gave
@@ -3114,6 +3140,10 @@ func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3123,26 +3153,26 @@ func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint64(u7) + uint64(v14))
 			_ = v15
 			// 139: ld.global.u32
-			v16 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v16 := runtime.Load32(fa0, uint64(l)<<2)
 			// 140: add.s64
 			v17 := uint64(uint64(u6) + uint64(v14))
 			_ = v17
 			// 141: ld.global.u32
-			v18 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v18 := runtime.Load32(fa1, uint64(l)<<2)
 			// 142: and.b32
 			v19 := uint64(uint32(v18) & uint32(k1))
 			// 143: add.s64
 			v20 := uint64(uint64(u3) + uint64(v14))
 			_ = v20
 			// 144: ld.global.u32
-			v21 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v21 := runtime.Load32(fa2, uint64(l)<<2)
 			// 145: fns.b32
 			v22 := uint64(isa.Fns(uint32(v16), uint32(v19), uint32(v21)))
 			// 146: add.s64
 			v23 := uint64(uint64(u8) + uint64(v14))
 			_ = v23
 			// 147: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v22))
 		}
 	}
 	return true

@@ -1728,13 +1728,14 @@ func laneHandoffBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 74, 75: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 74: ld.volatile.global.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 75: setp.eq.s32
 			c2t := uint32(v1) == uint32(k0)
 			c2 := c2t
@@ -1857,13 +1858,14 @@ func laneHandoffBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 83, 84, 85: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 83: add.s32
 			v1 := uint64(uint32(r2[l]) + uint32(k0))
 			// 84: st.volatile.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 			// 85: add.s64
 			v2 := uint64(uint64(r5[l]) + uint64(k1))
 			r5[l] = v2
@@ -1959,13 +1961,14 @@ func laneHandoffBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 87, 88: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		for l := range 32 {
 			// 87: ld.volatile.global.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 88: setp.eq.s32
 			c2t := uint32(v1) == uint32(k0)
 			c2 := c2t
@@ -2124,18 +2127,20 @@ func laneHandoffBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 93, 94, 95, 96: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 93: ld.volatile.global.u32
-			v5 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v5 := runtime.Load32(fa0, uint64(l)<<2)
 			// 94: mul.wide.s32
 			v6 := uint64(uint64(int64(int32(r3[l])) * int64(int32(k0))))
 			// 95: add.s64
 			v7 := uint64(uint64(u2) + uint64(v6))
 			_ = v7
 			// 96: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v5))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v5))
 		}
 	}
 	return true
@@ -2344,13 +2349,14 @@ func laneHandoffBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 78, 79, 80: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 78: add.s32
 			v1 := uint64(uint32(r3[l]) + uint32(k0))
 			// 79: st.volatile.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 			// 80: or.b32
 			v2 := uint64(uint32(r3[l]) | uint32(k1))
 			r3[l] = v2
@@ -2906,6 +2912,7 @@ func storeReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 154, 155, 156: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2915,7 +2922,7 @@ func storeReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r6[l]) + uint64(v3))
 			_ = v4
 			// 156: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r10[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r10[l]))
 		}
 	}
 	return true
@@ -3443,6 +3450,8 @@ func syncwarpBothSidesBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 202, 203, 204, 205, 206, 207, 208: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3452,7 +3461,7 @@ func syncwarpBothSidesBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r14[l]) + uint64(v5))
 			_ = v6
 			// 204: ld.shared.u32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			// 205: add.s32
 			v8 := uint64(uint32(v7) + uint32(r17[l]))
 			// 206: shl.b64
@@ -3461,7 +3470,7 @@ func syncwarpBothSidesBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint64(r3[l]) + uint64(v9))
 			_ = v10
 			// 208: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v8))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v8))
 		}
 	}
 	return true

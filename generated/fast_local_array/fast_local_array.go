@@ -2605,15 +2605,17 @@ func sort8Block1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 63, 64, 65, 66: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 63: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r13[l]))
 			// 64: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r21[l] = v1
 			// 65: setp.le.s32
 			c2t := int32(v1) <= int32(r14[l])
@@ -2819,18 +2821,21 @@ func sort8Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 78, 79, 80, 81, 82: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		for l := range 32 {
 			// 78: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r14[l]))
 			// 79: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r24[l] = v1
 			// 80: ld.u32
-			v2 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v2 := runtime.Load32(fa2, uint64(l)<<2)
 			r25[l] = v2
 			// 81: setp.le.s32
 			c3t := int32(v2) <= int32(v1)
@@ -3061,15 +3066,17 @@ func sort8Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 100, 101, 102, 103: one pass over a full warp's lanes
 	{
 		p7 := w.P[7]
 		p7n := uint32(0)
 		for l := range 32 {
 			// 100: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r24[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r24[l]))
 			// 101: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r29[l] = v1
 			// 102: setp.le.s32
 			c2t := int32(v1) <= int32(r16[l])
@@ -3275,18 +3282,21 @@ func sort8Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 127, 128, 129, 130, 131: one pass over a full warp's lanes
 	{
 		p11 := w.P[11]
 		p11n := uint32(0)
 		for l := range 32 {
 			// 127: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r16[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r16[l]))
 			// 128: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r34[l] = v1
 			// 129: ld.u32
-			v2 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v2 := runtime.Load32(fa2, uint64(l)<<2)
 			r35[l] = v2
 			// 130: setp.le.s32
 			c3t := int32(v2) <= int32(v1)
@@ -3549,18 +3559,21 @@ func sort8Block5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 162, 163, 164, 165, 166: one pass over a full warp's lanes
 	{
 		p16 := w.P[16]
 		p16n := uint32(0)
 		for l := range 32 {
 			// 162: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r34[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r34[l]))
 			// 163: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			r42[l] = v2
 			// 164: ld.u32
-			v3 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v3 := runtime.Load32(fa2, uint64(l)<<2)
 			r43[l] = v3
 			// 165: setp.le.s32
 			c4t := int32(v3) <= int32(v2)
@@ -3829,6 +3842,9 @@ func sort8Block6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb2 && fb0+128 > fb2 && fb2+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 202, 203, 204, 205, 206, 207, 208: one pass over a full warp's lanes
 	{
 		p22 := w.P[22]
@@ -3841,12 +3857,12 @@ func sort8Block6Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v2 := uint64(uint64(int32(r9[l])))
 			r51[l] = v2
 			// 204: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r42[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r42[l]))
 			// 205: ld.u32
-			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v3 := runtime.Load32(fa1, uint64(l)<<2)
 			r52[l] = v3
 			// 206: ld.u32
-			v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v4 := runtime.Load32(fa2, uint64(l)<<2)
 			r53[l] = v4
 			// 207: setp.le.s32
 			c5t := int32(v4) <= int32(v3)
@@ -4582,48 +4598,65 @@ func sort8Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb16 != fb15 && fb16+128 > fb15 && fb15+128 > fb16 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
 	// PTX lines 250, 251, 252, 253, 254, 255, 256, 257, 258, 259, 260, 261, 262, 263, 264, 265, 266, 267, 268: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 250: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r52[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r52[l]))
 			// 251: ld.u32
-			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v3 := runtime.Load32(fa1, uint64(l)<<2)
 			// 252: shl.b64
 			v4 := uint64(uint64(r51[l]) << uint32(k0))
 			// 253: add.s64
 			v5 := uint64(uint64(r50[l]) + uint64(v4))
 			_ = v5
 			// 254: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 			// 255: ld.u32
-			v6 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v6 := runtime.Load32(fa3, uint64(l)<<2)
 			// 256: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v6))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v6))
 			// 257: ld.u32
-			v7 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v7 := runtime.Load32(fa5, uint64(l)<<2)
 			// 258: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v7))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v7))
 			// 259: ld.u32
-			v8 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v8 := runtime.Load32(fa7, uint64(l)<<2)
 			// 260: st.global.u32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v8))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v8))
 			// 261: ld.u32
-			v9 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			v9 := runtime.Load32(fa9, uint64(l)<<2)
 			// 262: st.global.u32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v9))
 			// 263: ld.u32
-			v10 := runtime.Load32(fp11, fo11+uint64(l)<<2)
+			v10 := runtime.Load32(fa11, uint64(l)<<2)
 			// 264: st.global.u32
-			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v10))
+			runtime.Store32(fa12, uint64(l)<<2, uint64(v10))
 			// 265: ld.u32
-			v11 := runtime.Load32(fp13, fo13+uint64(l)<<2)
+			v11 := runtime.Load32(fa13, uint64(l)<<2)
 			// 266: st.global.u32
-			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v11))
+			runtime.Store32(fa14, uint64(l)<<2, uint64(v11))
 			// 267: ld.u32
-			v12 := runtime.Load32(fp15, fo15+uint64(l)<<2)
+			v12 := runtime.Load32(fa15, uint64(l)<<2)
 			// 268: st.global.u32
-			runtime.Store32(fp16, fo16+uint64(l)<<2, uint64(v12))
+			runtime.Store32(fa16, uint64(l)<<2, uint64(v12))
 		}
 	}
 	return true
@@ -5907,6 +5940,22 @@ func sort8Block9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb15 != fb14 && fb15+128 > fb14 && fb14+128 > fb15 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
 	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -5921,41 +5970,41 @@ func sort8Block9Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(u2) + uint64(v7))
 			_ = v8
 			// 40: ld.global.u32
-			v9 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v9 := runtime.Load32(fa0, uint64(l)<<2)
 			r12[l] = v9
 			// 41: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v9))
 			// 42: ld.global.u32
-			v10 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v10 := runtime.Load32(fa2, uint64(l)<<2)
 			r13[l] = v10
 			// 43: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v10))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v10))
 			// 44: ld.global.u32
-			v11 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v11 := runtime.Load32(fa4, uint64(l)<<2)
 			r14[l] = v11
 			// 45: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v11))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v11))
 			// 46: ld.global.u32
-			v12 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v12 := runtime.Load32(fa6, uint64(l)<<2)
 			// 47: st.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v12))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v12))
 			// 48: ld.global.u32
-			v13 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			v13 := runtime.Load32(fa8, uint64(l)<<2)
 			r16[l] = v13
 			// 49: st.u32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v13))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v13))
 			// 50: ld.global.u32
-			v14 := runtime.Load32(fp10, fo10+uint64(l)<<2)
+			v14 := runtime.Load32(fa10, uint64(l)<<2)
 			// 51: st.u32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(v14))
 			// 52: ld.global.u32
-			v15 := runtime.Load32(fp12, fo12+uint64(l)<<2)
+			v15 := runtime.Load32(fa12, uint64(l)<<2)
 			// 53: st.u32
-			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fa13, uint64(l)<<2, uint64(v15))
 			// 54: ld.global.u32
-			v16 := runtime.Load32(fp14, fo14+uint64(l)<<2)
+			v16 := runtime.Load32(fa14, uint64(l)<<2)
 			// 55: st.u32
-			runtime.Store32(fp15, fo15+uint64(l)<<2, uint64(v16))
+			runtime.Store32(fa15, uint64(l)<<2, uint64(v16))
 			// 56: setp.le.s32
 			c17t := int32(v9) <= int32(v10)
 			c17 := c17t
@@ -6825,11 +6874,12 @@ func sort8Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 60, 61: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 60: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r12[l]))
 			// 61: add.u64
 			v1 := uint64(uint64(r0[l]) + uint64(k0))
 			r20[l] = v1
@@ -6936,15 +6986,17 @@ func sort8Block11Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 69, 70, 71, 72: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		for l := range 32 {
 			// 69: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r21[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r21[l]))
 			// 70: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r23[l] = v1
 			// 71: setp.le.s32
 			c2t := int32(v1) <= int32(r14[l])
@@ -7118,11 +7170,12 @@ func sort8Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 75, 76: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 75: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r23[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r23[l]))
 			// 76: add.u64
 			v1 := uint64(uint64(r0[l]) + uint64(k0))
 			r22[l] = v1
@@ -7229,15 +7282,17 @@ func sort8Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 85, 86, 87, 88: one pass over a full warp's lanes
 	{
 		p5 := w.P[5]
 		p5n := uint32(0)
 		for l := range 32 {
 			// 85: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r25[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r25[l]))
 			// 86: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r27[l] = v1
 			// 87: setp.le.s32
 			c2t := int32(v1) <= int32(r24[l])
@@ -7427,15 +7482,17 @@ func sort8Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 91, 92, 93, 94: one pass over a full warp's lanes
 	{
 		p6 := w.P[6]
 		p6n := uint32(0)
 		for l := range 32 {
 			// 91: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r27[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r27[l]))
 			// 92: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r28[l] = v1
 			// 93: setp.le.s32
 			c2t := int32(v1) <= int32(r24[l])
@@ -7609,11 +7666,12 @@ func sort8Block15Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 97, 98: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 97: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r28[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r28[l]))
 			// 98: add.u64
 			v1 := uint64(uint64(r0[l]) + uint64(k0))
 			r26[l] = v1
@@ -7720,15 +7778,17 @@ func sort8Block16Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 106, 107, 108, 109: one pass over a full warp's lanes
 	{
 		p8 := w.P[8]
 		p8n := uint32(0)
 		for l := range 32 {
 			// 106: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r29[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r29[l]))
 			// 107: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r31[l] = v1
 			// 108: setp.le.s32
 			c2t := int32(v1) <= int32(r16[l])
@@ -7918,15 +7978,17 @@ func sort8Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 112, 113, 114, 115: one pass over a full warp's lanes
 	{
 		p9 := w.P[9]
 		p9n := uint32(0)
 		for l := range 32 {
 			// 112: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r31[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r31[l]))
 			// 113: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r32[l] = v1
 			// 114: setp.le.s32
 			c2t := int32(v1) <= int32(r16[l])
@@ -8116,15 +8178,17 @@ func sort8Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 118, 119, 120, 121: one pass over a full warp's lanes
 	{
 		p10 := w.P[10]
 		p10n := uint32(0)
 		for l := range 32 {
 			// 118: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r32[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r32[l]))
 			// 119: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r33[l] = v1
 			// 120: setp.le.s32
 			c2t := int32(v1) <= int32(r16[l])
@@ -8298,11 +8362,12 @@ func sort8Block19Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 124, 125: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 124: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r33[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r33[l]))
 			// 125: add.u64
 			v1 := uint64(uint64(r0[l]) + uint64(k0))
 			r30[l] = v1
@@ -8409,15 +8474,17 @@ func sort8Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 134, 135, 136, 137: one pass over a full warp's lanes
 	{
 		p12 := w.P[12]
 		p12n := uint32(0)
 		for l := range 32 {
 			// 134: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r35[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r35[l]))
 			// 135: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r37[l] = v1
 			// 136: setp.le.s32
 			c2t := int32(v1) <= int32(r34[l])
@@ -8607,15 +8674,17 @@ func sort8Block21Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 140, 141, 142, 143: one pass over a full warp's lanes
 	{
 		p13 := w.P[13]
 		p13n := uint32(0)
 		for l := range 32 {
 			// 140: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r37[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r37[l]))
 			// 141: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r38[l] = v1
 			// 142: setp.le.s32
 			c2t := int32(v1) <= int32(r34[l])
@@ -8805,15 +8874,17 @@ func sort8Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 146, 147, 148, 149: one pass over a full warp's lanes
 	{
 		p14 := w.P[14]
 		p14n := uint32(0)
 		for l := range 32 {
 			// 146: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r38[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r38[l]))
 			// 147: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r39[l] = v1
 			// 148: setp.le.s32
 			c2t := int32(v1) <= int32(r34[l])
@@ -9003,15 +9074,17 @@ func sort8Block23Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 152, 153, 154, 155: one pass over a full warp's lanes
 	{
 		p15 := w.P[15]
 		p15n := uint32(0)
 		for l := range 32 {
 			// 152: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r39[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r39[l]))
 			// 153: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r40[l] = v1
 			// 154: setp.le.s32
 			c2t := int32(v1) <= int32(r34[l])
@@ -9185,11 +9258,12 @@ func sort8Block24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 158, 159: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 158: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r40[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r40[l]))
 			// 159: add.u64
 			v1 := uint64(uint64(r0[l]) + uint64(k0))
 			r36[l] = v1
@@ -9296,15 +9370,17 @@ func sort8Block25Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 169, 170, 171, 172: one pass over a full warp's lanes
 	{
 		p17 := w.P[17]
 		p17n := uint32(0)
 		for l := range 32 {
 			// 169: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r43[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r43[l]))
 			// 170: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r45[l] = v1
 			// 171: setp.le.s32
 			c2t := int32(v1) <= int32(r42[l])
@@ -9494,15 +9570,17 @@ func sort8Block26Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 175, 176, 177, 178: one pass over a full warp's lanes
 	{
 		p18 := w.P[18]
 		p18n := uint32(0)
 		for l := range 32 {
 			// 175: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r45[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r45[l]))
 			// 176: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r46[l] = v1
 			// 177: setp.le.s32
 			c2t := int32(v1) <= int32(r42[l])
@@ -9692,15 +9770,17 @@ func sort8Block27Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 181, 182, 183, 184: one pass over a full warp's lanes
 	{
 		p19 := w.P[19]
 		p19n := uint32(0)
 		for l := range 32 {
 			// 181: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r46[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r46[l]))
 			// 182: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r47[l] = v1
 			// 183: setp.le.s32
 			c2t := int32(v1) <= int32(r42[l])
@@ -9890,15 +9970,17 @@ func sort8Block28Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 187, 188, 189, 190: one pass over a full warp's lanes
 	{
 		p20 := w.P[20]
 		p20n := uint32(0)
 		for l := range 32 {
 			// 187: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r47[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r47[l]))
 			// 188: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r48[l] = v1
 			// 189: setp.le.s32
 			c2t := int32(v1) <= int32(r42[l])
@@ -10088,15 +10170,17 @@ func sort8Block29Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 193, 194, 195, 196: one pass over a full warp's lanes
 	{
 		p21 := w.P[21]
 		p21n := uint32(0)
 		for l := range 32 {
 			// 193: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r48[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r48[l]))
 			// 194: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r49[l] = v1
 			// 195: setp.le.s32
 			c2t := int32(v1) <= int32(r42[l])
@@ -10270,11 +10354,12 @@ func sort8Block30Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 199, 200: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 199: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r49[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r49[l]))
 			// 200: add.u64
 			v1 := uint64(uint64(r0[l]) + uint64(k0))
 			r44[l] = v1
@@ -10381,15 +10466,17 @@ func sort8Block31Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 211, 212, 213, 214: one pass over a full warp's lanes
 	{
 		p23 := w.P[23]
 		p23n := uint32(0)
 		for l := range 32 {
 			// 211: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r53[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r53[l]))
 			// 212: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r55[l] = v1
 			// 213: setp.le.s32
 			c2t := int32(v1) <= int32(r52[l])
@@ -10579,15 +10666,17 @@ func sort8Block32Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 217, 218, 219, 220: one pass over a full warp's lanes
 	{
 		p24 := w.P[24]
 		p24n := uint32(0)
 		for l := range 32 {
 			// 217: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r55[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r55[l]))
 			// 218: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r56[l] = v1
 			// 219: setp.le.s32
 			c2t := int32(v1) <= int32(r52[l])
@@ -10777,15 +10866,17 @@ func sort8Block33Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 223, 224, 225, 226: one pass over a full warp's lanes
 	{
 		p25 := w.P[25]
 		p25n := uint32(0)
 		for l := range 32 {
 			// 223: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r56[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r56[l]))
 			// 224: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r57[l] = v1
 			// 225: setp.le.s32
 			c2t := int32(v1) <= int32(r52[l])
@@ -10975,15 +11066,17 @@ func sort8Block34Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 229, 230, 231, 232: one pass over a full warp's lanes
 	{
 		p26 := w.P[26]
 		p26n := uint32(0)
 		for l := range 32 {
 			// 229: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r57[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r57[l]))
 			// 230: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r58[l] = v1
 			// 231: setp.le.s32
 			c2t := int32(v1) <= int32(r52[l])
@@ -11173,15 +11266,17 @@ func sort8Block35Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 235, 236, 237, 238: one pass over a full warp's lanes
 	{
 		p27 := w.P[27]
 		p27n := uint32(0)
 		for l := range 32 {
 			// 235: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r58[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r58[l]))
 			// 236: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r59[l] = v1
 			// 237: setp.le.s32
 			c2t := int32(v1) <= int32(r52[l])
@@ -11371,15 +11466,17 @@ func sort8Block36Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 241, 242, 243, 244: one pass over a full warp's lanes
 	{
 		p28 := w.P[28]
 		p28n := uint32(0)
 		for l := range 32 {
 			// 241: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r59[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r59[l]))
 			// 242: ld.u32
-			v1 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v1 := runtime.Load32(fa1, uint64(l)<<2)
 			r60[l] = v1
 			// 243: setp.le.s32
 			c2t := int32(v1) <= int32(r52[l])
@@ -11553,11 +11650,12 @@ func sort8Block37Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 247, 248: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 247: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r60[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r60[l]))
 			// 248: add.u64
 			v1 := uint64(uint64(r0[l]) + uint64(k0))
 			r54[l] = v1

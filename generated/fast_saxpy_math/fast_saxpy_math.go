@@ -677,6 +677,9 @@ func saxpyTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 27, 28, 37, 38, 39, 40, 41, 42, 43: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -695,9 +698,9 @@ func saxpyTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(u7) + uint64(v18))
 			_ = v20
 			// 40: ld.global.nc.f32
-			v21 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v21 := runtime.Load32(fa0, uint64(l)<<2)
 			// 41: ld.global.f32
-			v22 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v22 := runtime.Load32(fa1, uint64(l)<<2)
 			// 42: fma.rn.f32
 			var v23 uint64
 			var v23F float32
@@ -714,7 +717,7 @@ func saxpyTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v23F
 			_ = v23
 			// 43: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v23F))))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(uint64(math.Float32bits(v23F))))
 		}
 	}
 	// 29: setp.ge.s32, whose lanes the check above gave
@@ -907,6 +910,9 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 37, 38, 39, 40, 41, 42, 43: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -919,9 +925,9 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v11 := uint64(uint64(u4) + uint64(v9))
 			_ = v11
 			// 40: ld.global.nc.f32
-			v12 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v12 := runtime.Load32(fa0, uint64(l)<<2)
 			// 41: ld.global.f32
-			v13 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v13 := runtime.Load32(fa1, uint64(l)<<2)
 			// 42: fma.rn.f32
 			var v14 uint64
 			var v14F float32
@@ -938,7 +944,7 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v14F
 			_ = v14
 			// 43: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v14F))))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(uint64(math.Float32bits(v14F))))
 		}
 	}
 	return true
@@ -1507,6 +1513,12 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 68, 69, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1531,12 +1543,12 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v30 := uint64(uint64(u9) + uint64(v29))
 				_ = v30
 				// 87: ld.global.f32
-				v31 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				v31 := runtime.Load32(fa0, uint64(l)<<2)
 				// 88: add.s64
 				v32 := uint64(uint64(u6) + uint64(v29))
 				_ = v32
 				// 89: ld.global.f32
-				v33 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				v33 := runtime.Load32(fa1, uint64(l)<<2)
 				// 90: abs.f32
 				v34 := uint64(isa.AbsF32(uint32(v31)))
 				// 91: sqrt.rn.f32
@@ -1545,7 +1557,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v36 := uint64(uint64(u15) + uint64(v29))
 				_ = v36
 				// 93: st.global.f32
-				runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v35))
+				runtime.Store32(fa2, uint64(l)<<2, uint64(v35))
 				// 94: min.f32
 				v37 := uint64(isa.MinF32(uint32(v31), uint32(v33), false))
 				// 95: max.f32
@@ -1593,7 +1605,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v42 := uint64(uint64(u14) + uint64(v29))
 				_ = v42
 				// 100: st.global.f32
-				runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v41F))))
+				runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v41F))))
 				// 101: mul.f32
 				v43F := isa.CanonF32(math.Float32frombits(uint32(v31)) * math.Float32frombits(uint32(v31)))
 				v43 := uint64(math.Float32bits(v43F))
@@ -1617,7 +1629,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v46 := uint64(uint64(u13) + uint64(v29))
 				_ = v46
 				// 105: st.global.f32
-				runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v45))
+				runtime.Store32(fa4, uint64(l)<<2, uint64(v45))
 				// 106: fma.rn.f32
 				var v47 uint64
 				var v47F float32
@@ -1641,7 +1653,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v50 := uint64(uint64(u12) + uint64(v29))
 				_ = v50
 				// 110: st.global.f32
-				runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v49))
+				runtime.Store32(fa5, uint64(l)<<2, uint64(v49))
 			}
 		}
 	}
@@ -1961,6 +1973,12 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110: one pass over a full warp's lanes
 	{
 		{
@@ -1979,12 +1997,12 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v21 := uint64(uint64(u6) + uint64(v20))
 				_ = v21
 				// 87: ld.global.f32
-				v22 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				v22 := runtime.Load32(fa0, uint64(l)<<2)
 				// 88: add.s64
 				v23 := uint64(uint64(u3) + uint64(v20))
 				_ = v23
 				// 89: ld.global.f32
-				v24 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				v24 := runtime.Load32(fa1, uint64(l)<<2)
 				// 90: abs.f32
 				v25 := uint64(isa.AbsF32(uint32(v22)))
 				// 91: sqrt.rn.f32
@@ -1993,7 +2011,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v27 := uint64(uint64(u12) + uint64(v20))
 				_ = v27
 				// 93: st.global.f32
-				runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v26))
+				runtime.Store32(fa2, uint64(l)<<2, uint64(v26))
 				// 94: min.f32
 				v28 := uint64(isa.MinF32(uint32(v22), uint32(v24), false))
 				// 95: max.f32
@@ -2041,7 +2059,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v33 := uint64(uint64(u11) + uint64(v20))
 				_ = v33
 				// 100: st.global.f32
-				runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v32F))))
+				runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v32F))))
 				// 101: mul.f32
 				v34F := isa.CanonF32(math.Float32frombits(uint32(v22)) * math.Float32frombits(uint32(v22)))
 				v34 := uint64(math.Float32bits(v34F))
@@ -2065,7 +2083,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v37 := uint64(uint64(u10) + uint64(v20))
 				_ = v37
 				// 105: st.global.f32
-				runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v36))
+				runtime.Store32(fa4, uint64(l)<<2, uint64(v36))
 				// 106: fma.rn.f32
 				var v38 uint64
 				var v38F float32
@@ -2089,7 +2107,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v41 := uint64(uint64(u9) + uint64(v20))
 				_ = v41
 				// 110: st.global.f32
-				runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v40))
+				runtime.Store32(fa5, uint64(l)<<2, uint64(v40))
 			}
 		}
 	}

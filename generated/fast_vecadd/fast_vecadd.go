@@ -412,6 +412,9 @@ func vecaddTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 27, 28, 38, 39, 40, 41, 42, 43, 44, 45: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -433,16 +436,16 @@ func vecaddTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u8) + uint64(v20))
 			_ = v23
 			// 42: ld.global.f32
-			v24 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v24 := runtime.Load32(fa0, uint64(l)<<2)
 			// 43: ld.global.f32
-			v25 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v25 := runtime.Load32(fa1, uint64(l)<<2)
 			// 44: add.f32
 			v26F := isa.CanonF32(math.Float32frombits(uint32(v24)) + math.Float32frombits(uint32(v25)))
 			v26 := uint64(math.Float32bits(v26F))
 			_ = v26F
 			_ = v26
 			// 45: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v26F))))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(uint64(math.Float32bits(v26F))))
 		}
 	}
 	// 29: setp.ge.s32, whose lanes the check above gave
@@ -640,6 +643,9 @@ func vecaddBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -655,16 +661,16 @@ func vecaddBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u5) + uint64(v11))
 			_ = v14
 			// 42: ld.global.f32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			// 43: ld.global.f32
-			v16 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v16 := runtime.Load32(fa1, uint64(l)<<2)
 			// 44: add.f32
 			v17F := isa.CanonF32(math.Float32frombits(uint32(v15)) + math.Float32frombits(uint32(v16)))
 			v17 := uint64(math.Float32bits(v17F))
 			_ = v17F
 			_ = v17
 			// 45: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v17F))))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(uint64(math.Float32bits(v17F))))
 		}
 	}
 	return true

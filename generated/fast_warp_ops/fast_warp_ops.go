@@ -1576,6 +1576,7 @@ func warpReduceSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 25, 26, 27, 28, 29: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1593,7 +1594,7 @@ func warpReduceSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u2) + uint64(v13))
 			_ = v14
 			// 29: ld.global.u32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			r8[l] = v15
 		}
 	}
@@ -1923,6 +1924,7 @@ func warpReduceSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 45, 46, 47, 48, 49, 50, 51, 52: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1942,7 +1944,7 @@ func warpReduceSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint64(u2) + uint64(v14))
 			_ = v15
 			// 52: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v9))
 		}
 	}
 	return true
@@ -2191,6 +2193,7 @@ func warpAllreduceMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 74, 75, 76, 77, 78: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2207,7 +2210,7 @@ func warpAllreduceMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v16 := uint64(uint64(u3) + uint64(v15))
 			_ = v16
 			// 78: ld.global.f32
-			v17 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v17 := runtime.Load32(fa0, uint64(l)<<2)
 			r10[l] = v17
 		}
 	}
@@ -2655,6 +2658,7 @@ func warpScanBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 111, 112, 113, 114, 115, 116: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2674,7 +2678,7 @@ func warpScanBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(u3) + uint64(v16))
 			_ = v17
 			// 116: ld.global.u32
-			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v18 := runtime.Load32(fa0, uint64(l)<<2)
 			r11[l] = v18
 		}
 	}
@@ -3261,6 +3265,7 @@ func warpBroadcastBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 158, 159, 160, 161, 162, 163: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -3277,7 +3282,7 @@ func warpBroadcastBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v16 := uint64(uint64(u3) + uint64(v15))
 			_ = v16
 			// 162: ld.global.u32
-			v17 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v17 := runtime.Load32(fa0, uint64(l)<<2)
 			r10[l] = v17
 			// 163: and.b32
 			v18 := uint64(uint32(v17) & uint32(k1))
@@ -3671,6 +3676,7 @@ func warpVotesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 194, 195, 196, 197, 198, 199, 200: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
@@ -3692,7 +3698,7 @@ func warpVotesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v21 := uint64(uint64(u2) + uint64(v20))
 			_ = v21
 			// 199: ld.global.u32
-			v22 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v22 := runtime.Load32(fa0, uint64(l)<<2)
 			// 200: setp.gt.s32
 			c23t := int32(v22) > int32(k1)
 			c23 := c23t
@@ -4217,6 +4223,7 @@ func warpVotesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 208, 209, 210, 211, 212, 213, 214, 215: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -4236,7 +4243,7 @@ func warpVotesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v16 := uint64(uint64(u2) + uint64(v15))
 			_ = v16
 			// 215: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r16[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r16[l]))
 		}
 	}
 	return true

@@ -473,6 +473,12 @@ func minmaxNanTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 27, 28, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -488,12 +494,12 @@ func minmaxNanTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u8) + uint64(v22))
 			_ = v23
 			// 40: ld.global.f32
-			v24 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v24 := runtime.Load32(fa0, uint64(l)<<2)
 			// 41: add.s64
 			v25 := uint64(uint64(u6) + uint64(v22))
 			_ = v25
 			// 42: ld.global.f32
-			v26 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v26 := runtime.Load32(fa1, uint64(l)<<2)
 			// 43: min.NaN.f32
 			v27 := uint64(isa.MinF32(uint32(v24), uint32(v26), true))
 			// 44: shl.b32
@@ -504,15 +510,15 @@ func minmaxNanTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v30 := uint64(uint64(u9) + uint64(v29))
 			_ = v30
 			// 47: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v27))
 			// 48: ld.global.f32
-			v31 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v31 := runtime.Load32(fa3, uint64(l)<<2)
 			// 49: ld.global.f32
-			v32 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v32 := runtime.Load32(fa4, uint64(l)<<2)
 			// 50: max.NaN.f32
 			v33 := uint64(isa.MaxF32(uint32(v31), uint32(v32), true))
 			// 51: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v33))
 		}
 	}
 	// 29: setp.ge.s32, whose lanes the check above gave
@@ -754,6 +760,12 @@ func minmaxNanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -763,12 +775,12 @@ func minmaxNanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u5) + uint64(v13))
 			_ = v14
 			// 40: ld.global.f32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			// 41: add.s64
 			v16 := uint64(uint64(u3) + uint64(v13))
 			_ = v16
 			// 42: ld.global.f32
-			v17 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v17 := runtime.Load32(fa1, uint64(l)<<2)
 			// 43: min.NaN.f32
 			v18 := uint64(isa.MinF32(uint32(v15), uint32(v17), true))
 			// 44: shl.b32
@@ -779,15 +791,15 @@ func minmaxNanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v21 := uint64(uint64(u6) + uint64(v20))
 			_ = v21
 			// 47: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v18))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v18))
 			// 48: ld.global.f32
-			v22 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v22 := runtime.Load32(fa3, uint64(l)<<2)
 			// 49: ld.global.f32
-			v23 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v23 := runtime.Load32(fa4, uint64(l)<<2)
 			// 50: max.NaN.f32
 			v24 := uint64(isa.MaxF32(uint32(v22), uint32(v23), true))
 			// 51: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v24))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v24))
 		}
 	}
 	return true

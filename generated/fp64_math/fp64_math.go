@@ -904,6 +904,10 @@ func dnormTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb1 && fb3+256 > fb1 && fb1+256 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 27, 28, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -925,12 +929,12 @@ func dnormTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v23 := uint64(uint64(u8) + uint64(v22))
 				_ = v23
 				// 40: ld.global.f64
-				v24 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+				v24 := runtime.Load64(fa0, uint64(l)<<3)
 				// 41: add.s64
 				v25 := uint64(uint64(u6) + uint64(v22))
 				_ = v25
 				// 42: ld.global.f64
-				v26 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+				v26 := runtime.Load64(fa1, uint64(l)<<3)
 				// 43: mul.f64
 				v27 := isa.MulF64RN(v26, v26)
 				v24_s[l] = v24
@@ -960,7 +964,7 @@ func dnormTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v32 := uint64(uint64(u9) + uint64(v31))
 				_ = v32
 				// 49: st.global.f64
-				runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v29))
+				runtime.Store64(fa2, uint64(l)<<3, uint64(v29))
 				// 50: min.f64
 				v33 := isa.MinF64(v24, v26, false)
 				// 51: abs.f64
@@ -970,7 +974,7 @@ func dnormTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				// 53: div.rn.f64
 				v36 := isa.DivF64(v33, v35, isa.RN)
 				// 54: st.global.f64
-				runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v36))
+				runtime.Store64(fa3, uint64(l)<<3, uint64(v36))
 			}
 		}
 	}
@@ -1190,6 +1194,10 @@ func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb1 && fb3+256 > fb1 && fb1+256 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54: one pass over a full warp's lanes
 	{
 		{
@@ -1204,12 +1212,12 @@ func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v14 := uint64(uint64(u5) + uint64(v13))
 				_ = v14
 				// 40: ld.global.f64
-				v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+				v15 := runtime.Load64(fa0, uint64(l)<<3)
 				// 41: add.s64
 				v16 := uint64(uint64(u3) + uint64(v13))
 				_ = v16
 				// 42: ld.global.f64
-				v17 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+				v17 := runtime.Load64(fa1, uint64(l)<<3)
 				// 43: mul.f64
 				v18 := isa.MulF64RN(v17, v17)
 				v15_s[l] = v15
@@ -1237,7 +1245,7 @@ func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v23 := uint64(uint64(u6) + uint64(v22))
 				_ = v23
 				// 49: st.global.f64
-				runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v20))
+				runtime.Store64(fa2, uint64(l)<<3, uint64(v20))
 				// 50: min.f64
 				v24 := isa.MinF64(v15, v17, false)
 				// 51: abs.f64
@@ -1247,7 +1255,7 @@ func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				// 53: div.rn.f64
 				v27 := isa.DivF64(v24, v26, isa.RN)
 				// 54: st.global.f64
-				runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v27))
+				runtime.Store64(fa3, uint64(l)<<3, uint64(v27))
 			}
 		}
 	}
@@ -2093,6 +2101,7 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 130, 131, 132: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2102,7 +2111,7 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r9[l]) + uint64(v3))
 			_ = v4
 			// 132: st.global.f64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r14[l]))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(r14[l]))
 		}
 	}
 	return true
@@ -2263,6 +2272,7 @@ func newtonSqrtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 86, 87, 88, 89, 90, 91: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -2277,7 +2287,7 @@ func newtonSqrtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint64(u4) + uint64(v9))
 			_ = v10
 			// 89: ld.global.f64
-			v11 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v11 := runtime.Load64(fa0, uint64(l)<<3)
 			r13[l] = v11
 			// 90: setp.lt.s32
 			c12t := int32(u1) < int32(k1)

@@ -3015,6 +3015,9 @@ func vaddOmpFn0Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 115, 116, 117, 118, 119, 120, 121, 122, 123: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -3030,16 +3033,16 @@ func vaddOmpFn0Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r3[l]) + uint64(r8[l]))
 			_ = v6
 			// 118: ld.f32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			// 119: ld.f32
-			v8 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v8 := runtime.Load32(fa1, uint64(l)<<2)
 			// 120: add.f32
 			v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) + math.Float32frombits(uint32(v8)))
 			v9 := uint64(math.Float32bits(v9F))
 			_ = v9F
 			_ = v9
 			// 121: st.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v9F))))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(uint64(math.Float32bits(v9F))))
 			// 122: add.u64
 			v10 := uint64(uint64(r8[l]) + uint64(k0))
 			r8[l] = v10
@@ -4439,13 +4442,15 @@ func scaleRowsOmpFn0Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 277, 278, 279, 280, 281: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 277: ld.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 278: fma.rn.f32
 			var v2 uint64
 			var v2F float32
@@ -4462,7 +4467,7 @@ func scaleRowsOmpFn0Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v2F
 			_ = v2
 			// 279: st.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(uint64(math.Float32bits(v2F))))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(uint64(math.Float32bits(v2F))))
 			// 280: add.u64
 			v3 := uint64(uint64(r11[l]) + uint64(k0))
 			r11[l] = v3
@@ -5705,6 +5710,7 @@ func countPositiveOmpFn0Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 406, 407, 408, 409, 410, 411: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -5713,7 +5719,7 @@ func countPositiveOmpFn0Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p2n := uint32(0)
 		for l := range 32 {
 			// 406: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 407: setp.gt.s32
 			c2t := int32(v1) > int32(k0)
 			c2 := c2t
@@ -6438,6 +6444,7 @@ func countPositiveOmpFn0Block28Warp(w *runtime.Warp, m uint32, budget int) bool 
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 431, 432, 433: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -6445,7 +6452,7 @@ func countPositiveOmpFn0Block28Warp(w *runtime.Warp, m uint32, budget int) bool 
 			v1 := uint64(uint32(r21[l]) + uint32(r20[l]))
 			r22[l] = v1
 			// 432: ld.u64
-			v2 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v2 := runtime.Load64(fa0, uint64(l)<<3)
 			r9[l] = v2
 			// 433: mov.u32
 			v3 := uint64(k0)

@@ -4194,6 +4194,7 @@ func classifyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 109, 110, 111, 112: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -4205,7 +4206,7 @@ func classifyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(u1) + uint64(v6))
 			_ = v7
 			// 112: ld.u32
-			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v8 := runtime.Load32(fa0, uint64(l)<<2)
 			r2[l] = v8
 		}
 	}
@@ -7513,13 +7514,14 @@ func meanBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 476, 477, 478, 479: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 476: ld.f64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 477: add.f64
 			v2 := isa.AddF64RN(r3[l], v1)
 			r3[l] = v2
@@ -8920,6 +8922,8 @@ func primeWindowBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 648, 649, 650, 651, 652, 653, 654, 655, 656: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
@@ -8935,9 +8939,9 @@ func primeWindowBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(r23[l]) + uint64(v7))
 			_ = v8
 			// 652: ld.u32
-			v9 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v9 := runtime.Load32(fa0, uint64(l)<<2)
 			// 653: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v9))
 			// 654: add.u32
 			v10 := uint64(uint32(r11[l]) + uint32(k2))
 			r11[l] = v10
@@ -9138,6 +9142,7 @@ func primeWindowBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 661, 662, 663, 664, 665, 666: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -9146,7 +9151,7 @@ func primeWindowBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 661: add.u32
 			v1 := uint64(uint32(r15[l]) + uint32(r15[l]))
 			// 662: ld.u32
-			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v2 := runtime.Load32(fa0, uint64(l)<<2)
 			// 663: vadd.u32.u32.u32.add
 			v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r15[l]), uint32(v1), uint32(v2)))
 			r15[l] = v3

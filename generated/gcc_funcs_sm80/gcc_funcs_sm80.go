@@ -4179,6 +4179,7 @@ func classifyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 109, 110, 111, 112: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -4190,7 +4191,7 @@ func classifyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(u1) + uint64(v6))
 			_ = v7
 			// 112: ld.u32
-			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v8 := runtime.Load32(fa0, uint64(l)<<2)
 			r2[l] = v8
 		}
 	}
@@ -7498,13 +7499,14 @@ func meanBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 476, 477, 478, 479: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 476: ld.f64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 477: add.f64
 			v2 := isa.AddF64RN(r3[l], v1)
 			r3[l] = v2
@@ -8847,6 +8849,8 @@ func primeWindowBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 635, 636, 637, 638, 639, 640, 641, 642, 643: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
@@ -8862,9 +8866,9 @@ func primeWindowBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(r17[l]) + uint64(v7))
 			_ = v8
 			// 639: ld.u32
-			v9 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v9 := runtime.Load32(fa0, uint64(l)<<2)
 			// 640: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v9))
 			// 641: add.u32
 			v10 := uint64(uint32(r5[l]) + uint32(k2))
 			r5[l] = v10
@@ -9065,6 +9069,7 @@ func primeWindowBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 648, 649, 650, 651, 652, 653: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -9073,7 +9078,7 @@ func primeWindowBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 648: add.u32
 			v1 := uint64(uint32(r9[l]) + uint32(r9[l]))
 			// 649: ld.u32
-			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v2 := runtime.Load32(fa0, uint64(l)<<2)
 			// 650: vadd.u32.u32.u32.add
 			v3 := uint64(isa.Video(isa.VideoAdd, isa.VideoSecAdd, false, false, false, false, uint32(r9[l]), uint32(v1), uint32(v2)))
 			r9[l] = v3

@@ -1116,6 +1116,20 @@ func halfOpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb13 != fb3 && fb13+128 > fb3 && fb3+128 > fb13 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
 	// PTX lines 31, 32, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1131,17 +1145,17 @@ func halfOpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v33 := uint64(uint64(u13) + uint64(v32))
 			_ = v33
 			// 50: ld.global.b16
-			v34 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v34 := runtime.Load16(fa0, uint64(l)<<1)
 			// 51: add.s64
 			v35 := uint64(uint64(u12) + uint64(v32))
 			_ = v35
 			// 52: ld.global.b16
-			v36 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			v36 := runtime.Load16(fa1, uint64(l)<<1)
 			// 53: add.s64
 			v37 := uint64(uint64(u9) + uint64(v32))
 			_ = v37
 			// 54: ld.global.b16
-			v38 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v38 := runtime.Load16(fa2, uint64(l)<<1)
 			// 55: add.f16
 			v39h0 := v34
 			v39h1 := v36
@@ -1181,7 +1195,7 @@ func halfOpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v48 := uint64(uint64(u6) + uint64(v47))
 			_ = v48
 			// 65: ld.global.f32
-			v49 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v49 := runtime.Load32(fa3, uint64(l)<<2)
 			// 66: cvt.rn.f16.f32
 			v50s := v49
 			v50 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v50s)))), isa.RN))
@@ -1193,23 +1207,23 @@ func halfOpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v53 := uint64(uint64(u15) + uint64(v52))
 			_ = v53
 			// 70: st.global.b16
-			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v39))
+			runtime.Store16(fa4, uint64(l)<<1, uint64(v39))
 			// 71: st.global.b16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v40))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v40))
 			// 72: st.global.b16
-			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v41))
+			runtime.Store16(fa6, uint64(l)<<1, uint64(v41))
 			// 73: st.global.b16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v42))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v42))
 			// 74: st.global.b16
-			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v43))
+			runtime.Store16(fa8, uint64(l)<<1, uint64(v43))
 			// 75: st.global.b16
-			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v44))
+			runtime.Store16(fa9, uint64(l)<<1, uint64(v44))
 			// 76: st.global.b16
-			runtime.Store16(fp10, fo10+uint64(l)<<1, uint64(v45))
+			runtime.Store16(fa10, uint64(l)<<1, uint64(v45))
 			// 77: st.global.b16
-			runtime.Store16(fp11, fo11+uint64(l)<<1, uint64(v46))
+			runtime.Store16(fa11, uint64(l)<<1, uint64(v46))
 			// 78: st.global.b16
-			runtime.Store16(fp12, fo12+uint64(l)<<1, uint64(v50))
+			runtime.Store16(fa12, uint64(l)<<1, uint64(v50))
 			// 79: cvt.f32.f16
 			v54s := v34
 			v54 := uint64(isa.F16ToF32(uint16(v54s)))
@@ -1217,7 +1231,7 @@ func halfOpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v55 := uint64(uint64(u14) + uint64(v47))
 			_ = v55
 			// 81: st.global.f32
-			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v54))
+			runtime.Store32(fa13, uint64(l)<<2, uint64(v54))
 		}
 	}
 	// 33: setp.ge.s32, whose lanes the check above gave
@@ -1806,6 +1820,20 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb13 != fb3 && fb13+128 > fb3 && fb3+128 > fb13 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
 	// PTX lines 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1815,17 +1843,17 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u10) + uint64(v23))
 			_ = v24
 			// 50: ld.global.b16
-			v25 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v25 := runtime.Load16(fa0, uint64(l)<<1)
 			// 51: add.s64
 			v26 := uint64(uint64(u9) + uint64(v23))
 			_ = v26
 			// 52: ld.global.b16
-			v27 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			v27 := runtime.Load16(fa1, uint64(l)<<1)
 			// 53: add.s64
 			v28 := uint64(uint64(u6) + uint64(v23))
 			_ = v28
 			// 54: ld.global.b16
-			v29 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v29 := runtime.Load16(fa2, uint64(l)<<1)
 			// 55: add.f16
 			v30h0 := v25
 			v30h1 := v27
@@ -1865,7 +1893,7 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v39 := uint64(uint64(u3) + uint64(v38))
 			_ = v39
 			// 65: ld.global.f32
-			v40 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v40 := runtime.Load32(fa3, uint64(l)<<2)
 			// 66: cvt.rn.f16.f32
 			v41s := v40
 			v41 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v41s)))), isa.RN))
@@ -1877,23 +1905,23 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v44 := uint64(uint64(u12) + uint64(v43))
 			_ = v44
 			// 70: st.global.b16
-			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v30))
+			runtime.Store16(fa4, uint64(l)<<1, uint64(v30))
 			// 71: st.global.b16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v31))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v31))
 			// 72: st.global.b16
-			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v32))
+			runtime.Store16(fa6, uint64(l)<<1, uint64(v32))
 			// 73: st.global.b16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v33))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v33))
 			// 74: st.global.b16
-			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v34))
+			runtime.Store16(fa8, uint64(l)<<1, uint64(v34))
 			// 75: st.global.b16
-			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v35))
+			runtime.Store16(fa9, uint64(l)<<1, uint64(v35))
 			// 76: st.global.b16
-			runtime.Store16(fp10, fo10+uint64(l)<<1, uint64(v36))
+			runtime.Store16(fa10, uint64(l)<<1, uint64(v36))
 			// 77: st.global.b16
-			runtime.Store16(fp11, fo11+uint64(l)<<1, uint64(v37))
+			runtime.Store16(fa11, uint64(l)<<1, uint64(v37))
 			// 78: st.global.b16
-			runtime.Store16(fp12, fo12+uint64(l)<<1, uint64(v41))
+			runtime.Store16(fa12, uint64(l)<<1, uint64(v41))
 			// 79: cvt.f32.f16
 			v45s := v25
 			v45 := uint64(isa.F16ToF32(uint16(v45s)))
@@ -1901,7 +1929,7 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v46 := uint64(uint64(u11) + uint64(v38))
 			_ = v46
 			// 81: st.global.f32
-			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v45))
+			runtime.Store32(fa13, uint64(l)<<2, uint64(v45))
 		}
 	}
 	return true
@@ -2990,6 +3018,10 @@ func packHalf2Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 103, 104, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -3005,12 +3037,12 @@ func packHalf2Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u8) + uint64(v22))
 			_ = v23
 			// 116: ld.global.f32
-			v24 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v24 := runtime.Load32(fa0, uint64(l)<<2)
 			// 117: add.s64
 			v25 := uint64(uint64(u6) + uint64(v22))
 			_ = v25
 			// 118: ld.global.f32
-			v26 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v26 := runtime.Load32(fa1, uint64(l)<<2)
 			// 119: cvt.rn.f16x2.f32
 			v27 := uint64(isa.NarrowF32(uint32(v26), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v24), false, isa.RN, false, false))
 			// 120: shl.b32
@@ -3021,11 +3053,11 @@ func packHalf2Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v30 := uint64(uint64(u9) + uint64(v29))
 			_ = v30
 			// 123: st.global.b32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v27))
 			// 124: cvt.rn.bf16x2.f32
 			v31 := uint64(isa.NarrowF32(uint32(v26), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v24), true, isa.RN, false, false))
 			// 125: st.global.b32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v31))
 		}
 	}
 	// 105: setp.ge.s32, whose lanes the check above gave
@@ -3243,6 +3275,10 @@ func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb1 && fb3+128 > fb1 && fb1+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3252,12 +3288,12 @@ func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u5) + uint64(v13))
 			_ = v14
 			// 116: ld.global.f32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			// 117: add.s64
 			v16 := uint64(uint64(u3) + uint64(v13))
 			_ = v16
 			// 118: ld.global.f32
-			v17 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v17 := runtime.Load32(fa1, uint64(l)<<2)
 			// 119: cvt.rn.f16x2.f32
 			v18 := uint64(isa.NarrowF32(uint32(v17), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v15), false, isa.RN, false, false))
 			// 120: shl.b32
@@ -3268,11 +3304,11 @@ func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v21 := uint64(uint64(u6) + uint64(v20))
 			_ = v21
 			// 123: st.global.b32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v18))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v18))
 			// 124: cvt.rn.bf16x2.f32
 			v22 := uint64(isa.NarrowF32(uint32(v17), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v15), true, isa.RN, false, false))
 			// 125: st.global.b32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v22))
 		}
 	}
 	return true

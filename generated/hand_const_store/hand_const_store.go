@@ -646,6 +646,7 @@ func genericStoreBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 34: mov.u64, warp-uniform
 	u8 := uint64((w.GlobalVar(0) + k1))
 	// PTX line 35: cvta.const.u64, warp-uniform
@@ -662,7 +663,7 @@ func genericStoreBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint64(u9) + uint64(v7))
 			_ = v10
 			// 37: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v6))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v6))
 		}
 	}
 	return true
@@ -829,6 +830,7 @@ func globalStoreTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 47, 53: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -836,7 +838,7 @@ func globalStoreTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 47: mov.u32
 			v5 := uint64(uint64(tid0[l]))
 			// 53: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v5))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v5))
 		}
 	}
 	// 48: setp.ne.u32, whose lanes the check above gave
@@ -928,11 +930,12 @@ func globalStoreBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 53: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 53: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r0[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r0[l]))
 		}
 	}
 	return true

@@ -1351,6 +1351,7 @@ func copiesBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 31, 32, 33, 34: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
@@ -1360,7 +1361,7 @@ func copiesBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v2 := uint64(uint32(r3[l]) + uint32(r4[l]))
 			_ = v2
 			// 32: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(k0))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(k0))
 			// 33: add.u32
 			v3 := uint64(uint32(r4[l]) + uint32(k1))
 			r4[l] = v3
@@ -1507,6 +1508,8 @@ func copiesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 80, 81, 82, 83, 84, 85, 86: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
@@ -1516,14 +1519,14 @@ func copiesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint32(r3[l]) + uint32(r4[l]))
 			_ = v4
 			// 81: ld.shared.u32
-			v5 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v5 := runtime.Load32(fa0, uint64(l)<<2)
 			// 82: cvt.u64.u32
 			v6 := uint64(uint64(uint32(r4[l])))
 			// 83: add.s64
 			v7 := uint64(uint64(r0[l]) + uint64(v6))
 			_ = v7
 			// 84: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v5))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v5))
 			// 85: add.u32
 			v8 := uint64(uint32(r4[l]) + uint32(k0))
 			r4[l] = v8

@@ -2230,6 +2230,39 @@ func cvtSatIntBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb32 != fb0 && fb32+256 > fb0 && fb0+256 > fb32 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
+	fa18 := runtime.Offset(fp18, fo18)
+	fa19 := runtime.Offset(fp19, fo19)
+	fa20 := runtime.Offset(fp20, fo20)
+	fa21 := runtime.Offset(fp21, fo21)
+	fa22 := runtime.Offset(fp22, fo22)
+	fa23 := runtime.Offset(fp23, fo23)
+	fa24 := runtime.Offset(fp24, fo24)
+	fa25 := runtime.Offset(fp25, fo25)
+	fa26 := runtime.Offset(fp26, fo26)
+	fa27 := runtime.Offset(fp27, fo27)
+	fa28 := runtime.Offset(fp28, fo28)
+	fa29 := runtime.Offset(fp29, fo29)
+	fa30 := runtime.Offset(fp30, fo30)
+	fa31 := runtime.Offset(fp31, fo31)
+	fa32 := runtime.Offset(fp32, fo32)
 	// PTX lines 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2252,7 +2285,7 @@ func cvtSatIntBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(u2) + uint64(v16))
 			_ = v17
 			// 26: ld.global.u64
-			v18 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v18 := runtime.Load64(fa0, uint64(l)<<3)
 			// 27: cvt.u32.u64
 			v19 := uint64(uint32(uint64(v18)))
 			// 28: cvt.sat.s8.s32
@@ -2260,179 +2293,179 @@ func cvtSatIntBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			cs21 = min(max(cs21, int64(-128)), int64(127))
 			v20 := uint64(uint32(int32(int8(cs21))))
 			// 29: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v20))
 			// 30: cvt.sat.u8.s32
 			cs23 := uint64(max(int64(int32(v19)), int64(0)))
 			cs23 = min(cs23, uint64(0xff))
 			v22 := uint64(uint8(cs23))
 			// 31: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v22))
 			// 32: cvt.sat.s16.s32
 			cs25 := int64(int32(v19))
 			cs25 = min(max(cs25, int64(-32768)), int64(32767))
 			v24 := uint64(uint32(int32(int16(cs25))))
 			// 33: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v24))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v24))
 			// 34: cvt.sat.u16.s32
 			cs27 := uint64(max(int64(int32(v19)), int64(0)))
 			cs27 = min(cs27, uint64(0xffff))
 			v26 := uint64(uint16(cs27))
 			// 35: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v26))
 			// 36: cvt.sat.s32.s32
 			cs29 := int64(int32(v19))
 			cs29 = min(max(cs29, int64(-2147483648)), int64(2147483647))
 			v28 := uint64(uint32(cs29))
 			// 37: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v28))
 			// 38: cvt.sat.u32.s32
 			cs31 := uint64(max(int64(int32(v19)), int64(0)))
 			cs31 = min(cs31, uint64(0xffffffff))
 			v30 := uint64(uint32(cs31))
 			// 39: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v30))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v30))
 			// 40: cvt.sat.s8.u32
 			cs33 := min(uint64(uint32(v19)), uint64(0x7f))
 			v32 := uint64(uint32(int32(int8(cs33))))
 			// 41: st.global.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v32))
 			// 42: cvt.sat.u8.u32
 			cs35 := uint64(uint32(v19))
 			cs35 = min(cs35, uint64(0xff))
 			v34 := uint64(uint8(cs35))
 			// 43: st.global.u32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v34))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v34))
 			// 44: cvt.sat.s16.u32
 			cs37 := min(uint64(uint32(v19)), uint64(0x7fff))
 			v36 := uint64(uint32(int32(int16(cs37))))
 			// 45: st.global.u32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v36))
 			// 46: cvt.sat.u16.u32
 			cs39 := uint64(uint32(v19))
 			cs39 = min(cs39, uint64(0xffff))
 			v38 := uint64(uint16(cs39))
 			// 47: st.global.u32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v38))
 			// 48: cvt.sat.s32.u32
 			cs41 := min(uint64(uint32(v19)), uint64(0x7fffffff))
 			v40 := uint64(uint32(cs41))
 			// 49: st.global.u32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v40))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(v40))
 			// 50: cvt.sat.u32.u32
 			cs43 := uint64(uint32(v19))
 			cs43 = min(cs43, uint64(0xffffffff))
 			v42 := uint64(uint32(cs43))
 			// 51: st.global.u32
-			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v42))
+			runtime.Store32(fa12, uint64(l)<<2, uint64(v42))
 			// 52: cvt.sat.s8.s64
 			cs45 := int64(int64(v18))
 			cs45 = min(max(cs45, int64(-128)), int64(127))
 			v44 := uint64(uint32(int32(int8(cs45))))
 			// 53: st.global.u32
-			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v44))
+			runtime.Store32(fa13, uint64(l)<<2, uint64(v44))
 			// 54: cvt.sat.u8.s64
 			cs47 := uint64(max(int64(int64(v18)), int64(0)))
 			cs47 = min(cs47, uint64(0xff))
 			v46 := uint64(uint8(cs47))
 			// 55: st.global.u32
-			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v46))
+			runtime.Store32(fa14, uint64(l)<<2, uint64(v46))
 			// 56: cvt.sat.s16.s64
 			cs49 := int64(int64(v18))
 			cs49 = min(max(cs49, int64(-32768)), int64(32767))
 			v48 := uint64(uint32(int32(int16(cs49))))
 			// 57: st.global.u32
-			runtime.Store32(fp15, fo15+uint64(l)<<2, uint64(v48))
+			runtime.Store32(fa15, uint64(l)<<2, uint64(v48))
 			// 58: cvt.sat.u16.s64
 			cs51 := uint64(max(int64(int64(v18)), int64(0)))
 			cs51 = min(cs51, uint64(0xffff))
 			v50 := uint64(uint16(cs51))
 			// 59: st.global.u32
-			runtime.Store32(fp16, fo16+uint64(l)<<2, uint64(v50))
+			runtime.Store32(fa16, uint64(l)<<2, uint64(v50))
 			// 60: cvt.sat.s32.s64
 			cs53 := int64(int64(v18))
 			cs53 = min(max(cs53, int64(-2147483648)), int64(2147483647))
 			v52 := uint64(uint32(cs53))
 			// 61: st.global.u32
-			runtime.Store32(fp17, fo17+uint64(l)<<2, uint64(v52))
+			runtime.Store32(fa17, uint64(l)<<2, uint64(v52))
 			// 62: cvt.sat.u32.s64
 			cs55 := uint64(max(int64(int64(v18)), int64(0)))
 			cs55 = min(cs55, uint64(0xffffffff))
 			v54 := uint64(uint32(cs55))
 			// 63: st.global.u32
-			runtime.Store32(fp18, fo18+uint64(l)<<2, uint64(v54))
+			runtime.Store32(fa18, uint64(l)<<2, uint64(v54))
 			// 64: cvt.sat.s8.u64
 			cs57 := min(uint64(uint64(v18)), uint64(0x7f))
 			v56 := uint64(uint32(int32(int8(cs57))))
 			// 65: st.global.u32
-			runtime.Store32(fp19, fo19+uint64(l)<<2, uint64(v56))
+			runtime.Store32(fa19, uint64(l)<<2, uint64(v56))
 			// 66: cvt.sat.u8.u64
 			cs59 := uint64(uint64(v18))
 			cs59 = min(cs59, uint64(0xff))
 			v58 := uint64(uint8(cs59))
 			// 67: st.global.u32
-			runtime.Store32(fp20, fo20+uint64(l)<<2, uint64(v58))
+			runtime.Store32(fa20, uint64(l)<<2, uint64(v58))
 			// 68: cvt.sat.s16.u64
 			cs61 := min(uint64(uint64(v18)), uint64(0x7fff))
 			v60 := uint64(uint32(int32(int16(cs61))))
 			// 69: st.global.u32
-			runtime.Store32(fp21, fo21+uint64(l)<<2, uint64(v60))
+			runtime.Store32(fa21, uint64(l)<<2, uint64(v60))
 			// 70: cvt.sat.u16.u64
 			cs63 := uint64(uint64(v18))
 			cs63 = min(cs63, uint64(0xffff))
 			v62 := uint64(uint16(cs63))
 			// 71: st.global.u32
-			runtime.Store32(fp22, fo22+uint64(l)<<2, uint64(v62))
+			runtime.Store32(fa22, uint64(l)<<2, uint64(v62))
 			// 72: cvt.sat.s32.u64
 			cs65 := min(uint64(uint64(v18)), uint64(0x7fffffff))
 			v64 := uint64(uint32(cs65))
 			// 73: st.global.u32
-			runtime.Store32(fp23, fo23+uint64(l)<<2, uint64(v64))
+			runtime.Store32(fa23, uint64(l)<<2, uint64(v64))
 			// 74: cvt.sat.u32.u64
 			cs67 := uint64(uint64(v18))
 			cs67 = min(cs67, uint64(0xffffffff))
 			v66 := uint64(uint32(cs67))
 			// 75: st.global.u32
-			runtime.Store32(fp24, fo24+uint64(l)<<2, uint64(v66))
+			runtime.Store32(fa24, uint64(l)<<2, uint64(v66))
 			// 76: cvt.sat.s64.s32
 			cs69 := int64(int32(v19))
 			v68 := uint64(uint64(cs69))
 			// 77: st.global.u64
-			runtime.Store64(fp25, fo25+uint64(l)<<3, uint64(v68))
+			runtime.Store64(fa25, uint64(l)<<3, uint64(v68))
 			// 78: cvt.sat.u64.s32
 			cs71 := uint64(max(int64(int32(v19)), int64(0)))
 			v70 := uint64(uint64(cs71))
 			// 79: st.global.u64
-			runtime.Store64(fp26, fo26+uint64(l)<<3, uint64(v70))
+			runtime.Store64(fa26, uint64(l)<<3, uint64(v70))
 			// 80: cvt.sat.s64.u32
 			cs73 := min(uint64(uint32(v19)), uint64(0x7fffffffffffffff))
 			v72 := uint64(uint64(cs73))
 			// 81: st.global.u64
-			runtime.Store64(fp27, fo27+uint64(l)<<3, uint64(v72))
+			runtime.Store64(fa27, uint64(l)<<3, uint64(v72))
 			// 82: cvt.sat.u64.u32
 			cs75 := uint64(uint32(v19))
 			v74 := uint64(uint64(cs75))
 			// 83: st.global.u64
-			runtime.Store64(fp28, fo28+uint64(l)<<3, uint64(v74))
+			runtime.Store64(fa28, uint64(l)<<3, uint64(v74))
 			// 84: cvt.sat.s64.s64
 			cs77 := int64(int64(v18))
 			v76 := uint64(uint64(cs77))
 			// 85: st.global.u64
-			runtime.Store64(fp29, fo29+uint64(l)<<3, uint64(v76))
+			runtime.Store64(fa29, uint64(l)<<3, uint64(v76))
 			// 86: cvt.sat.u64.s64
 			cs79 := uint64(max(int64(int64(v18)), int64(0)))
 			v78 := uint64(uint64(cs79))
 			// 87: st.global.u64
-			runtime.Store64(fp30, fo30+uint64(l)<<3, uint64(v78))
+			runtime.Store64(fa30, uint64(l)<<3, uint64(v78))
 			// 88: cvt.sat.s64.u64
 			cs81 := min(uint64(uint64(v18)), uint64(0x7fffffffffffffff))
 			v80 := uint64(uint64(cs81))
 			// 89: st.global.u64
-			runtime.Store64(fp31, fo31+uint64(l)<<3, uint64(v80))
+			runtime.Store64(fa31, uint64(l)<<3, uint64(v80))
 			// 90: cvt.sat.u64.u64
 			cs83 := uint64(uint64(v18))
 			v82 := uint64(uint64(cs83))
 			// 91: st.global.u64
-			runtime.Store64(fp32, fo32+uint64(l)<<3, uint64(v82))
+			runtime.Store64(fa32, uint64(l)<<3, uint64(v82))
 		}
 	}
 	return true

@@ -1164,6 +1164,7 @@ func writeTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 74, 77: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1171,7 +1172,7 @@ func writeTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 74: mov.u32
 			v3 := uint64(uint64(tid0[l]))
 			// 77: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v3))
 		}
 	}
 	// 75: setp.ne.u32, whose lanes the check above gave
@@ -1264,11 +1265,12 @@ func writeBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 77: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 77: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r1[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r1[l]))
 		}
 	}
 	return true

@@ -1297,6 +1297,7 @@ func kTunedBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 102, 103, 104, 105, 106, 107, 108, 109, 110: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1318,7 +1319,7 @@ func kTunedBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint64(r3[l]) + uint64(v9))
 			_ = v10
 			// 110: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v8))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v8))
 		}
 	}
 	return true

@@ -1122,13 +1122,14 @@ func exitInFuncBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 77, 78: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 77: mad.lo.u32
 			v2 := uint64(uint32(uint32(r7[l])*uint32(k0) + uint32(u1)))
 			// 78: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true

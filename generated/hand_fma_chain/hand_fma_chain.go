@@ -385,6 +385,15 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb8 != fb7 && fb8+128 > fb7 && fb7+128 > fb8 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
 	// PTX line 27: mov.u32, warp-uniform
 	u14 := uint64(uint64(w.CTAID().X))
 	// PTX line 28: mov.u32, warp-uniform
@@ -417,9 +426,9 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v20 := uint64(uint64(u3) + uint64(v18))
 				_ = v20
 				// 33: ld.global.f32
-				v21 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				v21 := runtime.Load32(fa0, uint64(l)<<2)
 				// 34: ld.global.f32
-				v22 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				v22 := runtime.Load32(fa1, uint64(l)<<2)
 				// 35: mul.rn.f32
 				v23F := isa.CanonF32(math.Float32frombits(uint32(v21)) * math.Float32frombits(uint32(v22)))
 				v23 := uint64(math.Float32bits(v23F))
@@ -443,9 +452,9 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					}
 					p0n |= c24b0 << l
 					// 37: ld.global.f32
-					v25 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					v25 := runtime.Load32(fa2, uint64(l)<<2)
 					// 38: ld.global.f32
-					v26 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					v26 := runtime.Load32(fa3, uint64(l)<<2)
 					// 39: fma.rn.f32
 					var v27 uint64
 					var v27F float32
@@ -477,9 +486,9 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					}
 					p0n |= c24b0 << l
 					// 37: ld.global.f32
-					v25 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					v25 := runtime.Load32(fa2, uint64(l)<<2)
 					// 38: ld.global.f32
-					v26 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					v26 := runtime.Load32(fa3, uint64(l)<<2)
 					// 39: fma.rn.f32
 					var v27 uint64
 					var v27F float32
@@ -504,9 +513,9 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for l := range 32 {
 					v27F := v27F_s[l]
 					// 40: ld.global.f32
-					v28 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					v28 := runtime.Load32(fa4, uint64(l)<<2)
 					// 41: ld.global.f32
-					v29 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					v29 := runtime.Load32(fa5, uint64(l)<<2)
 					// 42: fma.rn.f32
 					var v30 uint64
 					var v30F float32
@@ -528,9 +537,9 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					l := bits.TrailingZeros32(mm) & 31
 					v27F := v27F_s[l]
 					// 40: ld.global.f32
-					v28 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					v28 := runtime.Load32(fa4, uint64(l)<<2)
 					// 41: ld.global.f32
-					v29 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					v29 := runtime.Load32(fa5, uint64(l)<<2)
 					// 42: fma.rn.f32
 					var v30 uint64
 					var v30F float32
@@ -554,9 +563,9 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for l := range 32 {
 					v30F := v30F_s[l]
 					// 43: ld.global.f32
-					v31 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+					v31 := runtime.Load32(fa6, uint64(l)<<2)
 					// 44: ld.global.f32
-					v32 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+					v32 := runtime.Load32(fa7, uint64(l)<<2)
 					// 45: fma.rn.f32
 					var v33 uint64
 					var v33F float32
@@ -578,9 +587,9 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					l := bits.TrailingZeros32(mm) & 31
 					v30F := v30F_s[l]
 					// 43: ld.global.f32
-					v31 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+					v31 := runtime.Load32(fa6, uint64(l)<<2)
 					// 44: ld.global.f32
-					v32 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+					v32 := runtime.Load32(fa7, uint64(l)<<2)
 					// 45: fma.rn.f32
 					var v33 uint64
 					var v33F float32
@@ -626,7 +635,7 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v38 := uint64(uint64(u1) + uint64(v37))
 				_ = v38
 				// 51: st.global.f32
-				runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(uint64(math.Float32bits(v36F))))
+				runtime.Store32(fa8, uint64(l)<<2, uint64(uint64(math.Float32bits(v36F))))
 			}
 		}
 		w.P[0] = p0&^m | p0n

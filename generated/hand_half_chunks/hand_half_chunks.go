@@ -290,6 +290,9 @@ func halfDivBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+64 > fb1 && fb1+64 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX line 27: mov.b16, warp-uniform
 	u15 := uint64(k1)
 	// PTX lines 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 32, 33, 34, 35: one pass over a full warp's lanes
@@ -311,9 +314,9 @@ func halfDivBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v12 := uint64(uint64(u3) + uint64(v10))
 				_ = v12
 				// 25: ld.global.u16
-				v13 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+				v13 := runtime.Load16(fa0, uint64(l)<<1)
 				// 26: ld.global.u16
-				v14 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+				v14 := runtime.Load16(fa1, uint64(l)<<1)
 				// 28: add.f16
 				v16h0 := v14
 				v16h1 := u15
@@ -346,7 +349,7 @@ func halfDivBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v22 := uint64(uint64(u1) + uint64(v10))
 				_ = v22
 				// 35: st.global.u16
-				runtime.Store16(fp2, fo2+uint64(l)<<1, uint64(v21))
+				runtime.Store16(fa2, uint64(l)<<1, uint64(v21))
 			}
 		}
 	}

@@ -5276,6 +5276,58 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb51 != fb50 && fb51+128 > fb50 && fb50+128 > fb51 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
+	fa18 := runtime.Offset(fp18, fo18)
+	fa19 := runtime.Offset(fp19, fo19)
+	fa20 := runtime.Offset(fp20, fo20)
+	fa21 := runtime.Offset(fp21, fo21)
+	fa22 := runtime.Offset(fp22, fo22)
+	fa23 := runtime.Offset(fp23, fo23)
+	fa24 := runtime.Offset(fp24, fo24)
+	fa25 := runtime.Offset(fp25, fo25)
+	fa26 := runtime.Offset(fp26, fo26)
+	fa27 := runtime.Offset(fp27, fo27)
+	fa28 := runtime.Offset(fp28, fo28)
+	fa29 := runtime.Offset(fp29, fo29)
+	fa30 := runtime.Offset(fp30, fo30)
+	fa31 := runtime.Offset(fp31, fo31)
+	fa32 := runtime.Offset(fp32, fo32)
+	fa33 := runtime.Offset(fp33, fo33)
+	fa34 := runtime.Offset(fp34, fo34)
+	fa35 := runtime.Offset(fp35, fo35)
+	fa36 := runtime.Offset(fp36, fo36)
+	fa37 := runtime.Offset(fp37, fo37)
+	fa38 := runtime.Offset(fp38, fo38)
+	fa39 := runtime.Offset(fp39, fo39)
+	fa40 := runtime.Offset(fp40, fo40)
+	fa41 := runtime.Offset(fp41, fo41)
+	fa42 := runtime.Offset(fp42, fo42)
+	fa43 := runtime.Offset(fp43, fo43)
+	fa44 := runtime.Offset(fp44, fo44)
+	fa45 := runtime.Offset(fp45, fo45)
+	fa46 := runtime.Offset(fp46, fo46)
+	fa47 := runtime.Offset(fp47, fo47)
+	fa48 := runtime.Offset(fp48, fo48)
+	fa49 := runtime.Offset(fp49, fo49)
+	fa50 := runtime.Offset(fp50, fo50)
+	fa51 := runtime.Offset(fp51, fo51)
 	// PTX line 178: cvt.u32.u64, warp-uniform
 	u112 := uint64(uint32(uint64(u8)))
 	// PTX lines 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192: one pass over a full warp's lanes
@@ -5305,7 +5357,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v17 = uint64(k4)
 			}
 			// 36: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v17))
 			// 37: isspacep.const
 			c18a := u2
 			c18 := (c18a-w.GlobalVar(0) < uint64(0x10))
@@ -5320,7 +5372,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v19 = uint64(k4)
 			}
 			// 39: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v19))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v19))
 			// 40: isspacep.shared
 			c20a := u2
 			c20 := c20a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5335,7 +5387,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v21 = uint64(k4)
 			}
 			// 42: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v21))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v21))
 			// 43: isspacep.shared::cta
 			c22a := u2
 			c22 := c22a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5350,7 +5402,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v23 = uint64(k4)
 			}
 			// 45: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v23))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v23))
 			// 46: isspacep.shared::cluster
 			c24a := u2
 			c24 := c24a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5365,7 +5417,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v25 = uint64(k4)
 			}
 			// 48: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v25))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v25))
 			// 49: isspacep.local
 			c26a := u2
 			c26 := c26a-uint64(runtime.LocalWindow) < uint64(0x10000000)
@@ -5380,7 +5432,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v27 = uint64(k4)
 			}
 			// 51: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v27))
 			// 52: isspacep.param
 			c28a := u2
 			c28 := runtime.InParamWindow(c28a)
@@ -5395,7 +5447,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v29 = uint64(k4)
 			}
 			// 54: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v29))
 			// 55: isspacep.param::entry
 			c30a := u2
 			c30 := runtime.InParamWindow(c30a)
@@ -5410,7 +5462,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v31 = uint64(k4)
 			}
 			// 57: st.global.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v31))
 			// 58: isspacep.global
 			c32a := u4
 			c32 := runtime.IsGlobalGeneric(c32a) && c32a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c32a-w.GlobalVar(0) < uint64(0x10))
@@ -5425,7 +5477,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v33 = uint64(k4)
 			}
 			// 60: st.global.u32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v33))
 			// 61: isspacep.const
 			c34a := u4
 			c34 := (c34a-w.GlobalVar(0) < uint64(0x10))
@@ -5440,7 +5492,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v35 = uint64(k4)
 			}
 			// 63: st.global.u32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v35))
 			// 64: isspacep.shared
 			c36a := u4
 			c36 := c36a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5455,7 +5507,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v37 = uint64(k4)
 			}
 			// 66: st.global.u32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v37))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v37))
 			// 67: isspacep.shared::cta
 			c38a := u4
 			c38 := c38a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5470,7 +5522,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v39 = uint64(k4)
 			}
 			// 69: st.global.u32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v39))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(v39))
 			// 70: isspacep.shared::cluster
 			c40a := u4
 			c40 := c40a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5485,7 +5537,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v41 = uint64(k4)
 			}
 			// 72: st.global.u32
-			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v41))
+			runtime.Store32(fa12, uint64(l)<<2, uint64(v41))
 			// 73: isspacep.local
 			c42a := u4
 			c42 := c42a-uint64(runtime.LocalWindow) < uint64(0x10000000)
@@ -5500,7 +5552,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v43 = uint64(k4)
 			}
 			// 75: st.global.u32
-			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v43))
+			runtime.Store32(fa13, uint64(l)<<2, uint64(v43))
 			// 76: isspacep.param
 			c44a := u4
 			c44 := runtime.InParamWindow(c44a)
@@ -5515,7 +5567,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v45 = uint64(k4)
 			}
 			// 78: st.global.u32
-			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v45))
+			runtime.Store32(fa14, uint64(l)<<2, uint64(v45))
 			// 79: isspacep.param::entry
 			c46a := u4
 			c46 := runtime.InParamWindow(c46a)
@@ -5530,7 +5582,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v47 = uint64(k4)
 			}
 			// 81: st.global.u32
-			runtime.Store32(fp15, fo15+uint64(l)<<2, uint64(v47))
+			runtime.Store32(fa15, uint64(l)<<2, uint64(v47))
 			// 82: isspacep.global
 			c48a := u6
 			c48 := runtime.IsGlobalGeneric(c48a) && c48a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c48a-w.GlobalVar(0) < uint64(0x10))
@@ -5545,7 +5597,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v49 = uint64(k4)
 			}
 			// 84: st.global.u32
-			runtime.Store32(fp16, fo16+uint64(l)<<2, uint64(v49))
+			runtime.Store32(fa16, uint64(l)<<2, uint64(v49))
 			// 85: isspacep.const
 			c50a := u6
 			c50 := (c50a-w.GlobalVar(0) < uint64(0x10))
@@ -5560,7 +5612,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v51 = uint64(k4)
 			}
 			// 87: st.global.u32
-			runtime.Store32(fp17, fo17+uint64(l)<<2, uint64(v51))
+			runtime.Store32(fa17, uint64(l)<<2, uint64(v51))
 			// 88: isspacep.shared
 			c52a := u6
 			c52 := c52a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5575,7 +5627,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v53 = uint64(k4)
 			}
 			// 90: st.global.u32
-			runtime.Store32(fp18, fo18+uint64(l)<<2, uint64(v53))
+			runtime.Store32(fa18, uint64(l)<<2, uint64(v53))
 			// 91: isspacep.shared::cta
 			c54a := u6
 			c54 := c54a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5590,7 +5642,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v55 = uint64(k4)
 			}
 			// 93: st.global.u32
-			runtime.Store32(fp19, fo19+uint64(l)<<2, uint64(v55))
+			runtime.Store32(fa19, uint64(l)<<2, uint64(v55))
 			// 94: isspacep.shared::cluster
 			c56a := u6
 			c56 := c56a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5605,7 +5657,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v57 = uint64(k4)
 			}
 			// 96: st.global.u32
-			runtime.Store32(fp20, fo20+uint64(l)<<2, uint64(v57))
+			runtime.Store32(fa20, uint64(l)<<2, uint64(v57))
 			// 97: isspacep.local
 			c58a := u6
 			c58 := c58a-uint64(runtime.LocalWindow) < uint64(0x10000000)
@@ -5620,7 +5672,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v59 = uint64(k4)
 			}
 			// 99: st.global.u32
-			runtime.Store32(fp21, fo21+uint64(l)<<2, uint64(v59))
+			runtime.Store32(fa21, uint64(l)<<2, uint64(v59))
 			// 100: isspacep.param
 			c60a := u6
 			c60 := runtime.InParamWindow(c60a)
@@ -5635,7 +5687,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v61 = uint64(k4)
 			}
 			// 102: st.global.u32
-			runtime.Store32(fp22, fo22+uint64(l)<<2, uint64(v61))
+			runtime.Store32(fa22, uint64(l)<<2, uint64(v61))
 			// 103: isspacep.param::entry
 			c62a := u6
 			c62 := runtime.InParamWindow(c62a)
@@ -5650,7 +5702,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v63 = uint64(k4)
 			}
 			// 105: st.global.u32
-			runtime.Store32(fp23, fo23+uint64(l)<<2, uint64(v63))
+			runtime.Store32(fa23, uint64(l)<<2, uint64(v63))
 			// 106: isspacep.global
 			c64a := u8
 			c64 := runtime.IsGlobalGeneric(c64a) && c64a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c64a-w.GlobalVar(0) < uint64(0x10))
@@ -5665,7 +5717,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v65 = uint64(k4)
 			}
 			// 108: st.global.u32
-			runtime.Store32(fp24, fo24+uint64(l)<<2, uint64(v65))
+			runtime.Store32(fa24, uint64(l)<<2, uint64(v65))
 			// 109: isspacep.const
 			c66a := u8
 			c66 := (c66a-w.GlobalVar(0) < uint64(0x10))
@@ -5680,7 +5732,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v67 = uint64(k4)
 			}
 			// 111: st.global.u32
-			runtime.Store32(fp25, fo25+uint64(l)<<2, uint64(v67))
+			runtime.Store32(fa25, uint64(l)<<2, uint64(v67))
 			// 112: isspacep.shared
 			c68a := u8
 			c68 := c68a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5695,7 +5747,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v69 = uint64(k4)
 			}
 			// 114: st.global.u32
-			runtime.Store32(fp26, fo26+uint64(l)<<2, uint64(v69))
+			runtime.Store32(fa26, uint64(l)<<2, uint64(v69))
 			// 115: isspacep.shared::cta
 			c70a := u8
 			c70 := c70a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5710,7 +5762,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v71 = uint64(k4)
 			}
 			// 117: st.global.u32
-			runtime.Store32(fp27, fo27+uint64(l)<<2, uint64(v71))
+			runtime.Store32(fa27, uint64(l)<<2, uint64(v71))
 			// 118: isspacep.shared::cluster
 			c72a := u8
 			c72 := c72a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5725,7 +5777,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v73 = uint64(k4)
 			}
 			// 120: st.global.u32
-			runtime.Store32(fp28, fo28+uint64(l)<<2, uint64(v73))
+			runtime.Store32(fa28, uint64(l)<<2, uint64(v73))
 			// 121: isspacep.local
 			c74a := u8
 			c74 := c74a-uint64(runtime.LocalWindow) < uint64(0x10000000)
@@ -5740,7 +5792,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v75 = uint64(k4)
 			}
 			// 123: st.global.u32
-			runtime.Store32(fp29, fo29+uint64(l)<<2, uint64(v75))
+			runtime.Store32(fa29, uint64(l)<<2, uint64(v75))
 			// 124: isspacep.param
 			c76a := u8
 			c76 := runtime.InParamWindow(c76a)
@@ -5755,7 +5807,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v77 = uint64(k4)
 			}
 			// 126: st.global.u32
-			runtime.Store32(fp30, fo30+uint64(l)<<2, uint64(v77))
+			runtime.Store32(fa30, uint64(l)<<2, uint64(v77))
 			// 127: isspacep.param::entry
 			c78a := u8
 			c78 := runtime.InParamWindow(c78a)
@@ -5770,7 +5822,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v79 = uint64(k4)
 			}
 			// 129: st.global.u32
-			runtime.Store32(fp31, fo31+uint64(l)<<2, uint64(v79))
+			runtime.Store32(fa31, uint64(l)<<2, uint64(v79))
 			// 130: isspacep.global
 			c80a := u10
 			c80 := runtime.IsGlobalGeneric(c80a) && c80a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c80a-w.GlobalVar(0) < uint64(0x10))
@@ -5785,7 +5837,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v81 = uint64(k4)
 			}
 			// 132: st.global.u32
-			runtime.Store32(fp32, fo32+uint64(l)<<2, uint64(v81))
+			runtime.Store32(fa32, uint64(l)<<2, uint64(v81))
 			// 133: isspacep.const
 			c82a := u10
 			c82 := (c82a-w.GlobalVar(0) < uint64(0x10))
@@ -5800,7 +5852,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v83 = uint64(k4)
 			}
 			// 135: st.global.u32
-			runtime.Store32(fp33, fo33+uint64(l)<<2, uint64(v83))
+			runtime.Store32(fa33, uint64(l)<<2, uint64(v83))
 			// 136: isspacep.shared
 			c84a := u10
 			c84 := c84a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5815,7 +5867,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v85 = uint64(k4)
 			}
 			// 138: st.global.u32
-			runtime.Store32(fp34, fo34+uint64(l)<<2, uint64(v85))
+			runtime.Store32(fa34, uint64(l)<<2, uint64(v85))
 			// 139: isspacep.shared::cta
 			c86a := u10
 			c86 := c86a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5830,7 +5882,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v87 = uint64(k4)
 			}
 			// 141: st.global.u32
-			runtime.Store32(fp35, fo35+uint64(l)<<2, uint64(v87))
+			runtime.Store32(fa35, uint64(l)<<2, uint64(v87))
 			// 142: isspacep.shared::cluster
 			c88a := u10
 			c88 := c88a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5845,7 +5897,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v89 = uint64(k4)
 			}
 			// 144: st.global.u32
-			runtime.Store32(fp36, fo36+uint64(l)<<2, uint64(v89))
+			runtime.Store32(fa36, uint64(l)<<2, uint64(v89))
 			// 145: isspacep.local
 			c90a := u10
 			c90 := c90a-uint64(runtime.LocalWindow) < uint64(0x10000000)
@@ -5860,7 +5912,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v91 = uint64(k4)
 			}
 			// 147: st.global.u32
-			runtime.Store32(fp37, fo37+uint64(l)<<2, uint64(v91))
+			runtime.Store32(fa37, uint64(l)<<2, uint64(v91))
 			// 148: isspacep.param
 			c92a := u10
 			c92 := runtime.InParamWindow(c92a)
@@ -5875,7 +5927,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v93 = uint64(k4)
 			}
 			// 150: st.global.u32
-			runtime.Store32(fp38, fo38+uint64(l)<<2, uint64(v93))
+			runtime.Store32(fa38, uint64(l)<<2, uint64(v93))
 			// 151: isspacep.param::entry
 			c94a := u10
 			c94 := runtime.InParamWindow(c94a)
@@ -5890,7 +5942,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v95 = uint64(k4)
 			}
 			// 153: st.global.u32
-			runtime.Store32(fp39, fo39+uint64(l)<<2, uint64(v95))
+			runtime.Store32(fa39, uint64(l)<<2, uint64(v95))
 			// 154: isspacep.global
 			c96a := u15
 			c96 := runtime.IsGlobalGeneric(c96a) && c96a-uint64(runtime.FuncWindow) >= uint64(0x10000000) && !(c96a-w.GlobalVar(0) < uint64(0x10))
@@ -5905,7 +5957,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v97 = uint64(k4)
 			}
 			// 156: st.global.u32
-			runtime.Store32(fp40, fo40+uint64(l)<<2, uint64(v97))
+			runtime.Store32(fa40, uint64(l)<<2, uint64(v97))
 			// 157: isspacep.const
 			c98a := u15
 			c98 := (c98a-w.GlobalVar(0) < uint64(0x10))
@@ -5920,7 +5972,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v99 = uint64(k4)
 			}
 			// 159: st.global.u32
-			runtime.Store32(fp41, fo41+uint64(l)<<2, uint64(v99))
+			runtime.Store32(fa41, uint64(l)<<2, uint64(v99))
 			// 160: isspacep.shared
 			c100a := u15
 			c100 := c100a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5935,7 +5987,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v101 = uint64(k4)
 			}
 			// 162: st.global.u32
-			runtime.Store32(fp42, fo42+uint64(l)<<2, uint64(v101))
+			runtime.Store32(fa42, uint64(l)<<2, uint64(v101))
 			// 163: isspacep.shared::cta
 			c102a := u15
 			c102 := c102a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5950,7 +6002,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v103 = uint64(k4)
 			}
 			// 165: st.global.u32
-			runtime.Store32(fp43, fo43+uint64(l)<<2, uint64(v103))
+			runtime.Store32(fa43, uint64(l)<<2, uint64(v103))
 			// 166: isspacep.shared::cluster
 			c104a := u15
 			c104 := c104a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -5965,7 +6017,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v105 = uint64(k4)
 			}
 			// 168: st.global.u32
-			runtime.Store32(fp44, fo44+uint64(l)<<2, uint64(v105))
+			runtime.Store32(fa44, uint64(l)<<2, uint64(v105))
 			// 169: isspacep.local
 			c106a := u15
 			c106 := c106a-uint64(runtime.LocalWindow) < uint64(0x10000000)
@@ -5980,7 +6032,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v107 = uint64(k4)
 			}
 			// 171: st.global.u32
-			runtime.Store32(fp45, fo45+uint64(l)<<2, uint64(v107))
+			runtime.Store32(fa45, uint64(l)<<2, uint64(v107))
 			// 172: isspacep.param
 			c108a := u15
 			c108 := runtime.InParamWindow(c108a)
@@ -5995,7 +6047,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v109 = uint64(k4)
 			}
 			// 174: st.global.u32
-			runtime.Store32(fp46, fo46+uint64(l)<<2, uint64(v109))
+			runtime.Store32(fa46, uint64(l)<<2, uint64(v109))
 			// 175: isspacep.param::entry
 			c110a := u15
 			c110 := runtime.InParamWindow(c110a)
@@ -6010,7 +6062,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v111 = uint64(k4)
 			}
 			// 177: st.global.u32
-			runtime.Store32(fp47, fo47+uint64(l)<<2, uint64(v111))
+			runtime.Store32(fa47, uint64(l)<<2, uint64(v111))
 			// 179: isspacep.shared
 			c113a := uint64(uint32(u112))
 			c113 := c113a-uint64(runtime.SharedWindow) < uint64(0x10000000)
@@ -6025,7 +6077,7 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v114 = uint64(k4)
 			}
 			// 181: st.global.u32
-			runtime.Store32(fp48, fo48+uint64(l)<<2, uint64(v114))
+			runtime.Store32(fa48, uint64(l)<<2, uint64(v114))
 			// 182: setp.eq.u64
 			c115t := uint64(u11) == uint64(u7)
 			c115 := c115t
@@ -6085,11 +6137,11 @@ func sBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v122 = uint64(k4)
 			}
 			// 190: st.global.u32
-			runtime.Store32(fp49, fo49+uint64(l)<<2, uint64(v122))
+			runtime.Store32(fa49, uint64(l)<<2, uint64(v122))
 			// 191: ld.u32
-			v123 := runtime.Load32(fp50, fo50+uint64(l)<<2)
+			v123 := runtime.Load32(fa50, uint64(l)<<2)
 			// 192: st.global.u32
-			runtime.Store32(fp51, fo51+uint64(l)<<2, uint64(v123))
+			runtime.Store32(fa51, uint64(l)<<2, uint64(v123))
 		}
 		w.P[0] = p0
 		w.P[1] = p1&^m | p1n

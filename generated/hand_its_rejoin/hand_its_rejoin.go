@@ -490,13 +490,14 @@ func rejoinBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 23, 24: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 23: ld.volatile.global.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 24: setp.eq.u32
 			c2t := uint32(v1) == uint32(k0)
 			c2 := c2t
@@ -743,11 +744,12 @@ func rejoinBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 29: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 29: st.volatile.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(k0))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(k0))
 		}
 	}
 	return true

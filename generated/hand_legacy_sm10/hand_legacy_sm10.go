@@ -961,13 +961,14 @@ func legacySm10Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 72, 73: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 72: mul24.lo.u32
 			v1 := uint64(isa.Mul24(uint32(r4[l]), uint32(r22[l]), false, false))
 			// 73: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 		}
 	}
 	return true

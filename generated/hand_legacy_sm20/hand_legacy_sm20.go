@@ -1458,6 +1458,9 @@ func legacySm20Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 72, 73, 74, 75, 76, 77, 78: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1469,15 +1472,15 @@ func legacySm20Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint32(r13[l]) + uint32(v5))
 			_ = v6
 			// 75: ld.shared.s32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			v7 = uint64(uint32(int32(int32(v7))))
 			// 76: ld.shared.s32
-			v8 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v8 := runtime.Load32(fa1, uint64(l)<<2)
 			v8 = uint64(uint32(int32(int32(v8))))
 			// 77: add.s32
 			v9 := uint64(uint32(v8) + uint32(v7))
 			// 78: st.shared.s32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v9))
 		}
 	}
 	return true
@@ -1712,6 +1715,7 @@ func legacySm20Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 89, 90, 91: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1721,7 +1725,7 @@ func legacySm20Block14Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint32(u2) + uint32(v5))
 			_ = v6
 			// 91: st.global.s32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true

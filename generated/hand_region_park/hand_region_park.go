@@ -580,6 +580,7 @@ func parkLoopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 44, 45: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -587,7 +588,7 @@ func parkLoopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v2 := uint64(uint64(r0[l]) + uint64(r4[l]))
 			_ = v2
 			// 45: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r8[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r8[l]))
 		}
 	}
 	return true

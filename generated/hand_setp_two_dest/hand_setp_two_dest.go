@@ -600,6 +600,7 @@ func setpTwoDestBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 62, 63, 64: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -609,7 +610,7 @@ func setpTwoDestBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u2) + uint64(v5))
 			_ = v6
 			// 64: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r5[l]))
 		}
 	}
 	return true

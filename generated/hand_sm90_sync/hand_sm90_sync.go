@@ -923,11 +923,12 @@ func pairBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 67: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 67: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u2))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u2))
 		}
 	}
 	return true
@@ -1084,6 +1085,7 @@ func oneBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 82: mov.u32, warp-uniform
 	u12 := uint64(uint64(0))
 	// PTX line 83: mov.u32, warp-uniform
@@ -1109,7 +1111,7 @@ func oneBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v18 := uint64(uint64(u1) + uint64(v17))
 			_ = v18
 			// 89: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u16))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u16))
 		}
 	}
 	return true

@@ -1415,6 +1415,7 @@ func cmpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 63: mov.u32, warp-uniform
 	u30 := uint64(uint64(w.NTID().X))
 	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 64, 65, 66, 67: one pass over a full warp's lanes
@@ -1525,7 +1526,7 @@ func cmpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v33 := uint64(uint64(r0[l]) + uint64(v32))
 			_ = v33
 			// 67: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v28))
 		}
 	}
 	return true
@@ -2034,6 +2035,7 @@ func cmp3Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 92: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.NTID().X))
 	// PTX line 93: mov.u32, warp-uniform
@@ -2057,7 +2059,7 @@ func cmp3Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v13 := uint64(uint64(r0[l]) + uint64(v12))
 			_ = v13
 			// 98: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v7))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v7))
 		}
 	}
 	return true
@@ -2373,6 +2375,7 @@ func cmp3mBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 120: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.NTID().X))
 	// PTX line 121: mov.u32, warp-uniform
@@ -2396,7 +2399,7 @@ func cmp3mBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v13 := uint64(uint64(r0[l]) + uint64(v12))
 			_ = v13
 			// 126: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v7))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v7))
 		}
 	}
 	return true
@@ -3032,6 +3035,7 @@ func mixedBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 194: mov.u32, warp-uniform
 	u34 := uint64(uint64(w.NTID().X))
 	// PTX lines 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 195, 196, 197, 198: one pass over a full warp's lanes
@@ -3154,7 +3158,7 @@ func mixedBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v37 := uint64(uint64(r0[l]) + uint64(v36))
 			_ = v37
 			// 198: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v32))
 		}
 	}
 	return true

@@ -1292,6 +1292,8 @@ func boundTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 19, 20, 21, 26, 27, 28, 29, 30, 31: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1309,14 +1311,14 @@ func boundTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v19 := uint64(uint64(u6) + uint64(v18))
 			_ = v19
 			// 28: ld.global.u32
-			v20 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v20 := runtime.Load32(fa0, uint64(l)<<2)
 			// 29: mad.lo.s32
 			v21 := uint64(uint32(uint32(v20)*uint32(k1) + uint32(v17)))
 			// 30: add.s64
 			v22 := uint64(uint64(u5) + uint64(v18))
 			_ = v22
 			// 31: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v21))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v21))
 		}
 	}
 	// 22: setp.ge.s32, whose lanes the check above gave
@@ -1505,6 +1507,8 @@ func boundBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 26, 27, 28, 29, 30, 31: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1514,14 +1518,14 @@ func boundBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(u2) + uint64(v6))
 			_ = v7
 			// 28: ld.global.u32
-			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v8 := runtime.Load32(fa0, uint64(l)<<2)
 			// 29: mad.lo.s32
 			v9 := uint64(uint32(uint32(v8)*uint32(k1) + uint32(r6[l])))
 			// 30: add.s64
 			v10 := uint64(uint64(u1) + uint64(v6))
 			_ = v10
 			// 31: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v9))
 		}
 	}
 	return true
@@ -1856,6 +1860,8 @@ func takenTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 46, 47, 54, 55, 56, 57, 58, 59: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1871,14 +1877,14 @@ func takenTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v16 := uint64(uint64(u5) + uint64(v15))
 			_ = v16
 			// 56: ld.global.u32
-			v17 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v17 := runtime.Load32(fa0, uint64(l)<<2)
 			// 57: xor.b32
 			v18 := uint64(uint32(v17) ^ uint32(v13))
 			// 58: add.s64
 			v19 := uint64(uint64(u4) + uint64(v15))
 			_ = v19
 			// 59: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v18))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v18))
 		}
 	}
 	// 48: setp.lt.u32, whose lanes the check above gave
@@ -2042,6 +2048,8 @@ func takenBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 54, 55, 56, 57, 58, 59: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2051,14 +2059,14 @@ func takenBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(u2) + uint64(v6))
 			_ = v7
 			// 56: ld.global.u32
-			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v8 := runtime.Load32(fa0, uint64(l)<<2)
 			// 57: xor.b32
 			v9 := uint64(uint32(v8) ^ uint32(r4[l]))
 			// 58: add.s64
 			v10 := uint64(uint64(u1) + uint64(v6))
 			_ = v10
 			// 59: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v9))
 		}
 	}
 	return true
@@ -2391,6 +2399,8 @@ func negatedTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 72, 73, 80, 81, 82, 83, 84, 85: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2406,14 +2416,14 @@ func negatedTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v16 := uint64(uint64(u5) + uint64(v15))
 			_ = v16
 			// 82: ld.global.u32
-			v17 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v17 := runtime.Load32(fa0, uint64(l)<<2)
 			// 83: add.s32
 			v18 := uint64(uint32(v17) + uint32(v13))
 			// 84: add.s64
 			v19 := uint64(uint64(u4) + uint64(v15))
 			_ = v19
 			// 85: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v18))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v18))
 		}
 	}
 	// 74: setp.ge.u32, whose lanes the check above gave
@@ -2577,6 +2587,8 @@ func negatedBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 80, 81, 82, 83, 84, 85: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2586,14 +2598,14 @@ func negatedBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(u2) + uint64(v6))
 			_ = v7
 			// 82: ld.global.u32
-			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v8 := runtime.Load32(fa0, uint64(l)<<2)
 			// 83: add.s32
 			v9 := uint64(uint32(v8) + uint32(r4[l]))
 			// 84: add.s64
 			v10 := uint64(uint64(u1) + uint64(v6))
 			_ = v10
 			// 85: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v9))
 		}
 	}
 	return true
@@ -2911,6 +2923,7 @@ func liveTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 102, 103, 106, 107, 111, 112, 113, 114, 115: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
@@ -2936,7 +2949,7 @@ func liveTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(u6) + uint64(v16))
 			_ = v17
 			// 112: ld.global.u32
-			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v18 := runtime.Load32(fa0, uint64(l)<<2)
 			// 113: shl.b32
 			v19 := uint64(uint32(v18) << uint32(k3))
 			r5[l] = v19
@@ -3141,6 +3154,7 @@ func liveBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 118, 119, 120, 121, 122: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
@@ -3158,7 +3172,7 @@ func liveBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u1) + uint64(r7[l]))
 			_ = v6
 			// 122: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v5))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v5))
 		}
 	}
 	return true
@@ -3309,6 +3323,7 @@ func liveBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 111, 112, 113, 114, 115: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
@@ -3318,7 +3333,7 @@ func liveBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v3 := uint64(uint64(u1) + uint64(r7[l]))
 			_ = v3
 			// 112: ld.global.u32
-			v4 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v4 := runtime.Load32(fa0, uint64(l)<<2)
 			// 113: shl.b32
 			v5 := uint64(uint32(v4) << uint32(k0))
 			r5[l] = v5
@@ -3687,6 +3702,7 @@ func liveuniBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 151, 152, 153, 154, 155: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
@@ -3704,7 +3720,7 @@ func liveuniBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u1) + uint64(r7[l]))
 			_ = v6
 			// 155: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v5))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v5))
 		}
 	}
 	return true
@@ -4137,6 +4153,8 @@ func lateTrace1(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 172, 177, 178, 179, 180, 181: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -4146,14 +4164,14 @@ func lateTrace1(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(u3) + uint64(v7))
 			_ = v8
 			// 178: ld.global.u32
-			v9 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v9 := runtime.Load32(fa0, uint64(l)<<2)
 			// 179: sub.s32
 			v10 := uint64(uint32(v9) - uint32(r3[l]))
 			// 180: add.s64
 			v11 := uint64(uint64(u2) + uint64(v7))
 			_ = v11
 			// 181: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v10))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v10))
 		}
 	}
 	// 173: setp.ge.s32, whose lanes the check above gave
@@ -4306,6 +4324,8 @@ func lateBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 177, 178, 179, 180, 181: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -4313,14 +4333,14 @@ func lateBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v5 := uint64(uint64(u2) + uint64(r5[l]))
 			_ = v5
 			// 178: ld.global.u32
-			v6 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v6 := runtime.Load32(fa0, uint64(l)<<2)
 			// 179: sub.s32
 			v7 := uint64(uint32(v6) - uint32(r3[l]))
 			// 180: add.s64
 			v8 := uint64(uint64(u1) + uint64(r5[l]))
 			_ = v8
 			// 181: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v7))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v7))
 		}
 	}
 	return true

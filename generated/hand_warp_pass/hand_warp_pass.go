@@ -1264,6 +1264,9 @@ func inplaceBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 17, 18, 19, 20, 21, 22, 23, 24, 25: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1279,15 +1282,15 @@ func inplaceBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u2) + uint64(v13))
 			_ = v14
 			// 21: ld.global.u32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			// 22: mad.lo.s32
 			v16 := uint64(uint32(uint32(v15)*uint32(k1) + uint32(k2)))
 			// 23: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v16))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v16))
 			// 24: xor.b32
 			v17 := uint64(uint32(v16) ^ uint32(k3))
 			// 25: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v17))
 		}
 	}
 	return true
@@ -1582,6 +1585,8 @@ func shiftBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 36, 37, 38, 39, 40, 41, 42, 43: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1598,11 +1603,11 @@ func shiftBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v11 := uint64(uint64(u1) + uint64(v10))
 			_ = v11
 			// 41: ld.global.u32
-			v12 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v12 := runtime.Load32(fa0, uint64(l)<<2)
 			// 42: add.u32
 			v13 := uint64(uint32(v12) + uint32(k2))
 			// 43: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v13))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v13))
 		}
 	}
 	return true
@@ -1892,6 +1897,9 @@ func bytesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1914,19 +1922,19 @@ func bytesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 62: add.u32
 			v20 := uint64(uint32(v14) + uint32(k4))
 			// 63: st.global.u8
-			runtime.Store8(fp0, fo0+uint64(l)<<0, uint64(v20))
+			runtime.Store8(fa0, uint64(l)<<0, uint64(v20))
 			// 64: mul.wide.u32
 			v21 := uint64(uint64(uint64(uint32(v13)) * uint64(uint32(k3))))
 			// 65: add.s64
 			v22 := uint64(uint64(u1) + uint64(v21))
 			_ = v22
 			// 66: ld.global.u32
-			v23 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v23 := runtime.Load32(fa1, uint64(l)<<2)
 			// 67: add.s64
 			v24 := uint64(uint64(u2) + uint64(v21))
 			_ = v24
 			// 68: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v23))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v23))
 		}
 	}
 	return true
@@ -2287,6 +2295,9 @@ func stridedBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 79, 80, 81, 82, 83, 84, 85, 86, 87, 88: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2299,21 +2310,21 @@ func stridedBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v11 := uint64(uint64(u1) + uint64(v10))
 			_ = v11
 			// 82: ld.global.u32
-			v12 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v12 := runtime.Load32(fa0, uint64(l)<<2)
 			// 83: mul.wide.u32
 			v13 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k1))))
 			// 84: add.s64
 			v14 := uint64(uint64(u1) + uint64(v13))
 			_ = v14
 			// 85: ld.global.u32
-			v15 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v15 := runtime.Load32(fa1, uint64(l)<<2)
 			// 86: add.u32
 			v16 := uint64(uint32(v12) + uint32(v15))
 			// 87: add.s64
 			v17 := uint64(uint64(u2) + uint64(v13))
 			_ = v17
 			// 88: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v16))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v16))
 		}
 	}
 	return true
@@ -2799,6 +2810,9 @@ func stagedBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 111, 112, 113, 114, 115, 116, 117, 118: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2810,16 +2824,16 @@ func stagedBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint32(r7[l]) + uint32(v6))
 			_ = v7
 			// 114: ld.shared.u32
-			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v8 := runtime.Load32(fa0, uint64(l)<<2)
 			// 115: ld.shared.u32
-			v9 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v9 := runtime.Load32(fa1, uint64(l)<<2)
 			// 116: add.u32
 			v10 := uint64(uint32(v8) + uint32(v9))
 			// 117: add.s64
 			v11 := uint64(uint64(r1[l]) + uint64(r3[l]))
 			_ = v11
 			// 118: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v10))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v10))
 		}
 	}
 	return true
@@ -3133,6 +3147,8 @@ func copyBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 136, 137, 138, 139, 140, 141, 142: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -3148,12 +3164,12 @@ func copyBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v19 := uint64(uint64(u7) + uint64(v18))
 			_ = v19
 			// 140: ld.global.u32
-			v20 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v20 := runtime.Load32(fa0, uint64(l)<<2)
 			// 141: add.s64
 			v21 := uint64(uint64(u2) + uint64(v18))
 			_ = v21
 			// 142: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v20))
 		}
 	}
 	return true
@@ -3677,6 +3693,8 @@ func wrapSBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 184, 185, 186, 187, 188, 189, 190: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -3691,12 +3709,12 @@ func wrapSBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint64(u1) + uint64(v11))
 			_ = v12
 			// 188: ld.global.u32
-			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v13 := runtime.Load32(fa0, uint64(l)<<2)
 			// 189: add.s64
 			v14 := uint64(uint64(u2) + uint64(v11))
 			_ = v14
 			// 190: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v13))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v13))
 		}
 	}
 	return true
@@ -4003,6 +4021,8 @@ func wrapUBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 203, 204, 205, 206, 207, 208, 209, 210: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -4019,12 +4039,12 @@ func wrapUBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u1) + uint64(v13))
 			_ = v14
 			// 208: ld.global.u32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			// 209: add.s64
 			v16 := uint64(uint64(u2) + uint64(v13))
 			_ = v16
 			// 210: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v15))
 		}
 	}
 	return true
@@ -4358,6 +4378,8 @@ func grid3Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -4380,14 +4402,14 @@ func grid3Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v19 := uint64(uint64(u1) + uint64(v18))
 			_ = v19
 			// 232: ld.global.u32
-			v20 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v20 := runtime.Load32(fa0, uint64(l)<<2)
 			// 233: mul.lo.s32
 			v21 := uint64(uint32(v20) * uint32(k1))
 			// 234: add.s64
 			v22 := uint64(uint64(u2) + uint64(v18))
 			_ = v22
 			// 235: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v21))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v21))
 		}
 	}
 	return true

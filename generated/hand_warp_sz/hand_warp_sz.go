@@ -1513,11 +1513,12 @@ func warpSzBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 100: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 100: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r33[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r33[l]))
 		}
 	}
 	return true
@@ -1631,13 +1632,16 @@ func warpSzBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb2 && fb1+128 > fb2 && fb2+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX line 108: add.u32, warp-uniform
 	u4 := uint64(uint32(k0) + uint32(k0))
 	// PTX lines 103, 104, 105, 106, 107, 109: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 103: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r34[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r34[l]))
 			// 104: cvt.u64.u32
 			v1 := uint64(uint64(uint32(r5[l])))
 			// 105: add.u64
@@ -1645,9 +1649,9 @@ func warpSzBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 106: cvt.u32.u64
 			v3 := uint64(uint32(uint64(v2)))
 			// 107: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v3))
 			// 109: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u4))
 		}
 	}
 	return true

@@ -710,6 +710,17 @@ func intMiscTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb10 != fb2 && fb10+128 > fb2 && fb2+128 > fb10 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
 	// PTX lines 27, 28, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 61, 63, 65, 67, 68, 69, 70, 71: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -725,17 +736,17 @@ func intMiscTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v26 := uint64(uint64(u10) + uint64(v25))
 			_ = v26
 			// 42: ld.global.u32
-			v27 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v27 := runtime.Load32(fa0, uint64(l)<<2)
 			// 43: add.s64
 			v28 := uint64(uint64(u9) + uint64(v25))
 			_ = v28
 			// 44: ld.global.u32
-			v29 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v29 := runtime.Load32(fa1, uint64(l)<<2)
 			// 45: add.s64
 			v30 := uint64(uint64(u6) + uint64(v25))
 			_ = v30
 			// 46: ld.global.u32
-			v31 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v31 := runtime.Load32(fa2, uint64(l)<<2)
 			// 47: shl.b32
 			v32 := uint64(uint32(v23) << uint32(k1))
 			// 48: mul.wide.s32
@@ -746,32 +757,32 @@ func intMiscTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 50: mul.hi.s32
 			v35 := uint64(uint32(isa.MulHi(v27, v29, 32, true)))
 			// 51: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v35))
 			// 52: mul.hi.u32
 			v36 := uint64(uint32(isa.MulHi(v27, v29, 32, false)))
 			// 53: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v36))
 			// 54: abs.s32
 			v37s := int32(v27)
 			v37 := uint64(uint32(max(v37s, -v37s)))
 			// 55: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v37))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v37))
 			// 56: min.s32
 			v38 := uint64(uint32(min(int32(v27), int32(v29))))
 			// 57: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v38))
 			// 58: max.u32
 			v39 := uint64(max(uint32(v27), uint32(v29)))
 			// 59: st.global.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v39))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v39))
 			// 61: shf.r.wrap.b32
 			v40 := uint64(isa.Shf(uint32(v27), uint32(v29), uint32(v31), false, false))
 			// 63: st.global.u32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v40))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v40))
 			// 65: shf.l.wrap.b32
 			v41 := uint64(isa.Shf(uint32(v27), uint32(v29), uint32(v31), true, false))
 			// 67: st.global.u32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v41))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v41))
 			// 68: mul.wide.s32
 			v42 := uint64(uint64(int64(int32(v29)) * int64(int32(v27))))
 			// 69: abs.s64
@@ -780,7 +791,7 @@ func intMiscTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 70: shr.u64
 			v44 := uint64(uint64(v43) >> uint32(k2))
 			// 71: st.global.u32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v44))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v44))
 		}
 	}
 	// 29: setp.ge.s32, whose lanes the check above gave
@@ -1203,6 +1214,17 @@ func intMiscBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb10 != fb2 && fb10+128 > fb2 && fb2+128 > fb10 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
 	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 61, 63, 65, 67, 68, 69, 70, 71: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1212,17 +1234,17 @@ func intMiscBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(u7) + uint64(v16))
 			_ = v17
 			// 42: ld.global.u32
-			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v18 := runtime.Load32(fa0, uint64(l)<<2)
 			// 43: add.s64
 			v19 := uint64(uint64(u6) + uint64(v16))
 			_ = v19
 			// 44: ld.global.u32
-			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v20 := runtime.Load32(fa1, uint64(l)<<2)
 			// 45: add.s64
 			v21 := uint64(uint64(u3) + uint64(v16))
 			_ = v21
 			// 46: ld.global.u32
-			v22 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v22 := runtime.Load32(fa2, uint64(l)<<2)
 			// 47: shl.b32
 			v23 := uint64(uint32(r4[l]) << uint32(k1))
 			// 48: mul.wide.s32
@@ -1233,32 +1255,32 @@ func intMiscBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 50: mul.hi.s32
 			v26 := uint64(uint32(isa.MulHi(v18, v20, 32, true)))
 			// 51: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v26))
 			// 52: mul.hi.u32
 			v27 := uint64(uint32(isa.MulHi(v18, v20, 32, false)))
 			// 53: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v27))
 			// 54: abs.s32
 			v28s := int32(v18)
 			v28 := uint64(uint32(max(v28s, -v28s)))
 			// 55: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v28))
 			// 56: min.s32
 			v29 := uint64(uint32(min(int32(v18), int32(v20))))
 			// 57: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v29))
 			// 58: max.u32
 			v30 := uint64(max(uint32(v18), uint32(v20)))
 			// 59: st.global.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v30))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v30))
 			// 61: shf.r.wrap.b32
 			v31 := uint64(isa.Shf(uint32(v18), uint32(v20), uint32(v22), false, false))
 			// 63: st.global.u32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v31))
 			// 65: shf.l.wrap.b32
 			v32 := uint64(isa.Shf(uint32(v18), uint32(v20), uint32(v22), true, false))
 			// 67: st.global.u32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v32))
 			// 68: mul.wide.s32
 			v33 := uint64(uint64(int64(int32(v20)) * int64(int32(v18))))
 			// 69: abs.s64
@@ -1267,7 +1289,7 @@ func intMiscBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 70: shr.u64
 			v35 := uint64(uint64(v34) >> uint32(k2))
 			// 71: st.global.u32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v35))
 		}
 	}
 	return true

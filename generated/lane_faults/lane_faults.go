@@ -766,6 +766,9 @@ func twoLoadsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 22, 23, 24, 25, 26, 27, 28, 29, 30: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -781,16 +784,16 @@ func twoLoadsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint64(u2) + uint64(v10))
 			_ = v12
 			// 26: ld.global.u32
-			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v13 := runtime.Load32(fa0, uint64(l)<<2)
 			// 27: ld.global.u32
-			v14 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v14 := runtime.Load32(fa1, uint64(l)<<2)
 			// 28: add.s32
 			v15 := uint64(uint32(v13) + uint32(v14))
 			// 29: add.s64
 			v16 := uint64(uint64(u3) + uint64(v10))
 			_ = v16
 			// 30: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v15))
 		}
 	}
 	return true
@@ -1242,6 +1245,9 @@ func sharedLoadsBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1251,7 +1257,7 @@ func sharedLoadsBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint32(r4[l]) + uint32(v9))
 			_ = v10
 			// 56: ld.shared.u32
-			v11 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v11 := runtime.Load32(fa0, uint64(l)<<2)
 			// 57: sub.s32
 			v12 := uint64(uint32(k0) - uint32(r2[l]))
 			// 58: shl.b32
@@ -1262,7 +1268,7 @@ func sharedLoadsBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint32(r4[l]) + uint32(v14))
 			_ = v15
 			// 61: ld.shared.u32
-			v16 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v16 := runtime.Load32(fa1, uint64(l)<<2)
 			// 62: add.s32
 			v17 := uint64(uint32(v11) + uint32(v16))
 			// 63: mul.wide.u32
@@ -1271,7 +1277,7 @@ func sharedLoadsBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v19 := uint64(uint64(r0[l]) + uint64(v18))
 			_ = v19
 			// 65: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v17))
 		}
 	}
 	return true
@@ -1735,6 +1741,7 @@ func longLoopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 95, 96, 97: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1744,7 +1751,7 @@ func longLoopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r0[l]) + uint64(v3))
 			_ = v4
 			// 97: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r4[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r4[l]))
 		}
 	}
 	return true
@@ -2058,6 +2065,7 @@ func spinBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 123, 124, 125: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2067,7 +2075,7 @@ func spinBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r0[l]) + uint64(v3))
 			_ = v4
 			// 125: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r3[l]))
 		}
 	}
 	return true

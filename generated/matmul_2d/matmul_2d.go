@@ -1808,6 +1808,10 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84: one pass over a full warp's lanes
 	{
 		p5 := w.P[5]
@@ -1818,14 +1822,14 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				slow := uint32(0)
 				for l := range 32 {
 					// 70: ld.global.f32
-					v6 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					v6 := runtime.Load32(fa0, uint64(l)<<2)
 					// 71: mul.wide.s32
 					v7 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
 					// 72: add.s64
 					v8 := uint64(uint64(r15[l]) + uint64(v7))
 					_ = v8
 					// 73: ld.global.f32
-					v9 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					v9 := runtime.Load32(fa1, uint64(l)<<2)
 					// 74: fma.rn.f32
 					var v10 uint64
 					var v10F float32
@@ -1846,14 +1850,14 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for mm := slow; mm != 0; mm &= mm - 1 {
 					l := bits.TrailingZeros32(mm) & 31
 					// 70: ld.global.f32
-					v6 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					v6 := runtime.Load32(fa0, uint64(l)<<2)
 					// 71: mul.wide.s32
 					v7 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
 					// 72: add.s64
 					v8 := uint64(uint64(r15[l]) + uint64(v7))
 					_ = v8
 					// 73: ld.global.f32
-					v9 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					v9 := runtime.Load32(fa1, uint64(l)<<2)
 					// 74: fma.rn.f32
 					var v10 uint64
 					var v10F float32
@@ -1875,7 +1879,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v10F := v10F_s[l]
 				// 75: ld.global.f32
-				v11 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+				v11 := runtime.Load32(fa2, uint64(l)<<2)
 				// 76: add.s32
 				v12 := uint64(uint32(r0[l]) + uint32(r26[l]))
 				// 77: mul.wide.s32
@@ -1884,7 +1888,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v14 := uint64(uint64(r15[l]) + uint64(v13))
 				_ = v14
 				// 79: ld.global.f32
-				v15 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+				v15 := runtime.Load32(fa3, uint64(l)<<2)
 				// 80: fma.rn.f32
 				var v16 uint64
 				var v16F float32
@@ -2364,6 +2368,7 @@ func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 101, 102, 103, 104: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2375,7 +2380,7 @@ func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r12[l]) + uint64(v5))
 			_ = v6
 			// 104: st.global.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r13[l]))
 		}
 	}
 	return true
@@ -2769,6 +2774,8 @@ func matmulBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2787,9 +2794,9 @@ func matmulBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint64(r15[l]) + uint64(v11))
 			_ = v12
 			// 97: ld.global.f32
-			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v13 := runtime.Load32(fa0, uint64(l)<<2)
 			// 98: ld.global.f32
-			v14 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v14 := runtime.Load32(fa1, uint64(l)<<2)
 			// 99: fma.rn.f32
 			var v15 uint64
 			var v15F float32
@@ -3556,6 +3563,7 @@ func matmulTiledBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 182, 183, 184, 185: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3567,7 +3575,7 @@ func matmulTiledBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r15[l]) + uint64(v5))
 			_ = v6
 			// 185: ld.global.f32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r31[l] = v7
 		}
 	}
@@ -3685,11 +3693,12 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 187, 188: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 187: st.shared.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r31[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r31[l]))
 			// 188: mov.f32
 			v1 := uint64(r28[l])
 			r35[l] = v1
@@ -3788,11 +3797,12 @@ func matmulTiledBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 201: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 201: st.shared.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r35[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r35[l]))
 		}
 	}
 	return true
@@ -3988,6 +3998,14 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo7 < runtime.AccessEnd(sh, 4)-0x7c && fb7&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX lines 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233: one pass over a full warp's lanes
 	{
 		p9 := w.P[9]
@@ -4000,9 +4018,9 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 				slow := uint32(0)
 				for l := range 32 {
 					// 218: ld.shared.f32
-					v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					v1 := runtime.Load32(fa0, uint64(l)<<2)
 					// 219: ld.shared.f32
-					v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					v2 := runtime.Load32(fa1, uint64(l)<<2)
 					// 220: fma.rn.f32
 					var v3 uint64
 					var v3F float32
@@ -4023,9 +4041,9 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for mm := slow; mm != 0; mm &= mm - 1 {
 					l := bits.TrailingZeros32(mm) & 31
 					// 218: ld.shared.f32
-					v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					v1 := runtime.Load32(fa0, uint64(l)<<2)
 					// 219: ld.shared.f32
-					v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					v2 := runtime.Load32(fa1, uint64(l)<<2)
 					// 220: fma.rn.f32
 					var v3 uint64
 					var v3F float32
@@ -4049,9 +4067,9 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for l := range 32 {
 					v3F := v3F_s[l]
 					// 221: ld.shared.f32
-					v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					v4 := runtime.Load32(fa2, uint64(l)<<2)
 					// 222: ld.shared.f32
-					v5 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					v5 := runtime.Load32(fa3, uint64(l)<<2)
 					// 223: fma.rn.f32
 					var v6 uint64
 					var v6F float32
@@ -4073,9 +4091,9 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 					l := bits.TrailingZeros32(mm) & 31
 					v3F := v3F_s[l]
 					// 221: ld.shared.f32
-					v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					v4 := runtime.Load32(fa2, uint64(l)<<2)
 					// 222: ld.shared.f32
-					v5 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					v5 := runtime.Load32(fa3, uint64(l)<<2)
 					// 223: fma.rn.f32
 					var v6 uint64
 					var v6F float32
@@ -4099,9 +4117,9 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for l := range 32 {
 					v6F := v6F_s[l]
 					// 224: ld.shared.f32
-					v7 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					v7 := runtime.Load32(fa4, uint64(l)<<2)
 					// 225: ld.shared.f32
-					v8 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					v8 := runtime.Load32(fa5, uint64(l)<<2)
 					// 226: fma.rn.f32
 					var v9 uint64
 					var v9F float32
@@ -4123,9 +4141,9 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 					l := bits.TrailingZeros32(mm) & 31
 					v6F := v6F_s[l]
 					// 224: ld.shared.f32
-					v7 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					v7 := runtime.Load32(fa4, uint64(l)<<2)
 					// 225: ld.shared.f32
-					v8 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					v8 := runtime.Load32(fa5, uint64(l)<<2)
 					// 226: fma.rn.f32
 					var v9 uint64
 					var v9F float32
@@ -4147,9 +4165,9 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v9F := v9F_s[l]
 				// 227: ld.shared.f32
-				v10 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+				v10 := runtime.Load32(fa6, uint64(l)<<2)
 				// 228: ld.shared.f32
-				v11 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+				v11 := runtime.Load32(fa7, uint64(l)<<2)
 				// 229: fma.rn.f32
 				var v12 uint64
 				var v12F float32
@@ -4923,15 +4941,17 @@ func matmulTiledBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 249, 250, 251, 252, 253, 254, 255: one pass over a full warp's lanes
 	{
 		p11 := w.P[11]
 		p11n := uint32(0)
 		for l := range 32 {
 			// 249: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 250: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 251: fma.rn.f32
 			var v3 uint64
 			var v3F float32
@@ -5259,6 +5279,7 @@ func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 266, 267, 268, 269: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5270,7 +5291,7 @@ func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(u2) + uint64(v7))
 			_ = v8
 			// 269: st.global.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r11[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r11[l]))
 		}
 	}
 	return true
@@ -5643,6 +5664,7 @@ func matmulTiledBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 196, 197, 198, 199: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5654,7 +5676,7 @@ func matmulTiledBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r13[l]) + uint64(v5))
 			_ = v6
 			// 199: ld.global.f32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r35[l] = v7
 		}
 	}

@@ -2748,13 +2748,14 @@ func saturatingAddBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 168, 169, 170, 171, 172: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 168: cvta.to.global.u64
 			v1 := uint64(r1[l])
 			// 169: ld.global.u32
-			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v2 := runtime.Load32(fa0, uint64(l)<<2)
 			r10[l] = v2
 			// 170: mul.wide.s32
 			v3 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
@@ -3093,6 +3094,7 @@ func compactBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 214, 215, 216, 217, 218: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -3106,7 +3108,7 @@ func compactBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 217: ld.global.u32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r11[l] = v7
 			// 218: setp.lt.s32
 			c8t := int32(v7) < int32(k1)

@@ -1296,6 +1296,9 @@ func earlyReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1318,9 +1321,9 @@ func earlyReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v18 := uint64(uint32(r12[l]) + uint32(v17))
 			_ = v18
 			// 58: ld.shared.u32
-			v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v19 := runtime.Load32(fa0, uint64(l)<<2)
 			// 59: ld.shared.u32
-			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v20 := runtime.Load32(fa1, uint64(l)<<2)
 			// 60: add.s32
 			v21 := uint64(uint32(v19) + uint32(v20))
 			// 61: cvta.to.global.u64
@@ -1329,7 +1332,7 @@ func earlyReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(v22) + uint64(r8[l]))
 			_ = v23
 			// 63: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v21))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v21))
 		}
 	}
 	return true
@@ -1992,13 +1995,14 @@ func interleavedReturnBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) b
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 111, 112: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 111: mul.lo.s32
 			v1 := uint64(uint32(r22[l]) * uint32(k0))
 			// 112: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 		}
 	}
 	return true
@@ -2117,13 +2121,16 @@ func interleavedReturnBarrierBlock5Warp(w *runtime.Warp, m uint32, budget int) b
 	if fb2 != fb0 && fb2+128 > fb0 && fb0+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 114, 115, 116, 117, 118, 119: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 114: ld.global.u32
-			v3 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v3 := runtime.Load32(fa0, uint64(l)<<2)
 			// 115: ld.shared.u32
-			v4 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v4 := runtime.Load32(fa1, uint64(l)<<2)
 			// 116: add.s32
 			v5 := uint64(uint32(v3) + uint32(v4))
 			// 117: cvta.to.global.u64
@@ -2132,7 +2139,7 @@ func interleavedReturnBarrierBlock5Warp(w *runtime.Warp, m uint32, budget int) b
 			v7 := uint64(uint64(v6) + uint64(r12[l]))
 			_ = v7
 			// 119: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v5))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v5))
 		}
 	}
 	return true
@@ -2695,11 +2702,12 @@ func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 181: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 181: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r3[l]))
 		}
 	}
 	return true
@@ -2818,13 +2826,14 @@ func warpHandoffBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 164, 165: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 164: add.s32
 			v2 := uint64(uint32(u1) + uint32(r3[l]))
 			// 165: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true

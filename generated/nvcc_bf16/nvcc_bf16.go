@@ -786,6 +786,17 @@ func bf16OpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb10 != fb3 && fb10+128 > fb3 && fb3+128 > fb10 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
 	// PTX lines 41, 42, 48, 49, 50, 52, 53, 55, 56, 58, 62, 66, 70, 74, 75, 76, 78, 84, 87, 89, 90, 91, 92, 93, 94, 95, 96, 98, 101, 102: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -801,17 +812,17 @@ func bf16OpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v34 := uint64(uint64(u11) + uint64(v33))
 			_ = v34
 			// 50: ld.global.u16
-			v35 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v35 := runtime.Load16(fa0, uint64(l)<<1)
 			// 52: add.s64
 			v36 := uint64(uint64(u12) + uint64(v33))
 			_ = v36
 			// 53: ld.global.u16
-			v37 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			v37 := runtime.Load16(fa1, uint64(l)<<1)
 			// 55: add.s64
 			v38 := uint64(uint64(u13) + uint64(v33))
 			_ = v38
 			// 56: ld.global.u16
-			v39 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v39 := runtime.Load16(fa2, uint64(l)<<1)
 			// 58: fma.rn.bf16
 			v40h0 := v35
 			v40h1 := v37
@@ -833,7 +844,7 @@ func bf16OpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v45 := uint64(uint64(u14) + uint64(v44))
 			_ = v45
 			// 76: ld.global.f32
-			v46 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v46 := runtime.Load32(fa3, uint64(l)<<2)
 			// 78: cvt.rn.bf16.f32
 			v47s := v46
 			v47 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v47s)))), isa.RN))
@@ -850,24 +861,24 @@ func bf16OpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v51 := uint64(uint64(u16) + uint64(v50))
 			_ = v51
 			// 91: st.global.u16
-			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v40))
+			runtime.Store16(fa4, uint64(l)<<1, uint64(v40))
 			// 92: st.global.u16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v41))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v41))
 			// 93: st.global.u16
-			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v42))
+			runtime.Store16(fa6, uint64(l)<<1, uint64(v42))
 			// 94: st.global.u16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v43))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v43))
 			// 95: st.global.u16
-			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v47))
+			runtime.Store16(fa8, uint64(l)<<1, uint64(v47))
 			// 96: st.global.u16
-			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v48))
+			runtime.Store16(fa9, uint64(l)<<1, uint64(v48))
 			// 98: mov.b32
 			v52 := uint64(uint16(k4)) | (uint64(uint16(v35)) << 16)
 			// 101: add.s64
 			v53 := uint64(uint64(u10) + uint64(v44))
 			_ = v53
 			// 102: st.global.f32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v52))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v52))
 		}
 	}
 	// 43: setp.ge.s32, whose lanes the check above gave
@@ -1390,6 +1401,17 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb10 != fb3 && fb10+128 > fb3 && fb3+128 > fb10 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
 	// PTX line 83: mov.b16, warp-uniform
 	u37 := uint64(k3)
 	// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 62, 66, 70, 73, 74, 75, 76, 78, 84, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 98, 101, 102: one pass over a full warp's lanes
@@ -1405,21 +1427,21 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(v18) + uint64(v19))
 			_ = v20
 			// 50: ld.global.u16
-			v21 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v21 := runtime.Load16(fa0, uint64(l)<<1)
 			// 51: cvta.to.global.u64
 			v22 := uint64(r3[l])
 			// 52: add.s64
 			v23 := uint64(uint64(v22) + uint64(v19))
 			_ = v23
 			// 53: ld.global.u16
-			v24 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			v24 := runtime.Load16(fa1, uint64(l)<<1)
 			// 54: cvta.to.global.u64
 			v25 := uint64(r4[l])
 			// 55: add.s64
 			v26 := uint64(uint64(v25) + uint64(v19))
 			_ = v26
 			// 56: ld.global.u16
-			v27 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v27 := runtime.Load16(fa2, uint64(l)<<1)
 			// 58: fma.rn.bf16
 			v28h0 := v21
 			v28h1 := v24
@@ -1443,7 +1465,7 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v34 := uint64(uint64(v32) + uint64(v33))
 			_ = v34
 			// 76: ld.global.f32
-			v35 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v35 := runtime.Load32(fa3, uint64(l)<<2)
 			// 78: cvt.rn.bf16.f32
 			v36s := v35
 			v36 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v36s)))), isa.RN))
@@ -1462,24 +1484,24 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v42 := uint64(uint64(v40) + uint64(v41))
 			_ = v42
 			// 91: st.global.u16
-			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v28))
+			runtime.Store16(fa4, uint64(l)<<1, uint64(v28))
 			// 92: st.global.u16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v29))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v29))
 			// 93: st.global.u16
-			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v30))
+			runtime.Store16(fa6, uint64(l)<<1, uint64(v30))
 			// 94: st.global.u16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v31))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v31))
 			// 95: st.global.u16
-			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v36))
+			runtime.Store16(fa8, uint64(l)<<1, uint64(v36))
 			// 96: st.global.u16
-			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v38))
+			runtime.Store16(fa9, uint64(l)<<1, uint64(v38))
 			// 98: mov.b32
 			v43 := uint64(uint16(k4)) | (uint64(uint16(v21)) << 16)
 			// 101: add.s64
 			v44 := uint64(uint64(v17) + uint64(v33))
 			_ = v44
 			// 102: st.global.f32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v43))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v43))
 		}
 	}
 	return true

@@ -1077,6 +1077,21 @@ func bitops32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb14 != fb13 && fb14+128 > fb13 && fb13+128 > fb14 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
 	// PTX lines 33, 34, 40, 41, 42, 43, 44, 45, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 63, 65, 67, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 80, 82: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1095,7 +1110,7 @@ func bitops32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u7) + uint64(v22))
 			_ = v24
 			// 43: ld.global.u32
-			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v25 := runtime.Load32(fa0, uint64(l)<<2)
 			// 44: and.b32
 			v26 := uint64(uint32(v25) & uint32(k2))
 			// 45: mul.lo.s32
@@ -1106,61 +1121,61 @@ func bitops32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v29 := uint64(uint64(u9) + uint64(v28))
 			_ = v29
 			// 49: ld.global.u32
-			v30 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v30 := runtime.Load32(fa1, uint64(l)<<2)
 			// 50: popc.b32
 			v31 := uint64(bits.OnesCount64(uint64(uint32(v30))))
 			// 51: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v31))
 			// 52: clz.b32
 			v32 := uint64(bits.LeadingZeros64(uint64(uint32(v30))) - 32)
 			// 53: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v32))
 			// 54: brev.b32
 			v33 := bits.Reverse64(v30) >> 32
 			// 55: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v33))
 			// 56: shl.b32
 			v34 := uint64(uint32(v30) << uint32(v26))
 			// 57: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v34))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v34))
 			// 58: shr.u32
 			v35 := uint64(uint32(v30) >> uint32(v26))
 			// 59: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v35))
 			// 60: shr.s32
 			v36 := uint64(uint32(int32(v30) >> uint32(v26)))
 			// 61: st.global.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v36))
 			// 63: shf.l.wrap.b32
 			v37 := uint64(isa.Shf(uint32(v30), uint32(v30), uint32(v26), true, false))
 			// 65: st.global.u32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v37))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v37))
 			// 67: shf.r.wrap.b32
 			v38 := uint64(isa.Shf(uint32(v30), uint32(v30), uint32(v26), false, false))
 			// 69: st.global.u32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v38))
 			// 70: bfind.shiftamt.u32
 			v39 := uint64(isa.Bfind(v33, 32, false, true))
 			// 71: add.s32
 			v40 := uint64(uint32(v39) + uint32(k3))
 			// 72: st.global.u32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v40))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v40))
 			// 73: neg.s32
 			v41 := uint64(-uint32(v30))
 			// 74: and.b32
 			v42 := uint64(uint32(v30) & uint32(v41))
 			// 75: st.global.u32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v42))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(v42))
 			// 76: and.b32
 			v43 := uint64(uint32(v31) & uint32(k3))
 			// 77: st.global.u32
-			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v43))
+			runtime.Store32(fa12, uint64(l)<<2, uint64(v43))
 			// 78: ld.global.u32
-			v44 := runtime.Load32(fp13, fo13+uint64(l)<<2)
+			v44 := runtime.Load32(fa13, uint64(l)<<2)
 			// 80: shf.l.wrap.b32
 			v45 := uint64(isa.Shf(uint32(v30), uint32(v44), uint32(v26), true, false))
 			// 82: st.global.u32
-			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v45))
+			runtime.Store32(fa14, uint64(l)<<2, uint64(v45))
 		}
 	}
 	// 35: setp.ge.s32, whose lanes the check above gave
@@ -1811,6 +1826,21 @@ func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb14 != fb13 && fb14+128 > fb13 && fb13+128 > fb14 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
 	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 63, 65, 67, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 80, 82: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1827,7 +1857,7 @@ func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(v10) + uint64(v12))
 			_ = v14
 			// 43: ld.global.u32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			// 44: and.b32
 			v16 := uint64(uint32(v15) & uint32(k2))
 			// 45: mul.lo.s32
@@ -1840,61 +1870,61 @@ func bitops32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(v18) + uint64(v19))
 			_ = v20
 			// 49: ld.global.u32
-			v21 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v21 := runtime.Load32(fa1, uint64(l)<<2)
 			// 50: popc.b32
 			v22 := uint64(bits.OnesCount64(uint64(uint32(v21))))
 			// 51: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v22))
 			// 52: clz.b32
 			v23 := uint64(bits.LeadingZeros64(uint64(uint32(v21))) - 32)
 			// 53: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v23))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v23))
 			// 54: brev.b32
 			v24 := bits.Reverse64(v21) >> 32
 			// 55: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v24))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v24))
 			// 56: shl.b32
 			v25 := uint64(uint32(v21) << uint32(v16))
 			// 57: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v25))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v25))
 			// 58: shr.u32
 			v26 := uint64(uint32(v21) >> uint32(v16))
 			// 59: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v26))
 			// 60: shr.s32
 			v27 := uint64(uint32(int32(v21) >> uint32(v16)))
 			// 61: st.global.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v27))
 			// 63: shf.l.wrap.b32
 			v28 := uint64(isa.Shf(uint32(v21), uint32(v21), uint32(v16), true, false))
 			// 65: st.global.u32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v28))
 			// 67: shf.r.wrap.b32
 			v29 := uint64(isa.Shf(uint32(v21), uint32(v21), uint32(v16), false, false))
 			// 69: st.global.u32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v29))
 			// 70: bfind.shiftamt.u32
 			v30 := uint64(isa.Bfind(v24, 32, false, true))
 			// 71: add.s32
 			v31 := uint64(uint32(v30) + uint32(k3))
 			// 72: st.global.u32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v31))
 			// 73: neg.s32
 			v32 := uint64(-uint32(v21))
 			// 74: and.b32
 			v33 := uint64(uint32(v21) & uint32(v32))
 			// 75: st.global.u32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(v33))
 			// 76: and.b32
 			v34 := uint64(uint32(v22) & uint32(k3))
 			// 77: st.global.u32
-			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v34))
+			runtime.Store32(fa12, uint64(l)<<2, uint64(v34))
 			// 78: ld.global.u32
-			v35 := runtime.Load32(fp13, fo13+uint64(l)<<2)
+			v35 := runtime.Load32(fa13, uint64(l)<<2)
 			// 80: shf.l.wrap.b32
 			v36 := uint64(isa.Shf(uint32(v21), uint32(v35), uint32(v16), true, false))
 			// 82: st.global.u32
-			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa14, uint64(l)<<2, uint64(v36))
 		}
 	}
 	return true
@@ -2924,6 +2954,11 @@ func bitops64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX lines 105, 106, 111, 112, 113, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 128, 132, 134, 135, 136, 137: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2946,23 +2981,23 @@ func bitops64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u7) + uint64(v22))
 			_ = v23
 			// 117: ld.global.u64
-			v24 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v24 := runtime.Load64(fa0, uint64(l)<<3)
 			// 118: popc.b64
 			v25 := uint64(bits.OnesCount64(uint64(uint64(v24))))
 			// 119: cvt.u64.u32
 			v26 := uint64(uint64(uint32(v25)))
 			// 120: st.global.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v26))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(v26))
 			// 121: clz.b64
 			v27 := uint64(bits.LeadingZeros64(uint64(uint64(v24))) - 0)
 			// 122: cvt.u64.u32
 			v28 := uint64(uint64(uint32(v27)))
 			// 123: st.global.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v28))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v28))
 			// 124: brev.b64
 			v29 := bits.Reverse64(v24) >> 0
 			// 125: st.global.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v29))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v29))
 			// 128: mov.b64
 			m30 := v24
 			m30_0 := m30 >> 0 & k2
@@ -2982,7 +3017,7 @@ func bitops64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 136: mov.b64
 			v34 := uint64(uint32(v33)) | (uint64(uint32(v32)) << 32)
 			// 137: st.global.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v34))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v34))
 		}
 	}
 	// 107: setp.ge.s32, whose lanes the check above gave
@@ -3227,6 +3262,11 @@ func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX lines 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 128, 132, 134, 135, 136, 137: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3247,23 +3287,23 @@ func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(v12) + uint64(v13))
 			_ = v14
 			// 117: ld.global.u64
-			v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v15 := runtime.Load64(fa0, uint64(l)<<3)
 			// 118: popc.b64
 			v16 := uint64(bits.OnesCount64(uint64(uint64(v15))))
 			// 119: cvt.u64.u32
 			v17 := uint64(uint64(uint32(v16)))
 			// 120: st.global.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v17))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(v17))
 			// 121: clz.b64
 			v18 := uint64(bits.LeadingZeros64(uint64(uint64(v15))) - 0)
 			// 122: cvt.u64.u32
 			v19 := uint64(uint64(uint32(v18)))
 			// 123: st.global.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v19))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v19))
 			// 124: brev.b64
 			v20 := bits.Reverse64(v15) >> 0
 			// 125: st.global.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v20))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v20))
 			// 128: mov.b64
 			m21 := v15
 			m21_0 := m21 >> 0 & k2
@@ -3283,7 +3323,7 @@ func bitops64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 136: mov.b64
 			v25 := uint64(uint32(v24)) | (uint64(uint32(v23)) << 32)
 			// 137: st.global.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v25))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v25))
 		}
 	}
 	return true

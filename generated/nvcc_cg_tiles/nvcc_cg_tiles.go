@@ -3814,6 +3814,7 @@ func tileReduce64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 49, 50, 53, 56, 58, 64, 66, 68: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -3838,7 +3839,7 @@ func tileReduce64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v22 := uint64(uint32(u7) + uint32(v21))
 			_ = v22
 			// 68: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u8))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u8))
 		}
 	}
 	// 60: setp.gt.u32, whose lanes the check above gave
@@ -4172,6 +4173,7 @@ func tileReduce64Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 111, 112, 113, 114, 116, 118: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
@@ -4183,7 +4185,7 @@ func tileReduce64Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r26[l]) + uint64(v3))
 			_ = v4
 			// 113: ld.global.u32
-			v5 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v5 := runtime.Load32(fa0, uint64(l)<<2)
 			// 114: add.s32
 			v6 := uint64(uint32(v5) + uint32(r23[l]))
 			r23[l] = v6
@@ -4678,11 +4680,12 @@ func tileReduce64Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 256: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 256: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			r68[l] = v1
 		}
 	}
@@ -4946,25 +4949,29 @@ func tileReduce64Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo3 < runtime.AccessEnd(sh, 4)-0x7c && fb3&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 306, 307, 308, 309, 310, 311, 312, 313, 315, 317, 318, 319: one pass over a full warp's lanes
 	{
 		p13 := w.P[13]
 		p13n := uint32(0)
 		for l := range 32 {
 			// 306: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 307: add.s32
 			v2 := uint64(uint32(v1) + uint32(r76[l]))
 			// 308: ld.shared.u32
-			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v3 := runtime.Load32(fa1, uint64(l)<<2)
 			// 309: add.s32
 			v4 := uint64(uint32(v3) + uint32(v2))
 			// 310: ld.shared.u32
-			v5 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v5 := runtime.Load32(fa2, uint64(l)<<2)
 			// 311: add.s32
 			v6 := uint64(uint32(v5) + uint32(v4))
 			// 312: ld.shared.u32
-			v7 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v7 := runtime.Load32(fa3, uint64(l)<<2)
 			// 313: add.s32
 			v8 := uint64(uint32(v7) + uint32(v6))
 			r76[l] = v8
@@ -5299,13 +5306,14 @@ func tileReduce64Block19Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 333, 334, 336, 337, 338: one pass over a full warp's lanes
 	{
 		p15 := w.P[15]
 		p15n := uint32(0)
 		for l := range 32 {
 			// 333: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 334: add.s32
 			v2 := uint64(uint32(v1) + uint32(r76[l]))
 			r76[l] = v2
@@ -5467,6 +5475,7 @@ func tileReduce64Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 343, 345, 346, 347: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5478,7 +5487,7 @@ func tileReduce64Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 347: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r76[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r76[l]))
 		}
 	}
 	return true
@@ -5580,6 +5589,7 @@ func tileReduce64Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 65: mov.u32, warp-uniform
 	u5 := uint64(k1)
 	// PTX line 67: mov.u32, warp-uniform
@@ -5593,7 +5603,7 @@ func tileReduce64Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint32(u5) + uint32(v4))
 			_ = v6
 			// 68: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u7))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u7))
 		}
 	}
 	return true
@@ -5992,6 +6002,7 @@ func tileReduce64Block31Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 275: mov.u32, warp-uniform
 	u5 := uint64(k1)
 	// PTX lines 274, 276, 277: one pass over a full warp's lanes
@@ -6003,7 +6014,7 @@ func tileReduce64Block31Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint32(u5) + uint32(v4))
 			_ = v6
 			// 277: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r68[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r68[l]))
 		}
 	}
 	return true
@@ -6769,6 +6780,7 @@ func tileReduce128Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 382, 383, 386, 389, 391, 397, 399, 401: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -6793,7 +6805,7 @@ func tileReduce128Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v22 := uint64(uint32(u7) + uint32(v21))
 			_ = v22
 			// 401: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u8))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u8))
 		}
 	}
 	// 393: setp.gt.u32, whose lanes the check above gave
@@ -7127,6 +7139,7 @@ func tileReduce128Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 444, 445, 446, 447, 449, 451: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
@@ -7138,7 +7151,7 @@ func tileReduce128Block3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r26[l]) + uint64(v3))
 			_ = v4
 			// 446: ld.global.u32
-			v5 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v5 := runtime.Load32(fa0, uint64(l)<<2)
 			// 447: add.s32
 			v6 := uint64(uint32(v5) + uint32(r23[l]))
 			r23[l] = v6
@@ -7636,11 +7649,12 @@ func tileReduce128Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 603: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 603: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			r76[l] = v1
 		}
 	}
@@ -7904,25 +7918,29 @@ func tileReduce128Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo3 < runtime.AccessEnd(sh, 4)-0x7c && fb3&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 652, 653, 654, 655, 656, 657, 658, 659, 661, 663, 664, 665: one pass over a full warp's lanes
 	{
 		p14 := w.P[14]
 		p14n := uint32(0)
 		for l := range 32 {
 			// 652: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 653: add.s32
 			v2 := uint64(uint32(v1) + uint32(r83[l]))
 			// 654: ld.shared.u32
-			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v3 := runtime.Load32(fa1, uint64(l)<<2)
 			// 655: add.s32
 			v4 := uint64(uint32(v3) + uint32(v2))
 			// 656: ld.shared.u32
-			v5 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v5 := runtime.Load32(fa2, uint64(l)<<2)
 			// 657: add.s32
 			v6 := uint64(uint32(v5) + uint32(v4))
 			// 658: ld.shared.u32
-			v7 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v7 := runtime.Load32(fa3, uint64(l)<<2)
 			// 659: add.s32
 			v8 := uint64(uint32(v7) + uint32(v6))
 			r83[l] = v8
@@ -8257,13 +8275,14 @@ func tileReduce128Block19Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 679, 680, 682, 683, 684: one pass over a full warp's lanes
 	{
 		p16 := w.P[16]
 		p16n := uint32(0)
 		for l := range 32 {
 			// 679: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 680: add.s32
 			v2 := uint64(uint32(v1) + uint32(r83[l]))
 			r83[l] = v2
@@ -8425,6 +8444,7 @@ func tileReduce128Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 689, 691, 692, 693: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -8436,7 +8456,7 @@ func tileReduce128Block20Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 693: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r83[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r83[l]))
 		}
 	}
 	return true
@@ -8538,6 +8558,7 @@ func tileReduce128Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 398: mov.u32, warp-uniform
 	u5 := uint64(k1)
 	// PTX line 400: mov.u32, warp-uniform
@@ -8551,7 +8572,7 @@ func tileReduce128Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint32(u5) + uint32(v4))
 			_ = v6
 			// 401: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u7))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u7))
 		}
 	}
 	return true
@@ -9040,6 +9061,7 @@ func tileReduce128Block32Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 622, 623: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -9047,7 +9069,7 @@ func tileReduce128Block32Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v3 := uint64(uint32(u1) + uint32(r40[l]))
 			_ = v3
 			// 623: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r76[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r76[l]))
 		}
 	}
 	return true
@@ -9520,6 +9542,7 @@ func tileShuffleTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 725, 726, 729, 732, 734, 740, 742, 744: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -9544,7 +9567,7 @@ func tileShuffleTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v21 := uint64(uint32(u6) + uint32(v20))
 			_ = v21
 			// 744: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u7))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u7))
 		}
 	}
 	// 736: setp.gt.u32, whose lanes the check above gave
@@ -10274,6 +10297,7 @@ func tileShuffleBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 741: mov.u32, warp-uniform
 	u5 := uint64(k1)
 	// PTX line 743: mov.u32, warp-uniform
@@ -10287,7 +10311,7 @@ func tileShuffleBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint32(u5) + uint32(v4))
 			_ = v6
 			// 744: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u7))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u7))
 		}
 	}
 	return true
@@ -10509,6 +10533,7 @@ func warpSizeBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 877: mov.u32, warp-uniform
 	u13 := uint64(k1)
 	// PTX lines 874, 875, 878, 879, 880, 881, 882, 883, 884, 885: one pass over a full warp's lanes
@@ -10537,7 +10562,7 @@ func warpSizeBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v21 := uint64(uint64(u2) + uint64(v20))
 			_ = v21
 			// 885: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v19))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v19))
 		}
 	}
 	return true

@@ -863,6 +863,12 @@ func toIntTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 32, 33, 38, 39, 40, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -885,31 +891,31 @@ func toIntTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u7) + uint64(v22))
 			_ = v23
 			// 44: ld.global.f32
-			v24 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v24 := runtime.Load32(fa0, uint64(l)<<2)
 			// 45: cvt.rzi.s32.f32
 			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(v24))), isa.RZ, 32, true)
 			// 46: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v25))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v25))
 			// 47: cvt.rni.s32.f32
 			v26 := isa.FloatToInt(float64(math.Float32frombits(uint32(v24))), isa.RN, 32, true)
 			// 48: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v26))
 			// 49: cvt.rmi.s32.f32
 			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v24))), isa.RM, 32, true)
 			// 50: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v27))
 			// 51: cvt.rpi.f32.f32
 			v28 := isa.CvtFloat(v24, 32, 32, isa.RP, true, false, false)
 			// 52: cvt.rzi.s32.f32
 			v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v28))), isa.RZ, 32, true)
 			// 53: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v29))
 			// 54: abs.f32
 			v30 := uint64(isa.AbsF32(uint32(v24)))
 			// 55: cvt.rzi.u32.f32
 			v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(v30))), isa.RZ, 32, false)
 			// 56: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v31))
 		}
 	}
 	// 34: setp.ge.s32, whose lanes the check above gave
@@ -1174,6 +1180,12 @@ func toIntBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb0 && fb5+128 > fb0 && fb0+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1194,31 +1206,31 @@ func toIntBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(v12) + uint64(v13))
 			_ = v14
 			// 44: ld.global.f32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			// 45: cvt.rzi.s32.f32
 			v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RZ, 32, true)
 			// 46: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v16))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v16))
 			// 47: cvt.rni.s32.f32
 			v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RN, 32, true)
 			// 48: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v17))
 			// 49: cvt.rmi.s32.f32
 			v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RM, 32, true)
 			// 50: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v18))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v18))
 			// 51: cvt.rpi.f32.f32
 			v19 := isa.CvtFloat(v15, 32, 32, isa.RP, true, false, false)
 			// 52: cvt.rzi.s32.f32
 			v20 := isa.FloatToInt(float64(math.Float32frombits(uint32(v19))), isa.RZ, 32, true)
 			// 53: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v20))
 			// 54: abs.f32
 			v21 := uint64(isa.AbsF32(uint32(v15)))
 			// 55: cvt.rzi.u32.f32
 			v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RZ, 32, false)
 			// 56: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v22))
 		}
 	}
 	return true
@@ -1814,6 +1826,12 @@ func toFloatTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5+128 > fb0 && fb0+256 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 80, 81, 86, 87, 88, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1836,29 +1854,29 @@ func toFloatTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u7) + uint64(v22))
 			_ = v23
 			// 92: ld.global.u64
-			v24 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v24 := runtime.Load64(fa0, uint64(l)<<3)
 			// 93: cvt.u32.u64
 			v25 := uint64(uint32(uint64(v24)))
 			// 94: cvt.rn.f32.s32
 			v26 := uint64(math.Float32bits(float32(int32(v25))))
 			// 95: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v26))
 			// 96: cvt.rn.f32.u32
 			v27 := uint64(math.Float32bits(float32(uint32(v25))))
 			// 97: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v27))
 			// 98: cvt.rn.f32.s64
 			v28 := uint64(math.Float32bits(float32(int64(v24))))
 			// 99: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v28))
 			// 100: cvt.rn.f32.u64
 			v29 := isa.IntToFloat(0, uint64(uint64(v24)), false, 32, isa.RN)
 			// 101: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v29))
 			// 102: cvt.rz.f32.s32
 			v30 := isa.IntToFloat(int64(int32(v25)), 0, true, 32, isa.RZ)
 			// 103: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v30))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v30))
 		}
 	}
 	// 82: setp.ge.s32, whose lanes the check above gave
@@ -2124,6 +2142,12 @@ func toFloatBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5+128 > fb0 && fb0+256 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2144,29 +2168,29 @@ func toFloatBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(v12) + uint64(v13))
 			_ = v14
 			// 92: ld.global.u64
-			v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v15 := runtime.Load64(fa0, uint64(l)<<3)
 			// 93: cvt.u32.u64
 			v16 := uint64(uint32(uint64(v15)))
 			// 94: cvt.rn.f32.s32
 			v17 := uint64(math.Float32bits(float32(int32(v16))))
 			// 95: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v17))
 			// 96: cvt.rn.f32.u32
 			v18 := uint64(math.Float32bits(float32(uint32(v16))))
 			// 97: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v18))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v18))
 			// 98: cvt.rn.f32.s64
 			v19 := uint64(math.Float32bits(float32(int64(v15))))
 			// 99: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v19))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v19))
 			// 100: cvt.rn.f32.u64
 			v20 := isa.IntToFloat(0, uint64(uint64(v15)), false, 32, isa.RN)
 			// 101: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v20))
 			// 102: cvt.rz.f32.s32
 			v21 := isa.IntToFloat(int64(int32(v16)), 0, true, 32, isa.RZ)
 			// 103: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v21))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v21))
 		}
 	}
 	return true
@@ -2740,6 +2764,11 @@ func f64RoundtripTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX lines 129, 130, 135, 136, 137, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2762,25 +2791,25 @@ func f64RoundtripTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u7) + uint64(v22))
 			_ = v23
 			// 141: ld.global.f64
-			v24 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v24 := runtime.Load64(fa0, uint64(l)<<3)
 			// 142: cvt.rn.f32.f64
 			v25 := isa.CvtFloat(v24, 32, 64, isa.RN, false, false, false)
 			// 143: cvt.f64.f32
 			v26 := isa.CvtFloat(v25, 64, 32, isa.RN, false, false, false)
 			// 144: st.global.f64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v26))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(v26))
 			// 145: cvt.rz.f32.f64
 			v27 := isa.CvtFloat(v24, 32, 64, isa.RZ, false, false, false)
 			// 146: cvt.f64.f32
 			v28 := isa.CvtFloat(v27, 64, 32, isa.RN, false, false, false)
 			// 147: st.global.f64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v28))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v28))
 			// 148: cvt.rzi.s64.f64
 			v29 := isa.FloatToInt(math.Float64frombits(v24), isa.RZ, 64, true)
 			// 149: cvt.rn.f64.s64
 			v30 := math.Float64bits(float64(int64(v29)))
 			// 150: st.global.f64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v30))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v30))
 			// 151: cvt.rzi.s32.f64
 			v31 := isa.FloatToInt(math.Float64frombits(v24), isa.RZ, 32, true)
 			// 152: cvt.u16.u32
@@ -2788,7 +2817,7 @@ func f64RoundtripTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 153: cvt.rn.f64.s16
 			v33 := isa.IntToFloat(int64(int16(v32)), 0, true, 64, isa.RN)
 			// 154: st.global.f64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v33))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v33))
 		}
 	}
 	// 131: setp.ge.s32, whose lanes the check above gave
@@ -3027,6 +3056,11 @@ func f64RoundtripBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb0 && fb4+256 > fb0 && fb0+256 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX lines 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3047,25 +3081,25 @@ func f64RoundtripBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(v12) + uint64(v13))
 			_ = v14
 			// 141: ld.global.f64
-			v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v15 := runtime.Load64(fa0, uint64(l)<<3)
 			// 142: cvt.rn.f32.f64
 			v16 := isa.CvtFloat(v15, 32, 64, isa.RN, false, false, false)
 			// 143: cvt.f64.f32
 			v17 := isa.CvtFloat(v16, 64, 32, isa.RN, false, false, false)
 			// 144: st.global.f64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v17))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(v17))
 			// 145: cvt.rz.f32.f64
 			v18 := isa.CvtFloat(v15, 32, 64, isa.RZ, false, false, false)
 			// 146: cvt.f64.f32
 			v19 := isa.CvtFloat(v18, 64, 32, isa.RN, false, false, false)
 			// 147: st.global.f64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v19))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v19))
 			// 148: cvt.rzi.s64.f64
 			v20 := isa.FloatToInt(math.Float64frombits(v15), isa.RZ, 64, true)
 			// 149: cvt.rn.f64.s64
 			v21 := math.Float64bits(float64(int64(v20)))
 			// 150: st.global.f64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v21))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v21))
 			// 151: cvt.rzi.s32.f64
 			v22 := isa.FloatToInt(math.Float64frombits(v15), isa.RZ, 32, true)
 			// 152: cvt.u16.u32
@@ -3073,7 +3107,7 @@ func f64RoundtripBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 153: cvt.rn.f64.s16
 			v24 := isa.IntToFloat(int64(int16(v23)), 0, true, 64, isa.RN)
 			// 154: st.global.f64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v24))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v24))
 		}
 	}
 	return true

@@ -4474,6 +4474,7 @@ func pipelineTilesBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 147, 148, 149, 150, 151: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -4485,7 +4486,7 @@ func pipelineTilesBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint32(r14[l]) + uint32(v5))
 			r36[l] = v6
 			// 150: ld.shared.u32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			// 151: mad.lo.s32
 			v8 := uint64(uint32(uint32(v7)*uint32(r29[l]) + uint32(r16[l])))
 			r38[l] = v8
@@ -4660,11 +4661,12 @@ func pipelineTilesBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 181, 182: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 181: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 182: mad.lo.s32
 			v2 := uint64(uint32(uint32(v1)*uint32(r39[l]) + uint32(r38[l])))
 			r45[l] = v2
@@ -4821,11 +4823,12 @@ func pipelineTilesBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 212, 213: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 212: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 213: mad.lo.s32
 			v2 := uint64(uint32(uint32(v1)*uint32(r46[l]) + uint32(r45[l])))
 			r52[l] = v2
@@ -4981,11 +4984,12 @@ func pipelineTilesBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 243, 244: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 243: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 244: mad.lo.s32
 			v2 := uint64(uint32(uint32(v1)*uint32(r20[l]) + uint32(r52[l])))
 			r16[l] = v2
@@ -5267,6 +5271,7 @@ func pipelineTilesBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 296, 297, 298, 299, 300, 301, 302, 303: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5284,7 +5289,7 @@ func pipelineTilesBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint32(v10) + uint32(v11))
 			_ = v12
 			// 302: ld.shared.u32
-			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v13 := runtime.Load32(fa0, uint64(l)<<2)
 			// 303: mad.lo.s32
 			v14 := uint64(uint32(uint32(v13)*uint32(r61[l]) + uint32(r16[l])))
 			r16[l] = v14
@@ -5496,6 +5501,7 @@ func pipelineTilesBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 315, 317, 319, 320, 321: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5509,7 +5515,7 @@ func pipelineTilesBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(v6) + uint64(v7))
 			_ = v8
 			// 321: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r16[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r16[l]))
 		}
 	}
 	return true
@@ -10159,6 +10165,9 @@ func cgCopyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX line 1207: mov.u32, warp-uniform
 	u15 := uint64(k2)
 	// PTX lines 1204, 1205, 1206, 1208, 1209, 1210, 1211, 1212, 1213, 1215, 1217, 1219, 1220, 1221: one pass over a full warp's lanes
@@ -10179,9 +10188,9 @@ func cgCopyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v18 := uint64(uint32(u15) + uint32(v17))
 			_ = v18
 			// 1211: ld.shared.u32
-			v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v19 := runtime.Load32(fa0, uint64(l)<<2)
 			// 1212: ld.shared.u32
-			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v20 := runtime.Load32(fa1, uint64(l)<<2)
 			// 1213: sub.s32
 			v21 := uint64(uint32(v20) - uint32(v19))
 			// 1215: add.s32
@@ -10194,7 +10203,7 @@ func cgCopyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v25 := uint64(uint64(v23) + uint64(v24))
 			_ = v25
 			// 1221: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v21))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v21))
 		}
 	}
 	return true

@@ -1542,6 +1542,24 @@ func f2iModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb17+256 > fb1 && fb1+128 > fb17 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
 	// PTX lines 35, 36, 41, 42, 44, 45, 46, 47, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1562,7 +1580,7 @@ func f2iModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v26 := uint64(uint64(u8) + uint64(v25))
 			_ = v26
 			// 46: ld.global.f64
-			v27 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v27 := runtime.Load64(fa0, uint64(l)<<3)
 			// 47: shl.b32
 			v28 := uint64(uint32(v21) << uint32(k0))
 			// 49: mul.wide.s32
@@ -1571,89 +1589,89 @@ func f2iModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v30 := uint64(uint64(u9) + uint64(v29))
 			_ = v30
 			// 51: ld.global.f32
-			v31 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v31 := runtime.Load32(fa1, uint64(l)<<2)
 			// 52: cvt.rni.s32.f32
 			v32 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RN, 32, true)
 			// 53: cvt.s64.s32
 			v33 := uint64(uint64(int32(v32)))
 			// 54: st.global.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v33))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v33))
 			// 55: cvt.rzi.s32.f32
 			v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RZ, 32, true)
 			// 56: cvt.s64.s32
 			v35 := uint64(uint64(int32(v34)))
 			// 57: st.global.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v35))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v35))
 			// 58: cvt.rpi.s32.f32
 			v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RP, 32, true)
 			// 59: cvt.s64.s32
 			v37 := uint64(uint64(int32(v36)))
 			// 60: st.global.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v37))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v37))
 			// 61: cvt.rmi.s32.f32
 			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RM, 32, true)
 			// 62: cvt.s64.s32
 			v39 := uint64(uint64(int32(v38)))
 			// 63: st.global.u64
-			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(v39))
+			runtime.Store64(fa5, uint64(l)<<3, uint64(v39))
 			// 64: cvt.rzi.u32.f32
 			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RZ, 32, false)
 			// 65: cvt.u64.u32
 			v41 := uint64(uint64(uint32(v40)))
 			// 66: st.global.u64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v41))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v41))
 			// 67: cvt.rpi.u32.f32
 			v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RP, 32, false)
 			// 68: cvt.u64.u32
 			v43 := uint64(uint64(uint32(v42)))
 			// 69: st.global.u64
-			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v43))
+			runtime.Store64(fa7, uint64(l)<<3, uint64(v43))
 			// 70: cvt.rmi.u32.f32
 			v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RM, 32, false)
 			// 71: cvt.u64.u32
 			v45 := uint64(uint64(uint32(v44)))
 			// 72: st.global.u64
-			runtime.Store64(fp8, fo8+uint64(l)<<3, uint64(v45))
+			runtime.Store64(fa8, uint64(l)<<3, uint64(v45))
 			// 73: cvt.rni.s64.f32
 			v46 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RN, 64, true)
 			// 74: st.global.u64
-			runtime.Store64(fp9, fo9+uint64(l)<<3, uint64(v46))
+			runtime.Store64(fa9, uint64(l)<<3, uint64(v46))
 			// 75: cvt.rzi.s64.f32
 			v47 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RZ, 64, true)
 			// 76: st.global.u64
-			runtime.Store64(fp10, fo10+uint64(l)<<3, uint64(v47))
+			runtime.Store64(fa10, uint64(l)<<3, uint64(v47))
 			// 77: cvt.rpi.s64.f32
 			v48 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RP, 64, true)
 			// 78: st.global.u64
-			runtime.Store64(fp11, fo11+uint64(l)<<3, uint64(v48))
+			runtime.Store64(fa11, uint64(l)<<3, uint64(v48))
 			// 79: cvt.rmi.s64.f32
 			v49 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RM, 64, true)
 			// 80: st.global.u64
-			runtime.Store64(fp12, fo12+uint64(l)<<3, uint64(v49))
+			runtime.Store64(fa12, uint64(l)<<3, uint64(v49))
 			// 81: cvt.rmi.u64.f32
 			v50 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RM, 64, false)
 			// 82: st.global.u64
-			runtime.Store64(fp13, fo13+uint64(l)<<3, uint64(v50))
+			runtime.Store64(fa13, uint64(l)<<3, uint64(v50))
 			// 83: cvt.rni.s32.f64
 			v51 := isa.FloatToInt(math.Float64frombits(v27), isa.RN, 32, true)
 			// 84: cvt.s64.s32
 			v52 := uint64(uint64(int32(v51)))
 			// 85: st.global.u64
-			runtime.Store64(fp14, fo14+uint64(l)<<3, uint64(v52))
+			runtime.Store64(fa14, uint64(l)<<3, uint64(v52))
 			// 86: cvt.rpi.u32.f64
 			v53 := isa.FloatToInt(math.Float64frombits(v27), isa.RP, 32, false)
 			// 87: cvt.u64.u32
 			v54 := uint64(uint64(uint32(v53)))
 			// 88: st.global.u64
-			runtime.Store64(fp15, fo15+uint64(l)<<3, uint64(v54))
+			runtime.Store64(fa15, uint64(l)<<3, uint64(v54))
 			// 89: cvt.rmi.s64.f64
 			v55 := isa.FloatToInt(math.Float64frombits(v27), isa.RM, 64, true)
 			// 90: st.global.u64
-			runtime.Store64(fp16, fo16+uint64(l)<<3, uint64(v55))
+			runtime.Store64(fa16, uint64(l)<<3, uint64(v55))
 			// 91: cvt.rzi.u64.f64
 			v56 := isa.FloatToInt(math.Float64frombits(v27), isa.RZ, 64, false)
 			// 92: st.global.u64
-			runtime.Store64(fp17, fo17+uint64(l)<<3, uint64(v56))
+			runtime.Store64(fa17, uint64(l)<<3, uint64(v56))
 		}
 	}
 	// 37: setp.ge.s32, whose lanes the check above gave
@@ -2487,6 +2505,24 @@ func f2iModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb17+256 > fb1 && fb1+128 > fb17 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
 	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2505,7 +2541,7 @@ func f2iModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v16 := uint64(uint64(v14) + uint64(v15))
 			_ = v16
 			// 46: ld.global.f64
-			v17 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v17 := runtime.Load64(fa0, uint64(l)<<3)
 			// 47: shl.b32
 			v18 := uint64(uint32(r7[l]) << uint32(k0))
 			// 48: cvta.to.global.u64
@@ -2516,89 +2552,89 @@ func f2iModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v21 := uint64(uint64(v19) + uint64(v20))
 			_ = v21
 			// 51: ld.global.f32
-			v22 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v22 := runtime.Load32(fa1, uint64(l)<<2)
 			// 52: cvt.rni.s32.f32
 			v23 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RN, 32, true)
 			// 53: cvt.s64.s32
 			v24 := uint64(uint64(int32(v23)))
 			// 54: st.global.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v24))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v24))
 			// 55: cvt.rzi.s32.f32
 			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RZ, 32, true)
 			// 56: cvt.s64.s32
 			v26 := uint64(uint64(int32(v25)))
 			// 57: st.global.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v26))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v26))
 			// 58: cvt.rpi.s32.f32
 			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RP, 32, true)
 			// 59: cvt.s64.s32
 			v28 := uint64(uint64(int32(v27)))
 			// 60: st.global.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v28))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v28))
 			// 61: cvt.rmi.s32.f32
 			v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RM, 32, true)
 			// 62: cvt.s64.s32
 			v30 := uint64(uint64(int32(v29)))
 			// 63: st.global.u64
-			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(v30))
+			runtime.Store64(fa5, uint64(l)<<3, uint64(v30))
 			// 64: cvt.rzi.u32.f32
 			v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RZ, 32, false)
 			// 65: cvt.u64.u32
 			v32 := uint64(uint64(uint32(v31)))
 			// 66: st.global.u64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v32))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v32))
 			// 67: cvt.rpi.u32.f32
 			v33 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RP, 32, false)
 			// 68: cvt.u64.u32
 			v34 := uint64(uint64(uint32(v33)))
 			// 69: st.global.u64
-			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v34))
+			runtime.Store64(fa7, uint64(l)<<3, uint64(v34))
 			// 70: cvt.rmi.u32.f32
 			v35 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RM, 32, false)
 			// 71: cvt.u64.u32
 			v36 := uint64(uint64(uint32(v35)))
 			// 72: st.global.u64
-			runtime.Store64(fp8, fo8+uint64(l)<<3, uint64(v36))
+			runtime.Store64(fa8, uint64(l)<<3, uint64(v36))
 			// 73: cvt.rni.s64.f32
 			v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RN, 64, true)
 			// 74: st.global.u64
-			runtime.Store64(fp9, fo9+uint64(l)<<3, uint64(v37))
+			runtime.Store64(fa9, uint64(l)<<3, uint64(v37))
 			// 75: cvt.rzi.s64.f32
 			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RZ, 64, true)
 			// 76: st.global.u64
-			runtime.Store64(fp10, fo10+uint64(l)<<3, uint64(v38))
+			runtime.Store64(fa10, uint64(l)<<3, uint64(v38))
 			// 77: cvt.rpi.s64.f32
 			v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RP, 64, true)
 			// 78: st.global.u64
-			runtime.Store64(fp11, fo11+uint64(l)<<3, uint64(v39))
+			runtime.Store64(fa11, uint64(l)<<3, uint64(v39))
 			// 79: cvt.rmi.s64.f32
 			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RM, 64, true)
 			// 80: st.global.u64
-			runtime.Store64(fp12, fo12+uint64(l)<<3, uint64(v40))
+			runtime.Store64(fa12, uint64(l)<<3, uint64(v40))
 			// 81: cvt.rmi.u64.f32
 			v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RM, 64, false)
 			// 82: st.global.u64
-			runtime.Store64(fp13, fo13+uint64(l)<<3, uint64(v41))
+			runtime.Store64(fa13, uint64(l)<<3, uint64(v41))
 			// 83: cvt.rni.s32.f64
 			v42 := isa.FloatToInt(math.Float64frombits(v17), isa.RN, 32, true)
 			// 84: cvt.s64.s32
 			v43 := uint64(uint64(int32(v42)))
 			// 85: st.global.u64
-			runtime.Store64(fp14, fo14+uint64(l)<<3, uint64(v43))
+			runtime.Store64(fa14, uint64(l)<<3, uint64(v43))
 			// 86: cvt.rpi.u32.f64
 			v44 := isa.FloatToInt(math.Float64frombits(v17), isa.RP, 32, false)
 			// 87: cvt.u64.u32
 			v45 := uint64(uint64(uint32(v44)))
 			// 88: st.global.u64
-			runtime.Store64(fp15, fo15+uint64(l)<<3, uint64(v45))
+			runtime.Store64(fa15, uint64(l)<<3, uint64(v45))
 			// 89: cvt.rmi.s64.f64
 			v46 := isa.FloatToInt(math.Float64frombits(v17), isa.RM, 64, true)
 			// 90: st.global.u64
-			runtime.Store64(fp16, fo16+uint64(l)<<3, uint64(v46))
+			runtime.Store64(fa16, uint64(l)<<3, uint64(v46))
 			// 91: cvt.rzi.u64.f64
 			v47 := isa.FloatToInt(math.Float64frombits(v17), isa.RZ, 64, false)
 			// 92: st.global.u64
-			runtime.Store64(fp17, fo17+uint64(l)<<3, uint64(v47))
+			runtime.Store64(fa17, uint64(l)<<3, uint64(v47))
 		}
 	}
 	return true
@@ -4013,6 +4049,18 @@ func i2fModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb11+128 > fb1 && fb1+256 > fb11 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
 	// PTX lines 119, 120, 125, 126, 128, 129, 130, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -4031,7 +4079,7 @@ func i2fModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u8) + uint64(v22))
 			_ = v24
 			// 129: ld.global.f64
-			v25 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v25 := runtime.Load64(fa0, uint64(l)<<3)
 			// 130: mul.lo.s32
 			v26 := uint64(uint32(v20) * uint32(k1))
 			// 132: mul.wide.s32
@@ -4040,47 +4088,47 @@ func i2fModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v28 := uint64(uint64(u9) + uint64(v27))
 			_ = v28
 			// 134: ld.global.u64
-			v29 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v29 := runtime.Load64(fa1, uint64(l)<<3)
 			// 135: cvt.u32.u64
 			v30 := uint64(uint32(uint64(v29)))
 			// 136: cvt.rp.f32.s32
 			v31 := isa.IntToFloat(int64(int32(v30)), 0, true, 32, isa.RP)
 			// 137: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v31))
 			// 138: cvt.rm.f32.s32
 			v32 := isa.IntToFloat(int64(int32(v30)), 0, true, 32, isa.RM)
 			// 139: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v32))
 			// 140: cvt.rp.f32.u32
 			v33 := isa.IntToFloat(0, uint64(uint32(v30)), false, 32, isa.RP)
 			// 141: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v33))
 			// 142: cvt.rm.f32.u32
 			v34 := isa.IntToFloat(0, uint64(uint32(v30)), false, 32, isa.RM)
 			// 143: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v34))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v34))
 			// 144: cvt.rp.f32.s64
 			v35 := isa.IntToFloat(int64(int64(v29)), 0, true, 32, isa.RP)
 			// 145: st.global.f32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v35))
 			// 146: cvt.rm.f32.s64
 			v36 := isa.IntToFloat(int64(int64(v29)), 0, true, 32, isa.RM)
 			// 147: st.global.f32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v36))
 			// 148: cvt.rp.f32.f64
 			v37 := isa.CvtFloat(v25, 32, 64, isa.RP, false, false, false)
 			// 149: st.global.f32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v37))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v37))
 			// 150: cvt.rm.f32.f64
 			v38 := isa.CvtFloat(v25, 32, 64, isa.RM, false, false, false)
 			// 151: st.global.f32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v38))
 			// 152: cvt.rp.f64.s64
 			v39 := isa.IntToFloat(int64(int64(v29)), 0, true, 64, isa.RP)
 			// 153: cvt.rn.f32.f64
 			v40 := isa.CvtFloat(v39, 32, 64, isa.RN, false, false, false)
 			// 154: st.global.f32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v40))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v40))
 			// 155: cvt.rm.f64.s64
 			v41 := isa.IntToFloat(int64(int64(v29)), 0, true, 64, isa.RM)
 			// 156: cvt.rn.f32.f64
@@ -4091,7 +4139,7 @@ func i2fModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v43F
 			_ = v43
 			// 158: st.global.f32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(uint64(math.Float32bits(v43F))))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(uint64(math.Float32bits(v43F))))
 		}
 	}
 	// 121: setp.ge.s32, whose lanes the check above gave
@@ -4597,6 +4645,18 @@ func i2fModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb11+128 > fb1 && fb1+256 > fb11 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
 	// PTX lines 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -4613,7 +4673,7 @@ func i2fModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(v13) + uint64(v11))
 			_ = v14
 			// 129: ld.global.f64
-			v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v15 := runtime.Load64(fa0, uint64(l)<<3)
 			// 130: mul.lo.s32
 			v16 := uint64(uint32(r7[l]) * uint32(k1))
 			// 131: cvta.to.global.u64
@@ -4624,47 +4684,47 @@ func i2fModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v19 := uint64(uint64(v17) + uint64(v18))
 			_ = v19
 			// 134: ld.global.u64
-			v20 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v20 := runtime.Load64(fa1, uint64(l)<<3)
 			// 135: cvt.u32.u64
 			v21 := uint64(uint32(uint64(v20)))
 			// 136: cvt.rp.f32.s32
 			v22 := isa.IntToFloat(int64(int32(v21)), 0, true, 32, isa.RP)
 			// 137: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v22))
 			// 138: cvt.rm.f32.s32
 			v23 := isa.IntToFloat(int64(int32(v21)), 0, true, 32, isa.RM)
 			// 139: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v23))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v23))
 			// 140: cvt.rp.f32.u32
 			v24 := isa.IntToFloat(0, uint64(uint32(v21)), false, 32, isa.RP)
 			// 141: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v24))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v24))
 			// 142: cvt.rm.f32.u32
 			v25 := isa.IntToFloat(0, uint64(uint32(v21)), false, 32, isa.RM)
 			// 143: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v25))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v25))
 			// 144: cvt.rp.f32.s64
 			v26 := isa.IntToFloat(int64(int64(v20)), 0, true, 32, isa.RP)
 			// 145: st.global.f32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v26))
 			// 146: cvt.rm.f32.s64
 			v27 := isa.IntToFloat(int64(int64(v20)), 0, true, 32, isa.RM)
 			// 147: st.global.f32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v27))
 			// 148: cvt.rp.f32.f64
 			v28 := isa.CvtFloat(v15, 32, 64, isa.RP, false, false, false)
 			// 149: st.global.f32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v28))
 			// 150: cvt.rm.f32.f64
 			v29 := isa.CvtFloat(v15, 32, 64, isa.RM, false, false, false)
 			// 151: st.global.f32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v29))
 			// 152: cvt.rp.f64.s64
 			v30 := isa.IntToFloat(int64(int64(v20)), 0, true, 64, isa.RP)
 			// 153: cvt.rn.f32.f64
 			v31 := isa.CvtFloat(v30, 32, 64, isa.RN, false, false, false)
 			// 154: st.global.f32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v31))
 			// 155: cvt.rm.f64.s64
 			v32 := isa.IntToFloat(int64(int64(v20)), 0, true, 64, isa.RM)
 			// 156: cvt.rn.f32.f64
@@ -4675,7 +4735,7 @@ func i2fModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v34F
 			_ = v34
 			// 158: st.global.f32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(uint64(math.Float32bits(v34F))))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(uint64(math.Float32bits(v34F))))
 		}
 	}
 	return true
@@ -5565,6 +5625,10 @@ func saturateTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3+128 > fb2 && fb2+256 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 185, 186, 191, 192, 193, 194, 195, 197, 198, 199, 201, 202, 203, 205, 207, 208: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -5580,7 +5644,7 @@ func saturateTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u7) + uint64(v23))
 			_ = v24
 			// 193: ld.global.f32
-			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v25 := runtime.Load32(fa0, uint64(l)<<2)
 			// 194: cvt.sat.f32.f32
 			v26 := isa.CvtFloat(v25, 32, 32, isa.RN, false, false, true)
 			// 195: shl.b32
@@ -5591,20 +5655,20 @@ func saturateTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v29 := uint64(uint64(u8) + uint64(v28))
 			_ = v29
 			// 199: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v26))
 			// 201: mul.wide.s32
 			v30 := uint64(uint64(int64(int32(v21)) * int64(int32(k2))))
 			// 202: add.s64
 			v31 := uint64(uint64(u9) + uint64(v30))
 			_ = v31
 			// 203: ld.global.f64
-			v32 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			v32 := runtime.Load64(fa2, uint64(l)<<3)
 			// 205: cvt.sat.f64.f64
 			v33 := isa.CvtFloat(v32, 64, 64, isa.RN, false, false, true)
 			// 207: cvt.rn.f32.f64
 			v34 := isa.CvtFloat(v33, 32, 64, isa.RN, false, false, false)
 			// 208: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v34))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v34))
 		}
 	}
 	// 187: setp.ge.s32, whose lanes the check above gave
@@ -5844,6 +5908,10 @@ func saturateBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3+128 > fb2 && fb2+256 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 205, 207, 208: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5855,7 +5923,7 @@ func saturateBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v13 := uint64(uint64(v11) + uint64(v12))
 			_ = v13
 			// 193: ld.global.f32
-			v14 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v14 := runtime.Load32(fa0, uint64(l)<<2)
 			// 194: cvt.sat.f32.f32
 			v15 := isa.CvtFloat(v14, 32, 32, isa.RN, false, false, true)
 			// 195: shl.b32
@@ -5868,7 +5936,7 @@ func saturateBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v19 := uint64(uint64(v17) + uint64(v18))
 			_ = v19
 			// 199: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v15))
 			// 200: cvta.to.global.u64
 			v20 := uint64(r2[l])
 			// 201: mul.wide.s32
@@ -5877,13 +5945,13 @@ func saturateBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v22 := uint64(uint64(v20) + uint64(v21))
 			_ = v22
 			// 203: ld.global.f64
-			v23 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			v23 := runtime.Load64(fa2, uint64(l)<<3)
 			// 205: cvt.sat.f64.f64
 			v24 := isa.CvtFloat(v23, 64, 64, isa.RN, false, false, true)
 			// 207: cvt.rn.f32.f64
 			v25 := isa.CvtFloat(v24, 32, 64, isa.RN, false, false, false)
 			// 208: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v25))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v25))
 		}
 	}
 	return true

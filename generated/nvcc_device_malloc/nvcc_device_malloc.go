@@ -1880,19 +1880,23 @@ func mallocSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		for l := range 32 {
 			// 96: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r24[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r24[l]))
 			// 97: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r23[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r23[l]))
 			// 98: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r29[l]))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(r29[l]))
 			// 99: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r32[l]))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(r32[l]))
 			// 100: add.s64
 			v1 := uint64(uint64(r34[l]) + uint64(k0))
 			r34[l] = v1
@@ -2223,13 +2227,14 @@ func mallocSumBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 121, 122, 123, 124, 125: one pass over a full warp's lanes
 	{
 		p6 := w.P[6]
 		p6n := uint32(0)
 		for l := range 32 {
 			// 121: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r38[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r38[l]))
 			// 122: add.s64
 			v1 := uint64(uint64(r37[l]) + uint64(k0))
 			r37[l] = v1
@@ -2421,25 +2426,29 @@ func mallocSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: one pass over a full warp's lanes
 	{
 		p7 := w.P[7]
 		p7n := uint32(0)
 		for l := range 32 {
 			// 137: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 138: add.s32
 			v2 := uint64(uint32(v1) + uint32(r19[l]))
 			// 139: ld.u32
-			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v3 := runtime.Load32(fa1, uint64(l)<<2)
 			// 140: add.s32
 			v4 := uint64(uint32(v3) + uint32(v2))
 			// 141: ld.u32
-			v5 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v5 := runtime.Load32(fa2, uint64(l)<<2)
 			// 142: add.s32
 			v6 := uint64(uint32(v5) + uint32(v4))
 			// 143: ld.u32
-			v7 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v7 := runtime.Load32(fa3, uint64(l)<<2)
 			// 144: add.s32
 			v8 := uint64(uint32(v7) + uint32(v6))
 			r19[l] = v8
@@ -2726,13 +2735,14 @@ func mallocSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 159, 160, 161, 162, 163: one pass over a full warp's lanes
 	{
 		p8 := w.P[8]
 		p8n := uint32(0)
 		for l := range 32 {
 			// 159: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 160: add.s32
 			v2 := uint64(uint32(v1) + uint32(r19[l]))
 			r19[l] = v2
@@ -2980,11 +2990,12 @@ func mallocSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 182: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 182: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -3801,6 +3812,7 @@ func mallocKeepBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 228, 229, 230, 231: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3812,7 +3824,7 @@ func mallocKeepBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 231: st.global.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r9[l]))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(r9[l]))
 		}
 	}
 	return true
@@ -4039,11 +4051,12 @@ func mallocKeepBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 225: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 225: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r6[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r6[l]))
 		}
 	}
 	return true
@@ -4525,11 +4538,12 @@ func freeKeptBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 268: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 268: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			r12[l] = v1
 		}
 	}

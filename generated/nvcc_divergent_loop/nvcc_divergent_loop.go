@@ -913,6 +913,7 @@ func collatzStepsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 61, 62, 63, 64: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -924,7 +925,7 @@ func collatzStepsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 64: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r12[l]))
 		}
 	}
 	return true
@@ -1508,6 +1509,7 @@ func tidHashBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 108, 109, 110: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1517,7 +1519,7 @@ func tidHashBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r12[l]) + uint64(v3))
 			_ = v4
 			// 110: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r13[l]))
 		}
 	}
 	return true

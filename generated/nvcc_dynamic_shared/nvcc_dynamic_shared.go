@@ -952,6 +952,8 @@ func blockReverseBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 42, 43, 44, 45, 46, 47, 48: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -965,12 +967,12 @@ func blockReverseBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v9 := uint64(uint32(r12[l]) + uint32(v8))
 			_ = v9
 			// 46: ld.shared.f32
-			v10 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v10 := runtime.Load32(fa0, uint64(l)<<2)
 			// 47: add.s64
 			v11 := uint64(uint64(r2[l]) + uint64(r8[l]))
 			_ = v11
 			// 48: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v10))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v10))
 		}
 	}
 	return true
@@ -1404,6 +1406,7 @@ func stencil3Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 70, 71, 74, 75, 79: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1422,7 +1425,7 @@ func stencil3Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(u6) + uint64(v16))
 			r9[l] = v17
 			// 79: ld.global.f32
-			v18 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v18 := runtime.Load32(fa0, uint64(l)<<2)
 			r10[l] = v18
 		}
 	}
@@ -1609,6 +1612,7 @@ func stencil3Block1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 83: mov.u32, warp-uniform
 	u5 := uint64(k1)
 	// PTX lines 82, 84, 85, 86: one pass over a full warp's lanes
@@ -1622,7 +1626,7 @@ func stencil3Block1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint32(u5) + uint32(v4))
 			r13[l] = v6
 			// 85: st.shared.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r10[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r10[l]))
 			// 86: setp.ne.s32
 			c7t := uint32(r5[l]) != uint32(k1)
 			c7 := c7t
@@ -1816,11 +1820,12 @@ func stencil3Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 113: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 113: st.shared.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r17[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r17[l]))
 		}
 	}
 	return true
@@ -1908,11 +1913,12 @@ func stencil3Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 79: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 79: ld.global.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			r10[l] = v1
 		}
 	}
@@ -2111,11 +2117,12 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 95: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 95: ld.global.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			r14[l] = v1
 		}
 	}
@@ -2277,11 +2284,12 @@ func stencil3Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 110: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 110: ld.global.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			r17[l] = v1
 		}
 	}
@@ -2414,6 +2422,10 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 119, 120, 121, 122, 123, 124, 125, 126, 127: one pass over a full warp's lanes
 	{
 		{
@@ -2421,9 +2433,9 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v7F_s [32]float32
 			for l := range 32 {
 				// 119: ld.shared.f32
-				v3 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				v3 := runtime.Load32(fa0, uint64(l)<<2)
 				// 120: ld.shared.f32
-				v4 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				v4 := runtime.Load32(fa1, uint64(l)<<2)
 				// 121: add.f32
 				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) + math.Float32frombits(uint32(v4)))
 				v5 := uint64(math.Float32bits(v5F))
@@ -2434,7 +2446,7 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v5F := v5F_s[l]
 				// 122: ld.shared.f32
-				v6 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+				v6 := runtime.Load32(fa2, uint64(l)<<2)
 				// 123: add.f32
 				v7F := isa.CanonF32(v5F + math.Float32frombits(uint32(v6)))
 				v7 := uint64(math.Float32bits(v7F))
@@ -2452,7 +2464,7 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v10 := uint64(uint64(v9) + uint64(r8[l]))
 				_ = v10
 				// 127: st.global.f32
-				runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v8))
+				runtime.Store32(fa3, uint64(l)<<2, uint64(v8))
 			}
 		}
 	}

@@ -1577,6 +1577,7 @@ func findFirstBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 80, 81, 82, 83, 84: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
@@ -1590,7 +1591,7 @@ func findFirstBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r13[l]) + uint64(v5))
 			_ = v6
 			// 83: ld.global.u32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r18[l] = v7
 			// 84: setp.eq.s32
 			c8t := uint32(v7) == uint32(r4[l])
@@ -1732,11 +1733,12 @@ func findFirstBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 96: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 96: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -1819,11 +1821,12 @@ func findFirstBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 100: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 100: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r14[l]))
 		}
 	}
 	return true
@@ -1907,13 +1910,14 @@ func findFirstBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 105, 106: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 105: sub.s32
 			v2 := uint64(uint32(u1) - uint32(r14[l]))
 			// 106: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -2679,6 +2683,7 @@ func classifySumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 162, 163, 164: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2688,7 +2693,7 @@ func classifySumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r8[l]) + uint64(v3))
 			_ = v4
 			// 164: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r9[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r9[l]))
 		}
 	}
 	return true

@@ -560,6 +560,14 @@ func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX lines 34, 35, 40, 41, 43, 44, 45, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 60, 61, 62, 63, 64: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -578,7 +586,7 @@ func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u8) + uint64(v22))
 			_ = v24
 			// 44: ld.global.f32
-			v25 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v25 := runtime.Load32(fa0, uint64(l)<<2)
 			// 45: mul.lo.s32
 			v26 := uint64(uint32(v20) * uint32(k1))
 			// 47: mul.wide.s32
@@ -587,33 +595,33 @@ func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v28 := uint64(uint64(u9) + uint64(v27))
 			_ = v28
 			// 49: ld.global.f32
-			v29 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v29 := runtime.Load32(fa1, uint64(l)<<2)
 			// 50: sin.approx.f32
 			v30 := uint64(isa.SinApproxF32(uint32(v29)))
 			// 51: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v30))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v30))
 			// 52: cos.approx.f32
 			v31 := uint64(isa.CosApproxF32(uint32(v29)))
 			// 53: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v31))
 			// 54: abs.f32
 			v32 := uint64(isa.AbsF32(uint32(v29)))
 			// 55: lg2.approx.f32
 			v33 := uint64(isa.Lg2ApproxF32(uint32(v32)))
 			// 56: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v33))
 			// 58: ex2.approx.f32
 			v34 := uint64(isa.Ex2ApproxF32(uint32(v29)))
 			// 60: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v34))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v34))
 			// 61: rsqrt.approx.f32
 			v35 := uint64(isa.RsqrtApproxF32(uint32(v32)))
 			// 62: st.global.f32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v35))
 			// 63: div.approx.f32
 			v36 := uint64(isa.DivApproxF32(uint32(v29), uint32(v25)))
 			// 64: st.global.f32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v36))
 		}
 	}
 	// 36: setp.ge.s32, whose lanes the check above gave
@@ -960,6 +968,14 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb7 != fb1 && fb7+128 > fb1 && fb1+128 > fb7 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 60, 61, 62, 63, 64: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -976,7 +992,7 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(v13) + uint64(v11))
 			_ = v14
 			// 44: ld.global.f32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			// 45: mul.lo.s32
 			v16 := uint64(uint32(r7[l]) * uint32(k1))
 			// 46: cvta.to.global.u64
@@ -987,33 +1003,33 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v19 := uint64(uint64(v17) + uint64(v18))
 			_ = v19
 			// 49: ld.global.f32
-			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v20 := runtime.Load32(fa1, uint64(l)<<2)
 			// 50: sin.approx.f32
 			v21 := uint64(isa.SinApproxF32(uint32(v20)))
 			// 51: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v21))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v21))
 			// 52: cos.approx.f32
 			v22 := uint64(isa.CosApproxF32(uint32(v20)))
 			// 53: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v22))
 			// 54: abs.f32
 			v23 := uint64(isa.AbsF32(uint32(v20)))
 			// 55: lg2.approx.f32
 			v24 := uint64(isa.Lg2ApproxF32(uint32(v23)))
 			// 56: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v24))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v24))
 			// 58: ex2.approx.f32
 			v25 := uint64(isa.Ex2ApproxF32(uint32(v20)))
 			// 60: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v25))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v25))
 			// 61: rsqrt.approx.f32
 			v26 := uint64(isa.RsqrtApproxF32(uint32(v23)))
 			// 62: st.global.f32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v26))
 			// 63: div.approx.f32
 			v27 := uint64(isa.DivApproxF32(uint32(v20), uint32(v15)))
 			// 64: st.global.f32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v27))
 		}
 	}
 	return true

@@ -473,6 +473,12 @@ func minmaxNanTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 34, 35, 40, 41, 42, 44, 45, 47, 49, 51, 52, 53, 54, 55, 57, 59: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -488,12 +494,12 @@ func minmaxNanTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u7) + uint64(v22))
 			_ = v23
 			// 42: ld.global.f32
-			v24 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v24 := runtime.Load32(fa0, uint64(l)<<2)
 			// 44: add.s64
 			v25 := uint64(uint64(u8) + uint64(v22))
 			_ = v25
 			// 45: ld.global.f32
-			v26 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v26 := runtime.Load32(fa1, uint64(l)<<2)
 			// 47: min.NaN.f32
 			v27 := uint64(isa.MinF32(uint32(v24), uint32(v26), true))
 			// 49: shl.b32
@@ -504,15 +510,15 @@ func minmaxNanTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v30 := uint64(uint64(u9) + uint64(v29))
 			_ = v30
 			// 53: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v27))
 			// 54: ld.global.f32
-			v31 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v31 := runtime.Load32(fa3, uint64(l)<<2)
 			// 55: ld.global.f32
-			v32 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v32 := runtime.Load32(fa4, uint64(l)<<2)
 			// 57: max.NaN.f32
 			v33 := uint64(isa.MaxF32(uint32(v31), uint32(v32), true))
 			// 59: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v33))
 		}
 	}
 	// 36: setp.ge.s32, whose lanes the check above gave
@@ -783,6 +789,12 @@ func minmaxNanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 39, 40, 41, 42, 43, 44, 45, 47, 49, 50, 51, 52, 53, 54, 55, 57, 59: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -794,14 +806,14 @@ func minmaxNanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint64(v10) + uint64(v11))
 			_ = v12
 			// 42: ld.global.f32
-			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v13 := runtime.Load32(fa0, uint64(l)<<2)
 			// 43: cvta.to.global.u64
 			v14 := uint64(r2[l])
 			// 44: add.s64
 			v15 := uint64(uint64(v14) + uint64(v11))
 			_ = v15
 			// 45: ld.global.f32
-			v16 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v16 := runtime.Load32(fa1, uint64(l)<<2)
 			// 47: min.NaN.f32
 			v17 := uint64(isa.MinF32(uint32(v13), uint32(v16), true))
 			// 49: shl.b32
@@ -814,15 +826,15 @@ func minmaxNanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v21 := uint64(uint64(v19) + uint64(v20))
 			_ = v21
 			// 53: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v17))
 			// 54: ld.global.f32
-			v22 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v22 := runtime.Load32(fa3, uint64(l)<<2)
 			// 55: ld.global.f32
-			v23 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v23 := runtime.Load32(fa4, uint64(l)<<2)
 			// 57: max.NaN.f32
 			v24 := uint64(isa.MaxF32(uint32(v22), uint32(v23), true))
 			// 59: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v24))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v24))
 		}
 	}
 	return true

@@ -902,6 +902,10 @@ func dnormTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb1 && fb3+256 > fb1 && fb1+256 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 34, 35, 40, 41, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 57, 58, 59: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -926,9 +930,9 @@ func dnormTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v25 := uint64(uint64(u8) + uint64(v23))
 				_ = v25
 				// 44: ld.global.f64
-				v26 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+				v26 := runtime.Load64(fa0, uint64(l)<<3)
 				// 45: ld.global.f64
-				v27 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+				v27 := runtime.Load64(fa1, uint64(l)<<3)
 				// 46: mul.f64
 				v28 := isa.MulF64RN(v27, v27)
 				v26_s[l] = v26
@@ -958,7 +962,7 @@ func dnormTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v33 := uint64(uint64(u9) + uint64(v32))
 				_ = v33
 				// 53: st.global.f64
-				runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v30))
+				runtime.Store64(fa2, uint64(l)<<3, uint64(v30))
 				// 54: min.f64
 				v34 := isa.MinF64(v26, v27, false)
 				// 55: abs.f64
@@ -968,7 +972,7 @@ func dnormTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				// 58: div.rn.f64
 				v37 := isa.DivF64(v34, v36, isa.RN)
 				// 59: st.global.f64
-				runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v37))
+				runtime.Store64(fa3, uint64(l)<<3, uint64(v37))
 			}
 		}
 	}
@@ -1207,6 +1211,10 @@ func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb1 && fb3+256 > fb1 && fb1+256 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX line 56: mov.f64, warp-uniform
 	u26 := uint64(k2)
 	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 57, 58, 59: one pass over a full warp's lanes
@@ -1230,9 +1238,9 @@ func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v14 := uint64(uint64(v13) + uint64(v11))
 				_ = v14
 				// 44: ld.global.f64
-				v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+				v15 := runtime.Load64(fa0, uint64(l)<<3)
 				// 45: ld.global.f64
-				v16 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+				v16 := runtime.Load64(fa1, uint64(l)<<3)
 				// 46: mul.f64
 				v17 := isa.MulF64RN(v16, v16)
 				v15_s[l] = v15
@@ -1262,7 +1270,7 @@ func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v23 := uint64(uint64(v21) + uint64(v22))
 				_ = v23
 				// 53: st.global.f64
-				runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v19))
+				runtime.Store64(fa2, uint64(l)<<3, uint64(v19))
 				// 54: min.f64
 				v24 := isa.MinF64(v15, v16, false)
 				// 55: abs.f64
@@ -1272,7 +1280,7 @@ func dnormBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				// 58: div.rn.f64
 				v28 := isa.DivF64(v24, v27, isa.RN)
 				// 59: st.global.f64
-				runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v28))
+				runtime.Store64(fa3, uint64(l)<<3, uint64(v28))
 			}
 		}
 	}
@@ -2140,6 +2148,7 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 139, 140, 141, 142: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2151,7 +2160,7 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 142: st.global.f64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r13[l]))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(r13[l]))
 		}
 	}
 	return true
@@ -2263,6 +2272,7 @@ func newtonSqrtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 90, 91, 92, 93, 94, 95, 96: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -2279,7 +2289,7 @@ func newtonSqrtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(v4) + uint64(v6))
 			_ = v7
 			// 94: ld.global.f64
-			v8 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v8 := runtime.Load64(fa0, uint64(l)<<3)
 			r12[l] = v8
 			// 95: setp.lt.s32
 			c9t := int32(r2[l]) < int32(k1)

@@ -2129,6 +2129,33 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb26 != fb2 && fb26+128 > fb2 && fb2+128 > fb26 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
+	fa18 := runtime.Offset(fp18, fo18)
+	fa19 := runtime.Offset(fp19, fo19)
+	fa20 := runtime.Offset(fp20, fo20)
+	fa21 := runtime.Offset(fp21, fo21)
+	fa22 := runtime.Offset(fp22, fo22)
+	fa23 := runtime.Offset(fp23, fo23)
+	fa24 := runtime.Offset(fp24, fo24)
+	fa25 := runtime.Offset(fp25, fo25)
+	fa26 := runtime.Offset(fp26, fo26)
 	// PTX lines 36, 37, 42, 43, 45, 47, 48, 49, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2150,7 +2177,7 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v28 := uint64(uint64(u10) + uint64(v25))
 			_ = v28
 			// 48: ld.global.f32
-			v29 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v29 := runtime.Load32(fa0, uint64(l)<<2)
 			// 49: mul.lo.s32
 			v30 := uint64(uint32(v23) * uint32(k1))
 			// 51: mul.wide.s32
@@ -2159,47 +2186,47 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v32 := uint64(uint64(u11) + uint64(v31))
 			_ = v32
 			// 53: ld.global.f32
-			v33 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v33 := runtime.Load32(fa1, uint64(l)<<2)
 			// 54: ld.global.f32
-			v34 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v34 := runtime.Load32(fa2, uint64(l)<<2)
 			// 55: add.rn.f32
 			v35F := isa.CanonF32(math.Float32frombits(uint32(v34)) + math.Float32frombits(uint32(v33)))
 			v35 := uint64(math.Float32bits(v35F))
 			_ = v35F
 			_ = v35
 			// 56: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v35F))))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v35F))))
 			// 57: add.rz.f32
 			v36 := uint64(isa.AddF32(uint32(v34), uint32(v33), isa.RZ))
 			// 58: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v36))
 			// 59: add.rp.f32
 			v37 := uint64(isa.AddF32(uint32(v34), uint32(v33), isa.RP))
 			// 60: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v37))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v37))
 			// 61: add.rm.f32
 			v38 := uint64(isa.AddF32(uint32(v34), uint32(v33), isa.RM))
 			// 62: st.global.f32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v38))
 			// 63: mul.rn.f32
 			v39F := isa.CanonF32(math.Float32frombits(uint32(v34)) * math.Float32frombits(uint32(v33)))
 			v39 := uint64(math.Float32bits(v39F))
 			_ = v39F
 			_ = v39
 			// 64: st.global.f32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(uint64(math.Float32bits(v39F))))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(uint64(math.Float32bits(v39F))))
 			// 65: mul.rz.f32
 			v40 := uint64(isa.MulF32(uint32(v34), uint32(v33), isa.RZ))
 			// 66: st.global.f32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v40))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v40))
 			// 67: mul.rp.f32
 			v41 := uint64(isa.MulF32(uint32(v34), uint32(v33), isa.RP))
 			// 68: st.global.f32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v41))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v41))
 			// 69: mul.rm.f32
 			v42 := uint64(isa.MulF32(uint32(v34), uint32(v33), isa.RM))
 			// 70: st.global.f32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v42))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v42))
 			// 71: fma.rn.f32
 			var v43 uint64
 			var v43F float32
@@ -2216,67 +2243,67 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v43F
 			_ = v43
 			// 72: st.global.f32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(uint64(math.Float32bits(v43F))))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(uint64(math.Float32bits(v43F))))
 			// 73: fma.rz.f32
 			v44 := uint64(isa.FmaF32(uint32(v34), uint32(v33), uint32(v29), isa.RZ))
 			// 74: st.global.f32
-			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v44))
+			runtime.Store32(fa12, uint64(l)<<2, uint64(v44))
 			// 75: fma.rp.f32
 			v45 := uint64(isa.FmaF32(uint32(v34), uint32(v33), uint32(v29), isa.RP))
 			// 76: st.global.f32
-			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v45))
+			runtime.Store32(fa13, uint64(l)<<2, uint64(v45))
 			// 77: fma.rm.f32
 			v46 := uint64(isa.FmaF32(uint32(v34), uint32(v33), uint32(v29), isa.RM))
 			// 78: st.global.f32
-			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v46))
+			runtime.Store32(fa14, uint64(l)<<2, uint64(v46))
 			// 79: div.rn.f32
 			v47 := uint64(isa.DivF32(uint32(v34), uint32(v33), isa.RN))
 			// 80: st.global.f32
-			runtime.Store32(fp15, fo15+uint64(l)<<2, uint64(v47))
+			runtime.Store32(fa15, uint64(l)<<2, uint64(v47))
 			// 81: div.rz.f32
 			v48 := uint64(isa.DivF32(uint32(v34), uint32(v33), isa.RZ))
 			// 82: st.global.f32
-			runtime.Store32(fp16, fo16+uint64(l)<<2, uint64(v48))
+			runtime.Store32(fa16, uint64(l)<<2, uint64(v48))
 			// 83: div.rp.f32
 			v49 := uint64(isa.DivF32(uint32(v34), uint32(v33), isa.RP))
 			// 84: st.global.f32
-			runtime.Store32(fp17, fo17+uint64(l)<<2, uint64(v49))
+			runtime.Store32(fa17, uint64(l)<<2, uint64(v49))
 			// 85: div.rm.f32
 			v50 := uint64(isa.DivF32(uint32(v34), uint32(v33), isa.RM))
 			// 86: st.global.f32
-			runtime.Store32(fp18, fo18+uint64(l)<<2, uint64(v50))
+			runtime.Store32(fa18, uint64(l)<<2, uint64(v50))
 			// 87: rcp.rn.f32
 			v51 := uint64(isa.RcpF32(uint32(v34), isa.RN))
 			// 88: st.global.f32
-			runtime.Store32(fp19, fo19+uint64(l)<<2, uint64(v51))
+			runtime.Store32(fa19, uint64(l)<<2, uint64(v51))
 			// 89: rcp.rz.f32
 			v52 := uint64(isa.RcpF32(uint32(v34), isa.RZ))
 			// 90: st.global.f32
-			runtime.Store32(fp20, fo20+uint64(l)<<2, uint64(v52))
+			runtime.Store32(fa20, uint64(l)<<2, uint64(v52))
 			// 91: rcp.rp.f32
 			v53 := uint64(isa.RcpF32(uint32(v34), isa.RP))
 			// 92: st.global.f32
-			runtime.Store32(fp21, fo21+uint64(l)<<2, uint64(v53))
+			runtime.Store32(fa21, uint64(l)<<2, uint64(v53))
 			// 93: rcp.rm.f32
 			v54 := uint64(isa.RcpF32(uint32(v34), isa.RM))
 			// 94: st.global.f32
-			runtime.Store32(fp22, fo22+uint64(l)<<2, uint64(v54))
+			runtime.Store32(fa22, uint64(l)<<2, uint64(v54))
 			// 95: sqrt.rn.f32
 			v55 := uint64(isa.SqrtF32(uint32(v34), isa.RN))
 			// 96: st.global.f32
-			runtime.Store32(fp23, fo23+uint64(l)<<2, uint64(v55))
+			runtime.Store32(fa23, uint64(l)<<2, uint64(v55))
 			// 97: sqrt.rz.f32
 			v56 := uint64(isa.SqrtF32(uint32(v34), isa.RZ))
 			// 98: st.global.f32
-			runtime.Store32(fp24, fo24+uint64(l)<<2, uint64(v56))
+			runtime.Store32(fa24, uint64(l)<<2, uint64(v56))
 			// 99: sqrt.rp.f32
 			v57 := uint64(isa.SqrtF32(uint32(v34), isa.RP))
 			// 100: st.global.f32
-			runtime.Store32(fp25, fo25+uint64(l)<<2, uint64(v57))
+			runtime.Store32(fa25, uint64(l)<<2, uint64(v57))
 			// 101: sqrt.rm.f32
 			v58 := uint64(isa.SqrtF32(uint32(v34), isa.RM))
 			// 102: st.global.f32
-			runtime.Store32(fp26, fo26+uint64(l)<<2, uint64(v58))
+			runtime.Store32(fa26, uint64(l)<<2, uint64(v58))
 		}
 	}
 	// 38: setp.ge.s32, whose lanes the check above gave
@@ -3819,6 +3846,33 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb26 != fb2 && fb26+128 > fb2 && fb2+128 > fb26 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
+	fa18 := runtime.Offset(fp18, fo18)
+	fa19 := runtime.Offset(fp19, fo19)
+	fa20 := runtime.Offset(fp20, fo20)
+	fa21 := runtime.Offset(fp21, fo21)
+	fa22 := runtime.Offset(fp22, fo22)
+	fa23 := runtime.Offset(fp23, fo23)
+	fa24 := runtime.Offset(fp24, fo24)
+	fa25 := runtime.Offset(fp25, fo25)
+	fa26 := runtime.Offset(fp26, fo26)
 	// PTX lines 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3840,7 +3894,7 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v18 := uint64(uint64(v17) + uint64(v13))
 			_ = v18
 			// 48: ld.global.f32
-			v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v19 := runtime.Load32(fa0, uint64(l)<<2)
 			// 49: mul.lo.s32
 			v20 := uint64(uint32(r8[l]) * uint32(k1))
 			// 50: cvta.to.global.u64
@@ -3851,47 +3905,47 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(v21) + uint64(v22))
 			_ = v23
 			// 53: ld.global.f32
-			v24 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v24 := runtime.Load32(fa1, uint64(l)<<2)
 			// 54: ld.global.f32
-			v25 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v25 := runtime.Load32(fa2, uint64(l)<<2)
 			// 55: add.rn.f32
 			v26F := isa.CanonF32(math.Float32frombits(uint32(v25)) + math.Float32frombits(uint32(v24)))
 			v26 := uint64(math.Float32bits(v26F))
 			_ = v26F
 			_ = v26
 			// 56: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v26F))))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v26F))))
 			// 57: add.rz.f32
 			v27 := uint64(isa.AddF32(uint32(v25), uint32(v24), isa.RZ))
 			// 58: st.global.f32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v27))
 			// 59: add.rp.f32
 			v28 := uint64(isa.AddF32(uint32(v25), uint32(v24), isa.RP))
 			// 60: st.global.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v28))
 			// 61: add.rm.f32
 			v29 := uint64(isa.AddF32(uint32(v25), uint32(v24), isa.RM))
 			// 62: st.global.f32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v29))
 			// 63: mul.rn.f32
 			v30F := isa.CanonF32(math.Float32frombits(uint32(v25)) * math.Float32frombits(uint32(v24)))
 			v30 := uint64(math.Float32bits(v30F))
 			_ = v30F
 			_ = v30
 			// 64: st.global.f32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(uint64(math.Float32bits(v30F))))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(uint64(math.Float32bits(v30F))))
 			// 65: mul.rz.f32
 			v31 := uint64(isa.MulF32(uint32(v25), uint32(v24), isa.RZ))
 			// 66: st.global.f32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v31))
 			// 67: mul.rp.f32
 			v32 := uint64(isa.MulF32(uint32(v25), uint32(v24), isa.RP))
 			// 68: st.global.f32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v32))
 			// 69: mul.rm.f32
 			v33 := uint64(isa.MulF32(uint32(v25), uint32(v24), isa.RM))
 			// 70: st.global.f32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v33))
 			// 71: fma.rn.f32
 			var v34 uint64
 			var v34F float32
@@ -3908,67 +3962,67 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v34F
 			_ = v34
 			// 72: st.global.f32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(uint64(math.Float32bits(v34F))))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(uint64(math.Float32bits(v34F))))
 			// 73: fma.rz.f32
 			v35 := uint64(isa.FmaF32(uint32(v25), uint32(v24), uint32(v19), isa.RZ))
 			// 74: st.global.f32
-			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa12, uint64(l)<<2, uint64(v35))
 			// 75: fma.rp.f32
 			v36 := uint64(isa.FmaF32(uint32(v25), uint32(v24), uint32(v19), isa.RP))
 			// 76: st.global.f32
-			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa13, uint64(l)<<2, uint64(v36))
 			// 77: fma.rm.f32
 			v37 := uint64(isa.FmaF32(uint32(v25), uint32(v24), uint32(v19), isa.RM))
 			// 78: st.global.f32
-			runtime.Store32(fp14, fo14+uint64(l)<<2, uint64(v37))
+			runtime.Store32(fa14, uint64(l)<<2, uint64(v37))
 			// 79: div.rn.f32
 			v38 := uint64(isa.DivF32(uint32(v25), uint32(v24), isa.RN))
 			// 80: st.global.f32
-			runtime.Store32(fp15, fo15+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa15, uint64(l)<<2, uint64(v38))
 			// 81: div.rz.f32
 			v39 := uint64(isa.DivF32(uint32(v25), uint32(v24), isa.RZ))
 			// 82: st.global.f32
-			runtime.Store32(fp16, fo16+uint64(l)<<2, uint64(v39))
+			runtime.Store32(fa16, uint64(l)<<2, uint64(v39))
 			// 83: div.rp.f32
 			v40 := uint64(isa.DivF32(uint32(v25), uint32(v24), isa.RP))
 			// 84: st.global.f32
-			runtime.Store32(fp17, fo17+uint64(l)<<2, uint64(v40))
+			runtime.Store32(fa17, uint64(l)<<2, uint64(v40))
 			// 85: div.rm.f32
 			v41 := uint64(isa.DivF32(uint32(v25), uint32(v24), isa.RM))
 			// 86: st.global.f32
-			runtime.Store32(fp18, fo18+uint64(l)<<2, uint64(v41))
+			runtime.Store32(fa18, uint64(l)<<2, uint64(v41))
 			// 87: rcp.rn.f32
 			v42 := uint64(isa.RcpF32(uint32(v25), isa.RN))
 			// 88: st.global.f32
-			runtime.Store32(fp19, fo19+uint64(l)<<2, uint64(v42))
+			runtime.Store32(fa19, uint64(l)<<2, uint64(v42))
 			// 89: rcp.rz.f32
 			v43 := uint64(isa.RcpF32(uint32(v25), isa.RZ))
 			// 90: st.global.f32
-			runtime.Store32(fp20, fo20+uint64(l)<<2, uint64(v43))
+			runtime.Store32(fa20, uint64(l)<<2, uint64(v43))
 			// 91: rcp.rp.f32
 			v44 := uint64(isa.RcpF32(uint32(v25), isa.RP))
 			// 92: st.global.f32
-			runtime.Store32(fp21, fo21+uint64(l)<<2, uint64(v44))
+			runtime.Store32(fa21, uint64(l)<<2, uint64(v44))
 			// 93: rcp.rm.f32
 			v45 := uint64(isa.RcpF32(uint32(v25), isa.RM))
 			// 94: st.global.f32
-			runtime.Store32(fp22, fo22+uint64(l)<<2, uint64(v45))
+			runtime.Store32(fa22, uint64(l)<<2, uint64(v45))
 			// 95: sqrt.rn.f32
 			v46 := uint64(isa.SqrtF32(uint32(v25), isa.RN))
 			// 96: st.global.f32
-			runtime.Store32(fp23, fo23+uint64(l)<<2, uint64(v46))
+			runtime.Store32(fa23, uint64(l)<<2, uint64(v46))
 			// 97: sqrt.rz.f32
 			v47 := uint64(isa.SqrtF32(uint32(v25), isa.RZ))
 			// 98: st.global.f32
-			runtime.Store32(fp24, fo24+uint64(l)<<2, uint64(v47))
+			runtime.Store32(fa24, uint64(l)<<2, uint64(v47))
 			// 99: sqrt.rp.f32
 			v48 := uint64(isa.SqrtF32(uint32(v25), isa.RP))
 			// 100: st.global.f32
-			runtime.Store32(fp25, fo25+uint64(l)<<2, uint64(v48))
+			runtime.Store32(fa25, uint64(l)<<2, uint64(v48))
 			// 101: sqrt.rm.f32
 			v49 := uint64(isa.SqrtF32(uint32(v25), isa.RM))
 			// 102: st.global.f32
-			runtime.Store32(fp26, fo26+uint64(l)<<2, uint64(v49))
+			runtime.Store32(fa26, uint64(l)<<2, uint64(v49))
 		}
 	}
 	return true
@@ -6770,6 +6824,33 @@ func fround64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb26 != fb2 && fb26+256 > fb2 && fb2+256 > fb26 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
+	fa18 := runtime.Offset(fp18, fo18)
+	fa19 := runtime.Offset(fp19, fo19)
+	fa20 := runtime.Offset(fp20, fo20)
+	fa21 := runtime.Offset(fp21, fo21)
+	fa22 := runtime.Offset(fp22, fo22)
+	fa23 := runtime.Offset(fp23, fo23)
+	fa24 := runtime.Offset(fp24, fo24)
+	fa25 := runtime.Offset(fp25, fo25)
+	fa26 := runtime.Offset(fp26, fo26)
 	// PTX lines 130, 131, 136, 137, 139, 141, 142, 143, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -6791,7 +6872,7 @@ func fround64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v28 := uint64(uint64(u10) + uint64(v25))
 			_ = v28
 			// 142: ld.global.f64
-			v29 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v29 := runtime.Load64(fa0, uint64(l)<<3)
 			// 143: mul.lo.s32
 			v30 := uint64(uint32(v23) * uint32(k1))
 			// 145: mul.wide.s32
@@ -6800,105 +6881,105 @@ func fround64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v32 := uint64(uint64(u11) + uint64(v31))
 			_ = v32
 			// 147: ld.global.f64
-			v33 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v33 := runtime.Load64(fa1, uint64(l)<<3)
 			// 148: ld.global.f64
-			v34 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			v34 := runtime.Load64(fa2, uint64(l)<<3)
 			// 149: add.rn.f64
 			v35 := isa.AddF64RN(v34, v33)
 			// 150: st.global.f64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v35))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v35))
 			// 151: add.rz.f64
 			v36 := isa.AddF64(v34, v33, isa.RZ)
 			// 152: st.global.f64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v36))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v36))
 			// 153: add.rp.f64
 			v37 := isa.AddF64(v34, v33, isa.RP)
 			// 154: st.global.f64
-			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(v37))
+			runtime.Store64(fa5, uint64(l)<<3, uint64(v37))
 			// 155: add.rm.f64
 			v38 := isa.AddF64(v34, v33, isa.RM)
 			// 156: st.global.f64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v38))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v38))
 			// 157: mul.rn.f64
 			v39 := isa.MulF64RN(v34, v33)
 			// 158: st.global.f64
-			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v39))
+			runtime.Store64(fa7, uint64(l)<<3, uint64(v39))
 			// 159: mul.rz.f64
 			v40 := isa.MulF64(v34, v33, isa.RZ)
 			// 160: st.global.f64
-			runtime.Store64(fp8, fo8+uint64(l)<<3, uint64(v40))
+			runtime.Store64(fa8, uint64(l)<<3, uint64(v40))
 			// 161: mul.rp.f64
 			v41 := isa.MulF64(v34, v33, isa.RP)
 			// 162: st.global.f64
-			runtime.Store64(fp9, fo9+uint64(l)<<3, uint64(v41))
+			runtime.Store64(fa9, uint64(l)<<3, uint64(v41))
 			// 163: mul.rm.f64
 			v42 := isa.MulF64(v34, v33, isa.RM)
 			// 164: st.global.f64
-			runtime.Store64(fp10, fo10+uint64(l)<<3, uint64(v42))
+			runtime.Store64(fa10, uint64(l)<<3, uint64(v42))
 			// 165: fma.rn.f64
 			v43 := isa.FmaF64RN(v34, v33, v29)
 			// 166: st.global.f64
-			runtime.Store64(fp11, fo11+uint64(l)<<3, uint64(v43))
+			runtime.Store64(fa11, uint64(l)<<3, uint64(v43))
 			// 167: fma.rz.f64
 			v44 := isa.FmaF64(v34, v33, v29, isa.RZ)
 			// 168: st.global.f64
-			runtime.Store64(fp12, fo12+uint64(l)<<3, uint64(v44))
+			runtime.Store64(fa12, uint64(l)<<3, uint64(v44))
 			// 169: fma.rp.f64
 			v45 := isa.FmaF64(v34, v33, v29, isa.RP)
 			// 170: st.global.f64
-			runtime.Store64(fp13, fo13+uint64(l)<<3, uint64(v45))
+			runtime.Store64(fa13, uint64(l)<<3, uint64(v45))
 			// 171: fma.rm.f64
 			v46 := isa.FmaF64(v34, v33, v29, isa.RM)
 			// 172: st.global.f64
-			runtime.Store64(fp14, fo14+uint64(l)<<3, uint64(v46))
+			runtime.Store64(fa14, uint64(l)<<3, uint64(v46))
 			// 173: div.rn.f64
 			v47 := isa.DivF64(v34, v33, isa.RN)
 			// 174: st.global.f64
-			runtime.Store64(fp15, fo15+uint64(l)<<3, uint64(v47))
+			runtime.Store64(fa15, uint64(l)<<3, uint64(v47))
 			// 175: div.rz.f64
 			v48 := isa.DivF64(v34, v33, isa.RZ)
 			// 176: st.global.f64
-			runtime.Store64(fp16, fo16+uint64(l)<<3, uint64(v48))
+			runtime.Store64(fa16, uint64(l)<<3, uint64(v48))
 			// 177: div.rp.f64
 			v49 := isa.DivF64(v34, v33, isa.RP)
 			// 178: st.global.f64
-			runtime.Store64(fp17, fo17+uint64(l)<<3, uint64(v49))
+			runtime.Store64(fa17, uint64(l)<<3, uint64(v49))
 			// 179: div.rm.f64
 			v50 := isa.DivF64(v34, v33, isa.RM)
 			// 180: st.global.f64
-			runtime.Store64(fp18, fo18+uint64(l)<<3, uint64(v50))
+			runtime.Store64(fa18, uint64(l)<<3, uint64(v50))
 			// 181: rcp.rn.f64
 			v51 := isa.RcpF64(v34, isa.RN)
 			// 182: st.global.f64
-			runtime.Store64(fp19, fo19+uint64(l)<<3, uint64(v51))
+			runtime.Store64(fa19, uint64(l)<<3, uint64(v51))
 			// 183: rcp.rz.f64
 			v52 := isa.RcpF64(v34, isa.RZ)
 			// 184: st.global.f64
-			runtime.Store64(fp20, fo20+uint64(l)<<3, uint64(v52))
+			runtime.Store64(fa20, uint64(l)<<3, uint64(v52))
 			// 185: rcp.rp.f64
 			v53 := isa.RcpF64(v34, isa.RP)
 			// 186: st.global.f64
-			runtime.Store64(fp21, fo21+uint64(l)<<3, uint64(v53))
+			runtime.Store64(fa21, uint64(l)<<3, uint64(v53))
 			// 187: rcp.rm.f64
 			v54 := isa.RcpF64(v34, isa.RM)
 			// 188: st.global.f64
-			runtime.Store64(fp22, fo22+uint64(l)<<3, uint64(v54))
+			runtime.Store64(fa22, uint64(l)<<3, uint64(v54))
 			// 189: sqrt.rn.f64
 			v55 := isa.SqrtF64(v34, isa.RN)
 			// 190: st.global.f64
-			runtime.Store64(fp23, fo23+uint64(l)<<3, uint64(v55))
+			runtime.Store64(fa23, uint64(l)<<3, uint64(v55))
 			// 191: sqrt.rz.f64
 			v56 := isa.SqrtF64(v34, isa.RZ)
 			// 192: st.global.f64
-			runtime.Store64(fp24, fo24+uint64(l)<<3, uint64(v56))
+			runtime.Store64(fa24, uint64(l)<<3, uint64(v56))
 			// 193: sqrt.rp.f64
 			v57 := isa.SqrtF64(v34, isa.RP)
 			// 194: st.global.f64
-			runtime.Store64(fp25, fo25+uint64(l)<<3, uint64(v57))
+			runtime.Store64(fa25, uint64(l)<<3, uint64(v57))
 			// 195: sqrt.rm.f64
 			v58 := isa.SqrtF64(v34, isa.RM)
 			// 196: st.global.f64
-			runtime.Store64(fp26, fo26+uint64(l)<<3, uint64(v58))
+			runtime.Store64(fa26, uint64(l)<<3, uint64(v58))
 		}
 	}
 	// 132: setp.ge.s32, whose lanes the check above gave
@@ -8441,6 +8522,33 @@ func fround64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb26 != fb2 && fb26+256 > fb2 && fb2+256 > fb26 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
+	fa16 := runtime.Offset(fp16, fo16)
+	fa17 := runtime.Offset(fp17, fo17)
+	fa18 := runtime.Offset(fp18, fo18)
+	fa19 := runtime.Offset(fp19, fo19)
+	fa20 := runtime.Offset(fp20, fo20)
+	fa21 := runtime.Offset(fp21, fo21)
+	fa22 := runtime.Offset(fp22, fo22)
+	fa23 := runtime.Offset(fp23, fo23)
+	fa24 := runtime.Offset(fp24, fo24)
+	fa25 := runtime.Offset(fp25, fo25)
+	fa26 := runtime.Offset(fp26, fo26)
 	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -8462,7 +8570,7 @@ func fround64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v18 := uint64(uint64(v17) + uint64(v13))
 			_ = v18
 			// 142: ld.global.f64
-			v19 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v19 := runtime.Load64(fa0, uint64(l)<<3)
 			// 143: mul.lo.s32
 			v20 := uint64(uint32(r8[l]) * uint32(k1))
 			// 144: cvta.to.global.u64
@@ -8473,105 +8581,105 @@ func fround64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(v21) + uint64(v22))
 			_ = v23
 			// 147: ld.global.f64
-			v24 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v24 := runtime.Load64(fa1, uint64(l)<<3)
 			// 148: ld.global.f64
-			v25 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			v25 := runtime.Load64(fa2, uint64(l)<<3)
 			// 149: add.rn.f64
 			v26 := isa.AddF64RN(v25, v24)
 			// 150: st.global.f64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v26))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v26))
 			// 151: add.rz.f64
 			v27 := isa.AddF64(v25, v24, isa.RZ)
 			// 152: st.global.f64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(v27))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(v27))
 			// 153: add.rp.f64
 			v28 := isa.AddF64(v25, v24, isa.RP)
 			// 154: st.global.f64
-			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(v28))
+			runtime.Store64(fa5, uint64(l)<<3, uint64(v28))
 			// 155: add.rm.f64
 			v29 := isa.AddF64(v25, v24, isa.RM)
 			// 156: st.global.f64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v29))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v29))
 			// 157: mul.rn.f64
 			v30 := isa.MulF64RN(v25, v24)
 			// 158: st.global.f64
-			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v30))
+			runtime.Store64(fa7, uint64(l)<<3, uint64(v30))
 			// 159: mul.rz.f64
 			v31 := isa.MulF64(v25, v24, isa.RZ)
 			// 160: st.global.f64
-			runtime.Store64(fp8, fo8+uint64(l)<<3, uint64(v31))
+			runtime.Store64(fa8, uint64(l)<<3, uint64(v31))
 			// 161: mul.rp.f64
 			v32 := isa.MulF64(v25, v24, isa.RP)
 			// 162: st.global.f64
-			runtime.Store64(fp9, fo9+uint64(l)<<3, uint64(v32))
+			runtime.Store64(fa9, uint64(l)<<3, uint64(v32))
 			// 163: mul.rm.f64
 			v33 := isa.MulF64(v25, v24, isa.RM)
 			// 164: st.global.f64
-			runtime.Store64(fp10, fo10+uint64(l)<<3, uint64(v33))
+			runtime.Store64(fa10, uint64(l)<<3, uint64(v33))
 			// 165: fma.rn.f64
 			v34 := isa.FmaF64RN(v25, v24, v19)
 			// 166: st.global.f64
-			runtime.Store64(fp11, fo11+uint64(l)<<3, uint64(v34))
+			runtime.Store64(fa11, uint64(l)<<3, uint64(v34))
 			// 167: fma.rz.f64
 			v35 := isa.FmaF64(v25, v24, v19, isa.RZ)
 			// 168: st.global.f64
-			runtime.Store64(fp12, fo12+uint64(l)<<3, uint64(v35))
+			runtime.Store64(fa12, uint64(l)<<3, uint64(v35))
 			// 169: fma.rp.f64
 			v36 := isa.FmaF64(v25, v24, v19, isa.RP)
 			// 170: st.global.f64
-			runtime.Store64(fp13, fo13+uint64(l)<<3, uint64(v36))
+			runtime.Store64(fa13, uint64(l)<<3, uint64(v36))
 			// 171: fma.rm.f64
 			v37 := isa.FmaF64(v25, v24, v19, isa.RM)
 			// 172: st.global.f64
-			runtime.Store64(fp14, fo14+uint64(l)<<3, uint64(v37))
+			runtime.Store64(fa14, uint64(l)<<3, uint64(v37))
 			// 173: div.rn.f64
 			v38 := isa.DivF64(v25, v24, isa.RN)
 			// 174: st.global.f64
-			runtime.Store64(fp15, fo15+uint64(l)<<3, uint64(v38))
+			runtime.Store64(fa15, uint64(l)<<3, uint64(v38))
 			// 175: div.rz.f64
 			v39 := isa.DivF64(v25, v24, isa.RZ)
 			// 176: st.global.f64
-			runtime.Store64(fp16, fo16+uint64(l)<<3, uint64(v39))
+			runtime.Store64(fa16, uint64(l)<<3, uint64(v39))
 			// 177: div.rp.f64
 			v40 := isa.DivF64(v25, v24, isa.RP)
 			// 178: st.global.f64
-			runtime.Store64(fp17, fo17+uint64(l)<<3, uint64(v40))
+			runtime.Store64(fa17, uint64(l)<<3, uint64(v40))
 			// 179: div.rm.f64
 			v41 := isa.DivF64(v25, v24, isa.RM)
 			// 180: st.global.f64
-			runtime.Store64(fp18, fo18+uint64(l)<<3, uint64(v41))
+			runtime.Store64(fa18, uint64(l)<<3, uint64(v41))
 			// 181: rcp.rn.f64
 			v42 := isa.RcpF64(v25, isa.RN)
 			// 182: st.global.f64
-			runtime.Store64(fp19, fo19+uint64(l)<<3, uint64(v42))
+			runtime.Store64(fa19, uint64(l)<<3, uint64(v42))
 			// 183: rcp.rz.f64
 			v43 := isa.RcpF64(v25, isa.RZ)
 			// 184: st.global.f64
-			runtime.Store64(fp20, fo20+uint64(l)<<3, uint64(v43))
+			runtime.Store64(fa20, uint64(l)<<3, uint64(v43))
 			// 185: rcp.rp.f64
 			v44 := isa.RcpF64(v25, isa.RP)
 			// 186: st.global.f64
-			runtime.Store64(fp21, fo21+uint64(l)<<3, uint64(v44))
+			runtime.Store64(fa21, uint64(l)<<3, uint64(v44))
 			// 187: rcp.rm.f64
 			v45 := isa.RcpF64(v25, isa.RM)
 			// 188: st.global.f64
-			runtime.Store64(fp22, fo22+uint64(l)<<3, uint64(v45))
+			runtime.Store64(fa22, uint64(l)<<3, uint64(v45))
 			// 189: sqrt.rn.f64
 			v46 := isa.SqrtF64(v25, isa.RN)
 			// 190: st.global.f64
-			runtime.Store64(fp23, fo23+uint64(l)<<3, uint64(v46))
+			runtime.Store64(fa23, uint64(l)<<3, uint64(v46))
 			// 191: sqrt.rz.f64
 			v47 := isa.SqrtF64(v25, isa.RZ)
 			// 192: st.global.f64
-			runtime.Store64(fp24, fo24+uint64(l)<<3, uint64(v47))
+			runtime.Store64(fa24, uint64(l)<<3, uint64(v47))
 			// 193: sqrt.rp.f64
 			v48 := isa.SqrtF64(v25, isa.RP)
 			// 194: st.global.f64
-			runtime.Store64(fp25, fo25+uint64(l)<<3, uint64(v48))
+			runtime.Store64(fa25, uint64(l)<<3, uint64(v48))
 			// 195: sqrt.rm.f64
 			v49 := isa.SqrtF64(v25, isa.RM)
 			// 196: st.global.f64
-			runtime.Store64(fp26, fo26+uint64(l)<<3, uint64(v49))
+			runtime.Store64(fa26, uint64(l)<<3, uint64(v49))
 		}
 	}
 	return true

@@ -725,6 +725,8 @@ func dotBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 39, 40, 42, 44, 45, 46, 47, 48, 49: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -735,9 +737,9 @@ func dotBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p3n := uint32(0)
 		for l := range 32 {
 			// 39: ld.global.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 40: ld.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 42: fma.rn.f32
 			var v3 uint64
 			var v3F float32

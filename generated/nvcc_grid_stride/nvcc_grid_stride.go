@@ -1043,6 +1043,8 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 45, 46, 47, 48, 49, 50, 51, 52, 53: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -1054,7 +1056,7 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v5 := uint64(uint64(r10[l]) + uint64(v4))
 			_ = v5
 			// 47: ld.global.f32
-			v6 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v6 := runtime.Load32(fa0, uint64(l)<<2)
 			// 48: cvt.rn.f32.s32
 			v7 := uint64(math.Float32bits(float32(int32(r7[l]))))
 			// 49: fma.rn.f32
@@ -1076,7 +1078,7 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v9 := uint64(uint64(r11[l]) + uint64(v4))
 			_ = v9
 			// 51: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(uint64(math.Float32bits(v8F))))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(uint64(math.Float32bits(v8F))))
 			// 52: add.s32
 			v10 := uint64(uint32(r7[l]) + uint32(r9[l]))
 			r7[l] = v10
@@ -1813,19 +1815,23 @@ func gridStridePartialBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		for l := range 32 {
 			// 127: ld.global.u32
-			v4 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v4 := runtime.Load32(fa0, uint64(l)<<2)
 			// 128: add.s32
 			v5 := uint64(uint32(v4) + uint32(r15[l]))
 			// 129: add.s64
 			v6 := uint64(uint64(r33[l]) + uint64(r35[l]))
 			// 130: ld.global.u32
-			v7 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v7 := runtime.Load32(fa1, uint64(l)<<2)
 			// 131: add.s32
 			v8 := uint64(uint32(v7) + uint32(v5))
 			// 132: add.s64
@@ -1835,7 +1841,7 @@ func gridStridePartialBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 134: add.s64
 			v11 := uint64(uint64(v6) + uint64(r35[l]))
 			// 135: ld.global.u32
-			v12 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v12 := runtime.Load32(fa2, uint64(l)<<2)
 			// 136: add.s32
 			v13 := uint64(uint32(v12) + uint32(v8))
 			// 137: add.s64
@@ -1846,7 +1852,7 @@ func gridStridePartialBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v16 := uint64(uint64(v15) + uint64(r35[l]))
 			r33[l] = v16
 			// 140: ld.global.u32
-			v17 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v17 := runtime.Load32(fa3, uint64(l)<<2)
 			// 141: add.s32
 			v18 := uint64(uint32(v17) + uint32(v13))
 			r15[l] = v18
@@ -2203,13 +2209,14 @@ func gridStridePartialBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 157, 158, 159, 160, 161: one pass over a full warp's lanes
 	{
 		p5 := w.P[5]
 		p5n := uint32(0)
 		for l := range 32 {
 			// 157: ld.global.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 158: add.s32
 			v2 := uint64(uint32(v1) + uint32(r15[l]))
 			r15[l] = v2
@@ -2374,6 +2381,7 @@ func gridStridePartialBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 165, 166, 167, 168: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2385,7 +2393,7 @@ func gridStridePartialBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 168: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r15[l]))
 		}
 	}
 	return true

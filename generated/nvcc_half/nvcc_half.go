@@ -1122,6 +1122,20 @@ func halfOpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb13 != fb3 && fb13+128 > fb3 && fb3+128 > fb13 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
 	// PTX lines 41, 42, 48, 49, 50, 52, 53, 55, 56, 58, 62, 66, 70, 74, 78, 82, 86, 90, 91, 92, 94, 97, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 111, 114, 115: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1137,17 +1151,17 @@ func halfOpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v33 := uint64(uint64(u11) + uint64(v32))
 			_ = v33
 			// 50: ld.global.u16
-			v34 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v34 := runtime.Load16(fa0, uint64(l)<<1)
 			// 52: add.s64
 			v35 := uint64(uint64(u12) + uint64(v32))
 			_ = v35
 			// 53: ld.global.u16
-			v36 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			v36 := runtime.Load16(fa1, uint64(l)<<1)
 			// 55: add.s64
 			v37 := uint64(uint64(u13) + uint64(v32))
 			_ = v37
 			// 56: ld.global.u16
-			v38 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v38 := runtime.Load16(fa2, uint64(l)<<1)
 			// 58: add.f16
 			v39h0 := v34
 			v39h1 := v36
@@ -1187,7 +1201,7 @@ func halfOpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v48 := uint64(uint64(u14) + uint64(v47))
 			_ = v48
 			// 92: ld.global.f32
-			v49 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v49 := runtime.Load32(fa3, uint64(l)<<2)
 			// 94: cvt.rn.f16.f32
 			v50s := v49
 			v50 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v50s)))), isa.RN))
@@ -1199,23 +1213,23 @@ func halfOpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v53 := uint64(uint64(u15) + uint64(v52))
 			_ = v53
 			// 101: st.global.u16
-			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v39))
+			runtime.Store16(fa4, uint64(l)<<1, uint64(v39))
 			// 102: st.global.u16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v40))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v40))
 			// 103: st.global.u16
-			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v41))
+			runtime.Store16(fa6, uint64(l)<<1, uint64(v41))
 			// 104: st.global.u16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v42))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v42))
 			// 105: st.global.u16
-			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v43))
+			runtime.Store16(fa8, uint64(l)<<1, uint64(v43))
 			// 106: st.global.u16
-			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v44))
+			runtime.Store16(fa9, uint64(l)<<1, uint64(v44))
 			// 107: st.global.u16
-			runtime.Store16(fp10, fo10+uint64(l)<<1, uint64(v45))
+			runtime.Store16(fa10, uint64(l)<<1, uint64(v45))
 			// 108: st.global.u16
-			runtime.Store16(fp11, fo11+uint64(l)<<1, uint64(v46))
+			runtime.Store16(fa11, uint64(l)<<1, uint64(v46))
 			// 109: st.global.u16
-			runtime.Store16(fp12, fo12+uint64(l)<<1, uint64(v50))
+			runtime.Store16(fa12, uint64(l)<<1, uint64(v50))
 			// 111: cvt.f32.f16
 			v54s := v34
 			v54 := uint64(isa.F16ToF32(uint16(v54s)))
@@ -1223,7 +1237,7 @@ func halfOpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v55 := uint64(uint64(u10) + uint64(v47))
 			_ = v55
 			// 115: st.global.f32
-			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v54))
+			runtime.Store32(fa13, uint64(l)<<2, uint64(v54))
 		}
 	}
 	// 43: setp.ge.s32, whose lanes the check above gave
@@ -1885,6 +1899,20 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb13 != fb3 && fb13+128 > fb3 && fb3+128 > fb13 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
 	// PTX lines 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 62, 66, 70, 74, 78, 82, 86, 89, 90, 91, 92, 94, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 111, 114, 115: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1898,21 +1926,21 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(v18) + uint64(v19))
 			_ = v20
 			// 50: ld.global.u16
-			v21 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v21 := runtime.Load16(fa0, uint64(l)<<1)
 			// 51: cvta.to.global.u64
 			v22 := uint64(r3[l])
 			// 52: add.s64
 			v23 := uint64(uint64(v22) + uint64(v19))
 			_ = v23
 			// 53: ld.global.u16
-			v24 := runtime.Load16(fp1, fo1+uint64(l)<<1)
+			v24 := runtime.Load16(fa1, uint64(l)<<1)
 			// 54: cvta.to.global.u64
 			v25 := uint64(r4[l])
 			// 55: add.s64
 			v26 := uint64(uint64(v25) + uint64(v19))
 			_ = v26
 			// 56: ld.global.u16
-			v27 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v27 := runtime.Load16(fa2, uint64(l)<<1)
 			// 58: add.f16
 			v28h0 := v21
 			v28h1 := v24
@@ -1954,7 +1982,7 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v38 := uint64(uint64(v36) + uint64(v37))
 			_ = v38
 			// 92: ld.global.f32
-			v39 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v39 := runtime.Load32(fa3, uint64(l)<<2)
 			// 94: cvt.rn.f16.f32
 			v40s := v39
 			v40 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v40s)))), isa.RN))
@@ -1968,23 +1996,23 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v44 := uint64(uint64(v42) + uint64(v43))
 			_ = v44
 			// 101: st.global.u16
-			runtime.Store16(fp4, fo4+uint64(l)<<1, uint64(v28))
+			runtime.Store16(fa4, uint64(l)<<1, uint64(v28))
 			// 102: st.global.u16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v29))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v29))
 			// 103: st.global.u16
-			runtime.Store16(fp6, fo6+uint64(l)<<1, uint64(v30))
+			runtime.Store16(fa6, uint64(l)<<1, uint64(v30))
 			// 104: st.global.u16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v31))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v31))
 			// 105: st.global.u16
-			runtime.Store16(fp8, fo8+uint64(l)<<1, uint64(v32))
+			runtime.Store16(fa8, uint64(l)<<1, uint64(v32))
 			// 106: st.global.u16
-			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v33))
+			runtime.Store16(fa9, uint64(l)<<1, uint64(v33))
 			// 107: st.global.u16
-			runtime.Store16(fp10, fo10+uint64(l)<<1, uint64(v34))
+			runtime.Store16(fa10, uint64(l)<<1, uint64(v34))
 			// 108: st.global.u16
-			runtime.Store16(fp11, fo11+uint64(l)<<1, uint64(v35))
+			runtime.Store16(fa11, uint64(l)<<1, uint64(v35))
 			// 109: st.global.u16
-			runtime.Store16(fp12, fo12+uint64(l)<<1, uint64(v40))
+			runtime.Store16(fa12, uint64(l)<<1, uint64(v40))
 			// 111: cvt.f32.f16
 			v45s := v21
 			v45 := uint64(isa.F16ToF32(uint16(v45s)))
@@ -1992,7 +2020,7 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v46 := uint64(uint64(v17) + uint64(v37))
 			_ = v46
 			// 115: st.global.f32
-			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(v45))
+			runtime.Store32(fa13, uint64(l)<<2, uint64(v45))
 		}
 	}
 	return true
@@ -3030,6 +3058,12 @@ func packHalf2Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 141, 142, 147, 148, 149, 151, 152, 154, 157, 159, 160, 161, 162, 163, 165, 168: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -3045,12 +3079,12 @@ func packHalf2Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u7) + uint64(v22))
 			_ = v23
 			// 149: ld.global.f32
-			v24 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v24 := runtime.Load32(fa0, uint64(l)<<2)
 			// 151: add.s64
 			v25 := uint64(uint64(u8) + uint64(v22))
 			_ = v25
 			// 152: ld.global.f32
-			v26 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v26 := runtime.Load32(fa1, uint64(l)<<2)
 			// 154: cvt.rn.f16x2.f32
 			v27 := uint64(isa.NarrowF32(uint32(v26), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v24), false, isa.RN, false, false))
 			// 157: shl.b32
@@ -3061,15 +3095,15 @@ func packHalf2Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v30 := uint64(uint64(u9) + uint64(v29))
 			_ = v30
 			// 161: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v27))
 			// 162: ld.global.f32
-			v31 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v31 := runtime.Load32(fa3, uint64(l)<<2)
 			// 163: ld.global.f32
-			v32 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v32 := runtime.Load32(fa4, uint64(l)<<2)
 			// 165: cvt.rn.bf16x2.f32
 			v33 := uint64(isa.NarrowF32(uint32(v32), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v31), true, isa.RN, false, false))
 			// 168: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v33))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v33))
 		}
 	}
 	// 143: setp.ge.s32, whose lanes the check above gave
@@ -3340,6 +3374,12 @@ func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 146, 147, 148, 149, 150, 151, 152, 154, 157, 158, 159, 160, 161, 162, 163, 165, 168: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3351,14 +3391,14 @@ func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint64(v10) + uint64(v11))
 			_ = v12
 			// 149: ld.global.f32
-			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v13 := runtime.Load32(fa0, uint64(l)<<2)
 			// 150: cvta.to.global.u64
 			v14 := uint64(r2[l])
 			// 151: add.s64
 			v15 := uint64(uint64(v14) + uint64(v11))
 			_ = v15
 			// 152: ld.global.f32
-			v16 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v16 := runtime.Load32(fa1, uint64(l)<<2)
 			// 154: cvt.rn.f16x2.f32
 			v17 := uint64(isa.NarrowF32(uint32(v16), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v13), false, isa.RN, false, false))
 			// 157: shl.b32
@@ -3371,15 +3411,15 @@ func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v21 := uint64(uint64(v19) + uint64(v20))
 			_ = v21
 			// 161: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v17))
 			// 162: ld.global.f32
-			v22 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v22 := runtime.Load32(fa3, uint64(l)<<2)
 			// 163: ld.global.f32
-			v23 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v23 := runtime.Load32(fa4, uint64(l)<<2)
 			// 165: cvt.rn.bf16x2.f32
 			v24 := uint64(isa.NarrowF32(uint32(v23), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v22), true, isa.RN, false, false))
 			// 168: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v24))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v24))
 		}
 	}
 	return true

@@ -1425,11 +1425,12 @@ func int64MathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 74: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 74: st.global.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r20[l]))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(r20[l]))
 		}
 	}
 	return true
@@ -1799,11 +1800,12 @@ func int64MathBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 119: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 119: st.global.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r37[l]))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(r37[l]))
 		}
 	}
 	return true
@@ -1950,19 +1952,22 @@ func int64MathBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb2 && fb1+256 > fb2 && fb2+256 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 136, 137, 138, 139, 140: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 136: st.global.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(r31[l]))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(r31[l]))
 			// 137: mul.hi.u64
 			v1 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, false)))
 			// 138: st.global.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v1))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(v1))
 			// 139: mul.hi.s64
 			v2 := uint64(uint64(isa.MulHi(r15[l], r13[l], 64, true)))
 			// 140: st.global.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v2))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v2))
 		}
 	}
 	return true
@@ -2879,6 +2884,7 @@ func mix64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 163, 164, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2916,7 +2922,7 @@ func mix64Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v27 := uint64(uint64(u6) + uint64(v26))
 			_ = v27
 			// 182: st.global.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(v25))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(v25))
 		}
 	}
 	// 165: setp.ge.s32, whose lanes the check above gave
@@ -3083,6 +3089,7 @@ func mix64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3116,7 +3123,7 @@ func mix64Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(v4) + uint64(v16))
 			_ = v17
 			// 182: st.global.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(v15))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(v15))
 		}
 	}
 	return true

@@ -710,6 +710,17 @@ func intMiscTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb10 != fb2 && fb10+128 > fb2 && fb2+128 > fb10 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
 	// PTX lines 35, 36, 41, 42, 44, 46, 47, 48, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 65, 67, 69, 71, 72, 73, 74, 75: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -731,7 +742,7 @@ func intMiscTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v28 := uint64(uint64(u10) + uint64(v25))
 			_ = v28
 			// 47: ld.global.u32
-			v29 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v29 := runtime.Load32(fa0, uint64(l)<<2)
 			// 48: shl.b32
 			v30 := uint64(uint32(v23) << uint32(k1))
 			// 50: mul.wide.s32
@@ -740,38 +751,38 @@ func intMiscTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v32 := uint64(uint64(u11) + uint64(v31))
 			_ = v32
 			// 52: ld.global.u32
-			v33 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v33 := runtime.Load32(fa1, uint64(l)<<2)
 			// 53: ld.global.u32
-			v34 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v34 := runtime.Load32(fa2, uint64(l)<<2)
 			// 54: mul.hi.s32
 			v35 := uint64(uint32(isa.MulHi(v34, v33, 32, true)))
 			// 55: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v35))
 			// 56: mul.hi.u32
 			v36 := uint64(uint32(isa.MulHi(v34, v33, 32, false)))
 			// 57: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v36))
 			// 58: abs.s32
 			v37s := int32(v34)
 			v37 := uint64(uint32(max(v37s, -v37s)))
 			// 59: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v37))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v37))
 			// 60: min.s32
 			v38 := uint64(uint32(min(int32(v34), int32(v33))))
 			// 61: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v38))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v38))
 			// 62: max.u32
 			v39 := uint64(max(uint32(v34), uint32(v33)))
 			// 63: st.global.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v39))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v39))
 			// 65: shf.r.wrap.b32
 			v40 := uint64(isa.Shf(uint32(v34), uint32(v33), uint32(v29), false, false))
 			// 67: st.global.u32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v40))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v40))
 			// 69: shf.l.wrap.b32
 			v41 := uint64(isa.Shf(uint32(v34), uint32(v33), uint32(v29), true, false))
 			// 71: st.global.u32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v41))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v41))
 			// 72: mul.wide.s32
 			v42 := uint64(uint64(int64(int32(v33)) * int64(int32(v34))))
 			// 73: abs.s64
@@ -780,7 +791,7 @@ func intMiscTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 74: shr.u64
 			v44 := uint64(uint64(v43) >> uint32(k2))
 			// 75: st.global.u32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v44))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v44))
 		}
 	}
 	// 37: setp.ge.s32, whose lanes the check above gave
@@ -1260,6 +1271,17 @@ func intMiscBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb10 != fb2 && fb10+128 > fb2 && fb2+128 > fb10 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
 	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 65, 67, 69, 71, 72, 73, 74, 75: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1281,7 +1303,7 @@ func intMiscBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v18 := uint64(uint64(v17) + uint64(v13))
 			_ = v18
 			// 47: ld.global.u32
-			v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v19 := runtime.Load32(fa0, uint64(l)<<2)
 			// 48: shl.b32
 			v20 := uint64(uint32(r8[l]) << uint32(k1))
 			// 49: cvta.to.global.u64
@@ -1292,38 +1314,38 @@ func intMiscBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(v21) + uint64(v22))
 			_ = v23
 			// 52: ld.global.u32
-			v24 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v24 := runtime.Load32(fa1, uint64(l)<<2)
 			// 53: ld.global.u32
-			v25 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v25 := runtime.Load32(fa2, uint64(l)<<2)
 			// 54: mul.hi.s32
 			v26 := uint64(uint32(isa.MulHi(v25, v24, 32, true)))
 			// 55: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v26))
 			// 56: mul.hi.u32
 			v27 := uint64(uint32(isa.MulHi(v25, v24, 32, false)))
 			// 57: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v27))
 			// 58: abs.s32
 			v28s := int32(v25)
 			v28 := uint64(uint32(max(v28s, -v28s)))
 			// 59: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v28))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v28))
 			// 60: min.s32
 			v29 := uint64(uint32(min(int32(v25), int32(v24))))
 			// 61: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v29))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v29))
 			// 62: max.u32
 			v30 := uint64(max(uint32(v25), uint32(v24)))
 			// 63: st.global.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v30))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v30))
 			// 65: shf.r.wrap.b32
 			v31 := uint64(isa.Shf(uint32(v25), uint32(v24), uint32(v19), false, false))
 			// 67: st.global.u32
-			runtime.Store32(fp8, fo8+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa8, uint64(l)<<2, uint64(v31))
 			// 69: shf.l.wrap.b32
 			v32 := uint64(isa.Shf(uint32(v25), uint32(v24), uint32(v19), true, false))
 			// 71: st.global.u32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v32))
 			// 72: mul.wide.s32
 			v33 := uint64(uint64(int64(int32(v24)) * int64(int32(v25))))
 			// 73: abs.s64
@@ -1332,7 +1354,7 @@ func intMiscBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 74: shr.u64
 			v35 := uint64(uint64(v34) >> uint32(k2))
 			// 75: st.global.u32
-			runtime.Store32(fp10, fo10+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa10, uint64(l)<<2, uint64(v35))
 		}
 	}
 	return true

@@ -912,6 +912,10 @@ func bytePermTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 35, 36, 41, 42, 44, 46, 47, 48, 49, 50, 51, 53, 54: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -933,20 +937,20 @@ func bytePermTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v26 := uint64(uint64(u10) + uint64(v23))
 			_ = v26
 			// 47: ld.global.u32
-			v27 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v27 := runtime.Load32(fa0, uint64(l)<<2)
 			// 48: and.b32
 			v28 := uint64(uint32(v27) & uint32(k1))
 			// 49: ld.global.u32
-			v29 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v29 := runtime.Load32(fa1, uint64(l)<<2)
 			// 50: ld.global.u32
-			v30 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v30 := runtime.Load32(fa2, uint64(l)<<2)
 			// 51: prmt.b32
 			v31 := uint64(isa.Prmt(uint32(v30), uint32(v29), uint32(v28), isa.PrmtGeneric))
 			// 53: add.s64
 			v32 := uint64(uint64(u11) + uint64(v23))
 			_ = v32
 			// 54: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v31))
 		}
 	}
 	// 37: setp.ge.s32, whose lanes the check above gave
@@ -1202,6 +1206,10 @@ func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1223,13 +1231,13 @@ func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v16 := uint64(uint64(v15) + uint64(v11))
 			_ = v16
 			// 47: ld.global.u32
-			v17 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v17 := runtime.Load32(fa0, uint64(l)<<2)
 			// 48: and.b32
 			v18 := uint64(uint32(v17) & uint32(k1))
 			// 49: ld.global.u32
-			v19 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v19 := runtime.Load32(fa1, uint64(l)<<2)
 			// 50: ld.global.u32
-			v20 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v20 := runtime.Load32(fa2, uint64(l)<<2)
 			// 51: prmt.b32
 			v21 := uint64(isa.Prmt(uint32(v20), uint32(v19), uint32(v18), isa.PrmtGeneric))
 			// 52: cvta.to.global.u64
@@ -1238,7 +1246,7 @@ func bytePermBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(v22) + uint64(v11))
 			_ = v23
 			// 54: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v21))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v21))
 		}
 	}
 	return true
@@ -1783,6 +1791,13 @@ func sadMul24Trace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX lines 81, 82, 87, 88, 90, 92, 93, 94, 95, 96, 97, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1804,11 +1819,11 @@ func sadMul24Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v28 := uint64(uint64(u10) + uint64(v25))
 			_ = v28
 			// 93: ld.global.u32
-			v29 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v29 := runtime.Load32(fa0, uint64(l)<<2)
 			// 94: ld.global.u32
-			v30 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v30 := runtime.Load32(fa1, uint64(l)<<2)
 			// 95: ld.global.u32
-			v31 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v31 := runtime.Load32(fa2, uint64(l)<<2)
 			// 96: sad.s32
 			v32 := isa.Sad(v31, v30, v29, 32, true)
 			// 97: shl.b32
@@ -1819,11 +1834,11 @@ func sadMul24Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v35 := uint64(uint64(u11) + uint64(v34))
 			_ = v35
 			// 101: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v32))
 			// 102: sad.u32
 			v36 := isa.Sad(v31, v30, v29, 32, false)
 			// 103: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v36))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v36))
 			// 104: shl.b32
 			v37 := uint64(uint32(v31) << uint32(k2))
 			// 105: shr.s32
@@ -1835,7 +1850,7 @@ func sadMul24Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 108: mul.lo.s32
 			v41 := uint64(uint32(v40) * uint32(v38))
 			// 109: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v41))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v41))
 			// 110: and.b32
 			v42 := uint64(uint32(v31) & uint32(k3))
 			// 111: and.b32
@@ -1843,7 +1858,7 @@ func sadMul24Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 112: mul.lo.s32
 			v44 := uint64(uint32(v43) * uint32(v42))
 			// 113: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v44))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v44))
 		}
 	}
 	// 83: setp.ge.s32, whose lanes the check above gave
@@ -2178,6 +2193,13 @@ func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb6 != fb2 && fb6+128 > fb2 && fb2+128 > fb6 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX lines 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2199,11 +2221,11 @@ func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v18 := uint64(uint64(v17) + uint64(v13))
 			_ = v18
 			// 93: ld.global.u32
-			v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v19 := runtime.Load32(fa0, uint64(l)<<2)
 			// 94: ld.global.u32
-			v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v20 := runtime.Load32(fa1, uint64(l)<<2)
 			// 95: ld.global.u32
-			v21 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v21 := runtime.Load32(fa2, uint64(l)<<2)
 			// 96: sad.s32
 			v22 := isa.Sad(v21, v20, v19, 32, true)
 			// 97: shl.b32
@@ -2216,11 +2238,11 @@ func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v26 := uint64(uint64(v24) + uint64(v25))
 			_ = v26
 			// 101: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v22))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v22))
 			// 102: sad.u32
 			v27 := isa.Sad(v21, v20, v19, 32, false)
 			// 103: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v27))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v27))
 			// 104: shl.b32
 			v28 := uint64(uint32(v21) << uint32(k2))
 			// 105: shr.s32
@@ -2232,7 +2254,7 @@ func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 108: mul.lo.s32
 			v32 := uint64(uint32(v31) * uint32(v29))
 			// 109: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v32))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v32))
 			// 110: and.b32
 			v33 := uint64(uint32(v21) & uint32(k3))
 			// 111: and.b32
@@ -2240,7 +2262,7 @@ func sadMul24Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 112: mul.lo.s32
 			v35 := uint64(uint32(v34) * uint32(v33))
 			// 113: st.global.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v35))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v35))
 		}
 	}
 	return true
@@ -2899,6 +2921,10 @@ func findNthTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 140, 141, 146, 147, 149, 150, 151, 153, 154, 155, 156, 158, 159: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2917,23 +2943,23 @@ func findNthTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v25 := uint64(uint64(u9) + uint64(v23))
 			_ = v25
 			// 150: ld.global.u32
-			v26 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v26 := runtime.Load32(fa0, uint64(l)<<2)
 			// 151: and.b32
 			v27 := uint64(uint32(v26) & uint32(k1))
 			// 153: add.s64
 			v28 := uint64(uint64(u10) + uint64(v23))
 			_ = v28
 			// 154: ld.global.u32
-			v29 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v29 := runtime.Load32(fa1, uint64(l)<<2)
 			// 155: ld.global.u32
-			v30 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v30 := runtime.Load32(fa2, uint64(l)<<2)
 			// 156: fns.b32
 			v31 := uint64(isa.Fns(uint32(v30), uint32(v27), uint32(v29)))
 			// 158: add.s64
 			v32 := uint64(uint64(u11) + uint64(v23))
 			_ = v32
 			// 159: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v31))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v31))
 		}
 	}
 	// 142: setp.ge.s32, whose lanes the check above gave
@@ -3189,6 +3215,10 @@ func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3205,7 +3235,7 @@ func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(v13) + uint64(v11))
 			_ = v14
 			// 150: ld.global.u32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			// 151: and.b32
 			v16 := uint64(uint32(v15) & uint32(k1))
 			// 152: cvta.to.global.u64
@@ -3214,9 +3244,9 @@ func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v18 := uint64(uint64(v17) + uint64(v11))
 			_ = v18
 			// 154: ld.global.u32
-			v19 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v19 := runtime.Load32(fa1, uint64(l)<<2)
 			// 155: ld.global.u32
-			v20 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v20 := runtime.Load32(fa2, uint64(l)<<2)
 			// 156: fns.b32
 			v21 := uint64(isa.Fns(uint32(v20), uint32(v16), uint32(v19)))
 			// 157: cvta.to.global.u64
@@ -3225,7 +3255,7 @@ func findNthBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(v22) + uint64(v11))
 			_ = v23
 			// 159: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v21))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v21))
 		}
 	}
 	return true

@@ -1783,13 +1783,14 @@ func laneHandoffBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 86, 87: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 86: ld.volatile.global.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 87: setp.eq.s32
 			c2t := uint32(v1) == uint32(k0)
 			c2 := c2t
@@ -1911,13 +1912,14 @@ func laneHandoffBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 97, 98: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 97: add.s32
 			v1 := uint64(uint32(r3[l]) + uint32(k0))
 			// 98: st.volatile.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 		}
 	}
 	return true
@@ -2003,13 +2005,14 @@ func laneHandoffBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 101, 102: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		for l := range 32 {
 			// 101: ld.volatile.global.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 102: setp.eq.s32
 			c2t := uint32(v1) == uint32(k0)
 			c2 := c2t
@@ -2203,17 +2206,20 @@ func laneHandoffBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 90, 91, 92, 93: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 90: add.s32
 			v1 := uint64(uint32(r4[l]) + uint32(k0))
 			// 91: st.volatile.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 			// 92: ld.volatile.global.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 93: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -2411,13 +2417,15 @@ func laneHandoffBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 105, 106: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 105: ld.volatile.global.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 106: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v1))
 		}
 	}
 	return true
@@ -2743,13 +2751,14 @@ func storeReturnBarrierBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 147, 148: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 147: neg.s32
 			v1 := uint64(-uint32(r3[l]))
 			// 148: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 		}
 	}
 	return true
@@ -3588,6 +3597,8 @@ func syncwarpBothSidesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 217, 218, 219, 220, 221, 222, 223, 224: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3597,7 +3608,7 @@ func syncwarpBothSidesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint32(r13[l]) + uint32(v6))
 			_ = v7
 			// 219: ld.shared.u32
-			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v8 := runtime.Load32(fa0, uint64(l)<<2)
 			// 220: add.s32
 			v9 := uint64(uint32(v8) + uint32(r15[l]))
 			// 221: cvta.to.global.u64
@@ -3608,7 +3619,7 @@ func syncwarpBothSidesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint64(v10) + uint64(v11))
 			_ = v12
 			// 224: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v9))
 		}
 	}
 	return true

@@ -1936,6 +1936,14 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo7 < fw7.End && fw7.End-fo7 > 0x7c && fb7&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX lines 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93: one pass over a full warp's lanes
 	{
 		p5 := w.P[5]
@@ -1950,9 +1958,9 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				slow := uint32(0)
 				for l := range 32 {
 					// 74: ld.global.f32
-					v4 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					v4 := runtime.Load32(fa0, uint64(l)<<2)
 					// 75: ld.global.f32
-					v5 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					v5 := runtime.Load32(fa1, uint64(l)<<2)
 					// 76: fma.rn.f32
 					var v6 uint64
 					var v6F float32
@@ -1973,9 +1981,9 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for mm := slow; mm != 0; mm &= mm - 1 {
 					l := bits.TrailingZeros32(mm) & 31
 					// 74: ld.global.f32
-					v4 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					v4 := runtime.Load32(fa0, uint64(l)<<2)
 					// 75: ld.global.f32
-					v5 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					v5 := runtime.Load32(fa1, uint64(l)<<2)
 					// 76: fma.rn.f32
 					var v6 uint64
 					var v6F float32
@@ -2001,9 +2009,9 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					// 77: add.s64
 					v7 := uint64(uint64(r22[l]) + uint64(r27[l]))
 					// 78: ld.global.f32
-					v8 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					v8 := runtime.Load32(fa2, uint64(l)<<2)
 					// 79: ld.global.f32
-					v9 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					v9 := runtime.Load32(fa3, uint64(l)<<2)
 					// 80: fma.rn.f32
 					var v10 uint64
 					var v10F float32
@@ -2028,9 +2036,9 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					// 77: add.s64
 					v7 := uint64(uint64(r22[l]) + uint64(r27[l]))
 					// 78: ld.global.f32
-					v8 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					v8 := runtime.Load32(fa2, uint64(l)<<2)
 					// 79: ld.global.f32
-					v9 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					v9 := runtime.Load32(fa3, uint64(l)<<2)
 					// 80: fma.rn.f32
 					var v10 uint64
 					var v10F float32
@@ -2058,9 +2066,9 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					// 81: add.s64
 					v11 := uint64(uint64(v7) + uint64(r27[l]))
 					// 82: ld.global.f32
-					v12 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					v12 := runtime.Load32(fa4, uint64(l)<<2)
 					// 83: ld.global.f32
-					v13 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					v13 := runtime.Load32(fa5, uint64(l)<<2)
 					// 84: fma.rn.f32
 					var v14 uint64
 					var v14F float32
@@ -2086,9 +2094,9 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					// 81: add.s64
 					v11 := uint64(uint64(v7) + uint64(r27[l]))
 					// 82: ld.global.f32
-					v12 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					v12 := runtime.Load32(fa4, uint64(l)<<2)
 					// 83: ld.global.f32
-					v13 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					v13 := runtime.Load32(fa5, uint64(l)<<2)
 					// 84: fma.rn.f32
 					var v14 uint64
 					var v14F float32
@@ -2117,9 +2125,9 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v16 := uint64(uint64(v15) + uint64(r27[l]))
 				r22[l] = v16
 				// 87: ld.global.f32
-				v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+				v17 := runtime.Load32(fa6, uint64(l)<<2)
 				// 88: ld.global.f32
-				v18 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+				v18 := runtime.Load32(fa7, uint64(l)<<2)
 				// 89: fma.rn.f32
 				var v19 uint64
 				var v19F float32
@@ -2927,15 +2935,17 @@ func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 110, 111, 112, 113, 114, 115, 116: one pass over a full warp's lanes
 	{
 		p7 := w.P[7]
 		p7n := uint32(0)
 		for l := range 32 {
 			// 110: ld.global.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 111: ld.global.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 112: fma.rn.f32
 			var v3 uint64
 			var v3F float32
@@ -3191,6 +3201,7 @@ func matmulBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 120, 121, 122, 123, 124: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3204,7 +3215,7 @@ func matmulBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(v6) + uint64(v7))
 			_ = v8
 			// 124: st.global.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r16[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r16[l]))
 		}
 	}
 	return true
@@ -4126,6 +4137,7 @@ func matmulTiledBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 204, 205, 206, 207, 208: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
@@ -4136,7 +4148,7 @@ func matmulTiledBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p6n := uint32(0)
 		for l := range 32 {
 			// 204: st.shared.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r38[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r38[l]))
 			// 205: add.s32
 			v1 := uint64(uint32(r31[l]) + uint32(r8[l]))
 			r42[l] = v1
@@ -4315,11 +4327,12 @@ func matmulTiledBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 217: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 217: st.shared.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r37[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r37[l]))
 		}
 	}
 	return true
@@ -4517,6 +4530,14 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo7 < runtime.AccessEnd(sh, 4)-0x7c && fb7&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX lines 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249: one pass over a full warp's lanes
 	{
 		p9 := w.P[9]
@@ -4529,9 +4550,9 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 				slow := uint32(0)
 				for l := range 32 {
 					// 233: ld.shared.f32
-					v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					v1 := runtime.Load32(fa0, uint64(l)<<2)
 					// 234: ld.shared.f32
-					v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					v2 := runtime.Load32(fa1, uint64(l)<<2)
 					// 235: fma.rn.f32
 					var v3 uint64
 					var v3F float32
@@ -4552,9 +4573,9 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for mm := slow; mm != 0; mm &= mm - 1 {
 					l := bits.TrailingZeros32(mm) & 31
 					// 233: ld.shared.f32
-					v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+					v1 := runtime.Load32(fa0, uint64(l)<<2)
 					// 234: ld.shared.f32
-					v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+					v2 := runtime.Load32(fa1, uint64(l)<<2)
 					// 235: fma.rn.f32
 					var v3 uint64
 					var v3F float32
@@ -4578,9 +4599,9 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for l := range 32 {
 					v3F := v3F_s[l]
 					// 236: ld.shared.f32
-					v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					v4 := runtime.Load32(fa2, uint64(l)<<2)
 					// 237: ld.shared.f32
-					v5 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					v5 := runtime.Load32(fa3, uint64(l)<<2)
 					// 238: fma.rn.f32
 					var v6 uint64
 					var v6F float32
@@ -4602,9 +4623,9 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 					l := bits.TrailingZeros32(mm) & 31
 					v3F := v3F_s[l]
 					// 236: ld.shared.f32
-					v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+					v4 := runtime.Load32(fa2, uint64(l)<<2)
 					// 237: ld.shared.f32
-					v5 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+					v5 := runtime.Load32(fa3, uint64(l)<<2)
 					// 238: fma.rn.f32
 					var v6 uint64
 					var v6F float32
@@ -4628,9 +4649,9 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for l := range 32 {
 					v6F := v6F_s[l]
 					// 239: ld.shared.f32
-					v7 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					v7 := runtime.Load32(fa4, uint64(l)<<2)
 					// 240: ld.shared.f32
-					v8 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					v8 := runtime.Load32(fa5, uint64(l)<<2)
 					// 241: fma.rn.f32
 					var v9 uint64
 					var v9F float32
@@ -4652,9 +4673,9 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 					l := bits.TrailingZeros32(mm) & 31
 					v6F := v6F_s[l]
 					// 239: ld.shared.f32
-					v7 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+					v7 := runtime.Load32(fa4, uint64(l)<<2)
 					// 240: ld.shared.f32
-					v8 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+					v8 := runtime.Load32(fa5, uint64(l)<<2)
 					// 241: fma.rn.f32
 					var v9 uint64
 					var v9F float32
@@ -4676,9 +4697,9 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v9F := v9F_s[l]
 				// 242: ld.shared.f32
-				v10 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+				v10 := runtime.Load32(fa6, uint64(l)<<2)
 				// 243: ld.shared.f32
-				v11 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+				v11 := runtime.Load32(fa7, uint64(l)<<2)
 				// 244: fma.rn.f32
 				var v12 uint64
 				var v12F float32
@@ -5721,6 +5742,7 @@ func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 198, 199, 200, 201: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5732,7 +5754,7 @@ func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r28[l]) + uint64(v5))
 			_ = v6
 			// 201: ld.global.f32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r38[l] = v7
 		}
 	}
@@ -5858,6 +5880,7 @@ func matmulTiledBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 211, 212, 213, 214: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5869,7 +5892,7 @@ func matmulTiledBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r29[l]) + uint64(v5))
 			_ = v6
 			// 214: ld.global.f32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r37[l] = v7
 		}
 	}
@@ -6106,6 +6129,8 @@ func matmulTiledBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 256, 257, 258, 259, 260, 261, 262, 263, 264: one pass over a full warp's lanes
 	{
 		p11 := w.P[11]
@@ -6124,9 +6149,9 @@ func matmulTiledBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint32(v9) + uint32(r19[l]))
 			r67[l] = v10
 			// 261: ld.shared.f32
-			v11 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v11 := runtime.Load32(fa0, uint64(l)<<2)
 			// 262: ld.shared.f32
-			v12 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v12 := runtime.Load32(fa1, uint64(l)<<2)
 			// 263: fma.rn.f32
 			var v13 uint64
 			var v13F float32
@@ -6379,15 +6404,17 @@ func matmulTiledBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 267, 268, 269, 270: one pass over a full warp's lanes
 	{
 		p12 := w.P[12]
 		p12n := uint32(0)
 		for l := range 32 {
 			// 267: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 268: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 269: fma.rn.f32
 			var v3 uint64
 			var v3F float32
@@ -6608,13 +6635,15 @@ func matmulTiledBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 273, 274, 275: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 273: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 274: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 275: fma.rn.f32
 			var v3 uint64
 			var v3F float32
@@ -6811,6 +6840,7 @@ func matmulTiledBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 290, 291, 292, 293, 294: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -6824,7 +6854,7 @@ func matmulTiledBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(v6) + uint64(v7))
 			_ = v8
 			// 294: st.global.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r14[l]))
 		}
 	}
 	return true

@@ -8016,6 +8016,7 @@ func barrierRoundsBlock44Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 797, 798, 799: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -8025,7 +8026,7 @@ func barrierRoundsBlock44Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r20[l]) + uint64(v3))
 			_ = v4
 			// 799: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r110[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r110[l]))
 		}
 	}
 	return true
@@ -11649,6 +11650,7 @@ func barrierDropBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 1267, 1268, 1269, 1270, 1271, 1272: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -11662,7 +11664,7 @@ func barrierDropBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint32(r14[l]) + uint32(v6))
 			_ = v7
 			// 1271: ld.shared.u32
-			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v8 := runtime.Load32(fa0, uint64(l)<<2)
 			// 1272: add.s32
 			v9 := uint64(uint32(v4) + uint32(v8))
 			r12[l] = v9
@@ -11799,6 +11801,7 @@ func barrierDropBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 1276, 1278, 1279, 1280: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -11810,7 +11813,7 @@ func barrierDropBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 1280: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r12[l]))
 		}
 	}
 	return true
@@ -13555,6 +13558,8 @@ func barrierSplitBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX line 1483: mov.u32, warp-uniform
 	u9 := uint64(k2)
 	// PTX lines 1481, 1482, 1484, 1485, 1486, 1487, 1488, 1489: one pass over a full warp's lanes
@@ -13568,7 +13573,7 @@ func barrierSplitBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint32(u9) + uint32(v8))
 			_ = v10
 			// 1485: ld.shared.u32
-			v11 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v11 := runtime.Load32(fa0, uint64(l)<<2)
 			// 1486: add.s32
 			v12 := uint64(uint32(v11) + uint32(r23[l]))
 			// 1487: shl.b64
@@ -13577,7 +13582,7 @@ func barrierSplitBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(r25[l]) + uint64(v13))
 			_ = v14
 			// 1489: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v12))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v12))
 		}
 	}
 	return true
@@ -13796,6 +13801,8 @@ func barrierSplitBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo1 < runtime.AccessEnd(sh, 4)-0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX line 1334: mov.u32, warp-uniform
 	u15 := uint64(k3)
 	// PTX lines 1327, 1328, 1329, 1330, 1331, 1332, 1333, 1335, 1336: one pass over a full warp's lanes
@@ -13811,7 +13818,7 @@ func barrierSplitBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v11 := uint64(uint64(r2[l]) + uint64(v10))
 			_ = v11
 			// 1331: ld.global.u32
-			v12 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v12 := runtime.Load32(fa0, uint64(l)<<2)
 			// 1332: mul.lo.s32
 			v13 := uint64(uint32(v12) * uint32(k4))
 			// 1333: shl.b32
@@ -13820,7 +13827,7 @@ func barrierSplitBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v16 := uint64(uint32(u15) + uint32(v14))
 			_ = v16
 			// 1336: st.shared.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v13))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v13))
 		}
 	}
 	return true

@@ -5117,15 +5117,17 @@ func ldsmCopyBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 63, 64, 66, 67, 69, 71: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 63: ld.global.u16
-			v1 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v1 := runtime.Load16(fa0, uint64(l)<<1)
 			// 64: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v1))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v1))
 			// 66: add.s64
 			v2 := uint64(uint64(r10[l]) + uint64(k0))
 			r10[l] = v2
@@ -6669,6 +6671,10 @@ func gemmF16Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo3 < fw3.End && fw3.End-fo3 > 0x7c && fb3&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX line 202: cvta.to.global.u64, warp-uniform
 	u32 := uint64(u4)
 	// PTX lines 196, 198, 199, 200, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 216: one pass over a full warp's lanes
@@ -6693,10 +6699,10 @@ func gemmF16Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v34 := uint64(uint64(u32) + uint64(v33))
 			_ = v34
 			// 206: ld.global.f32
-			v35 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v35 := runtime.Load32(fa0, uint64(l)<<2)
 			r22[l] = v35
 			// 207: ld.global.f32
-			v36 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v36 := runtime.Load32(fa1, uint64(l)<<2)
 			r23[l] = v36
 			// 208: add.s32
 			v37 := uint64(uint32(v29) + uint32(k5))
@@ -6711,10 +6717,10 @@ func gemmF16Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v41 := uint64(uint64(u32) + uint64(v40))
 			_ = v41
 			// 213: ld.global.f32
-			v42 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v42 := runtime.Load32(fa2, uint64(l)<<2)
 			r29[l] = v42
 			// 214: ld.global.f32
-			v43 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v43 := runtime.Load32(fa3, uint64(l)<<2)
 			r30[l] = v43
 			// 216: setp.lt.s32
 			c44t := int32(u5) < int32(k3)
@@ -7547,6 +7553,14 @@ func gemmF16Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 354: mov.u32, warp-uniform
 	u70 := uint64(k2)
 	// PTX lines 341, 342, 343, 344, 345, 346, 347, 348, 349, 350, 351, 352, 353, 355, 356, 357, 358, 359, 360, 361, 362, 363, 364, 365, 366, 367, 368, 369, 370, 371, 372, 373, 374, 375, 376, 377, 378, 379, 380, 381, 382, 383, 384, 385, 386, 387, 388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 403, 404, 406, 407: one pass over a full warp's lanes
@@ -7578,14 +7592,14 @@ func gemmF16Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v67 := uint64(uint64(r5[l]) + uint64(v66))
 			_ = v67
 			// 352: ld.global.u16
-			v68 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v68 := runtime.Load16(fa0, uint64(l)<<1)
 			// 353: shl.b32
 			v69 := uint64(uint32(v61) << uint32(k1))
 			// 355: add.s32
 			v71 := uint64(uint32(u70) + uint32(v69))
 			_ = v71
 			// 356: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v68))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v68))
 			// 357: add.s32
 			v72 := uint64(uint32(r66[l]) + uint32(k3))
 			// 358: div.s32
@@ -7612,14 +7626,14 @@ func gemmF16Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v83 := uint64(uint64(r5[l]) + uint64(v82))
 			_ = v83
 			// 369: ld.global.u16
-			v84 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v84 := runtime.Load16(fa2, uint64(l)<<1)
 			// 370: shl.b32
 			v85 := uint64(uint32(v77) << uint32(k1))
 			// 371: add.s32
 			v86 := uint64(uint32(u70) + uint32(v85))
 			_ = v86
 			// 372: st.shared.u16
-			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v84))
+			runtime.Store16(fa3, uint64(l)<<1, uint64(v84))
 			// 373: add.s32
 			v87 := uint64(uint32(r66[l]) + uint32(k4))
 			// 374: div.s32
@@ -7646,14 +7660,14 @@ func gemmF16Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v98 := uint64(uint64(r5[l]) + uint64(v97))
 			_ = v98
 			// 385: ld.global.u16
-			v99 := runtime.Load16(fp4, fo4+uint64(l)<<1)
+			v99 := runtime.Load16(fa4, uint64(l)<<1)
 			// 386: shl.b32
 			v100 := uint64(uint32(v92) << uint32(k1))
 			// 387: add.s32
 			v101 := uint64(uint32(u70) + uint32(v100))
 			_ = v101
 			// 388: st.shared.u16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v99))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v99))
 			// 389: add.s32
 			v102 := uint64(uint32(r66[l]) + uint32(k5))
 			// 390: div.s32
@@ -7680,14 +7694,14 @@ func gemmF16Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v113 := uint64(uint64(r5[l]) + uint64(v112))
 			_ = v113
 			// 401: ld.global.u16
-			v114 := runtime.Load16(fp6, fo6+uint64(l)<<1)
+			v114 := runtime.Load16(fa6, uint64(l)<<1)
 			// 402: shl.b32
 			v115 := uint64(uint32(v107) << uint32(k1))
 			// 403: add.s32
 			v116 := uint64(uint32(u70) + uint32(v115))
 			_ = v116
 			// 404: st.shared.u16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v114))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v114))
 			// 406: add.s32
 			v117 := uint64(uint32(r66[l]) + uint32(k6))
 			r66[l] = v117
@@ -8722,6 +8736,14 @@ func gemmF16Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 506: mov.u32, warp-uniform
 	u70 := uint64(k2)
 	// PTX lines 493, 494, 495, 496, 497, 498, 499, 500, 501, 502, 503, 504, 505, 507, 508, 510, 512, 513, 514, 515, 516, 517, 518, 519, 520, 521, 522, 523, 524, 525, 526, 528, 530, 531, 532, 533, 534, 535, 536, 537, 538, 539, 540, 541, 542, 543, 544, 546, 548, 549, 550, 551, 552, 553, 554, 555, 556, 557, 558, 559, 560, 561, 562, 564, 566: one pass over a full warp's lanes
@@ -8753,14 +8775,14 @@ func gemmF16Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v67 := uint64(uint64(r6[l]) + uint64(v66))
 			_ = v67
 			// 504: ld.global.u16
-			v68 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v68 := runtime.Load16(fa0, uint64(l)<<1)
 			// 505: shl.b32
 			v69 := uint64(uint32(v61) << uint32(k1))
 			// 507: add.s32
 			v71 := uint64(uint32(u70) + uint32(v69))
 			_ = v71
 			// 508: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v68))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v68))
 			// 510: add.s32
 			v72 := uint64(uint32(r174[l]) + uint32(k3))
 			// 512: div.s32
@@ -8787,14 +8809,14 @@ func gemmF16Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v83 := uint64(uint64(r6[l]) + uint64(v82))
 			_ = v83
 			// 523: ld.global.u16
-			v84 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v84 := runtime.Load16(fa2, uint64(l)<<1)
 			// 524: shl.b32
 			v85 := uint64(uint32(v77) << uint32(k1))
 			// 525: add.s32
 			v86 := uint64(uint32(u70) + uint32(v85))
 			_ = v86
 			// 526: st.shared.u16
-			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v84))
+			runtime.Store16(fa3, uint64(l)<<1, uint64(v84))
 			// 528: add.s32
 			v87 := uint64(uint32(r174[l]) + uint32(k4))
 			// 530: div.s32
@@ -8821,14 +8843,14 @@ func gemmF16Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v98 := uint64(uint64(r6[l]) + uint64(v97))
 			_ = v98
 			// 541: ld.global.u16
-			v99 := runtime.Load16(fp4, fo4+uint64(l)<<1)
+			v99 := runtime.Load16(fa4, uint64(l)<<1)
 			// 542: shl.b32
 			v100 := uint64(uint32(v92) << uint32(k1))
 			// 543: add.s32
 			v101 := uint64(uint32(u70) + uint32(v100))
 			_ = v101
 			// 544: st.shared.u16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v99))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v99))
 			// 546: add.s32
 			v102 := uint64(uint32(r174[l]) + uint32(k5))
 			// 548: div.s32
@@ -8855,14 +8877,14 @@ func gemmF16Block7Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v113 := uint64(uint64(r6[l]) + uint64(v112))
 			_ = v113
 			// 559: ld.global.u16
-			v114 := runtime.Load16(fp6, fo6+uint64(l)<<1)
+			v114 := runtime.Load16(fa6, uint64(l)<<1)
 			// 560: shl.b32
 			v115 := uint64(uint32(v107) << uint32(k1))
 			// 561: add.s32
 			v116 := uint64(uint32(u70) + uint32(v115))
 			_ = v116
 			// 562: st.shared.u16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v114))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v114))
 			// 564: add.s32
 			v117 := uint64(uint32(r174[l]) + uint32(k6))
 			r174[l] = v117
@@ -10032,6 +10054,10 @@ func gemmF16Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb3 && fb2+128 > fb3 && fb3+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 754, 756, 757, 759, 761, 762, 764: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -10041,16 +10067,16 @@ func gemmF16Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v5 := uint64(uint64(v4) + uint64(r20[l]))
 			_ = v5
 			// 757: st.global.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r22[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r22[l]))
 			// 759: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r23[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r23[l]))
 			// 761: add.s64
 			v6 := uint64(uint64(v4) + uint64(r27[l]))
 			_ = v6
 			// 762: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r29[l]))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(r29[l]))
 			// 764: st.global.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r30[l]))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(r30[l]))
 		}
 	}
 	return true
@@ -10714,6 +10740,8 @@ func gemmF16Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 296, 297, 298, 299, 300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 310, 312, 313: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
@@ -10743,14 +10771,14 @@ func gemmF16Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(r5[l]) + uint64(v23))
 			_ = v24
 			// 307: ld.global.u16
-			v25 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v25 := runtime.Load16(fa0, uint64(l)<<1)
 			// 308: shl.b32
 			v26 := uint64(uint32(v18) << uint32(k1))
 			// 309: add.s32
 			v27 := uint64(uint32(r80[l]) + uint32(v26))
 			_ = v27
 			// 310: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v25))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v25))
 			// 312: setp.eq.s32
 			c28t := uint32(r65[l]) == uint32(k2)
 			c28 := c28t
@@ -11038,6 +11066,8 @@ func gemmF16Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 317, 318, 319, 320, 321, 322, 323, 324, 325, 326, 327, 328, 329, 330, 331, 332: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -11065,14 +11095,14 @@ func gemmF16Block18Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(r5[l]) + uint64(v23))
 			_ = v24
 			// 328: ld.global.u16
-			v25 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v25 := runtime.Load16(fa0, uint64(l)<<1)
 			// 329: shl.b32
 			v26 := uint64(uint32(v18) << uint32(k1))
 			// 330: add.s32
 			v27 := uint64(uint32(r80[l]) + uint32(v26))
 			_ = v27
 			// 331: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v25))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v25))
 			// 332: mov.u32
 			v28 := uint64(r46[l])
 			r66[l] = v28
@@ -11595,6 +11625,8 @@ func gemmF16Block23Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 448, 449, 450, 451, 452, 453, 454, 455, 456, 457, 458, 459, 460, 461, 462, 464, 465: one pass over a full warp's lanes
 	{
 		p10 := w.P[10]
@@ -11624,14 +11656,14 @@ func gemmF16Block23Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(r6[l]) + uint64(v23))
 			_ = v24
 			// 459: ld.global.u16
-			v25 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v25 := runtime.Load16(fa0, uint64(l)<<1)
 			// 460: shl.b32
 			v26 := uint64(uint32(v18) << uint32(k1))
 			// 461: add.s32
 			v27 := uint64(uint32(r188[l]) + uint32(v26))
 			_ = v27
 			// 462: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v25))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v25))
 			// 464: setp.eq.s32
 			c28t := uint32(r173[l]) == uint32(k2)
 			c28 := c28t
@@ -11919,6 +11951,8 @@ func gemmF16Block24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 469, 470, 471, 472, 473, 474, 475, 476, 477, 478, 479, 480, 481, 482, 483, 484: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -11946,14 +11980,14 @@ func gemmF16Block24Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(r6[l]) + uint64(v23))
 			_ = v24
 			// 480: ld.global.u16
-			v25 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v25 := runtime.Load16(fa0, uint64(l)<<1)
 			// 481: shl.b32
 			v26 := uint64(uint32(v18) << uint32(k1))
 			// 482: add.s32
 			v27 := uint64(uint32(r188[l]) + uint32(v26))
 			_ = v27
 			// 483: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v25))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v25))
 			// 484: mov.u32
 			v28 := uint64(r46[l])
 			r174[l] = v28
@@ -12923,15 +12957,17 @@ func gemmF16TransBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 830, 831, 833, 835, 836, 837, 838: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 830: ld.global.u16
-			v1 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v1 := runtime.Load16(fa0, uint64(l)<<1)
 			// 831: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v1))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v1))
 			// 833: add.s32
 			v2 := uint64(uint32(r18[l]) + uint32(k0))
 			r18[l] = v2
@@ -13272,27 +13308,35 @@ func gemmF16TransBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX lines 858, 859, 860, 861, 862, 863, 864, 865, 867, 868, 869, 870: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		for l := range 32 {
 			// 858: ld.global.u16
-			v1 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v1 := runtime.Load16(fa0, uint64(l)<<1)
 			// 859: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v1))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v1))
 			// 860: ld.global.u16
-			v2 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v2 := runtime.Load16(fa2, uint64(l)<<1)
 			// 861: st.shared.u16
-			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v2))
+			runtime.Store16(fa3, uint64(l)<<1, uint64(v2))
 			// 862: ld.global.u16
-			v3 := runtime.Load16(fp4, fo4+uint64(l)<<1)
+			v3 := runtime.Load16(fa4, uint64(l)<<1)
 			// 863: st.shared.u16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v3))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v3))
 			// 864: ld.global.u16
-			v4 := runtime.Load16(fp6, fo6+uint64(l)<<1)
+			v4 := runtime.Load16(fa6, uint64(l)<<1)
 			// 865: st.shared.u16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v4))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v4))
 			// 867: add.s32
 			v5 := uint64(uint32(r31[l]) + uint32(k0))
 			r31[l] = v5
@@ -13843,15 +13887,17 @@ func gemmF16TransBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 2) > 0x3e && fo1 < runtime.AccessEnd(sh, 2)-0x3e && fb1&1 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 900, 901, 903, 905, 906, 907, 908: one pass over a full warp's lanes
 	{
 		p7 := w.P[7]
 		p7n := uint32(0)
 		for l := range 32 {
 			// 900: ld.global.u16
-			v1 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v1 := runtime.Load16(fa0, uint64(l)<<1)
 			// 901: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v1))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v1))
 			// 903: add.s32
 			v2 := uint64(uint32(r47[l]) + uint32(k0))
 			r47[l] = v2
@@ -14193,27 +14239,35 @@ func gemmF16TransBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+64 > fb7 && fb7+64 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX lines 928, 929, 930, 931, 932, 933, 934, 935, 937, 938, 939, 940: one pass over a full warp's lanes
 	{
 		p9 := w.P[9]
 		p9n := uint32(0)
 		for l := range 32 {
 			// 928: ld.global.u16
-			v1 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v1 := runtime.Load16(fa0, uint64(l)<<1)
 			// 929: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v1))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v1))
 			// 930: ld.global.u16
-			v2 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v2 := runtime.Load16(fa2, uint64(l)<<1)
 			// 931: st.shared.u16
-			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v2))
+			runtime.Store16(fa3, uint64(l)<<1, uint64(v2))
 			// 932: ld.global.u16
-			v3 := runtime.Load16(fp4, fo4+uint64(l)<<1)
+			v3 := runtime.Load16(fa4, uint64(l)<<1)
 			// 933: st.shared.u16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v3))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v3))
 			// 934: ld.global.u16
-			v4 := runtime.Load16(fp6, fo6+uint64(l)<<1)
+			v4 := runtime.Load16(fa6, uint64(l)<<1)
 			// 935: st.shared.u16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v4))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v4))
 			// 937: add.s32
 			v5 := uint64(uint32(r60[l]) + uint32(k0))
 			r60[l] = v5
@@ -19184,6 +19238,10 @@ func wmmaHalfBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb3 && fb1+64 > fb3 && fb3+64 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 1494, 1495, 1496, 1497, 1499, 1500, 1501, 1503, 1505, 1506, 1507, 1508, 1509: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
@@ -19195,16 +19253,16 @@ func wmmaHalfBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v5 := uint64(uint64(r5[l]) + uint64(v4))
 			_ = v5
 			// 1496: ld.global.u16
-			v6 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v6 := runtime.Load16(fa0, uint64(l)<<1)
 			// 1497: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v6))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v6))
 			// 1499: add.s64
 			v7 := uint64(uint64(r4[l]) + uint64(v4))
 			_ = v7
 			// 1500: ld.global.u16
-			v8 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v8 := runtime.Load16(fa2, uint64(l)<<1)
 			// 1501: st.shared.u16
-			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v8))
+			runtime.Store16(fa3, uint64(l)<<1, uint64(v8))
 			// 1503: add.s32
 			v9 := uint64(uint32(r6[l]) + uint32(k1))
 			r6[l] = v9
@@ -19860,6 +19918,22 @@ func wmmaHalfBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb13 != fb15 && fb13+64 > fb15 && fb15+64 > fb13 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
+	fa14 := runtime.Offset(fp14, fo14)
+	fa15 := runtime.Offset(fp15, fo15)
 	// PTX lines 1528, 1529, 1530, 1531, 1533, 1534, 1535, 1537, 1538, 1539, 1540, 1541, 1543, 1544, 1545, 1547, 1548, 1549, 1550, 1551, 1553, 1554, 1555, 1557, 1558, 1559, 1560, 1562, 1563, 1564, 1566, 1567, 1568, 1569, 1570, 1571: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
@@ -19871,16 +19945,16 @@ func wmmaHalfBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v16 := uint64(uint64(r5[l]) + uint64(v15))
 			_ = v16
 			// 1530: ld.global.u16
-			v17 := runtime.Load16(fp0, fo0+uint64(l)<<1)
+			v17 := runtime.Load16(fa0, uint64(l)<<1)
 			// 1531: st.shared.u16
-			runtime.Store16(fp1, fo1+uint64(l)<<1, uint64(v17))
+			runtime.Store16(fa1, uint64(l)<<1, uint64(v17))
 			// 1533: add.s64
 			v18 := uint64(uint64(r4[l]) + uint64(v15))
 			_ = v18
 			// 1534: ld.global.u16
-			v19 := runtime.Load16(fp2, fo2+uint64(l)<<1)
+			v19 := runtime.Load16(fa2, uint64(l)<<1)
 			// 1535: st.shared.u16
-			runtime.Store16(fp3, fo3+uint64(l)<<1, uint64(v19))
+			runtime.Store16(fa3, uint64(l)<<1, uint64(v19))
 			// 1537: add.s32
 			v20 := uint64(uint32(r28[l]) + uint32(k1))
 			// 1538: mul.wide.u32
@@ -19889,16 +19963,16 @@ func wmmaHalfBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v22 := uint64(uint64(r5[l]) + uint64(v21))
 			_ = v22
 			// 1540: ld.global.u16
-			v23 := runtime.Load16(fp4, fo4+uint64(l)<<1)
+			v23 := runtime.Load16(fa4, uint64(l)<<1)
 			// 1541: st.shared.u16
-			runtime.Store16(fp5, fo5+uint64(l)<<1, uint64(v23))
+			runtime.Store16(fa5, uint64(l)<<1, uint64(v23))
 			// 1543: add.s64
 			v24 := uint64(uint64(r4[l]) + uint64(v21))
 			_ = v24
 			// 1544: ld.global.u16
-			v25 := runtime.Load16(fp6, fo6+uint64(l)<<1)
+			v25 := runtime.Load16(fa6, uint64(l)<<1)
 			// 1545: st.shared.u16
-			runtime.Store16(fp7, fo7+uint64(l)<<1, uint64(v25))
+			runtime.Store16(fa7, uint64(l)<<1, uint64(v25))
 			// 1547: add.s32
 			v26 := uint64(uint32(r28[l]) + uint32(k2))
 			// 1548: mul.wide.u32
@@ -19907,32 +19981,32 @@ func wmmaHalfBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v28 := uint64(uint64(r5[l]) + uint64(v27))
 			_ = v28
 			// 1550: ld.global.u16
-			v29 := runtime.Load16(fp8, fo8+uint64(l)<<1)
+			v29 := runtime.Load16(fa8, uint64(l)<<1)
 			// 1551: st.shared.u16
-			runtime.Store16(fp9, fo9+uint64(l)<<1, uint64(v29))
+			runtime.Store16(fa9, uint64(l)<<1, uint64(v29))
 			// 1553: add.s64
 			v30 := uint64(uint64(r4[l]) + uint64(v27))
 			_ = v30
 			// 1554: ld.global.u16
-			v31 := runtime.Load16(fp10, fo10+uint64(l)<<1)
+			v31 := runtime.Load16(fa10, uint64(l)<<1)
 			// 1555: st.shared.u16
-			runtime.Store16(fp11, fo11+uint64(l)<<1, uint64(v31))
+			runtime.Store16(fa11, uint64(l)<<1, uint64(v31))
 			// 1557: mul.wide.u32
 			v32 := uint64(uint64(uint64(uint32(r28[l])) * uint64(uint32(k0))))
 			// 1558: add.s64
 			v33 := uint64(uint64(r5[l]) + uint64(v32))
 			_ = v33
 			// 1559: ld.global.u16
-			v34 := runtime.Load16(fp12, fo12+uint64(l)<<1)
+			v34 := runtime.Load16(fa12, uint64(l)<<1)
 			// 1560: st.shared.u16
-			runtime.Store16(fp13, fo13+uint64(l)<<1, uint64(v34))
+			runtime.Store16(fa13, uint64(l)<<1, uint64(v34))
 			// 1562: add.s64
 			v35 := uint64(uint64(r4[l]) + uint64(v32))
 			_ = v35
 			// 1563: ld.global.u16
-			v36 := runtime.Load16(fp14, fo14+uint64(l)<<1)
+			v36 := runtime.Load16(fa14, uint64(l)<<1)
 			// 1564: st.shared.u16
-			runtime.Store16(fp15, fo15+uint64(l)<<1, uint64(v36))
+			runtime.Store16(fa15, uint64(l)<<1, uint64(v36))
 			// 1566: add.s32
 			v37 := uint64(uint32(r27[l]) + uint32(k3))
 			r27[l] = v37

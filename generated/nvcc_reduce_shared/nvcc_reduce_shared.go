@@ -2297,6 +2297,7 @@ func reduceSumTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 34, 35, 41, 42, 43: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2312,7 +2313,7 @@ func reduceSumTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint64(u7) + uint64(v14))
 			_ = v15
 			// 43: ld.global.u32
-			v16 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v16 := runtime.Load32(fa0, uint64(l)<<2)
 			r7[l] = v16
 		}
 	}
@@ -2483,6 +2484,7 @@ func reduceSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 47: mov.u32, warp-uniform
 	u5 := uint64(k1)
 	// PTX lines 46, 48, 49: one pass over a full warp's lanes
@@ -2494,7 +2496,7 @@ func reduceSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint32(u5) + uint32(v4))
 			r13[l] = v6
 			// 49: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r7[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r7[l]))
 		}
 	}
 	return true
@@ -2925,6 +2927,7 @@ func reduceSumBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 40, 41, 42, 43: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2936,7 +2939,7 @@ func reduceSumBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 43: ld.global.u32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r7[l] = v7
 		}
 	}
@@ -3071,17 +3074,20 @@ func reduceSumBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 54, 55, 56, 57: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 54: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 55: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 56: add.s32
 			v3 := uint64(uint32(v1) + uint32(v2))
 			// 57: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -3289,17 +3295,20 @@ func reduceSumBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 64, 65, 66, 67: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 64: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 65: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 66: add.s32
 			v3 := uint64(uint32(v1) + uint32(v2))
 			// 67: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -3507,17 +3516,20 @@ func reduceSumBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 74, 75, 76, 77: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 74: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 75: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 76: add.s32
 			v3 := uint64(uint32(v1) + uint32(v2))
 			// 77: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -3725,17 +3737,20 @@ func reduceSumBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 84, 85, 86, 87: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 84: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 85: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 86: add.s32
 			v3 := uint64(uint32(v1) + uint32(v2))
 			// 87: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -3943,17 +3958,20 @@ func reduceSumBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 94, 95, 96, 97: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 94: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 95: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 96: add.s32
 			v3 := uint64(uint32(v1) + uint32(v2))
 			// 97: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -4161,17 +4179,20 @@ func reduceSumBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 104, 105, 106, 107: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 104: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 105: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 106: add.s32
 			v3 := uint64(uint32(v1) + uint32(v2))
 			// 107: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -4379,17 +4400,20 @@ func reduceSumBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 114, 115, 116, 117: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 114: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 115: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 116: add.s32
 			v3 := uint64(uint32(v1) + uint32(v2))
 			// 117: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -4595,15 +4619,17 @@ func reduceSumBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 125, 126, 127: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 125: ld.shared.u32
-			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v2 := runtime.Load32(fa0, uint64(l)<<2)
 			// 126: add.s32
 			v3 := uint64(uint32(v2) + uint32(u1))
 			// 127: st.shared.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -4776,6 +4802,7 @@ func reduceSumBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 134, 135, 136, 137: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -4787,7 +4814,7 @@ func reduceSumBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(v5) + uint64(v6))
 			_ = v7
 			// 137: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -5303,6 +5330,7 @@ func reduceMaxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 162, 163, 169, 170, 171: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -5318,7 +5346,7 @@ func reduceMaxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint64(u7) + uint64(v14))
 			_ = v15
 			// 171: ld.global.f32
-			v16 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v16 := runtime.Load32(fa0, uint64(l)<<2)
 			r7[l] = v16
 		}
 	}
@@ -5489,6 +5517,7 @@ func reduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 175: mov.u32, warp-uniform
 	u5 := uint64(k1)
 	// PTX lines 174, 176, 177: one pass over a full warp's lanes
@@ -5500,7 +5529,7 @@ func reduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint32(u5) + uint32(v4))
 			r13[l] = v6
 			// 177: st.shared.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r7[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r7[l]))
 		}
 	}
 	return true
@@ -5931,6 +5960,7 @@ func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 168, 169, 170, 171: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5942,7 +5972,7 @@ func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 171: ld.global.f32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r7[l] = v7
 		}
 	}
@@ -6077,17 +6107,20 @@ func reduceMaxBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 182, 183, 184, 185: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 182: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 183: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 184: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 185: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -6295,17 +6328,20 @@ func reduceMaxBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 192, 193, 194, 195: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 192: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 193: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 194: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 195: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -6513,17 +6549,20 @@ func reduceMaxBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 202, 203, 204, 205: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 202: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 203: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 204: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 205: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -6731,17 +6770,20 @@ func reduceMaxBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 212, 213, 214, 215: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 212: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 213: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 214: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 215: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -6949,17 +6991,20 @@ func reduceMaxBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 222, 223, 224, 225: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 222: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 223: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 224: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 225: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -7167,17 +7212,20 @@ func reduceMaxBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 232, 233, 234, 235: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 232: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 233: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 234: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 235: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -7385,17 +7433,20 @@ func reduceMaxBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 242, 243, 244, 245: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 242: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 243: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 244: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 245: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -7718,6 +7769,7 @@ func reduceMaxBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 262, 263, 264, 265: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -7729,7 +7781,7 @@ func reduceMaxBlock29Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(v5) + uint64(v6))
 			_ = v7
 			// 265: st.global.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true

@@ -686,6 +686,9 @@ func saxpyTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 34, 35, 41, 42, 43, 44, 45, 46, 47: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -704,9 +707,9 @@ func saxpyTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(u7) + uint64(v18))
 			_ = v20
 			// 44: ld.global.f32
-			v21 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v21 := runtime.Load32(fa0, uint64(l)<<2)
 			// 45: ld.global.nc.f32
-			v22 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v22 := runtime.Load32(fa1, uint64(l)<<2)
 			// 46: fma.rn.f32
 			var v23 uint64
 			var v23F float32
@@ -723,7 +726,7 @@ func saxpyTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v23F
 			_ = v23
 			// 47: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v23F))))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(uint64(math.Float32bits(v23F))))
 		}
 	}
 	// 36: setp.ge.s32, whose lanes the check above gave
@@ -936,6 +939,9 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -952,9 +958,9 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint64(v6) + uint64(v8))
 			_ = v10
 			// 44: ld.global.f32
-			v11 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v11 := runtime.Load32(fa0, uint64(l)<<2)
 			// 45: ld.global.nc.f32
-			v12 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v12 := runtime.Load32(fa1, uint64(l)<<2)
 			// 46: fma.rn.f32
 			var v13 uint64
 			var v13F float32
@@ -971,7 +977,7 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			_ = v13F
 			_ = v13
 			// 47: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v13F))))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(uint64(math.Float32bits(v13F))))
 		}
 	}
 	return true
@@ -1505,6 +1511,12 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX lines 79, 80, 85, 86, 88, 89, 90, 91, 92, 94, 95, 96, 97, 98, 100, 101, 103, 104, 105, 106, 108, 111, 112, 114, 116, 117, 119, 120: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1532,9 +1544,9 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v34 := uint64(uint64(u11) + uint64(v32))
 				_ = v34
 				// 89: ld.global.f32
-				v35 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				v35 := runtime.Load32(fa0, uint64(l)<<2)
 				// 90: ld.global.f32
-				v36 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				v36 := runtime.Load32(fa1, uint64(l)<<2)
 				// 91: abs.f32
 				v37 := uint64(isa.AbsF32(uint32(v36)))
 				// 92: sqrt.rn.f32
@@ -1543,7 +1555,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v39 := uint64(uint64(u12) + uint64(v32))
 				_ = v39
 				// 95: st.global.f32
-				runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v38))
+				runtime.Store32(fa2, uint64(l)<<2, uint64(v38))
 				// 96: min.f32
 				v40 := uint64(isa.MinF32(uint32(v36), uint32(v35), false))
 				// 97: max.f32
@@ -1591,7 +1603,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v45 := uint64(uint64(u14) + uint64(v32))
 				_ = v45
 				// 104: st.global.f32
-				runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v44F))))
+				runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v44F))))
 				// 105: mul.f32
 				v46F := isa.CanonF32(math.Float32frombits(uint32(v36)) * math.Float32frombits(uint32(v36)))
 				v46 := uint64(math.Float32bits(v46F))
@@ -1615,7 +1627,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v49 := uint64(uint64(u15) + uint64(v32))
 				_ = v49
 				// 112: st.global.f32
-				runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v48))
+				runtime.Store32(fa4, uint64(l)<<2, uint64(v48))
 				// 114: fma.rn.f32
 				var v50 uint64
 				var v50F float32
@@ -1639,7 +1651,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v53 := uint64(uint64(u18) + uint64(v32))
 				_ = v53
 				// 120: st.global.f32
-				runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v52))
+				runtime.Store32(fa5, uint64(l)<<2, uint64(v52))
 			}
 		}
 	}
@@ -2002,6 +2014,12 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb1 && fb5+128 > fb1 && fb1+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 99: mov.f32, warp-uniform
 	u28 := uint64(k1)
 	// PTX line 113: mov.f32, warp-uniform
@@ -2033,9 +2051,9 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v18 := uint64(uint64(v17) + uint64(v15))
 				_ = v18
 				// 89: ld.global.f32
-				v19 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+				v19 := runtime.Load32(fa0, uint64(l)<<2)
 				// 90: ld.global.f32
-				v20 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+				v20 := runtime.Load32(fa1, uint64(l)<<2)
 				// 91: abs.f32
 				v21 := uint64(isa.AbsF32(uint32(v20)))
 				// 92: sqrt.rn.f32
@@ -2046,7 +2064,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v24 := uint64(uint64(v23) + uint64(v15))
 				_ = v24
 				// 95: st.global.f32
-				runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v22))
+				runtime.Store32(fa2, uint64(l)<<2, uint64(v22))
 				// 96: min.f32
 				v25 := uint64(isa.MinF32(uint32(v20), uint32(v19), false))
 				// 97: max.f32
@@ -2096,7 +2114,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v32 := uint64(uint64(v31) + uint64(v15))
 				_ = v32
 				// 104: st.global.f32
-				runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(uint64(math.Float32bits(v30F))))
+				runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v30F))))
 				// 105: mul.f32
 				v33F := isa.CanonF32(math.Float32frombits(uint32(v20)) * math.Float32frombits(uint32(v20)))
 				v33 := uint64(math.Float32bits(v33F))
@@ -2122,7 +2140,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v37 := uint64(uint64(v36) + uint64(v15))
 				_ = v37
 				// 112: st.global.f32
-				runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v35))
+				runtime.Store32(fa4, uint64(l)<<2, uint64(v35))
 				// 114: fma.rn.f32
 				var v39 uint64
 				var v39F float32
@@ -2148,7 +2166,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v44 := uint64(uint64(v43) + uint64(v15))
 				_ = v44
 				// 120: st.global.f32
-				runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v42))
+				runtime.Store32(fa5, uint64(l)<<2, uint64(v42))
 			}
 		}
 	}

@@ -1545,6 +1545,7 @@ func warpSumPartialBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 75, 77, 78, 79, 80, 81, 82, 83: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1564,7 +1565,7 @@ func warpSumPartialBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(v8) + uint64(v13))
 			_ = v14
 			// 83: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r26[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r26[l]))
 		}
 	}
 	return true
@@ -2285,6 +2286,7 @@ func ballotSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 158: mov.u32, warp-uniform
 	u7 := uint64(k2)
 	// PTX lines 156, 157, 159, 160: one pass over a full warp's lanes
@@ -2298,7 +2300,7 @@ func ballotSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint32(u7) + uint32(v6))
 			_ = v8
 			// 160: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r27[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r27[l]))
 		}
 	}
 	return true
@@ -2775,6 +2777,7 @@ func ballotSumBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 219, 221, 222, 223: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2786,7 +2789,7 @@ func ballotSumBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 223: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r56[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r56[l]))
 		}
 	}
 	return true

@@ -2471,6 +2471,7 @@ func affineBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 107, 108, 109, 110: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2482,7 +2483,7 @@ func affineBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 110: st.global.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r15[l]))
 		}
 	}
 	return true
@@ -2595,6 +2596,7 @@ func affineBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -2617,7 +2619,7 @@ func affineBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(v5) + uint64(v6))
 			_ = v7
 			// 94: ld.global.f32
-			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v8 := runtime.Load32(fa0, uint64(l)<<2)
 			// 95: fma.rn.f32
 			var v9 uint64
 			var v9F float32
@@ -4643,6 +4645,8 @@ func mixedParamTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1+256 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 232, 233, 239, 240, 241, 242, 246, 247, 248, 250, 251, 252: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -4658,7 +4662,7 @@ func mixedParamTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v27 := uint64(uint64(u11) + uint64(v26))
 			_ = v27
 			// 241: ld.global.u32
-			v28 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v28 := runtime.Load32(fa0, uint64(l)<<2)
 			// 242: cvt.rn.f64.s32
 			v29 := math.Float64bits(float64(int32(v28)))
 			// 246: mad.lo.s32
@@ -4673,7 +4677,7 @@ func mixedParamTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v34 := uint64(uint64(u15) + uint64(v33))
 			_ = v34
 			// 252: st.global.f64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v32))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(v32))
 		}
 	}
 	// 234: setp.ge.s32, whose lanes the check above gave
@@ -4935,6 +4939,8 @@ func mixedParamBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1+256 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -4948,7 +4954,7 @@ func mixedParamBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint64(v8) + uint64(v9))
 			_ = v10
 			// 241: ld.global.u32
-			v11 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v11 := runtime.Load32(fa0, uint64(l)<<2)
 			// 242: cvt.rn.f64.s32
 			v12 := math.Float64bits(float64(int32(v11)))
 			// 243: cvt.s32.s16
@@ -4971,7 +4977,7 @@ func mixedParamBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v21 := uint64(uint64(v19) + uint64(v20))
 			_ = v21
 			// 252: st.global.f64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(v18))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(v18))
 		}
 	}
 	return true

@@ -2362,6 +2362,7 @@ func switchDenseBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 112, 113, 114, 115: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2373,7 +2374,7 @@ func switchDenseBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 115: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r14[l]))
 		}
 	}
 	return true
@@ -2485,6 +2486,7 @@ func switchDenseBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -2501,7 +2503,7 @@ func switchDenseBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(v4) + uint64(v6))
 			_ = v7
 			// 41: ld.global.u32
-			v8 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v8 := runtime.Load32(fa0, uint64(l)<<2)
 			r11[l] = v8
 			// 42: cvt.u16.u32
 			v9 := uint64(uint16(uint32(v8)))
@@ -3793,6 +3795,7 @@ func switchDefaultBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 230, 231, 232, 233: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3804,7 +3807,7 @@ func switchDefaultBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 233: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r12[l]))
 		}
 	}
 	return true

@@ -412,6 +412,9 @@ func vecaddTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 34, 35, 40, 41, 43, 44, 45, 46, 48, 49: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -430,9 +433,9 @@ func vecaddTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v22 := uint64(uint64(u8) + uint64(v20))
 			_ = v22
 			// 44: ld.global.f32
-			v23 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v23 := runtime.Load32(fa0, uint64(l)<<2)
 			// 45: ld.global.f32
-			v24 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v24 := runtime.Load32(fa1, uint64(l)<<2)
 			// 46: add.f32
 			v25F := isa.CanonF32(math.Float32frombits(uint32(v24)) + math.Float32frombits(uint32(v23)))
 			v25 := uint64(math.Float32bits(v25F))
@@ -442,7 +445,7 @@ func vecaddTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v26 := uint64(uint64(u9) + uint64(v20))
 			_ = v26
 			// 49: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v25F))))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(uint64(math.Float32bits(v25F))))
 		}
 	}
 	// 36: setp.ge.s32, whose lanes the check above gave
@@ -659,6 +662,9 @@ func vecaddBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -675,9 +681,9 @@ func vecaddBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint64(v11) + uint64(v9))
 			_ = v12
 			// 44: ld.global.f32
-			v13 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v13 := runtime.Load32(fa0, uint64(l)<<2)
 			// 45: ld.global.f32
-			v14 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v14 := runtime.Load32(fa1, uint64(l)<<2)
 			// 46: add.f32
 			v15F := isa.CanonF32(math.Float32frombits(uint32(v14)) + math.Float32frombits(uint32(v13)))
 			v15 := uint64(math.Float32bits(v15F))
@@ -689,7 +695,7 @@ func vecaddBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(v16) + uint64(v9))
 			_ = v17
 			// 49: st.global.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(uint64(math.Float32bits(v15F))))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(uint64(math.Float32bits(v15F))))
 		}
 	}
 	return true

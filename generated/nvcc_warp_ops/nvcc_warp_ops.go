@@ -1910,6 +1910,7 @@ func warpReduceSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 56, 57, 58, 59, 60, 61, 62, 63: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1929,7 +1930,7 @@ func warpReduceSumBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(v8) + uint64(v13))
 			_ = v14
 			// 63: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r26[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r26[l]))
 		}
 	}
 	return true
@@ -3849,6 +3850,7 @@ func warpVotesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 245, 246, 247, 248, 249, 250, 251, 252, 253: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3870,7 +3872,7 @@ func warpVotesBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v16 := uint64(uint64(v14) + uint64(v15))
 			_ = v16
 			// 253: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r15[l]))
 		}
 	}
 	return true

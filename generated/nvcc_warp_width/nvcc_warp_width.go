@@ -1480,6 +1480,7 @@ func divergentMaskBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 84, 85, 86, 87, 88, 89, 90: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -1493,7 +1494,7 @@ func divergentMaskBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			r9[l] = v6
 			// 87: ld.global.u32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			// 88: setp.gt.s32
 			c8t := int32(v7) > int32(k1)
 			c8 := c8t

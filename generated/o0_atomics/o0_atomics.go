@@ -2330,6 +2330,13 @@ func histogramBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 43: mov.u32, warp-uniform
 	u11 := uint64(uint64(w.CTAID().X))
 	// PTX line 44: mov.u32, warp-uniform
@@ -2343,23 +2350,23 @@ func histogramBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 39: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u10))
 			// 40: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u8))
 			// 41: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u4))
 			// 42: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 46: mov.u32
 			v14 := uint64(uint64(tid0[l]))
 			// 47: add.s32
 			v15 := uint64(uint32(u13) + uint32(v14))
 			// 48: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v15))
 			// 49: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 50: ld.u32
-			v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v17 := runtime.Load32(fa6, uint64(l)<<2)
 			// 51: setp.ge.s32
 			c18t := int32(v16) >= int32(v17)
 			c18 := c18t
@@ -3529,6 +3536,14 @@ func atomicSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 115: mov.u32, warp-uniform
 	u16 := uint64(uint64(w.CTAID().X))
 	// PTX line 116: mov.u32, warp-uniform
@@ -3542,25 +3557,25 @@ func atomicSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 110: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u15))
 			// 111: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u13))
 			// 112: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u11))
 			// 113: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u9))
 			// 114: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u3))
 			// 118: mov.u32
 			v19 := uint64(uint64(tid0[l]))
 			// 119: add.s32
 			v20 := uint64(uint32(u18) + uint32(v19))
 			// 120: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v20))
 			// 121: ld.u32
-			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v21 := runtime.Load32(fa6, uint64(l)<<2)
 			// 122: ld.u32
-			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v22 := runtime.Load32(fa7, uint64(l)<<2)
 			// 123: setp.ge.s32
 			c23t := int32(v21) >= int32(v22)
 			c23 := c23t
@@ -5099,6 +5114,14 @@ func bucketMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 191: mov.u32, warp-uniform
 	u16 := uint64(uint64(w.CTAID().X))
 	// PTX line 192: mov.u32, warp-uniform
@@ -5112,25 +5135,25 @@ func bucketMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 186: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u15))
 			// 187: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u13))
 			// 188: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u11))
 			// 189: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u9))
 			// 190: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u3))
 			// 194: mov.u32
 			v19 := uint64(uint64(tid0[l]))
 			// 195: add.s32
 			v20 := uint64(uint32(u18) + uint32(v19))
 			// 196: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v20))
 			// 197: ld.u32
-			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v21 := runtime.Load32(fa6, uint64(l)<<2)
 			// 198: ld.u32
-			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v22 := runtime.Load32(fa7, uint64(l)<<2)
 			// 199: setp.ge.s32
 			c23t := int32(v21) >= int32(v22)
 			c23 := c23t
@@ -6848,6 +6871,13 @@ func saturatingAddBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 270: mov.u32, warp-uniform
 	u11 := uint64(uint64(w.CTAID().X))
 	// PTX line 271: mov.u32, warp-uniform
@@ -6861,23 +6891,23 @@ func saturatingAddBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 266: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u10))
 			// 267: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u8))
 			// 268: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u4))
 			// 269: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 273: mov.u32
 			v14 := uint64(uint64(tid0[l]))
 			// 274: add.s32
 			v15 := uint64(uint32(u13) + uint32(v14))
 			// 275: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v15))
 			// 276: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 277: ld.u32
-			v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v17 := runtime.Load32(fa6, uint64(l)<<2)
 			// 278: setp.lt.s32
 			c18t := int32(v16) < int32(v17)
 			c18 := c18t
@@ -7878,11 +7908,12 @@ func saturatingAddBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 305, 306: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 305: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 306: mov.u32
 			v2 := uint64(v1)
 			r30[l] = v2
@@ -7981,11 +8012,12 @@ func saturatingAddBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 309, 310: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 309: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 310: mov.u32
 			v2 := uint64(v1)
 			r30[l] = v2
@@ -8575,15 +8607,17 @@ func saturatingAddBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 328, 329, 330: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 328: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 329: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 330: setp.ne.s32
 			c3t := uint32(v1) != uint32(v2)
 			c3 := c3t
@@ -9011,6 +9045,13 @@ func compactBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 369: mov.u32, warp-uniform
 	u13 := uint64(uint64(w.CTAID().X))
 	// PTX line 370: mov.u32, warp-uniform
@@ -9024,23 +9065,23 @@ func compactBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 365: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u12))
 			// 366: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u10))
 			// 367: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u8))
 			// 368: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 372: mov.u32
 			v16 := uint64(uint64(tid0[l]))
 			// 373: add.s32
 			v17 := uint64(uint32(u15) + uint32(v16))
 			// 374: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v17))
 			// 375: ld.u32
-			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v18 := runtime.Load32(fa5, uint64(l)<<2)
 			// 376: ld.u32
-			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v19 := runtime.Load32(fa6, uint64(l)<<2)
 			// 377: setp.ge.s32
 			c20t := int32(v18) >= int32(v19)
 			c20 := c20t
@@ -10314,6 +10355,12 @@ func exchangeBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 439: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 440: mov.u32, warp-uniform
@@ -10327,21 +10374,21 @@ func exchangeBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 436: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 437: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 438: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 442: mov.u32
 			v13 := uint64(uint64(tid0[l]))
 			// 443: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 444: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v14))
 			// 445: ld.u32
-			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v15 := runtime.Load32(fa4, uint64(l)<<2)
 			// 446: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 447: setp.ge.s32
 			c17t := int32(v15) >= int32(v16)
 			c17 := c17t

@@ -1816,6 +1816,14 @@ func earlyReturnBarrierBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 47: mov.u32, warp-uniform
 	u11 := uint64(uint64(w.CTAID().X))
 	// PTX line 48: mov.u32, warp-uniform
@@ -1829,25 +1837,25 @@ func earlyReturnBarrierBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 42: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 43: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 44: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 45: mov.u32
 			v10 := uint64(uint64(tid0[l]))
 			// 46: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v10))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v10))
 			// 50: ld.u32
-			v14 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v14 := runtime.Load32(fa4, uint64(l)<<2)
 			// 51: add.s32
 			v15 := uint64(uint32(u13) + uint32(v14))
 			// 52: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v15))
 			// 53: ld.u32
-			v16 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v16 := runtime.Load32(fa6, uint64(l)<<2)
 			// 54: ld.u32
-			v17 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v17 := runtime.Load32(fa7, uint64(l)<<2)
 			// 55: setp.lt.s32
 			c18t := int32(v16) < int32(v17)
 			c18 := c18t
@@ -3158,6 +3166,12 @@ func interleavedReturnBarrierBlock0Warp(w *runtime.Warp, m uint32, budget int) b
 	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 125: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 126: mov.u32, warp-uniform
@@ -3171,21 +3185,21 @@ func interleavedReturnBarrierBlock0Warp(w *runtime.Warp, m uint32, budget int) b
 		p0n := uint32(0)
 		for l := range 32 {
 			// 121: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u8))
 			// 122: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u6))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u6))
 			// 123: mov.u32
 			v9 := uint64(uint64(tid0[l]))
 			// 124: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v9))
 			// 128: ld.u32
-			v13 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v13 := runtime.Load32(fa3, uint64(l)<<2)
 			// 129: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 130: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v14))
 			// 131: ld.u32
-			v15 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v15 := runtime.Load32(fa5, uint64(l)<<2)
 			// 132: mul.lo.s32
 			v16 := uint64(uint32(v15) * uint32(k2))
 			// 133: add.s32
@@ -3825,6 +3839,7 @@ func interleavedReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) b
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 154: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
 	// PTX lines 152, 153, 155: one pass over a full warp's lanes
@@ -3833,7 +3848,7 @@ func interleavedReturnBarrierBlock3Warp(w *runtime.Warp, m uint32, budget int) b
 		p1n := uint32(0)
 		for l := range 32 {
 			// 152: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 153: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 155: setp.ge.s32
@@ -3960,11 +3975,12 @@ func interleavedReturnBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) b
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 159, 160, 161: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 159: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 160: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 161: mov.u32
@@ -5010,6 +5026,11 @@ func warpHandoffBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX line 227: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.CTAID().X))
 	// PTX line 228: mov.u32, warp-uniform
@@ -5023,19 +5044,19 @@ func warpHandoffBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 224: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u5))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u5))
 			// 225: mov.u32
 			v6 := uint64(uint64(tid0[l]))
 			// 226: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v6))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v6))
 			// 230: ld.u32
-			v10 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v10 := runtime.Load32(fa2, uint64(l)<<2)
 			// 231: add.s32
 			v11 := uint64(uint32(u9) + uint32(v10))
 			// 232: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v11))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v11))
 			// 233: ld.u32
-			v12 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v12 := runtime.Load32(fa4, uint64(l)<<2)
 			// 234: setp.ne.s32
 			c13t := uint32(v12) != uint32(k0)
 			c13 := c13t
@@ -5370,11 +5391,12 @@ func warpHandoffBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 241: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 241: st.volatile.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u3))
 		}
 	}
 	return true
@@ -5458,13 +5480,14 @@ func warpHandoffBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 245, 246: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 245: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 246: setp.gt.s32
 			c2t := int32(v1) > int32(k0)
 			c2 := c2t
@@ -5586,13 +5609,14 @@ func warpHandoffBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 254, 255: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 254: ld.volatile.u32
-			v3 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v3 := runtime.Load32(fa0, uint64(l)<<2)
 			// 255: setp.ne.s32
 			c4t := uint32(v3) != uint32(k0)
 			c4 := c4t
@@ -5946,6 +5970,7 @@ func warpHandoffBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 274: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
 	// PTX line 275: add.s32, warp-uniform
@@ -5956,7 +5981,7 @@ func warpHandoffBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p3n := uint32(0)
 		for l := range 32 {
 			// 273: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 276: setp.ne.s32
 			c4t := uint32(v1) != uint32(u3)
 			c4 := c4t
@@ -6113,6 +6138,8 @@ func warpHandoffBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX line 289: mov.u64, warp-uniform
 	u10 := uint64(k3)
 	// PTX line 290: cvta.shared.u64, warp-uniform
@@ -6123,9 +6150,9 @@ func warpHandoffBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 287: st.volatile.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u5))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u5))
 			// 292: st.volatile.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u12))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(u12))
 		}
 	}
 	_ = u11

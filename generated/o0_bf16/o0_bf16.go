@@ -1226,6 +1226,16 @@ func bf16OpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
 	// PTX line 62: mov.u32, warp-uniform
 	u22 := uint64(uint64(w.CTAID().X))
 	// PTX line 63: mov.u32, warp-uniform
@@ -1239,29 +1249,29 @@ func bf16OpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 55: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u21))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u21))
 			// 56: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u19))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u19))
 			// 57: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u17))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u17))
 			// 58: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u15))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u15))
 			// 59: st.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(u13))
 			// 60: st.u64
-			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa5, uint64(l)<<3, uint64(u11))
 			// 61: st.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(u3))
 			// 65: mov.u32
 			v25 := uint64(uint64(tid0[l]))
 			// 66: add.s32
 			v26 := uint64(uint32(u24) + uint32(v25))
 			// 67: st.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v26))
 			// 68: ld.u32
-			v27 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			v27 := runtime.Load32(fa8, uint64(l)<<2)
 			// 69: ld.u32
-			v28 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			v28 := runtime.Load32(fa9, uint64(l)<<2)
 			// 70: setp.lt.s32
 			c29t := int32(v27) < int32(v28)
 			c29 := c29t
@@ -3985,13 +3995,14 @@ func bf16OpsBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 143, 144: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 143: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 144: setp.gt.s32
 			c2t := int32(v1) > int32(k0)
 			c2 := c2t
@@ -4373,15 +4384,17 @@ func bf16OpsBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 164, 165, 166: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 164: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 165: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 166: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true

@@ -1066,6 +1066,12 @@ func polyEvalBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 44: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 45: mov.u32, warp-uniform
@@ -1079,21 +1085,21 @@ func polyEvalBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 41: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 42: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 43: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 47: mov.u32
 			v13 := uint64(uint64(tid0[l]))
 			// 48: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 49: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v14))
 			// 50: ld.u32
-			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v15 := runtime.Load32(fa4, uint64(l)<<2)
 			// 51: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 52: setp.lt.s32
 			c17t := int32(v15) < int32(v16)
 			c17 := c17t
@@ -1799,13 +1805,14 @@ func polyEvalBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 72, 73: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 72: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 73: setp.lt.s32
 			c2t := int32(v1) < int32(k0)
 			c2 := c2t
@@ -2189,15 +2196,17 @@ func polyEvalBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 89, 90, 91: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 89: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 90: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 91: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -2728,6 +2737,12 @@ func lutLookupBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 133: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 134: mov.u32, warp-uniform
@@ -2741,21 +2756,21 @@ func lutLookupBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 130: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 131: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 132: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 136: mov.u32
 			v13 := uint64(uint64(tid0[l]))
 			// 137: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 138: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v14))
 			// 139: ld.u32
-			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v15 := runtime.Load32(fa4, uint64(l)<<2)
 			// 140: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 141: setp.lt.s32
 			c17t := int32(v15) < int32(v16)
 			c17 := c17t

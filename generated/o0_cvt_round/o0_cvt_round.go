@@ -1786,6 +1786,13 @@ func f2iModesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 47: mov.u32, warp-uniform
 	u13 := uint64(uint64(w.CTAID().X))
 	// PTX line 48: mov.u32, warp-uniform
@@ -1799,23 +1806,23 @@ func f2iModesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 43: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u12))
 			// 44: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u10))
 			// 45: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u8))
 			// 46: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 50: mov.u32
 			v16 := uint64(uint64(tid0[l]))
 			// 51: add.s32
 			v17 := uint64(uint32(u15) + uint32(v16))
 			// 52: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v17))
 			// 53: ld.u32
-			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v18 := runtime.Load32(fa5, uint64(l)<<2)
 			// 54: ld.u32
-			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v19 := runtime.Load32(fa6, uint64(l)<<2)
 			// 55: setp.lt.s32
 			c20t := int32(v18) < int32(v19)
 			c20 := c20t
@@ -6675,6 +6682,13 @@ func i2fModesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 224: mov.u32, warp-uniform
 	u13 := uint64(uint64(w.CTAID().X))
 	// PTX line 225: mov.u32, warp-uniform
@@ -6688,23 +6702,23 @@ func i2fModesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 220: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u12))
 			// 221: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u10))
 			// 222: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u8))
 			// 223: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 227: mov.u32
 			v16 := uint64(uint64(tid0[l]))
 			// 228: add.s32
 			v17 := uint64(uint32(u15) + uint32(v16))
 			// 229: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v17))
 			// 230: ld.u32
-			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v18 := runtime.Load32(fa5, uint64(l)<<2)
 			// 231: ld.u32
-			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v19 := runtime.Load32(fa6, uint64(l)<<2)
 			// 232: setp.lt.s32
 			c20t := int32(v18) < int32(v19)
 			c20 := c20t
@@ -10327,6 +10341,13 @@ func saturateBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 364: mov.u32, warp-uniform
 	u13 := uint64(uint64(w.CTAID().X))
 	// PTX line 365: mov.u32, warp-uniform
@@ -10340,23 +10361,23 @@ func saturateBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 360: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u12))
 			// 361: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u10))
 			// 362: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u8))
 			// 363: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 367: mov.u32
 			v16 := uint64(uint64(tid0[l]))
 			// 368: add.s32
 			v17 := uint64(uint32(u15) + uint32(v16))
 			// 369: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v17))
 			// 370: ld.u32
-			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v18 := runtime.Load32(fa5, uint64(l)<<2)
 			// 371: ld.u32
-			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v19 := runtime.Load32(fa6, uint64(l)<<2)
 			// 372: setp.lt.s32
 			c20t := int32(v18) < int32(v19)
 			c20 := c20t

@@ -873,6 +873,11 @@ func checkPositiveBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb4 && fb2+128 > fb4 && fb4+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX line 54: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.CTAID().X))
 	// PTX line 55: mov.u32, warp-uniform
@@ -886,19 +891,19 @@ func checkPositiveBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 52: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u6))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u6))
 			// 53: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(u3))
 			// 57: mov.u32
 			v10 := uint64(uint64(tid0[l]))
 			// 58: add.s32
 			v11 := uint64(uint32(u9) + uint32(v10))
 			// 59: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v11))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v11))
 			// 60: ld.u32
-			v12 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v12 := runtime.Load32(fa3, uint64(l)<<2)
 			// 61: ld.u32
-			v13 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v13 := runtime.Load32(fa4, uint64(l)<<2)
 			// 62: setp.ge.s32
 			c14t := int32(v12) >= int32(v13)
 			c14 := c14t

@@ -2059,6 +2059,13 @@ func mallocSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 53: mov.u32, warp-uniform
 	u11 := uint64(uint64(w.CTAID().X))
 	// PTX line 54: mov.u32, warp-uniform
@@ -2072,23 +2079,23 @@ func mallocSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 49: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u10))
 			// 50: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u8))
 			// 51: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u4))
 			// 52: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 56: mov.u32
 			v14 := uint64(uint64(tid0[l]))
 			// 57: add.s32
 			v15 := uint64(uint32(u13) + uint32(v14))
 			// 58: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v15))
 			// 59: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 60: ld.u32
-			v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v17 := runtime.Load32(fa6, uint64(l)<<2)
 			// 61: setp.lt.s32
 			c18t := int32(v16) < int32(v17)
 			c18 := c18t
@@ -2788,11 +2795,12 @@ func mallocSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 101: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 101: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -2882,15 +2890,17 @@ func mallocSumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 104, 105, 106: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 104: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 105: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 106: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t
@@ -3254,15 +3264,17 @@ func mallocSumBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 121, 122, 123: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 121: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 122: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 123: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -3413,13 +3425,15 @@ func mallocSumBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 127, 128: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 127: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 			// 128: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -3547,15 +3561,17 @@ func mallocSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 131, 132, 133: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		for l := range 32 {
 			// 131: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 132: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 133: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t
@@ -3946,15 +3962,17 @@ func mallocSumBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 147, 148, 149: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 147: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 148: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 149: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -4962,6 +4980,12 @@ func mallocKeepBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 198: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.CTAID().X))
 	// PTX line 199: mov.u32, warp-uniform
@@ -4975,21 +4999,21 @@ func mallocKeepBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 195: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u7))
 			// 196: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(u4))
 			// 197: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u3))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u3))
 			// 201: mov.u32
 			v11 := uint64(uint64(tid0[l]))
 			// 202: add.s32
 			v12 := uint64(uint32(u10) + uint32(v11))
 			// 203: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v12))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v12))
 			// 204: ld.u32
-			v13 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v13 := runtime.Load32(fa4, uint64(l)<<2)
 			// 205: ld.u32
-			v14 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v14 := runtime.Load32(fa5, uint64(l)<<2)
 			// 206: setp.lt.s32
 			c15t := int32(v13) < int32(v14)
 			c15 := c15t
@@ -6217,6 +6241,12 @@ func freeKeptBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 273: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 274: mov.u32, warp-uniform
@@ -6230,21 +6260,21 @@ func freeKeptBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 270: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 271: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 272: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 276: mov.u32
 			v13 := uint64(uint64(tid0[l]))
 			// 277: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 278: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v14))
 			// 279: ld.u32
-			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v15 := runtime.Load32(fa4, uint64(l)<<2)
 			// 280: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 281: setp.lt.s32
 			c17t := int32(v15) < int32(v16)
 			c17 := c17t

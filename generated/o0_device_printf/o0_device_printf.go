@@ -2014,6 +2014,14 @@ func printfIntsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 65: mov.u32, warp-uniform
 	u16 := uint64(uint64(w.CTAID().X))
 	// PTX line 66: mov.u32, warp-uniform
@@ -2027,25 +2035,25 @@ func printfIntsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 60: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u15))
 			// 61: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u13))
 			// 62: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u11))
 			// 63: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u9))
 			// 64: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u3))
 			// 68: mov.u32
 			v19 := uint64(uint64(tid0[l]))
 			// 69: add.s32
 			v20 := uint64(uint32(u18) + uint32(v19))
 			// 70: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v20))
 			// 71: ld.u32
-			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v21 := runtime.Load32(fa6, uint64(l)<<2)
 			// 72: ld.u32
-			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v22 := runtime.Load32(fa7, uint64(l)<<2)
 			// 73: setp.lt.s32
 			c23t := int32(v21) < int32(v22)
 			c23 := c23t
@@ -6047,6 +6055,13 @@ func printfFloatsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 288: mov.u32, warp-uniform
 	u13 := uint64(uint64(w.CTAID().X))
 	// PTX line 289: mov.u32, warp-uniform
@@ -6060,23 +6075,23 @@ func printfFloatsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 284: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u12))
 			// 285: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u10))
 			// 286: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u8))
 			// 287: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 291: mov.u32
 			v16 := uint64(uint64(tid0[l]))
 			// 292: add.s32
 			v17 := uint64(uint32(u15) + uint32(v16))
 			// 293: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v17))
 			// 294: ld.u32
-			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v18 := runtime.Load32(fa5, uint64(l)<<2)
 			// 295: ld.u32
-			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v19 := runtime.Load32(fa6, uint64(l)<<2)
 			// 296: setp.lt.s32
 			c20t := int32(v18) < int32(v19)
 			c20 := c20t

@@ -1402,6 +1402,12 @@ func collatzStepsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 40: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 41: mov.u32, warp-uniform
@@ -1415,21 +1421,21 @@ func collatzStepsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 37: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 38: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 39: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 43: mov.u32
 			v13 := uint64(uint64(tid0[l]))
 			// 44: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 45: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v14))
 			// 46: ld.u32
-			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v15 := runtime.Load32(fa4, uint64(l)<<2)
 			// 47: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 48: setp.lt.s32
 			c17t := int32(v15) < int32(v16)
 			c17 := c17t
@@ -2039,6 +2045,7 @@ func collatzStepsBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 64, 65, 66, 67: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -2049,7 +2056,7 @@ func collatzStepsBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p3n := uint32(0)
 		for l := range 32 {
 			// 64: ld.u64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 65: setp.eq.s64
 			c2t := uint64(v1) == uint64(k0)
 			c2 := c2t
@@ -2217,6 +2224,7 @@ func collatzStepsBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 71, 72, 73: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
@@ -2225,7 +2233,7 @@ func collatzStepsBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p3n := uint32(0)
 		for l := range 32 {
 			// 71: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 72: setp.lt.s32
 			c2t := int32(v1) < int32(k0)
 			c2 := c2t
@@ -2402,6 +2410,7 @@ func collatzStepsBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 80, 81, 82, 83, 84, 85: one pass over a full warp's lanes
 	{
 		p6 := w.P[6]
@@ -2414,7 +2423,7 @@ func collatzStepsBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p9n := uint32(0)
 		for l := range 32 {
 			// 80: ld.u64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 81: and.b64
 			v2 := uint64(uint64(v1) & uint64(k0))
 			// 82: setp.eq.b64
@@ -2615,11 +2624,12 @@ func collatzStepsBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 89, 90, 91, 92: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 89: ld.u64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 90: mul.lo.s64
 			v2 := uint64(uint64(v1) * uint64(k0))
 			// 91: add.s64
@@ -2733,11 +2743,12 @@ func collatzStepsBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 95, 96, 97: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 95: ld.u64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 96: shr.u64
 			v2 := uint64(uint64(v1) >> uint32(k0))
 			// 97: mov.u64
@@ -2875,19 +2886,22 @@ func collatzStepsBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 100, 101, 102, 103, 104: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 100: mov.u64
 			v1 := uint64(r29[l])
 			// 101: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(v1))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(v1))
 			// 102: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 103: add.s32
 			v3 := uint64(uint32(v2) + uint32(k0))
 			// 104: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -3493,6 +3507,12 @@ func tidHashBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 145: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 146: mov.u32, warp-uniform
@@ -3506,21 +3526,21 @@ func tidHashBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 142: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 143: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 144: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 148: mov.u32
 			v13 := uint64(uint64(tid0[l]))
 			// 149: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 150: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v14))
 			// 151: ld.u32
-			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v15 := runtime.Load32(fa4, uint64(l)<<2)
 			// 152: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 153: setp.lt.s32
 			c17t := int32(v15) < int32(v16)
 			c17 := c17t
@@ -4170,6 +4190,7 @@ func tidHashBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 171, 172, 173: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -4177,7 +4198,7 @@ func tidHashBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p1n := uint32(0)
 		for l := range 32 {
 			// 171: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 172: mov.u32
 			v2 := uint64(uint64(tid0[l]))
 			// 173: setp.gt.u32
@@ -4343,23 +4364,27 @@ func tidHashBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb2 && fb3+128 > fb2 && fb2+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX lines 177, 178, 179, 180, 181, 182, 183: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 177: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 178: mul.lo.s32
 			v2 := uint64(uint32(v1) * uint32(k0))
 			// 179: ld.u32
-			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v3 := runtime.Load32(fa1, uint64(l)<<2)
 			// 180: ld.u32
-			v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v4 := runtime.Load32(fa2, uint64(l)<<2)
 			// 181: xor.b32
 			v5 := uint64(uint32(v3) ^ uint32(v4))
 			// 182: add.s32
 			v6 := uint64(uint32(v2) + uint32(v5))
 			// 183: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v6))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v6))
 		}
 	}
 	return true
@@ -4590,15 +4615,17 @@ func tidHashBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 186, 187, 188: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 186: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 187: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 188: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true

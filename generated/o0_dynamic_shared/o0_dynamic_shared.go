@@ -2595,6 +2595,15 @@ func stencil3Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
 	// PTX line 107: mov.u64, warp-uniform
 	u10 := uint64(k0)
 	// PTX line 108: cvta.shared.u64, warp-uniform
@@ -2612,27 +2621,27 @@ func stencil3Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 104: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 105: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 106: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 109: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u11))
 			// 110: mov.u32
 			v12 := uint64(uint64(tid0[l]))
 			// 111: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v12))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v12))
 			// 115: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 116: add.s32
 			v17 := uint64(uint32(u15) + uint32(v16))
 			// 117: st.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v17))
 			// 118: ld.u32
-			v18 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v18 := runtime.Load32(fa7, uint64(l)<<2)
 			// 119: ld.u32
-			v19 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			v19 := runtime.Load32(fa8, uint64(l)<<2)
 			// 120: setp.ge.s32
 			c20t := int32(v18) >= int32(v19)
 			c20 := c20t
@@ -3550,13 +3559,14 @@ func stencil3Block4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 147, 148: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 147: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 148: setp.lt.s32
 			c2t := int32(v1) < int32(k0)
 			c2 := c2t
@@ -3685,17 +3695,19 @@ func stencil3Block5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 152, 153, 154, 155: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		for l := range 32 {
 			// 152: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 153: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 154: ld.u32
-			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v3 := runtime.Load32(fa1, uint64(l)<<2)
 			// 155: setp.ge.s32
 			c4t := int32(v2) >= int32(v3)
 			c4 := c4t
@@ -4140,6 +4152,7 @@ func stencil3Block9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 179: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
 	// PTX line 180: add.s32, warp-uniform
@@ -4150,7 +4163,7 @@ func stencil3Block9Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p4n := uint32(0)
 		for l := range 32 {
 			// 178: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 181: setp.ne.s32
 			c4t := uint32(v1) != uint32(u3)
 			c4 := c4t
@@ -4283,17 +4296,19 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 185, 186, 187, 188: one pass over a full warp's lanes
 	{
 		p5 := w.P[5]
 		p5n := uint32(0)
 		for l := range 32 {
 			// 185: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 186: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 187: ld.u32
-			v3 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v3 := runtime.Load32(fa1, uint64(l)<<2)
 			// 188: setp.ge.s32
 			c4t := int32(v2) >= int32(v3)
 			c4 := c4t
@@ -4789,15 +4804,17 @@ func stencil3Block15Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 213, 214, 215: one pass over a full warp's lanes
 	{
 		p6 := w.P[6]
 		p6n := uint32(0)
 		for l := range 32 {
 			// 213: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 214: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 215: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t

@@ -1991,11 +1991,12 @@ func classifyBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 35: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 35: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -2075,13 +2076,14 @@ func classifyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 38, 39: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 38: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 39: setp.ne.s32
 			c2t := uint32(v1) != uint32(k0)
 			c2 := c2t
@@ -2201,11 +2203,12 @@ func classifyBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 44: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 44: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -2285,13 +2288,14 @@ func classifyBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 47, 48: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 47: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 48: setp.gt.s32
 			c2t := int32(v1) > int32(k0)
 			c2 := c2t
@@ -2411,11 +2415,12 @@ func classifyBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 53: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 53: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -2495,13 +2500,14 @@ func classifyBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 56, 57: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		for l := range 32 {
 			// 56: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 57: setp.gt.s32
 			c2t := int32(v1) > int32(k0)
 			c2 := c2t
@@ -2621,11 +2627,12 @@ func classifyBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 62: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 62: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -2707,11 +2714,12 @@ func classifyBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 66: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 66: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -3273,6 +3281,14 @@ func findFirstBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 107: mov.u32, warp-uniform
 	u12 := uint64(uint64(w.CTAID().X))
 	// PTX line 108: mov.u32, warp-uniform
@@ -3286,25 +3302,25 @@ func findFirstBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 102: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u11))
 			// 103: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u9))
 			// 104: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u5))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u5))
 			// 105: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u4))
 			// 106: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u3))
 			// 110: mov.u32
 			v15 := uint64(uint64(tid0[l]))
 			// 111: add.s32
 			v16 := uint64(uint32(u14) + uint32(v15))
 			// 112: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v16))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v16))
 			// 113: ld.u32
-			v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v17 := runtime.Load32(fa6, uint64(l)<<2)
 			// 114: ld.u32
-			v18 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v18 := runtime.Load32(fa7, uint64(l)<<2)
 			// 115: setp.lt.s32
 			c19t := int32(v17) < int32(v18)
 			c19 := c19t
@@ -3801,11 +3817,12 @@ func findFirstBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 122: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 122: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -3895,15 +3912,17 @@ func findFirstBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 125, 126, 127: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 125: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 126: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 127: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t
@@ -4614,13 +4633,14 @@ func findFirstBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 156, 157: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		for l := range 32 {
 			// 156: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 157: setp.gt.s32
 			c2t := int32(v1) > int32(k0)
 			c2 := c2t
@@ -4944,15 +4964,17 @@ func findFirstBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 173, 174, 175: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 173: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 174: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 175: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -5508,6 +5530,12 @@ func classifySumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 216: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 217: mov.u32, warp-uniform
@@ -5521,21 +5549,21 @@ func classifySumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 213: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 214: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 215: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 219: mov.u32
 			v13 := uint64(uint64(tid0[l]))
 			// 220: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 221: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v14))
 			// 222: ld.u32
-			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v15 := runtime.Load32(fa4, uint64(l)<<2)
 			// 223: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 224: setp.lt.s32
 			c17t := int32(v15) < int32(v16)
 			c17 := c17t
@@ -5955,15 +5983,18 @@ func classifySumBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 231, 232, 233: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 231: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 			// 232: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 233: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -6144,15 +6175,17 @@ func classifySumBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 236, 237, 238: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 236: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 237: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 238: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t
@@ -6507,15 +6540,17 @@ func classifySumBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 272, 273, 274: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 272: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 273: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 274: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true

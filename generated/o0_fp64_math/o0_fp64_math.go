@@ -1163,6 +1163,13 @@ func dnormBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 46: mov.u32, warp-uniform
 	u13 := uint64(uint64(w.CTAID().X))
 	// PTX line 47: mov.u32, warp-uniform
@@ -1176,23 +1183,23 @@ func dnormBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 42: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u12))
 			// 43: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u10))
 			// 44: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u8))
 			// 45: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 49: mov.u32
 			v16 := uint64(uint64(tid0[l]))
 			// 50: add.s32
 			v17 := uint64(uint32(u15) + uint32(v16))
 			// 51: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v17))
 			// 52: ld.u32
-			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v18 := runtime.Load32(fa5, uint64(l)<<2)
 			// 53: ld.u32
-			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v19 := runtime.Load32(fa6, uint64(l)<<2)
 			// 54: setp.lt.s32
 			c20t := int32(v18) < int32(v19)
 			c20 := c20t
@@ -3323,6 +3330,13 @@ func newtonSqrtBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 147: mov.u32, warp-uniform
 	u11 := uint64(uint64(w.CTAID().X))
 	// PTX line 148: mov.u32, warp-uniform
@@ -3336,23 +3350,23 @@ func newtonSqrtBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 143: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u10))
 			// 144: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u8))
 			// 145: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u4))
 			// 146: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 150: mov.u32
 			v14 := uint64(uint64(tid0[l]))
 			// 151: add.s32
 			v15 := uint64(uint32(u13) + uint32(v14))
 			// 152: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v15))
 			// 153: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 154: ld.u32
-			v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v17 := runtime.Load32(fa6, uint64(l)<<2)
 			// 155: setp.lt.s32
 			c18t := int32(v16) < int32(v17)
 			c18 := c18t
@@ -4117,15 +4131,17 @@ func newtonSqrtBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 173, 174, 175: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 173: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 174: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 175: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t
@@ -4307,6 +4323,9 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+256 > fb1 && fb1+256 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 179, 180, 181, 182, 183, 184: one pass over a full warp's lanes
 	{
 		{
@@ -4315,9 +4334,9 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v4_s [32]uint64
 			for l := range 32 {
 				// 179: ld.f64
-				v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+				v1 := runtime.Load64(fa0, uint64(l)<<3)
 				// 180: ld.f64
-				v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+				v2 := runtime.Load64(fa1, uint64(l)<<3)
 				// 181: div.rn.f64
 				v3 := isa.DivF64(v2, v1, isa.RN)
 				v1_s[l] = v1
@@ -4335,7 +4354,7 @@ func newtonSqrtBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 				// 183: mul.rn.f64
 				v5 := isa.MulF64RN(v4, k0)
 				// 184: st.f64
-				runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v5))
+				runtime.Store64(fa2, uint64(l)<<3, uint64(v5))
 			}
 		}
 	}
@@ -4545,15 +4564,17 @@ func newtonSqrtBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 187, 188, 189: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 187: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 188: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 189: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true

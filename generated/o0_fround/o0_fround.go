@@ -2282,6 +2282,14 @@ func fround32Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 51: mov.u32, warp-uniform
 	u16 := uint64(uint64(w.CTAID().X))
 	// PTX line 52: mov.u32, warp-uniform
@@ -2295,25 +2303,25 @@ func fround32Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 46: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u15))
 			// 47: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u13))
 			// 48: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u11))
 			// 49: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u9))
 			// 50: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u3))
 			// 54: mov.u32
 			v19 := uint64(uint64(tid0[l]))
 			// 55: add.s32
 			v20 := uint64(uint32(u18) + uint32(v19))
 			// 56: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v20))
 			// 57: ld.u32
-			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v21 := runtime.Load32(fa6, uint64(l)<<2)
 			// 58: ld.u32
-			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v22 := runtime.Load32(fa7, uint64(l)<<2)
 			// 59: setp.lt.s32
 			c23t := int32(v21) < int32(v22)
 			c23 := c23t
@@ -11561,6 +11569,14 @@ func fround64Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 337: mov.u32, warp-uniform
 	u16 := uint64(uint64(w.CTAID().X))
 	// PTX line 338: mov.u32, warp-uniform
@@ -11574,25 +11590,25 @@ func fround64Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 332: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u15))
 			// 333: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u13))
 			// 334: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u11))
 			// 335: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u9))
 			// 336: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u3))
 			// 340: mov.u32
 			v19 := uint64(uint64(tid0[l]))
 			// 341: add.s32
 			v20 := uint64(uint32(u18) + uint32(v19))
 			// 342: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v20))
 			// 343: ld.u32
-			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v21 := runtime.Load32(fa6, uint64(l)<<2)
 			// 344: ld.u32
-			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v22 := runtime.Load32(fa7, uint64(l)<<2)
 			// 345: setp.lt.s32
 			c23t := int32(v21) < int32(v22)
 			c23 := c23t

@@ -941,6 +941,11 @@ func gridStrideScaleBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX line 45: mov.u32, warp-uniform
 	u11 := uint64(uint64(w.CTAID().X))
 	// PTX line 46: mov.u32, warp-uniform
@@ -952,19 +957,19 @@ func gridStrideScaleBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		tid0 := &w.Tid[0]
 		for l := range 32 {
 			// 41: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u10))
 			// 42: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u8))
 			// 43: st.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u4))
 			// 44: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 48: mov.u32
 			v14 := uint64(uint64(tid0[l]))
 			// 49: add.s32
 			v15 := uint64(uint32(u13) + uint32(v14))
 			// 50: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v15))
 		}
 	}
 	return true
@@ -1300,15 +1305,17 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 53, 54, 55: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		for l := range 32 {
 			// 53: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 54: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 55: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t
@@ -1778,15 +1785,17 @@ func gridStrideScaleBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 76, 77, 78: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 76: ld.u32
-			v4 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v4 := runtime.Load32(fa0, uint64(l)<<2)
 			// 77: add.s32
 			v5 := uint64(uint32(v4) + uint32(u3))
 			// 78: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v5))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v5))
 		}
 	}
 	return true
@@ -2210,6 +2219,14 @@ func gridStridePartialBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb7 != fb6 && fb7+256 > fb6 && fb6+256 > fb7 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 111: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 112: cvt.u64.u32, warp-uniform
@@ -2233,11 +2250,11 @@ func gridStridePartialBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		tid0 := &w.Tid[0]
 		for l := range 32 {
 			// 108: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 109: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 110: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u3))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u3))
 			// 116: mov.u32
 			v15 := uint64(uint64(tid0[l]))
 			// 117: cvt.u64.u32
@@ -2245,15 +2262,15 @@ func gridStridePartialBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 118: add.s64
 			v17 := uint64(uint64(u14) + uint64(v16))
 			// 119: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v17))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v17))
 			// 123: st.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(u20))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(u20))
 			// 125: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u21))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(u21))
 			// 126: ld.u64
-			v22 := runtime.Load64(fp6, fo6+uint64(l)<<3)
+			v22 := runtime.Load64(fa6, uint64(l)<<3)
 			// 127: st.u64
-			runtime.Store64(fp7, fo7+uint64(l)<<3, uint64(v22))
+			runtime.Store64(fa7, uint64(l)<<3, uint64(v22))
 		}
 	}
 	return true
@@ -2718,15 +2735,17 @@ func gridStridePartialBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 130, 131, 132: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		for l := range 32 {
 			// 130: ld.u64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 131: ld.u64
-			v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v2 := runtime.Load64(fa1, uint64(l)<<3)
 			// 132: setp.ge.s64
 			c3t := int64(v1) >= int64(v2)
 			c3 := c3t
@@ -3128,17 +3147,20 @@ func gridStridePartialBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+256 > fb1 && fb1+256 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 146, 147, 148, 149: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 146: ld.u64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 147: ld.u64
-			v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v2 := runtime.Load64(fa1, uint64(l)<<3)
 			// 148: add.s64
 			v3 := uint64(uint64(v2) + uint64(v1))
 			// 149: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v3))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v3))
 		}
 	}
 	return true

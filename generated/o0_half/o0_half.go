@@ -1653,6 +1653,16 @@ func halfOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
 	// PTX line 62: mov.u32, warp-uniform
 	u22 := uint64(uint64(w.CTAID().X))
 	// PTX line 63: mov.u32, warp-uniform
@@ -1666,29 +1676,29 @@ func halfOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 55: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u21))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u21))
 			// 56: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u19))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u19))
 			// 57: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u17))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u17))
 			// 58: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u15))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u15))
 			// 59: st.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(u13))
 			// 60: st.u64
-			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa5, uint64(l)<<3, uint64(u11))
 			// 61: st.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(u3))
 			// 65: mov.u32
 			v25 := uint64(uint64(tid0[l]))
 			// 66: add.s32
 			v26 := uint64(uint32(u24) + uint32(v25))
 			// 67: st.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v26))
 			// 68: ld.u32
-			v27 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			v27 := runtime.Load32(fa8, uint64(l)<<2)
 			// 69: ld.u32
-			v28 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			v28 := runtime.Load32(fa9, uint64(l)<<2)
 			// 70: setp.lt.s32
 			c29t := int32(v27) < int32(v28)
 			c29 := c29t
@@ -5112,13 +5122,14 @@ func halfOpsBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 160, 161: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 160: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 161: setp.gt.s32
 			c2t := int32(v1) > int32(k0)
 			c2 := c2t
@@ -5500,15 +5511,17 @@ func halfOpsBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 181, 182, 183: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 181: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 182: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 183: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -6185,6 +6198,13 @@ func packHalf2Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 233: mov.u32, warp-uniform
 	u13 := uint64(uint64(w.CTAID().X))
 	// PTX line 234: mov.u32, warp-uniform
@@ -6198,23 +6218,23 @@ func packHalf2Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 229: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u12))
 			// 230: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u10))
 			// 231: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u8))
 			// 232: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 236: mov.u32
 			v16 := uint64(uint64(tid0[l]))
 			// 237: add.s32
 			v17 := uint64(uint32(u15) + uint32(v16))
 			// 238: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v17))
 			// 239: ld.u32
-			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v18 := runtime.Load32(fa5, uint64(l)<<2)
 			// 240: ld.u32
-			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v19 := runtime.Load32(fa6, uint64(l)<<2)
 			// 241: setp.lt.s32
 			c20t := int32(v18) < int32(v19)
 			c20 := c20t

@@ -1948,6 +1948,13 @@ func int64MathBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 46: mov.u32, warp-uniform
 	u13 := uint64(uint64(w.CTAID().X))
 	// PTX line 47: mov.u32, warp-uniform
@@ -1961,23 +1968,23 @@ func int64MathBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 42: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u12))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u12))
 			// 43: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u10))
 			// 44: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u8))
 			// 45: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 49: mov.u32
 			v16 := uint64(uint64(tid0[l]))
 			// 50: add.s32
 			v17 := uint64(uint32(u15) + uint32(v16))
 			// 51: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v17))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v17))
 			// 52: ld.u32
-			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v18 := runtime.Load32(fa5, uint64(l)<<2)
 			// 53: ld.u32
-			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v19 := runtime.Load32(fa6, uint64(l)<<2)
 			// 54: setp.lt.s32
 			c20t := int32(v18) < int32(v19)
 			c20 := c20t
@@ -3161,6 +3168,7 @@ func int64MathBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 86, 87, 88, 89: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
@@ -3171,7 +3179,7 @@ func int64MathBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p6n := uint32(0)
 		for l := range 32 {
 			// 86: ld.u64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 87: setp.ne.s64
 			c2t := uint64(v1) != uint64(k0)
 			c2 := c2t
@@ -3339,6 +3347,7 @@ func int64MathBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0xf8 && fb0&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 93, 94, 95: one pass over a full warp's lanes
 	{
 		p6 := w.P[6]
@@ -3347,7 +3356,7 @@ func int64MathBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p6n := uint32(0)
 		for l := range 32 {
 			// 93: ld.u64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 94: setp.eq.s64
 			c2t := uint64(v1) == uint64(k0)
 			c2 := c2t
@@ -4036,13 +4045,15 @@ func int64MathBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 125, 126, 127, 128: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 125: ld.u64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 126: ld.u64
-			v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v2 := runtime.Load64(fa1, uint64(l)<<3)
 			// 127: div.s64
 			v3 := isa.Div(v1, v2, 64, true)
 			// 128: mov.u64
@@ -4400,13 +4411,15 @@ func int64MathBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 144, 145, 146, 147: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 144: ld.u64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 145: ld.u64
-			v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v2 := runtime.Load64(fa1, uint64(l)<<3)
 			// 146: rem.s64
 			v3 := isa.Rem(v1, v2, 64, true)
 			// 147: mov.u64
@@ -5276,13 +5289,15 @@ func int64MathBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 177, 178, 179, 180: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 177: ld.u64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 178: ld.u64
-			v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v2 := runtime.Load64(fa1, uint64(l)<<3)
 			// 179: div.u64
 			v3 := isa.Div(v1, v2, 64, false)
 			// 180: mov.u64
@@ -5636,13 +5651,15 @@ func int64MathBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0xf8 && fb1&7 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 195, 196, 197, 198: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 195: ld.u64
-			v1 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v1 := runtime.Load64(fa0, uint64(l)<<3)
 			// 196: ld.u64
-			v2 := runtime.Load64(fp1, fo1+uint64(l)<<3)
+			v2 := runtime.Load64(fa1, uint64(l)<<3)
 			// 197: rem.u64
 			v3 := isa.Rem(v1, v2, 64, false)
 			// 198: mov.u64
@@ -6778,6 +6795,12 @@ func mix64Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 252: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.CTAID().X))
 	// PTX line 253: mov.u32, warp-uniform
@@ -6791,21 +6814,21 @@ func mix64Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 249: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u7))
 			// 250: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u4))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u4))
 			// 251: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 255: mov.u32
 			v11 := uint64(uint64(tid0[l]))
 			// 256: add.s32
 			v12 := uint64(uint32(u10) + uint32(v11))
 			// 257: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v12))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v12))
 			// 258: ld.u32
-			v13 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v13 := runtime.Load32(fa4, uint64(l)<<2)
 			// 259: ld.u32
-			v14 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v14 := runtime.Load32(fa5, uint64(l)<<2)
 			// 260: setp.lt.s32
 			c15t := int32(v13) < int32(v14)
 			c15 := c15t

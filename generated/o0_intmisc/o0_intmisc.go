@@ -1243,6 +1243,14 @@ func intMiscBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 50: mov.u32, warp-uniform
 	u16 := uint64(uint64(w.CTAID().X))
 	// PTX line 51: mov.u32, warp-uniform
@@ -1256,25 +1264,25 @@ func intMiscBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 45: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u15))
 			// 46: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u13))
 			// 47: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u11))
 			// 48: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u9))
 			// 49: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u3))
 			// 53: mov.u32
 			v19 := uint64(uint64(tid0[l]))
 			// 54: add.s32
 			v20 := uint64(uint32(u18) + uint32(v19))
 			// 55: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v20))
 			// 56: ld.u32
-			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v21 := runtime.Load32(fa6, uint64(l)<<2)
 			// 57: ld.u32
-			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v22 := runtime.Load32(fa7, uint64(l)<<2)
 			// 58: setp.lt.s32
 			c23t := int32(v21) < int32(v22)
 			c23 := c23t
@@ -3639,11 +3647,12 @@ func intMiscBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 123, 124: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 123: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 124: mov.u32
 			v2 := uint64(v1)
 			r64[l] = v2
@@ -3742,11 +3751,12 @@ func intMiscBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 127, 128: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 127: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 128: mov.u32
 			v2 := uint64(v1)
 			r64[l] = v2
@@ -4225,11 +4235,12 @@ func intMiscBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 144, 145: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 144: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 145: mov.u32
 			v2 := uint64(v1)
 			r73[l] = v2
@@ -4328,11 +4339,12 @@ func intMiscBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 148, 149: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 148: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 149: mov.u32
 			v2 := uint64(v1)
 			r73[l] = v2

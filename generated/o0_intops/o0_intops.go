@@ -1510,6 +1510,14 @@ func bytePermBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 50: mov.u32, warp-uniform
 	u16 := uint64(uint64(w.CTAID().X))
 	// PTX line 51: mov.u32, warp-uniform
@@ -1523,25 +1531,25 @@ func bytePermBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 45: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u15))
 			// 46: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u13))
 			// 47: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u11))
 			// 48: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u9))
 			// 49: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u3))
 			// 53: mov.u32
 			v19 := uint64(uint64(tid0[l]))
 			// 54: add.s32
 			v20 := uint64(uint32(u18) + uint32(v19))
 			// 55: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v20))
 			// 56: ld.u32
-			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v21 := runtime.Load32(fa6, uint64(l)<<2)
 			// 57: ld.u32
-			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v22 := runtime.Load32(fa7, uint64(l)<<2)
 			// 58: setp.ge.s32
 			c23t := int32(v21) >= int32(v22)
 			c23 := c23t
@@ -3037,6 +3045,14 @@ func sadMul24Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 128: mov.u32, warp-uniform
 	u16 := uint64(uint64(w.CTAID().X))
 	// PTX line 129: mov.u32, warp-uniform
@@ -3050,25 +3066,25 @@ func sadMul24Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 123: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u15))
 			// 124: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u13))
 			// 125: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u11))
 			// 126: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u9))
 			// 127: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u3))
 			// 131: mov.u32
 			v19 := uint64(uint64(tid0[l]))
 			// 132: add.s32
 			v20 := uint64(uint32(u18) + uint32(v19))
 			// 133: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v20))
 			// 134: ld.u32
-			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v21 := runtime.Load32(fa6, uint64(l)<<2)
 			// 135: ld.u32
-			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v22 := runtime.Load32(fa7, uint64(l)<<2)
 			// 136: setp.lt.s32
 			c23t := int32(v21) < int32(v22)
 			c23 := c23t
@@ -6218,6 +6234,14 @@ func findNthBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 264: mov.u32, warp-uniform
 	u16 := uint64(uint64(w.CTAID().X))
 	// PTX line 265: mov.u32, warp-uniform
@@ -6231,25 +6255,25 @@ func findNthBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 259: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u15))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u15))
 			// 260: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u13))
 			// 261: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u11))
 			// 262: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u9))
 			// 263: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u3))
 			// 267: mov.u32
 			v19 := uint64(uint64(tid0[l]))
 			// 268: add.s32
 			v20 := uint64(uint32(u18) + uint32(v19))
 			// 269: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v20))
 			// 270: ld.u32
-			v21 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v21 := runtime.Load32(fa6, uint64(l)<<2)
 			// 271: ld.u32
-			v22 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v22 := runtime.Load32(fa7, uint64(l)<<2)
 			// 272: setp.ge.s32
 			c23t := int32(v21) >= int32(v22)
 			c23 := c23t

@@ -2120,6 +2120,10 @@ func spinLockBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2+256 > fb3 && fb3+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
 	// PTX line 44: mov.u32, warp-uniform
 	u12 := uint64(uint64(w.CTAID().X))
 	// PTX line 45: mov.u32, warp-uniform
@@ -2131,17 +2135,17 @@ func spinLockBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		tid0 := &w.Tid[0]
 		for l := range 32 {
 			// 41: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u11))
 			// 42: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u9))
 			// 43: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u7))
 			// 47: mov.u32
 			v15 := uint64(uint64(tid0[l]))
 			// 48: add.s32
 			v16 := uint64(uint32(u14) + uint32(v15))
 			// 49: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v16))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v16))
 		}
 	}
 	return true
@@ -3824,6 +3828,11 @@ func laneHandoffBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4+128 > fb2 && fb2+256 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX line 119: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 120: shl.b32, warp-uniform
@@ -3839,17 +3848,17 @@ func laneHandoffBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 116: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u8))
 			// 117: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u6))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u6))
 			// 118: ld.u64
-			v9 := runtime.Load64(fp2, fo2+uint64(l)<<3)
+			v9 := runtime.Load64(fa2, uint64(l)<<3)
 			// 123: add.s64
 			v14 := uint64(uint64(v9) + uint64(u13))
 			// 124: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(v14))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(v14))
 			// 125: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u10))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u10))
 			// 126: mov.u32
 			v15 := uint64(uint64(tid0[l]))
 			// 127: setp.ne.s32
@@ -5482,6 +5491,12 @@ func storeReturnBarrierBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 219: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 220: mov.u32, warp-uniform
@@ -5495,21 +5510,21 @@ func storeReturnBarrierBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 215: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u8))
 			// 216: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u6))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u6))
 			// 217: mov.u32
 			v9 := uint64(uint64(tid0[l]))
 			// 218: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v9))
 			// 222: ld.u32
-			v13 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v13 := runtime.Load32(fa3, uint64(l)<<2)
 			// 223: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 224: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v14))
 			// 225: ld.u32
-			v15 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v15 := runtime.Load32(fa5, uint64(l)<<2)
 			// 226: mul.lo.s32
 			v16 := uint64(uint32(v15) * uint32(k2))
 			// 227: add.s32
@@ -5914,13 +5929,14 @@ func storeReturnBarrierBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 234, 235, 236, 237, 238, 239, 240: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 234: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 235: mul.hi.s32
 			v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
 			// 236: shr.u32
@@ -6498,6 +6514,7 @@ func storeReturnBarrierBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 267: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
 	// PTX lines 265, 266, 268: one pass over a full warp's lanes
@@ -6506,7 +6523,7 @@ func storeReturnBarrierBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p2n := uint32(0)
 		for l := range 32 {
 			// 265: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 266: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 268: setp.ge.s32
@@ -6633,11 +6650,12 @@ func storeReturnBarrierBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 272, 273, 274: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 272: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 273: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 274: mov.u32
@@ -7345,6 +7363,12 @@ func syncwarpBothSidesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb5 && fb4+128 > fb5 && fb5+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 330: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 331: mov.u32, warp-uniform
@@ -7358,21 +7382,21 @@ func syncwarpBothSidesBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 326: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u8))
 			// 327: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u6))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u6))
 			// 328: mov.u32
 			v9 := uint64(uint64(tid0[l]))
 			// 329: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v9))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v9))
 			// 333: ld.u32
-			v13 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v13 := runtime.Load32(fa3, uint64(l)<<2)
 			// 334: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 335: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v14))
 			// 336: ld.u32
-			v15 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v15 := runtime.Load32(fa5, uint64(l)<<2)
 			// 337: and.b32
 			v16 := uint64(uint32(v15) & uint32(k2))
 			// 338: setp.gt.s32

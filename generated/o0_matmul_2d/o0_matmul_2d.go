@@ -2470,6 +2470,16 @@ func matmulBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
 	// PTX line 54: mov.u32, warp-uniform
 	u15 := uint64(uint64(w.CTAID().Y))
 	// PTX line 55: mov.u32, warp-uniform
@@ -2490,33 +2500,33 @@ func matmulBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 48: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u14))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u14))
 			// 49: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u12))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u12))
 			// 50: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u10))
 			// 51: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u5))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u5))
 			// 52: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u4))
 			// 53: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(u3))
 			// 57: mov.u32
 			v18 := uint64(uint64(tid1[l]))
 			// 58: add.s32
 			v19 := uint64(uint32(u17) + uint32(v18))
 			// 59: st.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v19))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v19))
 			// 63: mov.u32
 			v23 := uint64(uint64(tid0[l]))
 			// 64: add.s32
 			v24 := uint64(uint32(u22) + uint32(v23))
 			// 65: st.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v24))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v24))
 			// 66: ld.u32
-			v25 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			v25 := runtime.Load32(fa8, uint64(l)<<2)
 			// 67: ld.u32
-			v26 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			v26 := runtime.Load32(fa9, uint64(l)<<2)
 			// 68: setp.ge.s32
 			c27t := int32(v25) >= int32(v26)
 			c27 := c27t
@@ -3135,15 +3145,17 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 72, 73, 74: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 72: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 73: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 74: setp.lt.s32
 			c3t := int32(v1) < int32(v2)
 			c3 := c3t
@@ -3313,13 +3325,15 @@ func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 81, 82: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 81: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 			// 82: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -3447,15 +3461,17 @@ func matmulBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 85, 86, 87: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 85: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 86: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 87: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t
@@ -4122,15 +4138,17 @@ func matmulBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 115, 116, 117: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 115: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 116: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 117: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -5358,6 +5376,20 @@ func matmulTiledBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb13 != fb10 && fb13+128 > fb10 && fb10+128 > fb13 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
+	fa10 := runtime.Offset(fp10, fo10)
+	fa11 := runtime.Offset(fp11, fo11)
+	fa12 := runtime.Offset(fp12, fo12)
+	fa13 := runtime.Offset(fp13, fo13)
 	// PTX line 182: mov.u32, warp-uniform
 	u17 := uint64(uint64(w.CTAID().Y))
 	// PTX line 183: shl.b32, warp-uniform
@@ -5374,41 +5406,41 @@ func matmulTiledBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		tid1 := &w.Tid[1]
 		for l := range 32 {
 			// 172: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u14))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u14))
 			// 173: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u12))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u12))
 			// 174: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u10))
 			// 175: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u5))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u5))
 			// 176: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u4))
 			// 177: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(u3))
 			// 178: mov.u32
 			v15 := uint64(uint64(tid0[l]))
 			// 179: st.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v15))
 			// 180: mov.u32
 			v16 := uint64(uint64(tid1[l]))
 			// 181: st.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v16))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v16))
 			// 184: ld.u32
-			v19 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			v19 := runtime.Load32(fa8, uint64(l)<<2)
 			// 185: add.s32
 			v20 := uint64(uint32(u18) + uint32(v19))
 			// 186: st.u32
-			runtime.Store32(fp9, fo9+uint64(l)<<2, uint64(v20))
+			runtime.Store32(fa9, uint64(l)<<2, uint64(v20))
 			// 189: ld.u32
-			v23 := runtime.Load32(fp10, fo10+uint64(l)<<2)
+			v23 := runtime.Load32(fa10, uint64(l)<<2)
 			// 190: add.s32
 			v24 := uint64(uint32(u22) + uint32(v23))
 			// 191: st.u32
-			runtime.Store32(fp11, fo11+uint64(l)<<2, uint64(v24))
+			runtime.Store32(fa11, uint64(l)<<2, uint64(v24))
 			// 193: st.u32
-			runtime.Store32(fp12, fo12+uint64(l)<<2, uint64(u25))
+			runtime.Store32(fa12, uint64(l)<<2, uint64(u25))
 			// 194: st.u32
-			runtime.Store32(fp13, fo13+uint64(l)<<2, uint64(u25))
+			runtime.Store32(fa13, uint64(l)<<2, uint64(u25))
 		}
 	}
 	return true
@@ -6169,15 +6201,17 @@ func matmulTiledBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 198, 199, 200: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		for l := range 32 {
 			// 198: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 199: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 200: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t
@@ -6341,15 +6375,17 @@ func matmulTiledBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 204, 205, 206: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 204: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 205: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 206: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t
@@ -6524,19 +6560,22 @@ func matmulTiledBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 210, 211, 212, 213, 214: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 210: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 211: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 212: add.s32
 			v3 := uint64(uint32(v1) + uint32(v2))
 			// 213: ld.u32
-			v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v4 := runtime.Load32(fa2, uint64(l)<<2)
 			// 214: setp.ge.s32
 			c5t := int32(v3) >= int32(v4)
 			c5 := c5t
@@ -7327,19 +7366,22 @@ func matmulTiledBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo2 < fw2.End && fw2.End-fo2 > 0x7c && fb2&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 253, 254, 255, 256, 257: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		for l := range 32 {
 			// 253: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 254: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 255: add.s32
 			v3 := uint64(uint32(v1) + uint32(v2))
 			// 256: ld.u32
-			v4 := runtime.Load32(fp2, fo2+uint64(l)<<2)
+			v4 := runtime.Load32(fa2, uint64(l)<<2)
 			// 257: setp.ge.s32
 			c5t := int32(v3) >= int32(v4)
 			c5 := c5t
@@ -8014,15 +8056,17 @@ func matmulTiledBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 291, 292, 293, 294: one pass over a full warp's lanes
 	{
 		p5 := w.P[5]
 		p5n := uint32(0)
 		for l := range 32 {
 			// 291: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 292: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 293: sub.s32
 			v3 := uint64(uint32(v1) - uint32(v2))
 			// 294: setp.gt.s32
@@ -8194,13 +8238,15 @@ func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 298, 299, 300, 301: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 298: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 299: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 300: sub.s32
 			v3 := uint64(uint32(v1) - uint32(v2))
 			// 301: mov.u32
@@ -8383,6 +8429,8 @@ func matmulTiledBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX line 310: mov.b32, warp-uniform
 	u2 := uint64(k0)
 	// PTX lines 308, 309, 311: one pass over a full warp's lanes
@@ -8391,9 +8439,9 @@ func matmulTiledBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 308: mov.u32
 			v1 := uint64(r91[l])
 			// 309: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 			// 311: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(u2))
 		}
 	}
 	return true
@@ -8526,15 +8574,17 @@ func matmulTiledBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 315, 316, 317: one pass over a full warp's lanes
 	{
 		p6 := w.P[6]
 		p6n := uint32(0)
 		for l := range 32 {
 			// 315: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 316: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 317: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t
@@ -9063,15 +9113,17 @@ func matmulTiledBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 343, 344, 345: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 343: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 344: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 345: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -9220,15 +9272,17 @@ func matmulTiledBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 351, 352, 353: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 351: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 352: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 353: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -9373,15 +9427,17 @@ func matmulTiledBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 356, 357, 358: one pass over a full warp's lanes
 	{
 		p7 := w.P[7]
 		p7n := uint32(0)
 		for l := range 32 {
 			// 356: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 357: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 358: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t
@@ -9545,15 +9601,17 @@ func matmulTiledBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 362, 363, 364: one pass over a full warp's lanes
 	{
 		p8 := w.P[8]
 		p8n := uint32(0)
 		for l := range 32 {
 			// 362: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 363: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 364: setp.ge.s32
 			c3t := int32(v1) >= int32(v2)
 			c3 := c3t

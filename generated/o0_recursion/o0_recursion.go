@@ -1900,13 +1900,15 @@ func fibBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 34, 35: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 34: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 35: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v1))
 		}
 	}
 	return true
@@ -2805,11 +2807,12 @@ func treeDepthBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 95: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 95: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -2996,11 +2999,12 @@ func treeDepthBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 133, 134: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 133: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 134: mov.u32
 			v2 := uint64(v1)
 			r15[l] = v2
@@ -3099,11 +3103,12 @@ func treeDepthBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 137, 138: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 137: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 138: mov.u32
 			v2 := uint64(v1)
 			r15[l] = v2
@@ -3203,6 +3208,7 @@ func treeDepthBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 141, 142, 143: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -3211,7 +3217,7 @@ func treeDepthBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 142: add.s32
 			v2 := uint64(uint32(v1) + uint32(k0))
 			// 143: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -4155,13 +4161,15 @@ func gcdBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 175, 176: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 175: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 176: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v1))
 		}
 	}
 	return true
@@ -5087,6 +5095,15 @@ func recursionBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb6 != fb8 && fb6+128 > fb8 && fb8+128 > fb6 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
 	// PTX line 246: mov.u32, warp-uniform
 	u19 := uint64(uint64(w.CTAID().X))
 	// PTX line 247: mov.u32, warp-uniform
@@ -5100,27 +5117,27 @@ func recursionBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 240: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u18))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u18))
 			// 241: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u16))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u16))
 			// 242: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u14))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u14))
 			// 243: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u12))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u12))
 			// 244: st.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(u10))
 			// 245: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(u3))
 			// 249: mov.u32
 			v22 := uint64(uint64(tid0[l]))
 			// 250: add.s32
 			v23 := uint64(uint32(u21) + uint32(v22))
 			// 251: st.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(v23))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(v23))
 			// 252: ld.u32
-			v24 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v24 := runtime.Load32(fa7, uint64(l)<<2)
 			// 253: ld.u32
-			v25 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			v25 := runtime.Load32(fa8, uint64(l)<<2)
 			// 254: setp.lt.s32
 			c26t := int32(v24) < int32(v25)
 			c26 := c26t

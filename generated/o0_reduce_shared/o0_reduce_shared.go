@@ -1848,6 +1848,14 @@ func reduceSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 44: mov.u32, warp-uniform
 	u11 := uint64(uint64(w.CTAID().X))
 	// PTX line 45: shl.b32, warp-uniform
@@ -1859,25 +1867,25 @@ func reduceSumBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 39: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 40: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 41: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 42: mov.u32
 			v10 := uint64(uint64(tid0[l]))
 			// 43: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v10))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v10))
 			// 46: ld.u32
-			v13 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v13 := runtime.Load32(fa4, uint64(l)<<2)
 			// 47: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 48: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v14))
 			// 49: ld.u32
-			v15 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v15 := runtime.Load32(fa6, uint64(l)<<2)
 			// 50: ld.u32
-			v16 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v16 := runtime.Load32(fa7, uint64(l)<<2)
 			// 51: setp.ge.s32
 			c17t := int32(v15) >= int32(v16)
 			c17 := c17t
@@ -2650,11 +2658,12 @@ func reduceSumBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 76: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 76: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -2734,13 +2743,14 @@ func reduceSumBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 79, 80: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 79: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 80: setp.eq.s32
 			c2t := uint32(v1) == uint32(k0)
 			c2 := c2t
@@ -2868,15 +2878,17 @@ func reduceSumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 84, 85, 86: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 84: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 85: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 86: setp.ge.u32
 			c3t := uint32(v1) >= uint32(v2)
 			c3 := c3t
@@ -3294,15 +3306,17 @@ func reduceSumBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 110, 111, 112: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 110: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 111: shr.u32
 			v2 := uint64(uint32(v1) >> uint32(k0))
 			// 112: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -3437,13 +3451,14 @@ func reduceSumBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 115, 116: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		for l := range 32 {
 			// 115: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 116: setp.ne.s32
 			c2t := uint32(v1) != uint32(k0)
 			c2 := c2t
@@ -4091,6 +4106,14 @@ func reduceMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 165: mov.u32, warp-uniform
 	u11 := uint64(uint64(w.CTAID().X))
 	// PTX line 166: shl.b32, warp-uniform
@@ -4102,25 +4125,25 @@ func reduceMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 160: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 161: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 162: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 163: mov.u32
 			v10 := uint64(uint64(tid0[l]))
 			// 164: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v10))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v10))
 			// 167: ld.u32
-			v13 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v13 := runtime.Load32(fa4, uint64(l)<<2)
 			// 168: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 169: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v14))
 			// 170: ld.u32
-			v15 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v15 := runtime.Load32(fa6, uint64(l)<<2)
 			// 171: ld.u32
-			v16 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v16 := runtime.Load32(fa7, uint64(l)<<2)
 			// 172: setp.ge.s32
 			c17t := int32(v15) >= int32(v16)
 			c17 := c17t
@@ -4893,11 +4916,12 @@ func reduceMaxBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 197: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 197: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -4977,13 +5001,14 @@ func reduceMaxBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 200, 201: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 200: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 201: setp.eq.s32
 			c2t := uint32(v1) == uint32(k0)
 			c2 := c2t
@@ -5111,15 +5136,17 @@ func reduceMaxBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 205, 206, 207: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 205: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 206: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 207: setp.ge.u32
 			c3t := uint32(v1) >= uint32(v2)
 			c3 := c3t
@@ -5751,15 +5778,17 @@ func reduceMaxBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 238, 239, 240: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 238: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 239: shr.u32
 			v2 := uint64(uint32(v1) >> uint32(k0))
 			// 240: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -5894,13 +5923,14 @@ func reduceMaxBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 243, 244: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
 		p3n := uint32(0)
 		for l := range 32 {
 			// 243: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 244: setp.ne.s32
 			c2t := uint32(v1) != uint32(k0)
 			c2 := c2t

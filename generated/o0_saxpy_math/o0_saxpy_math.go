@@ -1168,6 +1168,13 @@ func saxpyBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb4 != fb6 && fb4+128 > fb6 && fb6+128 > fb4 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX line 44: mov.u32, warp-uniform
 	u11 := uint64(uint64(w.CTAID().X))
 	// PTX line 45: mov.u32, warp-uniform
@@ -1181,23 +1188,23 @@ func saxpyBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 40: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u10))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u10))
 			// 41: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u8))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u8))
 			// 42: st.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u4))
 			// 43: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u3))
 			// 47: mov.u32
 			v14 := uint64(uint64(tid0[l]))
 			// 48: add.s32
 			v15 := uint64(uint32(u13) + uint32(v14))
 			// 49: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v15))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v15))
 			// 50: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 51: ld.u32
-			v17 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v17 := runtime.Load32(fa6, uint64(l)<<2)
 			// 52: setp.ge.s32
 			c18t := int32(v16) >= int32(v17)
 			c18 := c18t
@@ -2722,6 +2729,16 @@ func floatMathBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
 	// PTX line 130: mov.u32, warp-uniform
 	u22 := uint64(uint64(w.CTAID().X))
 	// PTX line 131: mov.u32, warp-uniform
@@ -2735,29 +2752,29 @@ func floatMathBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 123: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u21))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u21))
 			// 124: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u19))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u19))
 			// 125: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u17))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u17))
 			// 126: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u15))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u15))
 			// 127: st.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(u13))
 			// 128: st.u64
-			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa5, uint64(l)<<3, uint64(u11))
 			// 129: st.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(u3))
 			// 133: mov.u32
 			v25 := uint64(uint64(tid0[l]))
 			// 134: add.s32
 			v26 := uint64(uint32(u24) + uint32(v25))
 			// 135: st.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v26))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v26))
 			// 136: ld.u32
-			v27 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			v27 := runtime.Load32(fa8, uint64(l)<<2)
 			// 137: ld.u32
-			v28 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			v28 := runtime.Load32(fa9, uint64(l)<<2)
 			// 138: setp.lt.s32
 			c29t := int32(v27) < int32(v28)
 			c29 := c29t

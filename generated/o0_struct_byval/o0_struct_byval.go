@@ -4067,25 +4067,31 @@ func affineBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb4 && fb5+128 > fb4 && fb4+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 150: mov.b32, warp-uniform
 	u2 := uint64(k0)
 	// PTX lines 148, 149, 151, 152, 153, 154, 155: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 148: ld.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 149: st.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v1))
 			// 151: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u2))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u2))
 			// 152: ld.f32
-			v3 := runtime.Load32(fp3, fo3+uint64(l)<<2)
+			v3 := runtime.Load32(fa3, uint64(l)<<2)
 			// 153: ld.f32
-			v4 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v4 := runtime.Load32(fa4, uint64(l)<<2)
 			// 154: max.f32
 			v5 := uint64(isa.MaxF32(uint32(v3), uint32(v4), false))
 			// 155: st.f32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v5))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v5))
 		}
 	}
 	return true
@@ -4999,6 +5005,16 @@ func vecOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb7 != fb9 && fb7+128 > fb9 && fb9+128 > fb7 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
 	// PTX line 200: cvta.to.global.u64, warp-uniform
 	u11 := uint64(u5)
 	// PTX line 201: cvta.global.u64, warp-uniform
@@ -5024,29 +5040,29 @@ func vecOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 197: st.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u10))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u10))
 			// 198: st.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(u9))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(u9))
 			// 199: st.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u8))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u8))
 			// 206: st.u64
-			runtime.Store64(fp3, fo3+uint64(l)<<3, uint64(u16))
+			runtime.Store64(fa3, uint64(l)<<3, uint64(u16))
 			// 207: st.u64
-			runtime.Store64(fp4, fo4+uint64(l)<<3, uint64(u14))
+			runtime.Store64(fa4, uint64(l)<<3, uint64(u14))
 			// 208: st.u64
-			runtime.Store64(fp5, fo5+uint64(l)<<3, uint64(u12))
+			runtime.Store64(fa5, uint64(l)<<3, uint64(u12))
 			// 209: st.u32
-			runtime.Store32(fp6, fo6+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa6, uint64(l)<<2, uint64(u3))
 			// 213: mov.u32
 			v20 := uint64(uint64(tid0[l]))
 			// 214: add.s32
 			v21 := uint64(uint32(u19) + uint32(v20))
 			// 215: st.u32
-			runtime.Store32(fp7, fo7+uint64(l)<<2, uint64(v21))
+			runtime.Store32(fa7, uint64(l)<<2, uint64(v21))
 			// 216: ld.u32
-			v22 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			v22 := runtime.Load32(fa8, uint64(l)<<2)
 			// 217: ld.u32
-			v23 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			v23 := runtime.Load32(fa9, uint64(l)<<2)
 			// 218: setp.lt.s32
 			c24t := int32(v22) < int32(v23)
 			c24 := c24t
@@ -8847,6 +8863,12 @@ func mixedParamBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 372: mov.u32, warp-uniform
 	u12 := uint64(uint64(w.CTAID().X))
 	// PTX line 373: mov.u32, warp-uniform
@@ -8860,21 +8882,21 @@ func mixedParamBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 369: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u11))
 			// 370: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u9))
 			// 371: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 375: mov.u32
 			v15 := uint64(uint64(tid0[l]))
 			// 376: add.s32
 			v16 := uint64(uint32(u14) + uint32(v15))
 			// 377: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v16))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v16))
 			// 378: ld.u32
-			v17 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v17 := runtime.Load32(fa4, uint64(l)<<2)
 			// 379: ld.u32
-			v18 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v18 := runtime.Load32(fa5, uint64(l)<<2)
 			// 380: setp.lt.s32
 			c19t := int32(v17) < int32(v18)
 			c19 := c19t

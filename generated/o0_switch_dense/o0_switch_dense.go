@@ -2343,6 +2343,12 @@ func switchDenseBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 40: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 41: mov.u32, warp-uniform
@@ -2356,21 +2362,21 @@ func switchDenseBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 37: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 38: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 39: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 43: mov.u32
 			v13 := uint64(uint64(tid0[l]))
 			// 44: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 45: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v14))
 			// 46: ld.u32
-			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v15 := runtime.Load32(fa4, uint64(l)<<2)
 			// 47: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 48: setp.lt.s32
 			c17t := int32(v15) < int32(v16)
 			c17 := c17t
@@ -3266,17 +3272,20 @@ func switchDenseBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 90, 91, 92, 93: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 90: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 91: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 92: add.s32
 			v3 := uint64(uint32(v1) + uint32(v2))
 			// 93: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -3461,15 +3470,17 @@ func switchDenseBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 96, 97, 98: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 96: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 97: mul.lo.s32
 			v2 := uint64(uint32(v1) * uint32(k0))
 			// 98: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -3618,15 +3629,17 @@ func switchDenseBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 101, 102, 103: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 101: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 102: xor.b32
 			v2 := uint64(uint32(v1) ^ uint32(k0))
 			// 103: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -3775,15 +3788,17 @@ func switchDenseBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 106, 107, 108: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 106: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 107: shl.b32
 			v2 := uint64(uint32(v1) << uint32(k0))
 			// 108: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -3945,17 +3960,20 @@ func switchDenseBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 111, 112, 113, 114: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 111: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 112: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 113: sub.s32
 			v3 := uint64(uint32(v1) - uint32(v2))
 			// 114: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -4142,11 +4160,13 @@ func switchDenseBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 117, 118, 119, 120, 121, 122, 123: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 117: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 118: mul.hi.s32
 			v2 := uint64(uint32(isa.MulHi(v1, k0, 32, true)))
 			// 119: add.s32
@@ -4158,7 +4178,7 @@ func switchDenseBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 122: add.s32
 			v6 := uint64(uint32(v5) + uint32(v4))
 			// 123: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v6))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v6))
 		}
 	}
 	return true
@@ -4324,15 +4344,17 @@ func switchDenseBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 126, 127, 128: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 126: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 127: mul.lo.s32
 			v2 := uint64(uint32(v1) * uint32(v1))
 			// 128: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -4479,15 +4501,17 @@ func switchDenseBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 131, 132, 133: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 131: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 132: not.b32
 			v2 := uint64(^uint32(v1))
 			// 133: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -5241,6 +5265,12 @@ func switchDefaultBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 174: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 175: mov.u32, warp-uniform
@@ -5254,21 +5284,21 @@ func switchDefaultBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 171: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 172: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 173: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 177: mov.u32
 			v13 := uint64(uint64(tid0[l]))
 			// 178: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 179: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v14))
 			// 180: ld.u32
-			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v15 := runtime.Load32(fa4, uint64(l)<<2)
 			// 181: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 182: setp.lt.s32
 			c17t := int32(v15) < int32(v16)
 			c17 := c17t
@@ -6117,11 +6147,12 @@ func switchDefaultBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 230: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 230: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -6203,11 +6234,12 @@ func switchDefaultBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 234: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 234: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -6289,11 +6321,12 @@ func switchDefaultBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 238: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 238: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -6375,11 +6408,12 @@ func switchDefaultBlock14Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 242: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 242: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -6461,11 +6495,12 @@ func switchDefaultBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 246: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 246: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -6547,11 +6582,12 @@ func switchDefaultBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 250: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 250: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -6633,11 +6669,12 @@ func switchDefaultBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 254: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 254: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -6719,11 +6756,12 @@ func switchDefaultBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 258: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 258: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -6805,11 +6843,12 @@ func switchDefaultBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 262: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 262: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true
@@ -6891,11 +6930,12 @@ func switchDefaultBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 266: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 266: st.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u1))
 		}
 	}
 	return true

@@ -1091,6 +1091,14 @@ func scale4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb7 && fb5+128 > fb7 && fb7+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
 	// PTX line 49: mov.u32, warp-uniform
 	u14 := uint64(uint64(w.CTAID().X))
 	// PTX line 50: mov.u32, warp-uniform
@@ -1104,25 +1112,25 @@ func scale4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 44: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u13))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u13))
 			// 45: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u11))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u11))
 			// 46: st.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(u9))
 			// 47: st.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(u4))
 			// 48: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(u3))
 			// 52: mov.u32
 			v17 := uint64(uint64(tid0[l]))
 			// 53: add.s32
 			v18 := uint64(uint32(u16) + uint32(v17))
 			// 54: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(v18))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(v18))
 			// 55: ld.u32
-			v19 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v19 := runtime.Load32(fa6, uint64(l)<<2)
 			// 56: ld.u32
-			v20 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v20 := runtime.Load32(fa7, uint64(l)<<2)
 			// 57: setp.lt.s32
 			c21t := int32(v19) < int32(v20)
 			c21 := c21t
@@ -3501,6 +3509,12 @@ func swap2Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb5 && fb3+128 > fb5 && fb5+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
 	// PTX line 151: mov.u32, warp-uniform
 	u10 := uint64(uint64(w.CTAID().X))
 	// PTX line 152: mov.u32, warp-uniform
@@ -3514,21 +3528,21 @@ func swap2Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p0n := uint32(0)
 		for l := range 32 {
 			// 148: st.u64
-			runtime.Store64(fp0, fo0+uint64(l)<<3, uint64(u9))
+			runtime.Store64(fa0, uint64(l)<<3, uint64(u9))
 			// 149: st.u64
-			runtime.Store64(fp1, fo1+uint64(l)<<3, uint64(u7))
+			runtime.Store64(fa1, uint64(l)<<3, uint64(u7))
 			// 150: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 154: mov.u32
 			v13 := uint64(uint64(tid0[l]))
 			// 155: add.s32
 			v14 := uint64(uint32(u12) + uint32(v13))
 			// 156: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v14))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v14))
 			// 157: ld.u32
-			v15 := runtime.Load32(fp4, fo4+uint64(l)<<2)
+			v15 := runtime.Load32(fa4, uint64(l)<<2)
 			// 158: ld.u32
-			v16 := runtime.Load32(fp5, fo5+uint64(l)<<2)
+			v16 := runtime.Load32(fa5, uint64(l)<<2)
 			// 159: setp.lt.s32
 			c17t := int32(v15) < int32(v16)
 			c17 := c17t

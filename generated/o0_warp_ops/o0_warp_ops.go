@@ -2601,13 +2601,14 @@ func warpReduceSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 53, 54: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		for l := range 32 {
 			// 53: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 54: setp.lt.s32
 			c2t := int32(v1) < int32(k0)
 			c2 := c2t
@@ -2921,6 +2922,16 @@ func warpReduceSumBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
 	// PTX line 60: mov.b32, warp-uniform
 	u3 := uint64(k0)
 	// PTX line 64: mov.b32, warp-uniform
@@ -2929,28 +2940,28 @@ func warpReduceSumBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 58: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 59: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 61: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 62: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v1))
 			// 63: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v2))
 			// 65: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(u4))
 			// 66: ld.u32
-			v5 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v5 := runtime.Load32(fa6, uint64(l)<<2)
 			r24[l] = v5
 			// 67: ld.u32
-			v6 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v6 := runtime.Load32(fa7, uint64(l)<<2)
 			r25[l] = v6
 			// 68: ld.u32
-			v7 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			v7 := runtime.Load32(fa8, uint64(l)<<2)
 			r26[l] = v7
 			// 69: ld.u32
-			v8 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			v8 := runtime.Load32(fa9, uint64(l)<<2)
 			// 70: sub.s32
 			v9 := uint64(uint32(u4) - uint32(v8))
 			// 71: shl.b32
@@ -3552,15 +3563,17 @@ func warpReduceSumBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 79, 80, 81: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 79: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 80: shr.s32
 			v2 := uint64(uint32(int32(v1) >> uint32(k0)))
 			// 81: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -4417,13 +4430,14 @@ func warpAllreduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 147, 148: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		for l := range 32 {
 			// 147: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 148: setp.lt.s32
 			c2t := int32(v1) < int32(k0)
 			c2 := c2t
@@ -4738,6 +4752,16 @@ func warpAllreduceMaxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
 	// PTX line 154: mov.b32, warp-uniform
 	u3 := uint64(k0)
 	// PTX line 158: mov.b32, warp-uniform
@@ -4746,29 +4770,29 @@ func warpAllreduceMaxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 152: ld.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			r20[l] = v1
 			// 153: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 155: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 156: st.f32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v1))
 			// 157: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v2))
 			// 159: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(u4))
 			// 160: ld.u32
-			v5 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v5 := runtime.Load32(fa6, uint64(l)<<2)
 			r24[l] = v5
 			// 161: ld.f32
-			v6 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v6 := runtime.Load32(fa7, uint64(l)<<2)
 			r25[l] = v6
 			// 162: ld.u32
-			v7 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			v7 := runtime.Load32(fa8, uint64(l)<<2)
 			r26[l] = v7
 			// 163: ld.u32
-			v8 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			v8 := runtime.Load32(fa9, uint64(l)<<2)
 			// 164: sub.s32
 			v9 := uint64(uint32(u4) - uint32(v8))
 			// 165: shl.b32
@@ -5484,15 +5508,17 @@ func warpAllreduceMaxBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 176, 177, 178: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 176: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 177: shr.s32
 			v2 := uint64(uint32(int32(v1) >> uint32(k0)))
 			// 178: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true
@@ -6357,13 +6383,14 @@ func warpScanBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 232, 233: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		for l := range 32 {
 			// 232: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 233: setp.gt.s32
 			c2t := int32(v1) > int32(k0)
 			c2 := c2t
@@ -6676,6 +6703,16 @@ func warpScanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5 != fb9 && fb5+128 > fb9 && fb9+128 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
+	fa7 := runtime.Offset(fp7, fo7)
+	fa8 := runtime.Offset(fp8, fo8)
+	fa9 := runtime.Offset(fp9, fo9)
 	// PTX line 239: mov.b32, warp-uniform
 	u3 := uint64(k0)
 	// PTX line 243: mov.b32, warp-uniform
@@ -6684,28 +6721,28 @@ func warpScanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 237: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 238: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 240: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(u3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 241: st.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(v1))
 			// 242: st.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(v2))
 			// 244: st.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(u4))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(u4))
 			// 245: ld.u32
-			v5 := runtime.Load32(fp6, fo6+uint64(l)<<2)
+			v5 := runtime.Load32(fa6, uint64(l)<<2)
 			r25[l] = v5
 			// 246: ld.u32
-			v6 := runtime.Load32(fp7, fo7+uint64(l)<<2)
+			v6 := runtime.Load32(fa7, uint64(l)<<2)
 			r26[l] = v6
 			// 247: ld.u32
-			v7 := runtime.Load32(fp8, fo8+uint64(l)<<2)
+			v7 := runtime.Load32(fa8, uint64(l)<<2)
 			r27[l] = v7
 			// 248: ld.u32
-			v8 := runtime.Load32(fp9, fo9+uint64(l)<<2)
+			v8 := runtime.Load32(fa9, uint64(l)<<2)
 			// 249: sub.s32
 			v9 := uint64(uint32(u4) - uint32(v8))
 			// 250: shl.b32
@@ -7362,17 +7399,20 @@ func warpScanBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 259, 260, 261, 262: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 259: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 260: ld.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 261: add.s32
 			v3 := uint64(uint32(v2) + uint32(v1))
 			// 262: st.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -7557,15 +7597,17 @@ func warpScanBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 267, 268, 269: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 267: ld.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 268: shl.b32
 			v2 := uint64(uint32(v1) << uint32(k0))
 			// 269: st.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v2))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v2))
 		}
 	}
 	return true

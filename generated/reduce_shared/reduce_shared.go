@@ -2279,6 +2279,7 @@ func reduceSumTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 26, 29, 36, 37, 38: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -2294,7 +2295,7 @@ func reduceSumTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u6) + uint64(v13))
 			_ = v14
 			// 38: ld.global.u32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			r5[l] = v15
 		}
 	}
@@ -2442,6 +2443,7 @@ func reduceSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 41: mov.u64, warp-uniform
 	u5 := uint64(k1)
 	// PTX lines 40, 42, 43: one pass over a full warp's lanes
@@ -2453,7 +2455,7 @@ func reduceSumBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u5) + uint64(v4))
 			r12[l] = v6
 			// 43: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r5[l]))
 		}
 	}
 	return true
@@ -2900,6 +2902,7 @@ func reduceSumBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 36, 37, 38: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2909,7 +2912,7 @@ func reduceSumBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u2) + uint64(v5))
 			_ = v6
 			// 38: ld.global.u32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r5[l] = v7
 		}
 	}
@@ -3062,17 +3065,20 @@ func reduceSumBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 48, 49, 50, 51: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 48: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 49: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 50: add.s32
 			v3 := uint64(uint32(v2) + uint32(v1))
 			// 51: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -3285,17 +3291,20 @@ func reduceSumBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 57, 58, 59, 60: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 57: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 58: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 59: add.s32
 			v3 := uint64(uint32(v2) + uint32(v1))
 			// 60: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -3508,17 +3517,20 @@ func reduceSumBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 66, 67, 68, 69: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 66: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 67: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 68: add.s32
 			v3 := uint64(uint32(v2) + uint32(v1))
 			// 69: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -3731,17 +3743,20 @@ func reduceSumBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 75, 76, 77, 78: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 75: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 76: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 77: add.s32
 			v3 := uint64(uint32(v2) + uint32(v1))
 			// 78: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -3954,17 +3969,20 @@ func reduceSumBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 84, 85, 86, 87: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 84: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 85: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 86: add.s32
 			v3 := uint64(uint32(v2) + uint32(v1))
 			// 87: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -4177,17 +4195,20 @@ func reduceSumBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 93, 94, 95, 96: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 93: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 94: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 95: add.s32
 			v3 := uint64(uint32(v2) + uint32(v1))
 			// 96: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -4400,17 +4421,20 @@ func reduceSumBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 102, 103, 104, 105: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 102: ld.shared.u32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 103: ld.shared.u32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 104: add.s32
 			v3 := uint64(uint32(v2) + uint32(v1))
 			// 105: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -4621,15 +4645,17 @@ func reduceSumBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 112, 113, 114: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 112: ld.shared.u32
-			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v2 := runtime.Load32(fa0, uint64(l)<<2)
 			// 113: add.s32
 			v3 := uint64(uint32(v2) + uint32(u1))
 			// 114: st.shared.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -5276,6 +5302,7 @@ func reduceMaxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 144, 147, 154, 155, 156: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -5291,7 +5318,7 @@ func reduceMaxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u6) + uint64(v13))
 			_ = v14
 			// 156: ld.global.f32
-			v15 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v15 := runtime.Load32(fa0, uint64(l)<<2)
 			r5[l] = v15
 		}
 	}
@@ -5439,6 +5466,7 @@ func reduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 159: mov.u64, warp-uniform
 	u5 := uint64(k1)
 	// PTX lines 158, 160, 161: one pass over a full warp's lanes
@@ -5450,7 +5478,7 @@ func reduceMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u5) + uint64(v4))
 			r12[l] = v6
 			// 161: st.shared.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r5[l]))
 		}
 	}
 	return true
@@ -5897,6 +5925,7 @@ func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 154, 155, 156: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5906,7 +5935,7 @@ func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u2) + uint64(v5))
 			_ = v6
 			// 156: ld.global.f32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r5[l] = v7
 		}
 	}
@@ -6059,17 +6088,20 @@ func reduceMaxBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 166, 167, 168, 169: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 166: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 167: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 168: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 169: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -6282,17 +6314,20 @@ func reduceMaxBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 175, 176, 177, 178: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 175: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 176: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 177: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 178: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -6505,17 +6540,20 @@ func reduceMaxBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 184, 185, 186, 187: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 184: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 185: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 186: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 187: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -6728,17 +6766,20 @@ func reduceMaxBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 193, 194, 195, 196: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 193: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 194: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 195: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 196: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -6951,17 +6992,20 @@ func reduceMaxBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 202, 203, 204, 205: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 202: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 203: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 204: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 205: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -7174,17 +7218,20 @@ func reduceMaxBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 211, 212, 213, 214: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 211: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 212: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 213: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 214: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true
@@ -7397,17 +7444,20 @@ func reduceMaxBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX lines 220, 221, 222, 223: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 220: ld.shared.f32
-			v1 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v1 := runtime.Load32(fa0, uint64(l)<<2)
 			// 221: ld.shared.f32
-			v2 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 222: max.f32
 			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
 			// 223: st.shared.f32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(v3))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
 	}
 	return true

@@ -629,6 +629,7 @@ func storeResultBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 36: mov.u64, warp-uniform
 	u12 := uint64((w.GlobalVar(0) + k0))
 	// PTX lines 34, 35, 37, 38, 39: one pass over a full warp's lanes
@@ -646,7 +647,7 @@ func storeResultBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u12) + uint64(v13))
 			_ = v14
 			// 39: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r0[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r0[l]))
 		}
 	}
 	return true

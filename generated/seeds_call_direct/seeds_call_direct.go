@@ -478,6 +478,7 @@ func initBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 27: mov.u64, warp-uniform
 	u6 := uint64((w.GlobalVar(0) + k0))
 	// PTX line 30: mov.u32, warp-uniform
@@ -494,7 +495,7 @@ func initBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(u6) + uint64(v7))
 			_ = v8
 			// 31: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(u9))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(u9))
 		}
 	}
 	return true
@@ -645,6 +646,8 @@ func gBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX line 41: mov.u64, warp-uniform
 	u6 := uint64((w.GlobalVar(0) + k0))
 	// PTX lines 40, 42, 43, 44, 45, 46: one pass over a full warp's lanes
@@ -659,11 +662,11 @@ func gBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(u6) + uint64(v7))
 			_ = v8
 			// 44: ld.global.u32
-			v9 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v9 := runtime.Load32(fa0, uint64(l)<<2)
 			// 45: add.u32
 			v10 := uint64(uint32(v9) + uint32(r0[l]))
 			// 46: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v10))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v10))
 		}
 	}
 	return true
@@ -863,6 +866,7 @@ func hBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 56: mov.u64, warp-uniform
 	u6 := uint64((w.GlobalVar(0) + k0))
 	// PTX lines 55, 57, 58, 59, 60: one pass over a full warp's lanes
@@ -877,7 +881,7 @@ func hBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(u6) + uint64(v7))
 			_ = v8
 			// 59: ld.global.u32
-			v9 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v9 := runtime.Load32(fa0, uint64(l)<<2)
 			// 60: mad.lo.u32
 			v10 := uint64(uint32(uint32(r0[l])*uint32(r1[l]) + uint32(v9)))
 			r2[l] = v10
@@ -1144,6 +1148,7 @@ func callDirectBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 83, 84, 85: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1153,7 +1158,7 @@ func callDirectBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u2) + uint64(v5))
 			_ = v6
 			// 85: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r2[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r2[l]))
 		}
 	}
 	return true

@@ -745,6 +745,7 @@ func callJmptblAddr32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 63, 64, 65: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -754,7 +755,7 @@ func callJmptblAddr32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint32(u2) + uint32(v5))
 			_ = v6
 			// 65: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r1[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r1[l]))
 		}
 	}
 	return true

@@ -439,6 +439,7 @@ func exitBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 36, 37, 38, 39: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -451,7 +452,7 @@ func exitBarrierBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 38: mul.lo.u32
 			v6 := uint64(uint32(r0[l]) * uint32(k2))
 			// 39: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v6))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v6))
 		}
 	}
 	return true

@@ -560,13 +560,14 @@ func brauniBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 45, 47: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		for l := range 32 {
 			// 45: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r10[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r10[l]))
 			// 47: setp.ne.u32
 			c1t := uint32(r8[l]) != uint32(k0)
 			c1 := c1t

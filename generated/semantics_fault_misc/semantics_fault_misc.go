@@ -1576,11 +1576,12 @@ func brxRangeBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 117: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 117: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r10[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r10[l]))
 		}
 	}
 	return true
@@ -1771,6 +1772,7 @@ func trapKernelTrace0(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 132, 133, 139, 140, 141: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1786,7 +1788,7 @@ func trapKernelTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint64(u5) + uint64(v14))
 			_ = v15
 			// 141: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v12))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v12))
 		}
 	}
 	// 135: setp.eq.u32, whose lanes the check above gave
@@ -1928,6 +1930,7 @@ func trapKernelBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 139, 140, 141: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1937,7 +1940,7 @@ func trapKernelBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u2) + uint64(v5))
 			_ = v6
 			// 141: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r3[l]))
 		}
 	}
 	return true

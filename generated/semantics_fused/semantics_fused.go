@@ -749,6 +749,9 @@ func fusedBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2+256 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX line 64: mov.u32, warp-uniform
 	u22 := uint64(uint64(w.NCTAID().X))
 	// PTX lines 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 65, 66, 67, 68, 69: one pass over a full warp's lanes
@@ -764,7 +767,7 @@ func fusedBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(r18[l]) + uint64(v13))
 			_ = v14
 			// 57: ld.shared.u64
-			v15 := runtime.Load64(fp0, fo0+uint64(l)<<3)
+			v15 := runtime.Load64(fa0, uint64(l)<<3)
 			// 58: add.s64
 			v16 := uint64(uint64(r3[l]) + uint64(r10[l]))
 			_ = v16
@@ -772,7 +775,7 @@ func fusedBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(r10[l]) + uint64(k2))
 			_ = v17
 			// 60: ld.global.u32
-			v18 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v18 := runtime.Load32(fa1, uint64(l)<<2)
 			// 61: cvt.u64.u32
 			v19 := uint64(uint64(uint32(v18)))
 			// 62: add.s64
@@ -789,7 +792,7 @@ func fusedBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v26 := uint64(uint64(r1[l]) + uint64(v25))
 			_ = v26
 			// 69: st.global.u64
-			runtime.Store64(fp2, fo2+uint64(l)<<3, uint64(v21))
+			runtime.Store64(fa2, uint64(l)<<3, uint64(v21))
 		}
 	}
 	return true

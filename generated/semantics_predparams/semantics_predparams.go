@@ -1552,6 +1552,7 @@ func predparamsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 94, 95, 97, 98, 99: one pass over a full warp's lanes
 	{
 		p4 := w.P[4]
@@ -1566,7 +1567,7 @@ func predparamsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v1 = uint64(k1)
 			}
 			// 95: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 			// 97: setp.ne.u32
 			c2t := uint32(r10[l]) != uint32(k0)
 			c2 := c2t
@@ -1726,6 +1727,7 @@ func predparamsBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 79, 80: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
@@ -1736,7 +1738,7 @@ func predparamsBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v1 = uint64(k1)
 			}
 			// 80: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 		}
 	}
 	return true
@@ -1850,6 +1852,8 @@ func predparamsBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 83, 84, 85, 87, 88, 89, 90: one pass over a full warp's lanes
 	{
 		p3 := w.P[3]
@@ -1864,9 +1868,9 @@ func predparamsBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v1 = uint64(k1)
 			}
 			// 84: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 			// 85: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r8[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r8[l]))
 			// 87: rem.u32
 			v2 := isa.Rem(r0[l], k2, 32, false)
 			r10[l] = v2
@@ -2078,6 +2082,7 @@ func predparamsBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 101, 102: one pass over a full warp's lanes
 	{
 		p6 := w.P[6]
@@ -2088,7 +2093,7 @@ func predparamsBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v1 = uint64(k1)
 			}
 			// 102: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 		}
 	}
 	return true
@@ -2300,6 +2305,7 @@ func predparamsBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 113, 114, 116, 117: one pass over a full warp's lanes
 	{
 		p10 := w.P[10]
@@ -2312,7 +2318,7 @@ func predparamsBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v1 = uint64(k1)
 			}
 			// 114: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 			// 116: setp.eq.u32
 			c2t := uint32(r5[l]) == uint32(k1)
 			c2 := c2t
@@ -2456,6 +2462,7 @@ func predparamsBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 119, 120: one pass over a full warp's lanes
 	{
 		p12 := w.P[12]
@@ -2466,7 +2473,7 @@ func predparamsBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v1 = uint64(k1)
 			}
 			// 120: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v1))
 		}
 	}
 	return true

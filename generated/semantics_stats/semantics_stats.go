@@ -1771,6 +1771,7 @@ func branchBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 41, 42, 43: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1780,7 +1781,7 @@ func branchBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u2) + uint64(v5))
 			_ = v6
 			// 43: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r1[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r1[l]))
 		}
 	}
 	return true
@@ -2118,6 +2119,7 @@ func loopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 66, 67, 68: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2127,7 +2129,7 @@ func loopBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u2) + uint64(v5))
 			_ = v6
 			// 68: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r2[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r2[l]))
 		}
 	}
 	return true
@@ -2419,6 +2421,7 @@ func brxBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 94, 95, 96: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2428,7 +2431,7 @@ func brxBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u2) + uint64(v5))
 			_ = v6
 			// 96: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r2[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r2[l]))
 		}
 	}
 	return true

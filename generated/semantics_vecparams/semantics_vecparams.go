@@ -1768,21 +1768,26 @@ func vecparamsBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb3 != fb4 && fb3+128 > fb4 && fb4+128 > fb3 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
 	// PTX lines 95, 96, 97, 98, 99, 101, 102, 103, 104: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		for l := range 32 {
 			// 95: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r15[l]))
 			// 96: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r16[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r16[l]))
 			// 97: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r17[l]))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(r17[l]))
 			// 98: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r18[l]))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(r18[l]))
 			// 99: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(r19[l]))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(r19[l]))
 			// 101: mov.u32
 			v1 := uint64(r9[l])
 			r20[l] = v1
@@ -2095,13 +2100,14 @@ func vecparamsBlock11Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 117, 119, 120, 121: one pass over a full warp's lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		for l := range 32 {
 			// 117: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r28[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r28[l]))
 			// 119: and.b32
 			v1 := uint64(uint32(r4[l]) & uint32(k0))
 			// 120: setp.eq.u32
@@ -2370,13 +2376,15 @@ func vecparamsBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb0 != fb1 && fb0+128 > fb1 && fb1+128 > fb0 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 130, 131: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 130: st.global.f32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r36[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r36[l]))
 			// 131: st.global.f32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r37[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r37[l]))
 		}
 	}
 	return true

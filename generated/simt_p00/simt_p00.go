@@ -7301,6 +7301,7 @@ func f2Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 201, 202: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -7308,7 +7309,7 @@ func f2Block17Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v1 := uint64(uint32(uint32(r1[l])*uint32(k0) + uint32(k1)))
 			r7[l] = v1
 			// 202: ld.global.u32
-			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v2 := runtime.Load32(fa0, uint64(l)<<2)
 			r6[l] = v2
 		}
 	}
@@ -11195,6 +11196,7 @@ func simtBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 574: mov.u64, warp-uniform
 	u9 := uint64(k0)
 	// PTX lines 569, 570, 571, 572, 573, 575, 576, 577: one pass over a full warp's lanes
@@ -11227,7 +11229,7 @@ func simtBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v11 := uint64(uint64(u9) + uint64(v10))
 			_ = v11
 			// 577: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r15[l]))
 		}
 	}
 	return true
@@ -11542,6 +11544,7 @@ func simtBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 604: mov.u64, warp-uniform
 	u8 := uint64(k0)
 	// PTX lines 600, 601, 602, 603, 605, 606, 607: one pass over a full warp's lanes
@@ -11568,7 +11571,7 @@ func simtBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint64(u8) + uint64(v9))
 			_ = v10
 			// 607: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r5[l]))
 		}
 	}
 	return true
@@ -13119,25 +13122,32 @@ func simtBlock44Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5+128 > fb6 && fb6+256 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX lines 820, 821, 822, 823, 824, 825, 826, 827: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 820: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r3[l]))
 			// 821: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r12[l]))
 			// 822: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(r13[l]))
 			// 823: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(r14[l]))
 			// 824: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(r5[l]))
 			// 825: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(r15[l]))
 			// 826: xor.b64
 			v1 := uint64(uint64(r16[l]) ^ uint64(r17[l]))
 			// 827: st.global.u64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v1))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v1))
 		}
 	}
 	return true

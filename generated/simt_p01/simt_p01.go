@@ -6733,6 +6733,7 @@ func simtBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 384, 385: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -6740,7 +6741,7 @@ func simtBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v1 := uint64(uint32(uint32(r14[l])*uint32(k0) + uint32(k1)))
 			r5[l] = v1
 			// 385: ld.global.u32
-			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v2 := runtime.Load32(fa0, uint64(l)<<2)
 			r15[l] = v2
 		}
 	}
@@ -6849,6 +6850,7 @@ func simtBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x3e && fb0&1 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 388, 389: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -6856,7 +6858,7 @@ func simtBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v1 := uint64(uint32(uint32(r5[l])*uint32(k0) + uint32(k1)))
 			r12[l] = v1
 			// 389: st.global.b16
-			runtime.Store16(fp0, fo0+uint64(l)<<1, uint64(r5[l]))
+			runtime.Store16(fa0, uint64(l)<<1, uint64(r5[l]))
 		}
 	}
 	return true
@@ -7691,25 +7693,32 @@ func simtBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5+128 > fb6 && fb6+256 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX lines 471, 472, 473, 474, 475, 476, 477, 478: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 471: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r3[l]))
 			// 472: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r12[l]))
 			// 473: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(r13[l]))
 			// 474: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(r14[l]))
 			// 475: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(r5[l]))
 			// 476: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(r15[l]))
 			// 477: xor.b64
 			v1 := uint64(uint64(r16[l]) ^ uint64(r17[l]))
 			// 478: st.global.u64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v1))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v1))
 		}
 	}
 	return true

@@ -5794,6 +5794,7 @@ func simtBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 168, 169: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5801,7 +5802,7 @@ func simtBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v1 := uint64(uint32(uint32(r12[l])*uint32(k0) + uint32(k1)))
 			_ = v1
 			// 169: ld.shared.u32
-			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v2 := runtime.Load32(fa0, uint64(l)<<2)
 			r15[l] = v2
 		}
 	}
@@ -7121,18 +7122,21 @@ func simtBlock42Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb2 != fb1 && fb2+128 > fb1 && fb1+128 > fb2 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
 	// PTX line 336: mov.u64, warp-uniform
 	u8 := uint64(k0)
 	// PTX lines 332, 333, 334, 335, 337, 338, 339: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 332: ld.global.u32
-			v4 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v4 := runtime.Load32(fa0, uint64(l)<<2)
 			// 333: bfe.s32
 			v5 := isa.Bfe(v4, uint32(k2), uint32(r15[l]), 32, true)
 			_ = v5
 			// 334: ld.shared.u32
-			v6 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v6 := runtime.Load32(fa1, uint64(l)<<2)
 			r3[l] = v6
 			// 335: mad.hi.s32
 			v7 := uint64(uint32(uint32(isa.MulHi(r13[l], r13[l], 32, true)) + uint32(k3)))
@@ -7143,7 +7147,7 @@ func simtBlock42Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint64(u8) + uint64(v9))
 			_ = v10
 			// 339: st.shared.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(r15[l]))
 		}
 	}
 	return true
@@ -8528,6 +8532,7 @@ func simtBlock66Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 463, 464, 465: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -8538,7 +8543,7 @@ func simtBlock66Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v2 := uint64(isa.Dp4a(uint32(k2), uint32(r13[l]), uint32(r13[l]), true, true))
 			r5[l] = v2
 			// 465: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r14[l]))
 		}
 	}
 	return true
@@ -8868,6 +8873,7 @@ func simtBlock70Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 487, 488, 489: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -8875,7 +8881,7 @@ func simtBlock70Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v1 := uint64(uint32(uint32(r5[l])*uint32(k0) + uint32(k1)))
 			r15[l] = v1
 			// 488: ld.global.u32
-			v2 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v2 := runtime.Load32(fa0, uint64(l)<<2)
 			_ = v2
 			// 489: mad.lo.u32
 			v3 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(k2)))
@@ -9509,25 +9515,32 @@ func simtBlock79Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5+128 > fb6 && fb6+256 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX lines 529, 530, 531, 532, 533, 534, 535, 536: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 529: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r3[l]))
 			// 530: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r12[l]))
 			// 531: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(r13[l]))
 			// 532: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(r14[l]))
 			// 533: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(r5[l]))
 			// 534: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(r15[l]))
 			// 535: xor.b64
 			v1 := uint64(uint64(r16[l]) ^ uint64(r17[l]))
 			// 536: st.global.u64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v1))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v1))
 		}
 	}
 	return true

@@ -5476,6 +5476,7 @@ func simtBlock46Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 293, 294, 295: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5485,7 +5486,7 @@ func simtBlock46Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v5 := uint64(uint64(u1) + uint64(v4))
 			_ = v5
 			// 295: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r13[l]))
 		}
 	}
 	return true
@@ -5880,6 +5881,7 @@ func simtBlock53Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 334: mov.u64, warp-uniform
 	u10 := uint64(k0)
 	// PTX lines 328, 329, 330, 331, 332, 333, 335, 336, 337: one pass over a full warp's lanes
@@ -5906,7 +5908,7 @@ func simtBlock53Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint64(u10) + uint64(v11))
 			_ = v12
 			// 337: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r15[l]))
 		}
 	}
 	return true
@@ -6476,25 +6478,32 @@ func simtBlock57Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5+128 > fb6 && fb6+256 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX lines 388, 389, 390, 391, 392, 393, 394, 395: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 388: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r3[l]))
 			// 389: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r12[l]))
 			// 390: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(r13[l]))
 			// 391: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(r14[l]))
 			// 392: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(r5[l]))
 			// 393: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(r15[l]))
 			// 394: xor.b64
 			v1 := uint64(uint64(r16[l]) ^ uint64(r17[l]))
 			// 395: st.global.u64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v1))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v1))
 		}
 	}
 	return true
@@ -6872,12 +6881,13 @@ func simtBlock61Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 139, 140, 141, 142: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
 		for l := range 32 {
 			// 139: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r5[l]))
 			// 140: mad.lo.u32
 			v1 := uint64(uint32(uint32(r5[l])*uint32(k0) + uint32(k1)))
 			r3[l] = v1

@@ -4715,25 +4715,32 @@ func simtBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5+128 > fb6 && fb6+256 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX lines 266, 267, 268, 269, 270, 271, 272, 273: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 266: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r3[l]))
 			// 267: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r12[l]))
 			// 268: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(r13[l]))
 			// 269: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(r14[l]))
 			// 270: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(r5[l]))
 			// 271: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(r15[l]))
 			// 272: xor.b64
 			v1 := uint64(uint64(r16[l]) ^ uint64(r17[l]))
 			// 273: st.global.u64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v1))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v1))
 		}
 	}
 	return true

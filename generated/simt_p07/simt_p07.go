@@ -5134,6 +5134,7 @@ func f0Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x1f) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 195, 196, 197: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -5141,7 +5142,7 @@ func f0Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v1 := uint64(isa.AddSat32(uint32(r5[l]), uint32(r1[l]), false))
 			r0[l] = v1
 			// 196: st.global.s8
-			runtime.Store8(fp0, fo0+uint64(l)<<0, uint64(r1[l]))
+			runtime.Store8(fa0, uint64(l)<<0, uint64(r1[l]))
 			// 197: sub.sat.s32
 			v2 := uint64(isa.AddSat32(uint32(r1[l]), uint32(k0), true))
 			r7[l] = v2
@@ -7430,6 +7431,7 @@ func simtBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 409: mov.u64, warp-uniform
 	u5 := uint64(k0)
 	// PTX lines 408, 410, 411, 412: one pass over a full warp's lanes
@@ -7444,7 +7446,7 @@ func simtBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(u5) + uint64(v6))
 			_ = v7
 			// 412: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r14[l]))
 		}
 	}
 	return true
@@ -8362,25 +8364,32 @@ func simtBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5+128 > fb6 && fb6+256 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX lines 481, 482, 483, 484, 485, 486, 487, 488: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 481: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r3[l]))
 			// 482: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r12[l]))
 			// 483: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(r13[l]))
 			// 484: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(r14[l]))
 			// 485: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(r5[l]))
 			// 486: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(r15[l]))
 			// 487: xor.b64
 			v1 := uint64(uint64(r16[l]) ^ uint64(r17[l]))
 			// 488: st.global.u64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v1))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v1))
 		}
 	}
 	return true

@@ -3328,6 +3328,7 @@ func simtBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(runtime.AccessEnd(sh, 4) > 0x7c && fo0 < runtime.AccessEnd(sh, 4)-0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX line 180: mov.u64, warp-uniform
 	u5 := uint64(k0)
 	// PTX lines 179, 181, 182, 183: one pass over a full warp's lanes
@@ -3342,7 +3343,7 @@ func simtBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(u5) + uint64(v6))
 			_ = v7
 			// 183: st.shared.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(v4))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(v4))
 		}
 	}
 	return true
@@ -4506,25 +4507,32 @@ func simtBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5+128 > fb6 && fb6+256 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX lines 281, 282, 283, 284, 285, 286, 287, 288: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 281: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r3[l]))
 			// 282: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r12[l]))
 			// 283: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(r13[l]))
 			// 284: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(r14[l]))
 			// 285: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(r5[l]))
 			// 286: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(r15[l]))
 			// 287: xor.b64
 			v1 := uint64(uint64(r16[l]) ^ uint64(r17[l]))
 			// 288: st.global.u64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v1))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v1))
 		}
 	}
 	return true
@@ -4933,6 +4941,7 @@ func simtBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 168, 169: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -4940,7 +4949,7 @@ func simtBlock28Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v1 := uint64(uint64(uint64(uint32(r13[l])) * uint64(uint32(k0))))
 			_ = v1
 			// 169: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r12[l]))
 		}
 	}
 	return true

@@ -1045,6 +1045,8 @@ func simtTrace1(w *runtime.Warp, m uint32, budget int) bool {
 	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 50, 51, 52, 53, 54, 55, 58, 59: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
@@ -1089,7 +1091,7 @@ func simtTrace1(w *runtime.Warp, m uint32, budget int) bool {
 			}
 			_ = v5
 			// 54: ld.global.u32
-			v6 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v6 := runtime.Load32(fa0, uint64(l)<<2)
 			// 55: mov.u32
 			v7 := uint64(uint64(l))
 			_ = v7
@@ -1097,7 +1099,7 @@ func simtTrace1(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(uint64(uint64(uint32(r15[l]))*uint64(uint32(r5[l]))) + uint64(r17[l])))
 			_ = v8
 			// 59: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(v6))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v6))
 		}
 		w.P[0] = p0&^m | p0n
 		w.P[1] = p1
@@ -1138,6 +1140,7 @@ func simtBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 50, 51, 52, 53, 54, 55, 56: one pass over a full warp's lanes
 	{
 		p0 := w.P[0]
@@ -1184,7 +1187,7 @@ func simtBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			}
 			_ = v4
 			// 54: ld.global.u32
-			v5 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v5 := runtime.Load32(fa0, uint64(l)<<2)
 			r13[l] = v5
 			// 55: mov.u32
 			v6 := uint64(uint64(l))
@@ -2058,25 +2061,32 @@ func simtBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if fb5+128 > fb6 && fb6+256 > fb5 {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	fa2 := runtime.Offset(fp2, fo2)
+	fa3 := runtime.Offset(fp3, fo3)
+	fa4 := runtime.Offset(fp4, fo4)
+	fa5 := runtime.Offset(fp5, fo5)
+	fa6 := runtime.Offset(fp6, fo6)
 	// PTX lines 106, 107, 108, 109, 110, 111, 112, 113: one pass over a full warp's lanes
 	{
 		for l := range 32 {
 			// 106: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r3[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r3[l]))
 			// 107: st.global.u32
-			runtime.Store32(fp1, fo1+uint64(l)<<2, uint64(r12[l]))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(r12[l]))
 			// 108: st.global.u32
-			runtime.Store32(fp2, fo2+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa2, uint64(l)<<2, uint64(r13[l]))
 			// 109: st.global.u32
-			runtime.Store32(fp3, fo3+uint64(l)<<2, uint64(r14[l]))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(r14[l]))
 			// 110: st.global.u32
-			runtime.Store32(fp4, fo4+uint64(l)<<2, uint64(r5[l]))
+			runtime.Store32(fa4, uint64(l)<<2, uint64(r5[l]))
 			// 111: st.global.u32
-			runtime.Store32(fp5, fo5+uint64(l)<<2, uint64(r15[l]))
+			runtime.Store32(fa5, uint64(l)<<2, uint64(r15[l]))
 			// 112: xor.b64
 			v1 := uint64(uint64(r16[l]) ^ uint64(r17[l]))
 			// 113: st.global.u64
-			runtime.Store64(fp6, fo6+uint64(l)<<3, uint64(v1))
+			runtime.Store64(fa6, uint64(l)<<3, uint64(v1))
 		}
 	}
 	return true
@@ -2419,6 +2429,7 @@ func simtBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 58, 59: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2426,7 +2437,7 @@ func simtBlock7Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v1 := uint64(uint64(uint64(uint64(uint32(r15[l]))*uint64(uint32(r5[l]))) + uint64(r17[l])))
 			_ = v1
 			// 59: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r13[l]))
 		}
 	}
 	return true
@@ -2519,6 +2530,7 @@ func simtBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 91, 92: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2530,7 +2542,7 @@ func simtBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 			}
 			_ = v1
 			// 92: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r13[l]))
 		}
 	}
 	return true

@@ -2667,6 +2667,7 @@ func switchDenseBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 106, 107, 108, 109: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -2678,7 +2679,7 @@ func switchDenseBlock16Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v8 := uint64(uint64(u2) + uint64(v7))
 			_ = v8
 			// 109: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r11[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r11[l]))
 		}
 	}
 	return true
@@ -2822,6 +2823,7 @@ func switchDenseBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 32, 33, 34, 35, 36: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -2833,7 +2835,7 @@ func switchDenseBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u2) + uint64(v5))
 			_ = v6
 			// 34: ld.global.u32
-			v7 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v7 := runtime.Load32(fa0, uint64(l)<<2)
 			r9[l] = v7
 			// 35: and.b32
 			v8 := uint64(uint32(v7) & uint32(k1))
@@ -4014,6 +4016,7 @@ func switchDefaultBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 215, 216, 217: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -4023,7 +4026,7 @@ func switchDefaultBlock15Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r8[l]) + uint64(v3))
 			_ = v4
 			// 217: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r13[l]))
 		}
 	}
 	return true
@@ -4165,6 +4168,7 @@ func switchDefaultBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 142, 143, 144, 145, 146: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -4179,7 +4183,7 @@ func switchDefaultBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v9 := uint64(uint64(u3) + uint64(v8))
 			_ = v9
 			// 145: ld.global.u32
-			v10 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v10 := runtime.Load32(fa0, uint64(l)<<2)
 			r12[l] = v10
 			// 146: setp.gt.s32
 			c11t := int32(v10) > int32(k1)

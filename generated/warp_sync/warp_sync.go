@@ -748,6 +748,7 @@ func matchOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 33, 34, 35, 36, 37: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -764,7 +765,7 @@ func matchOpsBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(u3) + uint64(v19))
 			r13[l] = v20
 			// 37: ld.global.u32
-			v21 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v21 := runtime.Load32(fa0, uint64(l)<<2)
 			r14[l] = v21
 		}
 	}

@@ -734,6 +734,8 @@ func shflWidthBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
 	// PTX lines 29, 30, 31, 32, 33, 34, 35, 36, 37, 38: one pass over a full warp's lanes
 	{
 		tid0 := &w.Tid[0]
@@ -749,7 +751,7 @@ func shflWidthBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v19 := uint64(uint64(u5) + uint64(v18))
 			_ = v19
 			// 33: ld.global.u32
-			v20 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v20 := runtime.Load32(fa0, uint64(l)<<2)
 			r12[l] = v20
 			// 34: shl.b32
 			v21 := uint64(uint32(v16) << uint32(k1))
@@ -762,7 +764,7 @@ func shflWidthBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u3) + uint64(v18))
 			_ = v24
 			// 38: ld.global.u32
-			v25 := runtime.Load32(fp1, fo1+uint64(l)<<2)
+			v25 := runtime.Load32(fa1, uint64(l)<<2)
 			r17[l] = v25
 		}
 	}
@@ -1411,6 +1413,7 @@ func divergentMaskBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 89, 90, 91: one pass over a full warp's lanes
 	{
 		for l := range 32 {
@@ -1420,7 +1423,7 @@ func divergentMaskBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r8[l]) + uint64(v3))
 			_ = v4
 			// 91: st.global.u32
-			runtime.Store32(fp0, fo0+uint64(l)<<2, uint64(r13[l]))
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r13[l]))
 		}
 	}
 	return true
@@ -1562,6 +1565,7 @@ func divergentMaskBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
 		return false
 	}
+	fa0 := runtime.Offset(fp0, fo0)
 	// PTX lines 74, 75, 76, 77, 78: one pass over a full warp's lanes
 	{
 		p1 := w.P[1]
@@ -1576,7 +1580,7 @@ func divergentMaskBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v9 := uint64(uint64(u3) + uint64(v8))
 			_ = v9
 			// 77: ld.global.u32
-			v10 := runtime.Load32(fp0, fo0+uint64(l)<<2)
+			v10 := runtime.Load32(fa0, uint64(l)<<2)
 			r12[l] = v10
 			// 78: setp.lt.s32
 			c11t := int32(v10) < int32(k1)
