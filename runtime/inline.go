@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"math"
 	"sync/atomic"
 	"unsafe"
 )
@@ -101,6 +102,15 @@ func Load32(p unsafe.Pointer, o uint64) uint64 {
 		return uint64(atomic.LoadUint32((*uint32)(unsafe.Add(p, o))))
 	}
 	return uint64(*(*uint32)(unsafe.Add(p, o)))
+}
+
+// LoadF32 is Load32 of an f32 element as a float32: one move into a floating-point register,
+// which keeps every bit (NaN payloads included).
+func LoadF32(p unsafe.Pointer, o uint64) float32 {
+	if raceEnabled {
+		return math.Float32frombits(atomic.LoadUint32((*uint32)(unsafe.Add(p, o))))
+	}
+	return *(*float32)(unsafe.Add(p, o))
 }
 
 func Load64(p unsafe.Pointer, o uint64) uint64 {

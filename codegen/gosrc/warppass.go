@@ -443,6 +443,15 @@ func passFirst(k int) string { return fmt.Sprintf("fa%d", k) }
 func (c ctx) passLoad(in *ssa.Instr, n string) []jen.Code {
 	k := c.e.pass.index[in]
 	op := c.e.pass.ops[k]
+	if typeOf(in) == frontend.F32 && op.size == 4 {
+		// Straight into a float32 local that f32 arithmetic reads (blockEmit.shadow).
+		c.e.shadow(n)
+		return []jen.Code{
+			jen.Id(n+"F").Op(":=").Qual(rtPath, "LoadF32").Call(jen.Id(passFirst(k)), passOffset(op.size)),
+			jen.Id(n).Op(":=").Uint64().Call(jen.Qual("math", "Float32bits").Call(jen.Id(n + "F"))),
+			jen.Id("_").Op("=").Id(n + "F"),
+		}
+	}
 	return append([]jen.Code{jen.Id(n).Op(":=").Qual(rtPath, loadFn[op.size]).Call(jen.Id(passFirst(k)), passOffset(op.size))},
 		c.loadExtend(in, n)...)
 }

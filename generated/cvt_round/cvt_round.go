@@ -1575,7 +1575,10 @@ func f2iModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u8) + uint64(v23))
 			_ = v24
 			// 41: ld.global.f32
-			v25 := runtime.Load32(fa0, uint64(l)<<2)
+			v25F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v25 := uint64(math.Float32bits(v25F))
+			_ = v25F
+			_ = v25
 			// 42: mul.wide.s32
 			v26 := uint64(uint64(int64(int32(v21)) * int64(int32(k1))))
 			// 43: add.s64
@@ -1591,65 +1594,65 @@ func f2iModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v31 := uint64(uint64(u9) + uint64(v30))
 			_ = v31
 			// 48: cvt.rni.s32.f32
-			v32 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RN, 32, true)
+			v32 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v25F))))), isa.RN, 32, true)
 			// 49: cvt.s64.s32
 			v33 := uint64(uint64(int32(v32)))
 			// 50: st.global.u64
 			runtime.Store64(fa2, uint64(l)<<3, uint64(v33))
 			// 51: cvt.rzi.s32.f32
-			v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RZ, 32, true)
+			v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v25F))))), isa.RZ, 32, true)
 			// 52: cvt.s64.s32
 			v35 := uint64(uint64(int32(v34)))
 			// 53: st.global.u64
 			runtime.Store64(fa3, uint64(l)<<3, uint64(v35))
 			// 54: cvt.rpi.s32.f32
-			v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RP, 32, true)
+			v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v25F))))), isa.RP, 32, true)
 			// 55: cvt.s64.s32
 			v37 := uint64(uint64(int32(v36)))
 			// 56: st.global.u64
 			runtime.Store64(fa4, uint64(l)<<3, uint64(v37))
 			// 57: cvt.rmi.s32.f32
-			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RM, 32, true)
+			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v25F))))), isa.RM, 32, true)
 			// 58: cvt.s64.s32
 			v39 := uint64(uint64(int32(v38)))
 			// 59: st.global.u64
 			runtime.Store64(fa5, uint64(l)<<3, uint64(v39))
 			// 60: cvt.rzi.u32.f32
-			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RZ, 32, false)
+			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v25F))))), isa.RZ, 32, false)
 			// 61: cvt.u64.u32
 			v41 := uint64(uint64(uint32(v40)))
 			// 62: st.global.u64
 			runtime.Store64(fa6, uint64(l)<<3, uint64(v41))
 			// 63: cvt.rpi.u32.f32
-			v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RP, 32, false)
+			v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v25F))))), isa.RP, 32, false)
 			// 64: cvt.u64.u32
 			v43 := uint64(uint64(uint32(v42)))
 			// 65: st.global.u64
 			runtime.Store64(fa7, uint64(l)<<3, uint64(v43))
 			// 66: cvt.rmi.u32.f32
-			v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RM, 32, false)
+			v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v25F))))), isa.RM, 32, false)
 			// 67: cvt.u64.u32
 			v45 := uint64(uint64(uint32(v44)))
 			// 68: st.global.u64
 			runtime.Store64(fa8, uint64(l)<<3, uint64(v45))
 			// 69: cvt.rni.s64.f32
-			v46 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RN, 64, true)
+			v46 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v25F))))), isa.RN, 64, true)
 			// 70: st.global.u64
 			runtime.Store64(fa9, uint64(l)<<3, uint64(v46))
 			// 71: cvt.rzi.s64.f32
-			v47 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RZ, 64, true)
+			v47 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v25F))))), isa.RZ, 64, true)
 			// 72: st.global.u64
 			runtime.Store64(fa10, uint64(l)<<3, uint64(v47))
 			// 73: cvt.rpi.s64.f32
-			v48 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RP, 64, true)
+			v48 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v25F))))), isa.RP, 64, true)
 			// 74: st.global.u64
 			runtime.Store64(fa11, uint64(l)<<3, uint64(v48))
 			// 75: cvt.rmi.s64.f32
-			v49 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RM, 64, true)
+			v49 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v25F))))), isa.RM, 64, true)
 			// 76: st.global.u64
 			runtime.Store64(fa12, uint64(l)<<3, uint64(v49))
 			// 77: cvt.rmi.u64.f32
-			v50 := isa.FloatToInt(float64(math.Float32frombits(uint32(v25))), isa.RM, 64, false)
+			v50 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v25F))))), isa.RM, 64, false)
 			// 78: st.global.u64
 			runtime.Store64(fa13, uint64(l)<<3, uint64(v50))
 			// 79: cvt.rni.s32.f64
@@ -2448,7 +2451,10 @@ func f2iModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint64(u5) + uint64(v14))
 			_ = v15
 			// 41: ld.global.f32
-			v16 := runtime.Load32(fa0, uint64(l)<<2)
+			v16F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v16 := uint64(math.Float32bits(v16F))
+			_ = v16F
+			_ = v16
 			// 42: mul.wide.s32
 			v17 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
 			// 43: add.s64
@@ -2464,65 +2470,65 @@ func f2iModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v22 := uint64(uint64(u6) + uint64(v21))
 			_ = v22
 			// 48: cvt.rni.s32.f32
-			v23 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RN, 32, true)
+			v23 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RN, 32, true)
 			// 49: cvt.s64.s32
 			v24 := uint64(uint64(int32(v23)))
 			// 50: st.global.u64
 			runtime.Store64(fa2, uint64(l)<<3, uint64(v24))
 			// 51: cvt.rzi.s32.f32
-			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 32, true)
+			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RZ, 32, true)
 			// 52: cvt.s64.s32
 			v26 := uint64(uint64(int32(v25)))
 			// 53: st.global.u64
 			runtime.Store64(fa3, uint64(l)<<3, uint64(v26))
 			// 54: cvt.rpi.s32.f32
-			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RP, 32, true)
+			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RP, 32, true)
 			// 55: cvt.s64.s32
 			v28 := uint64(uint64(int32(v27)))
 			// 56: st.global.u64
 			runtime.Store64(fa4, uint64(l)<<3, uint64(v28))
 			// 57: cvt.rmi.s32.f32
-			v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RM, 32, true)
+			v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RM, 32, true)
 			// 58: cvt.s64.s32
 			v30 := uint64(uint64(int32(v29)))
 			// 59: st.global.u64
 			runtime.Store64(fa5, uint64(l)<<3, uint64(v30))
 			// 60: cvt.rzi.u32.f32
-			v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 32, false)
+			v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RZ, 32, false)
 			// 61: cvt.u64.u32
 			v32 := uint64(uint64(uint32(v31)))
 			// 62: st.global.u64
 			runtime.Store64(fa6, uint64(l)<<3, uint64(v32))
 			// 63: cvt.rpi.u32.f32
-			v33 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RP, 32, false)
+			v33 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RP, 32, false)
 			// 64: cvt.u64.u32
 			v34 := uint64(uint64(uint32(v33)))
 			// 65: st.global.u64
 			runtime.Store64(fa7, uint64(l)<<3, uint64(v34))
 			// 66: cvt.rmi.u32.f32
-			v35 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RM, 32, false)
+			v35 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RM, 32, false)
 			// 67: cvt.u64.u32
 			v36 := uint64(uint64(uint32(v35)))
 			// 68: st.global.u64
 			runtime.Store64(fa8, uint64(l)<<3, uint64(v36))
 			// 69: cvt.rni.s64.f32
-			v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RN, 64, true)
+			v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RN, 64, true)
 			// 70: st.global.u64
 			runtime.Store64(fa9, uint64(l)<<3, uint64(v37))
 			// 71: cvt.rzi.s64.f32
-			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RZ, 64, true)
+			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RZ, 64, true)
 			// 72: st.global.u64
 			runtime.Store64(fa10, uint64(l)<<3, uint64(v38))
 			// 73: cvt.rpi.s64.f32
-			v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RP, 64, true)
+			v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RP, 64, true)
 			// 74: st.global.u64
 			runtime.Store64(fa11, uint64(l)<<3, uint64(v39))
 			// 75: cvt.rmi.s64.f32
-			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RM, 64, true)
+			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RM, 64, true)
 			// 76: st.global.u64
 			runtime.Store64(fa12, uint64(l)<<3, uint64(v40))
 			// 77: cvt.rmi.u64.f32
-			v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(v16))), isa.RM, 64, false)
+			v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v16F))))), isa.RM, 64, false)
 			// 78: st.global.u64
 			runtime.Store64(fa13, uint64(l)<<3, uint64(v41))
 			// 79: cvt.rni.s32.f64
@@ -5567,9 +5573,12 @@ func saturateTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u8) + uint64(v23))
 			_ = v24
 			// 189: ld.global.f32
-			v25 := runtime.Load32(fa0, uint64(l)<<2)
+			v25F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v25 := uint64(math.Float32bits(v25F))
+			_ = v25F
+			_ = v25
 			// 190: cvt.sat.f32.f32
-			v26 := isa.CvtFloat(v25, 32, 32, isa.RN, false, false, true)
+			v26 := isa.CvtFloat(uint64(math.Float32bits(v25F)), 32, 32, isa.RN, false, false, true)
 			// 191: shl.b32
 			v27 := uint64(uint32(v21) << uint32(k1))
 			// 192: mul.wide.s32
@@ -5830,9 +5839,12 @@ func saturateBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint64(u5) + uint64(v14))
 			_ = v15
 			// 189: ld.global.f32
-			v16 := runtime.Load32(fa0, uint64(l)<<2)
+			v16F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v16 := uint64(math.Float32bits(v16F))
+			_ = v16F
+			_ = v16
 			// 190: cvt.sat.f32.f32
-			v17 := isa.CvtFloat(v16, 32, 32, isa.RN, false, false, true)
+			v17 := isa.CvtFloat(uint64(math.Float32bits(v16F)), 32, 32, isa.RN, false, false, true)
 			// 191: shl.b32
 			v18 := uint64(uint32(r4[l]) << uint32(k1))
 			// 192: mul.wide.s32

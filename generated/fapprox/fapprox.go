@@ -6,6 +6,7 @@ package fapprox
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -583,12 +584,18 @@ func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u8) + uint64(v22))
 			_ = v23
 			// 40: ld.global.f32
-			v24 := runtime.Load32(fa0, uint64(l)<<2)
+			v24F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v24 := uint64(math.Float32bits(v24F))
+			_ = v24F
+			_ = v24
 			// 41: add.s64
 			v25 := uint64(uint64(u6) + uint64(v22))
 			_ = v25
 			// 42: ld.global.f32
-			v26 := runtime.Load32(fa1, uint64(l)<<2)
+			v26F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v26 := uint64(math.Float32bits(v26F))
+			_ = v26F
+			_ = v26
 			// 43: mul.lo.s32
 			v27 := uint64(uint32(v20) * uint32(k1))
 			// 44: mul.wide.s32
@@ -597,21 +604,21 @@ func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v29 := uint64(uint64(u9) + uint64(v28))
 			_ = v29
 			// 46: sin.approx.f32
-			v30 := uint64(isa.SinApproxF32(uint32(v24)))
+			v30 := uint64(isa.SinApproxF32(uint32(uint64(math.Float32bits(v24F)))))
 			// 47: st.global.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v30))
 			// 48: cos.approx.f32
-			v31 := uint64(isa.CosApproxF32(uint32(v24)))
+			v31 := uint64(isa.CosApproxF32(uint32(uint64(math.Float32bits(v24F)))))
 			// 49: st.global.f32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(v31))
 			// 50: abs.f32
-			v32 := uint64(isa.AbsF32(uint32(v24)))
+			v32 := uint64(isa.AbsF32(uint32(uint64(math.Float32bits(v24F)))))
 			// 51: lg2.approx.f32
 			v33 := uint64(isa.Lg2ApproxF32(uint32(v32)))
 			// 52: st.global.f32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v33))
 			// 53: ex2.approx.f32
-			v34 := uint64(isa.Ex2ApproxF32(uint32(v24)))
+			v34 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v24F)))))
 			// 54: st.global.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v34))
 			// 55: rsqrt.approx.f32
@@ -619,7 +626,7 @@ func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 56: st.global.f32
 			runtime.Store32(fa6, uint64(l)<<2, uint64(v35))
 			// 57: div.approx.f32
-			v36 := uint64(isa.DivApproxF32(uint32(v24), uint32(v26)))
+			v36 := uint64(isa.DivApproxF32(uint32(uint64(math.Float32bits(v24F))), uint32(uint64(math.Float32bits(v26F)))))
 			// 58: st.global.f32
 			runtime.Store32(fa7, uint64(l)<<2, uint64(v36))
 		}
@@ -946,12 +953,18 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u5) + uint64(v13))
 			_ = v14
 			// 40: ld.global.f32
-			v15 := runtime.Load32(fa0, uint64(l)<<2)
+			v15F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v15 := uint64(math.Float32bits(v15F))
+			_ = v15F
+			_ = v15
 			// 41: add.s64
 			v16 := uint64(uint64(u3) + uint64(v13))
 			_ = v16
 			// 42: ld.global.f32
-			v17 := runtime.Load32(fa1, uint64(l)<<2)
+			v17F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v17 := uint64(math.Float32bits(v17F))
+			_ = v17F
+			_ = v17
 			// 43: mul.lo.s32
 			v18 := uint64(uint32(r4[l]) * uint32(k1))
 			// 44: mul.wide.s32
@@ -960,21 +973,21 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(u6) + uint64(v19))
 			_ = v20
 			// 46: sin.approx.f32
-			v21 := uint64(isa.SinApproxF32(uint32(v15)))
+			v21 := uint64(isa.SinApproxF32(uint32(uint64(math.Float32bits(v15F)))))
 			// 47: st.global.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v21))
 			// 48: cos.approx.f32
-			v22 := uint64(isa.CosApproxF32(uint32(v15)))
+			v22 := uint64(isa.CosApproxF32(uint32(uint64(math.Float32bits(v15F)))))
 			// 49: st.global.f32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(v22))
 			// 50: abs.f32
-			v23 := uint64(isa.AbsF32(uint32(v15)))
+			v23 := uint64(isa.AbsF32(uint32(uint64(math.Float32bits(v15F)))))
 			// 51: lg2.approx.f32
 			v24 := uint64(isa.Lg2ApproxF32(uint32(v23)))
 			// 52: st.global.f32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v24))
 			// 53: ex2.approx.f32
-			v25 := uint64(isa.Ex2ApproxF32(uint32(v15)))
+			v25 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v15F)))))
 			// 54: st.global.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v25))
 			// 55: rsqrt.approx.f32
@@ -982,7 +995,7 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 56: st.global.f32
 			runtime.Store32(fa6, uint64(l)<<2, uint64(v26))
 			// 57: div.approx.f32
-			v27 := uint64(isa.DivApproxF32(uint32(v15), uint32(v17)))
+			v27 := uint64(isa.DivApproxF32(uint32(uint64(math.Float32bits(v15F))), uint32(uint64(math.Float32bits(v17F)))))
 			// 58: st.global.f32
 			runtime.Store32(fa7, uint64(l)<<2, uint64(v27))
 		}

@@ -843,9 +843,12 @@ func bf16OpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v44 := uint64(uint64(u6) + uint64(v43))
 			_ = v44
 			// 61: ld.global.f32
-			v45 := runtime.Load32(fa3, uint64(l)<<2)
+			v45F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v45 := uint64(math.Float32bits(v45F))
+			_ = v45F
+			_ = v45
 			// 62: cvt.rn.bf16.f32
-			v46s := v45
+			v46s := uint64(math.Float32bits(v45F))
 			v46 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v46s)))), isa.RN))
 			// 63: cvt.f32.bf16
 			v47s := v36
@@ -1399,9 +1402,12 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v35 := uint64(uint64(u3) + uint64(v34))
 			_ = v35
 			// 61: ld.global.f32
-			v36 := runtime.Load32(fa3, uint64(l)<<2)
+			v36F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v36 := uint64(math.Float32bits(v36F))
+			_ = v36F
+			_ = v36
 			// 62: cvt.rn.bf16.f32
-			v37s := v36
+			v37s := uint64(math.Float32bits(v36F))
 			v37 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v37s)))), isa.RN))
 			// 63: cvt.f32.bf16
 			v38s := v27

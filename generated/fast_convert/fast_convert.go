@@ -884,7 +884,10 @@ func toIntTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(u6) + uint64(v19))
 			_ = v20
 			// 37: ld.global.f32
-			v21 := runtime.Load32(fa0, uint64(l)<<2)
+			v21F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v21 := uint64(math.Float32bits(v21F))
+			_ = v21F
+			_ = v21
 			// 38: mul.lo.s32
 			v22 := uint64(uint32(v17) * uint32(k1))
 			// 39: mul.wide.s32
@@ -893,25 +896,25 @@ func toIntTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u7) + uint64(v23))
 			_ = v24
 			// 41: cvt.rzi.s32.f32
-			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RZ, 32, true)
+			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v21F))))), isa.RZ, 32, true)
 			// 42: st.global.u32
 			runtime.Store32(fa1, uint64(l)<<2, uint64(v25))
 			// 43: cvt.rni.s32.f32
-			v26 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RN, 32, true)
+			v26 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v21F))))), isa.RN, 32, true)
 			// 44: st.global.u32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v26))
 			// 45: cvt.rmi.s32.f32
-			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RM, 32, true)
+			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v21F))))), isa.RM, 32, true)
 			// 46: st.global.u32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(v27))
 			// 47: cvt.rpi.f32.f32
-			v28 := isa.CvtFloat(v21, 32, 32, isa.RP, true, false, false)
+			v28 := isa.CvtFloat(uint64(math.Float32bits(v21F)), 32, 32, isa.RP, true, false, false)
 			// 48: cvt.rzi.s32.f32
 			v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v28))), isa.RZ, 32, true)
 			// 49: st.global.u32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v29))
 			// 50: abs.f32
-			v30 := uint64(isa.AbsF32(uint32(v21)))
+			v30 := uint64(isa.AbsF32(uint32(uint64(math.Float32bits(v21F)))))
 			// 51: cvt.rzi.u32.f32
 			v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(v30))), isa.RZ, 32, false)
 			// 52: st.global.u32
@@ -1169,7 +1172,10 @@ func toIntBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v11 := uint64(uint64(u3) + uint64(v10))
 			_ = v11
 			// 37: ld.global.f32
-			v12 := runtime.Load32(fa0, uint64(l)<<2)
+			v12F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v12 := uint64(math.Float32bits(v12F))
+			_ = v12F
+			_ = v12
 			// 38: mul.lo.s32
 			v13 := uint64(uint32(r4[l]) * uint32(k1))
 			// 39: mul.wide.s32
@@ -1178,25 +1184,25 @@ func toIntBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint64(u4) + uint64(v14))
 			_ = v15
 			// 41: cvt.rzi.s32.f32
-			v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RZ, 32, true)
+			v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v12F))))), isa.RZ, 32, true)
 			// 42: st.global.u32
 			runtime.Store32(fa1, uint64(l)<<2, uint64(v16))
 			// 43: cvt.rni.s32.f32
-			v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RN, 32, true)
+			v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v12F))))), isa.RN, 32, true)
 			// 44: st.global.u32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v17))
 			// 45: cvt.rmi.s32.f32
-			v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(v12))), isa.RM, 32, true)
+			v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v12F))))), isa.RM, 32, true)
 			// 46: st.global.u32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(v18))
 			// 47: cvt.rpi.f32.f32
-			v19 := isa.CvtFloat(v12, 32, 32, isa.RP, true, false, false)
+			v19 := isa.CvtFloat(uint64(math.Float32bits(v12F)), 32, 32, isa.RP, true, false, false)
 			// 48: cvt.rzi.s32.f32
 			v20 := isa.FloatToInt(float64(math.Float32frombits(uint32(v19))), isa.RZ, 32, true)
 			// 49: st.global.u32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v20))
 			// 50: abs.f32
-			v21 := uint64(isa.AbsF32(uint32(v12)))
+			v21 := uint64(isa.AbsF32(uint32(uint64(math.Float32bits(v12F)))))
 			// 51: cvt.rzi.u32.f32
 			v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RZ, 32, false)
 			// 52: st.global.u32

@@ -987,12 +987,15 @@ func blockReverseBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v9 := uint64(uint64(r12[l]) + uint64(v8))
 			_ = v9
 			// 42: ld.shared.f32
-			v10 := runtime.Load32(fa0, uint64(l)<<2)
+			v10F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v10 := uint64(math.Float32bits(v10F))
+			_ = v10F
+			_ = v10
 			// 43: add.s64
 			v11 := uint64(uint64(r3[l]) + uint64(r8[l]))
 			_ = v11
 			// 44: st.global.f32
-			runtime.Store32(fa1, uint64(l)<<2, uint64(v10))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(uint64(math.Float32bits(v10F))))
 		}
 	}
 	return true
@@ -1433,7 +1436,9 @@ func stencil3Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(u3) + uint64(v16))
 			r9[l] = v17
 			// 75: ld.global.f32
-			v18 := runtime.Load32(fa0, uint64(l)<<2)
+			v18F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v18 := uint64(math.Float32bits(v18F))
+			_ = v18F
 			r10[l] = v18
 		}
 	}
@@ -1986,7 +1991,9 @@ func stencil3Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 75: ld.global.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
 			r10[l] = v1
 		}
 	}
@@ -2178,7 +2185,9 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v4 := uint64(uint64(r2[l]) + uint64(v3))
 			_ = v4
 			// 93: ld.global.f32
-			v5 := runtime.Load32(fa0, uint64(l)<<2)
+			v5F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v5 := uint64(math.Float32bits(v5F))
+			_ = v5F
 			r15[l] = v5
 		}
 	}
@@ -2355,7 +2364,9 @@ func stencil3Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 106: ld.global.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
 			r20[l] = v1
 		}
 	}
@@ -2523,11 +2534,17 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v9F_s [32]float32
 			for l := range 32 {
 				// 116: ld.shared.f32
-				v5 := runtime.Load32(fa0, uint64(l)<<2)
+				v5F := runtime.LoadF32(fa0, uint64(l)<<2)
+				v5 := uint64(math.Float32bits(v5F))
+				_ = v5F
+				_ = v5
 				// 117: ld.shared.f32
-				v6 := runtime.Load32(fa1, uint64(l)<<2)
+				v6F := runtime.LoadF32(fa1, uint64(l)<<2)
+				v6 := uint64(math.Float32bits(v6F))
+				_ = v6F
+				_ = v6
 				// 118: add.f32
-				v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) + math.Float32frombits(uint32(v6)))
+				v7F := isa.CanonF32(v5F + v6F)
 				v7 := uint64(math.Float32bits(v7F))
 				_ = v7F
 				_ = v7
@@ -2536,9 +2553,12 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v7F := v7F_s[l]
 				// 119: ld.shared.f32
-				v8 := runtime.Load32(fa2, uint64(l)<<2)
+				v8F := runtime.LoadF32(fa2, uint64(l)<<2)
+				v8 := uint64(math.Float32bits(v8F))
+				_ = v8F
+				_ = v8
 				// 120: add.f32
-				v9F := isa.CanonF32(v7F + math.Float32frombits(uint32(v8)))
+				v9F := isa.CanonF32(v7F + v8F)
 				v9 := uint64(math.Float32bits(v9F))
 				_ = v9F
 				_ = v9

@@ -6,6 +6,7 @@ package fast_fminmax
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -494,14 +495,20 @@ func minmaxNanTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u8) + uint64(v22))
 			_ = v23
 			// 40: ld.global.f32
-			v24 := runtime.Load32(fa0, uint64(l)<<2)
+			v24F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v24 := uint64(math.Float32bits(v24F))
+			_ = v24F
+			_ = v24
 			// 41: add.s64
 			v25 := uint64(uint64(u6) + uint64(v22))
 			_ = v25
 			// 42: ld.global.f32
-			v26 := runtime.Load32(fa1, uint64(l)<<2)
+			v26F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v26 := uint64(math.Float32bits(v26F))
+			_ = v26F
+			_ = v26
 			// 43: min.NaN.f32
-			v27 := uint64(isa.MinF32(uint32(v24), uint32(v26), true))
+			v27 := uint64(isa.MinF32(uint32(uint64(math.Float32bits(v24F))), uint32(uint64(math.Float32bits(v26F))), true))
 			// 44: shl.b32
 			v28 := uint64(uint32(v20) << uint32(k1))
 			// 45: mul.wide.s32
@@ -512,11 +519,17 @@ func minmaxNanTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 47: st.global.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v27))
 			// 48: ld.global.f32
-			v31 := runtime.Load32(fa3, uint64(l)<<2)
+			v31F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v31 := uint64(math.Float32bits(v31F))
+			_ = v31F
+			_ = v31
 			// 49: ld.global.f32
-			v32 := runtime.Load32(fa4, uint64(l)<<2)
+			v32F := runtime.LoadF32(fa4, uint64(l)<<2)
+			v32 := uint64(math.Float32bits(v32F))
+			_ = v32F
+			_ = v32
 			// 50: max.NaN.f32
-			v33 := uint64(isa.MaxF32(uint32(v31), uint32(v32), true))
+			v33 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v31F))), uint32(uint64(math.Float32bits(v32F))), true))
 			// 51: st.global.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v33))
 		}
@@ -775,14 +788,20 @@ func minmaxNanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u5) + uint64(v13))
 			_ = v14
 			// 40: ld.global.f32
-			v15 := runtime.Load32(fa0, uint64(l)<<2)
+			v15F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v15 := uint64(math.Float32bits(v15F))
+			_ = v15F
+			_ = v15
 			// 41: add.s64
 			v16 := uint64(uint64(u3) + uint64(v13))
 			_ = v16
 			// 42: ld.global.f32
-			v17 := runtime.Load32(fa1, uint64(l)<<2)
+			v17F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v17 := uint64(math.Float32bits(v17F))
+			_ = v17F
+			_ = v17
 			// 43: min.NaN.f32
-			v18 := uint64(isa.MinF32(uint32(v15), uint32(v17), true))
+			v18 := uint64(isa.MinF32(uint32(uint64(math.Float32bits(v15F))), uint32(uint64(math.Float32bits(v17F))), true))
 			// 44: shl.b32
 			v19 := uint64(uint32(r4[l]) << uint32(k1))
 			// 45: mul.wide.s32
@@ -793,11 +812,17 @@ func minmaxNanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 47: st.global.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v18))
 			// 48: ld.global.f32
-			v22 := runtime.Load32(fa3, uint64(l)<<2)
+			v22F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v22 := uint64(math.Float32bits(v22F))
+			_ = v22F
+			_ = v22
 			// 49: ld.global.f32
-			v23 := runtime.Load32(fa4, uint64(l)<<2)
+			v23F := runtime.LoadF32(fa4, uint64(l)<<2)
+			v23 := uint64(math.Float32bits(v23F))
+			_ = v23F
+			_ = v23
 			// 50: max.NaN.f32
-			v24 := uint64(isa.MaxF32(uint32(v22), uint32(v23), true))
+			v24 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v22F))), uint32(uint64(math.Float32bits(v23F))), true))
 			// 51: st.global.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v24))
 		}

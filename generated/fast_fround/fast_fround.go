@@ -2171,17 +2171,26 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v26 := uint64(uint64(u10) + uint64(v25))
 			_ = v26
 			// 43: ld.global.f32
-			v27 := runtime.Load32(fa0, uint64(l)<<2)
+			v27F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v27 := uint64(math.Float32bits(v27F))
+			_ = v27F
+			_ = v27
 			// 44: add.s64
 			v28 := uint64(uint64(u9) + uint64(v25))
 			_ = v28
 			// 45: ld.global.f32
-			v29 := runtime.Load32(fa1, uint64(l)<<2)
+			v29F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v29 := uint64(math.Float32bits(v29F))
+			_ = v29F
+			_ = v29
 			// 46: add.s64
 			v30 := uint64(uint64(u6) + uint64(v25))
 			_ = v30
 			// 47: ld.global.f32
-			v31 := runtime.Load32(fa2, uint64(l)<<2)
+			v31F := runtime.LoadF32(fa2, uint64(l)<<2)
+			v31 := uint64(math.Float32bits(v31F))
+			_ = v31F
+			_ = v31
 			// 48: mul.lo.s32
 			v32 := uint64(uint32(v23) * uint32(k1))
 			// 49: mul.wide.s32
@@ -2190,53 +2199,53 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v34 := uint64(uint64(u11) + uint64(v33))
 			_ = v34
 			// 51: add.rn.f32
-			v35F := isa.CanonF32(math.Float32frombits(uint32(v27)) + math.Float32frombits(uint32(v29)))
+			v35F := isa.CanonF32(v27F + v29F)
 			v35 := uint64(math.Float32bits(v35F))
 			_ = v35F
 			_ = v35
 			// 52: st.global.f32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v35F))))
 			// 53: add.rz.f32
-			v36 := uint64(isa.AddF32(uint32(v27), uint32(v29), isa.RZ))
+			v36 := uint64(isa.AddF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), isa.RZ))
 			// 54: st.global.f32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v36))
 			// 55: add.rp.f32
-			v37 := uint64(isa.AddF32(uint32(v27), uint32(v29), isa.RP))
+			v37 := uint64(isa.AddF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), isa.RP))
 			// 56: st.global.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v37))
 			// 57: add.rm.f32
-			v38 := uint64(isa.AddF32(uint32(v27), uint32(v29), isa.RM))
+			v38 := uint64(isa.AddF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), isa.RM))
 			// 58: st.global.f32
 			runtime.Store32(fa6, uint64(l)<<2, uint64(v38))
 			// 59: mul.rn.f32
-			v39F := isa.CanonF32(math.Float32frombits(uint32(v27)) * math.Float32frombits(uint32(v29)))
+			v39F := isa.CanonF32(v27F * v29F)
 			v39 := uint64(math.Float32bits(v39F))
 			_ = v39F
 			_ = v39
 			// 60: st.global.f32
 			runtime.Store32(fa7, uint64(l)<<2, uint64(uint64(math.Float32bits(v39F))))
 			// 61: mul.rz.f32
-			v40 := uint64(isa.MulF32(uint32(v27), uint32(v29), isa.RZ))
+			v40 := uint64(isa.MulF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), isa.RZ))
 			// 62: st.global.f32
 			runtime.Store32(fa8, uint64(l)<<2, uint64(v40))
 			// 63: mul.rp.f32
-			v41 := uint64(isa.MulF32(uint32(v27), uint32(v29), isa.RP))
+			v41 := uint64(isa.MulF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), isa.RP))
 			// 64: st.global.f32
 			runtime.Store32(fa9, uint64(l)<<2, uint64(v41))
 			// 65: mul.rm.f32
-			v42 := uint64(isa.MulF32(uint32(v27), uint32(v29), isa.RM))
+			v42 := uint64(isa.MulF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), isa.RM))
 			// 66: st.global.f32
 			runtime.Store32(fa10, uint64(l)<<2, uint64(v42))
 			// 67: fma.rn.f32
 			var v43 uint64
 			var v43F float32
-			v43p, v43z := float64(math.Float32frombits(uint32(v27)))*float64(math.Float32frombits(uint32(v29))), float64(math.Float32frombits(uint32(v31)))
+			v43p, v43z := float64(v27F)*float64(v29F), float64(v31F)
 			if v43f := v43p + v43z; isa.FmaF32Rounded(v43p, v43z, v43f, math.Float32bits(float32(v43f))) {
 				v43F = float32(v43f)
 				v43 = uint64(math.Float32bits(v43F))
 			} else {
 				{
-					v43 = uint64(isa.FmaF32RN(uint32(v27), uint32(v29), uint32(v31)))
+					v43 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), uint32(uint64(math.Float32bits(v31F)))))
 					v43F = math.Float32frombits(uint32(v43))
 				}
 			}
@@ -2245,63 +2254,63 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 68: st.global.f32
 			runtime.Store32(fa11, uint64(l)<<2, uint64(uint64(math.Float32bits(v43F))))
 			// 69: fma.rz.f32
-			v44 := uint64(isa.FmaF32(uint32(v27), uint32(v29), uint32(v31), isa.RZ))
+			v44 := uint64(isa.FmaF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), uint32(uint64(math.Float32bits(v31F))), isa.RZ))
 			// 70: st.global.f32
 			runtime.Store32(fa12, uint64(l)<<2, uint64(v44))
 			// 71: fma.rp.f32
-			v45 := uint64(isa.FmaF32(uint32(v27), uint32(v29), uint32(v31), isa.RP))
+			v45 := uint64(isa.FmaF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), uint32(uint64(math.Float32bits(v31F))), isa.RP))
 			// 72: st.global.f32
 			runtime.Store32(fa13, uint64(l)<<2, uint64(v45))
 			// 73: fma.rm.f32
-			v46 := uint64(isa.FmaF32(uint32(v27), uint32(v29), uint32(v31), isa.RM))
+			v46 := uint64(isa.FmaF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), uint32(uint64(math.Float32bits(v31F))), isa.RM))
 			// 74: st.global.f32
 			runtime.Store32(fa14, uint64(l)<<2, uint64(v46))
 			// 75: div.rn.f32
-			v47 := uint64(isa.DivF32(uint32(v27), uint32(v29), isa.RN))
+			v47 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), isa.RN))
 			// 76: st.global.f32
 			runtime.Store32(fa15, uint64(l)<<2, uint64(v47))
 			// 77: div.rz.f32
-			v48 := uint64(isa.DivF32(uint32(v27), uint32(v29), isa.RZ))
+			v48 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), isa.RZ))
 			// 78: st.global.f32
 			runtime.Store32(fa16, uint64(l)<<2, uint64(v48))
 			// 79: div.rp.f32
-			v49 := uint64(isa.DivF32(uint32(v27), uint32(v29), isa.RP))
+			v49 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), isa.RP))
 			// 80: st.global.f32
 			runtime.Store32(fa17, uint64(l)<<2, uint64(v49))
 			// 81: div.rm.f32
-			v50 := uint64(isa.DivF32(uint32(v27), uint32(v29), isa.RM))
+			v50 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v27F))), uint32(uint64(math.Float32bits(v29F))), isa.RM))
 			// 82: st.global.f32
 			runtime.Store32(fa18, uint64(l)<<2, uint64(v50))
 			// 83: rcp.rn.f32
-			v51 := uint64(isa.RcpF32(uint32(v27), isa.RN))
+			v51 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v27F))), isa.RN))
 			// 84: st.global.f32
 			runtime.Store32(fa19, uint64(l)<<2, uint64(v51))
 			// 85: rcp.rz.f32
-			v52 := uint64(isa.RcpF32(uint32(v27), isa.RZ))
+			v52 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v27F))), isa.RZ))
 			// 86: st.global.f32
 			runtime.Store32(fa20, uint64(l)<<2, uint64(v52))
 			// 87: rcp.rp.f32
-			v53 := uint64(isa.RcpF32(uint32(v27), isa.RP))
+			v53 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v27F))), isa.RP))
 			// 88: st.global.f32
 			runtime.Store32(fa21, uint64(l)<<2, uint64(v53))
 			// 89: rcp.rm.f32
-			v54 := uint64(isa.RcpF32(uint32(v27), isa.RM))
+			v54 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v27F))), isa.RM))
 			// 90: st.global.f32
 			runtime.Store32(fa22, uint64(l)<<2, uint64(v54))
 			// 91: sqrt.rn.f32
-			v55 := uint64(isa.SqrtF32(uint32(v27), isa.RN))
+			v55 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v27F))), isa.RN))
 			// 92: st.global.f32
 			runtime.Store32(fa23, uint64(l)<<2, uint64(v55))
 			// 93: sqrt.rz.f32
-			v56 := uint64(isa.SqrtF32(uint32(v27), isa.RZ))
+			v56 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v27F))), isa.RZ))
 			// 94: st.global.f32
 			runtime.Store32(fa24, uint64(l)<<2, uint64(v56))
 			// 95: sqrt.rp.f32
-			v57 := uint64(isa.SqrtF32(uint32(v27), isa.RP))
+			v57 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v27F))), isa.RP))
 			// 96: st.global.f32
 			runtime.Store32(fa25, uint64(l)<<2, uint64(v57))
 			// 97: sqrt.rm.f32
-			v58 := uint64(isa.SqrtF32(uint32(v27), isa.RM))
+			v58 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v27F))), isa.RM))
 			// 98: st.global.f32
 			runtime.Store32(fa26, uint64(l)<<2, uint64(v58))
 		}
@@ -3745,17 +3754,26 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(u7) + uint64(v16))
 			_ = v17
 			// 43: ld.global.f32
-			v18 := runtime.Load32(fa0, uint64(l)<<2)
+			v18F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v18 := uint64(math.Float32bits(v18F))
+			_ = v18F
+			_ = v18
 			// 44: add.s64
 			v19 := uint64(uint64(u6) + uint64(v16))
 			_ = v19
 			// 45: ld.global.f32
-			v20 := runtime.Load32(fa1, uint64(l)<<2)
+			v20F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v20 := uint64(math.Float32bits(v20F))
+			_ = v20F
+			_ = v20
 			// 46: add.s64
 			v21 := uint64(uint64(u3) + uint64(v16))
 			_ = v21
 			// 47: ld.global.f32
-			v22 := runtime.Load32(fa2, uint64(l)<<2)
+			v22F := runtime.LoadF32(fa2, uint64(l)<<2)
+			v22 := uint64(math.Float32bits(v22F))
+			_ = v22F
+			_ = v22
 			// 48: mul.lo.s32
 			v23 := uint64(uint32(r4[l]) * uint32(k1))
 			// 49: mul.wide.s32
@@ -3764,53 +3782,53 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v25 := uint64(uint64(u8) + uint64(v24))
 			_ = v25
 			// 51: add.rn.f32
-			v26F := isa.CanonF32(math.Float32frombits(uint32(v18)) + math.Float32frombits(uint32(v20)))
+			v26F := isa.CanonF32(v18F + v20F)
 			v26 := uint64(math.Float32bits(v26F))
 			_ = v26F
 			_ = v26
 			// 52: st.global.f32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v26F))))
 			// 53: add.rz.f32
-			v27 := uint64(isa.AddF32(uint32(v18), uint32(v20), isa.RZ))
+			v27 := uint64(isa.AddF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), isa.RZ))
 			// 54: st.global.f32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v27))
 			// 55: add.rp.f32
-			v28 := uint64(isa.AddF32(uint32(v18), uint32(v20), isa.RP))
+			v28 := uint64(isa.AddF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), isa.RP))
 			// 56: st.global.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v28))
 			// 57: add.rm.f32
-			v29 := uint64(isa.AddF32(uint32(v18), uint32(v20), isa.RM))
+			v29 := uint64(isa.AddF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), isa.RM))
 			// 58: st.global.f32
 			runtime.Store32(fa6, uint64(l)<<2, uint64(v29))
 			// 59: mul.rn.f32
-			v30F := isa.CanonF32(math.Float32frombits(uint32(v18)) * math.Float32frombits(uint32(v20)))
+			v30F := isa.CanonF32(v18F * v20F)
 			v30 := uint64(math.Float32bits(v30F))
 			_ = v30F
 			_ = v30
 			// 60: st.global.f32
 			runtime.Store32(fa7, uint64(l)<<2, uint64(uint64(math.Float32bits(v30F))))
 			// 61: mul.rz.f32
-			v31 := uint64(isa.MulF32(uint32(v18), uint32(v20), isa.RZ))
+			v31 := uint64(isa.MulF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), isa.RZ))
 			// 62: st.global.f32
 			runtime.Store32(fa8, uint64(l)<<2, uint64(v31))
 			// 63: mul.rp.f32
-			v32 := uint64(isa.MulF32(uint32(v18), uint32(v20), isa.RP))
+			v32 := uint64(isa.MulF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), isa.RP))
 			// 64: st.global.f32
 			runtime.Store32(fa9, uint64(l)<<2, uint64(v32))
 			// 65: mul.rm.f32
-			v33 := uint64(isa.MulF32(uint32(v18), uint32(v20), isa.RM))
+			v33 := uint64(isa.MulF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), isa.RM))
 			// 66: st.global.f32
 			runtime.Store32(fa10, uint64(l)<<2, uint64(v33))
 			// 67: fma.rn.f32
 			var v34 uint64
 			var v34F float32
-			v34p, v34z := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v20))), float64(math.Float32frombits(uint32(v22)))
+			v34p, v34z := float64(v18F)*float64(v20F), float64(v22F)
 			if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f, math.Float32bits(float32(v34f))) {
 				v34F = float32(v34f)
 				v34 = uint64(math.Float32bits(v34F))
 			} else {
 				{
-					v34 = uint64(isa.FmaF32RN(uint32(v18), uint32(v20), uint32(v22)))
+					v34 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), uint32(uint64(math.Float32bits(v22F)))))
 					v34F = math.Float32frombits(uint32(v34))
 				}
 			}
@@ -3819,63 +3837,63 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 68: st.global.f32
 			runtime.Store32(fa11, uint64(l)<<2, uint64(uint64(math.Float32bits(v34F))))
 			// 69: fma.rz.f32
-			v35 := uint64(isa.FmaF32(uint32(v18), uint32(v20), uint32(v22), isa.RZ))
+			v35 := uint64(isa.FmaF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), uint32(uint64(math.Float32bits(v22F))), isa.RZ))
 			// 70: st.global.f32
 			runtime.Store32(fa12, uint64(l)<<2, uint64(v35))
 			// 71: fma.rp.f32
-			v36 := uint64(isa.FmaF32(uint32(v18), uint32(v20), uint32(v22), isa.RP))
+			v36 := uint64(isa.FmaF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), uint32(uint64(math.Float32bits(v22F))), isa.RP))
 			// 72: st.global.f32
 			runtime.Store32(fa13, uint64(l)<<2, uint64(v36))
 			// 73: fma.rm.f32
-			v37 := uint64(isa.FmaF32(uint32(v18), uint32(v20), uint32(v22), isa.RM))
+			v37 := uint64(isa.FmaF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), uint32(uint64(math.Float32bits(v22F))), isa.RM))
 			// 74: st.global.f32
 			runtime.Store32(fa14, uint64(l)<<2, uint64(v37))
 			// 75: div.rn.f32
-			v38 := uint64(isa.DivF32(uint32(v18), uint32(v20), isa.RN))
+			v38 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), isa.RN))
 			// 76: st.global.f32
 			runtime.Store32(fa15, uint64(l)<<2, uint64(v38))
 			// 77: div.rz.f32
-			v39 := uint64(isa.DivF32(uint32(v18), uint32(v20), isa.RZ))
+			v39 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), isa.RZ))
 			// 78: st.global.f32
 			runtime.Store32(fa16, uint64(l)<<2, uint64(v39))
 			// 79: div.rp.f32
-			v40 := uint64(isa.DivF32(uint32(v18), uint32(v20), isa.RP))
+			v40 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), isa.RP))
 			// 80: st.global.f32
 			runtime.Store32(fa17, uint64(l)<<2, uint64(v40))
 			// 81: div.rm.f32
-			v41 := uint64(isa.DivF32(uint32(v18), uint32(v20), isa.RM))
+			v41 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v20F))), isa.RM))
 			// 82: st.global.f32
 			runtime.Store32(fa18, uint64(l)<<2, uint64(v41))
 			// 83: rcp.rn.f32
-			v42 := uint64(isa.RcpF32(uint32(v18), isa.RN))
+			v42 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v18F))), isa.RN))
 			// 84: st.global.f32
 			runtime.Store32(fa19, uint64(l)<<2, uint64(v42))
 			// 85: rcp.rz.f32
-			v43 := uint64(isa.RcpF32(uint32(v18), isa.RZ))
+			v43 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v18F))), isa.RZ))
 			// 86: st.global.f32
 			runtime.Store32(fa20, uint64(l)<<2, uint64(v43))
 			// 87: rcp.rp.f32
-			v44 := uint64(isa.RcpF32(uint32(v18), isa.RP))
+			v44 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v18F))), isa.RP))
 			// 88: st.global.f32
 			runtime.Store32(fa21, uint64(l)<<2, uint64(v44))
 			// 89: rcp.rm.f32
-			v45 := uint64(isa.RcpF32(uint32(v18), isa.RM))
+			v45 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v18F))), isa.RM))
 			// 90: st.global.f32
 			runtime.Store32(fa22, uint64(l)<<2, uint64(v45))
 			// 91: sqrt.rn.f32
-			v46 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
+			v46 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v18F))), isa.RN))
 			// 92: st.global.f32
 			runtime.Store32(fa23, uint64(l)<<2, uint64(v46))
 			// 93: sqrt.rz.f32
-			v47 := uint64(isa.SqrtF32(uint32(v18), isa.RZ))
+			v47 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v18F))), isa.RZ))
 			// 94: st.global.f32
 			runtime.Store32(fa24, uint64(l)<<2, uint64(v47))
 			// 95: sqrt.rp.f32
-			v48 := uint64(isa.SqrtF32(uint32(v18), isa.RP))
+			v48 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v18F))), isa.RP))
 			// 96: st.global.f32
 			runtime.Store32(fa25, uint64(l)<<2, uint64(v48))
 			// 97: sqrt.rm.f32
-			v49 := uint64(isa.SqrtF32(uint32(v18), isa.RM))
+			v49 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v18F))), isa.RM))
 			// 98: st.global.f32
 			runtime.Store32(fa26, uint64(l)<<2, uint64(v49))
 		}

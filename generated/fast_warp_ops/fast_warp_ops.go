@@ -6,6 +6,7 @@ package fast_warp_ops
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -2210,7 +2211,9 @@ func warpAllreduceMaxBlock0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v16 := uint64(uint64(u3) + uint64(v15))
 			_ = v16
 			// 78: ld.global.f32
-			v17 := runtime.Load32(fa0, uint64(l)<<2)
+			v17F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v17 := uint64(math.Float32bits(v17F))
+			_ = v17F
 			r10[l] = v17
 		}
 	}

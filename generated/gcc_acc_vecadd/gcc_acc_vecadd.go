@@ -3033,11 +3033,17 @@ func vaddOmpFn0Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r3[l]) + uint64(r8[l]))
 			_ = v6
 			// 118: ld.f32
-			v7 := runtime.Load32(fa0, uint64(l)<<2)
+			v7F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v7 := uint64(math.Float32bits(v7F))
+			_ = v7F
+			_ = v7
 			// 119: ld.f32
-			v8 := runtime.Load32(fa1, uint64(l)<<2)
+			v8F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v8 := uint64(math.Float32bits(v8F))
+			_ = v8F
+			_ = v8
 			// 120: add.f32
-			v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) + math.Float32frombits(uint32(v8)))
+			v9F := isa.CanonF32(v7F + v8F)
 			v9 := uint64(math.Float32bits(v9F))
 			_ = v9F
 			_ = v9
@@ -4450,17 +4456,20 @@ func scaleRowsOmpFn0Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p2n := uint32(0)
 		for l := range 32 {
 			// 277: ld.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 278: fma.rn.f32
 			var v2 uint64
 			var v2F float32
-			v2p, v2z := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))
+			v2p, v2z := float64(math.Float32frombits(uint32(r2[l])))*float64(v1F), float64(math.Float32frombits(uint32(r6[l])))
 			if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
 				v2F = float32(v2f)
 				v2 = uint64(math.Float32bits(v2F))
 			} else {
 				{
-					v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v1), uint32(r6[l])))
+					v2 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(uint64(math.Float32bits(v1F))), uint32(r6[l])))
 					v2F = math.Float32frombits(uint32(v2))
 				}
 			}

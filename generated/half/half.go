@@ -1195,9 +1195,12 @@ func halfOpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v48 := uint64(uint64(u6) + uint64(v47))
 			_ = v48
 			// 65: ld.global.f32
-			v49 := runtime.Load32(fa3, uint64(l)<<2)
+			v49F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v49 := uint64(math.Float32bits(v49F))
+			_ = v49F
+			_ = v49
 			// 66: cvt.rn.f16.f32
-			v50s := v49
+			v50s := uint64(math.Float32bits(v49F))
 			v50 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v50s)))), isa.RN))
 			// 67: mul.lo.s32
 			v51 := uint64(uint32(v30) * uint32(k2))
@@ -1893,9 +1896,12 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v39 := uint64(uint64(u3) + uint64(v38))
 			_ = v39
 			// 65: ld.global.f32
-			v40 := runtime.Load32(fa3, uint64(l)<<2)
+			v40F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v40 := uint64(math.Float32bits(v40F))
+			_ = v40F
+			_ = v40
 			// 66: cvt.rn.f16.f32
-			v41s := v40
+			v41s := uint64(math.Float32bits(v40F))
 			v41 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v41s)))), isa.RN))
 			// 67: mul.lo.s32
 			v42 := uint64(uint32(r4[l]) * uint32(k2))
@@ -3037,14 +3043,20 @@ func packHalf2Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u8) + uint64(v22))
 			_ = v23
 			// 116: ld.global.f32
-			v24 := runtime.Load32(fa0, uint64(l)<<2)
+			v24F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v24 := uint64(math.Float32bits(v24F))
+			_ = v24F
+			_ = v24
 			// 117: add.s64
 			v25 := uint64(uint64(u6) + uint64(v22))
 			_ = v25
 			// 118: ld.global.f32
-			v26 := runtime.Load32(fa1, uint64(l)<<2)
+			v26F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v26 := uint64(math.Float32bits(v26F))
+			_ = v26F
+			_ = v26
 			// 119: cvt.rn.f16x2.f32
-			v27 := uint64(isa.NarrowF32(uint32(v26), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v24), false, isa.RN, false, false))
+			v27 := uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v26F))), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v24F))), false, isa.RN, false, false))
 			// 120: shl.b32
 			v28 := uint64(uint32(v20) << uint32(k1))
 			// 121: mul.wide.s32
@@ -3055,7 +3067,7 @@ func packHalf2Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 123: st.global.b32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v27))
 			// 124: cvt.rn.bf16x2.f32
-			v31 := uint64(isa.NarrowF32(uint32(v26), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v24), true, isa.RN, false, false))
+			v31 := uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v26F))), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v24F))), true, isa.RN, false, false))
 			// 125: st.global.b32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(v31))
 		}
@@ -3288,14 +3300,20 @@ func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u5) + uint64(v13))
 			_ = v14
 			// 116: ld.global.f32
-			v15 := runtime.Load32(fa0, uint64(l)<<2)
+			v15F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v15 := uint64(math.Float32bits(v15F))
+			_ = v15F
+			_ = v15
 			// 117: add.s64
 			v16 := uint64(uint64(u3) + uint64(v13))
 			_ = v16
 			// 118: ld.global.f32
-			v17 := runtime.Load32(fa1, uint64(l)<<2)
+			v17F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v17 := uint64(math.Float32bits(v17F))
+			_ = v17F
+			_ = v17
 			// 119: cvt.rn.f16x2.f32
-			v18 := uint64(isa.NarrowF32(uint32(v17), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v15), false, isa.RN, false, false))
+			v18 := uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v17F))), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v15F))), false, isa.RN, false, false))
 			// 120: shl.b32
 			v19 := uint64(uint32(r4[l]) << uint32(k1))
 			// 121: mul.wide.s32
@@ -3306,7 +3324,7 @@ func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 123: st.global.b32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v18))
 			// 124: cvt.rn.bf16x2.f32
-			v22 := uint64(isa.NarrowF32(uint32(v17), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v15), true, isa.RN, false, false))
+			v22 := uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v17F))), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v15F))), true, isa.RN, false, false))
 			// 125: st.global.b32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(v22))
 		}

@@ -407,7 +407,7 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 		{
 			var c24_s [32]bool
 			var v16_s [32]uint64
-			var v21_s [32]uint64
+			var v21F_s [32]float32
 			var v23F_s [32]float32
 			var v27F_s [32]float32
 			var v30F_s [32]float32
@@ -426,16 +426,22 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v20 := uint64(uint64(u3) + uint64(v18))
 				_ = v20
 				// 33: ld.global.f32
-				v21 := runtime.Load32(fa0, uint64(l)<<2)
+				v21F := runtime.LoadF32(fa0, uint64(l)<<2)
+				v21 := uint64(math.Float32bits(v21F))
+				_ = v21F
+				_ = v21
 				// 34: ld.global.f32
-				v22 := runtime.Load32(fa1, uint64(l)<<2)
+				v22F := runtime.LoadF32(fa1, uint64(l)<<2)
+				v22 := uint64(math.Float32bits(v22F))
+				_ = v22F
+				_ = v22
 				// 35: mul.rn.f32
-				v23F := isa.CanonF32(math.Float32frombits(uint32(v21)) * math.Float32frombits(uint32(v22)))
+				v23F := isa.CanonF32(v21F * v22F)
 				v23 := uint64(math.Float32bits(v23F))
 				_ = v23F
 				_ = v23
 				v23F_s[l] = v23F
-				v21_s[l] = v21
+				v21F_s[l] = v21F
 				v16_s[l] = v16
 			}
 			{
@@ -452,13 +458,19 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					}
 					p0n |= c24b0 << l
 					// 37: ld.global.f32
-					v25 := runtime.Load32(fa2, uint64(l)<<2)
+					v25F := runtime.LoadF32(fa2, uint64(l)<<2)
+					v25 := uint64(math.Float32bits(v25F))
+					_ = v25F
+					_ = v25
 					// 38: ld.global.f32
-					v26 := runtime.Load32(fa3, uint64(l)<<2)
+					v26F := runtime.LoadF32(fa3, uint64(l)<<2)
+					v26 := uint64(math.Float32bits(v26F))
+					_ = v26F
+					_ = v26
 					// 39: fma.rn.f32
 					var v27 uint64
 					var v27F float32
-					v27p, v27z := float64(math.Float32frombits(uint32(v25)))*float64(math.Float32frombits(uint32(v26))), float64(v23F)
+					v27p, v27z := float64(v25F)*float64(v26F), float64(v23F)
 					if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
 						v27F = float32(v27f)
 						v27 = uint64(math.Float32bits(v27F))
@@ -486,19 +498,25 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					}
 					p0n |= c24b0 << l
 					// 37: ld.global.f32
-					v25 := runtime.Load32(fa2, uint64(l)<<2)
+					v25F := runtime.LoadF32(fa2, uint64(l)<<2)
+					v25 := uint64(math.Float32bits(v25F))
+					_ = v25F
+					_ = v25
 					// 38: ld.global.f32
-					v26 := runtime.Load32(fa3, uint64(l)<<2)
+					v26F := runtime.LoadF32(fa3, uint64(l)<<2)
+					v26 := uint64(math.Float32bits(v26F))
+					_ = v26F
+					_ = v26
 					// 39: fma.rn.f32
 					var v27 uint64
 					var v27F float32
-					v27p, v27z := float64(math.Float32frombits(uint32(v25)))*float64(math.Float32frombits(uint32(v26))), float64(v23F)
+					v27p, v27z := float64(v25F)*float64(v26F), float64(v23F)
 					if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
 						v27F = float32(v27f)
 						v27 = uint64(math.Float32bits(v27F))
 					} else {
 						{
-							v27 = uint64(isa.FmaF32RN(uint32(v25), uint32(v26), uint32(uint64(math.Float32bits(v23F)))))
+							v27 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v26F))), uint32(uint64(math.Float32bits(v23F)))))
 							v27F = math.Float32frombits(uint32(v27))
 						}
 					}
@@ -513,13 +531,19 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for l := range 32 {
 					v27F := v27F_s[l]
 					// 40: ld.global.f32
-					v28 := runtime.Load32(fa4, uint64(l)<<2)
+					v28F := runtime.LoadF32(fa4, uint64(l)<<2)
+					v28 := uint64(math.Float32bits(v28F))
+					_ = v28F
+					_ = v28
 					// 41: ld.global.f32
-					v29 := runtime.Load32(fa5, uint64(l)<<2)
+					v29F := runtime.LoadF32(fa5, uint64(l)<<2)
+					v29 := uint64(math.Float32bits(v29F))
+					_ = v29F
+					_ = v29
 					// 42: fma.rn.f32
 					var v30 uint64
 					var v30F float32
-					v30p, v30z := float64(math.Float32frombits(uint32(v28)))*float64(math.Float32frombits(uint32(v29))), float64(v27F)
+					v30p, v30z := float64(v28F)*float64(v29F), float64(v27F)
 					if v30f := v30p + v30z; isa.FmaF32Rounded(v30p, v30z, v30f, math.Float32bits(float32(v30f))) {
 						v30F = float32(v30f)
 						v30 = uint64(math.Float32bits(v30F))
@@ -537,19 +561,25 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					l := bits.TrailingZeros32(mm) & 31
 					v27F := v27F_s[l]
 					// 40: ld.global.f32
-					v28 := runtime.Load32(fa4, uint64(l)<<2)
+					v28F := runtime.LoadF32(fa4, uint64(l)<<2)
+					v28 := uint64(math.Float32bits(v28F))
+					_ = v28F
+					_ = v28
 					// 41: ld.global.f32
-					v29 := runtime.Load32(fa5, uint64(l)<<2)
+					v29F := runtime.LoadF32(fa5, uint64(l)<<2)
+					v29 := uint64(math.Float32bits(v29F))
+					_ = v29F
+					_ = v29
 					// 42: fma.rn.f32
 					var v30 uint64
 					var v30F float32
-					v30p, v30z := float64(math.Float32frombits(uint32(v28)))*float64(math.Float32frombits(uint32(v29))), float64(v27F)
+					v30p, v30z := float64(v28F)*float64(v29F), float64(v27F)
 					if v30f := v30p + v30z; isa.FmaF32Rounded(v30p, v30z, v30f, math.Float32bits(float32(v30f))) {
 						v30F = float32(v30f)
 						v30 = uint64(math.Float32bits(v30F))
 					} else {
 						{
-							v30 = uint64(isa.FmaF32RN(uint32(v28), uint32(v29), uint32(uint64(math.Float32bits(v27F)))))
+							v30 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v28F))), uint32(uint64(math.Float32bits(v29F))), uint32(uint64(math.Float32bits(v27F)))))
 							v30F = math.Float32frombits(uint32(v30))
 						}
 					}
@@ -563,13 +593,19 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for l := range 32 {
 					v30F := v30F_s[l]
 					// 43: ld.global.f32
-					v31 := runtime.Load32(fa6, uint64(l)<<2)
+					v31F := runtime.LoadF32(fa6, uint64(l)<<2)
+					v31 := uint64(math.Float32bits(v31F))
+					_ = v31F
+					_ = v31
 					// 44: ld.global.f32
-					v32 := runtime.Load32(fa7, uint64(l)<<2)
+					v32F := runtime.LoadF32(fa7, uint64(l)<<2)
+					v32 := uint64(math.Float32bits(v32F))
+					_ = v32F
+					_ = v32
 					// 45: fma.rn.f32
 					var v33 uint64
 					var v33F float32
-					v33p, v33z := float64(math.Float32frombits(uint32(v31)))*float64(math.Float32frombits(uint32(v32))), float64(v30F)
+					v33p, v33z := float64(v31F)*float64(v32F), float64(v30F)
 					if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f, math.Float32bits(float32(v33f))) {
 						v33F = float32(v33f)
 						v33 = uint64(math.Float32bits(v33F))
@@ -587,19 +623,25 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					l := bits.TrailingZeros32(mm) & 31
 					v30F := v30F_s[l]
 					// 43: ld.global.f32
-					v31 := runtime.Load32(fa6, uint64(l)<<2)
+					v31F := runtime.LoadF32(fa6, uint64(l)<<2)
+					v31 := uint64(math.Float32bits(v31F))
+					_ = v31F
+					_ = v31
 					// 44: ld.global.f32
-					v32 := runtime.Load32(fa7, uint64(l)<<2)
+					v32F := runtime.LoadF32(fa7, uint64(l)<<2)
+					v32 := uint64(math.Float32bits(v32F))
+					_ = v32F
+					_ = v32
 					// 45: fma.rn.f32
 					var v33 uint64
 					var v33F float32
-					v33p, v33z := float64(math.Float32frombits(uint32(v31)))*float64(math.Float32frombits(uint32(v32))), float64(v30F)
+					v33p, v33z := float64(v31F)*float64(v32F), float64(v30F)
 					if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f, math.Float32bits(float32(v33f))) {
 						v33F = float32(v33f)
 						v33 = uint64(math.Float32bits(v33F))
 					} else {
 						{
-							v33 = uint64(isa.FmaF32RN(uint32(v31), uint32(v32), uint32(uint64(math.Float32bits(v30F)))))
+							v33 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v31F))), uint32(uint64(math.Float32bits(v32F))), uint32(uint64(math.Float32bits(v30F)))))
 							v33F = math.Float32frombits(uint32(v33))
 						}
 					}
@@ -612,7 +654,7 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v23F := v23F_s[l]
 				v33F := v33F_s[l]
 				c24 := c24_s[l]
-				v21 := v21_s[l]
+				v21F := v21F_s[l]
 				v16 := v16_s[l]
 				// 46: add.rn.f32
 				v34F := isa.CanonF32(v33F + v23F)
@@ -625,7 +667,7 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					v35 = uint64(uint64(math.Float32bits(v34F)))
 				}
 				// 48: sub.rn.f32
-				v36F := isa.CanonF32(math.Float32frombits(uint32(v35)) - math.Float32frombits(uint32(v21)))
+				v36F := isa.CanonF32(math.Float32frombits(uint32(v35)) - v21F)
 				v36 := uint64(math.Float32bits(v36F))
 				_ = v36F
 				_ = v36

@@ -1822,18 +1822,24 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				slow := uint32(0)
 				for l := range 32 {
 					// 70: ld.global.f32
-					v6 := runtime.Load32(fa0, uint64(l)<<2)
+					v6F := runtime.LoadF32(fa0, uint64(l)<<2)
+					v6 := uint64(math.Float32bits(v6F))
+					_ = v6F
+					_ = v6
 					// 71: mul.wide.s32
 					v7 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
 					// 72: add.s64
 					v8 := uint64(uint64(r15[l]) + uint64(v7))
 					_ = v8
 					// 73: ld.global.f32
-					v9 := runtime.Load32(fa1, uint64(l)<<2)
+					v9F := runtime.LoadF32(fa1, uint64(l)<<2)
+					v9 := uint64(math.Float32bits(v9F))
+					_ = v9F
+					_ = v9
 					// 74: fma.rn.f32
 					var v10 uint64
 					var v10F float32
-					v10p, v10z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(r13[l])))
+					v10p, v10z := float64(v6F)*float64(v9F), float64(math.Float32frombits(uint32(r13[l])))
 					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
 						v10F = float32(v10f)
 						v10 = uint64(math.Float32bits(v10F))
@@ -1850,24 +1856,30 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for mm := slow; mm != 0; mm &= mm - 1 {
 					l := bits.TrailingZeros32(mm) & 31
 					// 70: ld.global.f32
-					v6 := runtime.Load32(fa0, uint64(l)<<2)
+					v6F := runtime.LoadF32(fa0, uint64(l)<<2)
+					v6 := uint64(math.Float32bits(v6F))
+					_ = v6F
+					_ = v6
 					// 71: mul.wide.s32
 					v7 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
 					// 72: add.s64
 					v8 := uint64(uint64(r15[l]) + uint64(v7))
 					_ = v8
 					// 73: ld.global.f32
-					v9 := runtime.Load32(fa1, uint64(l)<<2)
+					v9F := runtime.LoadF32(fa1, uint64(l)<<2)
+					v9 := uint64(math.Float32bits(v9F))
+					_ = v9F
+					_ = v9
 					// 74: fma.rn.f32
 					var v10 uint64
 					var v10F float32
-					v10p, v10z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(r13[l])))
+					v10p, v10z := float64(v6F)*float64(v9F), float64(math.Float32frombits(uint32(r13[l])))
 					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
 						v10F = float32(v10f)
 						v10 = uint64(math.Float32bits(v10F))
 					} else {
 						{
-							v10 = uint64(isa.FmaF32RN(uint32(v6), uint32(v9), uint32(r13[l])))
+							v10 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v6F))), uint32(uint64(math.Float32bits(v9F))), uint32(r13[l])))
 							v10F = math.Float32frombits(uint32(v10))
 						}
 					}
@@ -1879,7 +1891,10 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v10F := v10F_s[l]
 				// 75: ld.global.f32
-				v11 := runtime.Load32(fa2, uint64(l)<<2)
+				v11F := runtime.LoadF32(fa2, uint64(l)<<2)
+				v11 := uint64(math.Float32bits(v11F))
+				_ = v11F
+				_ = v11
 				// 76: add.s32
 				v12 := uint64(uint32(r0[l]) + uint32(r26[l]))
 				// 77: mul.wide.s32
@@ -1888,17 +1903,20 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v14 := uint64(uint64(r15[l]) + uint64(v13))
 				_ = v14
 				// 79: ld.global.f32
-				v15 := runtime.Load32(fa3, uint64(l)<<2)
+				v15F := runtime.LoadF32(fa3, uint64(l)<<2)
+				v15 := uint64(math.Float32bits(v15F))
+				_ = v15F
+				_ = v15
 				// 80: fma.rn.f32
 				var v16 uint64
 				var v16F float32
-				v16p, v16z := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v15))), float64(v10F)
+				v16p, v16z := float64(v11F)*float64(v15F), float64(v10F)
 				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
 					{
-						v16 = uint64(isa.FmaF32RN(uint32(v11), uint32(v15), uint32(uint64(math.Float32bits(v10F)))))
+						v16 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v11F))), uint32(uint64(math.Float32bits(v15F))), uint32(uint64(math.Float32bits(v10F)))))
 						v16F = math.Float32frombits(uint32(v16))
 					}
 				}
@@ -2794,19 +2812,25 @@ func matmulBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint64(r15[l]) + uint64(v11))
 			_ = v12
 			// 97: ld.global.f32
-			v13 := runtime.Load32(fa0, uint64(l)<<2)
+			v13F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v13 := uint64(math.Float32bits(v13F))
+			_ = v13F
+			_ = v13
 			// 98: ld.global.f32
-			v14 := runtime.Load32(fa1, uint64(l)<<2)
+			v14F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v14 := uint64(math.Float32bits(v14F))
+			_ = v14F
+			_ = v14
 			// 99: fma.rn.f32
 			var v15 uint64
 			var v15F float32
-			v15p, v15z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(r13[l])))
+			v15p, v15z := float64(v13F)*float64(v14F), float64(math.Float32frombits(uint32(r13[l])))
 			if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
 				v15F = float32(v15f)
 				v15 = uint64(math.Float32bits(v15F))
 			} else {
 				{
-					v15 = uint64(isa.FmaF32RN(uint32(v13), uint32(v14), uint32(r13[l])))
+					v15 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v13F))), uint32(uint64(math.Float32bits(v14F))), uint32(r13[l])))
 					v15F = math.Float32frombits(uint32(v15))
 				}
 			}
@@ -3575,7 +3599,9 @@ func matmulTiledBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r15[l]) + uint64(v5))
 			_ = v6
 			// 185: ld.global.f32
-			v7 := runtime.Load32(fa0, uint64(l)<<2)
+			v7F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v7 := uint64(math.Float32bits(v7F))
+			_ = v7F
 			r31[l] = v7
 		}
 	}
@@ -4018,13 +4044,19 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 				slow := uint32(0)
 				for l := range 32 {
 					// 218: ld.shared.f32
-					v1 := runtime.Load32(fa0, uint64(l)<<2)
+					v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+					v1 := uint64(math.Float32bits(v1F))
+					_ = v1F
+					_ = v1
 					// 219: ld.shared.f32
-					v2 := runtime.Load32(fa1, uint64(l)<<2)
+					v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+					v2 := uint64(math.Float32bits(v2F))
+					_ = v2F
+					_ = v2
 					// 220: fma.rn.f32
 					var v3 uint64
 					var v3F float32
-					v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
+					v3p, v3z := float64(v1F)*float64(v2F), float64(math.Float32frombits(uint32(r11[l])))
 					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
@@ -4041,19 +4073,25 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for mm := slow; mm != 0; mm &= mm - 1 {
 					l := bits.TrailingZeros32(mm) & 31
 					// 218: ld.shared.f32
-					v1 := runtime.Load32(fa0, uint64(l)<<2)
+					v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+					v1 := uint64(math.Float32bits(v1F))
+					_ = v1F
+					_ = v1
 					// 219: ld.shared.f32
-					v2 := runtime.Load32(fa1, uint64(l)<<2)
+					v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+					v2 := uint64(math.Float32bits(v2F))
+					_ = v2F
+					_ = v2
 					// 220: fma.rn.f32
 					var v3 uint64
 					var v3F float32
-					v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
+					v3p, v3z := float64(v1F)*float64(v2F), float64(math.Float32frombits(uint32(r11[l])))
 					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
 						{
-							v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+							v3 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), uint32(r11[l])))
 							v3F = math.Float32frombits(uint32(v3))
 						}
 					}
@@ -4067,13 +4105,19 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for l := range 32 {
 					v3F := v3F_s[l]
 					// 221: ld.shared.f32
-					v4 := runtime.Load32(fa2, uint64(l)<<2)
+					v4F := runtime.LoadF32(fa2, uint64(l)<<2)
+					v4 := uint64(math.Float32bits(v4F))
+					_ = v4F
+					_ = v4
 					// 222: ld.shared.f32
-					v5 := runtime.Load32(fa3, uint64(l)<<2)
+					v5F := runtime.LoadF32(fa3, uint64(l)<<2)
+					v5 := uint64(math.Float32bits(v5F))
+					_ = v5F
+					_ = v5
 					// 223: fma.rn.f32
 					var v6 uint64
 					var v6F float32
-					v6p, v6z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
+					v6p, v6z := float64(v4F)*float64(v5F), float64(v3F)
 					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
@@ -4091,19 +4135,25 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 					l := bits.TrailingZeros32(mm) & 31
 					v3F := v3F_s[l]
 					// 221: ld.shared.f32
-					v4 := runtime.Load32(fa2, uint64(l)<<2)
+					v4F := runtime.LoadF32(fa2, uint64(l)<<2)
+					v4 := uint64(math.Float32bits(v4F))
+					_ = v4F
+					_ = v4
 					// 222: ld.shared.f32
-					v5 := runtime.Load32(fa3, uint64(l)<<2)
+					v5F := runtime.LoadF32(fa3, uint64(l)<<2)
+					v5 := uint64(math.Float32bits(v5F))
+					_ = v5F
+					_ = v5
 					// 223: fma.rn.f32
 					var v6 uint64
 					var v6F float32
-					v6p, v6z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
+					v6p, v6z := float64(v4F)*float64(v5F), float64(v3F)
 					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
 					} else {
 						{
-							v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(uint64(math.Float32bits(v3F)))))
+							v6 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v4F))), uint32(uint64(math.Float32bits(v5F))), uint32(uint64(math.Float32bits(v3F)))))
 							v6F = math.Float32frombits(uint32(v6))
 						}
 					}
@@ -4117,13 +4167,19 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for l := range 32 {
 					v6F := v6F_s[l]
 					// 224: ld.shared.f32
-					v7 := runtime.Load32(fa4, uint64(l)<<2)
+					v7F := runtime.LoadF32(fa4, uint64(l)<<2)
+					v7 := uint64(math.Float32bits(v7F))
+					_ = v7F
+					_ = v7
 					// 225: ld.shared.f32
-					v8 := runtime.Load32(fa5, uint64(l)<<2)
+					v8F := runtime.LoadF32(fa5, uint64(l)<<2)
+					v8 := uint64(math.Float32bits(v8F))
+					_ = v8F
+					_ = v8
 					// 226: fma.rn.f32
 					var v9 uint64
 					var v9F float32
-					v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+					v9p, v9z := float64(v7F)*float64(v8F), float64(v6F)
 					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
@@ -4141,19 +4197,25 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 					l := bits.TrailingZeros32(mm) & 31
 					v6F := v6F_s[l]
 					// 224: ld.shared.f32
-					v7 := runtime.Load32(fa4, uint64(l)<<2)
+					v7F := runtime.LoadF32(fa4, uint64(l)<<2)
+					v7 := uint64(math.Float32bits(v7F))
+					_ = v7F
+					_ = v7
 					// 225: ld.shared.f32
-					v8 := runtime.Load32(fa5, uint64(l)<<2)
+					v8F := runtime.LoadF32(fa5, uint64(l)<<2)
+					v8 := uint64(math.Float32bits(v8F))
+					_ = v8F
+					_ = v8
 					// 226: fma.rn.f32
 					var v9 uint64
 					var v9F float32
-					v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+					v9p, v9z := float64(v7F)*float64(v8F), float64(v6F)
 					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
 						{
-							v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
+							v9 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v7F))), uint32(uint64(math.Float32bits(v8F))), uint32(uint64(math.Float32bits(v6F)))))
 							v9F = math.Float32frombits(uint32(v9))
 						}
 					}
@@ -4165,19 +4227,25 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v9F := v9F_s[l]
 				// 227: ld.shared.f32
-				v10 := runtime.Load32(fa6, uint64(l)<<2)
+				v10F := runtime.LoadF32(fa6, uint64(l)<<2)
+				v10 := uint64(math.Float32bits(v10F))
+				_ = v10F
+				_ = v10
 				// 228: ld.shared.f32
-				v11 := runtime.Load32(fa7, uint64(l)<<2)
+				v11F := runtime.LoadF32(fa7, uint64(l)<<2)
+				v11 := uint64(math.Float32bits(v11F))
+				_ = v11F
+				_ = v11
 				// 229: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				v12p, v12z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))), float64(v9F)
+				v12p, v12z := float64(v10F)*float64(v11F), float64(v9F)
 				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
 					{
-						v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(uint64(math.Float32bits(v9F)))))
+						v12 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v10F))), uint32(uint64(math.Float32bits(v11F))), uint32(uint64(math.Float32bits(v9F)))))
 						v12F = math.Float32frombits(uint32(v12))
 					}
 				}
@@ -4949,19 +5017,25 @@ func matmulTiledBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p11n := uint32(0)
 		for l := range 32 {
 			// 249: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 250: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 251: fma.rn.f32
 			var v3 uint64
 			var v3F float32
-			v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
+			v3p, v3z := float64(v1F)*float64(v2F), float64(math.Float32frombits(uint32(r11[l])))
 			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 				v3F = float32(v3f)
 				v3 = uint64(math.Float32bits(v3F))
 			} else {
 				{
-					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+					v3 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), uint32(r11[l])))
 					v3F = math.Float32frombits(uint32(v3))
 				}
 			}
@@ -5676,7 +5750,9 @@ func matmulTiledBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r13[l]) + uint64(v5))
 			_ = v6
 			// 199: ld.global.f32
-			v7 := runtime.Load32(fa0, uint64(l)<<2)
+			v7F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v7 := uint64(math.Float32bits(v7F))
+			_ = v7F
 			r35[l] = v7
 		}
 	}

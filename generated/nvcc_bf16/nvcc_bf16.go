@@ -844,9 +844,12 @@ func bf16OpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v45 := uint64(uint64(u14) + uint64(v44))
 			_ = v45
 			// 76: ld.global.f32
-			v46 := runtime.Load32(fa3, uint64(l)<<2)
+			v46F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v46 := uint64(math.Float32bits(v46F))
+			_ = v46F
+			_ = v46
 			// 78: cvt.rn.bf16.f32
-			v47s := v46
+			v47s := uint64(math.Float32bits(v46F))
 			v47 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v47s)))), isa.RN))
 			// 84: fma.rn.bf16
 			v48h0 := v35
@@ -1465,9 +1468,12 @@ func bf16OpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v34 := uint64(uint64(v32) + uint64(v33))
 			_ = v34
 			// 76: ld.global.f32
-			v35 := runtime.Load32(fa3, uint64(l)<<2)
+			v35F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v35 := uint64(math.Float32bits(v35F))
+			_ = v35F
+			_ = v35
 			// 78: cvt.rn.bf16.f32
-			v36s := v35
+			v36s := uint64(math.Float32bits(v35F))
 			v36 := uint64(isa.F64ToBF16(math.Float64bits(float64(math.Float32frombits(uint32(v36s)))), isa.RN))
 			// 84: fma.rn.bf16
 			v38h0 := v21

@@ -891,27 +891,30 @@ func toIntTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u7) + uint64(v22))
 			_ = v23
 			// 44: ld.global.f32
-			v24 := runtime.Load32(fa0, uint64(l)<<2)
+			v24F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v24 := uint64(math.Float32bits(v24F))
+			_ = v24F
+			_ = v24
 			// 45: cvt.rzi.s32.f32
-			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(v24))), isa.RZ, 32, true)
+			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v24F))))), isa.RZ, 32, true)
 			// 46: st.global.u32
 			runtime.Store32(fa1, uint64(l)<<2, uint64(v25))
 			// 47: cvt.rni.s32.f32
-			v26 := isa.FloatToInt(float64(math.Float32frombits(uint32(v24))), isa.RN, 32, true)
+			v26 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v24F))))), isa.RN, 32, true)
 			// 48: st.global.u32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v26))
 			// 49: cvt.rmi.s32.f32
-			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v24))), isa.RM, 32, true)
+			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v24F))))), isa.RM, 32, true)
 			// 50: st.global.u32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(v27))
 			// 51: cvt.rpi.f32.f32
-			v28 := isa.CvtFloat(v24, 32, 32, isa.RP, true, false, false)
+			v28 := isa.CvtFloat(uint64(math.Float32bits(v24F)), 32, 32, isa.RP, true, false, false)
 			// 52: cvt.rzi.s32.f32
 			v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v28))), isa.RZ, 32, true)
 			// 53: st.global.u32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v29))
 			// 54: abs.f32
-			v30 := uint64(isa.AbsF32(uint32(v24)))
+			v30 := uint64(isa.AbsF32(uint32(uint64(math.Float32bits(v24F)))))
 			// 55: cvt.rzi.u32.f32
 			v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(v30))), isa.RZ, 32, false)
 			// 56: st.global.u32
@@ -1206,27 +1209,30 @@ func toIntBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(v12) + uint64(v13))
 			_ = v14
 			// 44: ld.global.f32
-			v15 := runtime.Load32(fa0, uint64(l)<<2)
+			v15F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v15 := uint64(math.Float32bits(v15F))
+			_ = v15F
+			_ = v15
 			// 45: cvt.rzi.s32.f32
-			v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RZ, 32, true)
+			v16 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v15F))))), isa.RZ, 32, true)
 			// 46: st.global.u32
 			runtime.Store32(fa1, uint64(l)<<2, uint64(v16))
 			// 47: cvt.rni.s32.f32
-			v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RN, 32, true)
+			v17 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v15F))))), isa.RN, 32, true)
 			// 48: st.global.u32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v17))
 			// 49: cvt.rmi.s32.f32
-			v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(v15))), isa.RM, 32, true)
+			v18 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v15F))))), isa.RM, 32, true)
 			// 50: st.global.u32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(v18))
 			// 51: cvt.rpi.f32.f32
-			v19 := isa.CvtFloat(v15, 32, 32, isa.RP, true, false, false)
+			v19 := isa.CvtFloat(uint64(math.Float32bits(v15F)), 32, 32, isa.RP, true, false, false)
 			// 52: cvt.rzi.s32.f32
 			v20 := isa.FloatToInt(float64(math.Float32frombits(uint32(v19))), isa.RZ, 32, true)
 			// 53: st.global.u32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v20))
 			// 54: abs.f32
-			v21 := uint64(isa.AbsF32(uint32(v15)))
+			v21 := uint64(isa.AbsF32(uint32(uint64(math.Float32bits(v15F)))))
 			// 55: cvt.rzi.u32.f32
 			v22 := isa.FloatToInt(float64(math.Float32frombits(uint32(v21))), isa.RZ, 32, false)
 			// 56: st.global.u32

@@ -1589,67 +1589,70 @@ func f2iModesTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v30 := uint64(uint64(u9) + uint64(v29))
 			_ = v30
 			// 51: ld.global.f32
-			v31 := runtime.Load32(fa1, uint64(l)<<2)
+			v31F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v31 := uint64(math.Float32bits(v31F))
+			_ = v31F
+			_ = v31
 			// 52: cvt.rni.s32.f32
-			v32 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RN, 32, true)
+			v32 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v31F))))), isa.RN, 32, true)
 			// 53: cvt.s64.s32
 			v33 := uint64(uint64(int32(v32)))
 			// 54: st.global.u64
 			runtime.Store64(fa2, uint64(l)<<3, uint64(v33))
 			// 55: cvt.rzi.s32.f32
-			v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RZ, 32, true)
+			v34 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v31F))))), isa.RZ, 32, true)
 			// 56: cvt.s64.s32
 			v35 := uint64(uint64(int32(v34)))
 			// 57: st.global.u64
 			runtime.Store64(fa3, uint64(l)<<3, uint64(v35))
 			// 58: cvt.rpi.s32.f32
-			v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RP, 32, true)
+			v36 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v31F))))), isa.RP, 32, true)
 			// 59: cvt.s64.s32
 			v37 := uint64(uint64(int32(v36)))
 			// 60: st.global.u64
 			runtime.Store64(fa4, uint64(l)<<3, uint64(v37))
 			// 61: cvt.rmi.s32.f32
-			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RM, 32, true)
+			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v31F))))), isa.RM, 32, true)
 			// 62: cvt.s64.s32
 			v39 := uint64(uint64(int32(v38)))
 			// 63: st.global.u64
 			runtime.Store64(fa5, uint64(l)<<3, uint64(v39))
 			// 64: cvt.rzi.u32.f32
-			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RZ, 32, false)
+			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v31F))))), isa.RZ, 32, false)
 			// 65: cvt.u64.u32
 			v41 := uint64(uint64(uint32(v40)))
 			// 66: st.global.u64
 			runtime.Store64(fa6, uint64(l)<<3, uint64(v41))
 			// 67: cvt.rpi.u32.f32
-			v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RP, 32, false)
+			v42 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v31F))))), isa.RP, 32, false)
 			// 68: cvt.u64.u32
 			v43 := uint64(uint64(uint32(v42)))
 			// 69: st.global.u64
 			runtime.Store64(fa7, uint64(l)<<3, uint64(v43))
 			// 70: cvt.rmi.u32.f32
-			v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RM, 32, false)
+			v44 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v31F))))), isa.RM, 32, false)
 			// 71: cvt.u64.u32
 			v45 := uint64(uint64(uint32(v44)))
 			// 72: st.global.u64
 			runtime.Store64(fa8, uint64(l)<<3, uint64(v45))
 			// 73: cvt.rni.s64.f32
-			v46 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RN, 64, true)
+			v46 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v31F))))), isa.RN, 64, true)
 			// 74: st.global.u64
 			runtime.Store64(fa9, uint64(l)<<3, uint64(v46))
 			// 75: cvt.rzi.s64.f32
-			v47 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RZ, 64, true)
+			v47 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v31F))))), isa.RZ, 64, true)
 			// 76: st.global.u64
 			runtime.Store64(fa10, uint64(l)<<3, uint64(v47))
 			// 77: cvt.rpi.s64.f32
-			v48 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RP, 64, true)
+			v48 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v31F))))), isa.RP, 64, true)
 			// 78: st.global.u64
 			runtime.Store64(fa11, uint64(l)<<3, uint64(v48))
 			// 79: cvt.rmi.s64.f32
-			v49 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RM, 64, true)
+			v49 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v31F))))), isa.RM, 64, true)
 			// 80: st.global.u64
 			runtime.Store64(fa12, uint64(l)<<3, uint64(v49))
 			// 81: cvt.rmi.u64.f32
-			v50 := isa.FloatToInt(float64(math.Float32frombits(uint32(v31))), isa.RM, 64, false)
+			v50 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v31F))))), isa.RM, 64, false)
 			// 82: st.global.u64
 			runtime.Store64(fa13, uint64(l)<<3, uint64(v50))
 			// 83: cvt.rni.s32.f64
@@ -2552,67 +2555,70 @@ func f2iModesBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v21 := uint64(uint64(v19) + uint64(v20))
 			_ = v21
 			// 51: ld.global.f32
-			v22 := runtime.Load32(fa1, uint64(l)<<2)
+			v22F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v22 := uint64(math.Float32bits(v22F))
+			_ = v22F
+			_ = v22
 			// 52: cvt.rni.s32.f32
-			v23 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RN, 32, true)
+			v23 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v22F))))), isa.RN, 32, true)
 			// 53: cvt.s64.s32
 			v24 := uint64(uint64(int32(v23)))
 			// 54: st.global.u64
 			runtime.Store64(fa2, uint64(l)<<3, uint64(v24))
 			// 55: cvt.rzi.s32.f32
-			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RZ, 32, true)
+			v25 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v22F))))), isa.RZ, 32, true)
 			// 56: cvt.s64.s32
 			v26 := uint64(uint64(int32(v25)))
 			// 57: st.global.u64
 			runtime.Store64(fa3, uint64(l)<<3, uint64(v26))
 			// 58: cvt.rpi.s32.f32
-			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RP, 32, true)
+			v27 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v22F))))), isa.RP, 32, true)
 			// 59: cvt.s64.s32
 			v28 := uint64(uint64(int32(v27)))
 			// 60: st.global.u64
 			runtime.Store64(fa4, uint64(l)<<3, uint64(v28))
 			// 61: cvt.rmi.s32.f32
-			v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RM, 32, true)
+			v29 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v22F))))), isa.RM, 32, true)
 			// 62: cvt.s64.s32
 			v30 := uint64(uint64(int32(v29)))
 			// 63: st.global.u64
 			runtime.Store64(fa5, uint64(l)<<3, uint64(v30))
 			// 64: cvt.rzi.u32.f32
-			v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RZ, 32, false)
+			v31 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v22F))))), isa.RZ, 32, false)
 			// 65: cvt.u64.u32
 			v32 := uint64(uint64(uint32(v31)))
 			// 66: st.global.u64
 			runtime.Store64(fa6, uint64(l)<<3, uint64(v32))
 			// 67: cvt.rpi.u32.f32
-			v33 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RP, 32, false)
+			v33 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v22F))))), isa.RP, 32, false)
 			// 68: cvt.u64.u32
 			v34 := uint64(uint64(uint32(v33)))
 			// 69: st.global.u64
 			runtime.Store64(fa7, uint64(l)<<3, uint64(v34))
 			// 70: cvt.rmi.u32.f32
-			v35 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RM, 32, false)
+			v35 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v22F))))), isa.RM, 32, false)
 			// 71: cvt.u64.u32
 			v36 := uint64(uint64(uint32(v35)))
 			// 72: st.global.u64
 			runtime.Store64(fa8, uint64(l)<<3, uint64(v36))
 			// 73: cvt.rni.s64.f32
-			v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RN, 64, true)
+			v37 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v22F))))), isa.RN, 64, true)
 			// 74: st.global.u64
 			runtime.Store64(fa9, uint64(l)<<3, uint64(v37))
 			// 75: cvt.rzi.s64.f32
-			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RZ, 64, true)
+			v38 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v22F))))), isa.RZ, 64, true)
 			// 76: st.global.u64
 			runtime.Store64(fa10, uint64(l)<<3, uint64(v38))
 			// 77: cvt.rpi.s64.f32
-			v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RP, 64, true)
+			v39 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v22F))))), isa.RP, 64, true)
 			// 78: st.global.u64
 			runtime.Store64(fa11, uint64(l)<<3, uint64(v39))
 			// 79: cvt.rmi.s64.f32
-			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RM, 64, true)
+			v40 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v22F))))), isa.RM, 64, true)
 			// 80: st.global.u64
 			runtime.Store64(fa12, uint64(l)<<3, uint64(v40))
 			// 81: cvt.rmi.u64.f32
-			v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(v22))), isa.RM, 64, false)
+			v41 := isa.FloatToInt(float64(math.Float32frombits(uint32(uint64(math.Float32bits(v22F))))), isa.RM, 64, false)
 			// 82: st.global.u64
 			runtime.Store64(fa13, uint64(l)<<3, uint64(v41))
 			// 83: cvt.rni.s32.f64
@@ -5644,9 +5650,12 @@ func saturateTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u7) + uint64(v23))
 			_ = v24
 			// 193: ld.global.f32
-			v25 := runtime.Load32(fa0, uint64(l)<<2)
+			v25F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v25 := uint64(math.Float32bits(v25F))
+			_ = v25F
+			_ = v25
 			// 194: cvt.sat.f32.f32
-			v26 := isa.CvtFloat(v25, 32, 32, isa.RN, false, false, true)
+			v26 := isa.CvtFloat(uint64(math.Float32bits(v25F)), 32, 32, isa.RN, false, false, true)
 			// 195: shl.b32
 			v27 := uint64(uint32(v21) << uint32(k1))
 			// 197: mul.wide.s32
@@ -5923,9 +5932,12 @@ func saturateBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v13 := uint64(uint64(v11) + uint64(v12))
 			_ = v13
 			// 193: ld.global.f32
-			v14 := runtime.Load32(fa0, uint64(l)<<2)
+			v14F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v14 := uint64(math.Float32bits(v14F))
+			_ = v14F
+			_ = v14
 			// 194: cvt.sat.f32.f32
-			v15 := isa.CvtFloat(v14, 32, 32, isa.RN, false, false, true)
+			v15 := isa.CvtFloat(uint64(math.Float32bits(v14F)), 32, 32, isa.RN, false, false, true)
 			// 195: shl.b32
 			v16 := uint64(uint32(r7[l]) << uint32(k1))
 			// 196: cvta.to.global.u64

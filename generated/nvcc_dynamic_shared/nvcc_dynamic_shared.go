@@ -967,12 +967,15 @@ func blockReverseBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v9 := uint64(uint32(r12[l]) + uint32(v8))
 			_ = v9
 			// 46: ld.shared.f32
-			v10 := runtime.Load32(fa0, uint64(l)<<2)
+			v10F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v10 := uint64(math.Float32bits(v10F))
+			_ = v10F
+			_ = v10
 			// 47: add.s64
 			v11 := uint64(uint64(r2[l]) + uint64(r8[l]))
 			_ = v11
 			// 48: st.global.f32
-			runtime.Store32(fa1, uint64(l)<<2, uint64(v10))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(uint64(math.Float32bits(v10F))))
 		}
 	}
 	return true
@@ -1425,7 +1428,9 @@ func stencil3Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v17 := uint64(uint64(u6) + uint64(v16))
 			r9[l] = v17
 			// 79: ld.global.f32
-			v18 := runtime.Load32(fa0, uint64(l)<<2)
+			v18F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v18 := uint64(math.Float32bits(v18F))
+			_ = v18F
 			r10[l] = v18
 		}
 	}
@@ -1918,7 +1923,9 @@ func stencil3Block8Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 79: ld.global.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
 			r10[l] = v1
 		}
 	}
@@ -2122,7 +2129,9 @@ func stencil3Block10Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 95: ld.global.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
 			r14[l] = v1
 		}
 	}
@@ -2289,7 +2298,9 @@ func stencil3Block12Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 110: ld.global.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
 			r17[l] = v1
 		}
 	}
@@ -2433,11 +2444,17 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v7F_s [32]float32
 			for l := range 32 {
 				// 119: ld.shared.f32
-				v3 := runtime.Load32(fa0, uint64(l)<<2)
+				v3F := runtime.LoadF32(fa0, uint64(l)<<2)
+				v3 := uint64(math.Float32bits(v3F))
+				_ = v3F
+				_ = v3
 				// 120: ld.shared.f32
-				v4 := runtime.Load32(fa1, uint64(l)<<2)
+				v4F := runtime.LoadF32(fa1, uint64(l)<<2)
+				v4 := uint64(math.Float32bits(v4F))
+				_ = v4F
+				_ = v4
 				// 121: add.f32
-				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) + math.Float32frombits(uint32(v4)))
+				v5F := isa.CanonF32(v3F + v4F)
 				v5 := uint64(math.Float32bits(v5F))
 				_ = v5F
 				_ = v5
@@ -2446,9 +2463,12 @@ func stencil3Block13Warp(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v5F := v5F_s[l]
 				// 122: ld.shared.f32
-				v6 := runtime.Load32(fa2, uint64(l)<<2)
+				v6F := runtime.LoadF32(fa2, uint64(l)<<2)
+				v6 := uint64(math.Float32bits(v6F))
+				_ = v6F
+				_ = v6
 				// 123: add.f32
-				v7F := isa.CanonF32(v5F + math.Float32frombits(uint32(v6)))
+				v7F := isa.CanonF32(v5F + v6F)
 				v7 := uint64(math.Float32bits(v7F))
 				_ = v7F
 				_ = v7

@@ -6,6 +6,7 @@ package nvcc_fapprox
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -586,7 +587,10 @@ func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v24 := uint64(uint64(u8) + uint64(v22))
 			_ = v24
 			// 44: ld.global.f32
-			v25 := runtime.Load32(fa0, uint64(l)<<2)
+			v25F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v25 := uint64(math.Float32bits(v25F))
+			_ = v25F
+			_ = v25
 			// 45: mul.lo.s32
 			v26 := uint64(uint32(v20) * uint32(k1))
 			// 47: mul.wide.s32
@@ -595,23 +599,26 @@ func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v28 := uint64(uint64(u9) + uint64(v27))
 			_ = v28
 			// 49: ld.global.f32
-			v29 := runtime.Load32(fa1, uint64(l)<<2)
+			v29F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v29 := uint64(math.Float32bits(v29F))
+			_ = v29F
+			_ = v29
 			// 50: sin.approx.f32
-			v30 := uint64(isa.SinApproxF32(uint32(v29)))
+			v30 := uint64(isa.SinApproxF32(uint32(uint64(math.Float32bits(v29F)))))
 			// 51: st.global.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v30))
 			// 52: cos.approx.f32
-			v31 := uint64(isa.CosApproxF32(uint32(v29)))
+			v31 := uint64(isa.CosApproxF32(uint32(uint64(math.Float32bits(v29F)))))
 			// 53: st.global.f32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(v31))
 			// 54: abs.f32
-			v32 := uint64(isa.AbsF32(uint32(v29)))
+			v32 := uint64(isa.AbsF32(uint32(uint64(math.Float32bits(v29F)))))
 			// 55: lg2.approx.f32
 			v33 := uint64(isa.Lg2ApproxF32(uint32(v32)))
 			// 56: st.global.f32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v33))
 			// 58: ex2.approx.f32
-			v34 := uint64(isa.Ex2ApproxF32(uint32(v29)))
+			v34 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v29F)))))
 			// 60: st.global.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v34))
 			// 61: rsqrt.approx.f32
@@ -619,7 +626,7 @@ func fapproxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 62: st.global.f32
 			runtime.Store32(fa6, uint64(l)<<2, uint64(v35))
 			// 63: div.approx.f32
-			v36 := uint64(isa.DivApproxF32(uint32(v29), uint32(v25)))
+			v36 := uint64(isa.DivApproxF32(uint32(uint64(math.Float32bits(v29F))), uint32(uint64(math.Float32bits(v25F)))))
 			// 64: st.global.f32
 			runtime.Store32(fa7, uint64(l)<<2, uint64(v36))
 		}
@@ -992,7 +999,10 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(v13) + uint64(v11))
 			_ = v14
 			// 44: ld.global.f32
-			v15 := runtime.Load32(fa0, uint64(l)<<2)
+			v15F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v15 := uint64(math.Float32bits(v15F))
+			_ = v15F
+			_ = v15
 			// 45: mul.lo.s32
 			v16 := uint64(uint32(r7[l]) * uint32(k1))
 			// 46: cvta.to.global.u64
@@ -1003,23 +1013,26 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v19 := uint64(uint64(v17) + uint64(v18))
 			_ = v19
 			// 49: ld.global.f32
-			v20 := runtime.Load32(fa1, uint64(l)<<2)
+			v20F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v20 := uint64(math.Float32bits(v20F))
+			_ = v20F
+			_ = v20
 			// 50: sin.approx.f32
-			v21 := uint64(isa.SinApproxF32(uint32(v20)))
+			v21 := uint64(isa.SinApproxF32(uint32(uint64(math.Float32bits(v20F)))))
 			// 51: st.global.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v21))
 			// 52: cos.approx.f32
-			v22 := uint64(isa.CosApproxF32(uint32(v20)))
+			v22 := uint64(isa.CosApproxF32(uint32(uint64(math.Float32bits(v20F)))))
 			// 53: st.global.f32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(v22))
 			// 54: abs.f32
-			v23 := uint64(isa.AbsF32(uint32(v20)))
+			v23 := uint64(isa.AbsF32(uint32(uint64(math.Float32bits(v20F)))))
 			// 55: lg2.approx.f32
 			v24 := uint64(isa.Lg2ApproxF32(uint32(v23)))
 			// 56: st.global.f32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v24))
 			// 58: ex2.approx.f32
-			v25 := uint64(isa.Ex2ApproxF32(uint32(v20)))
+			v25 := uint64(isa.Ex2ApproxF32(uint32(uint64(math.Float32bits(v20F)))))
 			// 60: st.global.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v25))
 			// 61: rsqrt.approx.f32
@@ -1027,7 +1040,7 @@ func fapproxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 62: st.global.f32
 			runtime.Store32(fa6, uint64(l)<<2, uint64(v26))
 			// 63: div.approx.f32
-			v27 := uint64(isa.DivApproxF32(uint32(v20), uint32(v15)))
+			v27 := uint64(isa.DivApproxF32(uint32(uint64(math.Float32bits(v20F))), uint32(uint64(math.Float32bits(v15F)))))
 			// 64: st.global.f32
 			runtime.Store32(fa7, uint64(l)<<2, uint64(v27))
 		}

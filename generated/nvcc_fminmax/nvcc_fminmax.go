@@ -6,6 +6,7 @@ package nvcc_fminmax
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -494,14 +495,20 @@ func minmaxNanTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u7) + uint64(v22))
 			_ = v23
 			// 42: ld.global.f32
-			v24 := runtime.Load32(fa0, uint64(l)<<2)
+			v24F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v24 := uint64(math.Float32bits(v24F))
+			_ = v24F
+			_ = v24
 			// 44: add.s64
 			v25 := uint64(uint64(u8) + uint64(v22))
 			_ = v25
 			// 45: ld.global.f32
-			v26 := runtime.Load32(fa1, uint64(l)<<2)
+			v26F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v26 := uint64(math.Float32bits(v26F))
+			_ = v26F
+			_ = v26
 			// 47: min.NaN.f32
-			v27 := uint64(isa.MinF32(uint32(v24), uint32(v26), true))
+			v27 := uint64(isa.MinF32(uint32(uint64(math.Float32bits(v24F))), uint32(uint64(math.Float32bits(v26F))), true))
 			// 49: shl.b32
 			v28 := uint64(uint32(v20) << uint32(k1))
 			// 51: mul.wide.s32
@@ -512,11 +519,17 @@ func minmaxNanTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 53: st.global.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v27))
 			// 54: ld.global.f32
-			v31 := runtime.Load32(fa3, uint64(l)<<2)
+			v31F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v31 := uint64(math.Float32bits(v31F))
+			_ = v31F
+			_ = v31
 			// 55: ld.global.f32
-			v32 := runtime.Load32(fa4, uint64(l)<<2)
+			v32F := runtime.LoadF32(fa4, uint64(l)<<2)
+			v32 := uint64(math.Float32bits(v32F))
+			_ = v32F
+			_ = v32
 			// 57: max.NaN.f32
-			v33 := uint64(isa.MaxF32(uint32(v31), uint32(v32), true))
+			v33 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v31F))), uint32(uint64(math.Float32bits(v32F))), true))
 			// 59: st.global.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v33))
 		}
@@ -806,16 +819,22 @@ func minmaxNanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint64(v10) + uint64(v11))
 			_ = v12
 			// 42: ld.global.f32
-			v13 := runtime.Load32(fa0, uint64(l)<<2)
+			v13F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v13 := uint64(math.Float32bits(v13F))
+			_ = v13F
+			_ = v13
 			// 43: cvta.to.global.u64
 			v14 := uint64(r2[l])
 			// 44: add.s64
 			v15 := uint64(uint64(v14) + uint64(v11))
 			_ = v15
 			// 45: ld.global.f32
-			v16 := runtime.Load32(fa1, uint64(l)<<2)
+			v16F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v16 := uint64(math.Float32bits(v16F))
+			_ = v16F
+			_ = v16
 			// 47: min.NaN.f32
-			v17 := uint64(isa.MinF32(uint32(v13), uint32(v16), true))
+			v17 := uint64(isa.MinF32(uint32(uint64(math.Float32bits(v13F))), uint32(uint64(math.Float32bits(v16F))), true))
 			// 49: shl.b32
 			v18 := uint64(uint32(r7[l]) << uint32(k1))
 			// 50: cvta.to.global.u64
@@ -828,11 +847,17 @@ func minmaxNanBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 53: st.global.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v17))
 			// 54: ld.global.f32
-			v22 := runtime.Load32(fa3, uint64(l)<<2)
+			v22F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v22 := uint64(math.Float32bits(v22F))
+			_ = v22F
+			_ = v22
 			// 55: ld.global.f32
-			v23 := runtime.Load32(fa4, uint64(l)<<2)
+			v23F := runtime.LoadF32(fa4, uint64(l)<<2)
+			v23 := uint64(math.Float32bits(v23F))
+			_ = v23F
+			_ = v23
 			// 57: max.NaN.f32
-			v24 := uint64(isa.MaxF32(uint32(v22), uint32(v23), true))
+			v24 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v22F))), uint32(uint64(math.Float32bits(v23F))), true))
 			// 59: st.global.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v24))
 		}

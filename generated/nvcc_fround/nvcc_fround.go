@@ -2177,7 +2177,10 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v28 := uint64(uint64(u10) + uint64(v25))
 			_ = v28
 			// 48: ld.global.f32
-			v29 := runtime.Load32(fa0, uint64(l)<<2)
+			v29F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v29 := uint64(math.Float32bits(v29F))
+			_ = v29F
+			_ = v29
 			// 49: mul.lo.s32
 			v30 := uint64(uint32(v23) * uint32(k1))
 			// 51: mul.wide.s32
@@ -2186,57 +2189,63 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v32 := uint64(uint64(u11) + uint64(v31))
 			_ = v32
 			// 53: ld.global.f32
-			v33 := runtime.Load32(fa1, uint64(l)<<2)
+			v33F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v33 := uint64(math.Float32bits(v33F))
+			_ = v33F
+			_ = v33
 			// 54: ld.global.f32
-			v34 := runtime.Load32(fa2, uint64(l)<<2)
+			v34F := runtime.LoadF32(fa2, uint64(l)<<2)
+			v34 := uint64(math.Float32bits(v34F))
+			_ = v34F
+			_ = v34
 			// 55: add.rn.f32
-			v35F := isa.CanonF32(math.Float32frombits(uint32(v34)) + math.Float32frombits(uint32(v33)))
+			v35F := isa.CanonF32(v34F + v33F)
 			v35 := uint64(math.Float32bits(v35F))
 			_ = v35F
 			_ = v35
 			// 56: st.global.f32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v35F))))
 			// 57: add.rz.f32
-			v36 := uint64(isa.AddF32(uint32(v34), uint32(v33), isa.RZ))
+			v36 := uint64(isa.AddF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), isa.RZ))
 			// 58: st.global.f32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v36))
 			// 59: add.rp.f32
-			v37 := uint64(isa.AddF32(uint32(v34), uint32(v33), isa.RP))
+			v37 := uint64(isa.AddF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), isa.RP))
 			// 60: st.global.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v37))
 			// 61: add.rm.f32
-			v38 := uint64(isa.AddF32(uint32(v34), uint32(v33), isa.RM))
+			v38 := uint64(isa.AddF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), isa.RM))
 			// 62: st.global.f32
 			runtime.Store32(fa6, uint64(l)<<2, uint64(v38))
 			// 63: mul.rn.f32
-			v39F := isa.CanonF32(math.Float32frombits(uint32(v34)) * math.Float32frombits(uint32(v33)))
+			v39F := isa.CanonF32(v34F * v33F)
 			v39 := uint64(math.Float32bits(v39F))
 			_ = v39F
 			_ = v39
 			// 64: st.global.f32
 			runtime.Store32(fa7, uint64(l)<<2, uint64(uint64(math.Float32bits(v39F))))
 			// 65: mul.rz.f32
-			v40 := uint64(isa.MulF32(uint32(v34), uint32(v33), isa.RZ))
+			v40 := uint64(isa.MulF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), isa.RZ))
 			// 66: st.global.f32
 			runtime.Store32(fa8, uint64(l)<<2, uint64(v40))
 			// 67: mul.rp.f32
-			v41 := uint64(isa.MulF32(uint32(v34), uint32(v33), isa.RP))
+			v41 := uint64(isa.MulF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), isa.RP))
 			// 68: st.global.f32
 			runtime.Store32(fa9, uint64(l)<<2, uint64(v41))
 			// 69: mul.rm.f32
-			v42 := uint64(isa.MulF32(uint32(v34), uint32(v33), isa.RM))
+			v42 := uint64(isa.MulF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), isa.RM))
 			// 70: st.global.f32
 			runtime.Store32(fa10, uint64(l)<<2, uint64(v42))
 			// 71: fma.rn.f32
 			var v43 uint64
 			var v43F float32
-			v43p, v43z := float64(math.Float32frombits(uint32(v34)))*float64(math.Float32frombits(uint32(v33))), float64(math.Float32frombits(uint32(v29)))
+			v43p, v43z := float64(v34F)*float64(v33F), float64(v29F)
 			if v43f := v43p + v43z; isa.FmaF32Rounded(v43p, v43z, v43f, math.Float32bits(float32(v43f))) {
 				v43F = float32(v43f)
 				v43 = uint64(math.Float32bits(v43F))
 			} else {
 				{
-					v43 = uint64(isa.FmaF32RN(uint32(v34), uint32(v33), uint32(v29)))
+					v43 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), uint32(uint64(math.Float32bits(v29F)))))
 					v43F = math.Float32frombits(uint32(v43))
 				}
 			}
@@ -2245,63 +2254,63 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 72: st.global.f32
 			runtime.Store32(fa11, uint64(l)<<2, uint64(uint64(math.Float32bits(v43F))))
 			// 73: fma.rz.f32
-			v44 := uint64(isa.FmaF32(uint32(v34), uint32(v33), uint32(v29), isa.RZ))
+			v44 := uint64(isa.FmaF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), uint32(uint64(math.Float32bits(v29F))), isa.RZ))
 			// 74: st.global.f32
 			runtime.Store32(fa12, uint64(l)<<2, uint64(v44))
 			// 75: fma.rp.f32
-			v45 := uint64(isa.FmaF32(uint32(v34), uint32(v33), uint32(v29), isa.RP))
+			v45 := uint64(isa.FmaF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), uint32(uint64(math.Float32bits(v29F))), isa.RP))
 			// 76: st.global.f32
 			runtime.Store32(fa13, uint64(l)<<2, uint64(v45))
 			// 77: fma.rm.f32
-			v46 := uint64(isa.FmaF32(uint32(v34), uint32(v33), uint32(v29), isa.RM))
+			v46 := uint64(isa.FmaF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), uint32(uint64(math.Float32bits(v29F))), isa.RM))
 			// 78: st.global.f32
 			runtime.Store32(fa14, uint64(l)<<2, uint64(v46))
 			// 79: div.rn.f32
-			v47 := uint64(isa.DivF32(uint32(v34), uint32(v33), isa.RN))
+			v47 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), isa.RN))
 			// 80: st.global.f32
 			runtime.Store32(fa15, uint64(l)<<2, uint64(v47))
 			// 81: div.rz.f32
-			v48 := uint64(isa.DivF32(uint32(v34), uint32(v33), isa.RZ))
+			v48 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), isa.RZ))
 			// 82: st.global.f32
 			runtime.Store32(fa16, uint64(l)<<2, uint64(v48))
 			// 83: div.rp.f32
-			v49 := uint64(isa.DivF32(uint32(v34), uint32(v33), isa.RP))
+			v49 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), isa.RP))
 			// 84: st.global.f32
 			runtime.Store32(fa17, uint64(l)<<2, uint64(v49))
 			// 85: div.rm.f32
-			v50 := uint64(isa.DivF32(uint32(v34), uint32(v33), isa.RM))
+			v50 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v34F))), uint32(uint64(math.Float32bits(v33F))), isa.RM))
 			// 86: st.global.f32
 			runtime.Store32(fa18, uint64(l)<<2, uint64(v50))
 			// 87: rcp.rn.f32
-			v51 := uint64(isa.RcpF32(uint32(v34), isa.RN))
+			v51 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v34F))), isa.RN))
 			// 88: st.global.f32
 			runtime.Store32(fa19, uint64(l)<<2, uint64(v51))
 			// 89: rcp.rz.f32
-			v52 := uint64(isa.RcpF32(uint32(v34), isa.RZ))
+			v52 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v34F))), isa.RZ))
 			// 90: st.global.f32
 			runtime.Store32(fa20, uint64(l)<<2, uint64(v52))
 			// 91: rcp.rp.f32
-			v53 := uint64(isa.RcpF32(uint32(v34), isa.RP))
+			v53 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v34F))), isa.RP))
 			// 92: st.global.f32
 			runtime.Store32(fa21, uint64(l)<<2, uint64(v53))
 			// 93: rcp.rm.f32
-			v54 := uint64(isa.RcpF32(uint32(v34), isa.RM))
+			v54 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v34F))), isa.RM))
 			// 94: st.global.f32
 			runtime.Store32(fa22, uint64(l)<<2, uint64(v54))
 			// 95: sqrt.rn.f32
-			v55 := uint64(isa.SqrtF32(uint32(v34), isa.RN))
+			v55 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v34F))), isa.RN))
 			// 96: st.global.f32
 			runtime.Store32(fa23, uint64(l)<<2, uint64(v55))
 			// 97: sqrt.rz.f32
-			v56 := uint64(isa.SqrtF32(uint32(v34), isa.RZ))
+			v56 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v34F))), isa.RZ))
 			// 98: st.global.f32
 			runtime.Store32(fa24, uint64(l)<<2, uint64(v56))
 			// 99: sqrt.rp.f32
-			v57 := uint64(isa.SqrtF32(uint32(v34), isa.RP))
+			v57 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v34F))), isa.RP))
 			// 100: st.global.f32
 			runtime.Store32(fa25, uint64(l)<<2, uint64(v57))
 			// 101: sqrt.rm.f32
-			v58 := uint64(isa.SqrtF32(uint32(v34), isa.RM))
+			v58 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v34F))), isa.RM))
 			// 102: st.global.f32
 			runtime.Store32(fa26, uint64(l)<<2, uint64(v58))
 		}
@@ -3894,7 +3903,10 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v18 := uint64(uint64(v17) + uint64(v13))
 			_ = v18
 			// 48: ld.global.f32
-			v19 := runtime.Load32(fa0, uint64(l)<<2)
+			v19F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v19 := uint64(math.Float32bits(v19F))
+			_ = v19F
+			_ = v19
 			// 49: mul.lo.s32
 			v20 := uint64(uint32(r8[l]) * uint32(k1))
 			// 50: cvta.to.global.u64
@@ -3905,57 +3917,63 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(v21) + uint64(v22))
 			_ = v23
 			// 53: ld.global.f32
-			v24 := runtime.Load32(fa1, uint64(l)<<2)
+			v24F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v24 := uint64(math.Float32bits(v24F))
+			_ = v24F
+			_ = v24
 			// 54: ld.global.f32
-			v25 := runtime.Load32(fa2, uint64(l)<<2)
+			v25F := runtime.LoadF32(fa2, uint64(l)<<2)
+			v25 := uint64(math.Float32bits(v25F))
+			_ = v25F
+			_ = v25
 			// 55: add.rn.f32
-			v26F := isa.CanonF32(math.Float32frombits(uint32(v25)) + math.Float32frombits(uint32(v24)))
+			v26F := isa.CanonF32(v25F + v24F)
 			v26 := uint64(math.Float32bits(v26F))
 			_ = v26F
 			_ = v26
 			// 56: st.global.f32
 			runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v26F))))
 			// 57: add.rz.f32
-			v27 := uint64(isa.AddF32(uint32(v25), uint32(v24), isa.RZ))
+			v27 := uint64(isa.AddF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), isa.RZ))
 			// 58: st.global.f32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v27))
 			// 59: add.rp.f32
-			v28 := uint64(isa.AddF32(uint32(v25), uint32(v24), isa.RP))
+			v28 := uint64(isa.AddF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), isa.RP))
 			// 60: st.global.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v28))
 			// 61: add.rm.f32
-			v29 := uint64(isa.AddF32(uint32(v25), uint32(v24), isa.RM))
+			v29 := uint64(isa.AddF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), isa.RM))
 			// 62: st.global.f32
 			runtime.Store32(fa6, uint64(l)<<2, uint64(v29))
 			// 63: mul.rn.f32
-			v30F := isa.CanonF32(math.Float32frombits(uint32(v25)) * math.Float32frombits(uint32(v24)))
+			v30F := isa.CanonF32(v25F * v24F)
 			v30 := uint64(math.Float32bits(v30F))
 			_ = v30F
 			_ = v30
 			// 64: st.global.f32
 			runtime.Store32(fa7, uint64(l)<<2, uint64(uint64(math.Float32bits(v30F))))
 			// 65: mul.rz.f32
-			v31 := uint64(isa.MulF32(uint32(v25), uint32(v24), isa.RZ))
+			v31 := uint64(isa.MulF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), isa.RZ))
 			// 66: st.global.f32
 			runtime.Store32(fa8, uint64(l)<<2, uint64(v31))
 			// 67: mul.rp.f32
-			v32 := uint64(isa.MulF32(uint32(v25), uint32(v24), isa.RP))
+			v32 := uint64(isa.MulF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), isa.RP))
 			// 68: st.global.f32
 			runtime.Store32(fa9, uint64(l)<<2, uint64(v32))
 			// 69: mul.rm.f32
-			v33 := uint64(isa.MulF32(uint32(v25), uint32(v24), isa.RM))
+			v33 := uint64(isa.MulF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), isa.RM))
 			// 70: st.global.f32
 			runtime.Store32(fa10, uint64(l)<<2, uint64(v33))
 			// 71: fma.rn.f32
 			var v34 uint64
 			var v34F float32
-			v34p, v34z := float64(math.Float32frombits(uint32(v25)))*float64(math.Float32frombits(uint32(v24))), float64(math.Float32frombits(uint32(v19)))
+			v34p, v34z := float64(v25F)*float64(v24F), float64(v19F)
 			if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f, math.Float32bits(float32(v34f))) {
 				v34F = float32(v34f)
 				v34 = uint64(math.Float32bits(v34F))
 			} else {
 				{
-					v34 = uint64(isa.FmaF32RN(uint32(v25), uint32(v24), uint32(v19)))
+					v34 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), uint32(uint64(math.Float32bits(v19F)))))
 					v34F = math.Float32frombits(uint32(v34))
 				}
 			}
@@ -3964,63 +3982,63 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 72: st.global.f32
 			runtime.Store32(fa11, uint64(l)<<2, uint64(uint64(math.Float32bits(v34F))))
 			// 73: fma.rz.f32
-			v35 := uint64(isa.FmaF32(uint32(v25), uint32(v24), uint32(v19), isa.RZ))
+			v35 := uint64(isa.FmaF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), uint32(uint64(math.Float32bits(v19F))), isa.RZ))
 			// 74: st.global.f32
 			runtime.Store32(fa12, uint64(l)<<2, uint64(v35))
 			// 75: fma.rp.f32
-			v36 := uint64(isa.FmaF32(uint32(v25), uint32(v24), uint32(v19), isa.RP))
+			v36 := uint64(isa.FmaF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), uint32(uint64(math.Float32bits(v19F))), isa.RP))
 			// 76: st.global.f32
 			runtime.Store32(fa13, uint64(l)<<2, uint64(v36))
 			// 77: fma.rm.f32
-			v37 := uint64(isa.FmaF32(uint32(v25), uint32(v24), uint32(v19), isa.RM))
+			v37 := uint64(isa.FmaF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), uint32(uint64(math.Float32bits(v19F))), isa.RM))
 			// 78: st.global.f32
 			runtime.Store32(fa14, uint64(l)<<2, uint64(v37))
 			// 79: div.rn.f32
-			v38 := uint64(isa.DivF32(uint32(v25), uint32(v24), isa.RN))
+			v38 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), isa.RN))
 			// 80: st.global.f32
 			runtime.Store32(fa15, uint64(l)<<2, uint64(v38))
 			// 81: div.rz.f32
-			v39 := uint64(isa.DivF32(uint32(v25), uint32(v24), isa.RZ))
+			v39 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), isa.RZ))
 			// 82: st.global.f32
 			runtime.Store32(fa16, uint64(l)<<2, uint64(v39))
 			// 83: div.rp.f32
-			v40 := uint64(isa.DivF32(uint32(v25), uint32(v24), isa.RP))
+			v40 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), isa.RP))
 			// 84: st.global.f32
 			runtime.Store32(fa17, uint64(l)<<2, uint64(v40))
 			// 85: div.rm.f32
-			v41 := uint64(isa.DivF32(uint32(v25), uint32(v24), isa.RM))
+			v41 := uint64(isa.DivF32(uint32(uint64(math.Float32bits(v25F))), uint32(uint64(math.Float32bits(v24F))), isa.RM))
 			// 86: st.global.f32
 			runtime.Store32(fa18, uint64(l)<<2, uint64(v41))
 			// 87: rcp.rn.f32
-			v42 := uint64(isa.RcpF32(uint32(v25), isa.RN))
+			v42 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v25F))), isa.RN))
 			// 88: st.global.f32
 			runtime.Store32(fa19, uint64(l)<<2, uint64(v42))
 			// 89: rcp.rz.f32
-			v43 := uint64(isa.RcpF32(uint32(v25), isa.RZ))
+			v43 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v25F))), isa.RZ))
 			// 90: st.global.f32
 			runtime.Store32(fa20, uint64(l)<<2, uint64(v43))
 			// 91: rcp.rp.f32
-			v44 := uint64(isa.RcpF32(uint32(v25), isa.RP))
+			v44 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v25F))), isa.RP))
 			// 92: st.global.f32
 			runtime.Store32(fa21, uint64(l)<<2, uint64(v44))
 			// 93: rcp.rm.f32
-			v45 := uint64(isa.RcpF32(uint32(v25), isa.RM))
+			v45 := uint64(isa.RcpF32(uint32(uint64(math.Float32bits(v25F))), isa.RM))
 			// 94: st.global.f32
 			runtime.Store32(fa22, uint64(l)<<2, uint64(v45))
 			// 95: sqrt.rn.f32
-			v46 := uint64(isa.SqrtF32(uint32(v25), isa.RN))
+			v46 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v25F))), isa.RN))
 			// 96: st.global.f32
 			runtime.Store32(fa23, uint64(l)<<2, uint64(v46))
 			// 97: sqrt.rz.f32
-			v47 := uint64(isa.SqrtF32(uint32(v25), isa.RZ))
+			v47 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v25F))), isa.RZ))
 			// 98: st.global.f32
 			runtime.Store32(fa24, uint64(l)<<2, uint64(v47))
 			// 99: sqrt.rp.f32
-			v48 := uint64(isa.SqrtF32(uint32(v25), isa.RP))
+			v48 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v25F))), isa.RP))
 			// 100: st.global.f32
 			runtime.Store32(fa25, uint64(l)<<2, uint64(v48))
 			// 101: sqrt.rm.f32
-			v49 := uint64(isa.SqrtF32(uint32(v25), isa.RM))
+			v49 := uint64(isa.SqrtF32(uint32(uint64(math.Float32bits(v25F))), isa.RM))
 			// 102: st.global.f32
 			runtime.Store32(fa26, uint64(l)<<2, uint64(v49))
 		}

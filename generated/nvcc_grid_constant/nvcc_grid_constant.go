@@ -737,19 +737,25 @@ func dotBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p3n := uint32(0)
 		for l := range 32 {
 			// 39: ld.global.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 40: ld.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 42: fma.rn.f32
 			var v3 uint64
 			var v3F float32
-			v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r3[l])))
+			v3p, v3z := float64(v2F)*float64(v1F), float64(math.Float32frombits(uint32(r3[l])))
 			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 				v3F = float32(v3f)
 				v3 = uint64(math.Float32bits(v3F))
 			} else {
 				{
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r3[l])))
+					v3 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v2F))), uint32(uint64(math.Float32bits(v1F))), uint32(r3[l])))
 					v3F = math.Float32frombits(uint32(v3))
 				}
 			}

@@ -1056,19 +1056,22 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v5 := uint64(uint64(r10[l]) + uint64(v4))
 			_ = v5
 			// 47: ld.global.f32
-			v6 := runtime.Load32(fa0, uint64(l)<<2)
+			v6F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v6 := uint64(math.Float32bits(v6F))
+			_ = v6F
+			_ = v6
 			// 48: cvt.rn.f32.s32
 			v7 := uint64(math.Float32bits(float32(int32(r7[l]))))
 			// 49: fma.rn.f32
 			var v8 uint64
 			var v8F float32
-			v8p, v8z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v7)))
+			v8p, v8z := float64(v6F)*float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(v7)))
 			if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
 				v8F = float32(v8f)
 				v8 = uint64(math.Float32bits(v8F))
 			} else {
 				{
-					v8 = uint64(isa.FmaF32RN(uint32(v6), uint32(r2[l]), uint32(v7)))
+					v8 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v6F))), uint32(r2[l]), uint32(v7)))
 					v8F = math.Float32frombits(uint32(v8))
 				}
 			}

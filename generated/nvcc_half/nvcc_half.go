@@ -1201,9 +1201,12 @@ func halfOpsTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v48 := uint64(uint64(u14) + uint64(v47))
 			_ = v48
 			// 92: ld.global.f32
-			v49 := runtime.Load32(fa3, uint64(l)<<2)
+			v49F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v49 := uint64(math.Float32bits(v49F))
+			_ = v49F
+			_ = v49
 			// 94: cvt.rn.f16.f32
-			v50s := v49
+			v50s := uint64(math.Float32bits(v49F))
 			v50 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v50s)))), isa.RN))
 			// 97: mul.lo.s32
 			v51 := uint64(uint32(v30) * uint32(k2))
@@ -1982,9 +1985,12 @@ func halfOpsBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v38 := uint64(uint64(v36) + uint64(v37))
 			_ = v38
 			// 92: ld.global.f32
-			v39 := runtime.Load32(fa3, uint64(l)<<2)
+			v39F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v39 := uint64(math.Float32bits(v39F))
+			_ = v39F
+			_ = v39
 			// 94: cvt.rn.f16.f32
-			v40s := v39
+			v40s := uint64(math.Float32bits(v39F))
 			v40 := uint64(isa.F64ToF16(math.Float64bits(float64(math.Float32frombits(uint32(v40s)))), isa.RN))
 			// 97: mul.lo.s32
 			v41 := uint64(uint32(r10[l]) * uint32(k2))
@@ -3079,14 +3085,20 @@ func packHalf2Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u7) + uint64(v22))
 			_ = v23
 			// 149: ld.global.f32
-			v24 := runtime.Load32(fa0, uint64(l)<<2)
+			v24F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v24 := uint64(math.Float32bits(v24F))
+			_ = v24F
+			_ = v24
 			// 151: add.s64
 			v25 := uint64(uint64(u8) + uint64(v22))
 			_ = v25
 			// 152: ld.global.f32
-			v26 := runtime.Load32(fa1, uint64(l)<<2)
+			v26F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v26 := uint64(math.Float32bits(v26F))
+			_ = v26F
+			_ = v26
 			// 154: cvt.rn.f16x2.f32
-			v27 := uint64(isa.NarrowF32(uint32(v26), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v24), false, isa.RN, false, false))
+			v27 := uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v26F))), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v24F))), false, isa.RN, false, false))
 			// 157: shl.b32
 			v28 := uint64(uint32(v20) << uint32(k1))
 			// 159: mul.wide.s32
@@ -3097,11 +3109,17 @@ func packHalf2Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			// 161: st.global.u32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v27))
 			// 162: ld.global.f32
-			v31 := runtime.Load32(fa3, uint64(l)<<2)
+			v31F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v31 := uint64(math.Float32bits(v31F))
+			_ = v31F
+			_ = v31
 			// 163: ld.global.f32
-			v32 := runtime.Load32(fa4, uint64(l)<<2)
+			v32F := runtime.LoadF32(fa4, uint64(l)<<2)
+			v32 := uint64(math.Float32bits(v32F))
+			_ = v32F
+			_ = v32
 			// 165: cvt.rn.bf16x2.f32
-			v33 := uint64(isa.NarrowF32(uint32(v32), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v31), true, isa.RN, false, false))
+			v33 := uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v32F))), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v31F))), true, isa.RN, false, false))
 			// 168: st.global.u32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v33))
 		}
@@ -3391,16 +3409,22 @@ func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint64(v10) + uint64(v11))
 			_ = v12
 			// 149: ld.global.f32
-			v13 := runtime.Load32(fa0, uint64(l)<<2)
+			v13F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v13 := uint64(math.Float32bits(v13F))
+			_ = v13F
+			_ = v13
 			// 150: cvta.to.global.u64
 			v14 := uint64(r2[l])
 			// 151: add.s64
 			v15 := uint64(uint64(v14) + uint64(v11))
 			_ = v15
 			// 152: ld.global.f32
-			v16 := runtime.Load32(fa1, uint64(l)<<2)
+			v16F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v16 := uint64(math.Float32bits(v16F))
+			_ = v16F
+			_ = v16
 			// 154: cvt.rn.f16x2.f32
-			v17 := uint64(isa.NarrowF32(uint32(v16), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v13), false, isa.RN, false, false))
+			v17 := uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v16F))), false, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v13F))), false, isa.RN, false, false))
 			// 157: shl.b32
 			v18 := uint64(uint32(r7[l]) << uint32(k1))
 			// 158: cvta.to.global.u64
@@ -3413,11 +3437,17 @@ func packHalf2Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			// 161: st.global.u32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v17))
 			// 162: ld.global.f32
-			v22 := runtime.Load32(fa3, uint64(l)<<2)
+			v22F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v22 := uint64(math.Float32bits(v22F))
+			_ = v22F
+			_ = v22
 			// 163: ld.global.f32
-			v23 := runtime.Load32(fa4, uint64(l)<<2)
+			v23F := runtime.LoadF32(fa4, uint64(l)<<2)
+			v23 := uint64(math.Float32bits(v23F))
+			_ = v23F
+			_ = v23
 			// 165: cvt.rn.bf16x2.f32
-			v24 := uint64(isa.NarrowF32(uint32(v23), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(v22), true, isa.RN, false, false))
+			v24 := uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v23F))), true, isa.RN, false, false))<<16 | uint64(isa.NarrowF32(uint32(uint64(math.Float32bits(v22F))), true, isa.RN, false, false))
 			// 168: st.global.u32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v24))
 		}

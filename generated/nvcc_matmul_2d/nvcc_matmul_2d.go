@@ -1958,13 +1958,19 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				slow := uint32(0)
 				for l := range 32 {
 					// 74: ld.global.f32
-					v4 := runtime.Load32(fa0, uint64(l)<<2)
+					v4F := runtime.LoadF32(fa0, uint64(l)<<2)
+					v4 := uint64(math.Float32bits(v4F))
+					_ = v4F
+					_ = v4
 					// 75: ld.global.f32
-					v5 := runtime.Load32(fa1, uint64(l)<<2)
+					v5F := runtime.LoadF32(fa1, uint64(l)<<2)
+					v5 := uint64(math.Float32bits(v5F))
+					_ = v5F
+					_ = v5
 					// 76: fma.rn.f32
 					var v6 uint64
 					var v6F float32
-					v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r16[l])))
+					v6p, v6z := float64(v5F)*float64(v4F), float64(math.Float32frombits(uint32(r16[l])))
 					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
@@ -1981,19 +1987,25 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for mm := slow; mm != 0; mm &= mm - 1 {
 					l := bits.TrailingZeros32(mm) & 31
 					// 74: ld.global.f32
-					v4 := runtime.Load32(fa0, uint64(l)<<2)
+					v4F := runtime.LoadF32(fa0, uint64(l)<<2)
+					v4 := uint64(math.Float32bits(v4F))
+					_ = v4F
+					_ = v4
 					// 75: ld.global.f32
-					v5 := runtime.Load32(fa1, uint64(l)<<2)
+					v5F := runtime.LoadF32(fa1, uint64(l)<<2)
+					v5 := uint64(math.Float32bits(v5F))
+					_ = v5F
+					_ = v5
 					// 76: fma.rn.f32
 					var v6 uint64
 					var v6F float32
-					v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r16[l])))
+					v6p, v6z := float64(v5F)*float64(v4F), float64(math.Float32frombits(uint32(r16[l])))
 					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
 					} else {
 						{
-							v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(r16[l])))
+							v6 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v5F))), uint32(uint64(math.Float32bits(v4F))), uint32(r16[l])))
 							v6F = math.Float32frombits(uint32(v6))
 						}
 					}
@@ -2009,13 +2021,19 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					// 77: add.s64
 					v7 := uint64(uint64(r22[l]) + uint64(r27[l]))
 					// 78: ld.global.f32
-					v8 := runtime.Load32(fa2, uint64(l)<<2)
+					v8F := runtime.LoadF32(fa2, uint64(l)<<2)
+					v8 := uint64(math.Float32bits(v8F))
+					_ = v8F
+					_ = v8
 					// 79: ld.global.f32
-					v9 := runtime.Load32(fa3, uint64(l)<<2)
+					v9F := runtime.LoadF32(fa3, uint64(l)<<2)
+					v9 := uint64(math.Float32bits(v9F))
+					_ = v9F
+					_ = v9
 					// 80: fma.rn.f32
 					var v10 uint64
 					var v10F float32
-					v10p, v10z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+					v10p, v10z := float64(v9F)*float64(v8F), float64(v6F)
 					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
 						v10F = float32(v10f)
 						v10 = uint64(math.Float32bits(v10F))
@@ -2036,19 +2054,25 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					// 77: add.s64
 					v7 := uint64(uint64(r22[l]) + uint64(r27[l]))
 					// 78: ld.global.f32
-					v8 := runtime.Load32(fa2, uint64(l)<<2)
+					v8F := runtime.LoadF32(fa2, uint64(l)<<2)
+					v8 := uint64(math.Float32bits(v8F))
+					_ = v8F
+					_ = v8
 					// 79: ld.global.f32
-					v9 := runtime.Load32(fa3, uint64(l)<<2)
+					v9F := runtime.LoadF32(fa3, uint64(l)<<2)
+					v9 := uint64(math.Float32bits(v9F))
+					_ = v9F
+					_ = v9
 					// 80: fma.rn.f32
 					var v10 uint64
 					var v10F float32
-					v10p, v10z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
+					v10p, v10z := float64(v9F)*float64(v8F), float64(v6F)
 					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
 						v10F = float32(v10f)
 						v10 = uint64(math.Float32bits(v10F))
 					} else {
 						{
-							v10 = uint64(isa.FmaF32RN(uint32(v9), uint32(v8), uint32(uint64(math.Float32bits(v6F)))))
+							v10 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v9F))), uint32(uint64(math.Float32bits(v8F))), uint32(uint64(math.Float32bits(v6F)))))
 							v10F = math.Float32frombits(uint32(v10))
 						}
 					}
@@ -2066,13 +2090,19 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					// 81: add.s64
 					v11 := uint64(uint64(v7) + uint64(r27[l]))
 					// 82: ld.global.f32
-					v12 := runtime.Load32(fa4, uint64(l)<<2)
+					v12F := runtime.LoadF32(fa4, uint64(l)<<2)
+					v12 := uint64(math.Float32bits(v12F))
+					_ = v12F
+					_ = v12
 					// 83: ld.global.f32
-					v13 := runtime.Load32(fa5, uint64(l)<<2)
+					v13F := runtime.LoadF32(fa5, uint64(l)<<2)
+					v13 := uint64(math.Float32bits(v13F))
+					_ = v13F
+					_ = v13
 					// 84: fma.rn.f32
 					var v14 uint64
 					var v14F float32
-					v14p, v14z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v12))), float64(v10F)
+					v14p, v14z := float64(v13F)*float64(v12F), float64(v10F)
 					if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
 						v14F = float32(v14f)
 						v14 = uint64(math.Float32bits(v14F))
@@ -2094,19 +2124,25 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					// 81: add.s64
 					v11 := uint64(uint64(v7) + uint64(r27[l]))
 					// 82: ld.global.f32
-					v12 := runtime.Load32(fa4, uint64(l)<<2)
+					v12F := runtime.LoadF32(fa4, uint64(l)<<2)
+					v12 := uint64(math.Float32bits(v12F))
+					_ = v12F
+					_ = v12
 					// 83: ld.global.f32
-					v13 := runtime.Load32(fa5, uint64(l)<<2)
+					v13F := runtime.LoadF32(fa5, uint64(l)<<2)
+					v13 := uint64(math.Float32bits(v13F))
+					_ = v13F
+					_ = v13
 					// 84: fma.rn.f32
 					var v14 uint64
 					var v14F float32
-					v14p, v14z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v12))), float64(v10F)
+					v14p, v14z := float64(v13F)*float64(v12F), float64(v10F)
 					if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
 						v14F = float32(v14f)
 						v14 = uint64(math.Float32bits(v14F))
 					} else {
 						{
-							v14 = uint64(isa.FmaF32RN(uint32(v13), uint32(v12), uint32(uint64(math.Float32bits(v10F)))))
+							v14 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v13F))), uint32(uint64(math.Float32bits(v12F))), uint32(uint64(math.Float32bits(v10F)))))
 							v14F = math.Float32frombits(uint32(v14))
 						}
 					}
@@ -2125,19 +2161,25 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v16 := uint64(uint64(v15) + uint64(r27[l]))
 				r22[l] = v16
 				// 87: ld.global.f32
-				v17 := runtime.Load32(fa6, uint64(l)<<2)
+				v17F := runtime.LoadF32(fa6, uint64(l)<<2)
+				v17 := uint64(math.Float32bits(v17F))
+				_ = v17F
+				_ = v17
 				// 88: ld.global.f32
-				v18 := runtime.Load32(fa7, uint64(l)<<2)
+				v18F := runtime.LoadF32(fa7, uint64(l)<<2)
+				v18 := uint64(math.Float32bits(v18F))
+				_ = v18F
+				_ = v18
 				// 89: fma.rn.f32
 				var v19 uint64
 				var v19F float32
-				v19p, v19z := float64(math.Float32frombits(uint32(v18)))*float64(math.Float32frombits(uint32(v17))), float64(v14F)
+				v19p, v19z := float64(v18F)*float64(v17F), float64(v14F)
 				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
 					{
-						v19 = uint64(isa.FmaF32RN(uint32(v18), uint32(v17), uint32(uint64(math.Float32bits(v14F)))))
+						v19 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v18F))), uint32(uint64(math.Float32bits(v17F))), uint32(uint64(math.Float32bits(v14F)))))
 						v19F = math.Float32frombits(uint32(v19))
 					}
 				}
@@ -2943,19 +2985,25 @@ func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p7n := uint32(0)
 		for l := range 32 {
 			// 110: ld.global.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 111: ld.global.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 112: fma.rn.f32
 			var v3 uint64
 			var v3F float32
-			v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))
+			v3p, v3z := float64(v2F)*float64(v1F), float64(math.Float32frombits(uint32(r16[l])))
 			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 				v3F = float32(v3f)
 				v3 = uint64(math.Float32bits(v3F))
 			} else {
 				{
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r16[l])))
+					v3 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v2F))), uint32(uint64(math.Float32bits(v1F))), uint32(r16[l])))
 					v3F = math.Float32frombits(uint32(v3))
 				}
 			}
@@ -4550,13 +4598,19 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 				slow := uint32(0)
 				for l := range 32 {
 					// 233: ld.shared.f32
-					v1 := runtime.Load32(fa0, uint64(l)<<2)
+					v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+					v1 := uint64(math.Float32bits(v1F))
+					_ = v1F
+					_ = v1
 					// 234: ld.shared.f32
-					v2 := runtime.Load32(fa1, uint64(l)<<2)
+					v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+					v2 := uint64(math.Float32bits(v2F))
+					_ = v2F
+					_ = v2
 					// 235: fma.rn.f32
 					var v3 uint64
 					var v3F float32
-					v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+					v3p, v3z := float64(v2F)*float64(v1F), float64(math.Float32frombits(uint32(r14[l])))
 					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
@@ -4573,19 +4627,25 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for mm := slow; mm != 0; mm &= mm - 1 {
 					l := bits.TrailingZeros32(mm) & 31
 					// 233: ld.shared.f32
-					v1 := runtime.Load32(fa0, uint64(l)<<2)
+					v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+					v1 := uint64(math.Float32bits(v1F))
+					_ = v1F
+					_ = v1
 					// 234: ld.shared.f32
-					v2 := runtime.Load32(fa1, uint64(l)<<2)
+					v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+					v2 := uint64(math.Float32bits(v2F))
+					_ = v2F
+					_ = v2
 					// 235: fma.rn.f32
 					var v3 uint64
 					var v3F float32
-					v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+					v3p, v3z := float64(v2F)*float64(v1F), float64(math.Float32frombits(uint32(r14[l])))
 					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
 						{
-							v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+							v3 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v2F))), uint32(uint64(math.Float32bits(v1F))), uint32(r14[l])))
 							v3F = math.Float32frombits(uint32(v3))
 						}
 					}
@@ -4599,13 +4659,19 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for l := range 32 {
 					v3F := v3F_s[l]
 					// 236: ld.shared.f32
-					v4 := runtime.Load32(fa2, uint64(l)<<2)
+					v4F := runtime.LoadF32(fa2, uint64(l)<<2)
+					v4 := uint64(math.Float32bits(v4F))
+					_ = v4F
+					_ = v4
 					// 237: ld.shared.f32
-					v5 := runtime.Load32(fa3, uint64(l)<<2)
+					v5F := runtime.LoadF32(fa3, uint64(l)<<2)
+					v5 := uint64(math.Float32bits(v5F))
+					_ = v5F
+					_ = v5
 					// 238: fma.rn.f32
 					var v6 uint64
 					var v6F float32
-					v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(v3F)
+					v6p, v6z := float64(v5F)*float64(v4F), float64(v3F)
 					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
@@ -4623,19 +4689,25 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 					l := bits.TrailingZeros32(mm) & 31
 					v3F := v3F_s[l]
 					// 236: ld.shared.f32
-					v4 := runtime.Load32(fa2, uint64(l)<<2)
+					v4F := runtime.LoadF32(fa2, uint64(l)<<2)
+					v4 := uint64(math.Float32bits(v4F))
+					_ = v4F
+					_ = v4
 					// 237: ld.shared.f32
-					v5 := runtime.Load32(fa3, uint64(l)<<2)
+					v5F := runtime.LoadF32(fa3, uint64(l)<<2)
+					v5 := uint64(math.Float32bits(v5F))
+					_ = v5F
+					_ = v5
 					// 238: fma.rn.f32
 					var v6 uint64
 					var v6F float32
-					v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(v3F)
+					v6p, v6z := float64(v5F)*float64(v4F), float64(v3F)
 					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
 					} else {
 						{
-							v6 = uint64(isa.FmaF32RN(uint32(v5), uint32(v4), uint32(uint64(math.Float32bits(v3F)))))
+							v6 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v5F))), uint32(uint64(math.Float32bits(v4F))), uint32(uint64(math.Float32bits(v3F)))))
 							v6F = math.Float32frombits(uint32(v6))
 						}
 					}
@@ -4649,13 +4721,19 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 				for l := range 32 {
 					v6F := v6F_s[l]
 					// 239: ld.shared.f32
-					v7 := runtime.Load32(fa4, uint64(l)<<2)
+					v7F := runtime.LoadF32(fa4, uint64(l)<<2)
+					v7 := uint64(math.Float32bits(v7F))
+					_ = v7F
+					_ = v7
 					// 240: ld.shared.f32
-					v8 := runtime.Load32(fa5, uint64(l)<<2)
+					v8F := runtime.LoadF32(fa5, uint64(l)<<2)
+					v8 := uint64(math.Float32bits(v8F))
+					_ = v8F
+					_ = v8
 					// 241: fma.rn.f32
 					var v9 uint64
 					var v9F float32
-					v9p, v9z := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))), float64(v6F)
+					v9p, v9z := float64(v8F)*float64(v7F), float64(v6F)
 					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
@@ -4673,19 +4751,25 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 					l := bits.TrailingZeros32(mm) & 31
 					v6F := v6F_s[l]
 					// 239: ld.shared.f32
-					v7 := runtime.Load32(fa4, uint64(l)<<2)
+					v7F := runtime.LoadF32(fa4, uint64(l)<<2)
+					v7 := uint64(math.Float32bits(v7F))
+					_ = v7F
+					_ = v7
 					// 240: ld.shared.f32
-					v8 := runtime.Load32(fa5, uint64(l)<<2)
+					v8F := runtime.LoadF32(fa5, uint64(l)<<2)
+					v8 := uint64(math.Float32bits(v8F))
+					_ = v8F
+					_ = v8
 					// 241: fma.rn.f32
 					var v9 uint64
 					var v9F float32
-					v9p, v9z := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))), float64(v6F)
+					v9p, v9z := float64(v8F)*float64(v7F), float64(v6F)
 					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
 						{
-							v9 = uint64(isa.FmaF32RN(uint32(v8), uint32(v7), uint32(uint64(math.Float32bits(v6F)))))
+							v9 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v8F))), uint32(uint64(math.Float32bits(v7F))), uint32(uint64(math.Float32bits(v6F)))))
 							v9F = math.Float32frombits(uint32(v9))
 						}
 					}
@@ -4697,19 +4781,25 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v9F := v9F_s[l]
 				// 242: ld.shared.f32
-				v10 := runtime.Load32(fa6, uint64(l)<<2)
+				v10F := runtime.LoadF32(fa6, uint64(l)<<2)
+				v10 := uint64(math.Float32bits(v10F))
+				_ = v10F
+				_ = v10
 				// 243: ld.shared.f32
-				v11 := runtime.Load32(fa7, uint64(l)<<2)
+				v11F := runtime.LoadF32(fa7, uint64(l)<<2)
+				v11 := uint64(math.Float32bits(v11F))
+				_ = v11F
+				_ = v11
 				// 244: fma.rn.f32
 				var v12 uint64
 				var v12F float32
-				v12p, v12z := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))), float64(v9F)
+				v12p, v12z := float64(v11F)*float64(v10F), float64(v9F)
 				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
 					{
-						v12 = uint64(isa.FmaF32RN(uint32(v11), uint32(v10), uint32(uint64(math.Float32bits(v9F)))))
+						v12 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v11F))), uint32(uint64(math.Float32bits(v10F))), uint32(uint64(math.Float32bits(v9F)))))
 						v12F = math.Float32frombits(uint32(v12))
 					}
 				}
@@ -5754,7 +5844,9 @@ func matmulTiledBlock12Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r28[l]) + uint64(v5))
 			_ = v6
 			// 201: ld.global.f32
-			v7 := runtime.Load32(fa0, uint64(l)<<2)
+			v7F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v7 := uint64(math.Float32bits(v7F))
+			_ = v7F
 			r38[l] = v7
 		}
 	}
@@ -5892,7 +5984,9 @@ func matmulTiledBlock13Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(r29[l]) + uint64(v5))
 			_ = v6
 			// 214: ld.global.f32
-			v7 := runtime.Load32(fa0, uint64(l)<<2)
+			v7F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v7 := uint64(math.Float32bits(v7F))
+			_ = v7F
 			r37[l] = v7
 		}
 	}
@@ -6149,19 +6243,25 @@ func matmulTiledBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint32(v9) + uint32(r19[l]))
 			r67[l] = v10
 			// 261: ld.shared.f32
-			v11 := runtime.Load32(fa0, uint64(l)<<2)
+			v11F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v11 := uint64(math.Float32bits(v11F))
+			_ = v11F
+			_ = v11
 			// 262: ld.shared.f32
-			v12 := runtime.Load32(fa1, uint64(l)<<2)
+			v12F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v12 := uint64(math.Float32bits(v12F))
+			_ = v12F
+			_ = v12
 			// 263: fma.rn.f32
 			var v13 uint64
 			var v13F float32
-			v13p, v13z := float64(math.Float32frombits(uint32(v12)))*float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(r14[l])))
+			v13p, v13z := float64(v12F)*float64(v11F), float64(math.Float32frombits(uint32(r14[l])))
 			if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f, math.Float32bits(float32(v13f))) {
 				v13F = float32(v13f)
 				v13 = uint64(math.Float32bits(v13F))
 			} else {
 				{
-					v13 = uint64(isa.FmaF32RN(uint32(v12), uint32(v11), uint32(r14[l])))
+					v13 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v12F))), uint32(uint64(math.Float32bits(v11F))), uint32(r14[l])))
 					v13F = math.Float32frombits(uint32(v13))
 				}
 			}
@@ -6412,19 +6512,25 @@ func matmulTiledBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
 		p12n := uint32(0)
 		for l := range 32 {
 			// 267: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 268: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 269: fma.rn.f32
 			var v3 uint64
 			var v3F float32
-			v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+			v3p, v3z := float64(v2F)*float64(v1F), float64(math.Float32frombits(uint32(r14[l])))
 			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 				v3F = float32(v3f)
 				v3 = uint64(math.Float32bits(v3F))
 			} else {
 				{
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+					v3 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v2F))), uint32(uint64(math.Float32bits(v1F))), uint32(r14[l])))
 					v3F = math.Float32frombits(uint32(v3))
 				}
 			}
@@ -6641,19 +6747,25 @@ func matmulTiledBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 273: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 274: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 275: fma.rn.f32
 			var v3 uint64
 			var v3F float32
-			v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
+			v3p, v3z := float64(v2F)*float64(v1F), float64(math.Float32frombits(uint32(r14[l])))
 			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
 				v3F = float32(v3f)
 				v3 = uint64(math.Float32bits(v3F))
 			} else {
 				{
-					v3 = uint64(isa.FmaF32RN(uint32(v2), uint32(v1), uint32(r14[l])))
+					v3 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v2F))), uint32(uint64(math.Float32bits(v1F))), uint32(r14[l])))
 					v3F = math.Float32frombits(uint32(v3))
 				}
 			}

@@ -6,6 +6,7 @@ package nvcc_mma
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -6699,10 +6700,14 @@ func gemmF16Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v34 := uint64(uint64(u32) + uint64(v33))
 			_ = v34
 			// 206: ld.global.f32
-			v35 := runtime.Load32(fa0, uint64(l)<<2)
+			v35F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v35 := uint64(math.Float32bits(v35F))
+			_ = v35F
 			r22[l] = v35
 			// 207: ld.global.f32
-			v36 := runtime.Load32(fa1, uint64(l)<<2)
+			v36F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v36 := uint64(math.Float32bits(v36F))
+			_ = v36F
 			r23[l] = v36
 			// 208: add.s32
 			v37 := uint64(uint32(v29) + uint32(k5))
@@ -6717,10 +6722,14 @@ func gemmF16Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v41 := uint64(uint64(u32) + uint64(v40))
 			_ = v41
 			// 213: ld.global.f32
-			v42 := runtime.Load32(fa2, uint64(l)<<2)
+			v42F := runtime.LoadF32(fa2, uint64(l)<<2)
+			v42 := uint64(math.Float32bits(v42F))
+			_ = v42F
 			r29[l] = v42
 			// 214: ld.global.f32
-			v43 := runtime.Load32(fa3, uint64(l)<<2)
+			v43F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v43 := uint64(math.Float32bits(v43F))
+			_ = v43F
 			r30[l] = v43
 			// 216: setp.lt.s32
 			c44t := int32(u5) < int32(k3)

@@ -6,6 +6,7 @@ package nvcc_reduce_shared
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -5346,7 +5347,9 @@ func reduceMaxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v15 := uint64(uint64(u7) + uint64(v14))
 			_ = v15
 			// 171: ld.global.f32
-			v16 := runtime.Load32(fa0, uint64(l)<<2)
+			v16F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v16 := uint64(math.Float32bits(v16F))
+			_ = v16F
 			r7[l] = v16
 		}
 	}
@@ -5972,7 +5975,9 @@ func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(v4) + uint64(v5))
 			_ = v6
 			// 171: ld.global.f32
-			v7 := runtime.Load32(fa0, uint64(l)<<2)
+			v7F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v7 := uint64(math.Float32bits(v7F))
+			_ = v7F
 			r7[l] = v7
 		}
 	}
@@ -6114,11 +6119,17 @@ func reduceMaxBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 182: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 183: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 184: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 185: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
@@ -6335,11 +6346,17 @@ func reduceMaxBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 192: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 193: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 194: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 195: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
@@ -6556,11 +6573,17 @@ func reduceMaxBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 202: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 203: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 204: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 205: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
@@ -6777,11 +6800,17 @@ func reduceMaxBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 212: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 213: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 214: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 215: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
@@ -6998,11 +7027,17 @@ func reduceMaxBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 222: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 223: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 224: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 225: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
@@ -7219,11 +7254,17 @@ func reduceMaxBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 232: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 233: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 234: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 235: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
@@ -7440,11 +7481,17 @@ func reduceMaxBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 242: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 243: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 244: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 245: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}

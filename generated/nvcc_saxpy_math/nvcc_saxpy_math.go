@@ -707,19 +707,25 @@ func saxpyTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(u7) + uint64(v18))
 			_ = v20
 			// 44: ld.global.f32
-			v21 := runtime.Load32(fa0, uint64(l)<<2)
+			v21F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v21 := uint64(math.Float32bits(v21F))
+			_ = v21F
+			_ = v21
 			// 45: ld.global.nc.f32
-			v22 := runtime.Load32(fa1, uint64(l)<<2)
+			v22F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v22 := uint64(math.Float32bits(v22F))
+			_ = v22F
+			_ = v22
 			// 46: fma.rn.f32
 			var v23 uint64
 			var v23F float32
-			v23p, v23z := float64(math.Float32frombits(uint32(u3)))*float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v21)))
+			v23p, v23z := float64(math.Float32frombits(uint32(u3)))*float64(v22F), float64(v21F)
 			if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f, math.Float32bits(float32(v23f))) {
 				v23F = float32(v23f)
 				v23 = uint64(math.Float32bits(v23F))
 			} else {
 				{
-					v23 = uint64(isa.FmaF32RN(uint32(u3), uint32(v22), uint32(v21)))
+					v23 = uint64(isa.FmaF32RN(uint32(u3), uint32(uint64(math.Float32bits(v22F))), uint32(uint64(math.Float32bits(v21F)))))
 					v23F = math.Float32frombits(uint32(v23))
 				}
 			}
@@ -958,19 +964,25 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v10 := uint64(uint64(v6) + uint64(v8))
 			_ = v10
 			// 44: ld.global.f32
-			v11 := runtime.Load32(fa0, uint64(l)<<2)
+			v11F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v11 := uint64(math.Float32bits(v11F))
+			_ = v11F
+			_ = v11
 			// 45: ld.global.nc.f32
-			v12 := runtime.Load32(fa1, uint64(l)<<2)
+			v12F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v12 := uint64(math.Float32bits(v12F))
+			_ = v12F
+			_ = v12
 			// 46: fma.rn.f32
 			var v13 uint64
 			var v13F float32
-			v13p, v13z := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v12))), float64(math.Float32frombits(uint32(v11)))
+			v13p, v13z := float64(math.Float32frombits(uint32(r2[l])))*float64(v12F), float64(v11F)
 			if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f, math.Float32bits(float32(v13f))) {
 				v13F = float32(v13f)
 				v13 = uint64(math.Float32bits(v13F))
 			} else {
 				{
-					v13 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(v12), uint32(v11)))
+					v13 = uint64(isa.FmaF32RN(uint32(r2[l]), uint32(uint64(math.Float32bits(v12F))), uint32(uint64(math.Float32bits(v11F)))))
 					v13F = math.Float32frombits(uint32(v13))
 				}
 			}
@@ -1523,8 +1535,8 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 		h31 := uint32(u8) * uint32(u9)
 		{
 			var v32_s [32]uint64
-			var v35_s [32]uint64
-			var v36_s [32]uint64
+			var v35F_s [32]float32
+			var v36F_s [32]float32
 			var v40_s [32]uint64
 			var v41_s [32]uint64
 			var v42F_s [32]float32
@@ -1544,11 +1556,17 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v34 := uint64(uint64(u11) + uint64(v32))
 				_ = v34
 				// 89: ld.global.f32
-				v35 := runtime.Load32(fa0, uint64(l)<<2)
+				v35F := runtime.LoadF32(fa0, uint64(l)<<2)
+				v35 := uint64(math.Float32bits(v35F))
+				_ = v35F
+				_ = v35
 				// 90: ld.global.f32
-				v36 := runtime.Load32(fa1, uint64(l)<<2)
+				v36F := runtime.LoadF32(fa1, uint64(l)<<2)
+				v36 := uint64(math.Float32bits(v36F))
+				_ = v36F
+				_ = v36
 				// 91: abs.f32
-				v37 := uint64(isa.AbsF32(uint32(v36)))
+				v37 := uint64(isa.AbsF32(uint32(uint64(math.Float32bits(v36F)))))
 				// 92: sqrt.rn.f32
 				v38 := uint64(isa.SqrtF32(uint32(v37), isa.RN))
 				// 94: add.s64
@@ -1557,19 +1575,19 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				// 95: st.global.f32
 				runtime.Store32(fa2, uint64(l)<<2, uint64(v38))
 				// 96: min.f32
-				v40 := uint64(isa.MinF32(uint32(v36), uint32(v35), false))
+				v40 := uint64(isa.MinF32(uint32(uint64(math.Float32bits(v36F))), uint32(uint64(math.Float32bits(v35F))), false))
 				// 97: max.f32
-				v41 := uint64(isa.MaxF32(uint32(v36), uint32(v35), false))
+				v41 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v36F))), uint32(uint64(math.Float32bits(v35F))), false))
 				// 98: fma.rn.f32
 				var v42 uint64
 				var v42F float32
-				v42p, v42z := float64(math.Float32frombits(uint32(v35)))*float64(math.Float32frombits(uint32(v35))), float64(math.Float32frombits(uint32(k0)))
+				v42p, v42z := float64(v35F)*float64(v35F), float64(math.Float32frombits(uint32(k0)))
 				if v42f := v42p + v42z; isa.FmaF32Rounded(v42p, v42z, v42f, math.Float32bits(float32(v42f))) {
 					v42F = float32(v42f)
 					v42 = uint64(math.Float32bits(v42F))
 				} else {
 					{
-						v42 = uint64(isa.FmaF32RN(uint32(v35), uint32(v35), uint32(k0)))
+						v42 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v35F))), uint32(uint64(math.Float32bits(v35F))), uint32(k0)))
 						v42F = math.Float32frombits(uint32(v42))
 					}
 				}
@@ -1579,8 +1597,8 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v42F_s[l] = v42F
 				v40_s[l] = v40
 				v32_s[l] = v32
-				v36_s[l] = v36
-				v35_s[l] = v35
+				v36F_s[l] = v36F
+				v35F_s[l] = v35F
 			}
 			for l := range 32 {
 				v41 := v41_s[l]
@@ -1593,7 +1611,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v40 := v40_s[l]
 				v43 := v43_s[l]
 				v32 := v32_s[l]
-				v36 := v36_s[l]
+				v36F := v36F_s[l]
 				// 101: sub.f32
 				v44F := isa.CanonF32(math.Float32frombits(uint32(v40)) - math.Float32frombits(uint32(v43)))
 				v44 := uint64(math.Float32bits(v44F))
@@ -1605,7 +1623,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				// 104: st.global.f32
 				runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v44F))))
 				// 105: mul.f32
-				v46F := isa.CanonF32(math.Float32frombits(uint32(v36)) * math.Float32frombits(uint32(v36)))
+				v46F := isa.CanonF32(v36F * v36F)
 				v46 := uint64(math.Float32bits(v46F))
 				_ = v46F
 				_ = v46
@@ -1614,8 +1632,8 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v46F := v46F_s[l]
 				v32 := v32_s[l]
-				v35 := v35_s[l]
-				v36 := v36_s[l]
+				v35F := v35F_s[l]
+				v36F := v36F_s[l]
 				// 106: mul.f32
 				v47F := isa.CanonF32(v46F * math.Float32frombits(uint32(k4)))
 				v47 := uint64(math.Float32bits(v47F))
@@ -1631,13 +1649,13 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				// 114: fma.rn.f32
 				var v50 uint64
 				var v50F float32
-				v50p, v50z := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v35))), float64(math.Float32frombits(uint32(u16)))
+				v50p, v50z := float64(v36F)*float64(v35F), float64(math.Float32frombits(uint32(u16)))
 				if v50f := v50p + v50z; isa.FmaF32Rounded(v50p, v50z, v50f, math.Float32bits(float32(v50f))) {
 					v50F = float32(v50f)
 					v50 = uint64(math.Float32bits(v50F))
 				} else {
 					{
-						v50 = uint64(isa.FmaF32RN(uint32(v36), uint32(v35), uint32(u16)))
+						v50 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v36F))), uint32(uint64(math.Float32bits(v35F))), uint32(u16)))
 						v50F = math.Float32frombits(uint32(v50))
 					}
 				}
@@ -2030,8 +2048,8 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		{
 			var v15_s [32]uint64
-			var v19_s [32]uint64
-			var v20_s [32]uint64
+			var v19F_s [32]float32
+			var v20F_s [32]float32
 			var v25_s [32]uint64
 			var v26_s [32]uint64
 			var v27F_s [32]float32
@@ -2051,11 +2069,17 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v18 := uint64(uint64(v17) + uint64(v15))
 				_ = v18
 				// 89: ld.global.f32
-				v19 := runtime.Load32(fa0, uint64(l)<<2)
+				v19F := runtime.LoadF32(fa0, uint64(l)<<2)
+				v19 := uint64(math.Float32bits(v19F))
+				_ = v19F
+				_ = v19
 				// 90: ld.global.f32
-				v20 := runtime.Load32(fa1, uint64(l)<<2)
+				v20F := runtime.LoadF32(fa1, uint64(l)<<2)
+				v20 := uint64(math.Float32bits(v20F))
+				_ = v20F
+				_ = v20
 				// 91: abs.f32
-				v21 := uint64(isa.AbsF32(uint32(v20)))
+				v21 := uint64(isa.AbsF32(uint32(uint64(math.Float32bits(v20F)))))
 				// 92: sqrt.rn.f32
 				v22 := uint64(isa.SqrtF32(uint32(v21), isa.RN))
 				// 93: cvta.to.global.u64
@@ -2066,19 +2090,19 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				// 95: st.global.f32
 				runtime.Store32(fa2, uint64(l)<<2, uint64(v22))
 				// 96: min.f32
-				v25 := uint64(isa.MinF32(uint32(v20), uint32(v19), false))
+				v25 := uint64(isa.MinF32(uint32(uint64(math.Float32bits(v20F))), uint32(uint64(math.Float32bits(v19F))), false))
 				// 97: max.f32
-				v26 := uint64(isa.MaxF32(uint32(v20), uint32(v19), false))
+				v26 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v20F))), uint32(uint64(math.Float32bits(v19F))), false))
 				// 98: fma.rn.f32
 				var v27 uint64
 				var v27F float32
-				v27p, v27z := float64(math.Float32frombits(uint32(v19)))*float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(k1)))
+				v27p, v27z := float64(v19F)*float64(v19F), float64(math.Float32frombits(uint32(k1)))
 				if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
 					v27F = float32(v27f)
 					v27 = uint64(math.Float32bits(v27F))
 				} else {
 					{
-						v27 = uint64(isa.FmaF32RN(uint32(v19), uint32(v19), uint32(k1)))
+						v27 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v19F))), uint32(uint64(math.Float32bits(v19F))), uint32(k1)))
 						v27F = math.Float32frombits(uint32(v27))
 					}
 				}
@@ -2088,8 +2112,8 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v27F_s[l] = v27F
 				v25_s[l] = v25
 				v15_s[l] = v15
-				v20_s[l] = v20
-				v19_s[l] = v19
+				v20F_s[l] = v20F
+				v19F_s[l] = v19F
 			}
 			for l := range 32 {
 				v26 := v26_s[l]
@@ -2102,7 +2126,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v25 := v25_s[l]
 				v29 := v29_s[l]
 				v15 := v15_s[l]
-				v20 := v20_s[l]
+				v20F := v20F_s[l]
 				// 101: sub.f32
 				v30F := isa.CanonF32(math.Float32frombits(uint32(v25)) - math.Float32frombits(uint32(v29)))
 				v30 := uint64(math.Float32bits(v30F))
@@ -2116,7 +2140,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				// 104: st.global.f32
 				runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v30F))))
 				// 105: mul.f32
-				v33F := isa.CanonF32(math.Float32frombits(uint32(v20)) * math.Float32frombits(uint32(v20)))
+				v33F := isa.CanonF32(v20F * v20F)
 				v33 := uint64(math.Float32bits(v33F))
 				_ = v33F
 				_ = v33
@@ -2125,8 +2149,8 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v33F := v33F_s[l]
 				v15 := v15_s[l]
-				v19 := v19_s[l]
-				v20 := v20_s[l]
+				v19F := v19F_s[l]
+				v20F := v20F_s[l]
 				// 106: mul.f32
 				v34F := isa.CanonF32(v33F * math.Float32frombits(uint32(k2)))
 				v34 := uint64(math.Float32bits(v34F))
@@ -2144,13 +2168,13 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				// 114: fma.rn.f32
 				var v39 uint64
 				var v39F float32
-				v39p, v39z := float64(math.Float32frombits(uint32(v20)))*float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(u38)))
+				v39p, v39z := float64(v20F)*float64(v19F), float64(math.Float32frombits(uint32(u38)))
 				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f, math.Float32bits(float32(v39f))) {
 					v39F = float32(v39f)
 					v39 = uint64(math.Float32bits(v39F))
 				} else {
 					{
-						v39 = uint64(isa.FmaF32RN(uint32(v20), uint32(v19), uint32(u38)))
+						v39 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v20F))), uint32(uint64(math.Float32bits(v19F))), uint32(u38)))
 						v39F = math.Float32frombits(uint32(v39))
 					}
 				}

@@ -2619,17 +2619,20 @@ func affineBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v7 := uint64(uint64(v5) + uint64(v6))
 			_ = v7
 			// 94: ld.global.f32
-			v8 := runtime.Load32(fa0, uint64(l)<<2)
+			v8F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v8 := uint64(math.Float32bits(v8F))
+			_ = v8F
+			_ = v8
 			// 95: fma.rn.f32
 			var v9 uint64
 			var v9F float32
-			v9p, v9z := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r4[l])))
+			v9p, v9z := float64(math.Float32frombits(uint32(r5[l])))*float64(v8F), float64(math.Float32frombits(uint32(r4[l])))
 			if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
 				v9F = float32(v9f)
 				v9 = uint64(math.Float32bits(v9F))
 			} else {
 				{
-					v9 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(v8), uint32(r4[l])))
+					v9 = uint64(isa.FmaF32RN(uint32(r5[l]), uint32(uint64(math.Float32bits(v8F))), uint32(r4[l])))
 					v9F = math.Float32frombits(uint32(v9))
 				}
 			}

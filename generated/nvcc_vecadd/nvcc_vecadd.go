@@ -433,11 +433,17 @@ func vecaddTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v22 := uint64(uint64(u8) + uint64(v20))
 			_ = v22
 			// 44: ld.global.f32
-			v23 := runtime.Load32(fa0, uint64(l)<<2)
+			v23F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v23 := uint64(math.Float32bits(v23F))
+			_ = v23F
+			_ = v23
 			// 45: ld.global.f32
-			v24 := runtime.Load32(fa1, uint64(l)<<2)
+			v24F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v24 := uint64(math.Float32bits(v24F))
+			_ = v24F
+			_ = v24
 			// 46: add.f32
-			v25F := isa.CanonF32(math.Float32frombits(uint32(v24)) + math.Float32frombits(uint32(v23)))
+			v25F := isa.CanonF32(v24F + v23F)
 			v25 := uint64(math.Float32bits(v25F))
 			_ = v25F
 			_ = v25
@@ -681,11 +687,17 @@ func vecaddBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v12 := uint64(uint64(v11) + uint64(v9))
 			_ = v12
 			// 44: ld.global.f32
-			v13 := runtime.Load32(fa0, uint64(l)<<2)
+			v13F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v13 := uint64(math.Float32bits(v13F))
+			_ = v13F
+			_ = v13
 			// 45: ld.global.f32
-			v14 := runtime.Load32(fa1, uint64(l)<<2)
+			v14F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v14 := uint64(math.Float32bits(v14F))
+			_ = v14F
+			_ = v14
 			// 46: add.f32
-			v15F := isa.CanonF32(math.Float32frombits(uint32(v14)) + math.Float32frombits(uint32(v13)))
+			v15F := isa.CanonF32(v14F + v13F)
 			v15 := uint64(math.Float32bits(v15F))
 			_ = v15F
 			_ = v15

@@ -3445,9 +3445,12 @@ func opMaxBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 138: ld.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 139: mov.f32
-			v2 := uint64(v1)
+			v2 := uint64(uint64(math.Float32bits(v1F)))
 			r7[l] = v2
 		}
 	}
@@ -3549,9 +3552,12 @@ func opMaxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 142: ld.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 143: mov.f32
-			v2 := uint64(v1)
+			v2 := uint64(uint64(math.Float32bits(v1F)))
 			r7[l] = v2
 		}
 	}

@@ -4079,17 +4079,26 @@ func affineBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 148: ld.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 149: st.f32
-			runtime.Store32(fa1, uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa1, uint64(l)<<2, uint64(uint64(math.Float32bits(v1F))))
 			// 151: st.u32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(u2))
 			// 152: ld.f32
-			v3 := runtime.Load32(fa3, uint64(l)<<2)
+			v3F := runtime.LoadF32(fa3, uint64(l)<<2)
+			v3 := uint64(math.Float32bits(v3F))
+			_ = v3F
+			_ = v3
 			// 153: ld.f32
-			v4 := runtime.Load32(fa4, uint64(l)<<2)
+			v4F := runtime.LoadF32(fa4, uint64(l)<<2)
+			v4 := uint64(math.Float32bits(v4F))
+			_ = v4F
+			_ = v4
 			// 154: max.f32
-			v5 := uint64(isa.MaxF32(uint32(v3), uint32(v4), false))
+			v5 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v3F))), uint32(uint64(math.Float32bits(v4F))), false))
 			// 155: st.f32
 			runtime.Store32(fa5, uint64(l)<<2, uint64(v5))
 		}

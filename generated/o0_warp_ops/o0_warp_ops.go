@@ -6,6 +6,7 @@ package o0_warp_ops
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -4770,14 +4771,16 @@ func warpAllreduceMaxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 152: ld.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
 			r20[l] = v1
 			// 153: ld.u32
 			v2 := runtime.Load32(fa1, uint64(l)<<2)
 			// 155: st.u32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(u3))
 			// 156: st.f32
-			runtime.Store32(fa3, uint64(l)<<2, uint64(v1))
+			runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v1F))))
 			// 157: st.u32
 			runtime.Store32(fa4, uint64(l)<<2, uint64(v2))
 			// 159: st.u32
@@ -4786,7 +4789,9 @@ func warpAllreduceMaxBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v5 := runtime.Load32(fa6, uint64(l)<<2)
 			r24[l] = v5
 			// 161: ld.f32
-			v6 := runtime.Load32(fa7, uint64(l)<<2)
+			v6F := runtime.LoadF32(fa7, uint64(l)<<2)
+			v6 := uint64(math.Float32bits(v6F))
+			_ = v6F
 			r25[l] = v6
 			// 162: ld.u32
 			v7 := runtime.Load32(fa8, uint64(l)<<2)

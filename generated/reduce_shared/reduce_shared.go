@@ -6,6 +6,7 @@ package reduce_shared
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/runtime"
@@ -5318,7 +5319,9 @@ func reduceMaxTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u6) + uint64(v13))
 			_ = v14
 			// 156: ld.global.f32
-			v15 := runtime.Load32(fa0, uint64(l)<<2)
+			v15F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v15 := uint64(math.Float32bits(v15F))
+			_ = v15F
 			r5[l] = v15
 		}
 	}
@@ -5935,7 +5938,9 @@ func reduceMaxBlock20Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v6 := uint64(uint64(u2) + uint64(v5))
 			_ = v6
 			// 156: ld.global.f32
-			v7 := runtime.Load32(fa0, uint64(l)<<2)
+			v7F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v7 := uint64(math.Float32bits(v7F))
+			_ = v7F
 			r5[l] = v7
 		}
 	}
@@ -6095,11 +6100,17 @@ func reduceMaxBlock21Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 166: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 167: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 168: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 169: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
@@ -6321,11 +6332,17 @@ func reduceMaxBlock22Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 175: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 176: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 177: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 178: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
@@ -6547,11 +6564,17 @@ func reduceMaxBlock23Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 184: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 185: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 186: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 187: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
@@ -6773,11 +6796,17 @@ func reduceMaxBlock24Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 193: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 194: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 195: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 196: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
@@ -6999,11 +7028,17 @@ func reduceMaxBlock25Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 202: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 203: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 204: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 205: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
@@ -7225,11 +7260,17 @@ func reduceMaxBlock26Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 211: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 212: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 213: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 214: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}
@@ -7451,11 +7492,17 @@ func reduceMaxBlock27Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		for l := range 32 {
 			// 220: ld.shared.f32
-			v1 := runtime.Load32(fa0, uint64(l)<<2)
+			v1F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v1 := uint64(math.Float32bits(v1F))
+			_ = v1F
+			_ = v1
 			// 221: ld.shared.f32
-			v2 := runtime.Load32(fa1, uint64(l)<<2)
+			v2F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v2 := uint64(math.Float32bits(v2F))
+			_ = v2F
+			_ = v2
 			// 222: max.f32
-			v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+			v3 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v1F))), uint32(uint64(math.Float32bits(v2F))), false))
 			// 223: st.shared.f32
 			runtime.Store32(fa2, uint64(l)<<2, uint64(v3))
 		}

@@ -698,19 +698,25 @@ func saxpyTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v20 := uint64(uint64(u7) + uint64(v18))
 			_ = v20
 			// 40: ld.global.nc.f32
-			v21 := runtime.Load32(fa0, uint64(l)<<2)
+			v21F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v21 := uint64(math.Float32bits(v21F))
+			_ = v21F
+			_ = v21
 			// 41: ld.global.f32
-			v22 := runtime.Load32(fa1, uint64(l)<<2)
+			v22F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v22 := uint64(math.Float32bits(v22F))
+			_ = v22F
+			_ = v22
 			// 42: fma.rn.f32
 			var v23 uint64
 			var v23F float32
-			v23p, v23z := float64(math.Float32frombits(uint32(u4)))*float64(math.Float32frombits(uint32(v21))), float64(math.Float32frombits(uint32(v22)))
+			v23p, v23z := float64(math.Float32frombits(uint32(u4)))*float64(v21F), float64(v22F)
 			if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f, math.Float32bits(float32(v23f))) {
 				v23F = float32(v23f)
 				v23 = uint64(math.Float32bits(v23F))
 			} else {
 				{
-					v23 = uint64(isa.FmaF32RN(uint32(u4), uint32(v21), uint32(v22)))
+					v23 = uint64(isa.FmaF32RN(uint32(u4), uint32(uint64(math.Float32bits(v21F))), uint32(uint64(math.Float32bits(v22F)))))
 					v23F = math.Float32frombits(uint32(v23))
 				}
 			}
@@ -925,19 +931,25 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v11 := uint64(uint64(u4) + uint64(v9))
 			_ = v11
 			// 40: ld.global.nc.f32
-			v12 := runtime.Load32(fa0, uint64(l)<<2)
+			v12F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v12 := uint64(math.Float32bits(v12F))
+			_ = v12F
+			_ = v12
 			// 41: ld.global.f32
-			v13 := runtime.Load32(fa1, uint64(l)<<2)
+			v13F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v13 := uint64(math.Float32bits(v13F))
+			_ = v13F
+			_ = v13
 			// 42: fma.rn.f32
 			var v14 uint64
 			var v14F float32
-			v14p, v14z := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v12))), float64(math.Float32frombits(uint32(v13)))
+			v14p, v14z := float64(math.Float32frombits(uint32(u1)))*float64(v12F), float64(v13F)
 			if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
 				v14F = float32(v14f)
 				v14 = uint64(math.Float32bits(v14F))
 			} else {
 				{
-					v14 = uint64(isa.FmaF32RN(uint32(u1), uint32(v12), uint32(v13)))
+					v14 = uint64(isa.FmaF32RN(uint32(u1), uint32(uint64(math.Float32bits(v12F))), uint32(uint64(math.Float32bits(v13F)))))
 					v14F = math.Float32frombits(uint32(v14))
 				}
 			}
@@ -1525,8 +1537,8 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 		h28 := uint32(u2) * uint32(u3)
 		{
 			var v29_s [32]uint64
-			var v31_s [32]uint64
-			var v33_s [32]uint64
+			var v31F_s [32]float32
+			var v33F_s [32]float32
 			var v37_s [32]uint64
 			var v38_s [32]uint64
 			var v39F_s [32]float32
@@ -1543,14 +1555,20 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v30 := uint64(uint64(u9) + uint64(v29))
 				_ = v30
 				// 87: ld.global.f32
-				v31 := runtime.Load32(fa0, uint64(l)<<2)
+				v31F := runtime.LoadF32(fa0, uint64(l)<<2)
+				v31 := uint64(math.Float32bits(v31F))
+				_ = v31F
+				_ = v31
 				// 88: add.s64
 				v32 := uint64(uint64(u6) + uint64(v29))
 				_ = v32
 				// 89: ld.global.f32
-				v33 := runtime.Load32(fa1, uint64(l)<<2)
+				v33F := runtime.LoadF32(fa1, uint64(l)<<2)
+				v33 := uint64(math.Float32bits(v33F))
+				_ = v33F
+				_ = v33
 				// 90: abs.f32
-				v34 := uint64(isa.AbsF32(uint32(v31)))
+				v34 := uint64(isa.AbsF32(uint32(uint64(math.Float32bits(v31F)))))
 				// 91: sqrt.rn.f32
 				v35 := uint64(isa.SqrtF32(uint32(v34), isa.RN))
 				// 92: add.s64
@@ -1559,19 +1577,19 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				// 93: st.global.f32
 				runtime.Store32(fa2, uint64(l)<<2, uint64(v35))
 				// 94: min.f32
-				v37 := uint64(isa.MinF32(uint32(v31), uint32(v33), false))
+				v37 := uint64(isa.MinF32(uint32(uint64(math.Float32bits(v31F))), uint32(uint64(math.Float32bits(v33F))), false))
 				// 95: max.f32
-				v38 := uint64(isa.MaxF32(uint32(v31), uint32(v33), false))
+				v38 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v31F))), uint32(uint64(math.Float32bits(v33F))), false))
 				// 96: fma.rn.f32
 				var v39 uint64
 				var v39F float32
-				v39p, v39z := float64(math.Float32frombits(uint32(v33)))*float64(math.Float32frombits(uint32(v33))), float64(math.Float32frombits(uint32(k1)))
+				v39p, v39z := float64(v33F)*float64(v33F), float64(math.Float32frombits(uint32(k1)))
 				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f, math.Float32bits(float32(v39f))) {
 					v39F = float32(v39f)
 					v39 = uint64(math.Float32bits(v39F))
 				} else {
 					{
-						v39 = uint64(isa.FmaF32RN(uint32(v33), uint32(v33), uint32(k1)))
+						v39 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v33F))), uint32(uint64(math.Float32bits(v33F))), uint32(k1)))
 						v39F = math.Float32frombits(uint32(v39))
 					}
 				}
@@ -1581,8 +1599,8 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v39F_s[l] = v39F
 				v37_s[l] = v37
 				v29_s[l] = v29
-				v31_s[l] = v31
-				v33_s[l] = v33
+				v31F_s[l] = v31F
+				v33F_s[l] = v33F
 			}
 			for l := range 32 {
 				v38 := v38_s[l]
@@ -1595,7 +1613,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				v37 := v37_s[l]
 				v40 := v40_s[l]
 				v29 := v29_s[l]
-				v31 := v31_s[l]
+				v31F := v31F_s[l]
 				// 98: sub.f32
 				v41F := isa.CanonF32(math.Float32frombits(uint32(v37)) - math.Float32frombits(uint32(v40)))
 				v41 := uint64(math.Float32bits(v41F))
@@ -1607,7 +1625,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				// 100: st.global.f32
 				runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v41F))))
 				// 101: mul.f32
-				v43F := isa.CanonF32(math.Float32frombits(uint32(v31)) * math.Float32frombits(uint32(v31)))
+				v43F := isa.CanonF32(v31F * v31F)
 				v43 := uint64(math.Float32bits(v43F))
 				_ = v43F
 				_ = v43
@@ -1616,8 +1634,8 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v43F := v43F_s[l]
 				v29 := v29_s[l]
-				v31 := v31_s[l]
-				v33 := v33_s[l]
+				v31F := v31F_s[l]
+				v33F := v33F_s[l]
 				// 102: mul.f32
 				v44F := isa.CanonF32(v43F * math.Float32frombits(uint32(k2)))
 				v44 := uint64(math.Float32bits(v44F))
@@ -1633,13 +1651,13 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				// 106: fma.rn.f32
 				var v47 uint64
 				var v47F float32
-				v47p, v47z := float64(math.Float32frombits(uint32(v31)))*float64(math.Float32frombits(uint32(v33))), float64(math.Float32frombits(uint32(k3)))
+				v47p, v47z := float64(v31F)*float64(v33F), float64(math.Float32frombits(uint32(k3)))
 				if v47f := v47p + v47z; isa.FmaF32Rounded(v47p, v47z, v47f, math.Float32bits(float32(v47f))) {
 					v47F = float32(v47f)
 					v47 = uint64(math.Float32bits(v47F))
 				} else {
 					{
-						v47 = uint64(isa.FmaF32RN(uint32(v31), uint32(v33), uint32(k3)))
+						v47 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v31F))), uint32(uint64(math.Float32bits(v33F))), uint32(k3)))
 						v47F = math.Float32frombits(uint32(v47))
 					}
 				}
@@ -1983,8 +2001,8 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	{
 		{
 			var v20_s [32]uint64
-			var v22_s [32]uint64
-			var v24_s [32]uint64
+			var v22F_s [32]float32
+			var v24F_s [32]float32
 			var v28_s [32]uint64
 			var v29_s [32]uint64
 			var v30F_s [32]float32
@@ -1997,14 +2015,20 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v21 := uint64(uint64(u6) + uint64(v20))
 				_ = v21
 				// 87: ld.global.f32
-				v22 := runtime.Load32(fa0, uint64(l)<<2)
+				v22F := runtime.LoadF32(fa0, uint64(l)<<2)
+				v22 := uint64(math.Float32bits(v22F))
+				_ = v22F
+				_ = v22
 				// 88: add.s64
 				v23 := uint64(uint64(u3) + uint64(v20))
 				_ = v23
 				// 89: ld.global.f32
-				v24 := runtime.Load32(fa1, uint64(l)<<2)
+				v24F := runtime.LoadF32(fa1, uint64(l)<<2)
+				v24 := uint64(math.Float32bits(v24F))
+				_ = v24F
+				_ = v24
 				// 90: abs.f32
-				v25 := uint64(isa.AbsF32(uint32(v22)))
+				v25 := uint64(isa.AbsF32(uint32(uint64(math.Float32bits(v22F)))))
 				// 91: sqrt.rn.f32
 				v26 := uint64(isa.SqrtF32(uint32(v25), isa.RN))
 				// 92: add.s64
@@ -2013,19 +2037,19 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				// 93: st.global.f32
 				runtime.Store32(fa2, uint64(l)<<2, uint64(v26))
 				// 94: min.f32
-				v28 := uint64(isa.MinF32(uint32(v22), uint32(v24), false))
+				v28 := uint64(isa.MinF32(uint32(uint64(math.Float32bits(v22F))), uint32(uint64(math.Float32bits(v24F))), false))
 				// 95: max.f32
-				v29 := uint64(isa.MaxF32(uint32(v22), uint32(v24), false))
+				v29 := uint64(isa.MaxF32(uint32(uint64(math.Float32bits(v22F))), uint32(uint64(math.Float32bits(v24F))), false))
 				// 96: fma.rn.f32
 				var v30 uint64
 				var v30F float32
-				v30p, v30z := float64(math.Float32frombits(uint32(v24)))*float64(math.Float32frombits(uint32(v24))), float64(math.Float32frombits(uint32(k1)))
+				v30p, v30z := float64(v24F)*float64(v24F), float64(math.Float32frombits(uint32(k1)))
 				if v30f := v30p + v30z; isa.FmaF32Rounded(v30p, v30z, v30f, math.Float32bits(float32(v30f))) {
 					v30F = float32(v30f)
 					v30 = uint64(math.Float32bits(v30F))
 				} else {
 					{
-						v30 = uint64(isa.FmaF32RN(uint32(v24), uint32(v24), uint32(k1)))
+						v30 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v24F))), uint32(uint64(math.Float32bits(v24F))), uint32(k1)))
 						v30F = math.Float32frombits(uint32(v30))
 					}
 				}
@@ -2035,8 +2059,8 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v30F_s[l] = v30F
 				v28_s[l] = v28
 				v20_s[l] = v20
-				v22_s[l] = v22
-				v24_s[l] = v24
+				v22F_s[l] = v22F
+				v24F_s[l] = v24F
 			}
 			for l := range 32 {
 				v29 := v29_s[l]
@@ -2049,7 +2073,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				v28 := v28_s[l]
 				v31 := v31_s[l]
 				v20 := v20_s[l]
-				v22 := v22_s[l]
+				v22F := v22F_s[l]
 				// 98: sub.f32
 				v32F := isa.CanonF32(math.Float32frombits(uint32(v28)) - math.Float32frombits(uint32(v31)))
 				v32 := uint64(math.Float32bits(v32F))
@@ -2061,7 +2085,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				// 100: st.global.f32
 				runtime.Store32(fa3, uint64(l)<<2, uint64(uint64(math.Float32bits(v32F))))
 				// 101: mul.f32
-				v34F := isa.CanonF32(math.Float32frombits(uint32(v22)) * math.Float32frombits(uint32(v22)))
+				v34F := isa.CanonF32(v22F * v22F)
 				v34 := uint64(math.Float32bits(v34F))
 				_ = v34F
 				_ = v34
@@ -2070,8 +2094,8 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			for l := range 32 {
 				v34F := v34F_s[l]
 				v20 := v20_s[l]
-				v22 := v22_s[l]
-				v24 := v24_s[l]
+				v22F := v22F_s[l]
+				v24F := v24F_s[l]
 				// 102: mul.f32
 				v35F := isa.CanonF32(v34F * math.Float32frombits(uint32(k2)))
 				v35 := uint64(math.Float32bits(v35F))
@@ -2087,13 +2111,13 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				// 106: fma.rn.f32
 				var v38 uint64
 				var v38F float32
-				v38p, v38z := float64(math.Float32frombits(uint32(v22)))*float64(math.Float32frombits(uint32(v24))), float64(math.Float32frombits(uint32(k3)))
+				v38p, v38z := float64(v22F)*float64(v24F), float64(math.Float32frombits(uint32(k3)))
 				if v38f := v38p + v38z; isa.FmaF32Rounded(v38p, v38z, v38f, math.Float32bits(float32(v38f))) {
 					v38F = float32(v38f)
 					v38 = uint64(math.Float32bits(v38F))
 				} else {
 					{
-						v38 = uint64(isa.FmaF32RN(uint32(v22), uint32(v24), uint32(k3)))
+						v38 = uint64(isa.FmaF32RN(uint32(uint64(math.Float32bits(v22F))), uint32(uint64(math.Float32bits(v24F))), uint32(k3)))
 						v38F = math.Float32frombits(uint32(v38))
 					}
 				}

@@ -436,11 +436,17 @@ func vecaddTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			v23 := uint64(uint64(u8) + uint64(v20))
 			_ = v23
 			// 42: ld.global.f32
-			v24 := runtime.Load32(fa0, uint64(l)<<2)
+			v24F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v24 := uint64(math.Float32bits(v24F))
+			_ = v24F
+			_ = v24
 			// 43: ld.global.f32
-			v25 := runtime.Load32(fa1, uint64(l)<<2)
+			v25F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v25 := uint64(math.Float32bits(v25F))
+			_ = v25F
+			_ = v25
 			// 44: add.f32
-			v26F := isa.CanonF32(math.Float32frombits(uint32(v24)) + math.Float32frombits(uint32(v25)))
+			v26F := isa.CanonF32(v24F + v25F)
 			v26 := uint64(math.Float32bits(v26F))
 			_ = v26F
 			_ = v26
@@ -661,11 +667,17 @@ func vecaddBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			v14 := uint64(uint64(u5) + uint64(v11))
 			_ = v14
 			// 42: ld.global.f32
-			v15 := runtime.Load32(fa0, uint64(l)<<2)
+			v15F := runtime.LoadF32(fa0, uint64(l)<<2)
+			v15 := uint64(math.Float32bits(v15F))
+			_ = v15F
+			_ = v15
 			// 43: ld.global.f32
-			v16 := runtime.Load32(fa1, uint64(l)<<2)
+			v16F := runtime.LoadF32(fa1, uint64(l)<<2)
+			v16 := uint64(math.Float32bits(v16F))
+			_ = v16F
+			_ = v16
 			// 44: add.f32
-			v17F := isa.CanonF32(math.Float32frombits(uint32(v15)) + math.Float32frombits(uint32(v16)))
+			v17F := isa.CanonF32(v15F + v16F)
 			v17 := uint64(math.Float32bits(v17F))
 			_ = v17F
 			_ = v17
