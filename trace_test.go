@@ -13,7 +13,8 @@ import (
 // send whole warps to the body (where the Go engine runs the test's block and the body's as
 // one warp pass), none, or split one: n = 0, 1, 31, 32, 33, 100, 255, 256. bound also
 // compares i + k with k near 2^31, where the signed value wraps inside a warp, and every
-// kernel runs in 16x4 blocks too, whose warps' %tid.x does not count up. Elements the body
+// kernel runs in 16x4 blocks too, whose warps' %tid.x does not count up; shifted computes its
+// bound in the test's block from a register. Elements the body
 // does not write keep their sentinel. The first warp of a launch on a worker runs the
 // ordinary code, which finds the allocations the later warps' passes check against.
 func TestTraces(t *testing.T) {
@@ -40,7 +41,9 @@ func TestTraces(t *testing.T) {
 			k, err := mod.Kernel(kernel)
 			require.NoError(t, err)
 			grid := runtime.D1(total / (block.X * block.Y))
-			require.NoError(t, k.Launch(t.Context(), dev, grid, block, append([]any{out, pa}, args...)...))
+			// One worker: each warp of a CTA then starts from the registers the same warp of the
+			// CTA before it left, as a trace must not read.
+			require.NoError(t, k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: grid, Block: block, Workers: 1}, append([]any{out, pa}, args...)...))
 			got := make([]uint32, total)
 			require.NoError(t, runtime.Download(dev, got, out))
 			want := append([]uint32(nil), sentinel...)
@@ -55,7 +58,7 @@ func TestTraces(t *testing.T) {
 			require.Equal(t, want, got, "%s %v %v", kernel, block, args)
 		}
 		for _, block := range []runtime.Dim3{runtime.D1(64), {X: 16, Y: 4, Z: 1}} {
-			for _, n := range []uint32{0, 1, 31, 32, 33, 100, 255, 256} {
+			for _, n := range []uint32{0, 1, 31, 32, 33, 100, 128, 130, 192, 255, 256} {
 				t.Run(fmt.Sprintf("%dx%d/n=%d", block.X, block.Y, n), func(t *testing.T) {
 					for _, k := range []uint32{0, 7, 0x7fffffff - 40, 0x7fffffff - 70} {
 						run("bound", block, func(i int) (uint32, bool) {
@@ -86,6 +89,12 @@ func TestTraces(t *testing.T) {
 					c := uint32(77)
 					run("liveuni", block, live(&c), n, c)
 					run("late", block, func(i int) (uint32, bool) { return a[i] - uint32(i), int32(i) < int32(n) }, n)
+					run("shifted", block, func(i int) (uint32, bool) {
+						if bound := int32(n) - int32(i/int(block.X)); int32(i) >= bound {
+							return uint32(bound), true
+						}
+						return a[i] + 1, true
+					}, n)
 				})
 			}
 		}

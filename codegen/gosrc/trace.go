@@ -178,6 +178,21 @@ func (f *fnGen) emitTrace(t *trace) []jen.Code {
 	return f.emitPass(t.instrs, t.guard)
 }
 
+// guardReady reports whether the guard's other operand is known when the address loop runs:
+// an immediate, a special register, a register the trace does not write, or a warp-uniform
+// local computed before the trace's first lane instruction. A value the trace computes as
+// lane work (from registers an earlier block left) would be read from the register file
+// before the trace writes it.
+func (e *blockEmit) guardReady() bool {
+	fp := e.pass
+	a := fp.step.in.Args[1-fp.step.k]
+	if a.Kind != ssa.ArgValue || a.Value.Kind != ssa.DefInstr || !slices.Contains(e.instrs, a.Value.Instr) {
+		return true
+	}
+	_, ok := e.uni[e.f.Regs[a.Value.Reg.ID]]
+	return ok && slices.Contains(fp.before, a.Value.Instr)
+}
+
 // guardCheck returns the code that ends the pass unless the guard's comparison sends every
 // lane the trace's way: its stepping value's lanes 0 and 31, captured by the address loop in
 // g0 and g31, show no wrap, and StepMask from lane 0's gives the wanted bits.
@@ -192,9 +207,10 @@ func (e *blockEmit) guardCheck(c stepCompare, want uint32) jen.Code {
 }
 
 // guardPlan completes a trace pass's plan with its guard: the comparison must be a stepping
-// one (steppred.go) whose value the address loop can compute, whose other operand the pass
-// knows before its first lane instruction, and no uniform value of the second block may go
-// to the register file before the checks (if they fail, that block may not run at all).
+// one (steppred.go) whose value the address loop can compute, and no uniform value of the
+// second block may go to the register file before the checks (if they fail, that block may
+// not run at all). Its other operand is checked where the address loop is generated
+// (guardReady).
 func (e *blockEmit) guardPlan(fp *warpPass, addr func(*ssa.Value) bool) bool {
 	g := fp.guard
 	c, ok := e.stepCompare(&segment{order: []*ssa.Instr{g.setp}}, g.setp)
@@ -202,12 +218,6 @@ func (e *blockEmit) guardPlan(fp *warpPass, addr func(*ssa.Value) bool) bool {
 		return false
 	}
 	fp.step = c
-	first := slices.IndexFunc(e.instrs, func(in *ssa.Instr) bool { return !hoistable(in) })
-	if a := g.setp.Args[1-c.k]; a.Kind == ssa.ArgValue && a.Value.Kind == ssa.DefInstr {
-		if i := slices.Index(e.instrs, a.Value.Instr); i >= 0 && (first >= 0 && i > first) {
-			return false
-		}
-	}
 	g.direct = true
 	for _, in := range e.instrs {
 		if g.second[in] && hoistable(in) && !e.f.onlyReadBy(in.Defs[0], e.local) {

@@ -188,7 +188,11 @@ func (e *blockEmit) passAddrs() {
 	e.seg = newSegment(&e.f.g.nwin)
 	s := e.seg
 	checked := map[int]bool{}
-	if fp.guard != nil && !slices.ContainsFunc(fp.rest, func(in *ssa.Instr) bool { return slices.Contains(in.Defs, fp.step.value) }) {
+	if defines := func(in *ssa.Instr) bool { return slices.Contains(in.Defs, fp.step.value) }; fp.guard != nil && !slices.ContainsFunc(fp.rest, defines) {
+		if slices.ContainsFunc(e.instrs, defines) {
+			fp.failed = true // computed where the address loop does not
+			return
+		}
 		e.captureGuard() // the stepping value comes from the register file
 	}
 	for _, in := range fp.rest {
@@ -255,6 +259,10 @@ func (e *blockEmit) passAddrs() {
 		loop = jen.For(jen.Id("l").Op(":=").Lit(0), jen.Id("l").Op("<").Lit(32), jen.Id("l").Op("+=").Add(step))
 	}
 	if fp.guard != nil {
+		if !e.guardReady() {
+			fp.failed = true
+			return
+		}
 		e.stmts = append(e.stmts, jen.Comment("the trace's branch: lanes 0 and 31 of the compared value (trace.go)"), jen.Var().Id("g0").Op(",").Id("g31").Uint64())
 	}
 	e.stmts = append(e.stmts, jen.Block(append(pre, loop.Block(s.body...))...))

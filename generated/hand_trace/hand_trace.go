@@ -16,8 +16,8 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/hand/trace.ptx",
-	NumPasses:  12,
-	NumWindows: 12,
+	NumPasses:  14,
+	NumWindows: 15,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -243,10 +243,48 @@ var (
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 	}
+	// shiftedFunc is PTX kernel shifted (testdata/ptx/hand/trace.ptx:190).
+	shiftedFunc = &runtime.Func{
+		Consts: []runtime.Const{{
+			Reg:   12,
+			Value: 0x0,
+		}},
+		Exit:   5,
+		Index:  6,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "shifted_out",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:   8,
+			Name:    "shifted_a",
+			Offset:  8,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:  4,
+			Name:   "shifted_n",
+			Offset: 16,
+			Size:   4,
+			Type:   "u32",
+		}},
+		KernelParams: 20,
+		Loc:          "testdata/ptx/hand/trace.ptx:190",
+		Name:         "shifted",
+		NumPreds:     1,
+		NumRegs:      13,
+		Sig:          "()(.param 8,.param 8,.param 4)",
+		StackBytes:   0,
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{boundFunc, takenFunc, negatedFunc, liveFunc, liveuniFunc, lateFunc}
+	Module.Funcs = []*runtime.Func{boundFunc, takenFunc, negatedFunc, liveFunc, liveuniFunc, lateFunc, shiftedFunc}
 	boundFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 15-22; divergent, reconverges at block 1 (b1 (DONE))
 	boundFunc.Blocks[0] = runtime.Block{
@@ -1049,6 +1087,178 @@ func init() {
 		Reconv: -1,
 	}}
 	lateFunc.Run = lateRun
+	shiftedFunc.Blocks = make([]runtime.Block, 6)
+	// b0, PTX lines 195-200; bar.sync at line 201
+	shiftedFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shiftedRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/trace.ptx:195",
+		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/trace.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
+				Line:  201,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				ID:    12,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/ptx/hand/trace.ptx:201",
+			Reconv: -1,
+			Succ:   1,
+		},
+	}
+	// b0, PTX lines 202-205; divergent, reconverges at block 3 (b2 (DONE))
+	shiftedFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shiftedRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/trace.ptx:202",
+		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/trace.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    4,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/hand/trace.ptx:206",
+			Pred:   0,
+			Reconv: 3,
+			Succ:   2,
+		},
+	}
+	// b1 (SKIP), PTX lines 214-215
+	shiftedFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shiftedRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/trace.ptx:214",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/trace.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/trace.ptx:216",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
+	// b2 (DONE), PTX line 216; ret
+	shiftedFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/ptx/hand/trace.ptx:217",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/hand/trace.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  217,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/trace.ptx:217",
+			Reconv:  -1,
+			Succ:    5,
+			Uniform: true,
+		},
+	}
+	// b3, PTX lines 207-211
+	shiftedFunc.Blocks[4] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shiftedRun(w, 4, m, -1, 0)
+		}},
+		Loc:       "testdata/ptx/hand/trace.ptx:207",
+		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/hand/trace.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/hand/trace.ptx:212",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	shiftedFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	shiftedFunc.Run = shiftedRun
 }
 
 // Bound launches PTX kernel bound (testdata/ptx/hand/trace.ptx:10) on dev with the launch configuration cfg. Parameters: out is bound_out, a is bound_a, k is bound_k, n is bound_n.
@@ -1105,6 +1315,15 @@ func Late(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, ou
 	binary.LittleEndian.PutUint64(p[8:], uint64(a))
 	binary.LittleEndian.PutUint32(p[16:], n)
 	return dev.Launch(ctx, Module, lateFunc, cfg, p[:])
+}
+
+// Shifted launches PTX kernel shifted (testdata/ptx/hand/trace.ptx:190) on dev with the launch configuration cfg. Parameters: out is shifted_out, a is shifted_a, n is shifted_n.
+func Shifted(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr, a runtime.Ptr, n uint32) error {
+	var p [20]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(out))
+	binary.LittleEndian.PutUint64(p[8:], uint64(a))
+	binary.LittleEndian.PutUint32(p[16:], n)
+	return dev.Launch(ctx, Module, shiftedFunc, cfg, p[:])
 }
 
 // boundRun runs blocks of kernel bound for the lanes m from block pc, following jumps and branches all of them take
@@ -4493,6 +4712,513 @@ func lateBlock3(w *runtime.Warp, m uint32, budget int) {
 				} else {
 					{
 						w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/hand/trace.ptx:181")
+					}
+				}
+			}
+		}
+	}
+}
+
+// shiftedRun runs blocks of kernel shifted for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func shiftedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 195-200; bar.sync at line 201
+			shiftedBlock0(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			return pc, budget
+		case 1:
+			// b0, PTX lines 202-205; divergent, reconverges at block 3 (b2 (DONE))
+			shiftedBlock1(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 4
+			} else {
+				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+				if budget <= 3 || stop == 2 || stop == 4 {
+					return pc, budget
+				}
+				shiftedBlock2(w, t, budget)
+				shiftedBlock4(w, m&^t, budget)
+				pc, budget = 4, budget-2
+				next = 3
+			}
+		case 2:
+			// b1 (SKIP), PTX lines 214-215
+			shiftedBlock2(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		case 3:
+			// b2 (DONE), PTX line 216; ret
+			next = 5
+		case 4:
+			// b3, PTX lines 207-211
+			shiftedBlock4(w, m, budget)
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// shiftedBlock0 runs block 0 of kernel shifted for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 195-200; bar.sync at line 201
+func shiftedBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 195: ld.param.u32
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 20 {
+		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/hand/trace.ptx:195")
+	}
+	runtime.Broadcast(r0, m, u1)
+	// PTX line 196: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	runtime.Broadcast(r1, m, u2)
+	// PTX line 197: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r2, m, u3)
+	// PTX lines 198: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 198: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 198: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				r3[l] = v4
+			}
+		}
+	}
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 199: ld.param.u64
+	var u5 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u5 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/hand/trace.ptx:199")
+	}
+	runtime.Broadcast(r4, m, u5)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 200: ld.param.u64
+	var u6 uint64
+	if kp := w.KernelParams(); len(kp) >= 16 {
+		u6 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+	} else {
+		u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/hand/trace.ptx:200")
+	}
+	runtime.Broadcast(r5, m, u6)
+	_ = u1
+	_ = u2
+	_ = u3
+	_ = u5
+	_ = u6
+}
+
+// shiftedBlock1 runs block 1 of kernel shifted for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 202-205; divergent, reconverges at block 3 (b2 (DONE))
+func shiftedBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r3 := w.Reg(3)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	k0 := uint64(0x4)
+	// PTX lines 202, 203, 204, 205: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 202: sub.s32
+				v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
+				r6[l] = v1
+				// 203: mad.lo.s32
+				v2 := uint64(uint32(uint32(r1[l])*uint32(r2[l]) + uint32(r3[l])))
+				// 204: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k0))))
+				r8[l] = v3
+				// 205: setp.ge.s32
+				c4t := int32(v2) >= int32(v1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p0n |= c4b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 202: sub.s32
+				v1 := uint64(uint32(r0[l]) - uint32(r1[l]))
+				r6[l] = v1
+				// 203: mad.lo.s32
+				v2 := uint64(uint32(uint32(r1[l])*uint32(r2[l]) + uint32(r3[l])))
+				// 204: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(v2)) * int64(int32(k0))))
+				r8[l] = v3
+				// 205: setp.ge.s32
+				c4t := int32(v2) >= int32(v1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p0n |= c4b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
+}
+
+// shiftedBlock2Warp runs block 2 of kernel shifted for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func shiftedBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 214: add.s64
+			v1 := uint64(uint64(r4[l]) + uint64(r8[l]))
+			// 215: the address of st.global.u32
+			fd0 := uint64(v1) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+		}
+	}
+	if (fl0 ^ fh0) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(12)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fa0 := runtime.Offset(fp0, fo0)
+	// PTX lines 214, 215: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 214: add.s64
+			v2 := uint64(uint64(r4[l]) + uint64(r8[l]))
+			_ = v2
+			// 215: st.global.u32
+			runtime.Store32(fa0, uint64(l)<<2, uint64(r6[l]))
+		}
+	}
+	return true
+}
+
+// shiftedBlock2 runs block 2 of kernel shifted for the lanes m (budget 0: counting statistics).
+// b1 (SKIP), PTX lines 214-215
+func shiftedBlock2(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(12) && w.PassDone(12, shiftedBlock2Warp(w, m, budget)) {
+		return
+	}
+	r4 := w.Reg(4)
+	r6 := w.Reg(6)
+	r8 := w.Reg(8)
+	// PTX lines 214, 215: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s2w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 214: add.s64
+				v1 := uint64(uint64(r4[l]) + uint64(r8[l]))
+				// 215: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r6[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/trace.ptx:215")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 214: add.s64
+				v1 := uint64(uint64(r4[l]) + uint64(r8[l]))
+				// 215: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r6[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Ptr, s2o, s2v)
+				} else {
+					{
+						w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/hand/trace.ptx:215")
+					}
+				}
+			}
+		}
+	}
+}
+
+// shiftedBlock4Warp runs block 4 of kernel shifted for a full warp in one pass over the lanes where its
+// accesses allow (codegen/gosrc/warppass.go), and reports whether it did.
+func shiftedBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	k0 := uint64(0x1)
+	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
+	fl0, fh0 := ^uint64(0), uint64(0)
+	fl1, fh1 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
+	{
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
+			// 207: add.s64
+			v1 := uint64(uint64(r5[l]) + uint64(r8[l]))
+			// 208: the address of ld.global.u32
+			fd0 := uint64(v1) + 0x0 - uint64(l)<<2
+			fl0 &= fd0
+			fh0 |= fd0
+			// 210: add.s64
+			v2 := uint64(uint64(r4[l]) + uint64(r8[l]))
+			// 211: the address of st.global.u32
+			fd1 := uint64(v2) + 0x0 - uint64(l)<<2
+			fl1 &= fd1
+			fh1 |= fd1
+		}
+	}
+	if (fl0^fh0)|(fl1^fh1) != 0 {
+		return false
+	}
+	fb0 := fl0
+	fw0 := w.Window(13)
+	fp0, fo0 := fw0.Ptr, fb0-fw0.Base
+	if !(fo0 < fw0.End && fw0.End-fo0 > 0x7c && fb0&3 == 0) {
+		return false
+	}
+	fb1 := fl1
+	fw1 := w.Window(14)
+	fp1, fo1 := fw1.Ptr, fb1-fw1.Base
+	if !(fo1 < fw1.End && fw1.End-fo1 > 0x7c && fb1&3 == 0) {
+		return false
+	}
+	if fb1 != fb0 && fb1+128 > fb0 && fb0+128 > fb1 {
+		return false
+	}
+	fa0 := runtime.Offset(fp0, fo0)
+	fa1 := runtime.Offset(fp1, fo1)
+	// PTX lines 207, 208, 209, 210, 211: one pass over a full warp's lanes
+	{
+		for l := range 32 {
+			// 207: add.s64
+			v3 := uint64(uint64(r5[l]) + uint64(r8[l]))
+			_ = v3
+			// 208: ld.global.u32
+			v4 := runtime.Load32(fa0, uint64(l)<<2)
+			// 209: add.s32
+			v5 := uint64(uint32(v4) + uint32(k0))
+			// 210: add.s64
+			v6 := uint64(uint64(r4[l]) + uint64(r8[l]))
+			_ = v6
+			// 211: st.global.u32
+			runtime.Store32(fa1, uint64(l)<<2, uint64(v5))
+		}
+	}
+	return true
+}
+
+// shiftedBlock4 runs block 4 of kernel shifted for the lanes m (budget 0: counting statistics).
+// b3, PTX lines 207-211
+func shiftedBlock4(w *runtime.Warp, m uint32, budget int) {
+	if m == 0xffffffff && budget != 0 && w.PassOK(13) && w.PassDone(13, shiftedBlock4Warp(w, m, budget)) {
+		return
+	}
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	k0 := uint64(0x1)
+	// PTX lines 207, 208, 209, 210: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemLoad,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		v2aw := w.Window(13)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 207: add.s64
+				v1 := uint64(uint64(r5[l]) + uint64(r8[l]))
+				// 208: ld.global.u32
+				v2a := uint64(v1) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/hand/trace.ptx:208")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 209: add.s32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r10[l] = v3
+				// 210: add.s64
+				v4 := uint64(uint64(r4[l]) + uint64(r8[l]))
+				r11[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 207: add.s64
+				v1 := uint64(uint64(r5[l]) + uint64(r8[l]))
+				// 208: ld.global.u32
+				v2a := uint64(v1) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Ptr, v2ao)
+				} else {
+					{
+						v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+						if !v2ok {
+							flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/hand/trace.ptx:208")
+							continue
+						}
+						v2 = v2x
+					}
+				}
+				// 209: add.s32
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r10[l] = v3
+				// 210: add.s64
+				v4 := uint64(uint64(r4[l]) + uint64(r8[l]))
+				r11[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 211: lane-local, one loop over the lanes
+	{
+		if budget == 0 {
+			w.CountMem(&runtime.MemOp{
+				Base:  -1,
+				Bytes: 4,
+				Guard: -1,
+				Kind:  runtime.MemStore,
+				Space: runtime.MemGlobal,
+			}, m)
+		}
+		s5w := w.Window(14)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 211: st.global.u32
+				s5 := uint64(r11[l]) + 0x0
+				s5v := uint64(r10[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/trace.ptx:211")
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 211: st.global.u32
+				s5 := uint64(r11[l]) + 0x0
+				s5v := uint64(r10[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Ptr, s5o, s5v)
+				} else {
+					{
+						w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/hand/trace.ptx:211")
 					}
 				}
 			}
