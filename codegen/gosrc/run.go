@@ -36,7 +36,7 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 		}
 		body := []jen.Code{jen.Comment(b.comment)}
 		if t := f.traceOf(i); t != nil {
-			if code := f.emitTrace(t); code != nil {
+			if code := f.emitPass(t.instrs, t.guard); code != nil {
 				traceFn := f.g.names.unique(fmt.Sprintf("%sTrace%d", base, i))
 				blockDecls = append(blockDecls, jen.Comment(fmt.Sprintf("%s runs blocks %d and %d of %s %s for a full warp whose lanes all go from one to the other, in one", traceFn, i, t.second, kindName(f.Fn), f.Fn.Name)).Line().
 					Comment("pass over the lanes where its accesses allow (codegen/gosrc/trace.go), and reports whether it did.").Line().

@@ -36,11 +36,12 @@ type passGuard struct {
 	from, to *ssa.Block
 }
 
-// trace is a block chain shortcut: block first, then block second, as one warp pass.
+// trace is a block chain shortcut: the block it starts at, then block second, as one warp
+// pass over instrs.
 type trace struct {
-	first, second int
-	instrs        []*ssa.Instr
-	guard         *passGuard
+	second int
+	instrs []*ssa.Instr
+	guard  *passGuard
 }
 
 // traceOf returns the trace that starts at block i, or nil: block i ends in a branch whose
@@ -78,7 +79,7 @@ func (f *fnGen) traceOf(i int) *trace {
 		if (j == bi.rt.Alt) == bi.rt.Negate {
 			want = ^uint32(0)
 		}
-		t := &trace{first: i, second: int(j), instrs: f.hoistUniforms(append(slices.Clone(bi.instrs), bj.instrs...)), guard: &passGuard{setp: setp, want: want, second: map[*ssa.Instr]bool{}, from: bi.src, to: bj.src}}
+		t := &trace{second: int(j), instrs: f.hoistUniforms(append(slices.Clone(bi.instrs), bj.instrs...)), guard: &passGuard{setp: setp, want: want, second: map[*ssa.Instr]bool{}, from: bi.src, to: bj.src}}
 		for _, in := range bj.instrs {
 			t.guard.second[in] = true
 		}
@@ -170,12 +171,6 @@ func (f *fnGen) conflicts(x, in *ssa.Instr) bool {
 		}
 	}
 	return false
-}
-
-// emitTrace generates the body of a trace's warp pass, or nil where its instructions do not
-// make one.
-func (f *fnGen) emitTrace(t *trace) []jen.Code {
-	return f.emitPass(t.instrs, t.guard)
 }
 
 // guardReady reports whether the guard's other operand is known when the address loop runs:
