@@ -354,9 +354,9 @@ const (
 // Barrier is a barrier terminator's operands.
 type Barrier struct {
 	Kind BarrierKind
-	ID   int // register holding the barrier number
-	// Fixed says the instruction names the barrier number Num as an immediate, so that a warp
-	// arriving need not read it from its register file.
+	ID   int // register holding the barrier number, unless Fixed
+	// Fixed says the instruction names the barrier number Num as an immediate (or none, 0),
+	// so that a warp arriving need not read it from its register file.
 	Fixed bool
 	Num   uint64
 	// Count is the register holding the expected thread count, or -1 for every thread of the CTA.

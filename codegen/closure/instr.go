@@ -704,9 +704,9 @@ func (f *fnCompiler) barrier(in *ssa.Instr) *runtime.Barrier {
 	}
 	switch {
 	case len(args) == 0:
-		b.ID, b.Fixed = f.ConstSlot(0), true
+		b.Fixed = true
 	case args[0].Kind == ssa.ArgImm:
-		b.ID, b.Fixed, b.Num = e.src(args[0], frontend.U32), true, args[0].Imm&0xffffffff
+		b.Fixed, b.Num = true, args[0].Imm&0xffffffff
 	default:
 		b.ID = e.src(args[0], frontend.U32)
 	}

@@ -225,9 +225,9 @@ func (f *fnGen) barrier(in *ssa.Instr) jen.Code {
 	}
 	switch {
 	case len(args) == 0:
-		d[jen.Id("ID")], d[jen.Id("Fixed")] = jen.Lit(f.ConstSlot(0)), jen.True()
+		d[jen.Id("Fixed")] = jen.True()
 	case args[0].Kind == ssa.ArgImm:
-		d[jen.Id("ID")], d[jen.Id("Fixed")], d[jen.Id("Num")] = jen.Lit(slot(args[0])), jen.True(), jen.Lit(int(args[0].Imm&0xffffffff))
+		d[jen.Id("Fixed")], d[jen.Id("Num")] = jen.True(), jen.Lit(int(args[0].Imm&0xffffffff))
 	default:
 		d[jen.Id("ID")] = jen.Lit(slot(args[0]))
 	}

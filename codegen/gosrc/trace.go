@@ -141,36 +141,30 @@ func hoistable(in *ssa.Instr) bool {
 
 // conflicts reports whether moving in ahead of x would change what either computes.
 func (f *fnGen) conflicts(x, in *ssa.Instr) bool {
-	slot := func(v *ssa.Value) [2]int {
-		p := 0
-		if v.Reg.Type == frontend.Pred {
-			p = 1
-		}
-		return [2]int{p, f.Regs[v.Reg.ID]}
-	}
-	reads := func(i *ssa.Instr) map[[2]int]bool {
-		r := map[[2]int]bool{}
-		for _, a := range i.Args {
-			if a.Value != nil {
-				r[slot(a.Value)] = true
-			}
-		}
-		if i.Guard != nil {
-			r[slot(i.Guard)] = true
-		}
-		return r
-	}
-	dst := slot(in.Defs[0])
-	xr, inr := reads(x), reads(in)
-	if xr[dst] {
+	dst, inr := f.key(in.Defs[0]), f.reads(in)
+	if f.reads(x)[dst] {
 		return true
 	}
 	for _, d := range x.Defs {
-		if s := slot(d); s == dst || inr[s] {
+		if k := f.key(d); k == dst || inr[k] {
 			return true
 		}
 	}
 	return false
+}
+
+// reads returns the register slots and predicates an instruction's operands and guard read.
+func (f *fnGen) reads(in *ssa.Instr) map[slotKey]bool {
+	r := map[slotKey]bool{}
+	for _, a := range in.Args {
+		if a.Value != nil {
+			r[f.key(a.Value)] = true
+		}
+	}
+	if in.Guard != nil {
+		r[f.key(in.Guard)] = true
+	}
+	return r
 }
 
 // guardReady reports whether the guard's other operand is known when the address loop runs:
@@ -221,14 +215,8 @@ func (e *blockEmit) guardPlan(fp *warpPass, addr func(*ssa.Value) bool) bool {
 		if in == g.setp {
 			continue
 		}
-		touches := in.Guard != nil && e.f.Regs[in.Guard.Reg.ID] == c.pred
-		for _, a := range in.Args {
-			touches = touches || a.Value != nil && a.Value.Reg.Type == frontend.Pred && e.f.Regs[a.Value.Reg.ID] == c.pred
-		}
-		for _, d := range in.Defs {
-			touches = touches || d.Reg.Type == frontend.Pred && e.f.Regs[d.Reg.ID] == c.pred
-		}
-		if touches {
+		pred := slotKey{pred: true, slot: c.pred}
+		if e.f.reads(in)[pred] || slices.ContainsFunc(in.Defs, func(d *ssa.Value) bool { return e.f.key(d) == pred }) {
 			g.direct = false
 		}
 	}

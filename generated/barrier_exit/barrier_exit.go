@@ -26,10 +26,6 @@ var Module = &runtime.Module{
 var (
 	// earlyReturnBarrierFunc is PTX kernel early_return_barrier (testdata/ptx/barrier_exit.ptx:15).
 	earlyReturnBarrierFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   27,
-			Value: 0x0,
-		}},
 		Exit:   4,
 		Index:  0,
 		Kernel: true,
@@ -58,17 +54,13 @@ var (
 		Loc:          "testdata/ptx/barrier_exit.ptx:15",
 		Name:         "early_return_barrier",
 		NumPreds:     1,
-		NumRegs:      28,
+		NumRegs:      27,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 4096,
 	}
 	// interleavedReturnBarrierFunc is PTX kernel interleaved_return_barrier (testdata/ptx/barrier_exit.ptx:65).
 	interleavedReturnBarrierFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   26,
-			Value: 0x0,
-		}},
 		Exit:   6,
 		Index:  1,
 		Kernel: true,
@@ -91,17 +83,13 @@ var (
 		Loc:          "testdata/ptx/barrier_exit.ptx:65",
 		Name:         "interleaved_return_barrier",
 		NumPreds:     2,
-		NumRegs:      27,
+		NumRegs:      26,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 4096,
 	}
 	// warpHandoffFunc is PTX kernel warp_handoff (testdata/ptx/barrier_exit.ptx:118).
 	warpHandoffFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   16,
-			Value: 0x0,
-		}},
 		Exit:   10,
 		Index:  2,
 		Kernel: true,
@@ -117,7 +105,7 @@ var (
 		Loc:          "testdata/ptx/barrier_exit.ptx:118",
 		Name:         "warp_handoff",
 		NumPreds:     4,
-		NumRegs:      17,
+		NumRegs:      16,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 		StaticShared: 8,
@@ -240,7 +228,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    27,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -430,7 +417,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    26,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -475,7 +461,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    26,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -508,7 +493,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    26,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -619,7 +603,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    16,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -27,10 +27,6 @@ var Module = &runtime.Module{
 var (
 	// blockReverseFunc is PTX kernel block_reverse (testdata/ptx/dynamic_shared.ptx:12).
 	blockReverseFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   20,
-			Value: 0x0,
-		}},
 		Exit:   2,
 		Index:  0,
 		Kernel: true,
@@ -53,16 +49,12 @@ var (
 		Loc:          "testdata/ptx/dynamic_shared.ptx:12",
 		Name:         "block_reverse",
 		NumPreds:     0,
-		NumRegs:      21,
+		NumRegs:      20,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 	}
 	// stencil3Func is PTX kernel stencil3 (testdata/ptx/dynamic_shared.ptx:49).
 	stencil3Func = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   31,
-			Value: 0x0,
-		}},
 		Exit:   14,
 		Index:  1,
 		Kernel: true,
@@ -91,7 +83,7 @@ var (
 		Loc:          "testdata/ptx/dynamic_shared.ptx:49",
 		Name:         "stencil3",
 		NumPreds:     8,
-		NumRegs:      32,
+		NumRegs:      31,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 	}
@@ -163,7 +155,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    20,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -422,7 +413,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    31,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

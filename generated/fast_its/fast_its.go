@@ -96,10 +96,6 @@ var (
 	}
 	// storeReturnBarrierFunc is PTX kernel store_return_barrier (testdata/ptx/fast/its.ptx:102).
 	storeReturnBarrierFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   28,
-			Value: 0x0,
-		}},
 		Exit:   7,
 		Index:  2,
 		Kernel: true,
@@ -122,7 +118,7 @@ var (
 		Loc:          "testdata/ptx/fast/its.ptx:102",
 		Name:         "store_return_barrier",
 		NumPreds:     3,
-		NumRegs:      29,
+		NumRegs:      28,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 4096,
@@ -676,7 +672,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    28,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -28,9 +28,6 @@ var (
 	copiesFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   28,
-			Value: 0x0,
-		}, {
-			Reg:   29,
 			Value: 0x10,
 		}},
 		Exit:   7,
@@ -55,7 +52,7 @@ var (
 		Loc:          "testdata/ptx/hand/cp_async.ptx:16",
 		Name:         "copies",
 		NumPreds:     3,
-		NumRegs:      30,
+		NumRegs:      29,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 1680,
@@ -64,10 +61,10 @@ var (
 	arriveFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   15,
-			Value: 0x0,
+			Value: 0x1,
 		}, {
 			Reg:   16,
-			Value: 0x1,
+			Value: 0x0,
 		}},
 		Exit:   2,
 		Index:  1,
@@ -267,7 +264,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    28,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -390,7 +386,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    28,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -486,7 +481,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    15,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1711,7 +1705,7 @@ func copiesBlock4(w *runtime.Warp, m uint32, budget int) {
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
 	r24 := w.Reg(24)
-	r29 := w.Reg(29)
+	r28 := w.Reg(28)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
@@ -1927,7 +1921,7 @@ func copiesBlock4(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 72: cp.async.cg.shared.global
 	m22 := m & w.P[2]
 	if m22 != 0 {
-		w.CpAsync(nil, 0, 0x680, r1, 0xffffffffffffffff, 0x680, 16, r29, 0, m22, "testdata/ptx/hand/cp_async.ptx:72")
+		w.CpAsync(nil, 0, 0x680, r1, 0xffffffffffffffff, 0x680, 16, r28, 0, m22, "testdata/ptx/hand/cp_async.ptx:72")
 	}
 	_ = u15
 }
@@ -2103,7 +2097,7 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(k0)
 	runtime.Broadcast(r5, m, u1)
 	// PTX line 113: cp.async.mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, r5, r16, 0xffffffff, 0x0, m, "testdata/ptx/hand/cp_async.ptx:113")
+	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, r5, r15, 0xffffffff, 0x0, m, "testdata/ptx/hand/cp_async.ptx:113")
 	// PTX lines 114: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
 		// 114: setp.lt.u32
@@ -2140,10 +2134,10 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 115: cp.async.mbarrier.arrive.noinc.shared::cta.b64
 	m3 := m & w.P[1]
 	if m3 != 0 {
-		w.Mbarrier(runtime.MbarCpAsyncArriveNoinc, runtime.SpaceShared, nil, nil, r16, 0, 0x0, m3, "testdata/ptx/hand/cp_async.ptx:115")
+		w.Mbarrier(runtime.MbarCpAsyncArriveNoinc, runtime.SpaceShared, nil, nil, r15, 0, 0x0, m3, "testdata/ptx/hand/cp_async.ptx:115")
 	}
 	// PTX line 116: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r6, nil, r16, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:116")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r6, nil, r15, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:116")
 	// PTX line 117: mbarrier.pending_count.b64
 	w.Mbarrier(runtime.MbarPendingCount, runtime.SpaceShared, r7, nil, r6, 0, 0, m, "testdata/ptx/hand/cp_async.ptx:117")
 	// PTX line 120: mov.u64, warp-uniform
@@ -2193,14 +2187,14 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 	u6 := uint64(uint64(u5 + k2))
 	runtime.Broadcast(r9, m, u6)
 	// PTX line 122: cp.async.mbarrier.arrive.noinc.b64
-	w.Mbarrier(runtime.MbarCpAsyncArriveNoinc, runtime.SpaceGeneric, nil, r9, r16, 0xffffffffffffffff, 0x0, m, "testdata/ptx/hand/cp_async.ptx:122")
+	w.Mbarrier(runtime.MbarCpAsyncArriveNoinc, runtime.SpaceGeneric, nil, r9, r15, 0xffffffffffffffff, 0x0, m, "testdata/ptx/hand/cp_async.ptx:122")
 	// PTX line 123: cp.async.mbarrier.arrive.noinc.shared.b64
 	m7 := m & w.P[1]
 	if m7 != 0 {
-		w.Mbarrier(runtime.MbarCpAsyncArriveNoinc, runtime.SpaceShared, nil, r5, r16, 0xffffffff, 0x0, m7, "testdata/ptx/hand/cp_async.ptx:123")
+		w.Mbarrier(runtime.MbarCpAsyncArriveNoinc, runtime.SpaceShared, nil, r5, r15, 0xffffffff, 0x0, m7, "testdata/ptx/hand/cp_async.ptx:123")
 	}
 	// PTX line 125: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r10, nil, r16, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:125")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r10, nil, r15, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:125")
 	// PTX line 126: mbarrier.pending_count.b64
 	w.Mbarrier(runtime.MbarPendingCount, runtime.SpaceShared, r11, nil, r10, 0, 0, m, "testdata/ptx/hand/cp_async.ptx:126")
 	// PTX lines 127: lane-local, one loop over the lanes
@@ -2247,9 +2241,9 @@ func arriveBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 128: mbarrier.test_wait.shared.b64
 	w.P[2] = w.P[2]&^m | w.Mbarrier(runtime.MbarTestWait, runtime.SpaceShared, nil, nil, r6, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:128")
 	// PTX line 129: mbarrier.test_wait.parity.shared.b64
-	w.P[3] = w.P[3]&^m | w.Mbarrier(runtime.MbarTestWaitParity, runtime.SpaceShared, nil, nil, r16, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:129")
+	w.P[3] = w.P[3]&^m | w.Mbarrier(runtime.MbarTestWaitParity, runtime.SpaceShared, nil, nil, r15, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:129")
 	// PTX line 130: mbarrier.test_wait.parity.shared.b64
-	w.P[4] = w.P[4]&^m | w.Mbarrier(runtime.MbarTestWaitParity, runtime.SpaceShared, nil, nil, r15, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:130")
+	w.P[4] = w.P[4]&^m | w.Mbarrier(runtime.MbarTestWaitParity, runtime.SpaceShared, nil, nil, r16, 0, 0x0, m, "testdata/ptx/hand/cp_async.ptx:130")
 	// PTX lines 131, 132, 133, 134, 135, 136: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]

@@ -66,9 +66,6 @@ var (
 	exitInFuncFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   10,
-			Value: 0x0,
-		}, {
-			Reg:   11,
 			Value: 0x1,
 		}},
 		Exit:   5,
@@ -86,7 +83,7 @@ var (
 		Loc:          "testdata/ptx/hand/exit_in_func.ptx:48",
 		Name:         "exit_in_func",
 		NumPreds:     1,
-		NumRegs:      12,
+		NumRegs:      11,
 		ParamSize:    8,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
@@ -281,7 +278,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    10,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -386,7 +382,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    10,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1010,7 +1005,7 @@ func exitInFuncBlock1(w *runtime.Warp, m uint32, budget int) {
 // b1, PTX lines 72-74; bar.sync at line 75
 func exitInFuncBlock3(w *runtime.Warp, m uint32, budget int) {
 	r7 := w.Reg(7)
-	r11 := w.Reg(11)
+	r10 := w.Reg(10)
 	// PTX lines 72: lane-local, one loop over the lanes
 	{
 		if budget == 0 {
@@ -1078,7 +1073,7 @@ func exitInFuncBlock3(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 74: atom.shared.add.u32
-	w.AtomLanes(runtime.SpaceShared, atomAdd32, nil, nil, r11, r11, 0, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:74")
+	w.AtomLanes(runtime.SpaceShared, atomAdd32, nil, nil, r10, r10, 0, 0x0, 4, m, "testdata/ptx/hand/exit_in_func.ptx:74")
 }
 
 // exitInFuncBlock4Warp runs block 4 of kernel exit_in_func for a full warp in one pass over the lanes where its

@@ -90,10 +90,6 @@ var (
 	}
 	// initializersFunc is PTX kernel initializers (testdata/ptx/hand/initializers.ptx:113).
 	initializersFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   83,
-			Value: 0x0,
-		}},
 		Exit:   10,
 		Index:  3,
 		Kernel: true,
@@ -110,7 +106,7 @@ var (
 		LocalSize:    16,
 		Name:         "initializers",
 		NumPreds:     1,
-		NumRegs:      84,
+		NumRegs:      83,
 		ParamSize:    8,
 		Sig:          "()(.param 8)",
 		StackBytes:   16,
@@ -826,7 +822,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    83,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -48,10 +48,6 @@ var (
 	}
 	// legacySm20Func is PTX kernel legacy_sm20 (testdata/ptx/hand/legacy_sm20.ptx:31).
 	legacySm20Func = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   26,
-			Value: 0x0,
-		}},
 		Exit:   15,
 		Index:  1,
 		Kernel: true,
@@ -74,7 +70,7 @@ var (
 		Loc:          "testdata/ptx/hand/legacy_sm20.ptx:31",
 		Name:         "legacy_sm20",
 		NumPreds:     3,
-		NumRegs:      27,
+		NumRegs:      26,
 		ParamSize:    8,
 		Sig:          "()(.param 4,.param 4)",
 		StackBytes:   0,
@@ -290,7 +286,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    26,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -445,7 +440,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    26,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

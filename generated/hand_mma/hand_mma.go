@@ -306,10 +306,6 @@ var (
 	}
 	// ldsmFunc is PTX kernel ldsm (testdata/ptx/hand/mma.ptx:345).
 	ldsmFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   28,
-			Value: 0x0,
-		}},
 		Exit:   2,
 		Index:  10,
 		Kernel: true,
@@ -332,7 +328,7 @@ var (
 		Loc:          "testdata/ptx/hand/mma.ptx:345",
 		Name:         "ldsm",
 		NumPreds:     0,
-		NumRegs:      29,
+		NumRegs:      28,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 528,
@@ -370,9 +366,6 @@ var (
 	wmmaFormsFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   43,
-			Value: 0x0,
-		}, {
-			Reg:   44,
 			Value: 0x10,
 		}},
 		Exit:   2,
@@ -397,7 +390,7 @@ var (
 		Loc:          "testdata/ptx/hand/mma.ptx:500",
 		Name:         "wmma_forms",
 		NumPreds:     0,
-		NumRegs:      45,
+		NumRegs:      44,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 1024,
@@ -1454,7 +1447,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    28,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -2370,7 +2362,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    43,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -10764,15 +10755,15 @@ func wmmaFormsBlock0(w *runtime.Warp, m uint32, budget int) {
 	u4 := uint64(u1)
 	runtime.Broadcast(r3, m, u4)
 	// PTX line 510: wmma.load.a.sync.aligned.row.m16n16k16.f16
-	w.WmmaLoad(runtime.WmmaA, isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceGeneric, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, r1, 0xffffffffffffffff, 0x0, 44, m, "testdata/ptx/hand/mma.ptx:510")
+	w.WmmaLoad(runtime.WmmaA, isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceGeneric, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, r1, 0xffffffffffffffff, 0x0, 43, m, "testdata/ptx/hand/mma.ptx:510")
 	// PTX line 511: wmma.load.b.sync.aligned.row.m16n16k16.global.f16
-	w.WmmaLoad(runtime.WmmaB, isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r2, 0xffffffffffffffff, 0x200, 44, m, "testdata/ptx/hand/mma.ptx:511")
+	w.WmmaLoad(runtime.WmmaB, isa.MatF16, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, r2, 0xffffffffffffffff, 0x200, 43, m, "testdata/ptx/hand/mma.ptx:511")
 	// PTX line 512: wmma.load.c.sync.aligned.row.m16n16k16.global.f32
-	w.WmmaLoad(runtime.WmmaC, isa.MatF32, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, r2, 0xffffffffffffffff, 0x400, 44, m, "testdata/ptx/hand/mma.ptx:512")
+	w.WmmaLoad(runtime.WmmaC, isa.MatF32, runtime.WmmaSquare, false, runtime.SpaceGlobal, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, r2, 0xffffffffffffffff, 0x400, 43, m, "testdata/ptx/hand/mma.ptx:512")
 	// PTX line 513: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF32, runtime.WmmaSquare, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:513")
 	// PTX line 514: wmma.store.d.sync.aligned.col.m16n16k16.shared.f32
-	w.WmmaStore(isa.MatF32, runtime.WmmaSquare, true, runtime.SpaceShared, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, nil, 0, 0x0, 44, m, "testdata/ptx/hand/mma.ptx:514")
+	w.WmmaStore(isa.MatF32, runtime.WmmaSquare, true, runtime.SpaceShared, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, nil, 0, 0x0, 43, m, "testdata/ptx/hand/mma.ptx:514")
 	// PTX line 515: wmma.mma.sync.aligned.row.row.m16n16k16.f16.f32
 	w.WmmaMma(isa.MatF16, isa.MatF32, isa.MatF16, runtime.WmmaSquare, [8]int{28, 29, 30, 31, 0, 0, 0, 0}, [8]int{4, 5, 6, 7, 8, 9, 10, 11}, [8]int{12, 13, 14, 15, 16, 17, 18, 19}, [8]int{20, 21, 22, 23, 24, 25, 26, 27}, m, "testdata/ptx/hand/mma.ptx:515")
 	// PTX line 516: mov.u32, warp-uniform

@@ -42,10 +42,6 @@ var (
 	}
 	// bigAFunc is PTX kernel big_a (testdata/ptx/hand/shared_layout.ptx:35).
 	bigAFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   27,
-			Value: 0x0,
-		}},
 		Exit:   4,
 		Index:  1,
 		Kernel: true,
@@ -61,7 +57,7 @@ var (
 		Loc:          "testdata/ptx/hand/shared_layout.ptx:35",
 		Name:         "big_a",
 		NumPreds:     0,
-		NumRegs:      28,
+		NumRegs:      27,
 		ParamSize:    8,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
@@ -69,10 +65,6 @@ var (
 	}
 	// bigBFunc is PTX kernel big_b (testdata/ptx/hand/shared_layout.ptx:81).
 	bigBFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   27,
-			Value: 0x0,
-		}},
 		Exit:   4,
 		Index:  2,
 		Kernel: true,
@@ -88,7 +80,7 @@ var (
 		Loc:          "testdata/ptx/hand/shared_layout.ptx:81",
 		Name:         "big_b",
 		NumPreds:     0,
-		NumRegs:      28,
+		NumRegs:      27,
 		ParamSize:    8,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
@@ -248,7 +240,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    27,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -445,7 +436,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    27,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -28,10 +28,10 @@ var (
 	rotateFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   16,
-			Value: 0x0,
+			Value: 0x1,
 		}, {
 			Reg:   17,
-			Value: 0x1,
+			Value: 0x0,
 		}},
 		Exit:   4,
 		Index:  0,
@@ -178,7 +178,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    16,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -708,17 +707,17 @@ func rotateBlock0(w *runtime.Warp, m uint32, budget int) {
 // rotateBlock1 runs block 1 of kernel rotate for the lanes m (budget 0: counting statistics).
 // b0, PTX lines 38-38
 func rotateBlock1(w *runtime.Warp, m uint32, budget int) {
-	r17 := w.Reg(17)
+	r16 := w.Reg(16)
 	// PTX line 38: mbarrier.arrive.shared::cta.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, nil, nil, r17, 0, 0x0, m, "testdata/ptx/hand/sm90_sync.ptx:38")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, nil, nil, r16, 0, 0x0, m, "testdata/ptx/hand/sm90_sync.ptx:38")
 }
 
 // rotateBlock2 runs block 2 of kernel rotate for the lanes m (budget 0: counting statistics).
 // b1 (WAIT), PTX lines 40-40; divergent, reconverges at block 3 (b2)
 func rotateBlock2(w *runtime.Warp, m uint32, budget int) {
-	r16 := w.Reg(16)
+	r17 := w.Reg(17)
 	// PTX line 40: mbarrier.try_wait.parity.shared::cta.b64
-	w.P[1] = w.P[1]&^m | w.Mbarrier(runtime.MbarTestWaitParity, runtime.SpaceShared, nil, nil, r16, 0, 0x0, m, "testdata/ptx/hand/sm90_sync.ptx:40")
+	w.P[1] = w.P[1]&^m | w.Mbarrier(runtime.MbarTestWaitParity, runtime.SpaceShared, nil, nil, r17, 0, 0x0, m, "testdata/ptx/hand/sm90_sync.ptx:40")
 }
 
 // rotateBlock3 runs block 3 of kernel rotate for the lanes m (budget 0: counting statistics).

@@ -25,10 +25,6 @@ var Module = &runtime.Module{
 var (
 	// cmpsFunc is PTX kernel cmps (testdata/ptx/hand/step_pred.ptx:12).
 	cmpsFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   14,
-			Value: 0x0,
-		}},
 		Exit:   3,
 		Index:  0,
 		Kernel: true,
@@ -56,16 +52,12 @@ var (
 		Loc:          "testdata/ptx/hand/step_pred.ptx:12",
 		Name:         "cmps",
 		NumPreds:     12,
-		NumRegs:      15,
+		NumRegs:      14,
 		Sig:          "()(.param 8,.param 4,.param 4)",
 		StackBytes:   0,
 	}
 	// cmp3Func is PTX kernel cmp3 (testdata/ptx/hand/step_pred.ptx:74).
 	cmp3Func = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   16,
-			Value: 0x0,
-		}},
 		Exit:   3,
 		Index:  1,
 		Kernel: true,
@@ -99,16 +91,12 @@ var (
 		Loc:          "testdata/ptx/hand/step_pred.ptx:74",
 		Name:         "cmp3",
 		NumPreds:     1,
-		NumRegs:      17,
+		NumRegs:      16,
 		Sig:          "()(.param 8,.param 4,.param 4,.param 4)",
 		StackBytes:   0,
 	}
 	// cmp3mFunc is PTX kernel cmp3m (testdata/ptx/hand/step_pred.ptx:103).
 	cmp3mFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   16,
-			Value: 0x0,
-		}},
 		Exit:   2,
 		Index:  2,
 		Kernel: true,
@@ -142,16 +130,12 @@ var (
 		Loc:          "testdata/ptx/hand/step_pred.ptx:103",
 		Name:         "cmp3m",
 		NumPreds:     1,
-		NumRegs:      17,
+		NumRegs:      16,
 		Sig:          "()(.param 8,.param 4,.param 4,.param 4)",
 		StackBytes:   0,
 	}
 	// mixedFunc is PTX kernel mixed (testdata/ptx/hand/step_pred.ptx:134).
 	mixedFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   16,
-			Value: 0x0,
-		}},
 		Exit:   3,
 		Index:  3,
 		Kernel: true,
@@ -179,7 +163,7 @@ var (
 		Loc:          "testdata/ptx/hand/step_pred.ptx:134",
 		Name:         "mixed",
 		NumPreds:     14,
-		NumRegs:      17,
+		NumRegs:      16,
 		Sig:          "()(.param 8,.param 4,.param 4)",
 		StackBytes:   0,
 	}
@@ -227,7 +211,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    14,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -290,7 +273,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    14,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -460,7 +442,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    16,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -490,7 +471,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    16,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -600,7 +580,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    16,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -743,7 +722,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    16,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -779,7 +757,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    16,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -207,10 +207,6 @@ var (
 	}
 	// lateFunc is PTX kernel late (testdata/ptx/hand/trace.ptx:161).
 	lateFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   11,
-			Value: 0x0,
-		}},
 		Exit:   4,
 		Index:  5,
 		Kernel: true,
@@ -239,16 +235,12 @@ var (
 		Loc:          "testdata/ptx/hand/trace.ptx:161",
 		Name:         "late",
 		NumPreds:     1,
-		NumRegs:      12,
+		NumRegs:      11,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 	}
 	// shiftedFunc is PTX kernel shifted (testdata/ptx/hand/trace.ptx:190).
 	shiftedFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   12,
-			Value: 0x0,
-		}},
 		Exit:   5,
 		Index:  6,
 		Kernel: true,
@@ -277,7 +269,7 @@ var (
 		Loc:          "testdata/ptx/hand/trace.ptx:190",
 		Name:         "shifted",
 		NumPreds:     1,
-		NumRegs:      13,
+		NumRegs:      12,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 	}
@@ -979,7 +971,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    11,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1124,7 +1115,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    12,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

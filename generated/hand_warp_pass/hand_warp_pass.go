@@ -124,10 +124,6 @@ var (
 	}
 	// stagedFunc is PTX kernel staged (testdata/ptx/hand/warp_pass.ptx:94).
 	stagedFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   16,
-			Value: 0x0,
-		}},
 		Exit:   2,
 		Index:  4,
 		Kernel: true,
@@ -150,7 +146,7 @@ var (
 		Loc:          "testdata/ptx/hand/warp_pass.ptx:94",
 		Name:         "staged",
 		NumPreds:     0,
-		NumRegs:      17,
+		NumRegs:      16,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 256,
@@ -641,7 +637,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    16,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -60,10 +60,6 @@ var (
 	}
 	// sharedLoadsFunc is PTX kernel shared_loads (testdata/ptx/lane_faults.ptx:36).
 	sharedLoadsFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   14,
-			Value: 0x0,
-		}},
 		Exit:   2,
 		Index:  1,
 		Kernel: true,
@@ -85,7 +81,7 @@ var (
 		Loc:          "testdata/ptx/lane_faults.ptx:36",
 		Name:         "shared_loads",
 		NumPreds:     0,
-		NumRegs:      15,
+		NumRegs:      14,
 		Sig:          "()(.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 128,
@@ -256,7 +252,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    14,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -80,10 +80,6 @@ var (
 	}
 	// matmulTiledFunc is PTX kernel matmul_tiled (testdata/ptx/matmul_2d.ptx:110).
 	matmulTiledFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   70,
-			Value: 0x0,
-		}},
 		Exit:   25,
 		Index:  1,
 		Kernel: true,
@@ -131,7 +127,7 @@ var (
 		Loc:          "testdata/ptx/matmul_2d.ptx:110",
 		Name:         "matmul_tiled",
 		NumPreds:     14,
-		NumRegs:      71,
+		NumRegs:      70,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 4,.param 4,.param 4)",
 		StackBytes:   0,
 		StaticShared: 2048,
@@ -648,7 +644,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    70,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -813,7 +808,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    70,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -26,10 +26,6 @@ var Module = &runtime.Module{
 var (
 	// earlyReturnBarrierFunc is PTX kernel early_return_barrier (testdata/ptx/nvcc/barrier_exit.ptx:19).
 	earlyReturnBarrierFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   27,
-			Value: 0x0,
-		}},
 		Exit:   4,
 		Index:  0,
 		Kernel: true,
@@ -58,17 +54,13 @@ var (
 		Loc:          "testdata/ptx/nvcc/barrier_exit.ptx:19",
 		Name:         "early_return_barrier",
 		NumPreds:     1,
-		NumRegs:      28,
+		NumRegs:      27,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 4096,
 	}
 	// interleavedReturnBarrierFunc is PTX kernel interleaved_return_barrier (testdata/ptx/nvcc/barrier_exit.ptx:70).
 	interleavedReturnBarrierFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   29,
-			Value: 0x0,
-		}},
 		Exit:   6,
 		Index:  1,
 		Kernel: true,
@@ -91,17 +83,13 @@ var (
 		Loc:          "testdata/ptx/nvcc/barrier_exit.ptx:70",
 		Name:         "interleaved_return_barrier",
 		NumPreds:     2,
-		NumRegs:      30,
+		NumRegs:      29,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 4096,
 	}
 	// warpHandoffFunc is PTX kernel warp_handoff (testdata/ptx/nvcc/barrier_exit.ptx:126).
 	warpHandoffFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   16,
-			Value: 0x0,
-		}},
 		Exit:   11,
 		Index:  2,
 		Kernel: true,
@@ -117,7 +105,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/barrier_exit.ptx:126",
 		Name:         "warp_handoff",
 		NumPreds:     4,
-		NumRegs:      17,
+		NumRegs:      16,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 		StaticShared: 8,
@@ -237,7 +225,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    27,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -436,7 +423,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    29,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -481,7 +467,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    29,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -514,7 +499,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    29,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -622,7 +606,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    16,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -28,9 +28,6 @@ var (
 	tileReduce64Func = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   96,
-			Value: 0x0,
-		}, {
-			Reg:   97,
 			Value: 0xffffffff,
 		}},
 		Exit:   38,
@@ -68,7 +65,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/cg_tiles.ptx:22",
 		Name:         "tile_reduce64",
 		NumPreds:     16,
-		NumRegs:      98,
+		NumRegs:      97,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 80,
@@ -78,9 +75,6 @@ var (
 	tileReduce128Func = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   103,
-			Value: 0x0,
-		}, {
-			Reg:   104,
 			Value: 0xffffffff,
 		}},
 		Exit:   39,
@@ -118,7 +112,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/cg_tiles.ptx:355",
 		Name:         "tile_reduce128",
 		NumPreds:     17,
-		NumRegs:      105,
+		NumRegs:      104,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 72,
@@ -128,9 +122,6 @@ var (
 	tileShuffleFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   55,
-			Value: 0x0,
-		}, {
-			Reg:   56,
 			Value: 0xffffffff,
 		}},
 		Exit:   12,
@@ -162,7 +153,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/cg_tiles.ptx:701",
 		Name:         "tile_shuffle",
 		NumPreds:     4,
-		NumRegs:      57,
+		NumRegs:      56,
 		Sig:          "()(.param 8,.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 1088,
@@ -281,7 +272,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    96,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -469,7 +459,7 @@ func init() {
 			Succ:   6,
 			WarpSync: &runtime.WarpSync{
 				Guard: -1,
-				Mask:  97,
+				Mask:  96,
 				What:  "bar.warp.sync",
 			},
 		},
@@ -610,7 +600,7 @@ func init() {
 			Succ:   11,
 			WarpSync: &runtime.WarpSync{
 				Guard: -1,
-				Mask:  97,
+				Mask:  96,
 				What:  "bar.warp.sync",
 			},
 		},
@@ -698,7 +688,7 @@ func init() {
 			Succ:   14,
 			WarpSync: &runtime.WarpSync{
 				Guard: -1,
-				Mask:  97,
+				Mask:  96,
 				What:  "bar.warp.sync",
 			},
 		},
@@ -764,7 +754,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    96,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1512,7 +1501,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    103,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1700,7 +1688,7 @@ func init() {
 			Succ:   6,
 			WarpSync: &runtime.WarpSync{
 				Guard: -1,
-				Mask:  104,
+				Mask:  103,
 				What:  "bar.warp.sync",
 			},
 		},
@@ -1841,7 +1829,7 @@ func init() {
 			Succ:   11,
 			WarpSync: &runtime.WarpSync{
 				Guard: -1,
-				Mask:  104,
+				Mask:  103,
 				What:  "bar.warp.sync",
 			},
 		},
@@ -1929,7 +1917,7 @@ func init() {
 			Succ:   14,
 			WarpSync: &runtime.WarpSync{
 				Guard: -1,
-				Mask:  104,
+				Mask:  103,
 				What:  "bar.warp.sync",
 			},
 		},
@@ -1995,7 +1983,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    103,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -2779,7 +2766,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    55,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -2866,7 +2852,7 @@ func init() {
 			Succ:   3,
 			WarpSync: &runtime.WarpSync{
 				Guard: -1,
-				Mask:  56,
+				Mask:  55,
 				What:  "bar.warp.sync",
 			},
 		},
@@ -2974,7 +2960,7 @@ func init() {
 			Succ:   7,
 			WarpSync: &runtime.WarpSync{
 				Guard: -1,
-				Mask:  56,
+				Mask:  55,
 				What:  "bar.warp.sync",
 			},
 		},
@@ -4487,7 +4473,7 @@ func tileReduce64Block5(w *runtime.Warp, m uint32, budget int) {
 // b3 ($L__BB0_5), PTX lines 159-159; divergent, reconverges at block 7 (b4 ($L__BB0_7))
 func tileReduce64Block6(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 159: bar.warp.sync
-	w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:159")
+	w.BarWarpSync(96, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:159")
 }
 
 // tileReduce64Block7 runs block 7 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
@@ -4601,7 +4587,7 @@ func tileReduce64Block9(w *runtime.Warp, m uint32, budget int) {
 // b6 ($L__BB0_11), PTX lines 234-234; divergent, reconverges at block 13 (b8 ($L__BB0_13))
 func tileReduce64Block11(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 234: bar.warp.sync
-	w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:234")
+	w.BarWarpSync(96, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:234")
 }
 
 // tileReduce64Block12 runs block 12 of kernel tile_reduce64 for the lanes m (budget 0: counting statistics).
@@ -4770,7 +4756,7 @@ func tileReduce64Block14(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x3f)
 	k2 := uint64(0x0)
 	// PTX line 260: bar.warp.sync
-	w.BarWarpSync(97, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:260")
+	w.BarWarpSync(96, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:260")
 	// PTX lines 261, 263, 264, 265, 268, 270: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
@@ -7456,7 +7442,7 @@ func tileReduce128Block5(w *runtime.Warp, m uint32, budget int) {
 // b3 ($L__BB1_5), PTX lines 492-492; divergent, reconverges at block 7 (b4 ($L__BB1_7))
 func tileReduce128Block6(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 492: bar.warp.sync
-	w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:492")
+	w.BarWarpSync(103, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:492")
 }
 
 // tileReduce128Block7 runs block 7 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
@@ -7570,7 +7556,7 @@ func tileReduce128Block9(w *runtime.Warp, m uint32, budget int) {
 // b6 ($L__BB1_11), PTX lines 580-580; divergent, reconverges at block 13 (b8 ($L__BB1_13))
 func tileReduce128Block11(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 580: bar.warp.sync
-	w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:580")
+	w.BarWarpSync(103, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:580")
 }
 
 // tileReduce128Block12 runs block 12 of kernel tile_reduce128 for the lanes m (budget 0: counting statistics).
@@ -7739,7 +7725,7 @@ func tileReduce128Block14(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x7f)
 	k2 := uint64(0x0)
 	// PTX line 607: bar.warp.sync
-	w.BarWarpSync(104, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:607")
+	w.BarWarpSync(103, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:607")
 	// PTX lines 608, 610, 611, 612, 615, 617: lane-local, one loop over the lanes
 	{
 		p10 := w.P[10]
@@ -9947,7 +9933,7 @@ func tileShuffleBlock2(w *runtime.Warp, m uint32, budget int) {
 // b1 ($L__BB2_2), PTX lines 793-793; divergent, reconverges at block 6 (b4 ($L__BB2_7))
 func tileShuffleBlock3(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 793: bar.warp.sync
-	w.BarWarpSync(56, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:793")
+	w.BarWarpSync(55, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:793")
 }
 
 // tileShuffleBlock4 runs block 4 of kernel tile_shuffle for the lanes m (budget 0: counting statistics).
@@ -10060,7 +10046,7 @@ func tileShuffleBlock7(w *runtime.Warp, m uint32, budget int) {
 	k4 := uint64(0x2104)
 	k5 := uint64(0x400000)
 	// PTX line 827: bar.warp.sync
-	w.BarWarpSync(56, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:827")
+	w.BarWarpSync(55, m, m, "testdata/ptx/nvcc/cg_tiles.ptx:827")
 	// PTX lines 829, 830, 832, 834, 835, 836, 837, 839, 841, 842: lane-local, one loop over the lanes
 	{
 		if budget == 0 {

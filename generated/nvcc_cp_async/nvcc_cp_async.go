@@ -31,9 +31,6 @@ var (
 		Consts: []runtime.Const{{
 			Reg:   81,
 			Value: 0x4,
-		}, {
-			Reg:   82,
-			Value: 0x0,
 		}},
 		Exit:   30,
 		Index:  0,
@@ -63,7 +60,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/cp_async.ptx:35",
 		Name:         "pipeline_tiles",
 		NumPreds:     10,
-		NumRegs:      83,
+		NumRegs:      82,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 2048,
@@ -72,12 +69,9 @@ var (
 	pipelineWideFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   41,
-			Value: 0x0,
-		}, {
-			Reg:   42,
 			Value: 0x8,
 		}, {
-			Reg:   43,
+			Reg:   42,
 			Value: 0x10,
 		}},
 		Exit:   2,
@@ -109,7 +103,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/cp_async.ptx:327",
 		Name:         "pipeline_wide",
 		NumPreds:     0,
-		NumRegs:      44,
+		NumRegs:      43,
 		Sig:          "()(.param 8,.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 6144,
@@ -169,12 +163,9 @@ var (
 	barrierCopyFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   101,
-			Value: 0x0,
-		}, {
-			Reg:   102,
 			Value: 0x10,
 		}, {
-			Reg:   103,
+			Reg:   102,
 			Value: 0x1,
 		}},
 		Exit:   46,
@@ -199,7 +190,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/cp_async.ptx:597",
 		Name:         "barrier_copy",
 		NumPreds:     19,
-		NumRegs:      104,
+		NumRegs:      103,
 		ParamSize:    40,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
@@ -210,9 +201,6 @@ var (
 		Consts: []runtime.Const{{
 			Reg:   40,
 			Value: 0x4,
-		}, {
-			Reg:   41,
-			Value: 0x0,
 		}},
 		Exit:   6,
 		Index:  4,
@@ -236,7 +224,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/cp_async.ptx:1098",
 		Name:         "cg_copy",
 		NumPreds:     2,
-		NumRegs:      42,
+		NumRegs:      41,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 1024,
@@ -409,7 +397,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    82,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -451,7 +438,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    82,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -516,7 +502,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    82,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -549,7 +534,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    82,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -614,7 +598,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    82,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -647,7 +630,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    82,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -712,7 +694,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    82,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -745,7 +726,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    82,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -883,7 +863,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    82,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -934,7 +913,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    82,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1425,7 +1403,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    41,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1853,7 +1830,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    40,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -2144,7 +2120,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    101,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -3742,7 +3717,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    41,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -6052,8 +6026,8 @@ func pipelineWideBlock0(w *runtime.Warp, m uint32, budget int) {
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
+	r41 := w.Reg(41)
 	r42 := w.Reg(42)
-	r43 := w.Reg(43)
 	k0 := uint64(0x8)
 	k1 := uint64(0x3)
 	k2 := uint64(0x0)
@@ -6189,7 +6163,7 @@ func pipelineWideBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 364: cp.async.ca.shared.global
-	w.CpAsync(r12, 0xffffffff, 0x0, r9, 0xffffffffffffffff, 0x0, 8, r42, 0, m, "testdata/ptx/nvcc/cp_async.ptx:364")
+	w.CpAsync(r12, 0xffffffff, 0x0, r9, 0xffffffffffffffff, 0x0, 8, r41, 0, m, "testdata/ptx/nvcc/cp_async.ptx:364")
 	// PTX lines 367, 368, 374: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -6238,7 +6212,7 @@ func pipelineWideBlock0(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 378: cp.async.cg.shared.global
-	w.CpAsync(r17, 0xffffffff, 0x0, r14, 0xffffffffffffffff, 0x0, 16, r43, 0, m, "testdata/ptx/nvcc/cp_async.ptx:378")
+	w.CpAsync(r17, 0xffffffff, 0x0, r14, 0xffffffffffffffff, 0x0, 16, r42, 0, m, "testdata/ptx/nvcc/cp_async.ptx:378")
 	_ = u4
 }
 
@@ -7671,8 +7645,8 @@ func barrierCopyBlock2(w *runtime.Warp, m uint32, budget int) {
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
+	r101 := w.Reg(101)
 	r102 := w.Reg(102)
-	r103 := w.Reg(103)
 	k0 := uint64(0x10)
 	k1 := uint64(0x4)
 	k2 := uint64(0x0)
@@ -7730,14 +7704,14 @@ func barrierCopyBlock2(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 651: cp.async.cg.shared.global
-	w.CpAsync(r12, 0xffffffff, 0x0, r9, 0xffffffffffffffff, 0x0, 16, r102, 0, m, "testdata/ptx/nvcc/cp_async.ptx:651")
+	w.CpAsync(r12, 0xffffffff, 0x0, r9, 0xffffffffffffffff, 0x0, 16, r101, 0, m, "testdata/ptx/nvcc/cp_async.ptx:651")
 	// PTX line 655: mov.u32, warp-uniform
 	u7 := uint64(k2)
 	runtime.Broadcast(r13, m, u7)
 	// PTX line 657: cp.async.mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:657")
+	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, r13, r102, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:657")
 	// PTX line 663: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r14, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:663")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r14, r13, r102, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:663")
 	// PTX lines 670, 672: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -7993,7 +7967,7 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 	r53 := w.Reg(53)
 	r55 := w.Reg(55)
 	r57 := w.Reg(57)
-	r103 := w.Reg(103)
+	r102 := w.Reg(102)
 	k0 := uint64(0x1)
 	k1 := uint64(0x4)
 	k2 := uint64(0x0)
@@ -8109,7 +8083,7 @@ func barrierCopyBlock9(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 808: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r50, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:808")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r50, r13, r102, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:808")
 	// PTX line 817: mov.u64, warp-uniform
 	u11 := uint64((w.GlobalVar(2) + k2))
 	// PTX lines 815: lane-local, one loop over the lanes
@@ -8366,8 +8340,8 @@ func barrierCopyBlock16(w *runtime.Warp, m uint32, budget int) {
 	r73 := w.Reg(73)
 	r74 := w.Reg(74)
 	r75 := w.Reg(75)
+	r101 := w.Reg(101)
 	r102 := w.Reg(102)
-	r103 := w.Reg(103)
 	k0 := uint64(0x10)
 	k1 := uint64(0x0)
 	// PTX line 936: mov.u32, warp-uniform
@@ -8398,11 +8372,11 @@ func barrierCopyBlock16(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 946: cp.async.cg.shared.global
-	w.CpAsync(r12, 0xffffffff, 0x0, r72, 0xffffffffffffffff, 0x0, 16, r102, 0, m, "testdata/ptx/nvcc/cp_async.ptx:946")
+	w.CpAsync(r12, 0xffffffff, 0x0, r72, 0xffffffffffffffff, 0x0, 16, r101, 0, m, "testdata/ptx/nvcc/cp_async.ptx:946")
 	// PTX line 951: cp.async.mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:951")
+	w.Mbarrier(runtime.MbarCpAsyncArrive, runtime.SpaceShared, nil, r13, r102, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:951")
 	// PTX line 957: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r73, r13, r103, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:957")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r73, r13, r102, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/cp_async.ptx:957")
 	// PTX lines 964: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {

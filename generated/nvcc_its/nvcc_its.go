@@ -93,10 +93,6 @@ var (
 	}
 	// storeReturnBarrierFunc is PTX kernel store_return_barrier (testdata/ptx/nvcc/its.ptx:113).
 	storeReturnBarrierFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   30,
-			Value: 0x0,
-		}},
 		Exit:   7,
 		Index:  2,
 		Kernel: true,
@@ -119,7 +115,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/its.ptx:113",
 		Name:         "store_return_barrier",
 		NumPreds:     3,
-		NumRegs:      31,
+		NumRegs:      30,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 4096,
@@ -704,7 +700,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    30,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -80,10 +80,6 @@ var (
 	}
 	// matmulTiledFunc is PTX kernel matmul_tiled (testdata/ptx/nvcc/matmul_2d.ptx:131).
 	matmulTiledFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   78,
-			Value: 0x0,
-		}},
 		Exit:   22,
 		Index:  1,
 		Kernel: true,
@@ -131,7 +127,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/matmul_2d.ptx:131",
 		Name:         "matmul_tiled",
 		NumPreds:     17,
-		NumRegs:      79,
+		NumRegs:      78,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 4,.param 4,.param 4)",
 		StackBytes:   0,
 		StaticShared: 2048,
@@ -811,7 +807,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    78,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -970,7 +965,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    78,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

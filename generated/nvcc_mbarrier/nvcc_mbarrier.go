@@ -29,9 +29,6 @@ var (
 	barrierRoundsFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   126,
-			Value: 0x0,
-		}, {
-			Reg:   127,
 			Value: 0x1,
 		}},
 		Exit:   88,
@@ -56,7 +53,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/mbarrier.ptx:34",
 		Name:         "barrier_rounds",
 		NumPreds:     37,
-		NumRegs:      128,
+		NumRegs:      127,
 		ParamSize:    40,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
@@ -66,9 +63,6 @@ var (
 	barrierDropFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   84,
-			Value: 0x0,
-		}, {
-			Reg:   85,
 			Value: 0x1,
 		}},
 		Exit:   50,
@@ -93,7 +87,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/mbarrier.ptx:805",
 		Name:         "barrier_drop",
 		NumPreds:     20,
-		NumRegs:      86,
+		NumRegs:      85,
 		ParamSize:    40,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
@@ -103,9 +97,6 @@ var (
 	barrierSplitFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   54,
-			Value: 0x0,
-		}, {
-			Reg:   55,
 			Value: 0x1,
 		}},
 		Exit:   20,
@@ -130,7 +121,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/mbarrier.ptx:1286",
 		Name:         "barrier_split",
 		NumPreds:     8,
-		NumRegs:      56,
+		NumRegs:      55,
 		ParamSize:    40,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
@@ -217,7 +208,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    126,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -2939,7 +2929,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    84,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -4514,7 +4503,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    54,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -6027,7 +6015,7 @@ func barrierRoundsBlock2(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	r22 := w.Reg(22)
-	r127 := w.Reg(127)
+	r126 := w.Reg(126)
 	k0 := uint64(0x4)
 	k1 := uint64(0x1)
 	k2 := uint64(0x2)
@@ -6194,7 +6182,7 @@ func barrierRoundsBlock2(w *runtime.Warp, m uint32, budget int) {
 	u14 := uint64(k4)
 	runtime.Broadcast(r17, m, u14)
 	// PTX line 89: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r18, r17, r127, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:89")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r18, r17, r126, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:89")
 	// PTX line 99: mov.u64, warp-uniform
 	u17 := uint64((w.GlobalVar(2) + k4))
 	// PTX lines 96, 98: lane-local, one loop over the lanes
@@ -6448,7 +6436,7 @@ func barrierRoundsBlock9(w *runtime.Warp, m uint32, budget int) {
 	r46 := w.Reg(46)
 	r48 := w.Reg(48)
 	r50 := w.Reg(50)
-	r127 := w.Reg(127)
+	r126 := w.Reg(126)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
 	// PTX lines 218, 219, 220, 221: lane-local, one loop over the lanes
@@ -6526,7 +6514,7 @@ func barrierRoundsBlock9(w *runtime.Warp, m uint32, budget int) {
 	u5 := uint64(k1)
 	runtime.Broadcast(r44, m, u5)
 	// PTX line 227: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r45, r17, r127, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:227")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r45, r17, r126, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:227")
 	// PTX line 236: mov.u64, warp-uniform
 	u7 := uint64((w.GlobalVar(3) + k1))
 	// PTX lines 234: lane-local, one loop over the lanes
@@ -6774,7 +6762,7 @@ func barrierRoundsBlock16(w *runtime.Warp, m uint32, budget int) {
 	r62 := w.Reg(62)
 	r63 := w.Reg(63)
 	r64 := w.Reg(64)
-	r127 := w.Reg(127)
+	r126 := w.Reg(126)
 	k0 := uint64(0x0)
 	// PTX line 353: mov.u32, warp-uniform
 	u1 := uint64(k0)
@@ -6823,7 +6811,7 @@ func barrierRoundsBlock16(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 358: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r63, r17, r127, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:358")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r63, r17, r126, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:358")
 	// PTX lines 362: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -7061,7 +7049,7 @@ func barrierRoundsBlock23(w *runtime.Warp, m uint32, budget int) {
 	r79 := w.Reg(79)
 	r80 := w.Reg(80)
 	r81 := w.Reg(81)
-	r127 := w.Reg(127)
+	r126 := w.Reg(126)
 	k0 := uint64(0x0)
 	k1 := uint64(0x1)
 	// PTX lines 463: lane-local, one loop over the lanes
@@ -7146,7 +7134,7 @@ func barrierRoundsBlock23(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 470: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r80, r17, r127, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:470")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r80, r17, r126, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:470")
 	// PTX lines 474: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -7382,7 +7370,7 @@ func barrierRoundsBlock30(w *runtime.Warp, m uint32, budget int) {
 	r93 := w.Reg(93)
 	r94 := w.Reg(94)
 	r95 := w.Reg(95)
-	r127 := w.Reg(127)
+	r126 := w.Reg(126)
 	k0 := uint64(0x0)
 	// PTX line 575: mov.u32, warp-uniform
 	u1 := uint64(k0)
@@ -7431,7 +7419,7 @@ func barrierRoundsBlock30(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 580: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r94, r17, r127, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:580")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r94, r17, r126, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:580")
 	// PTX lines 584: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -7669,7 +7657,7 @@ func barrierRoundsBlock37(w *runtime.Warp, m uint32, budget int) {
 	r110 := w.Reg(110)
 	r111 := w.Reg(111)
 	r112 := w.Reg(112)
-	r127 := w.Reg(127)
+	r126 := w.Reg(126)
 	k0 := uint64(0x0)
 	k1 := uint64(0x2)
 	// PTX lines 685: lane-local, one loop over the lanes
@@ -7754,7 +7742,7 @@ func barrierRoundsBlock37(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 692: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r111, r17, r127, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:692")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r111, r17, r126, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:692")
 	// PTX lines 696: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -10720,13 +10708,13 @@ func barrierDropBlock3(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	r21 := w.Reg(21)
 	r23 := w.Reg(23)
-	r85 := w.Reg(85)
+	r84 := w.Reg(84)
 	k0 := uint64(0x0)
 	// PTX line 864: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r16, m, u1)
 	// PTX line 866: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r17, r16, r85, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:866")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r17, r16, r84, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:866")
 	// PTX lines 873: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -10973,13 +10961,13 @@ func barrierDropBlock9(w *runtime.Warp, m uint32, budget int) {
 // b9 ($L__BB1_3), PTX lines 996-998
 func barrierDropBlock10(w *runtime.Warp, m uint32, budget int) {
 	r39 := w.Reg(39)
-	r85 := w.Reg(85)
+	r84 := w.Reg(84)
 	k0 := uint64(0x0)
 	// PTX line 996: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r39, m, u1)
 	// PTX line 998: mbarrier.arrive_drop.shared.b64
-	w.Mbarrier(runtime.MbarArriveDrop, runtime.SpaceShared, nil, r39, r85, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:998")
+	w.Mbarrier(runtime.MbarArriveDrop, runtime.SpaceShared, nil, r39, r84, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:998")
 	_ = u1
 }
 
@@ -10996,7 +10984,7 @@ func barrierDropBlock11(w *runtime.Warp, m uint32, budget int) {
 	r46 := w.Reg(46)
 	r47 := w.Reg(47)
 	r49 := w.Reg(49)
-	r85 := w.Reg(85)
+	r84 := w.Reg(84)
 	k0 := uint64(0x1)
 	k1 := uint64(0x2)
 	k2 := uint64(0x0)
@@ -11079,7 +11067,7 @@ func barrierDropBlock11(w *runtime.Warp, m uint32, budget int) {
 	u6 := uint64(k2)
 	runtime.Broadcast(r45, m, u6)
 	// PTX line 1014: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r46, r16, r85, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:1014")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r46, r16, r84, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:1014")
 	// PTX line 1023: mov.u64, warp-uniform
 	u8 := uint64((w.GlobalVar(0) + k2))
 	// PTX lines 1021: lane-local, one loop over the lanes
@@ -11322,7 +11310,7 @@ func barrierDropBlock18(w *runtime.Warp, m uint32, budget int) {
 	r62 := w.Reg(62)
 	r63 := w.Reg(63)
 	r64 := w.Reg(64)
-	r85 := w.Reg(85)
+	r84 := w.Reg(84)
 	k0 := uint64(0x3)
 	k1 := uint64(0x0)
 	// PTX lines 1138: lane-local, one loop over the lanes
@@ -11389,7 +11377,7 @@ func barrierDropBlock18(w *runtime.Warp, m uint32, budget int) {
 		}
 	}
 	// PTX line 1145: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r63, r16, r85, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:1145")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r63, r16, r84, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:1145")
 	// PTX lines 1152: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -13194,7 +13182,7 @@ func barrierSplitBlock3(w *runtime.Warp, m uint32, budget int) {
 	r24 := w.Reg(24)
 	r25 := w.Reg(25)
 	r26 := w.Reg(26)
-	r55 := w.Reg(55)
+	r54 := w.Reg(54)
 	k0 := uint64(0x0)
 	k1 := uint64(0x4)
 	k2 := uint64(0x55)
@@ -13202,7 +13190,7 @@ func barrierSplitBlock3(w *runtime.Warp, m uint32, budget int) {
 	u1 := uint64(k0)
 	runtime.Broadcast(r16, m, u1)
 	// PTX line 1343: mbarrier.arrive.shared.b64
-	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r17, r16, r55, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:1343")
+	w.Mbarrier(runtime.MbarArrive, runtime.SpaceShared, r17, r16, r54, 0xffffffff, 0x0, m, "testdata/ptx/nvcc/mbarrier.ptx:1343")
 	// PTX lines 1346, 1348, 1349, 1350, 1351, 1352, 1358, 1360: lane-local, one loop over the lanes
 	{
 		if budget == 0 {

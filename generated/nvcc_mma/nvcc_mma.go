@@ -27,10 +27,6 @@ var Module = &runtime.Module{
 var (
 	// ldsmCopyFunc is PTX kernel ldsm_copy (testdata/ptx/nvcc/mma.ptx:22).
 	ldsmCopyFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   45,
-			Value: 0x0,
-		}},
 		Exit:   6,
 		Index:  0,
 		Kernel: true,
@@ -53,17 +49,13 @@ var (
 		Loc:          "testdata/ptx/nvcc/mma.ptx:22",
 		Name:         "ldsm_copy",
 		NumPreds:     2,
-		NumRegs:      46,
+		NumRegs:      45,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 512,
 	}
 	// gemmF16Func is PTX kernel gemm_f16 (testdata/ptx/nvcc/mma.ptx:156).
 	gemmF16Func = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   358,
-			Value: 0x0,
-		}},
 		Exit:   34,
 		Index:  1,
 		Kernel: true,
@@ -106,17 +98,13 @@ var (
 		Loc:          "testdata/ptx/nvcc/mma.ptx:156",
 		Name:         "gemm_f16",
 		NumPreds:     20,
-		NumRegs:      359,
+		NumRegs:      358,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 3072,
 	}
 	// gemmF16TransFunc is PTX kernel gemm_f16_trans (testdata/ptx/nvcc/mma.ptx:770).
 	gemmF16TransFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   104,
-			Value: 0x0,
-		}},
 		Exit:   20,
 		Index:  2,
 		Kernel: true,
@@ -153,7 +141,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/mma.ptx:770",
 		Name:         "gemm_f16_trans",
 		NumPreds:     10,
-		NumRegs:      105,
+		NumRegs:      104,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 768,
@@ -307,9 +295,6 @@ var (
 	wmmaHalfFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   89,
-			Value: 0x0,
-		}, {
-			Reg:   90,
 			Value: 0x10,
 		}},
 		Exit:   11,
@@ -348,7 +333,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/mma.ptx:1441",
 		Name:         "wmma_half",
 		NumPreds:     5,
-		NumRegs:      91,
+		NumRegs:      90,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 1024,
@@ -463,7 +448,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    45,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -845,7 +829,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    358,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1433,7 +1416,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    358,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -2962,7 +2944,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    104,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -4614,7 +4595,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    89,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -27,10 +27,6 @@ var Module = &runtime.Module{
 var (
 	// reduceSumFunc is PTX kernel reduce_sum (testdata/ptx/nvcc/reduce_shared.ptx:17).
 	reduceSumFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   42,
-			Value: 0x0,
-		}},
 		Exit:   30,
 		Index:  0,
 		Kernel: true,
@@ -59,17 +55,13 @@ var (
 		Loc:          "testdata/ptx/nvcc/reduce_shared.ptx:17",
 		Name:         "reduce_sum",
 		NumPreds:     9,
-		NumRegs:      43,
+		NumRegs:      42,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 1024,
 	}
 	// reduceMaxFunc is PTX kernel reduce_max (testdata/ptx/nvcc/reduce_shared.ptx:144).
 	reduceMaxFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   42,
-			Value: 0x0,
-		}},
 		Exit:   30,
 		Index:  1,
 		Kernel: true,
@@ -98,7 +90,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/reduce_shared.ptx:144",
 		Name:         "reduce_max",
 		NumPreds:     9,
-		NumRegs:      43,
+		NumRegs:      42,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 1024,
@@ -190,7 +182,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -242,7 +233,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -294,7 +284,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -346,7 +335,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -398,7 +386,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -450,7 +437,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -502,7 +488,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -554,7 +539,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -606,7 +590,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1058,7 +1041,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1110,7 +1092,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1162,7 +1143,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1214,7 +1194,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1266,7 +1245,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1318,7 +1296,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1370,7 +1347,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1422,7 +1398,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1474,7 +1449,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

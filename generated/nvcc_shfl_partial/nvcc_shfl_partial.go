@@ -54,10 +54,6 @@ var (
 	}
 	// ballotSumFunc is PTX kernel ballot_sum (testdata/ptx/nvcc/shfl_partial.ptx:91).
 	ballotSumFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   60,
-			Value: 0x0,
-		}},
 		Exit:   20,
 		Index:  1,
 		Kernel: true,
@@ -80,7 +76,7 @@ var (
 		Loc:          "testdata/ptx/nvcc/shfl_partial.ptx:91",
 		Name:         "ballot_sum",
 		NumPreds:     16,
-		NumRegs:      61,
+		NumRegs:      60,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
 		StaticShared: 128,
@@ -669,7 +665,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    60,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -26,10 +26,6 @@ var Module = &runtime.Module{
 var (
 	// earlyReturnBarrierFunc is PTX kernel early_return_barrier (testdata/ptx/O0/barrier_exit.ptx:18).
 	earlyReturnBarrierFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   46,
-			Value: 0x0,
-		}},
 		Exit:   6,
 		Index:  0,
 		Kernel: true,
@@ -59,17 +55,13 @@ var (
 		LocalSize:    32,
 		Name:         "early_return_barrier",
 		NumPreds:     1,
-		NumRegs:      47,
+		NumRegs:      46,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   32,
 		StaticShared: 4096,
 	}
 	// interleavedReturnBarrierFunc is PTX kernel interleaved_return_barrier (testdata/ptx/O0/barrier_exit.ptx:99).
 	interleavedReturnBarrierFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   58,
-			Value: 0x0,
-		}},
 		Exit:   12,
 		Index:  1,
 		Kernel: true,
@@ -93,17 +85,13 @@ var (
 		LocalSize:    32,
 		Name:         "interleaved_return_barrier",
 		NumPreds:     2,
-		NumRegs:      59,
+		NumRegs:      58,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   32,
 		StaticShared: 4096,
 	}
 	// warpHandoffFunc is PTX kernel warp_handoff (testdata/ptx/O0/barrier_exit.ptx:204).
 	warpHandoffFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   46,
-			Value: 0x0,
-		}},
 		Exit:   16,
 		Index:  2,
 		Kernel: true,
@@ -120,7 +108,7 @@ var (
 		LocalSize:    16,
 		Name:         "warp_handoff",
 		NumPreds:     4,
-		NumRegs:      47,
+		NumRegs:      46,
 		Sig:          "()(.param 8)",
 		StackBytes:   16,
 		StaticShared: 8,
@@ -309,7 +297,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    46,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -612,7 +599,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    58,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -766,7 +752,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    58,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -811,7 +796,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    58,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1075,7 +1059,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    46,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -27,10 +27,6 @@ var Module = &runtime.Module{
 var (
 	// blockReverseFunc is PTX kernel block_reverse (testdata/ptx/O0/dynamic_shared.ptx:15).
 	blockReverseFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   40,
-			Value: 0x0,
-		}},
 		Exit:   2,
 		Index:  0,
 		Kernel: true,
@@ -54,16 +50,12 @@ var (
 		LocalSize:    32,
 		Name:         "block_reverse",
 		NumPreds:     0,
-		NumRegs:      41,
+		NumRegs:      40,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   32,
 	}
 	// stencil3Func is PTX kernel stencil3 (testdata/ptx/O0/dynamic_shared.ptx:80).
 	stencil3Func = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   81,
-			Value: 0x0,
-		}},
 		Exit:   25,
 		Index:  1,
 		Kernel: true,
@@ -93,7 +85,7 @@ var (
 		LocalSize:    48,
 		Name:         "stencil3",
 		NumPreds:     7,
-		NumRegs:      82,
+		NumRegs:      81,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   48,
 	}
@@ -229,7 +221,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    40,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -918,7 +909,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    81,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -91,10 +91,6 @@ var (
 	}
 	// storeReturnBarrierFunc is PTX kernel store_return_barrier (testdata/ptx/O0/its.ptx:193).
 	storeReturnBarrierFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   61,
-			Value: 0x0,
-		}},
 		Exit:   13,
 		Index:  2,
 		Kernel: true,
@@ -118,7 +114,7 @@ var (
 		LocalSize:    32,
 		Name:         "store_return_barrier",
 		NumPreds:     3,
-		NumRegs:      62,
+		NumRegs:      61,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   32,
 		StaticShared: 4096,
@@ -1240,7 +1236,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    61,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -81,10 +81,6 @@ var (
 	}
 	// matmulTiledFunc is PTX kernel matmul_tiled (testdata/ptx/O0/matmul_2d.ptx:137).
 	matmulTiledFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   134,
-			Value: 0x0,
-		}},
 		Exit:   34,
 		Index:  1,
 		Kernel: true,
@@ -133,7 +129,7 @@ var (
 		LocalSize:    80,
 		Name:         "matmul_tiled",
 		NumPreds:     9,
-		NumRegs:      135,
+		NumRegs:      134,
 		Sig:          "()(.param 8,.param 8,.param 8,.param 4,.param 4,.param 4)",
 		StackBytes:   80,
 		StaticShared: 2048,
@@ -1258,7 +1254,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    134,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1572,7 +1567,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    134,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -26,10 +26,6 @@ var Module = &runtime.Module{
 var (
 	// reduceSumFunc is PTX kernel reduce_sum (testdata/ptx/O0/reduce_shared.ptx:15).
 	reduceSumFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   58,
-			Value: 0x0,
-		}},
 		Exit:   18,
 		Index:  0,
 		Kernel: true,
@@ -59,17 +55,13 @@ var (
 		LocalSize:    32,
 		Name:         "reduce_sum",
 		NumPreds:     4,
-		NumRegs:      59,
+		NumRegs:      58,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   32,
 		StaticShared: 1024,
 	}
 	// reduceMaxFunc is PTX kernel reduce_max (testdata/ptx/O0/reduce_shared.ptx:135).
 	reduceMaxFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   63,
-			Value: 0x0,
-		}},
 		Exit:   18,
 		Index:  1,
 		Kernel: true,
@@ -99,7 +91,7 @@ var (
 		LocalSize:    48,
 		Name:         "reduce_max",
 		NumPreds:     4,
-		NumRegs:      64,
+		NumRegs:      63,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   48,
 		StaticShared: 1024,
@@ -320,7 +312,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    58,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -508,7 +499,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    58,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -965,7 +955,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    63,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1174,7 +1163,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    63,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -27,10 +27,6 @@ var Module = &runtime.Module{
 var (
 	// reduceSumFunc is PTX kernel reduce_sum (testdata/ptx/reduce_shared.ptx:13).
 	reduceSumFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   42,
-			Value: 0x0,
-		}},
 		Exit:   30,
 		Index:  0,
 		Kernel: true,
@@ -59,17 +55,13 @@ var (
 		Loc:          "testdata/ptx/reduce_shared.ptx:13",
 		Name:         "reduce_sum",
 		NumPreds:     9,
-		NumRegs:      43,
+		NumRegs:      42,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 1024,
 	}
 	// reduceMaxFunc is PTX kernel reduce_max (testdata/ptx/reduce_shared.ptx:130).
 	reduceMaxFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   42,
-			Value: 0x0,
-		}},
 		Exit:   30,
 		Index:  1,
 		Kernel: true,
@@ -98,7 +90,7 @@ var (
 		Loc:          "testdata/ptx/reduce_shared.ptx:130",
 		Name:         "reduce_max",
 		NumPreds:     9,
-		NumRegs:      43,
+		NumRegs:      42,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 1024,
@@ -184,7 +176,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -236,7 +227,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -288,7 +278,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -340,7 +329,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -392,7 +380,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -444,7 +431,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -496,7 +482,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -548,7 +533,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -600,7 +584,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1052,7 +1035,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1104,7 +1086,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1156,7 +1137,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1208,7 +1188,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1260,7 +1239,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1312,7 +1290,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1364,7 +1341,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1416,7 +1392,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1468,7 +1443,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    42,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -26,10 +26,6 @@ var Module = &runtime.Module{
 var (
 	// exitBarrierFunc is PTX kernel exit_barrier (testdata/ptx/seeds/exit_barrier.ptx:22).
 	exitBarrierFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   14,
-			Value: 0x0,
-		}},
 		Exit:   6,
 		Index:  0,
 		Kernel: true,
@@ -45,7 +41,7 @@ var (
 		Loc:          "testdata/ptx/seeds/exit_barrier.ptx:22",
 		Name:         "exit_barrier",
 		NumPreds:     2,
-		NumRegs:      15,
+		NumRegs:      14,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 		StaticShared: 256,
@@ -164,7 +160,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    14,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -96,7 +96,6 @@ func init() {
 				Count: -1,
 				Dst:   2,
 				Fixed: true,
-				ID:    13,
 				Kind:  runtime.BarRedPopc,
 				Num:   0,
 				Pred:  1,
@@ -195,7 +194,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    13,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

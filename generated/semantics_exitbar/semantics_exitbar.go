@@ -48,13 +48,7 @@ var (
 	exitbarFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   15,
-			Value: 0x1,
-		}, {
-			Reg:   16,
 			Value: 0x20,
-		}, {
-			Reg:   17,
-			Value: 0x0,
 		}},
 		Exit:   7,
 		Index:  1,
@@ -71,7 +65,7 @@ var (
 		Loc:          "testdata/ptx/semantics/exitbar.ptx:45",
 		Name:         "exitbar",
 		NumPreds:     1,
-		NumRegs:      18,
+		NumRegs:      16,
 		ParamSize:    16,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
@@ -311,9 +305,8 @@ func init() {
 		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
-				Count: 16,
+				Count: 15,
 				Fixed: true,
-				ID:    15,
 				Num:   1,
 			},
 			Kind:   runtime.TermBarrier,
@@ -348,7 +341,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    17,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -59,10 +59,6 @@ var (
 	}
 	// sharedOobFunc is PTX kernel shared_oob (testdata/ptx/semantics/fault_misc.ptx:47).
 	sharedOobFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   17,
-			Value: 0x0,
-		}},
 		Exit:   2,
 		Index:  1,
 		Kernel: true,
@@ -84,7 +80,7 @@ var (
 		Loc:          "testdata/ptx/semantics/fault_misc.ptx:47",
 		Name:         "shared_oob",
 		NumPreds:     1,
-		NumRegs:      18,
+		NumRegs:      17,
 		Sig:          "()(.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 256,
@@ -282,7 +278,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    17,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

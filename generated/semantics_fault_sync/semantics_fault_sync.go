@@ -25,13 +25,6 @@ var Module = &runtime.Module{
 var (
 	// deadlockFunc is PTX kernel deadlock (testdata/ptx/semantics/fault_sync.ptx:14).
 	deadlockFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   5,
-			Value: 0x1,
-		}, {
-			Reg:   6,
-			Value: 0x0,
-		}},
 		Exit:   6,
 		Index:  0,
 		Kernel: true,
@@ -47,7 +40,7 @@ var (
 		Loc:          "testdata/ptx/semantics/fault_sync.ptx:14",
 		Name:         "deadlock",
 		NumPreds:     1,
-		NumRegs:      7,
+		NumRegs:      5,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 	}
@@ -162,7 +155,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    5,
 				Num:   1,
 			},
 			Kind:   runtime.TermBarrier,
@@ -234,7 +226,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    6,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -26,10 +26,6 @@ var Module = &runtime.Module{
 var (
 	// fusedFunc is PTX kernel fused (testdata/ptx/semantics/fused.ptx:16).
 	fusedFunc = &runtime.Func{
-		Consts: []runtime.Const{{
-			Reg:   35,
-			Value: 0x0,
-		}},
 		Exit:   2,
 		Index:  0,
 		Kernel: true,
@@ -58,7 +54,7 @@ var (
 		Loc:          "testdata/ptx/semantics/fused.ptx:16",
 		Name:         "fused",
 		NumPreds:     1,
-		NumRegs:      36,
+		NumRegs:      35,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
 		StaticShared: 8192,
@@ -161,7 +157,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    35,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

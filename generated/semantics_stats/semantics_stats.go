@@ -91,9 +91,6 @@ var (
 	memFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   26,
-			Value: 0x0,
-		}, {
-			Reg:   27,
 			Value: 0x1,
 		}},
 		Exit:   3,
@@ -119,7 +116,7 @@ var (
 		LocalSize:    16,
 		Name:         "mem",
 		NumPreds:     1,
-		NumRegs:      28,
+		NumRegs:      27,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   16,
 		StaticShared: 512,
@@ -774,7 +771,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    26,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -862,7 +858,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    26,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -2811,7 +2806,7 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 	r14 := w.Reg(14)
 	r24 := w.Reg(24)
 	r25 := w.Reg(25)
-	r27 := w.Reg(27)
+	r26 := w.Reg(26)
 	k0 := uint64(0x5)
 	k1 := uint64(0x0)
 	k2 := uint64(0xe0000000)
@@ -3285,7 +3280,7 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 	// PTX line 143: atom.shared.add.u32
 	m17 := m & w.P[0]
 	if m17 != 0 {
-		w.AtomLanes(runtime.SpaceShared, atomAdd32, r24, nil, r27, r27, 0, 0x100, 4, m17, "testdata/ptx/semantics/stats.ptx:143")
+		w.AtomLanes(runtime.SpaceShared, atomAdd32, r24, nil, r26, r26, 0, 0x100, 4, m17, "testdata/ptx/semantics/stats.ptx:143")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -3297,7 +3292,7 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 144: atom.global.add.u32
-	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r25, r2, r27, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:144")
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r25, r2, r26, r26, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:144")
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -3308,7 +3303,7 @@ func memBlock1(w *runtime.Warp, m uint32, budget int) {
 		}, m)
 	}
 	// PTX line 145: red.global.add.u32
-	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, nil, r2, r27, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:145")
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, nil, r2, r26, r26, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/semantics/stats.ptx:145")
 	_ = u14
 }
 

@@ -2890,7 +2890,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    34,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -3030,7 +3029,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    34,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -3222,7 +3220,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    34,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -1653,7 +1653,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    29,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

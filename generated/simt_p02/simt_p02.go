@@ -1378,7 +1378,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    29,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1766,7 +1765,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    29,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

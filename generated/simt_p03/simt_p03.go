@@ -1643,7 +1643,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    28,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1891,7 +1890,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    28,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -1237,7 +1237,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    26,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1435,7 +1434,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    26,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1640,7 +1638,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    26,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -1222,7 +1222,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    23,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -1543,7 +1543,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    27,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -2068,7 +2067,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    27,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

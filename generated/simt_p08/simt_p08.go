@@ -1399,7 +1399,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    25,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1525,7 +1524,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    25,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

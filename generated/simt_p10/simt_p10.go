@@ -851,7 +851,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    23,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
@@ -1059,7 +1058,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    23,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,

@@ -298,7 +298,6 @@ func init() {
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
-				ID:    22,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
