@@ -145,7 +145,7 @@ GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round dev
 	fast/local_array fast/matmul_2d fast/recursion fast/reduce_shared fast/saxpy_math \
 	fast/struct_byval fast/switch_dense fast/vecadd fast/vector_types fast/warp_ops fast/warp_sync \
 	fast/warp_width gcc/acc_vecadd gcc/funcs gcc/funcs_sm80 hand/brx_idx hand/callprototype \
-	hand/cache_policy hand/calltable hand/calltargets hand/const_store hand/cp_async hand/cvta_param hand/cvt_sat_int hand/directives hand/divergent_ret \
+	hand/cache_policy hand/calltable hand/calltargets hand/const_store hand/cp_async hand/cvta_param hand/cvt_sat_int hand/directives hand/diverge hand/divergent_ret \
 	hand/fma_chain hand/half_chunks hand/half_set hand/hints hand/region_multi hand/region_park \
 	hand/exit_in_func hand/immediates hand/isspacep hand/its_rejoin hand/initializers hand/legacy_sm10 hand/legacy_sm20 hand/legacy_warp hand/mbarrier hand/mem_qualifiers hand/mma hand/mma_f64 hand/mma_int hand/param_groups hand/scopes hand/shared_layout \
 	hand/setp_two_dest hand/sink_vector hand/sm90_sync hand/step_pred hand/trace hand/warp_guarded hand/warp_pass hand/warp_sz nvcc/atomics \

@@ -80,6 +80,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_cvt_sat_int"
 	"github.com/ptx2go/ptx2go/generated/hand_cvta_param"
 	"github.com/ptx2go/ptx2go/generated/hand_directives"
+	"github.com/ptx2go/ptx2go/generated/hand_diverge"
 	"github.com/ptx2go/ptx2go/generated/hand_divergent_ret"
 	"github.com/ptx2go/ptx2go/generated/hand_exit_in_func"
 	"github.com/ptx2go/ptx2go/generated/hand_fma_chain"
@@ -432,6 +433,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/warp_guarded":            hand_warp_guarded.Module,
 	"hand/step_pred":               hand_step_pred.Module,
 	"hand/trace":                   hand_trace.Module,
+	"hand/diverge":                 hand_diverge.Module,
 	"hand/warp_pass":               hand_warp_pass.Module,
 	"hand/warp_sz":                 hand_warp_sz.Module,
 	"nvcc/atomics":                 nvcc_atomics.Module,

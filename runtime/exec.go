@@ -115,9 +115,12 @@ func (w *Warp) run() runStatus {
 				if pc == RunDone {
 					continue
 				}
-				e = &w.stack[len(w.stack)-1] // a call the code ran (CallInline) may have moved the stack
+				// A call or a divergent branch the code ran (CallInline, DivergeInline) may have
+				// moved the stack, and left fewer lanes on this entry.
+				e = &w.stack[len(w.stack)-1]
 				e.pc = pc
 				b = &fn.Blocks[pc]
+				m = e.mask
 			} else {
 				for _, in := range b.Code {
 					in(w, m)
@@ -556,8 +559,130 @@ func (w *Warp) CallInline(pc int32, t *Term, m uint32, stop int32, budget int) (
 	return t.Succ, left - 1
 }
 
-// maxInlineCalls is how many calls CallInline runs inside one another.
+// maxInlineCalls is how many calls CallInline and paths DivergeInline runs inside one
+// another.
 const maxInlineCalls = 64
+
+// DivergeInline runs, from generated code's block chain (Func.Run), the divergent branch that
+// ends block pc (terminator t) for the lanes m, of which taken take it, instead of handing the
+// warp back to the runtime's loop: it sets the SIMT entries as the loop would (Warp.diverge),
+// runs each path's blocks with the function's own Run, taken first, down to the reconvergence
+// point, and pops each path's entry there, as the loop would. The warp runs the same blocks
+// with the same lanes in the same order, and the same budget of blocks. It returns the block
+// the chain goes on at, the lanes that run it and the budget left; or RunDone where a path
+// stopped elsewhere (a barrier, a call not made inline, the end of the time slice), or the
+// chain should not go on, with the SIMT entries set for the runtime's loop. With one block of
+// budget left, maxInlineCalls deep, or where a kernel's lanes may leave early (Warp.leave), it
+// hands the branch itself to the loop.
+func (w *Warp) DivergeInline(pc int32, t *Term, m, taken uint32, stop int32, budget int) (int32, uint32, int) {
+	fn := w.Fn
+	reconv := t.Reconv
+	n := len(w.stack) - 1
+	if budget <= 1 || w.inlineCalls >= maxInlineCalls || len(w.calls) == 0 && (fn.leaves(t.Succ) || fn.leaves(t.Alt) || fn.leaves(reconv)) {
+		e := &w.stack[n]
+		e.pc, e.atTerm = pc, true
+		return RunDone, m, budget
+	}
+	other := m &^ taken
+	if w.stack[n].reconv == reconv {
+		// The running entry ends where the paths meet: it becomes the other path's entry, or
+		// where a path goes straight there, narrows to the lanes of the other.
+		e := &w.stack[n]
+		switch {
+		case t.Alt == reconv:
+			e.mask = taken
+			return w.goOn(t.Succ, stop, budget)
+		case t.Succ == reconv:
+			e.mask = other
+			return w.goOn(t.Alt, stop, budget)
+		}
+		e.pc, e.mask = t.Alt, other
+		w.pushEntry(t.Succ, reconv, taken)
+		if budget, ok := w.runPath(t.Succ, reconv, budget); !ok {
+			return RunDone, m, budget
+		}
+		return w.goOn(t.Alt, stop, budget)
+	}
+	w.stack[n].pc = reconv
+	if t.Alt != reconv {
+		w.pushEntry(t.Alt, reconv, other)
+	}
+	if t.Succ != reconv {
+		w.pushEntry(t.Succ, reconv, taken)
+		var ok bool
+		if budget, ok = w.runPath(t.Succ, reconv, budget); !ok {
+			return RunDone, m, budget
+		}
+	}
+	if t.Alt != reconv {
+		var ok bool
+		if budget, ok = w.runPath(t.Alt, reconv, budget); !ok {
+			return RunDone, m, budget
+		}
+	}
+	return w.goOn(reconv, stop, budget)
+}
+
+// runPath runs the lanes of the top SIMT entry from block pc with the function's Run until
+// they reach reconv, where it pops their entry. It returns the budget left and whether they
+// did; where they stopped elsewhere, it has set the entry for the runtime's loop.
+func (w *Warp) runPath(pc, reconv int32, budget int) (int, bool) {
+	e := &w.stack[len(w.stack)-1]
+	if e.mask == 0 { // the path's lanes exited on the other path
+		w.stack = w.stack[:len(w.stack)-1]
+		return budget, true
+	}
+	if budget <= 1 {
+		return budget, false // the loop runs the path's first block, at the end of the time slice
+	}
+	w.inlineCalls++
+	end, left := w.Fn.Run(w, pc, e.mask, reconv, budget-1)
+	w.inlineCalls--
+	if end == RunDone {
+		return left, false
+	}
+	e = &w.stack[len(w.stack)-1]
+	if w.Fn.Blocks[end].Term.next(w, e.mask) != reconv {
+		e.pc, e.atTerm = end, true
+		return left, false
+	}
+	w.stack = w.stack[:len(w.stack)-1]
+	return left, true
+}
+
+// goOn returns where the block chain that runs the top SIMT entry goes on after a divergent
+// branch ran inline: at block pc with the entry's lanes and one block of budget less; or
+// RunDone, with the entry at pc for the runtime's loop, where pc is the chain's stop, the
+// exit, or the time slice ends.
+func (w *Warp) goOn(pc, stop int32, budget int) (int32, uint32, int) {
+	e := &w.stack[len(w.stack)-1]
+	if pc == stop || pc >= w.Fn.Exit || budget <= 1 || e.mask == 0 {
+		e.pc, e.atTerm = pc, false
+		return RunDone, e.mask, budget
+	}
+	return pc, e.mask, budget - 1
+}
+
+// next is the block a jump, or a branch that every lane of m takes the same way, goes to;
+// -1 for any other terminator.
+func (t *Term) next(w *Warp, m uint32) int32 {
+	switch t.Kind {
+	case TermJump:
+		return t.Succ
+	case TermBranch:
+		p := w.P[t.Pred]
+		if t.Negate {
+			p = ^p
+		}
+		switch m & p {
+		case m:
+			return t.Succ
+		case 0:
+			return t.Alt
+		}
+	}
+	return -1
+}
 
 // enterCall pushes a call-return record and a base SIMT entry for callee with lanes m.
 func (w *Warp) enterCall(t *Term, callee *Func, m uint32) {

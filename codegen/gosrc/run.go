@@ -9,11 +9,12 @@ import (
 
 // runFunc generates the function's block chain (runtime.Func.Run): a loop over a switch on
 // the block, which runs each block's code and follows its jump, or its branch when every lane
-// goes the same way, without going back to the runtime's trampoline. Whatever needs the SIMT
-// stack (a divergent branch, the reconvergence point, a barrier, the exit, the end of the time
-// slice) returns to the runtime, which runs the last block's terminator. A direct call goes
-// on into the callee's chain through the runtime (Warp.CallInline), and on after it when every
-// lane returns.
+// goes the same way, without going back to the runtime's trampoline. A divergent branch runs
+// each path's chain in turn through the runtime (Warp.DivergeInline), and goes on with all
+// the lanes at the reconvergence point. A direct call goes on into the callee's chain through
+// the runtime (Warp.CallInline), and on after it when every lane returns. Whatever else needs
+// the SIMT stack (a barrier, the exit, the end of the time slice) returns to the runtime,
+// which runs the last block's terminator.
 //
 // Each block's code is a function of its own, called from the chain: the Go compiler inlines
 // small helpers (loads, stores, float operations) only into functions of moderate size, and
@@ -95,7 +96,14 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 			if taken, other, ok := f.ifThen(i); ok {
 				diverged = append(diverged, f.ifThenCode(blockFns, b.rt.Reconv, taken, other)...)
 			} else {
-				diverged = append(diverged, jen.Return(jen.Id("pc"), jen.Id("budget")))
+				// Both paths run from here, down to the reconvergence point, where the chain
+				// goes on with all the lanes (runtime.Warp.DivergeInline).
+				term := jen.Op("&").Id(f.ident).Dot("Blocks").Index(jen.Lit(i)).Dot("Term")
+				diverged = append(diverged,
+					jen.If(jen.List(jen.Id("next"), jen.Id("m"), jen.Id("budget")).Op("=").Id("w").Dot("DivergeInline").Call(jen.Id("pc"), term, jen.Id("m"), jen.Id("t"), jen.Id("stop"), jen.Id("budget")),
+						jen.Id("next").Op("==").Qual(rtPath, "RunDone")).Block(jen.Return(jen.Id("next"), jen.Id("budget"))),
+					jen.Id("pc").Op("=").Id("next"),
+					jen.Continue())
 			}
 			body = append(body,
 				jen.Id("t").Op(":=").Id("m").Op("&").Add(p),

@@ -437,7 +437,11 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_4), PTX line 111; ret
@@ -454,7 +458,11 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3, PTX lines 61-70; code before the call
@@ -478,7 +486,11 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 6
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5, PTX lines 84-100; code before the call

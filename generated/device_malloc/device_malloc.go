@@ -1451,7 +1451,11 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_5), PTX lines 85-95; divergent, reconverges at block 2 (b2 ($L__BB0_6))
@@ -1465,7 +1469,11 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 18
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB0_6), PTX lines 99-99
@@ -1479,7 +1487,11 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 19
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB0_8), PTX lines 108-112; divergent, reconverges at block 20 (b18)
@@ -1493,7 +1505,11 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 20
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB0_9), PTX lines 115-116
@@ -1507,7 +1523,11 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 21
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b5 ($L__BB0_11), PTX lines 124-134; divergent, reconverges at block 6 (b6 ($L__BB0_12))
@@ -1521,7 +1541,11 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 22
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b6 ($L__BB0_12), PTX line 137
@@ -1531,7 +1555,11 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b7 ($L__BB0_14), PTX lines 144-148; divergent, reconverges at block 24 (b22)
@@ -1545,7 +1573,11 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b8 ($L__BB0_15), PTX lines 151-156; code before the call
@@ -1589,7 +1621,11 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 15:
 			// b13, PTX lines 66-67
@@ -1603,7 +1639,11 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 16
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 16:
 			// b14, PTX lines 70-72
@@ -1617,7 +1657,11 @@ func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 17
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 17:
 			// b15, PTX lines 75-83
@@ -3593,7 +3637,11 @@ func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &mallocKeepFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 212-214
@@ -4111,7 +4159,11 @@ func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 4
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &freeKeptFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB2_3), PTX lines 253-258; code before the call

@@ -1273,7 +1273,11 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &printfIntsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX line 182; ret
@@ -3262,7 +3266,11 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &printfFloatsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX line 286; ret

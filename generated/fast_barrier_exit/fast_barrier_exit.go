@@ -894,7 +894,11 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &earlyReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX line 60; ret
@@ -1497,7 +1501,11 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &interleavedReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX line 113; ret
@@ -2280,7 +2288,11 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b2 ($L__BB2_3), PTX lines 145-146; divergent, reconverges at block 8 (b7)
@@ -2294,7 +2306,11 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 8
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b3 ($L__BB2_5), PTX lines 153-155; divergent, reconverges at block 5 (b4 ($L__BB2_7))

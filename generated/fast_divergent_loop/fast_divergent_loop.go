@@ -886,7 +886,11 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_7), PTX lines 43-45
@@ -934,7 +938,11 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				default:
 					return runtime.RunDone, budget - collatzStepsRegion5(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b6 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 5 (b5 ($L__BB0_6))
@@ -984,7 +992,11 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				default:
 					return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b8, PTX line 40
@@ -1616,7 +1628,11 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 6
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 111-135; divergent, reconverges at block 2 (b2 ($L__BB1_4))
@@ -1640,7 +1656,11 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				default:
 					return runtime.RunDone, budget - tidHashRegion1(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB1_4), PTX lines 139-141; divergent, reconverges at block 4 (b4 ($L__BB1_6))
@@ -1659,7 +1679,11 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				default:
 					return runtime.RunDone, budget - tidHashRegion2(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB1_5), PTX lines 145-149; divergent, reconverges at block 10 (b10)
@@ -1683,7 +1707,11 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				default:
 					return runtime.RunDone, budget - tidHashRegion3(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB1_6), PTX lines 152-154
@@ -1712,7 +1740,11 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				default:
 					return runtime.RunDone, budget - tidHashRegion6(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b7, PTX lines 107-109

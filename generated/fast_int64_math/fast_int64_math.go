@@ -812,7 +812,11 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_4), PTX lines 63-63
@@ -852,7 +856,11 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				default:
 					return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b5 ($L__BB0_9), PTX lines 91-91
@@ -902,7 +910,11 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				default:
 					return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 11:
 			// b11, PTX lines 58-59; divergent, reconverges at block 3 (b3 ($L__BB0_5))

@@ -1970,7 +1970,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 2 (b2 ($L__BB0_6))
@@ -1984,7 +1988,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB0_6), PTX lines 78-82; divergent, reconverges at block 3 (b3 ($L__BB0_10))
@@ -1998,7 +2006,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB0_10), PTX lines 100-103; divergent, reconverges at block 4 (b4 ($L__BB0_15))
@@ -2012,7 +2024,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 16
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB0_15), PTX lines 127-131; divergent, reconverges at block 5 (b5 ($L__BB0_21))
@@ -2026,7 +2042,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 20
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b5 ($L__BB0_21), PTX lines 161-166; divergent, reconverges at block 6 (b6 ($L__BB0_28))
@@ -2040,7 +2060,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b6 ($L__BB0_28), PTX lines 202-208; divergent, reconverges at block 7 (b7 ($L__BB0_36))
@@ -2054,7 +2078,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 31
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b7 ($L__BB0_36), PTX lines 250-268
@@ -2132,7 +2160,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 14:
 			// b14, PTX lines 91-94; divergent, reconverges at block 3 (b3 ($L__BB0_10))
@@ -2173,7 +2205,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 17
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 17:
 			// b17, PTX lines 112-115; divergent, reconverges at block 4 (b4 ($L__BB0_15))
@@ -2187,7 +2223,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 18
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 18:
 			// b18, PTX lines 118-121; divergent, reconverges at block 4 (b4 ($L__BB0_15))
@@ -2228,7 +2268,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 21
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 21:
 			// b21, PTX lines 140-143; divergent, reconverges at block 5 (b5 ($L__BB0_21))
@@ -2242,7 +2286,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 22
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 22:
 			// b22, PTX lines 146-149; divergent, reconverges at block 5 (b5 ($L__BB0_21))
@@ -2256,7 +2304,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 23:
 			// b23, PTX lines 152-155; divergent, reconverges at block 5 (b5 ($L__BB0_21))
@@ -2297,7 +2349,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[25].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 26:
 			// b26, PTX lines 175-178; divergent, reconverges at block 6 (b6 ($L__BB0_28))
@@ -2311,7 +2367,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[26].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 27:
 			// b27, PTX lines 181-184; divergent, reconverges at block 6 (b6 ($L__BB0_28))
@@ -2325,7 +2385,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 28
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[27].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 28:
 			// b28, PTX lines 187-190; divergent, reconverges at block 6 (b6 ($L__BB0_28))
@@ -2339,7 +2403,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[28].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 29:
 			// b29, PTX lines 193-196; divergent, reconverges at block 6 (b6 ($L__BB0_28))
@@ -2380,7 +2448,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 32
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[31].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 32:
 			// b32, PTX lines 217-220; divergent, reconverges at block 7 (b7 ($L__BB0_36))
@@ -2394,7 +2466,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 33
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[32].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 33:
 			// b33, PTX lines 223-226; divergent, reconverges at block 7 (b7 ($L__BB0_36))
@@ -2408,7 +2484,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 34
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[33].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 34:
 			// b34, PTX lines 229-232; divergent, reconverges at block 7 (b7 ($L__BB0_36))
@@ -2422,7 +2502,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 35
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[34].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 35:
 			// b35, PTX lines 235-238; divergent, reconverges at block 7 (b7 ($L__BB0_36))
@@ -2436,7 +2520,11 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			} else if t == 0 {
 				next = 36
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[35].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 36:
 			// b36, PTX lines 241-244; divergent, reconverges at block 7 (b7 ($L__BB0_36))

@@ -2584,7 +2584,11 @@ func vaddOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &vaddOmpFn0Func.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 10:
 			// b2 ($L3), PTX lines 115-123; divergent, reconverges at block 14 (b6)
@@ -2598,7 +2602,11 @@ func vaddOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &vaddOmpFn0Func.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 11:
 			// b3 ($L2), PTX line 125; ret
@@ -3592,7 +3600,11 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &scaleRowsOmpFn0Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b2 ($L17), PTX line 223; the lanes wait here for those bar.warp.sync at line 224 names
@@ -3682,7 +3694,11 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &scaleRowsOmpFn0Func.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 17:
 			// b4 ($L11), PTX lines 247-247; divergent, reconverges at block 18 (b5 ($L16))
@@ -3731,7 +3747,11 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &scaleRowsOmpFn0Func.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 21:
 			// b6 ($L8), PTX lines 263-275
@@ -3752,7 +3772,11 @@ func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			} else if t == 0 {
 				next = 30
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &scaleRowsOmpFn0Func.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 23:
 			// b8 ($L6), PTX line 284; ret
@@ -5204,7 +5228,11 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &countPositiveOmpFn0Func.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b2 ($L21), PTX lines 406-411; divergent, reconverges at block 27 (b12)
@@ -5218,7 +5246,11 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &countPositiveOmpFn0Func.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 9:
 			// b3 ($L23), PTX lines 416-417
@@ -5361,7 +5393,11 @@ func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, bud
 			} else if t == 0 {
 				next = 31
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &countPositiveOmpFn0Func.Blocks[24].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 25:
 			// b10, PTX lines 360-363

@@ -3647,7 +3647,11 @@ func sumSquaresRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				default:
 					return runtime.RunDone, budget - sumSquaresRegion0(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sumSquaresFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L6), PTX lines 76-78; divergent, reconverges at block 5 (b5)
@@ -3671,7 +3675,11 @@ func sumSquaresRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				default:
 					return runtime.RunDone, budget - sumSquaresRegion1(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sumSquaresFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L7), PTX lines 82-82
@@ -4309,7 +4317,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L16), PTX lines 204-205; divergent, reconverges at block 28 (b27 ($L41))
@@ -4323,7 +4335,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 30
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L18), PTX lines 211-213; divergent, reconverges at block 28 (b27 ($L41))
@@ -4337,7 +4353,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 31
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L42), PTX lines 218-218
@@ -4365,7 +4385,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 32
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b6 ($L21), PTX lines 233-235; divergent, reconverges at block 2 (b2 ($L18))
@@ -4379,7 +4403,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 33
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b7 ($L17), PTX lines 239-242
@@ -4400,7 +4428,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 34
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 9:
 			// b9 ($L24), PTX lines 251-253; divergent, reconverges at block 6 (b6 ($L21))
@@ -4414,7 +4446,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 35
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 10:
 			// b10 ($L20), PTX lines 257-260
@@ -4435,7 +4471,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 36
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 12:
 			// b12 ($L27), PTX lines 269-271; divergent, reconverges at block 9 (b9 ($L24))
@@ -4449,7 +4489,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 37
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 13:
 			// b13 ($L23), PTX lines 275-278
@@ -4470,7 +4514,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 38
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 15:
 			// b15 ($L30), PTX lines 287-289; divergent, reconverges at block 12 (b12 ($L27))
@@ -4484,7 +4532,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 39
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 16:
 			// b16 ($L26), PTX lines 293-296
@@ -4505,7 +4557,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 40
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 18:
 			// b18 ($L33), PTX lines 305-307; divergent, reconverges at block 15 (b15 ($L30))
@@ -4519,7 +4575,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 41
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 19:
 			// b19 ($L29), PTX lines 311-314
@@ -4540,7 +4600,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 42
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 21:
 			// b21 ($L36), PTX lines 323-325; divergent, reconverges at block 18 (b18 ($L33))
@@ -4554,7 +4618,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 43
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 22:
 			// b22 ($L32), PTX lines 329-332
@@ -4575,7 +4643,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 44
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[23].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 24:
 			// b24 ($L38), PTX lines 341-345; divergent, reconverges at block 21 (b21 ($L36))
@@ -4589,7 +4661,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 45
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[24].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 25:
 			// b25 ($L39), PTX lines 349-349
@@ -4722,7 +4798,11 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 47
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[46].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 47:
 			// b46, PTX line 362
@@ -6499,7 +6579,11 @@ func factRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - factRegion0(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &factFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L45), PTX lines 398-400; divergent, reconverges at block 3 (b3 ($L43))
@@ -6523,7 +6607,11 @@ func factRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - factRegion1(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &factFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L46), PTX lines 405-405
@@ -7300,7 +7388,11 @@ func meanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 4
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &meanFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L54), PTX lines 476-479; divergent, reconverges at block 5 (b5)
@@ -7314,7 +7406,11 @@ func meanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 5
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &meanFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L55), PTX lines 485-485
@@ -8664,7 +8760,11 @@ func primeWindowRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &primeWindowFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L66), PTX lines 661-666; divergent, reconverges at block 4 (b4)
@@ -8678,7 +8778,11 @@ func primeWindowRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 4
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &primeWindowFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3, PTX lines 658-659

@@ -1179,7 +1179,11 @@ func copiesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &copiesFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L_out), PTX lines 80-86; divergent, reconverges at block 6 (b4)
@@ -1193,7 +1197,11 @@ func copiesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 6
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &copiesFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3, PTX line 35; bar.sync at line 36
@@ -2348,7 +2356,11 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L_dst_oob), PTX lines 172-173
@@ -2421,7 +2433,11 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 11:
 			// b11, PTX lines 155-155
@@ -2435,7 +2451,11 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 12:
 			// b12, PTX lines 157-157
@@ -2449,7 +2469,11 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 13:
 			// b13, PTX lines 159-159
@@ -2463,7 +2487,11 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 14:
 			// b14, PTX lines 161-161
@@ -2477,7 +2505,11 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 15:
 			// b15, PTX lines 163-163
@@ -2491,7 +2523,11 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 16
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 16:
 			// b16, PTX lines 165-165
@@ -2505,7 +2541,11 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 17
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 17:
 			// b17, PTX lines 167-167
@@ -2519,7 +2559,11 @@ func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 18
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 18:
 			// b18, PTX lines 169-169

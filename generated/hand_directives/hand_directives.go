@@ -905,7 +905,11 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 6
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &kTunedFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 (LOOP_HEAD), PTX lines 83-85
@@ -919,7 +923,11 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &kTunedFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 (LOOP_END), PTX lines 90-91; divergent, reconverges at block 4 (b4 (NORMAL))
@@ -933,7 +941,11 @@ func kTunedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 8
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &kTunedFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 (NORMAL), PTX lines 102-110; ret

@@ -454,7 +454,11 @@ func maybeExitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &maybeExitFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1, PTX line 29

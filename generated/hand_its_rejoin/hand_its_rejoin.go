@@ -302,7 +302,11 @@ func rejoinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 5
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &rejoinFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 (SPIN), PTX lines 23-24; divergent, reconverges at block 6 (b5)
@@ -316,7 +320,11 @@ func rejoinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 6
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &rejoinFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 (JOIN), PTX lines 27-27; divergent, reconverges at block 3 (b3 (SHFL))

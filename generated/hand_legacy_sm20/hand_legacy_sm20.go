@@ -806,7 +806,11 @@ func legacySm20Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &legacySm20Func.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b4 ($Lt_0_1282), PTX lines 85-85; divergent, reconverges at block 7 (b5 ($Lt_0_2050))
@@ -853,7 +857,11 @@ func legacySm20Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &legacySm20Func.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 11:
 			// b8, PTX line 68

@@ -354,7 +354,11 @@ func regionMultiRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				default:
 					return runtime.RunDone, budget - regionMultiRegion0(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &regionMultiFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L_loop), PTX lines 38-46; divergent, reconverges at block 5 (b5)
@@ -378,7 +382,11 @@ func regionMultiRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				default:
 					return runtime.RunDone, budget - regionMultiRegion1(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &regionMultiFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L_even), PTX lines 57-60

@@ -272,7 +272,11 @@ func parkLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				default:
 					return runtime.RunDone, budget - parkLoopRegion0(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &parkLoopFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($LOOP), PTX lines 37-40; divergent, reconverges at block 4 (b4)
@@ -296,7 +300,11 @@ func parkLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				default:
 					return runtime.RunDone, budget - parkLoopRegion1(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &parkLoopFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($DONE), PTX lines 44-45; ret

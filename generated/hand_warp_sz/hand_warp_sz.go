@@ -505,7 +505,11 @@ func warpSzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				default:
 					return runtime.RunDone, budget - warpSzRegion1(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &warpSzFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2, PTX lines 100-100; code before the call

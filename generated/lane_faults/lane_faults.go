@@ -1494,7 +1494,11 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				default:
 					return runtime.RunDone, budget - longLoopRegion0(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &longLoopFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L_loop), PTX lines 90-92; divergent, reconverges at block 4 (b4)
@@ -1518,7 +1522,11 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				default:
 					return runtime.RunDone, budget - longLoopRegion1(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &longLoopFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L_done), PTX lines 95-97; ret
@@ -1836,7 +1844,11 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - spinRegion0(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &spinFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L_spin), PTX lines 119-120; divergent, reconverges at block 4 (b4)
@@ -1860,7 +1872,11 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - spinRegion1(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &spinFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L_out), PTX lines 123-125; ret

@@ -3327,7 +3327,11 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b2 ($L__BB0_4), PTX lines 111-118; divergent, reconverges at block 24 (b17)
@@ -3341,7 +3345,11 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b3 ($L__BB0_5), PTX lines 129-142; the lanes wait here for those redux.sync.add.s32 at line 143 names
@@ -3396,7 +3404,11 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 9:
 			// b5 ($L__BB0_9), PTX lines 185-187; divergent, reconverges at block 10 (b6 ($L__BB0_11))
@@ -3410,7 +3422,11 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 10:
 			// b6 ($L__BB0_11), PTX line 230; the lanes wait here for those bar.warp.sync at line 234 names
@@ -3447,7 +3463,11 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 30
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 13:
 			// b8 ($L__BB0_13), PTX lines 256-256; the lanes wait here for those bar.warp.sync at line 260 names
@@ -3491,7 +3511,11 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 32
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 17:
 			// b10 ($L__BB0_19), PTX lines 306-319; divergent, reconverges at block 35 (b27)
@@ -3505,7 +3529,11 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 35
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 18:
 			// b11 ($L__BB0_20), PTX lines 323-323
@@ -3519,7 +3547,11 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 36
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 19:
 			// b12 ($L__BB0_22), PTX lines 333-338; divergent, reconverges at block 37 (b29)
@@ -3533,7 +3565,11 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 37
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 20:
 			// b13 ($L__BB0_23), PTX lines 343-347
@@ -3615,7 +3651,11 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 33
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[32].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 33:
 			// b25, PTX lines 294-298
@@ -3629,7 +3669,11 @@ func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 34
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[33].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 34:
 			// b26, PTX lines 301-302
@@ -6286,7 +6330,11 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b2 ($L__BB1_4), PTX lines 444-451; divergent, reconverges at block 24 (b17)
@@ -6300,7 +6348,11 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b3 ($L__BB1_5), PTX lines 462-475; the lanes wait here for those redux.sync.add.s32 at line 476 names
@@ -6355,7 +6407,11 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 9:
 			// b5 ($L__BB1_9), PTX lines 519-521; divergent, reconverges at block 10 (b6 ($L__BB1_11))
@@ -6369,7 +6425,11 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 10:
 			// b6 ($L__BB1_11), PTX line 576; the lanes wait here for those bar.warp.sync at line 580 names
@@ -6406,7 +6466,11 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 31
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 13:
 			// b8 ($L__BB1_13), PTX lines 603-603; the lanes wait here for those bar.warp.sync at line 607 names
@@ -6450,7 +6514,11 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 33
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 17:
 			// b10 ($L__BB1_19), PTX lines 652-665; divergent, reconverges at block 36 (b27)
@@ -6464,7 +6532,11 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 36
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 18:
 			// b11 ($L__BB1_20), PTX lines 669-669
@@ -6478,7 +6550,11 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 37
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 19:
 			// b12 ($L__BB1_22), PTX lines 679-684; divergent, reconverges at block 38 (b29)
@@ -6492,7 +6568,11 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 38
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 20:
 			// b13 ($L__BB1_23), PTX lines 689-693
@@ -6581,7 +6661,11 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 34
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[33].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 34:
 			// b25, PTX lines 640-644
@@ -6595,7 +6679,11 @@ func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 35
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[34].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 35:
 			// b26, PTX lines 647-648
@@ -9339,7 +9427,11 @@ func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileShuffleFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b2 ($L__BB2_6), PTX lines 810-813
@@ -9360,7 +9452,11 @@ func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileShuffleFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b4 ($L__BB2_7), PTX line 824; the lanes wait here for those bar.warp.sync at line 827 names
@@ -9391,7 +9487,11 @@ func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tileShuffleFunc.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 10:
 			// b7, PTX line 805

@@ -3909,7 +3909,11 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 20
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_3), PTX lines 111-112
@@ -3923,7 +3927,11 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 22
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB0_5), PTX lines 135-142; bar.sync at line 145
@@ -3951,7 +3959,11 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b3 ($L__BB0_7), PTX lines 172-176; bar.sync at line 179
@@ -3979,7 +3991,11 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b4 ($L__BB0_9), PTX lines 203-207; bar.sync at line 210
@@ -4007,7 +4023,11 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 11:
 			// b5 ($L__BB0_11), PTX lines 234-238; bar.sync at line 241
@@ -4035,7 +4055,11 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 14:
 			// b6 ($L__BB0_12), PTX lines 258-258
@@ -4049,7 +4073,11 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 15:
 			// b7 ($L__BB0_14), PTX lines 266-267
@@ -4063,7 +4091,11 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 28
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 16:
 			// b8 ($L__BB0_16), PTX lines 287-291; bar.sync at line 294
@@ -4091,7 +4123,11 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 19:
 			// b9 ($L__BB0_17), PTX lines 315-321; ret
@@ -4112,7 +4148,11 @@ func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 21
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 21:
 			// b11, PTX lines 100-108
@@ -6414,7 +6454,11 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB2_3), PTX lines 479-479; divergent, reconverges at the exit
@@ -6428,7 +6472,11 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB2_9), PTX lines 495-495
@@ -6449,7 +6497,11 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB2_6), PTX lines 515-515
@@ -6511,7 +6563,11 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 13:
 			// b12, PTX lines 485-485; divergent, reconverges at the exit
@@ -6525,7 +6581,11 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 14:
 			// b13, PTX line 486
@@ -6542,7 +6602,11 @@ func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 16
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 16:
 			// b15, PTX line 506
@@ -7142,7 +7206,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB3_2), PTX line 633; bar.sync at line 635
@@ -7173,7 +7241,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b4 ($L__BB3_25), PTX lines 699-699; divergent, reconverges at block 4 (b3 ($L__BB3_3))
@@ -7187,7 +7259,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5 ($L__BB3_28), PTX lines 725-725; divergent, reconverges at block 4 (b3 ($L__BB3_3))
@@ -7201,7 +7277,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 28
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b6 ($L__BB3_31), PTX lines 769-776
@@ -7243,7 +7323,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 32
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 12:
 			// b11 ($L__BB3_17), PTX lines 848-848; divergent, reconverges at block 11 (b10 ($L__BB3_5))
@@ -7257,7 +7341,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 33
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 13:
 			// b12 ($L__BB3_20), PTX lines 874-874; divergent, reconverges at block 11 (b10 ($L__BB3_5))
@@ -7271,7 +7359,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 35
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 14:
 			// b13 ($L__BB3_23), PTX lines 912-919
@@ -7313,7 +7405,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 39
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 19:
 			// b18 ($L__BB3_9), PTX lines 992-992; divergent, reconverges at block 18 (b17 ($L__BB3_7))
@@ -7327,7 +7423,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 40
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 20:
 			// b19 ($L__BB3_12), PTX lines 1018-1018; divergent, reconverges at block 18 (b17 ($L__BB3_7))
@@ -7341,7 +7441,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 42
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 21:
 			// b20 ($L__BB3_15), PTX lines 1056-1063
@@ -7386,7 +7490,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[26].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 27:
 			// b26, PTX line 717
@@ -7403,7 +7511,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[28].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 29:
 			// b28, PTX lines 735-754; code before the call
@@ -7433,7 +7545,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 34
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[33].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 34:
 			// b32, PTX line 866
@@ -7450,7 +7566,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 36
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[35].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 36:
 			// b34, PTX lines 884-897; code before the call
@@ -7480,7 +7600,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 41
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[40].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 41:
 			// b38, PTX line 1010
@@ -7497,7 +7621,11 @@ func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 43
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[42].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 43:
 			// b40, PTX lines 1028-1041; code before the call
@@ -9755,7 +9883,11 @@ func cgCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 4
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &cgCopyFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB4_2), PTX lines 1159-1177; divergent, reconverges at block 5 (b4)
@@ -9769,7 +9901,11 @@ func cgCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 5
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &cgCopyFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB4_3), PTX lines 1182-1196; barrier.sync at line 1202

@@ -1201,7 +1201,11 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &printfIntsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX line 177; ret
@@ -2788,7 +2792,11 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &printfFloatsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX line 273; ret

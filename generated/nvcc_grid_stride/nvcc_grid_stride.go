@@ -816,7 +816,11 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gridStrideScaleFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX lines 45-53; divergent, reconverges at block 4 (b4)
@@ -830,7 +834,11 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 			} else if t == 0 {
 				next = 4
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gridStrideScaleFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB0_3), PTX line 56; ret
@@ -1343,7 +1351,11 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 106-109
@@ -1364,7 +1376,11 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB1_6), PTX lines 127-144; divergent, reconverges at block 10 (b10)
@@ -1378,7 +1394,11 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB1_7), PTX lines 148-148; divergent, reconverges at block 6 (b6 ($L__BB1_10))
@@ -1392,7 +1412,11 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b5 ($L__BB1_9), PTX lines 157-161; divergent, reconverges at block 12 (b12)
@@ -1406,7 +1430,11 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b6 ($L__BB1_10), PTX lines 165-168; ret

@@ -951,7 +951,11 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_4), PTX lines 68-71
@@ -977,7 +981,11 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				default:
 					return runtime.RunDone, budget - int64MathRegion2(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB0_8), PTX lines 86-89
@@ -1003,7 +1011,11 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				default:
 					return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b5 ($L__BB0_12), PTX lines 114-116
@@ -1029,7 +1041,11 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				default:
 					return runtime.RunDone, budget - int64MathRegion6(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b7 ($L__BB0_16), PTX lines 131-133
@@ -1065,7 +1081,11 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				default:
 					return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 11:
 			// b11, PTX lines 59-61; divergent, reconverges at block 2 (b2 ($L__BB0_5))

@@ -1484,7 +1484,11 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 6
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_4), PTX lines 74-93; divergent, reconverges at block 9 (b9)
@@ -1498,7 +1502,11 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB0_5), PTX lines 97-97
@@ -1512,7 +1520,11 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB0_7), PTX lines 110-116; divergent, reconverges at block 11 (b11)
@@ -1526,7 +1538,11 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB0_8), PTX lines 120-124
@@ -1550,7 +1566,11 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b7, PTX lines 57-61
@@ -1564,7 +1584,11 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 8
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b8, PTX lines 64-71
@@ -3585,7 +3609,11 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 186-195; divergent, reconverges at block 2 (b2 ($L__BB1_4))
@@ -3646,7 +3674,11 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b4 ($L__BB1_9), PTX lines 233-249
@@ -3660,7 +3692,11 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 16
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5 ($L__BB1_10), PTX lines 253-253
@@ -3674,7 +3710,11 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 17
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b6 ($L__BB1_14), PTX line 277; bar.sync at line 278
@@ -3691,7 +3731,11 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 20
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 9:
 			// b7 ($L__BB1_15), PTX lines 285-287; divergent, reconverges at block 10 (b8 ($L__BB1_17))
@@ -3749,7 +3793,11 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 15:
 			// b13, PTX lines 228-230
@@ -3773,7 +3821,11 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 18
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 18:
 			// b16, PTX lines 267-270
@@ -3787,7 +3839,11 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 19
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 19:
 			// b17, PTX lines 273-275

@@ -5168,7 +5168,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 45
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX line 65; bar.sync at line 67
@@ -5199,7 +5203,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 46
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b4 ($L__BB0_55), PTX lines 126-126; divergent, reconverges at block 4 (b3 ($L__BB0_3))
@@ -5213,7 +5221,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 47
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5 ($L__BB0_58), PTX lines 152-152; divergent, reconverges at block 4 (b3 ($L__BB0_3))
@@ -5227,7 +5239,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 49
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b6 ($L__BB0_61), PTX lines 194-201
@@ -5269,7 +5285,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 53
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 12:
 			// b11 ($L__BB0_47), PTX lines 265-265; divergent, reconverges at block 11 (b10 ($L__BB0_5))
@@ -5283,7 +5303,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 54
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 13:
 			// b12 ($L__BB0_50), PTX lines 291-291; divergent, reconverges at block 11 (b10 ($L__BB0_5))
@@ -5297,7 +5321,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 56
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 14:
 			// b13 ($L__BB0_53), PTX lines 329-336
@@ -5339,7 +5367,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 60
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 19:
 			// b18 ($L__BB0_39), PTX lines 387-387; divergent, reconverges at block 18 (b17 ($L__BB0_7))
@@ -5353,7 +5385,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 61
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 20:
 			// b19 ($L__BB0_42), PTX lines 404-404; divergent, reconverges at block 18 (b17 ($L__BB0_7))
@@ -5367,7 +5403,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 63
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 21:
 			// b20 ($L__BB0_45), PTX lines 440-447
@@ -5409,7 +5449,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 67
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[25].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 26:
 			// b25 ($L__BB0_31), PTX lines 499-499; divergent, reconverges at block 25 (b24 ($L__BB0_9))
@@ -5423,7 +5467,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 68
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[26].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 27:
 			// b26 ($L__BB0_34), PTX lines 516-516; divergent, reconverges at block 25 (b24 ($L__BB0_9))
@@ -5437,7 +5485,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 70
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[27].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 28:
 			// b27 ($L__BB0_37), PTX lines 552-559
@@ -5479,7 +5531,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 74
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[32].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 33:
 			// b32 ($L__BB0_23), PTX lines 609-609; divergent, reconverges at block 32 (b31 ($L__BB0_11))
@@ -5493,7 +5549,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 75
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[33].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 34:
 			// b33 ($L__BB0_26), PTX lines 626-626; divergent, reconverges at block 32 (b31 ($L__BB0_11))
@@ -5507,7 +5567,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 77
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[34].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 35:
 			// b34 ($L__BB0_29), PTX lines 662-669
@@ -5549,7 +5613,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 81
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[39].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 40:
 			// b39 ($L__BB0_15), PTX lines 721-721; divergent, reconverges at block 39 (b38 ($L__BB0_13))
@@ -5563,7 +5631,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 82
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[40].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 41:
 			// b40 ($L__BB0_18), PTX lines 738-738; divergent, reconverges at block 39 (b38 ($L__BB0_13))
@@ -5577,7 +5649,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 84
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[41].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 42:
 			// b41 ($L__BB0_21), PTX lines 774-781
@@ -5622,7 +5698,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 48
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[47].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 48:
 			// b47, PTX line 144
@@ -5639,7 +5719,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 50
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[49].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 50:
 			// b49, PTX lines 162-179; code before the call
@@ -5669,7 +5753,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 55
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[54].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 55:
 			// b53, PTX line 283
@@ -5686,7 +5774,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 57
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[56].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 57:
 			// b55, PTX lines 301-314; code before the call
@@ -5716,7 +5808,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 62
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[61].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 62:
 			// b59, PTX line 399
@@ -5733,7 +5829,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 64
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[63].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 64:
 			// b61, PTX lines 413-426; code before the call
@@ -5763,7 +5863,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 69
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[68].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 69:
 			// b65, PTX line 511
@@ -5780,7 +5884,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 71
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[70].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 71:
 			// b67, PTX lines 525-538; code before the call
@@ -5810,7 +5918,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 76
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[75].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 76:
 			// b71, PTX line 621
@@ -5827,7 +5939,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 78
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[77].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 78:
 			// b73, PTX lines 635-648; code before the call
@@ -5857,7 +5973,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 83
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[82].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 83:
 			// b77, PTX line 733
@@ -5874,7 +5994,11 @@ func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 85
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[84].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 85:
 			// b79, PTX lines 747-760; code before the call
@@ -10004,7 +10128,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX line 838; bar.sync at line 840
@@ -10021,7 +10149,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 28
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b2 ($L__BB1_4), PTX lines 864-879
@@ -10049,7 +10181,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5 ($L__BB1_28), PTX lines 905-905; divergent, reconverges at block 5 (b4 ($L__BB1_5))
@@ -10063,7 +10199,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 30
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b6 ($L__BB1_31), PTX lines 931-931; divergent, reconverges at block 5 (b4 ($L__BB1_5))
@@ -10077,7 +10217,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 32
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b7 ($L__BB1_34), PTX lines 971-978
@@ -10126,7 +10270,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 36
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 14:
 			// b13 ($L__BB1_20), PTX lines 1050-1050; divergent, reconverges at block 13 (b12 ($L__BB1_7))
@@ -10140,7 +10288,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 37
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 15:
 			// b14 ($L__BB1_23), PTX lines 1076-1076; divergent, reconverges at block 13 (b12 ($L__BB1_7))
@@ -10154,7 +10306,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 39
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 16:
 			// b15 ($L__BB1_26), PTX lines 1114-1121
@@ -10196,7 +10352,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 43
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 21:
 			// b20 ($L__BB1_12), PTX lines 1179-1179; divergent, reconverges at block 20 (b19 ($L__BB1_9))
@@ -10210,7 +10370,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 44
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 22:
 			// b21 ($L__BB1_15), PTX lines 1205-1205; divergent, reconverges at block 20 (b19 ($L__BB1_9))
@@ -10224,7 +10388,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 46
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 23:
 			// b22 ($L__BB1_18), PTX lines 1243-1250
@@ -10279,7 +10447,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 31
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[30].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 31:
 			// b30, PTX line 923
@@ -10296,7 +10468,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 33
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[32].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 33:
 			// b32, PTX lines 941-956; code before the call
@@ -10326,7 +10502,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 38
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[37].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 38:
 			// b36, PTX line 1068
@@ -10343,7 +10523,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 40
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[39].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 40:
 			// b38, PTX lines 1086-1099; code before the call
@@ -10373,7 +10557,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 45
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[44].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 45:
 			// b42, PTX line 1197
@@ -10390,7 +10578,11 @@ func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 47
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[46].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 47:
 			// b44, PTX lines 1215-1228; code before the call
@@ -12850,7 +13042,11 @@ func barrierSplitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB2_2), PTX line 1319; bar.sync at line 1321
@@ -12901,7 +13097,11 @@ func barrierSplitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5 ($L__BB2_7), PTX lines 1387-1387; divergent, reconverges at block 5 (b4 ($L__BB2_5))
@@ -12915,7 +13115,11 @@ func barrierSplitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b6 ($L__BB2_10), PTX lines 1413-1413; divergent, reconverges at block 5 (b4 ($L__BB2_5))
@@ -12929,7 +13133,11 @@ func barrierSplitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 16
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b7 ($L__BB2_13), PTX lines 1457-1464
@@ -12981,7 +13189,11 @@ func barrierSplitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 15:
 			// b14, PTX line 1405
@@ -12998,7 +13210,11 @@ func barrierSplitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 17
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 17:
 			// b16, PTX lines 1423-1442; code before the call

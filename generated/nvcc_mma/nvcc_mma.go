@@ -4912,7 +4912,11 @@ func ldsmCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 4
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &ldsmCopyFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_2), PTX lines 63-71; divergent, reconverges at block 5 (b4)
@@ -4926,7 +4930,11 @@ func ldsmCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 5
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &ldsmCopyFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB0_3), PTX lines 75-75; bar.sync at line 77
@@ -6087,7 +6095,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_2), PTX lines 243-256; bar.sync at line 258
@@ -6108,7 +6120,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b2 ($L__BB1_7), PTX lines 336-336; divergent, reconverges at block 5 (b4 ($L__BB1_10))
@@ -6122,7 +6138,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 19
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b3 ($L__BB1_9), PTX lines 341-407; divergent, reconverges at block 20 (b18)
@@ -6136,7 +6156,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 20
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b4 ($L__BB1_10), PTX lines 412-413; divergent, reconverges at block 8 (b7 ($L__BB1_18))
@@ -6150,7 +6174,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 21
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5 ($L__BB1_15), PTX lines 488-488; divergent, reconverges at block 8 (b7 ($L__BB1_18))
@@ -6164,7 +6192,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b6 ($L__BB1_17), PTX lines 493-566; divergent, reconverges at block 26 (b24)
@@ -6178,7 +6210,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b7 ($L__BB1_18), PTX line 569; bar.sync at line 571
@@ -6195,7 +6231,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 10:
 			// b8 ($L__BB1_21), PTX lines 587-666
@@ -6209,7 +6249,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 11:
 			// b9 ($L__BB1_22), PTX lines 670-670
@@ -6223,7 +6267,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 30
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 12:
 			// b10 ($L__BB1_27), PTX lines 746-749
@@ -6237,7 +6285,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 33
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 13:
 			// b11 ($L__BB1_28), PTX lines 754-764; ret
@@ -6265,7 +6317,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 16
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 16:
 			// b14, PTX lines 274-292; divergent, reconverges at block 3 (b2 ($L__BB1_7))
@@ -6279,7 +6335,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 17
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 17:
 			// b15, PTX lines 296-313; divergent, reconverges at block 3 (b2 ($L__BB1_7))
@@ -6326,7 +6386,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 22
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 22:
 			// b20, PTX lines 426-444; divergent, reconverges at block 6 (b5 ($L__BB1_15))
@@ -6340,7 +6404,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 23:
 			// b21, PTX lines 448-465; divergent, reconverges at block 6 (b5 ($L__BB1_15))
@@ -6387,7 +6455,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 28
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[27].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 28:
 			// b26, PTX lines 581-581
@@ -6411,7 +6483,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 31
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[30].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 31:
 			// b29, PTX lines 702-724
@@ -6425,7 +6501,11 @@ func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 32
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[31].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 32:
 			// b30, PTX lines 728-741
@@ -12561,7 +12641,11 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB2_3), PTX lines 830-838; divergent, reconverges at block 12 (b11)
@@ -12575,7 +12659,11 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB2_4), PTX lines 842-842; divergent, reconverges at block 4 (b4 ($L__BB2_7))
@@ -12589,7 +12677,11 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB2_6), PTX lines 858-870; divergent, reconverges at block 14 (b13)
@@ -12603,7 +12695,11 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB2_7), PTX lines 875-875; divergent, reconverges at block 8 (b8 ($L__BB2_14))
@@ -12617,7 +12713,11 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b5 ($L__BB2_10), PTX lines 900-908; divergent, reconverges at block 17 (b16)
@@ -12631,7 +12731,11 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 17
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b6 ($L__BB2_11), PTX lines 912-912; divergent, reconverges at block 8 (b8 ($L__BB2_14))
@@ -12645,7 +12749,11 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 18
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b7 ($L__BB2_13), PTX lines 928-940; divergent, reconverges at block 19 (b18)
@@ -12659,7 +12767,11 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 19
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b8 ($L__BB2_14), PTX lines 945-946; bar.sync at line 948
@@ -12687,7 +12799,11 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 11:
 			// b10, PTX lines 818-825
@@ -12721,7 +12837,11 @@ func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 16
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 16:
 			// b15, PTX lines 888-895
@@ -18912,7 +19032,11 @@ func wmmaHalfRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 6
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB6_3), PTX lines 1494-1509; divergent, reconverges at block 8 (b7)
@@ -18926,7 +19050,11 @@ func wmmaHalfRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 8
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB6_4), PTX lines 1513-1513; divergent, reconverges at block 4 (b4 ($L__BB6_7))
@@ -18940,7 +19068,11 @@ func wmmaHalfRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB6_6), PTX lines 1528-1571; divergent, reconverges at block 10 (b9)
@@ -18954,7 +19086,11 @@ func wmmaHalfRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB6_7), PTX line 1574; bar.sync at line 1576
@@ -18978,7 +19114,11 @@ func wmmaHalfRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b6, PTX lines 1484-1489

@@ -1602,7 +1602,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_5), PTX lines 49-49; divergent, reconverges at block 11 (b11 ($L__BB0_18))
@@ -1621,7 +1625,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				default:
 					return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB0_12), PTX lines 60-60
@@ -1647,7 +1655,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				default:
 					return runtime.RunDone, budget - switchDenseRegion3(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB0_14), PTX lines 75-75
@@ -1678,7 +1690,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				default:
 					return runtime.RunDone, budget - switchDenseRegion5(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b6 ($L__BB0_13), PTX lines 89-89
@@ -1737,7 +1753,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 14:
 			// b14, PTX line 45
@@ -1764,7 +1784,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				default:
 					return runtime.RunDone, budget - switchDenseRegion15(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 16:
 			// b16, PTX lines 55-55; divergent, reconverges at block 11 (b11 ($L__BB0_18))
@@ -1822,7 +1846,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				default:
 					return runtime.RunDone, budget - switchDenseRegion18(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 19:
 			// b19, PTX lines 70-70; divergent, reconverges at block 11 (b11 ($L__BB0_18))
@@ -2869,7 +2897,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 16
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_7), PTX lines 154-154; divergent, reconverges at block 14 (b14 ($L__BB1_22))
@@ -2888,7 +2920,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB1_10), PTX lines 159-159; divergent, reconverges at block 14 (b14 ($L__BB1_22))
@@ -2912,7 +2948,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB1_2), PTX lines 172-172; divergent, reconverges at block 14 (b14 ($L__BB1_22))
@@ -2931,7 +2971,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB1_20), PTX lines 183-183
@@ -2962,7 +3006,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion5(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b6 ($L__BB1_16), PTX lines 195-195
@@ -2993,7 +3041,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion7(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b8 ($L__BB1_18), PTX lines 207-207
@@ -3059,7 +3111,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 17
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 17:
 			// b17, PTX line 150
@@ -3089,7 +3145,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 20:
 			// b20, PTX lines 165-165; divergent, reconverges at block 14 (b14 ($L__BB1_22))
@@ -3151,7 +3211,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion22(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 23:
 			// b23, PTX lines 178-178; divergent, reconverges at block 14 (b14 ($L__BB1_22))

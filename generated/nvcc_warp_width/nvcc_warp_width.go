@@ -1086,7 +1086,11 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 5
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &divergentMaskFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 96-98
@@ -1124,7 +1128,11 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 6
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &divergentMaskFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5, PTX line 91

@@ -1526,7 +1526,11 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			} else if t == 0 {
 				next = 5
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &earlyReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX line 58
@@ -2892,7 +2896,11 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &interleavedReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_1), PTX line 137
@@ -4800,7 +4808,11 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b3 ($L__BB2_3), PTX line 249
@@ -4817,7 +4829,11 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5 ($L__BB2_5), PTX line 258

@@ -648,7 +648,11 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX lines 66-71; divergent, reconverges at block 4 (b3 ($L__BB0_3))
@@ -662,7 +666,11 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 11
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB0_2), PTX lines 75-91; code before the call
@@ -686,7 +694,11 @@ func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 13
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b4 ($L__BB0_4), PTX line 111

@@ -1662,7 +1662,11 @@ func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 5
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &printfIntsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX line 76
@@ -5775,7 +5779,11 @@ func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 5
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &printfFloatsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_1), PTX line 299

@@ -1092,7 +1092,11 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 12
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX line 51
@@ -1143,7 +1147,11 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 14
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b6 ($L__BB0_6), PTX lines 80-85; divergent, reconverges at block 9 (b9 ($L__BB0_9))
@@ -3258,7 +3266,11 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 8
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_1), PTX line 156
@@ -3282,7 +3294,11 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB1_4), PTX lines 177-183

@@ -1190,7 +1190,11 @@ func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 8
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &halfOpsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX line 73
@@ -1214,7 +1218,11 @@ func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &halfOpsFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB0_4), PTX lines 165-178

@@ -1503,7 +1503,11 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &reduceSumFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5 ($L__BB0_5), PTX lines 84-86; divergent, reconverges at block 8 (b7 ($L__BB0_7))
@@ -3761,7 +3765,11 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 15
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &reduceMaxFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5 ($L__BB1_5), PTX lines 205-207; divergent, reconverges at block 8 (b7 ($L__BB1_7))

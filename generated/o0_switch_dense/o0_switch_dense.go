@@ -1950,7 +1950,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 19
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_1), PTX line 51
@@ -1967,7 +1971,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 20
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at block 17 (b17 ($L__BB0_11))
@@ -1981,7 +1989,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 21
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB0_14), PTX lines 70-70; divergent, reconverges at block 17 (b17 ($L__BB0_11))
@@ -1995,7 +2007,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 22
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b5 ($L__BB0_15), PTX lines 74-74; divergent, reconverges at block 17 (b17 ($L__BB0_11))
@@ -2009,7 +2025,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b6 ($L__BB0_16), PTX lines 78-78; divergent, reconverges at block 17 (b17 ($L__BB0_11))
@@ -2023,7 +2043,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b7 ($L__BB0_17), PTX lines 82-82; divergent, reconverges at block 17 (b17 ($L__BB0_11))
@@ -2037,7 +2061,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b8 ($L__BB0_18), PTX lines 86-86; divergent, reconverges at block 17 (b17 ($L__BB0_11))
@@ -4824,7 +4852,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_1), PTX line 185
@@ -4841,7 +4873,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB1_15), PTX lines 197-197; divergent, reconverges at block 21 (b21 ($L__BB1_13))
@@ -4855,7 +4891,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($L__BB1_16), PTX lines 201-201; divergent, reconverges at block 21 (b21 ($L__BB1_13))
@@ -4869,7 +4909,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b5 ($L__BB1_17), PTX lines 205-205; divergent, reconverges at block 21 (b21 ($L__BB1_13))
@@ -4883,7 +4927,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b6 ($L__BB1_18), PTX lines 209-209; divergent, reconverges at block 21 (b21 ($L__BB1_13))
@@ -4897,7 +4945,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 28
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b7 ($L__BB1_19), PTX lines 213-213; divergent, reconverges at block 21 (b21 ($L__BB1_13))
@@ -4911,7 +4963,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b8 ($L__BB1_20), PTX lines 217-217; divergent, reconverges at block 21 (b21 ($L__BB1_13))
@@ -4925,7 +4981,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 30
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 9:
 			// b9 ($L__BB1_21), PTX lines 221-221; divergent, reconverges at block 21 (b21 ($L__BB1_13))
@@ -4939,7 +4999,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 31
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 10:
 			// b10 ($L__BB1_22), PTX lines 225-225; divergent, reconverges at block 21 (b21 ($L__BB1_13))

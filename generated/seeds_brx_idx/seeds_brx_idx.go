@@ -426,7 +426,11 @@ func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &fooFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b5 (Ldone), PTX line 45; ret

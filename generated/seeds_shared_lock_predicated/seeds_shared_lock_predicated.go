@@ -292,7 +292,11 @@ func sharedLockPredicatedRun(w *runtime.Warp, pc int32, m uint32, stop int32, bu
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sharedLockPredicatedFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b2, PTX line 54; bar.sync at line 55

@@ -437,7 +437,11 @@ func maybeDieRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &maybeDieFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 (LIVE), PTX line 41; ret
@@ -737,7 +741,11 @@ func exitbarRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &exitbarFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 (WRITE), PTX lines 58-72; code before the call

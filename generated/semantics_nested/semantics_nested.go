@@ -456,7 +456,11 @@ func nestedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &nestedFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 (L3_ELSE), PTX lines 58-60
@@ -512,7 +516,11 @@ func nestedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 8
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &nestedFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 8:
 			// b8, PTX lines 49-51; divergent, reconverges at block 2 (b2 (L3_JOIN))
@@ -526,7 +534,11 @@ func nestedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			} else if t == 0 {
 				next = 9
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &nestedFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 9:
 			// b9, PTX lines 53-55

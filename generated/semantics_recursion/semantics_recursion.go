@@ -463,7 +463,11 @@ func sumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 			} else if t == 0 {
 				next = 2
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &sumFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 (BASE), PTX lines 51-57; ret

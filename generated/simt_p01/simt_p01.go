@@ -2947,7 +2947,11 @@ func f3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 				default:
 					return runtime.RunDone, budget - f3Region3(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &f3Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 4:
 			// b4 ($X6), PTX lines 50-50
@@ -2973,7 +2977,11 @@ func f3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 				default:
 					return runtime.RunDone, budget - f3Region5(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &f3Func.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b6 ($X3), PTX lines 56-58; divergent, reconverges at block 8 (b8 ($J8))
@@ -3863,7 +3871,11 @@ func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 			} else if t == 0 {
 				next = 10
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &f2Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($E13), PTX lines 128-129; divergent, reconverges at block 7 (b7 ($J20))
@@ -4546,7 +4558,11 @@ func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 			} else if t == 0 {
 				next = 3
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &f1Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($R23), PTX lines 209-216; ret
@@ -5434,7 +5450,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b2 ($L28), PTX lines 336-337
@@ -5467,7 +5487,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion5(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5 ($X31), PTX lines 346-347; divergent, reconverges at block 11 (b9 ($J35))
@@ -5523,7 +5547,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 33
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 13:
 			// b11 ($T38), PTX lines 377-377
@@ -5600,7 +5628,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 35
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 23:
 			// b20 ($C51), PTX lines 420-421; divergent, reconverges at block 28 (b24 ($R53))
@@ -5614,7 +5646,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 39
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[23].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 24:
 			// b21 ($X52), PTX line 423
@@ -5708,7 +5744,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 38
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[37].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 38:
 			// b33, PTX line 418

@@ -3478,7 +3478,11 @@ func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, 
 			} else if t == 0 {
 				next = 4
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($B1), PTX lines 56-59
@@ -4258,7 +4262,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 81
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b2 ($H7), PTX lines 136-138
@@ -4284,7 +4292,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion4(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b4 ($X9), PTX lines 144-146; divergent, reconverges at block 31 (b30 ($R35))
@@ -4298,7 +4310,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 83
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5 ($L12), PTX line 149
@@ -4322,7 +4338,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 84
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 9:
 			// b8 ($T14), PTX lines 165-165
@@ -4364,7 +4384,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 85
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 14:
 			// b13 ($E20), PTX lines 208-215
@@ -4409,7 +4433,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 88
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 20:
 			// b19 ($T23), PTX lines 234-236
@@ -4430,7 +4458,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 89
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 22:
 			// b21 ($E31), PTX line 247
@@ -4457,7 +4489,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 91
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[25].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 26:
 			// b25 ($X30), PTX line 255
@@ -4508,7 +4544,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 93
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[30].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 31:
 			// b30 ($R35), PTX line 279; barrier.sync.aligned at line 280
@@ -4605,7 +4645,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 94
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[44].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 45:
 			// b42 ($T49), PTX lines 361-361
@@ -4640,7 +4684,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 95
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[48].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 49:
 			// b46 ($E55), PTX lines 381-383; divergent, reconverges at block 55 (b52 ($J62))
@@ -4914,7 +4962,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 90
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[89].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 90:
 			// b83, PTX lines 246-246

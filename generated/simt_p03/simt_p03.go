@@ -2920,7 +2920,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 58
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($T3), PTX lines 101-103
@@ -2967,7 +2971,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion6(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b7 ($C10), PTX lines 122-122
@@ -3007,7 +3015,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				default:
 					return runtime.RunDone, budget - simtRegion10(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 11:
 			// b11 ($X14), PTX line 134
@@ -3024,7 +3036,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 61
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 13:
 			// b13 ($T15), PTX lines 146-148; divergent, reconverges at block 15 (b15 ($J22))
@@ -3178,7 +3194,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 64
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[32].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 33:
 			// b32 ($X31), PTX line 232
@@ -3198,7 +3218,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 65
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[35].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 36:
 			// b35 ($H42), PTX lines 241-241; divergent, reconverges at block 46 (b45 ($J50))
@@ -3212,7 +3236,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 66
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[36].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 37:
 			// b36 ($C43), PTX lines 255-255
@@ -3254,7 +3282,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 68
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[41].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 42:
 			// b41 ($T46), PTX lines 278-278
@@ -3416,7 +3448,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 67
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[66].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 67:
 			// b63, PTX lines 248-253

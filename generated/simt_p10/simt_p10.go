@@ -2441,7 +2441,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($E7), PTX lines 151-153; divergent, reconverges at the exit
@@ -2455,7 +2459,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L11), PTX lines 157-158; code before the call
@@ -2486,7 +2494,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 28
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5 ($S13), PTX line 171
@@ -2523,7 +2535,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 12:
 			// b10 ($E16), PTX lines 203-215; code before the call
@@ -2561,7 +2577,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 32
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 17:
 			// b13 ($T19), PTX lines 253-263; code before the call
@@ -2685,7 +2705,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 33
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[32].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 33:
 			// b28, PTX lines 245-247; code before the call

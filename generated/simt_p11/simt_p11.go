@@ -595,7 +595,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 7
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($S2), PTX lines 62-73
@@ -619,7 +623,11 @@ func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 			} else if t == 0 {
 				next = 8
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b4 ($S4), PTX lines 95-100; divergent, reconverges at block 6 (b5 ($R5))

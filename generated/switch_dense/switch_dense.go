@@ -1799,7 +1799,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 19
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB0_16), PTX lines 46-46
@@ -1820,7 +1824,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 23
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB0_18), PTX lines 56-56
@@ -1841,7 +1849,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 25
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b5 ($L__BB0_17), PTX lines 63-63
@@ -1862,7 +1874,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 26
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b7 ($L__BB0_19), PTX lines 70-70
@@ -1883,7 +1899,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 27
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 9:
 			// b9 ($L__BB0_5), PTX lines 77-77
@@ -1904,7 +1924,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 28
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 11:
 			// b11 ($L__BB0_12), PTX lines 84-88
@@ -1925,7 +1949,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 29
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 13:
 			// b13 ($L__BB0_8), PTX lines 95-95
@@ -1946,7 +1974,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 30
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 15:
 			// b15 ($L__BB0_20), PTX lines 102-102
@@ -1980,7 +2012,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 20
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 20:
 			// b20, PTX lines 39-39; divergent, reconverges at the exit
@@ -1994,7 +2030,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 21
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 21:
 			// b21, PTX lines 42-42; divergent, reconverges at the exit
@@ -2008,7 +2048,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 22
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 22:
 			// b22, PTX line 43
@@ -2025,7 +2069,11 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			} else if t == 0 {
 				next = 24
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[23].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 24:
 			// b24, PTX line 53
@@ -3103,7 +3151,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 17
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_9), PTX lines 150-150; divergent, reconverges at block 15 (b15 ($L__BB1_22))
@@ -3122,7 +3174,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 2:
 			// b2 ($L__BB1_13), PTX lines 154-154; divergent, reconverges at block 15 (b15 ($L__BB1_22))
@@ -3146,7 +3202,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 3:
 			// b3 ($L__BB1_16), PTX lines 164-164
@@ -3172,7 +3232,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 5:
 			// b5 ($L__BB1_5), PTX lines 178-178
@@ -3203,7 +3267,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion6(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 7:
 			// b7 ($L__BB1_8), PTX lines 188-188
@@ -3234,7 +3302,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion8(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 9:
 			// b9 ($L__BB1_12), PTX lines 198-198
@@ -3300,7 +3372,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 18
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 18:
 			// b18, PTX line 147
@@ -3330,7 +3406,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 21:
 			// b21, PTX lines 160-160; divergent, reconverges at block 15 (b15 ($L__BB1_22))
@@ -3388,7 +3468,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				default:
 					return runtime.RunDone, budget - switchDefaultRegion23(w, m, pc)
 				}
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[23].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 24:
 			// b24, PTX lines 174-174; divergent, reconverges at block 15 (b15 ($L__BB1_22))

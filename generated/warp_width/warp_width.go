@@ -1193,7 +1193,11 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 5
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &divergentMaskFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 1:
 			// b1 ($L__BB1_3), PTX lines 84-86; the lanes wait here for those vote.sync.ballot.b32 at line 87 names
@@ -1231,7 +1235,11 @@ func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 6
 			} else {
-				return pc, budget
+				if next, m, budget = w.DivergeInline(pc, &divergentMaskFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
+					return next, budget
+				}
+				pc = next
+				continue
 			}
 		case 6:
 			// b5, PTX lines 81-81
