@@ -51,7 +51,7 @@ func computeDominance(fn *Function) {
 			break
 		}
 		if order == nil {
-			order = blockOrder(fn)
+			order, _ = blockOrder(fn)
 		}
 		var stuck *Block
 		for _, b := range order {

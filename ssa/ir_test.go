@@ -1043,6 +1043,54 @@ b6:  ; preds -, idom -, ipdom b3(END)
 	jump b3(END)
 `,
 	},
+	// A loop whose body is a chain of single-predecessor blocks (each call ends one), with %r2
+	// set before the loop and read after it but not inside: the body passes it on unchanged,
+	// so the loop head needs no phi for it and the read after the loop is %r2#1, not a
+	// phi with an undefined operand (which made the register look read before written).
+	{
+		name: "loop_body_split_by_calls",
+		fn:   "calls",
+		src: `
+.func f()
+{
+	ret;
+}
+.visible .entry calls()
+{
+	.reg .pred p;
+	.reg .u32 %r<4>;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 7;
+LOOP:
+	call f, ();
+	call f, ();
+	sub.u32 %r1, %r1, 1;
+	setp.ne.u32 p, %r1, 0;
+	@p bra LOOP;
+	add.u32 %r3, %r2, %r1;
+	ret;
+}
+`,
+		want: `
+.entry calls()
+b0:  ; preds -, idom -, ipdom b1(LOOP)
+	%r1#1 = mov.u32 %tid.x  ; divergent
+	%r2#1 = mov.u32 7  ; uniform
+	jump b1(LOOP)
+b1(LOOP):  ; preds b0 b3, idom b0, ipdom b2
+	%r1#2 = phi [%r1#1, b0], [%r1#3, b3]  ; divergent
+	call f, () -> b2
+b2:  ; preds b1(LOOP), idom b1(LOOP), ipdom b3
+	call f, () -> b3
+b3:  ; preds b2, idom b2, ipdom b4
+	%r1#3 = sub.u32 %r1#2, 1  ; divergent
+	p#1 = setp.ne.u32 %r1#3, 0  ; divergent
+	branch p#1, b1(LOOP), b4  ; divergent, reconverge b4
+b4:  ; preds b3, idom b3, ipdom exit
+	%r3#1 = add.u32 %r2#1, %r1#3  ; divergent
+	ret
+`,
+	},
 	// Seed 9.7.12.1 ({}): a group declaring its own %r1 shadows the outer %r1. They are
 	// distinct registers, each with its own versions, so both first definitions print as
 	// %r1#1 (TestIRScopedShadowing checks which one each use reads). The kernel falls off its

@@ -13,6 +13,7 @@ type ssaBuilder struct {
 	sealed     []bool
 	filled     []bool
 	incomplete [][]*Phi // per block: the phis waiting for its predecessors, in creation order
+	reachable  []bool   // per block: whether a path from the entry reaches it
 	undef      []*Value // per register ID: its undefined value
 	// phis lists every phi created; until numbering, a phi's value has its index as ID.
 	phis []*Phi
@@ -46,7 +47,11 @@ func buildSSA(fn *Function, mem *memory) {
 			s.write(r, entry, s.newValue(r, DefUndef))
 		}
 	}
-	order := blockOrder(fn)
+	order, reached := blockOrder(fn)
+	s.reachable = make([]bool, n)
+	for _, bl := range order[:reached] {
+		s.reachable[bl.ID] = true
+	}
 	for _, bl := range order {
 		s.fill(bl)
 		s.filled[bl.ID] = true
@@ -70,8 +75,9 @@ func (s *ssaBuilder) newValue(r *Reg, kind DefKind) *Value {
 	return v
 }
 
-// blockOrder lists the blocks in reverse postorder from the entry, then the unreachable ones.
-func blockOrder(fn *Function) []*Block {
+// blockOrder lists the blocks in reverse postorder from the entry, then the unreachable ones;
+// reached is how many are reachable.
+func blockOrder(fn *Function) (order []*Block, reached int) {
 	seen := make([]bool, len(fn.Blocks))
 	post := make([]*Block, 0, len(fn.Blocks))
 	type frame struct {
@@ -95,7 +101,7 @@ func blockOrder(fn *Function) []*Block {
 		post = append(post, top.b)
 		stack = stack[:len(stack)-1]
 	}
-	order := make([]*Block, 0, len(fn.Blocks))
+	order = make([]*Block, 0, len(fn.Blocks))
 	for i := len(post) - 1; i >= 0; i-- {
 		order = append(order, post[i])
 	}
@@ -104,7 +110,7 @@ func blockOrder(fn *Function) []*Block {
 			order = append(order, bl)
 		}
 	}
-	return order
+	return order, len(post)
 }
 
 func (s *ssaBuilder) trySeal(bl *Block) {
@@ -133,7 +139,9 @@ func (s *ssaBuilder) read(r *Reg, bl *Block) *Value {
 	if v, ok := s.current[blockReg(r, bl)]; ok {
 		if v == nil {
 			// The read came back to a block it is still looking through: a cycle of
-			// single-predecessor blocks, which no path from the entry reaches.
+			// single-predecessor blocks, which no path from the entry reaches. (From a
+			// reachable block, the walk up single predecessors meets the entry or a join,
+			// whose phi it wrote before reading its operands.)
 			return s.undefOf(r)
 		}
 		return v
@@ -147,7 +155,9 @@ func (s *ssaBuilder) read(r *Reg, bl *Block) *Value {
 	case len(bl.Preds) == 0:
 		v = s.undefOf(r)
 	case len(bl.Preds) == 1:
-		s.current[blockReg(r, bl)] = nil // in progress
+		if !s.reachable[bl.ID] {
+			s.current[blockReg(r, bl)] = nil // in progress
+		}
 		v = s.read(r, bl.Preds[0])
 	default:
 		phi := s.newPhi(r, bl)

@@ -124,7 +124,6 @@ var (
 		ParamSize:    8,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
-		ZeroRegs:     []int32{8, 10},
 	}
 )
 
@@ -2480,8 +2479,13 @@ func classifySumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x2)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 150: shl.b64
 			v1 := uint64(uint64(r10[l]) << uint32(k0))
 			// 151: add.s64

@@ -150,7 +150,6 @@ var (
 		}},
 		Sig:        "(.param 4)(.param 4)",
 		StackBytes: 0,
-		ZeroRegs:   []int32{2, 3, 5, 7, 9, 11, 13, 15, 16, 17, 18, 21, 22, 23, 25, 26, 27, 41, 42, 43, 44, 45, 47, 48},
 	}
 	// factFunc is PTX function fact (testdata/ptx/gcc/funcs.ptx:374).
 	factFunc = &runtime.Func{

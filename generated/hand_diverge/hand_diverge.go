@@ -142,7 +142,6 @@ var (
 		ParamSize:    24,
 		Sig:          "()(.param 8,.param 8)",
 		StackBytes:   0,
-		ZeroRegs:     []int32{6},
 	}
 )
 

@@ -89,7 +89,6 @@ var (
 		NumRegs:      22,
 		Sig:          "()(.param 8,.param 8,.param 4,.param 4,.param 4)",
 		StackBytes:   0,
-		ZeroRegs:     []int32{11},
 	}
 	// classifySumFunc is PTX kernel classify_sum (testdata/ptx/nvcc/early_exit.ptx:113).
 	classifySumFunc = &runtime.Func{
@@ -125,7 +124,6 @@ var (
 		ParamSize:    8,
 		Sig:          "()(.param 8,.param 8,.param 4)",
 		StackBytes:   0,
-		ZeroRegs:     []int32{6, 8},
 	}
 )
 
@@ -1744,8 +1742,13 @@ func findFirstBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u1 := uint64(k0)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 96: the address of st.global.u32
 			fd0 := uint64(r11[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -1832,8 +1835,13 @@ func findFirstBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 	r14 := w.Reg(14)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 100: the address of st.global.u32
 			fd0 := uint64(r11[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -1921,8 +1929,13 @@ func findFirstBlock4Warp(w *runtime.Warp, m uint32, budget int) bool {
 	u1 := uint64(k0)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 106: the address of st.global.u32
 			fd0 := uint64(r11[l]) + 0x0 - uint64(l)<<2
 			fl0 &= fd0
@@ -2698,8 +2711,13 @@ func classifySumBlock6Warp(w *runtime.Warp, m uint32, budget int) bool {
 	k0 := uint64(0x4)
 	// the accesses' addresses: lane l's must be lane 0's plus l times the access size
 	fl0, fh0 := ^uint64(0), uint64(0)
+	// each steps by its access size from lane to lane (affine.go): lanes 0 and 31 show where it starts and that it does not wrap
 	{
-		for l := range 32 {
+		step := 1
+		if w.TidLinear {
+			step = 31
+		}
+		for l := 0; l < 32; l += step {
 			// 162: mul.wide.s32
 			v1 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k0))))
 			// 163: add.s64

@@ -45,7 +45,6 @@ var (
 		}},
 		Sig:        "(.param 4)(.param 4)",
 		StackBytes: 0,
-		ZeroRegs:   []int32{5},
 	}
 	// treeDepthFunc is PTX function _Z10tree_depthj (testdata/ptx/recursion.ptx:125).
 	treeDepthFunc = &runtime.Func{

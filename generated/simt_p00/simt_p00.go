@@ -92,7 +92,6 @@ var (
 		}},
 		Sig:        "(.param 4)(.param 4,.param 4,.param 8)",
 		StackBytes: 128,
-		ZeroRegs:   []int32{3},
 	}
 	// f2Func is PTX function f2 (testdata/ptx/simt/p00.ptx:148).
 	f2Func = &runtime.Func{
@@ -246,7 +245,7 @@ var (
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8)",
 		StackBytes:   -1,
 		StaticShared: 992,
-		ZeroRegs:     []int32{3, 4, 5, 6, 9, 10, 11, 12, 13, 14, 15, 16, 17, 23, 26, 33},
+		ZeroRegs:     []int32{3, 4, 5, 6, 9, 10, 11, 12, 13, 14, 15, 16, 17, 26, 33},
 	}
 )
 

@@ -57,7 +57,6 @@ var (
 		}},
 		Sig:        "(.param 4)(.param 4,.param 4,.param 8)",
 		StackBytes: 64,
-		ZeroRegs:   []int32{0, 8, 10},
 	}
 	// f2Func is PTX function f2 (testdata/ptx/simt/p01.ptx:92).
 	f2Func = &runtime.Func{

@@ -141,7 +141,6 @@ var (
 		Sig:          "()(.param 8,.param 8,.param 8,.param 8)",
 		StackBytes:   -1,
 		StaticShared: 80,
-		ZeroRegs:     []int32{6, 9, 12, 13, 16, 17},
 	}
 )
 

@@ -57,7 +57,6 @@ var (
 		}},
 		Sig:        "(.param 4)(.param 4,.param 4,.param 8)",
 		StackBytes: 64,
-		ZeroRegs:   []int32{4, 6, 8},
 	}
 	// f0Func is PTX function f0 (testdata/ptx/simt/p07.ptx:112).
 	f0Func = &runtime.Func{
@@ -93,7 +92,6 @@ var (
 		}},
 		Sig:        "(.param 4)(.param 4,.param 4,.param 8)",
 		StackBytes: 128,
-		ZeroRegs:   []int32{1, 3, 8},
 	}
 	// simtFunc is PTX kernel simt (testdata/ptx/simt/p07.ptx:212).
 	simtFunc = &runtime.Func{

@@ -128,7 +128,6 @@ var (
 		}},
 		Sig:        "(.param 4)(.param 4,.param 4,.param 8)",
 		StackBytes: 128,
-		ZeroRegs:   []int32{7},
 	}
 	// simtFunc is PTX kernel simt (testdata/ptx/simt/p08.ptx:217).
 	simtFunc = &runtime.Func{
