@@ -1,8 +1,6 @@
 package closure
 
 import (
-	"math"
-
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/runtime/isa"
@@ -124,7 +122,7 @@ func floatLanes(f floatOp, d, a, b, c int) runtime.Instr {
 			if m == ^uint32(0) {
 				for l := range ws {
 					p, z := float64(f32(A[l]))*float64(f32(B[l])), float64(f32(C[l]))
-					if f := p + z; isa.FmaF32Rounded(p, z, f, math.Float32bits(float32(f))) {
+					if f := p + z; isa.FmaF32Rounded(p, z, f) {
 						D[l] = b32(float32(f))
 					} else {
 						D[l] = uint64(isa.FmaF32RN(uint32(A[l]), uint32(B[l]), uint32(C[l])))

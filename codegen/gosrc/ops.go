@@ -326,7 +326,7 @@ func (c ctx) float(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 						jen.Var().Id(nf).Float32(),
 						jen.Id(p).Op(",").Id(z).Op(":=").Float64().Call(c.srcF32(in, 0)).Op("*").Float64().Call(c.srcF32(in, 1)).Op(",").Float64().Call(c.srcF32(in, 2)),
 						jen.If(jen.Id(f).Op(":=").Id(p).Op("+").Id(z),
-							isaFn("FmaF32Rounded", jen.Id(p), jen.Id(z), jen.Id(f), jen.Qual("math", "Float32bits").Call(jen.Float32().Call(jen.Id(f))))).Block(
+							isaFn("FmaF32Rounded", jen.Id(p), jen.Id(z), jen.Id(f))).Block(
 							jen.Id(nf).Op("=").Float32().Call(jen.Id(f)),
 							jen.Id(n).Op("=").Add(u64(jen.Qual("math", "Float32bits").Call(jen.Id(nf))))).Else().Block(
 							c.slowPath(

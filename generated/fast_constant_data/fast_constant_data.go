@@ -712,7 +712,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v10 uint64
 				var v10F float32
 				v10p, v10z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))
-				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
+				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -731,7 +731,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v10 uint64
 				var v10F float32
 				v10p, v10z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(u8))), float64(math.Float32frombits(uint32(u9)))
-				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
+				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -764,7 +764,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v12 uint64
 				var v12F float32
 				v12p, v12z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))
-				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -783,7 +783,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v12 uint64
 				var v12F float32
 				v12p, v12z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(u11)))
-				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -816,7 +816,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v14 uint64
 				var v14F float32
 				v14p, v14z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))
-				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
+				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
@@ -835,7 +835,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v14 uint64
 				var v14F float32
 				v14p, v14z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u13)))
-				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
+				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
@@ -868,7 +868,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v16 uint64
 				var v16F float32
 				v16p, v16z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))
-				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -887,7 +887,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v16 uint64
 				var v16F float32
 				v16p, v16z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r18[l]))), float64(math.Float32frombits(uint32(u15)))
-				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -920,7 +920,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v18 uint64
 				var v18F float32
 				v18p, v18z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))
-				if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f, math.Float32bits(float32(v18f))) {
+				if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
@@ -939,7 +939,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v18 uint64
 				var v18F float32
 				v18p, v18z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r20[l]))), float64(math.Float32frombits(uint32(u17)))
-				if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f, math.Float32bits(float32(v18f))) {
+				if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
@@ -972,7 +972,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v20 uint64
 				var v20F float32
 				v20p, v20z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))
-				if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f, math.Float32bits(float32(v20f))) {
+				if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
@@ -991,7 +991,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v20 uint64
 				var v20F float32
 				v20p, v20z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r22[l]))), float64(math.Float32frombits(uint32(u19)))
-				if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f, math.Float32bits(float32(v20f))) {
+				if v20f := v20p + v20z; isa.FmaF32Rounded(v20p, v20z, v20f) {
 					v20F = float32(v20f)
 					v20 = uint64(math.Float32bits(v20F))
 				} else {
@@ -1034,7 +1034,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v22 uint64
 				var v22F float32
 				v22p, v22z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))
-				if v22f := v22p + v22z; isa.FmaF32Rounded(v22p, v22z, v22f, math.Float32bits(float32(v22f))) {
+				if v22f := v22p + v22z; isa.FmaF32Rounded(v22p, v22z, v22f) {
 					v22F = float32(v22f)
 					v22 = uint64(math.Float32bits(v22F))
 				} else {
@@ -1065,7 +1065,7 @@ func polyEvalBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v22 uint64
 				var v22F float32
 				v22p, v22z := float64(math.Float32frombits(uint32(r11[l])))*float64(math.Float32frombits(uint32(r24[l]))), float64(math.Float32frombits(uint32(u21)))
-				if v22f := v22p + v22z; isa.FmaF32Rounded(v22p, v22z, v22f, math.Float32bits(float32(v22f))) {
+				if v22f := v22p + v22z; isa.FmaF32Rounded(v22p, v22z, v22f) {
 					v22F = float32(v22f)
 					v22 = uint64(math.Float32bits(v22F))
 				} else {

@@ -703,7 +703,7 @@ func gridStrideScaleBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v8 uint64
 			var v8F float32
 			v8p, v8z := float64(v6F)*float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v7)))
-			if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+			if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 				v8F = float32(v8f)
 				v8 = uint64(math.Float32bits(v8F))
 			} else {
@@ -791,7 +791,7 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v5 uint64
 				var v5F float32
 				v5p, v5z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))
-				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
+				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
@@ -834,7 +834,7 @@ func gridStrideScaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v5 uint64
 				var v5F float32
 				v5p, v5z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))
-				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
+				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {

@@ -711,7 +711,7 @@ func saxpyTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			var v23 uint64
 			var v23F float32
 			v23p, v23z := float64(math.Float32frombits(uint32(u4)))*float64(v21F), float64(v22F)
-			if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f, math.Float32bits(float32(v23f))) {
+			if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f) {
 				v23F = float32(v23f)
 				v23 = uint64(math.Float32bits(v23F))
 			} else {
@@ -944,7 +944,7 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v14 uint64
 			var v14F float32
 			v14p, v14z := float64(math.Float32frombits(uint32(u1)))*float64(v12F), float64(v13F)
-			if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
+			if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f) {
 				v14F = float32(v14f)
 				v14 = uint64(math.Float32bits(v14F))
 			} else {
@@ -1090,7 +1090,7 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v11 uint64
 				var v11F float32
 				v11p, v11z := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))
-				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -1146,7 +1146,7 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v11 uint64
 				var v11F float32
 				v11p, v11z := float64(math.Float32frombits(uint32(u1)))*float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))
-				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -1584,7 +1584,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				var v39 uint64
 				var v39F float32
 				v39p, v39z := float64(v33F)*float64(v33F), float64(math.Float32frombits(uint32(k1)))
-				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f, math.Float32bits(float32(v39f))) {
+				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f) {
 					v39F = float32(v39f)
 					v39 = uint64(math.Float32bits(v39F))
 				} else {
@@ -1652,7 +1652,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				var v47 uint64
 				var v47F float32
 				v47p, v47z := float64(v31F)*float64(v33F), float64(math.Float32frombits(uint32(k3)))
-				if v47f := v47p + v47z; isa.FmaF32Rounded(v47p, v47z, v47f, math.Float32bits(float32(v47f))) {
+				if v47f := v47p + v47z; isa.FmaF32Rounded(v47p, v47z, v47f) {
 					v47F = float32(v47f)
 					v47 = uint64(math.Float32bits(v47F))
 				} else {
@@ -2044,7 +2044,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				var v30 uint64
 				var v30F float32
 				v30p, v30z := float64(v24F)*float64(v24F), float64(math.Float32frombits(uint32(k1)))
-				if v30f := v30p + v30z; isa.FmaF32Rounded(v30p, v30z, v30f, math.Float32bits(float32(v30f))) {
+				if v30f := v30p + v30z; isa.FmaF32Rounded(v30p, v30z, v30f) {
 					v30F = float32(v30f)
 					v30 = uint64(math.Float32bits(v30F))
 				} else {
@@ -2112,7 +2112,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				var v38 uint64
 				var v38F float32
 				v38p, v38z := float64(v22F)*float64(v24F), float64(math.Float32frombits(uint32(k3)))
-				if v38f := v38p + v38z; isa.FmaF32Rounded(v38p, v38z, v38f, math.Float32bits(float32(v38f))) {
+				if v38f := v38p + v38z; isa.FmaF32Rounded(v38p, v38z, v38f) {
 					v38F = float32(v38f)
 					v38 = uint64(math.Float32bits(v38F))
 				} else {
@@ -2433,7 +2433,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					var v24 uint64
 					var v24F float32
 					v24p, v24z := float64(math.Float32frombits(uint32(r21[l])))*float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))
-					if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
+					if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f) {
 						v24F = float32(v24f)
 						v24 = uint64(math.Float32bits(v24F))
 					} else {
@@ -2489,7 +2489,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v24 uint64
 				var v24F float32
 				v24p, v24z := float64(math.Float32frombits(uint32(r21[l])))*float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))
-				if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
+				if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {
@@ -2621,7 +2621,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v34 uint64
 				var v34F float32
 				v34p, v34z := float64(math.Float32frombits(uint32(r19[l])))*float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))
-				if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f, math.Float32bits(float32(v34f))) {
+				if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f) {
 					v34F = float32(v34f)
 					v34 = uint64(math.Float32bits(v34F))
 				} else {
@@ -2658,7 +2658,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v34 uint64
 				var v34F float32
 				v34p, v34z := float64(math.Float32frombits(uint32(r19[l])))*float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))
-				if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f, math.Float32bits(float32(v34f))) {
+				if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f) {
 					v34F = float32(v34f)
 					v34 = uint64(math.Float32bits(v34F))
 				} else {

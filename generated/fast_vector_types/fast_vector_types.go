@@ -677,7 +677,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v11 uint64
 				var v11F float32
 				v11p, v11z := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r19[l])))
-				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -692,7 +692,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v12 uint64
 				var v12F float32
 				v12p, v12z := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r20[l])))
-				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -707,7 +707,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v13 uint64
 				var v13F float32
 				v13p, v13z := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r21[l])))
-				if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f, math.Float32bits(float32(v13f))) {
+				if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f) {
 					v13F = float32(v13f)
 					v13 = uint64(math.Float32bits(v13F))
 				} else {
@@ -722,7 +722,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v14 uint64
 				var v14F float32
 				v14p, v14z := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r22[l])))
-				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
+				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {
@@ -744,7 +744,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v11 uint64
 				var v11F float32
 				v11p, v11z := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r19[l])))
-				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -759,7 +759,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v12 uint64
 				var v12F float32
 				v12p, v12z := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r20[l])))
-				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -774,7 +774,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v13 uint64
 				var v13F float32
 				v13p, v13z := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r21[l])))
-				if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f, math.Float32bits(float32(v13f))) {
+				if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f) {
 					v13F = float32(v13f)
 					v13 = uint64(math.Float32bits(v13F))
 				} else {
@@ -789,7 +789,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v14 uint64
 				var v14F float32
 				v14p, v14z := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r22[l])))
-				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
+				if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f) {
 					v14F = float32(v14f)
 					v14 = uint64(math.Float32bits(v14F))
 				} else {

@@ -2240,7 +2240,7 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			var v43 uint64
 			var v43F float32
 			v43p, v43z := float64(v27F)*float64(v29F), float64(v31F)
-			if v43f := v43p + v43z; isa.FmaF32Rounded(v43p, v43z, v43f, math.Float32bits(float32(v43f))) {
+			if v43f := v43p + v43z; isa.FmaF32Rounded(v43p, v43z, v43f) {
 				v43F = float32(v43f)
 				v43 = uint64(math.Float32bits(v43F))
 			} else {
@@ -3823,7 +3823,7 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v34 uint64
 			var v34F float32
 			v34p, v34z := float64(v18F)*float64(v20F), float64(v22F)
-			if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f, math.Float32bits(float32(v34f))) {
+			if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f) {
 				v34F = float32(v34f)
 				v34 = uint64(math.Float32bits(v34F))
 			} else {
@@ -4550,7 +4550,7 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				var v35 uint64
 				var v35F float32
 				v35p, v35z := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r19[l])))
-				if v35f := v35p + v35z; isa.FmaF32Rounded(v35p, v35z, v35f, math.Float32bits(float32(v35f))) {
+				if v35f := v35p + v35z; isa.FmaF32Rounded(v35p, v35z, v35f) {
 					v35F = float32(v35f)
 					v35 = uint64(math.Float32bits(v35F))
 				} else {
@@ -4579,7 +4579,7 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				var v35 uint64
 				var v35F float32
 				v35p, v35z := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r17[l]))), float64(math.Float32frombits(uint32(r19[l])))
-				if v35f := v35p + v35z; isa.FmaF32Rounded(v35p, v35z, v35f, math.Float32bits(float32(v35f))) {
+				if v35f := v35p + v35z; isa.FmaF32Rounded(v35p, v35z, v35f) {
 					v35F = float32(v35f)
 					v35 = uint64(math.Float32bits(v35F))
 				} else {

@@ -4488,7 +4488,7 @@ func scaleRowsOmpFn0Block22Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v2 uint64
 			var v2F float32
 			v2p, v2z := float64(math.Float32frombits(uint32(r2[l])))*float64(v1F), float64(math.Float32frombits(uint32(r6[l])))
-			if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
+			if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f) {
 				v2F = float32(v2f)
 				v2 = uint64(math.Float32bits(v2F))
 			} else {
@@ -4558,7 +4558,7 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				var v2 uint64
 				var v2F float32
 				v2p, v2z := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))
-				if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
+				if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {
@@ -4595,7 +4595,7 @@ func scaleRowsOmpFn0Block22(w *runtime.Warp, m uint32, budget int) {
 				var v2 uint64
 				var v2F float32
 				v2p, v2z := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r6[l])))
-				if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
+				if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {

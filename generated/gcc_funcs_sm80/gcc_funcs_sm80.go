@@ -7038,7 +7038,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					var v3 uint64
 					var v3F float32
 					v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))
-					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
@@ -7061,7 +7061,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 						var v4 uint64
 						var v4F float32
 						v4p, v4z := float64(v3F)*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))
-						if v4f := v4p + v4z; isa.FmaF32Rounded(v4p, v4z, v4f, math.Float32bits(float32(v4f))) {
+						if v4f := v4p + v4z; isa.FmaF32Rounded(v4p, v4z, v4f) {
 							v4F = float32(v4f)
 							v4 = uint64(math.Float32bits(v4F))
 						} else {
@@ -7082,7 +7082,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 						var v4 uint64
 						var v4F float32
 						v4p, v4z := float64(v3F)*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))
-						if v4f := v4p + v4z; isa.FmaF32Rounded(v4p, v4z, v4f, math.Float32bits(float32(v4f))) {
+						if v4f := v4p + v4z; isa.FmaF32Rounded(v4p, v4z, v4f) {
 							v4F = float32(v4f)
 							v4 = uint64(math.Float32bits(v4F))
 						} else {
@@ -7103,7 +7103,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					var v5 uint64
 					var v5F float32
 					v5p, v5z := float64(v4F)*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))
-					if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
+					if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f) {
 						v5F = float32(v5f)
 						v5 = uint64(math.Float32bits(v5F))
 					} else {
@@ -7150,7 +7150,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(k0))), float64(math.Float32frombits(uint32(k1)))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -7165,7 +7165,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				var v4 uint64
 				var v4F float32
 				v4p, v4z := float64(v3F)*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k2)))
-				if v4f := v4p + v4z; isa.FmaF32Rounded(v4p, v4z, v4f, math.Float32bits(float32(v4f))) {
+				if v4f := v4p + v4z; isa.FmaF32Rounded(v4p, v4z, v4f) {
 					v4F = float32(v4f)
 					v4 = uint64(math.Float32bits(v4F))
 				} else {
@@ -7180,7 +7180,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				var v5 uint64
 				var v5F float32
 				v5p, v5z := float64(v4F)*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(k3)))
-				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
+				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
@@ -7281,7 +7281,7 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 						var v2 uint64
 						var v2F float32
 						v2p, v2z := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))
-						if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
+						if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f) {
 							v2F = float32(v2f)
 							v2 = uint64(math.Float32bits(v2F))
 						} else {
@@ -7303,7 +7303,7 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 						var v2 uint64
 						var v2F float32
 						v2p, v2z := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))
-						if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
+						if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f) {
 							v2F = float32(v2f)
 							v2 = uint64(math.Float32bits(v2F))
 						} else {
@@ -7335,7 +7335,7 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v2 uint64
 				var v2F float32
 				v2p, v2z := float64(math.Float32frombits(uint32(r7[l])))*float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(k0)))
-				if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
+				if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f) {
 					v2F = float32(v2f)
 					v2 = uint64(math.Float32bits(v2F))
 				} else {
@@ -9755,7 +9755,7 @@ func polyRegion0(w *runtime.Warp, m uint32, from int32) int {
 			var v2 uint64
 			var v2F float32
 			v2p, v2z := float64(math.Float32frombits(uint32(x7)))*float64(math.Float32frombits(uint32(x7))), float64(math.Float32frombits(uint32(k0)))
-			if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f, math.Float32bits(float32(v2f))) {
+			if v2f := v2p + v2z; isa.FmaF32Rounded(v2p, v2z, v2f) {
 				v2F = float32(v2f)
 				v2 = uint64(math.Float32bits(v2F))
 			} else {

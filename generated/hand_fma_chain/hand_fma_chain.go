@@ -471,7 +471,7 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v27 uint64
 					var v27F float32
 					v27p, v27z := float64(v25F)*float64(v26F), float64(v23F)
-					if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
+					if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f) {
 						v27F = float32(v27f)
 						v27 = uint64(math.Float32bits(v27F))
 					} else {
@@ -511,7 +511,7 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v27 uint64
 					var v27F float32
 					v27p, v27z := float64(v25F)*float64(v26F), float64(v23F)
-					if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
+					if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f) {
 						v27F = float32(v27f)
 						v27 = uint64(math.Float32bits(v27F))
 					} else {
@@ -544,7 +544,7 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v30 uint64
 					var v30F float32
 					v30p, v30z := float64(v28F)*float64(v29F), float64(v27F)
-					if v30f := v30p + v30z; isa.FmaF32Rounded(v30p, v30z, v30f, math.Float32bits(float32(v30f))) {
+					if v30f := v30p + v30z; isa.FmaF32Rounded(v30p, v30z, v30f) {
 						v30F = float32(v30f)
 						v30 = uint64(math.Float32bits(v30F))
 					} else {
@@ -574,7 +574,7 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v30 uint64
 					var v30F float32
 					v30p, v30z := float64(v28F)*float64(v29F), float64(v27F)
-					if v30f := v30p + v30z; isa.FmaF32Rounded(v30p, v30z, v30f, math.Float32bits(float32(v30f))) {
+					if v30f := v30p + v30z; isa.FmaF32Rounded(v30p, v30z, v30f) {
 						v30F = float32(v30f)
 						v30 = uint64(math.Float32bits(v30F))
 					} else {
@@ -606,7 +606,7 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v33 uint64
 					var v33F float32
 					v33p, v33z := float64(v31F)*float64(v32F), float64(v30F)
-					if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f, math.Float32bits(float32(v33f))) {
+					if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f) {
 						v33F = float32(v33f)
 						v33 = uint64(math.Float32bits(v33F))
 					} else {
@@ -636,7 +636,7 @@ func dot4Block0Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v33 uint64
 					var v33F float32
 					v33p, v33z := float64(v31F)*float64(v32F), float64(v30F)
-					if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f, math.Float32bits(float32(v33f))) {
+					if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f) {
 						v33F = float32(v33f)
 						v33 = uint64(math.Float32bits(v33F))
 					} else {
@@ -987,7 +987,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						var v18 uint64
 						var v18F float32
 						v18p, v18z := float64(math.Float32frombits(uint32(v16)))*float64(math.Float32frombits(uint32(v17))), float64(v14F)
-						if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f, math.Float32bits(float32(v18f))) {
+						if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f) {
 							v18F = float32(v18f)
 							v18 = uint64(math.Float32bits(v18F))
 						} else {
@@ -1049,7 +1049,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						var v18 uint64
 						var v18F float32
 						v18p, v18z := float64(math.Float32frombits(uint32(v16)))*float64(math.Float32frombits(uint32(v17))), float64(v14F)
-						if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f, math.Float32bits(float32(v18f))) {
+						if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f) {
 							v18F = float32(v18f)
 							v18 = uint64(math.Float32bits(v18F))
 						} else {
@@ -1096,7 +1096,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						var v21 uint64
 						var v21F float32
 						v21p, v21z := float64(math.Float32frombits(uint32(v19)))*float64(math.Float32frombits(uint32(v20))), float64(v18F)
-						if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f, math.Float32bits(float32(v21f))) {
+						if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f) {
 							v21F = float32(v21f)
 							v21 = uint64(math.Float32bits(v21F))
 						} else {
@@ -1148,7 +1148,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						var v21 uint64
 						var v21F float32
 						v21p, v21z := float64(math.Float32frombits(uint32(v19)))*float64(math.Float32frombits(uint32(v20))), float64(v18F)
-						if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f, math.Float32bits(float32(v21f))) {
+						if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f) {
 							v21F = float32(v21f)
 							v21 = uint64(math.Float32bits(v21F))
 						} else {
@@ -1194,7 +1194,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						var v24 uint64
 						var v24F float32
 						v24p, v24z := float64(math.Float32frombits(uint32(v22)))*float64(math.Float32frombits(uint32(v23))), float64(v21F)
-						if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
+						if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f) {
 							v24F = float32(v24f)
 							v24 = uint64(math.Float32bits(v24F))
 						} else {
@@ -1246,7 +1246,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 						var v24 uint64
 						var v24F float32
 						v24p, v24z := float64(math.Float32frombits(uint32(v22)))*float64(math.Float32frombits(uint32(v23))), float64(v21F)
-						if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
+						if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f) {
 							v24F = float32(v24f)
 							v24 = uint64(math.Float32bits(v24F))
 						} else {
@@ -1379,7 +1379,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				var v18 uint64
 				var v18F float32
 				v18p, v18z := float64(math.Float32frombits(uint32(v16)))*float64(math.Float32frombits(uint32(v17))), float64(v14F)
-				if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f, math.Float32bits(float32(v18f))) {
+				if v18f := v18p + v18z; isa.FmaF32Rounded(v18p, v18z, v18f) {
 					v18F = float32(v18f)
 					v18 = uint64(math.Float32bits(v18F))
 				} else {
@@ -1424,7 +1424,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				var v21 uint64
 				var v21F float32
 				v21p, v21z := float64(math.Float32frombits(uint32(v19)))*float64(math.Float32frombits(uint32(v20))), float64(v18F)
-				if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f, math.Float32bits(float32(v21f))) {
+				if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f) {
 					v21F = float32(v21f)
 					v21 = uint64(math.Float32bits(v21F))
 				} else {
@@ -1469,7 +1469,7 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 				var v24 uint64
 				var v24F float32
 				v24p, v24z := float64(math.Float32frombits(uint32(v22)))*float64(math.Float32frombits(uint32(v23))), float64(v21F)
-				if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
+				if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {

@@ -1854,7 +1854,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v10 uint64
 					var v10F float32
 					v10p, v10z := float64(v6F)*float64(v9F), float64(math.Float32frombits(uint32(r13[l])))
-					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
+					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f) {
 						v10F = float32(v10f)
 						v10 = uint64(math.Float32bits(v10F))
 					} else {
@@ -1888,7 +1888,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v10 uint64
 					var v10F float32
 					v10p, v10z := float64(v6F)*float64(v9F), float64(math.Float32frombits(uint32(r13[l])))
-					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
+					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f) {
 						v10F = float32(v10f)
 						v10 = uint64(math.Float32bits(v10F))
 					} else {
@@ -1925,7 +1925,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				var v16 uint64
 				var v16F float32
 				v16p, v16z := float64(v11F)*float64(v15F), float64(v10F)
-				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -2058,7 +2058,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						var v5 uint64
 						var v5F float32
 						v5p, v5z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))
-						if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
+						if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f) {
 							v5F = float32(v5f)
 							v5 = uint64(math.Float32bits(v5F))
 						} else {
@@ -2111,7 +2111,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						var v5 uint64
 						var v5F float32
 						v5p, v5z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))
-						if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
+						if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f) {
 							v5F = float32(v5f)
 							v5 = uint64(math.Float32bits(v5F))
 						} else {
@@ -2167,7 +2167,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					var v11 uint64
 					var v11F float32
 					v11p, v11z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v10))), float64(v5F)
-					if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+					if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 						v11F = float32(v11f)
 						v11 = uint64(math.Float32bits(v11F))
 					} else {
@@ -2238,7 +2238,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v5 uint64
 				var v5F float32
 				v5p, v5z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))
-				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f, math.Float32bits(float32(v5f))) {
+				if v5f := v5p + v5z; isa.FmaF32Rounded(v5p, v5z, v5f) {
 					v5F = float32(v5f)
 					v5 = uint64(math.Float32bits(v5F))
 				} else {
@@ -2289,7 +2289,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v11 uint64
 				var v11F float32
 				v11p, v11z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v10))), float64(v5F)
-				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2839,7 +2839,7 @@ func matmulBlock9Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v15 uint64
 			var v15F float32
 			v15p, v15z := float64(v13F)*float64(v14F), float64(math.Float32frombits(uint32(r13[l])))
-			if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
+			if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f) {
 				v15F = float32(v15f)
 				v15 = uint64(math.Float32bits(v15F))
 			} else {
@@ -2940,7 +2940,7 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 				var v9 uint64
 				var v9F float32
 				v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))
-				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -3001,7 +3001,7 @@ func matmulBlock9(w *runtime.Warp, m uint32, budget int) {
 				var v9 uint64
 				var v9F float32
 				v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))
-				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -4103,7 +4103,7 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v3 uint64
 					var v3F float32
 					v3p, v3z := float64(v1F)*float64(v2F), float64(math.Float32frombits(uint32(r11[l])))
-					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
@@ -4132,7 +4132,7 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v3 uint64
 					var v3F float32
 					v3p, v3z := float64(v1F)*float64(v2F), float64(math.Float32frombits(uint32(r11[l])))
-					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
@@ -4164,7 +4164,7 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v6 uint64
 					var v6F float32
 					v6p, v6z := float64(v4F)*float64(v5F), float64(v3F)
-					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
 					} else {
@@ -4194,7 +4194,7 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v6 uint64
 					var v6F float32
 					v6p, v6z := float64(v4F)*float64(v5F), float64(v3F)
-					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
 					} else {
@@ -4226,7 +4226,7 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v9 uint64
 					var v9F float32
 					v9p, v9z := float64(v7F)*float64(v8F), float64(v6F)
-					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
@@ -4256,7 +4256,7 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v9 uint64
 					var v9F float32
 					v9p, v9z := float64(v7F)*float64(v8F), float64(v6F)
-					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
@@ -4286,7 +4286,7 @@ func matmulTiledBlock8Warp(w *runtime.Warp, m uint32, budget int) bool {
 				var v12 uint64
 				var v12F float32
 				v12p, v12z := float64(v10F)*float64(v11F), float64(v9F)
-				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -4449,7 +4449,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						var v3 uint64
 						var v3F float32
 						v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
-						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 							v3F = float32(v3f)
 							v3 = uint64(math.Float32bits(v3F))
 						} else {
@@ -4498,7 +4498,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						var v3 uint64
 						var v3F float32
 						v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
-						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 							v3F = float32(v3f)
 							v3 = uint64(math.Float32bits(v3F))
 						} else {
@@ -4542,7 +4542,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						var v6 uint64
 						var v6F float32
 						v6p, v6z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
-						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 							v6F = float32(v6f)
 							v6 = uint64(math.Float32bits(v6F))
 						} else {
@@ -4592,7 +4592,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						var v6 uint64
 						var v6F float32
 						v6p, v6z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
-						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 							v6F = float32(v6f)
 							v6 = uint64(math.Float32bits(v6F))
 						} else {
@@ -4636,7 +4636,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						var v9 uint64
 						var v9F float32
 						v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
-						if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+						if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 							v9F = float32(v9f)
 							v9 = uint64(math.Float32bits(v9F))
 						} else {
@@ -4686,7 +4686,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 						var v9 uint64
 						var v9F float32
 						v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
-						if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+						if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 							v9F = float32(v9f)
 							v9 = uint64(math.Float32bits(v9F))
 						} else {
@@ -4736,7 +4736,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 					var v12 uint64
 					var v12F float32
 					v12p, v12z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))), float64(v9F)
-					if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+					if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 						v12F = float32(v12f)
 						v12 = uint64(math.Float32bits(v12F))
 					} else {
@@ -4803,7 +4803,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -4848,7 +4848,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				var v6 uint64
 				var v6F float32
 				v6p, v6z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
-				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -4893,7 +4893,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				var v9 uint64
 				var v9F float32
 				v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
-				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -4938,7 +4938,7 @@ func matmulTiledBlock8(w *runtime.Warp, m uint32, budget int) {
 				var v12 uint64
 				var v12F float32
 				v12p, v12z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v11))), float64(v9F)
-				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -5076,7 +5076,7 @@ func matmulTiledBlock10Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v3 uint64
 			var v3F float32
 			v3p, v3z := float64(v1F)*float64(v2F), float64(math.Float32frombits(uint32(r11[l])))
-			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 				v3F = float32(v3f)
 				v3 = uint64(math.Float32bits(v3F))
 			} else {
@@ -5186,7 +5186,7 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -5252,7 +5252,7 @@ func matmulTiledBlock10(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {

@@ -2240,7 +2240,7 @@ func fround32Trace0(w *runtime.Warp, m uint32, budget int) bool {
 			var v43 uint64
 			var v43F float32
 			v43p, v43z := float64(v34F)*float64(v33F), float64(v29F)
-			if v43f := v43p + v43z; isa.FmaF32Rounded(v43p, v43z, v43f, math.Float32bits(float32(v43f))) {
+			if v43f := v43p + v43z; isa.FmaF32Rounded(v43p, v43z, v43f) {
 				v43F = float32(v43f)
 				v43 = uint64(math.Float32bits(v43F))
 			} else {
@@ -3968,7 +3968,7 @@ func fround32Block2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v34 uint64
 			var v34F float32
 			v34p, v34z := float64(v25F)*float64(v24F), float64(v19F)
-			if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f, math.Float32bits(float32(v34f))) {
+			if v34f := v34p + v34z; isa.FmaF32Rounded(v34p, v34z, v34f) {
 				v34F = float32(v34f)
 				v34 = uint64(math.Float32bits(v34F))
 			} else {
@@ -4643,7 +4643,7 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				var v31 uint64
 				var v31F float32
 				v31p, v31z := float64(math.Float32frombits(uint32(r22[l])))*float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))
-				if v31f := v31p + v31z; isa.FmaF32Rounded(v31p, v31z, v31f, math.Float32bits(float32(v31f))) {
+				if v31f := v31p + v31z; isa.FmaF32Rounded(v31p, v31z, v31f) {
 					v31F = float32(v31f)
 					v31 = uint64(math.Float32bits(v31F))
 				} else {
@@ -4672,7 +4672,7 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				var v31 uint64
 				var v31F float32
 				v31p, v31z := float64(math.Float32frombits(uint32(r22[l])))*float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r16[l])))
-				if v31f := v31p + v31z; isa.FmaF32Rounded(v31p, v31z, v31f, math.Float32bits(float32(v31f))) {
+				if v31f := v31p + v31z; isa.FmaF32Rounded(v31p, v31z, v31f) {
 					v31F = float32(v31f)
 					v31 = uint64(math.Float32bits(v31F))
 				} else {

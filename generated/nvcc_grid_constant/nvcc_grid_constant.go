@@ -758,7 +758,7 @@ func dotBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v3 uint64
 			var v3F float32
 			v3p, v3z := float64(v2F)*float64(v1F), float64(math.Float32frombits(uint32(r3[l])))
-			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 				v3F = float32(v3f)
 				v3 = uint64(math.Float32bits(v3F))
 			} else {
@@ -882,7 +882,7 @@ func dotBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r3[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -966,7 +966,7 @@ func dotBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r3[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {

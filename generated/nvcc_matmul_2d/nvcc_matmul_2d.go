@@ -1989,7 +1989,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v6 uint64
 					var v6F float32
 					v6p, v6z := float64(v5F)*float64(v4F), float64(math.Float32frombits(uint32(r16[l])))
-					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
 					} else {
@@ -2018,7 +2018,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v6 uint64
 					var v6F float32
 					v6p, v6z := float64(v5F)*float64(v4F), float64(math.Float32frombits(uint32(r16[l])))
-					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
 					} else {
@@ -2052,7 +2052,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v10 uint64
 					var v10F float32
 					v10p, v10z := float64(v9F)*float64(v8F), float64(v6F)
-					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
+					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f) {
 						v10F = float32(v10f)
 						v10 = uint64(math.Float32bits(v10F))
 					} else {
@@ -2085,7 +2085,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v10 uint64
 					var v10F float32
 					v10p, v10z := float64(v9F)*float64(v8F), float64(v6F)
-					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
+					if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f) {
 						v10F = float32(v10f)
 						v10 = uint64(math.Float32bits(v10F))
 					} else {
@@ -2121,7 +2121,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v14 uint64
 					var v14F float32
 					v14p, v14z := float64(v13F)*float64(v12F), float64(v10F)
-					if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
+					if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f) {
 						v14F = float32(v14f)
 						v14 = uint64(math.Float32bits(v14F))
 					} else {
@@ -2155,7 +2155,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v14 uint64
 					var v14F float32
 					v14p, v14z := float64(v13F)*float64(v12F), float64(v10F)
-					if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f, math.Float32bits(float32(v14f))) {
+					if v14f := v14p + v14z; isa.FmaF32Rounded(v14p, v14z, v14f) {
 						v14F = float32(v14f)
 						v14 = uint64(math.Float32bits(v14F))
 					} else {
@@ -2192,7 +2192,7 @@ func matmulBlock1Warp(w *runtime.Warp, m uint32, budget int) bool {
 				var v19 uint64
 				var v19F float32
 				v19p, v19z := float64(v18F)*float64(v17F), float64(v14F)
-				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
+				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
@@ -2364,7 +2364,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						var v3 uint64
 						var v3F float32
 						v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))
-						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 							v3F = float32(v3f)
 							v3 = uint64(math.Float32bits(v3F))
 						} else {
@@ -2413,7 +2413,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						var v3 uint64
 						var v3F float32
 						v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))
-						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 							v3F = float32(v3f)
 							v3 = uint64(math.Float32bits(v3F))
 						} else {
@@ -2459,7 +2459,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						var v7 uint64
 						var v7F float32
 						v7p, v7z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
-						if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f, math.Float32bits(float32(v7f))) {
+						if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f) {
 							v7F = float32(v7f)
 							v7 = uint64(math.Float32bits(v7F))
 						} else {
@@ -2512,7 +2512,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						var v7 uint64
 						var v7F float32
 						v7p, v7z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
-						if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f, math.Float32bits(float32(v7f))) {
+						if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f) {
 							v7F = float32(v7f)
 							v7 = uint64(math.Float32bits(v7F))
 						} else {
@@ -2560,7 +2560,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						var v11 uint64
 						var v11F float32
 						v11p, v11z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))), float64(v7F)
-						if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+						if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 							v11F = float32(v11f)
 							v11 = uint64(math.Float32bits(v11F))
 						} else {
@@ -2614,7 +2614,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 						var v11 uint64
 						var v11F float32
 						v11p, v11z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))), float64(v7F)
-						if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+						if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 							v11F = float32(v11f)
 							v11 = uint64(math.Float32bits(v11F))
 						} else {
@@ -2671,7 +2671,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 					var v16 uint64
 					var v16F float32
 					v16p, v16z := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))), float64(v11F)
-					if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
+					if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f) {
 						v16F = float32(v16f)
 						v16 = uint64(math.Float32bits(v16F))
 					} else {
@@ -2738,7 +2738,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -2785,7 +2785,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v7 uint64
 				var v7F float32
 				v7p, v7z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v5))), float64(v3F)
-				if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f, math.Float32bits(float32(v7f))) {
+				if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f) {
 					v7F = float32(v7f)
 					v7 = uint64(math.Float32bits(v7F))
 				} else {
@@ -2832,7 +2832,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v11 uint64
 				var v11F float32
 				v11p, v11z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v9))), float64(v7F)
-				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2882,7 +2882,7 @@ func matmulBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v16 uint64
 				var v16F float32
 				v16p, v16z := float64(math.Float32frombits(uint32(v15)))*float64(math.Float32frombits(uint32(v14))), float64(v11F)
-				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -3016,7 +3016,7 @@ func matmulBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v3 uint64
 			var v3F float32
 			v3p, v3z := float64(v2F)*float64(v1F), float64(math.Float32frombits(uint32(r16[l])))
-			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 				v3F = float32(v3f)
 				v3 = uint64(math.Float32bits(v3F))
 			} else {
@@ -3125,7 +3125,7 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -3191,7 +3191,7 @@ func matmulBlock3(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r16[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -4661,7 +4661,7 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v3 uint64
 					var v3F float32
 					v3p, v3z := float64(v2F)*float64(v1F), float64(math.Float32frombits(uint32(r14[l])))
-					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
@@ -4690,7 +4690,7 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v3 uint64
 					var v3F float32
 					v3p, v3z := float64(v2F)*float64(v1F), float64(math.Float32frombits(uint32(r14[l])))
-					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+					if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 						v3F = float32(v3f)
 						v3 = uint64(math.Float32bits(v3F))
 					} else {
@@ -4722,7 +4722,7 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v6 uint64
 					var v6F float32
 					v6p, v6z := float64(v5F)*float64(v4F), float64(v3F)
-					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
 					} else {
@@ -4752,7 +4752,7 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v6 uint64
 					var v6F float32
 					v6p, v6z := float64(v5F)*float64(v4F), float64(v3F)
-					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+					if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 						v6F = float32(v6f)
 						v6 = uint64(math.Float32bits(v6F))
 					} else {
@@ -4784,7 +4784,7 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v9 uint64
 					var v9F float32
 					v9p, v9z := float64(v8F)*float64(v7F), float64(v6F)
-					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
@@ -4814,7 +4814,7 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 					var v9 uint64
 					var v9F float32
 					v9p, v9z := float64(v8F)*float64(v7F), float64(v6F)
-					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
@@ -4844,7 +4844,7 @@ func matmulTiledBlock5Warp(w *runtime.Warp, m uint32, budget int) bool {
 				var v12 uint64
 				var v12F float32
 				v12p, v12z := float64(v11F)*float64(v10F), float64(v9F)
-				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -5012,7 +5012,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						var v3 uint64
 						var v3F float32
 						v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
-						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 							v3F = float32(v3f)
 							v3 = uint64(math.Float32bits(v3F))
 						} else {
@@ -5061,7 +5061,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						var v3 uint64
 						var v3F float32
 						v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
-						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+						if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 							v3F = float32(v3f)
 							v3 = uint64(math.Float32bits(v3F))
 						} else {
@@ -5105,7 +5105,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						var v6 uint64
 						var v6F float32
 						v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(v3F)
-						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 							v6F = float32(v6f)
 							v6 = uint64(math.Float32bits(v6F))
 						} else {
@@ -5155,7 +5155,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						var v6 uint64
 						var v6F float32
 						v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(v3F)
-						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 							v6F = float32(v6f)
 							v6 = uint64(math.Float32bits(v6F))
 						} else {
@@ -5199,7 +5199,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						var v9 uint64
 						var v9F float32
 						v9p, v9z := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))), float64(v6F)
-						if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+						if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 							v9F = float32(v9f)
 							v9 = uint64(math.Float32bits(v9F))
 						} else {
@@ -5249,7 +5249,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 						var v9 uint64
 						var v9F float32
 						v9p, v9z := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))), float64(v6F)
-						if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+						if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 							v9F = float32(v9f)
 							v9 = uint64(math.Float32bits(v9F))
 						} else {
@@ -5299,7 +5299,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 					var v12 uint64
 					var v12F float32
 					v12p, v12z := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))), float64(v9F)
-					if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+					if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 						v12F = float32(v12f)
 						v12 = uint64(math.Float32bits(v12F))
 					} else {
@@ -5369,7 +5369,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -5414,7 +5414,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				var v6 uint64
 				var v6F float32
 				v6p, v6z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v4))), float64(v3F)
-				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -5459,7 +5459,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				var v9 uint64
 				var v9F float32
 				v9p, v9z := float64(math.Float32frombits(uint32(v8)))*float64(math.Float32frombits(uint32(v7))), float64(v6F)
-				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -5504,7 +5504,7 @@ func matmulTiledBlock5(w *runtime.Warp, m uint32, budget int) {
 				var v12 uint64
 				var v12F float32
 				v12p, v12z := float64(math.Float32frombits(uint32(v11)))*float64(math.Float32frombits(uint32(v10))), float64(v9F)
-				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -6306,7 +6306,7 @@ func matmulTiledBlock17Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v13 uint64
 			var v13F float32
 			v13p, v13z := float64(v12F)*float64(v11F), float64(math.Float32frombits(uint32(r14[l])))
-			if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f, math.Float32bits(float32(v13f))) {
+			if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f) {
 				v13F = float32(v13f)
 				v13 = uint64(math.Float32bits(v13F))
 			} else {
@@ -6422,7 +6422,7 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				var v8 uint64
 				var v8F float32
 				v8p, v8z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(r14[l])))
-				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -6491,7 +6491,7 @@ func matmulTiledBlock17(w *runtime.Warp, m uint32, budget int) {
 				var v8 uint64
 				var v8F float32
 				v8p, v8z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(r14[l])))
-				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -6575,7 +6575,7 @@ func matmulTiledBlock18Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v3 uint64
 			var v3F float32
 			v3p, v3z := float64(v2F)*float64(v1F), float64(math.Float32frombits(uint32(r14[l])))
-			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 				v3F = float32(v3f)
 				v3 = uint64(math.Float32bits(v3F))
 			} else {
@@ -6673,7 +6673,7 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -6730,7 +6730,7 @@ func matmulTiledBlock18(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -6810,7 +6810,7 @@ func matmulTiledBlock19Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v3 uint64
 			var v3F float32
 			v3p, v3z := float64(v2F)*float64(v1F), float64(math.Float32frombits(uint32(r14[l])))
-			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+			if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 				v3F = float32(v3f)
 				v3 = uint64(math.Float32bits(v3F))
 			} else {
@@ -6895,7 +6895,7 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {
@@ -6944,7 +6944,7 @@ func matmulTiledBlock19(w *runtime.Warp, m uint32, budget int) {
 				var v3 uint64
 				var v3F float32
 				v3p, v3z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(r14[l])))
-				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f, math.Float32bits(float32(v3f))) {
+				if v3f := v3p + v3z; isa.FmaF32Rounded(v3p, v3z, v3f) {
 					v3F = float32(v3f)
 					v3 = uint64(math.Float32bits(v3F))
 				} else {

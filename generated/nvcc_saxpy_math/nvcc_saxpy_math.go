@@ -720,7 +720,7 @@ func saxpyTrace0(w *runtime.Warp, m uint32, budget int) bool {
 			var v23 uint64
 			var v23F float32
 			v23p, v23z := float64(math.Float32frombits(uint32(u3)))*float64(v22F), float64(v21F)
-			if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f, math.Float32bits(float32(v23f))) {
+			if v23f := v23p + v23z; isa.FmaF32Rounded(v23p, v23z, v23f) {
 				v23F = float32(v23f)
 				v23 = uint64(math.Float32bits(v23F))
 			} else {
@@ -977,7 +977,7 @@ func saxpyBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v13 uint64
 			var v13F float32
 			v13p, v13z := float64(math.Float32frombits(uint32(r2[l])))*float64(v12F), float64(v11F)
-			if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f, math.Float32bits(float32(v13f))) {
+			if v13f := v13p + v13z; isa.FmaF32Rounded(v13p, v13z, v13f) {
 				v13F = float32(v13f)
 				v13 = uint64(math.Float32bits(v13F))
 			} else {
@@ -1078,7 +1078,7 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v8 uint64
 				var v8F float32
 				v8p, v8z := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))
-				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -1138,7 +1138,7 @@ func saxpyBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v8 uint64
 				var v8F float32
 				v8p, v8z := float64(math.Float32frombits(uint32(r2[l])))*float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v6)))
-				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -1582,7 +1582,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				var v42 uint64
 				var v42F float32
 				v42p, v42z := float64(v35F)*float64(v35F), float64(math.Float32frombits(uint32(k0)))
-				if v42f := v42p + v42z; isa.FmaF32Rounded(v42p, v42z, v42f, math.Float32bits(float32(v42f))) {
+				if v42f := v42p + v42z; isa.FmaF32Rounded(v42p, v42z, v42f) {
 					v42F = float32(v42f)
 					v42 = uint64(math.Float32bits(v42F))
 				} else {
@@ -1650,7 +1650,7 @@ func floatMathTrace0(w *runtime.Warp, m uint32, budget int) bool {
 				var v50 uint64
 				var v50F float32
 				v50p, v50z := float64(v36F)*float64(v35F), float64(math.Float32frombits(uint32(u16)))
-				if v50f := v50p + v50z; isa.FmaF32Rounded(v50p, v50z, v50f, math.Float32bits(float32(v50f))) {
+				if v50f := v50p + v50z; isa.FmaF32Rounded(v50p, v50z, v50f) {
 					v50F = float32(v50f)
 					v50 = uint64(math.Float32bits(v50F))
 				} else {
@@ -2097,7 +2097,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				var v27 uint64
 				var v27F float32
 				v27p, v27z := float64(v19F)*float64(v19F), float64(math.Float32frombits(uint32(k1)))
-				if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
+				if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f) {
 					v27F = float32(v27f)
 					v27 = uint64(math.Float32bits(v27F))
 				} else {
@@ -2169,7 +2169,7 @@ func floatMathBlock2Warp(w *runtime.Warp, m uint32, budget int) bool {
 				var v39 uint64
 				var v39F float32
 				v39p, v39z := float64(v20F)*float64(v19F), float64(math.Float32frombits(uint32(u38)))
-				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f, math.Float32bits(float32(v39f))) {
+				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f) {
 					v39F = float32(v39f)
 					v39 = uint64(math.Float32bits(v39F))
 				} else {
@@ -2404,7 +2404,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					var v15 uint64
 					var v15F float32
 					v15p, v15z := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))
-					if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
+					if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f) {
 						v15F = float32(v15f)
 						v15 = uint64(math.Float32bits(v15F))
 					} else {
@@ -2462,7 +2462,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v15 uint64
 				var v15F float32
 				v15p, v15z := float64(math.Float32frombits(uint32(r16[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(k1)))
-				if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
+				if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
@@ -2604,7 +2604,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v29 uint64
 				var v29F float32
 				v29p, v29z := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))
-				if v29f := v29p + v29z; isa.FmaF32Rounded(v29p, v29z, v29f, math.Float32bits(float32(v29f))) {
+				if v29f := v29p + v29z; isa.FmaF32Rounded(v29p, v29z, v29f) {
 					v29F = float32(v29f)
 					v29 = uint64(math.Float32bits(v29F))
 				} else {
@@ -2643,7 +2643,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v29 uint64
 				var v29F float32
 				v29p, v29z := float64(math.Float32frombits(uint32(r17[l])))*float64(math.Float32frombits(uint32(r16[l]))), float64(math.Float32frombits(uint32(u28)))
-				if v29f := v29p + v29z; isa.FmaF32Rounded(v29p, v29z, v29f, math.Float32bits(float32(v29f))) {
+				if v29f := v29p + v29z; isa.FmaF32Rounded(v29p, v29z, v29f) {
 					v29F = float32(v29f)
 					v29 = uint64(math.Float32bits(v29F))
 				} else {

@@ -1336,7 +1336,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						var v8 uint64
 						var v8F float32
 						v8p, v8z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))), float64(v7F)
-						if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+						if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 							v8F = float32(v8f)
 							v8 = uint64(math.Float32bits(v8F))
 						} else {
@@ -1358,7 +1358,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						var v8 uint64
 						var v8F float32
 						v8p, v8z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))), float64(v7F)
-						if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+						if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 							v8F = float32(v8f)
 							v8 = uint64(math.Float32bits(v8F))
 						} else {
@@ -1380,7 +1380,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					var v9 uint64
 					var v9F float32
 					v9p, v9z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(v8F)
-					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
@@ -1495,7 +1495,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v8 uint64
 				var v8F float32
 				v8p, v8z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v3))), float64(v7F)
-				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -1510,7 +1510,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v9 uint64
 				var v9F float32
 				v9p, v9z := float64(math.Float32frombits(uint32(v2)))*float64(math.Float32frombits(uint32(v1))), float64(v8F)
-				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -2635,7 +2635,7 @@ func affineBlock3Warp(w *runtime.Warp, m uint32, budget int) bool {
 			var v9 uint64
 			var v9F float32
 			v9p, v9z := float64(math.Float32frombits(uint32(r5[l])))*float64(v8F), float64(math.Float32frombits(uint32(r4[l])))
-			if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+			if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 				v9F = float32(v9f)
 				v9 = uint64(math.Float32bits(v9F))
 			} else {
@@ -2752,7 +2752,7 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				var v6 uint64
 				var v6F float32
 				v6p, v6z := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))
-				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -2826,7 +2826,7 @@ func affineBlock3(w *runtime.Warp, m uint32, budget int) {
 				var v6 uint64
 				var v6F float32
 				v6p, v6z := float64(math.Float32frombits(uint32(r5[l])))*float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(r4[l])))
-				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {

@@ -700,7 +700,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v8 uint64
 				var v8F float32
 				v8p, v8z := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r21[l])))
-				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -715,7 +715,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v9 uint64
 				var v9F float32
 				v9p, v9z := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r20[l])))
-				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -730,7 +730,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v10 uint64
 				var v10F float32
 				v10p, v10z := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r19[l])))
-				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
+				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -745,7 +745,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v11 uint64
 				var v11F float32
 				v11p, v11z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r18[l])))
-				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -769,7 +769,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v8 uint64
 				var v8F float32
 				v8p, v8z := float64(math.Float32frombits(uint32(r15[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r21[l])))
-				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -784,7 +784,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v9 uint64
 				var v9F float32
 				v9p, v9z := float64(math.Float32frombits(uint32(r14[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r20[l])))
-				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -799,7 +799,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v10 uint64
 				var v10F float32
 				v10p, v10z := float64(math.Float32frombits(uint32(r13[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r19[l])))
-				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f, math.Float32bits(float32(v10f))) {
+				if v10f := v10p + v10z; isa.FmaF32Rounded(v10p, v10z, v10f) {
 					v10F = float32(v10f)
 					v10 = uint64(math.Float32bits(v10F))
 				} else {
@@ -814,7 +814,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v11 uint64
 				var v11F float32
 				v11p, v11z := float64(math.Float32frombits(uint32(r12[l])))*float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r18[l])))
-				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {

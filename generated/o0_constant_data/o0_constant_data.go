@@ -2015,7 +2015,7 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				var v9 uint64
 				var v9F float32
 				v9p, v9z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v8)))
-				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -2111,7 +2111,7 @@ func polyEvalBlock4(w *runtime.Warp, m uint32, budget int) {
 				var v9 uint64
 				var v9F float32
 				v9p, v9z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v8)))
-				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {

@@ -6582,7 +6582,7 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				var v107 uint64
 				var v107F float32
 				v107p, v107z := float64(math.Float32frombits(uint32(v104)))*float64(math.Float32frombits(uint32(v105))), float64(math.Float32frombits(uint32(v106)))
-				if v107f := v107p + v107z; isa.FmaF32Rounded(v107p, v107z, v107f, math.Float32bits(float32(v107f))) {
+				if v107f := v107p + v107z; isa.FmaF32Rounded(v107p, v107z, v107f) {
 					v107F = float32(v107f)
 					v107 = uint64(math.Float32bits(v107F))
 				} else {
@@ -6674,7 +6674,7 @@ func fround32Block2(w *runtime.Warp, m uint32, budget int) {
 				var v107 uint64
 				var v107F float32
 				v107p, v107z := float64(math.Float32frombits(uint32(v104)))*float64(math.Float32frombits(uint32(v105))), float64(math.Float32frombits(uint32(v106)))
-				if v107f := v107p + v107z; isa.FmaF32Rounded(v107p, v107z, v107f, math.Float32bits(float32(v107f))) {
+				if v107f := v107p + v107z; isa.FmaF32Rounded(v107p, v107z, v107f) {
 					v107F = float32(v107f)
 					v107 = uint64(math.Float32bits(v107F))
 				} else {

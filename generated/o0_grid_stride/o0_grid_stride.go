@@ -1550,7 +1550,7 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v9 uint64
 				var v9F float32
 				v9p, v9z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))
-				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -1670,7 +1670,7 @@ func gridStrideScaleBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v9 uint64
 				var v9F float32
 				v9p, v9z := float64(math.Float32frombits(uint32(v6)))*float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8)))
-				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {

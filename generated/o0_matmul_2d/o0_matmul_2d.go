@@ -3832,7 +3832,7 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				var v21 uint64
 				var v21F float32
 				v21p, v21z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))
-				if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f, math.Float32bits(float32(v21f))) {
+				if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f) {
 					v21F = float32(v21f)
 					v21 = uint64(math.Float32bits(v21F))
 				} else {
@@ -4051,7 +4051,7 @@ func matmulBlock5(w *runtime.Warp, m uint32, budget int) {
 				var v21 uint64
 				var v21F float32
 				v21p, v21z := float64(math.Float32frombits(uint32(v10)))*float64(math.Float32frombits(uint32(v19))), float64(math.Float32frombits(uint32(v20)))
-				if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f, math.Float32bits(float32(v21f))) {
+				if v21f := v21p + v21z; isa.FmaF32Rounded(v21p, v21z, v21f) {
 					v21F = float32(v21f)
 					v21 = uint64(math.Float32bits(v21F))
 				} else {
@@ -8900,7 +8900,7 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				var v19 uint64
 				var v19F float32
 				v19p, v19z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))
-				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
+				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
@@ -9046,7 +9046,7 @@ func matmulTiledBlock16(w *runtime.Warp, m uint32, budget int) {
 				var v19 uint64
 				var v19F float32
 				v19p, v19z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v17))), float64(math.Float32frombits(uint32(v18)))
-				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
+				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {

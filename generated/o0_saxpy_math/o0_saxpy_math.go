@@ -2068,7 +2068,7 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v16 uint64
 				var v16F float32
 				v16p, v16z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v15)))
-				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -2183,7 +2183,7 @@ func saxpyBlock1(w *runtime.Warp, m uint32, budget int) {
 				var v16 uint64
 				var v16F float32
 				v16p, v16z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v15)))
-				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f, math.Float32bits(float32(v16f))) {
+				if v16f := v16p + v16z; isa.FmaF32Rounded(v16p, v16z, v16f) {
 					v16F = float32(v16f)
 					v16 = uint64(math.Float32bits(v16F))
 				} else {
@@ -4601,7 +4601,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 					var v40 uint64
 					var v40F float32
 					v40p, v40z := float64(math.Float32frombits(uint32(v39)))*float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(k1)))
-					if v40f := v40p + v40z; isa.FmaF32Rounded(v40p, v40z, v40f, math.Float32bits(float32(v40f))) {
+					if v40f := v40p + v40z; isa.FmaF32Rounded(v40p, v40z, v40f) {
 						v40F = float32(v40f)
 						v40 = uint64(math.Float32bits(v40F))
 					} else {
@@ -4736,7 +4736,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v40 uint64
 				var v40F float32
 				v40p, v40z := float64(math.Float32frombits(uint32(v39)))*float64(math.Float32frombits(uint32(v39))), float64(math.Float32frombits(uint32(k1)))
-				if v40f := v40p + v40z; isa.FmaF32Rounded(v40p, v40z, v40f, math.Float32bits(float32(v40f))) {
+				if v40f := v40p + v40z; isa.FmaF32Rounded(v40p, v40z, v40f) {
 					v40F = float32(v40f)
 					v40 = uint64(math.Float32bits(v40F))
 				} else {
@@ -5493,7 +5493,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v71 uint64
 				var v71F float32
 				v71p, v71z := float64(math.Float32frombits(uint32(v68)))*float64(math.Float32frombits(uint32(v69))), float64(math.Float32frombits(uint32(v70)))
-				if v71f := v71p + v71z; isa.FmaF32Rounded(v71p, v71z, v71f, math.Float32bits(float32(v71f))) {
+				if v71f := v71p + v71z; isa.FmaF32Rounded(v71p, v71z, v71f) {
 					v71F = float32(v71f)
 					v71 = uint64(math.Float32bits(v71F))
 				} else {
@@ -5566,7 +5566,7 @@ func floatMathBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v71 uint64
 				var v71F float32
 				v71p, v71z := float64(math.Float32frombits(uint32(v68)))*float64(math.Float32frombits(uint32(v69))), float64(math.Float32frombits(uint32(v70)))
-				if v71f := v71p + v71z; isa.FmaF32Rounded(v71p, v71z, v71f, math.Float32bits(float32(v71f))) {
+				if v71f := v71p + v71z; isa.FmaF32Rounded(v71p, v71z, v71f) {
 					v71F = float32(v71f)
 					v71 = uint64(math.Float32bits(v71F))
 				} else {

@@ -1860,7 +1860,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						var v8 uint64
 						var v8F float32
 						v8p, v8z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))), float64(v7F)
-						if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+						if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 							v8F = float32(v8f)
 							v8 = uint64(math.Float32bits(v8F))
 						} else {
@@ -1882,7 +1882,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						var v8 uint64
 						var v8F float32
 						v8p, v8z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))), float64(v7F)
-						if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+						if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 							v8F = float32(v8f)
 							v8 = uint64(math.Float32bits(v8F))
 						} else {
@@ -1932,7 +1932,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					var v11 uint64
 					var v11F float32
 					v11p, v11z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))), float64(v8F)
-					if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+					if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 						v11F = float32(v11f)
 						v11 = uint64(math.Float32bits(v11F))
 					} else {
@@ -2017,7 +2017,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v8 uint64
 				var v8F float32
 				v8p, v8z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v4))), float64(v7F)
-				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -2062,7 +2062,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v11 uint64
 				var v11F float32
 				v11p, v11z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))), float64(v8F)
-				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2282,7 +2282,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v11 uint64
 				var v11F float32
 				v11p, v11z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))
-				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2368,7 +2368,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v11 uint64
 				var v11F float32
 				v11p, v11z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10)))
-				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f, math.Float32bits(float32(v11f))) {
+				if v11f := v11p + v11z; isa.FmaF32Rounded(v11p, v11z, v11f) {
 					v11F = float32(v11f)
 					v11 = uint64(math.Float32bits(v11F))
 				} else {
@@ -2536,7 +2536,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v19 uint64
 				var v19F float32
 				v19p, v19z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))
-				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
+				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
@@ -2622,7 +2622,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v19 uint64
 				var v19F float32
 				v19p, v19z := float64(math.Float32frombits(uint32(v13)))*float64(math.Float32frombits(uint32(v14))), float64(math.Float32frombits(uint32(v18)))
-				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f, math.Float32bits(float32(v19f))) {
+				if v19f := v19p + v19z; isa.FmaF32Rounded(v19p, v19z, v19f) {
 					v19F = float32(v19f)
 					v19 = uint64(math.Float32bits(v19F))
 				} else {
@@ -2790,7 +2790,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v27 uint64
 				var v27F float32
 				v27p, v27z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))
-				if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
+				if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f) {
 					v27F = float32(v27f)
 					v27 = uint64(math.Float32bits(v27F))
 				} else {
@@ -2876,7 +2876,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v27 uint64
 				var v27F float32
 				v27p, v27z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v26)))
-				if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f, math.Float32bits(float32(v27f))) {
+				if v27f := v27p + v27z; isa.FmaF32Rounded(v27p, v27z, v27f) {
 					v27F = float32(v27f)
 					v27 = uint64(math.Float32bits(v27F))
 				} else {
@@ -3683,7 +3683,7 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v8 uint64
 				var v8F float32
 				v8p, v8z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))
-				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {
@@ -3783,7 +3783,7 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v8 uint64
 				var v8F float32
 				v8p, v8z := float64(math.Float32frombits(uint32(v5)))*float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v7)))
-				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f, math.Float32bits(float32(v8f))) {
+				if v8f := v8p + v8z; isa.FmaF32Rounded(v8p, v8z, v8f) {
 					v8F = float32(v8f)
 					v8 = uint64(math.Float32bits(v8F))
 				} else {

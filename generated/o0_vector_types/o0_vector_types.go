@@ -2260,7 +2260,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v24 uint64
 				var v24F float32
 				v24p, v24z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v23)))
-				if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
+				if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {
@@ -2333,7 +2333,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v24 uint64
 				var v24F float32
 				v24p, v24z := float64(math.Float32frombits(uint32(v21)))*float64(math.Float32frombits(uint32(v22))), float64(math.Float32frombits(uint32(v23)))
-				if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f, math.Float32bits(float32(v24f))) {
+				if v24f := v24p + v24z; isa.FmaF32Rounded(v24p, v24z, v24f) {
 					v24F = float32(v24f)
 					v24 = uint64(math.Float32bits(v24F))
 				} else {
@@ -2472,7 +2472,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v33 uint64
 				var v33F float32
 				v33p, v33z := float64(math.Float32frombits(uint32(v29)))*float64(math.Float32frombits(uint32(v30))), float64(math.Float32frombits(uint32(v32)))
-				if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f, math.Float32bits(float32(v33f))) {
+				if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f) {
 					v33F = float32(v33f)
 					v33 = uint64(math.Float32bits(v33F))
 				} else {
@@ -2547,7 +2547,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v33 uint64
 				var v33F float32
 				v33p, v33z := float64(math.Float32frombits(uint32(v29)))*float64(math.Float32frombits(uint32(v30))), float64(math.Float32frombits(uint32(v32)))
-				if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f, math.Float32bits(float32(v33f))) {
+				if v33f := v33p + v33z; isa.FmaF32Rounded(v33p, v33z, v33f) {
 					v33F = float32(v33f)
 					v33 = uint64(math.Float32bits(v33F))
 				} else {
@@ -2672,7 +2672,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v39 uint64
 				var v39F float32
 				v39p, v39z := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v37))), float64(math.Float32frombits(uint32(v38)))
-				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f, math.Float32bits(float32(v39f))) {
+				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f) {
 					v39F = float32(v39f)
 					v39 = uint64(math.Float32bits(v39F))
 				} else {
@@ -2745,7 +2745,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v39 uint64
 				var v39F float32
 				v39p, v39z := float64(math.Float32frombits(uint32(v36)))*float64(math.Float32frombits(uint32(v37))), float64(math.Float32frombits(uint32(v38)))
-				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f, math.Float32bits(float32(v39f))) {
+				if v39f := v39p + v39z; isa.FmaF32Rounded(v39p, v39z, v39f) {
 					v39F = float32(v39f)
 					v39 = uint64(math.Float32bits(v39F))
 				} else {
@@ -2878,7 +2878,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v47 uint64
 				var v47F float32
 				v47p, v47z := float64(math.Float32frombits(uint32(v43)))*float64(math.Float32frombits(uint32(v44))), float64(math.Float32frombits(uint32(v46)))
-				if v47f := v47p + v47z; isa.FmaF32Rounded(v47p, v47z, v47f, math.Float32bits(float32(v47f))) {
+				if v47f := v47p + v47z; isa.FmaF32Rounded(v47p, v47z, v47f) {
 					v47F = float32(v47f)
 					v47 = uint64(math.Float32bits(v47F))
 				} else {
@@ -2953,7 +2953,7 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 				var v47 uint64
 				var v47F float32
 				v47p, v47z := float64(math.Float32frombits(uint32(v43)))*float64(math.Float32frombits(uint32(v44))), float64(math.Float32frombits(uint32(v46)))
-				if v47f := v47p + v47z; isa.FmaF32Rounded(v47p, v47z, v47f, math.Float32bits(float32(v47f))) {
+				if v47f := v47p + v47z; isa.FmaF32Rounded(v47p, v47z, v47f) {
 					v47F = float32(v47f)
 					v47 = uint64(math.Float32bits(v47F))
 				} else {

@@ -1255,7 +1255,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						var v6 uint64
 						var v6F float32
 						v6p, v6z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(v5F)
-						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 							v6F = float32(v6f)
 							v6 = uint64(math.Float32bits(v6F))
 						} else {
@@ -1277,7 +1277,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 						var v6 uint64
 						var v6F float32
 						v6p, v6z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(v5F)
-						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+						if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 							v6F = float32(v6f)
 							v6 = uint64(math.Float32bits(v6F))
 						} else {
@@ -1327,7 +1327,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					var v9 uint64
 					var v9F float32
 					v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
-					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+					if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 						v9F = float32(v9f)
 						v9 = uint64(math.Float32bits(v9F))
 					} else {
@@ -1412,7 +1412,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v6 uint64
 				var v6F float32
 				v6p, v6z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(v5F)
-				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f, math.Float32bits(float32(v6f))) {
+				if v6f := v6p + v6z; isa.FmaF32Rounded(v6p, v6z, v6f) {
 					v6F = float32(v6f)
 					v6 = uint64(math.Float32bits(v6F))
 				} else {
@@ -1457,7 +1457,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v9 uint64
 				var v9F float32
 				v9p, v9z := float64(math.Float32frombits(uint32(v7)))*float64(math.Float32frombits(uint32(v8))), float64(v6F)
-				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f, math.Float32bits(float32(v9f))) {
+				if v9f := v9p + v9z; isa.FmaF32Rounded(v9p, v9z, v9f) {
 					v9F = float32(v9f)
 					v9 = uint64(math.Float32bits(v9F))
 				} else {
@@ -1679,7 +1679,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v7 uint64
 				var v7F float32
 				v7p, v7z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v6)))
-				if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f, math.Float32bits(float32(v7f))) {
+				if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f) {
 					v7F = float32(v7f)
 					v7 = uint64(math.Float32bits(v7F))
 				} else {
@@ -1731,7 +1731,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v12 uint64
 				var v12F float32
 				v12p, v12z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v11)))
-				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -1753,7 +1753,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v15 uint64
 				var v15F float32
 				v15p, v15z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v14)))
-				if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
+				if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
@@ -1839,7 +1839,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v7 uint64
 				var v7F float32
 				v7p, v7z := float64(math.Float32frombits(uint32(v1)))*float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(v6)))
-				if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f, math.Float32bits(float32(v7f))) {
+				if v7f := v7p + v7z; isa.FmaF32Rounded(v7p, v7z, v7f) {
 					v7F = float32(v7f)
 					v7 = uint64(math.Float32bits(v7F))
 				} else {
@@ -1891,7 +1891,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v12 uint64
 				var v12F float32
 				v12p, v12z := float64(math.Float32frombits(uint32(v3)))*float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v11)))
-				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -1913,7 +1913,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v15 uint64
 				var v15F float32
 				v15p, v15z := float64(math.Float32frombits(uint32(v4)))*float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v14)))
-				if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f, math.Float32bits(float32(v15f))) {
+				if v15f := v15p + v15z; isa.FmaF32Rounded(v15p, v15z, v15f) {
 					v15F = float32(v15f)
 					v15 = uint64(math.Float32bits(v15F))
 				} else {
@@ -2326,7 +2326,7 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v12 uint64
 				var v12F float32
 				v12p, v12z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11)))
-				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {
@@ -2418,7 +2418,7 @@ func affineBlock2(w *runtime.Warp, m uint32, budget int) {
 				var v12 uint64
 				var v12F float32
 				v12p, v12z := float64(math.Float32frombits(uint32(v9)))*float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11)))
-				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f, math.Float32bits(float32(v12f))) {
+				if v12f := v12p + v12z; isa.FmaF32Rounded(v12p, v12z, v12f) {
 					v12F = float32(v12f)
 					v12 = uint64(math.Float32bits(v12F))
 				} else {

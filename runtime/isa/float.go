@@ -249,22 +249,24 @@ func FmaF32RN(a, b, c uint32) uint32 {
 	// the float64 fma.
 	p, z := float64(f32(a))*float64(f32(b)), float64(f32(c))
 	f := p + z
-	if r := b32(float32(f)); FmaF32Rounded(p, z, f, r) {
-		return r
+	if FmaF32Rounded(p, z, f) {
+		return b32(float32(f))
 	}
 	return fmaF32(a, b, c, RN)
 }
 
-// FmaF32Rounded reports whether r, the float32 bits of float32(f) for f = p + z in float64,
-// p the exact product of two float32 values and z the float32 addend, is their exact
-// fma.rn.f32: r is normal and finite but for the lowest binade (so f is a normal float32
-// value, whose midpoints are where the test looks), and f is not a float32 midpoint or is
-// p + z exactly, a true midpoint that float32 rounds to even. The sum is exact when f - p
-// is z and f - z is p: the difference from the operand of larger magnitude is computed
-// exactly (Fast2Sum), so it equals the other operand only if nothing was rounded. Lane
-// loops keep FmaF32RN's common case inline with it.
-func FmaF32Rounded(p, z, f float64, r uint32) bool {
-	return (b64(f)&(1<<29-1) != 1<<28 || f-p == z && f-z == p) && r&0x7f800000-0x01000000 < 0x7e800000
+// FmaF32Rounded reports whether float32(f), for f = p + z in float64, p the exact product of
+// two float32 values and z the float32 addend, is their exact fma.rn.f32: f lies in a binade
+// of normal float32 values but the lowest and the highest (so float32(f) is normal and finite,
+// and f's float32 midpoints are where the test looks), and f is not a float32 midpoint or is
+// p + z exactly, a true midpoint that float32 rounds to even. The sum is exact when f - p is
+// z and f - z is p: the difference from the operand of larger magnitude is computed exactly
+// (Fast2Sum), so it equals the other operand only if nothing was rounded. The test reads f's
+// bits alone, so lane loops keep FmaF32RN's common case inline without float32's bits.
+func FmaF32Rounded(p, z, f float64) bool {
+	u := b64(f)
+	// Biased float64 exponents 898 to 1149 are float32's 2 to 253.
+	return (u&(1<<29-1) != 1<<28 || f-p == z && f-z == p) && u>>52&0x7ff-898 < 252
 }
 
 // fmaF32 is FmaF32 through round-to-odd.
