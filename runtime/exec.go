@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"unsafe"
 )
 
 // runStatus says why a warp stopped running.
@@ -296,12 +297,14 @@ func (w *Warp) returnFromCall() {
 // leaveCall pops the call-return stack, copying results for the lanes in mask when copy is set.
 func (w *Warp) leaveCall(copyResults bool, mask uint32) {
 	k := len(w.calls) - 1
-	rec := w.calls[k]
+	rec := &w.calls[k] // valid until the next pushCall
 	w.calls = w.calls[:k]
 	callee := w.frame
 	if copyResults {
-		for i, dst := range rec.site.Results {
-			copySlot(rec.frame, dst, callee, callee.fn.Results[i], mask)
+		dsts := rec.site.Results
+		srcs := callee.fn.Results[:len(dsts)]
+		for i := range dsts {
+			copySlot(rec.frame, &dsts[i], callee, &srcs[i], mask)
 		}
 	}
 	w.releaseFrame(callee)
@@ -311,7 +314,7 @@ func (w *Warp) leaveCall(copyResults bool, mask uint32) {
 
 // copySlot copies one argument or result from slot s of frame from to slot d of frame to for
 // the lanes in mask; a predicate is copied as those lanes' bits of its mask.
-func copySlot(to *frame, d Slot, from *frame, s Slot, mask uint32) {
+func copySlot(to *frame, d *Slot, from *frame, s *Slot, mask uint32) {
 	switch {
 	case s.Pred:
 		to.p[d.Reg] = to.p[d.Reg]&^mask | from.p[s.Reg]&mask
@@ -345,11 +348,28 @@ func copySlot(to *frame, d Slot, from *frame, s Slot, mask uint32) {
 		src, ss := from.param[s.ParamOff:], from.fn.ParamSize
 		switch n := min(s.Size, d.Size); n {
 		case 4:
+			if (d.ParamOff|s.ParamOff|ds|ss)&3 == 0 {
+				// Aligned words at offsets the layout keeps inside each lane's area.
+				dp, sp := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
+				for m := mask; m != 0; m &= m - 1 {
+					l := bits.TrailingZeros32(m)
+					*(*uint32)(unsafe.Add(dp, l*ds)) = *(*uint32)(unsafe.Add(sp, l*ss))
+				}
+				return
+			}
 			for m := mask; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				binary.LittleEndian.PutUint32(dst[l*ds:], binary.LittleEndian.Uint32(src[l*ss:]))
 			}
 		case 8:
+			if (d.ParamOff|s.ParamOff|ds|ss)&7 == 0 {
+				dp, sp := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
+				for m := mask; m != 0; m &= m - 1 {
+					l := bits.TrailingZeros32(m)
+					*(*uint64)(unsafe.Add(dp, l*ds)) = *(*uint64)(unsafe.Add(sp, l*ss))
+				}
+				return
+			}
 			for m := mask; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				binary.LittleEndian.PutUint64(dst[l*ds:], binary.LittleEndian.Uint64(src[l*ss:]))
@@ -699,8 +719,9 @@ func (w *Warp) enterCall(t *Term, callee *Func, m uint32) {
 	caller := w.frame
 	f := w.acquireFrame(callee)
 	cs := t.Call
-	for i, a := range cs.Args {
-		copySlot(f, callee.Params[i], caller, a, m)
+	params := callee.Params[:len(cs.Args)]
+	for i := range params {
+		copySlot(f, &params[i], caller, &cs.Args[i], m)
 	}
 	w.pushCall(caller, cs, m)
 	w.pushEntry(0, -1, m)

@@ -75,8 +75,10 @@ type segment struct {
 	nwin     *int
 	// counts are the statistics of its unguarded accesses, counted before it (profile.go).
 	counts []jen.Code
-	// param and local are the access sizes of its inline .param and .local accesses.
+	// param and local are the access sizes of its inline .param and .local accesses;
+	// paramPtr says some .param access goes through the area's pointer.
 	param, local map[int]bool
+	paramPtr     bool
 	// pwrites are the predicate writes in lane loops, and inPlace the predicates also
 	// written otherwise (predWrites).
 	pwrites []predWrite
@@ -344,7 +346,7 @@ func (e *blockEmit) flush() {
 	for _, i := range sortedKeys(s.tid) {
 		pre = append(pre, jen.Id(fmt.Sprintf("tid%d", i)).Op(":=").Op("&").Id("w").Dot("Tid").Index(jen.Lit(i)))
 	}
-	pre = append(pre, s.memPre()...)
+	pre = append(pre, s.memPre(e.f.RF.ParamSize)...)
 	pre = append(pre, s.hoisted...)
 	if s.fault {
 		post = append(post, jen.Id("flt").Dot("Raise").Call(jen.Id("w")))

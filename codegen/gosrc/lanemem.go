@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
@@ -112,7 +113,13 @@ func (c ctx) access(ad *memAddr, a string, n int, fast func(mem, o jen.Code, pri
 		return jen.If(jen.Id(o).Op(":=").Id(a).Op("-").Id(win).Dot("Base"), cond(jen.Id(o).Op("<").Id(win).Dot("End"))).Block(fast(jen.Id(win).Dot("Ptr"), jen.Id(o), false)).Else().Block(s.slowPath(slow...))
 	case "SpaceParam", "SpaceLocal":
 		// The lane's own copy: lane l's area starts at l times the stride. A .param
-		// access need not be aligned.
+		// access need not be aligned, but one of a variable of the frame, aligned and inside
+		// the area, needs no check and reads or writes the word through a pointer.
+		if ps := uint64(e.f.RF.ParamSize); ad.space == "SpaceParam" && ad.paramOK && ad.param%uint64(n) == 0 && ps%uint64(n) == 0 && ad.param+uint64(n) <= ps {
+			s.param[n] = true
+			s.paramPtr = true
+			return fast(jen.Id("pmp"), jen.Uint64().Call(jen.Id("l")).Op("*").Id("pmStride").Op("+").Id(a), false)
+		}
 		pre, check := "pm", jen.Code(jen.Id(a).Op("<").Id(fmt.Sprintf("pmEnd%d", n)))
 		if ad.space == "SpaceLocal" {
 			pre, check = "lm", cond(jen.Id(a).Op("<").Id(fmt.Sprintf("lmEnd%d", n)))
@@ -239,8 +246,10 @@ func (c ctx) store(in *ssa.Instr) []jen.Code {
 }
 
 // memPre declares what the loop's inline accesses use: the shared memory and its bounds,
-// the global windows, the fault record.
-func (s *segment) memPre() []jen.Code {
+// the global windows, the fault record. The function's .param area, paramSize bytes a lane,
+// is fixed by its layout: its stride and bounds are constants, so the compiler drops the
+// bounds test of an access at a constant offset.
+func (s *segment) memPre(paramSize int) []jen.Code {
 	pre := s.counts
 	if len(s.shared) > 0 {
 		pre = append(pre, jen.Id("sh").Op(":=").Id("w").Dot("SharedMem").Call(), jen.Id("shp").Op(":=").Qual(rtPath, "MemPtr").Call(jen.Id("sh")))
@@ -249,9 +258,12 @@ func (s *segment) memPre() []jen.Code {
 		}
 	}
 	if len(s.param) > 0 {
-		pre = append(pre, jen.Id("pm").Op(":=").Id("w").Dot("Param"), jen.Id("pmStride").Op(":=").Uint64().Call(jen.Id("w").Dot("Fn").Dot("ParamSize")))
+		pre = append(pre, jen.Id("pm").Op(":=").Id("w").Dot("Param"), jen.Const().Id("pmStride").Op("=").Uint64().Call(jen.Lit(paramSize)))
+		if s.paramPtr {
+			pre = append(pre, jen.Id("pmp").Op(":=").Qual(rtPath, "MemPtr").Call(jen.Id("pm")))
+		}
 		for _, n := range sortedKeys(s.param) {
-			pre = append(pre, jen.Id(fmt.Sprintf("pmEnd%d", n)).Op(":=").Qual(rtPath, "LaneEnd").Call(jen.Id("w").Dot("Fn").Dot("ParamSize"), jen.Lit(n)))
+			pre = append(pre, jen.Const().Id(fmt.Sprintf("pmEnd%d", n)).Op("=").Uint64().Call(jen.Lit(int(runtime.LaneEnd(paramSize, n)))))
 		}
 	}
 	if len(s.local) > 0 {

@@ -22,6 +22,10 @@ type memAddr struct {
 	// kparam, when kparamOK, is the offset of a kernel parameter the operand names.
 	kparam   uint64
 	kparamOK bool
+	// param, when paramOK, is the constant offset of the frame's .param variable the operand
+	// names.
+	param   uint64
+	paramOK bool
 }
 
 func hexLit(v uint64) jen.Code { return jen.Id(fmt.Sprintf("%#x", v)) }
@@ -96,6 +100,7 @@ func (e *blockEmit) memOperandIn(a ssa.Arg, sp frontend.Space) *memAddr {
 				ad.kparam, ad.kparamOK = uint64(o)+off, true
 			} else {
 				ad.addr = hexLit(uint64(f.Param[v]) + off)
+				ad.param, ad.paramOK = uint64(f.Param[v])+off, true
 			}
 		default:
 			return nil

@@ -1810,20 +1810,15 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 85: st.param.b64
 				s27 := uint64(0x0)
 				s27v := uint64(u26)
-				if s27 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s27:], uint64(s27v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:85")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s27, s27v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1831,13 +1826,7 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 85: st.param.b64
 				s27 := uint64(0x0)
 				s27v := uint64(u26)
-				if s27 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s27:], uint64(s27v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/fast/device_printf.ptx:85")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s27, s27v)
 			}
 		}
 	}
@@ -1853,20 +1842,15 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 87: st.param.b64
 				s28 := uint64(0x8)
 				s28v := uint64(r15[l])
-				if s28 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:87")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s28, s28v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1874,13 +1858,7 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 87: st.param.b64
 				s28 := uint64(0x8)
 				s28v := uint64(r15[l])
-				if s28 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/fast/device_printf.ptx:87")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s28, s28v)
 			}
 		}
 	}
@@ -1919,26 +1897,16 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 95: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:95")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r33[l] = v1
 				// 97: shl.b32
 				v2 := uint64(uint32(r6[l]) << uint32(k0))
@@ -1954,18 +1922,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 95: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:95")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r33[l] = v1
 				// 97: shl.b32
 				v2 := uint64(uint32(r6[l]) << uint32(k0))
@@ -2141,20 +2098,15 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 116: st.param.b64
 				s16 := uint64(0x0)
 				s16v := uint64(u15)
-				if s16 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:116")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2162,13 +2114,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 116: st.param.b64
 				s16 := uint64(0x0)
 				s16v := uint64(u15)
-				if s16 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:116")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		}
 	}
@@ -2184,20 +2130,15 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 118: st.param.b64
 				s17 := uint64(0x8)
 				s17v := uint64(r17[l])
-				if s17 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:118")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2205,13 +2146,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 118: st.param.b64
 				s17 := uint64(0x8)
 				s17v := uint64(r17[l])
-				if s17 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:118")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		}
 	}
@@ -2240,26 +2175,16 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 126: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:126")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r46[l] = v1
 			}
 		} else {
@@ -2268,18 +2193,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 126: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:126")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r46[l] = v1
 			}
 		}
@@ -2606,20 +2520,15 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 140: st.param.b64
 				s12 := uint64(0x0)
 				s12v := uint64(u11)
-				if s12 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:140")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2627,13 +2536,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 140: st.param.b64
 				s12 := uint64(0x0)
 				s12v := uint64(u11)
-				if s12 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/fast/device_printf.ptx:140")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		}
 	}
@@ -2649,20 +2552,15 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 142: st.param.b64
 				s13 := uint64(0x8)
 				s13v := uint64(r19[l])
-				if s13 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:142")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2670,13 +2568,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 142: st.param.b64
 				s13 := uint64(0x8)
 				s13v := uint64(r19[l])
-				if s13 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/fast/device_printf.ptx:142")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		}
 	}
@@ -2707,26 +2599,16 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 150: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:150")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r50[l] = v1
 			}
 		} else {
@@ -2735,18 +2617,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 150: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:150")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r50[l] = v1
 			}
 		}
@@ -3067,20 +2938,15 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 169: st.param.b64
 				s17 := uint64(0x0)
 				s17v := uint64(u16)
-				if s17 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:169")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3088,13 +2954,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 169: st.param.b64
 				s17 := uint64(0x0)
 				s17v := uint64(u16)
-				if s17 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/fast/device_printf.ptx:169")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		}
 	}
@@ -3110,20 +2970,15 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 171: st.param.b64
 				s18 := uint64(0x8)
 				s18v := uint64(r21[l])
-				if s18 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:171")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s18, s18v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3131,13 +2986,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 171: st.param.b64
 				s18 := uint64(0x8)
 				s18v := uint64(r21[l])
-				if s18 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/fast/device_printf.ptx:171")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s18, s18v)
 			}
 		}
 	}
@@ -3160,26 +3009,16 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 179: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:179")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r59[l] = v1
 			}
 		} else {
@@ -3188,18 +3027,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 179: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:179")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r59[l] = v1
 			}
 		}
@@ -4142,20 +3970,15 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 246: st.param.b64
 				s31 := uint64(0x0)
 				s31v := uint64(u30)
-				if s31 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/fast/device_printf.ptx:246")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s31, s31v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4163,13 +3986,7 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 246: st.param.b64
 				s31 := uint64(0x0)
 				s31v := uint64(u30)
-				if s31 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/fast/device_printf.ptx:246")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s31, s31v)
 			}
 		}
 	}
@@ -4185,20 +4002,15 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 248: st.param.b64
 				s32 := uint64(0x8)
 				s32v := uint64(r13[l])
-				if s32 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s32:], uint64(s32v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s32, 8, s32v, l, "testdata/ptx/fast/device_printf.ptx:248")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s32, s32v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4206,13 +4018,7 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 248: st.param.b64
 				s32 := uint64(0x8)
 				s32v := uint64(r13[l])
-				if s32 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s32:], uint64(s32v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s32, 8, s32v, l, "testdata/ptx/fast/device_printf.ptx:248")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s32, s32v)
 			}
 		}
 	}
@@ -4246,26 +4052,16 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 256: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:256")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r25[l] = v1
 				// 258: shl.b32
 				v2 := uint64(uint32(r6[l]) << uint32(k0))
@@ -4281,18 +4077,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 256: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:256")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r25[l] = v1
 				// 258: shl.b32
 				v2 := uint64(uint32(r6[l]) << uint32(k0))
@@ -4626,20 +4411,15 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 273: st.param.b64
 				s15 := uint64(0x0)
 				s15v := uint64(u14)
-				if s15 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/fast/device_printf.ptx:273")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4647,13 +4427,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 273: st.param.b64
 				s15 := uint64(0x0)
 				s15v := uint64(u14)
-				if s15 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/fast/device_printf.ptx:273")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		}
 	}
@@ -4669,20 +4443,15 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 275: st.param.b64
 				s16 := uint64(0x8)
 				s16v := uint64(r15[l])
-				if s16 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:275")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4690,13 +4459,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 275: st.param.b64
 				s16 := uint64(0x8)
 				s16v := uint64(r15[l])
-				if s16 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/fast/device_printf.ptx:275")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		}
 	}
@@ -4719,26 +4482,16 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 283: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:283")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r32[l] = v1
 			}
 		} else {
@@ -4747,18 +4500,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 283: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:283")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r32[l] = v1
 			}
 		}
@@ -4880,20 +4622,15 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 305: st.param.b64
 				s5 := uint64(0x0)
 				s5v := uint64(u4)
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:305")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4901,13 +4638,7 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 305: st.param.b64
 				s5 := uint64(0x0)
 				s5v := uint64(u4)
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/fast/device_printf.ptx:305")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -4923,20 +4654,15 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 307: st.param.b64
 				s6 := uint64(0x8)
 				s6v := uint64(k0)
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:307")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4944,13 +4670,7 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 307: st.param.b64
 				s6 := uint64(0x8)
 				s6v := uint64(k0)
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/fast/device_printf.ptx:307")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -4977,26 +4697,16 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 315: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:315")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r4[l] = v1
 				// 317: mov.u32
 				v2 := uint64(uint64(tid0[l]))
@@ -5012,18 +4722,7 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 315: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/fast/device_printf.ptx:315")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r4[l] = v1
 				// 317: mov.u32
 				v2 := uint64(uint64(tid0[l]))

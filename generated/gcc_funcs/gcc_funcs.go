@@ -4,7 +4,6 @@
 package gcc_funcs
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
 
@@ -3251,26 +3250,16 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 16: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:16")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 18: mov.u32
 				v2 := uint64(v1)
 				// 19: add.u32
@@ -3283,18 +3272,7 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 16: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:16")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 18: mov.u32
 				v2 := uint64(v1)
 				// 19: add.u32
@@ -3316,20 +3294,15 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 20: st.param.u32
 				s4 := uint64(0x4)
 				s4v := uint64(r0[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:20")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3337,13 +3310,7 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 20: st.param.u32
 				s4 := uint64(0x4)
 				s4v := uint64(r0[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:20")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -3388,26 +3355,16 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:32")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 34: mov.u32
 				v2 := uint64(v1)
 				// 35: add.u32
@@ -3420,18 +3377,7 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 32: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:32")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 34: mov.u32
 				v2 := uint64(v1)
 				// 35: add.u32
@@ -3453,20 +3399,15 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: st.param.u32
 				s4 := uint64(0x4)
 				s4v := uint64(r0[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:36")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3474,13 +3415,7 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 36: st.param.u32
 				s4 := uint64(0x4)
 				s4v := uint64(r0[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:36")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -3525,26 +3460,16 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 48: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:48")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 50: mov.u32
 				v2 := uint64(v1)
 				// 51: neg.s32
@@ -3557,18 +3482,7 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 48: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:48")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 50: mov.u32
 				v2 := uint64(v1)
 				// 51: neg.s32
@@ -3590,20 +3504,15 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: st.param.u32
 				s4 := uint64(0x4)
 				s4v := uint64(r0[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:52")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3611,13 +3520,7 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 52: st.param.u32
 				s4 := uint64(0x4)
 				s4v := uint64(r0[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/gcc/funcs.ptx:52")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -3732,8 +3635,9 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -3741,18 +3645,7 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 64: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:64")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 70: mov.u32
 				v2 := uint64(v1)
 				r4[l] = v2
@@ -3771,18 +3664,7 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 64: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:64")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 70: mov.u32
 				v2 := uint64(v1)
 				r4[l] = v2
@@ -3892,8 +3774,9 @@ func sumSquaresBlock3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 84: mov.u32
@@ -3901,13 +3784,7 @@ func sumSquaresBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 85: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:85")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3917,13 +3794,7 @@ func sumSquaresBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 85: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:85")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -4020,8 +3891,9 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -4029,18 +3901,7 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 97: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:97")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 105: mov.u32
 				v2 := uint64(v1)
 				r3[l] = v2
@@ -4059,18 +3920,7 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 97: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:97")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 105: mov.u32
 				v2 := uint64(v1)
 				r3[l] = v2
@@ -4129,8 +3979,9 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 117: mov.u32
@@ -4138,13 +3989,7 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 118: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:118")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4154,13 +3999,7 @@ func classifyBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 118: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:118")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -4834,8 +4673,9 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -4843,18 +4683,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 130: ld.param.u32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:130")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 196: mov.u32
 				v2 := uint64(v1)
 				r28[l] = v2
@@ -4873,18 +4702,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 130: ld.param.u32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:130")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 196: mov.u32
 				v2 := uint64(v1)
 				r28[l] = v2
@@ -6048,8 +5866,9 @@ func fibBlock26(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 351: add.u32
@@ -6057,13 +5876,7 @@ func fibBlock26(w *runtime.Warp, m uint32, budget int) {
 				// 355: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:355")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6073,13 +5886,7 @@ func fibBlock26(w *runtime.Warp, m uint32, budget int) {
 				// 355: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:355")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -6101,8 +5908,9 @@ func fibBlock28(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 365: mov.u32
@@ -6110,13 +5918,7 @@ func fibBlock28(w *runtime.Warp, m uint32, budget int) {
 				// 366: st.param.u32
 				s2 := uint64(0xc)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:366")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6126,13 +5928,7 @@ func fibBlock28(w *runtime.Warp, m uint32, budget int) {
 				// 366: st.param.u32
 				s2 := uint64(0xc)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:366")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -6480,8 +6276,9 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		p17n := uint32(0)
 		if m == 0xffffffff {
@@ -6489,18 +6286,7 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 				// 357: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:357")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 359: add.u32
 				v2 := uint64(uint32(r19[l]) + uint32(k0))
 				r19[l] = v2
@@ -6522,18 +6308,7 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 				// 357: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:357")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 359: add.u32
 				v2 := uint64(uint32(r19[l]) + uint32(k0))
 				r19[l] = v2
@@ -6668,8 +6443,9 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -6677,18 +6453,7 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 378: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:378")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 388: mov.u32
 				v2 := uint64(v1)
 				r5[l] = v2
@@ -6707,18 +6472,7 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 378: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:378")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 388: mov.u32
 				v2 := uint64(v1)
 				r5[l] = v2
@@ -6828,8 +6582,9 @@ func factBlock3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 407: mov.u64
@@ -6837,13 +6592,7 @@ func factBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 408: st.param.u64
 				s2 := uint64(0x8)
 				s2v := uint64(v1)
-				if s2 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:408")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6853,13 +6602,7 @@ func factBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 408: st.param.u64
 				s2 := uint64(0x8)
 				s2v := uint64(v1)
-				if s2 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:408")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -7021,8 +6764,9 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -7034,18 +6778,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 					// 420: ld.param.f32
 					v1a := uint64(0x0)
 					var v1 uint64
-					if v1a < pmEnd4 {
-						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-					} else {
-						{
-							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-							if !v1ok {
-								flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:420")
-								continue
-							}
-							v1 = v1x
-						}
-					}
+					v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 					// 428: mov.f32
 					v2 := uint64(v1)
 					r7[l] = v2
@@ -7146,18 +6879,7 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 420: ld.param.f32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:420")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 428: mov.f32
 				v2 := uint64(v1)
 				r7[l] = v2
@@ -7238,8 +6960,9 @@ func polyBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 438: mov.f32
@@ -7247,13 +6970,7 @@ func polyBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 439: st.param.f32
 				s2 := uint64(0x4)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:439")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7263,13 +6980,7 @@ func polyBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 439: st.param.f32
 				s2 := uint64(0x4)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:439")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -7477,9 +7188,10 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
+		const pmEnd8 = uint64(17)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -7487,33 +7199,11 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 451: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:451")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				// 453: ld.param.u32
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:453")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 466: mov.u64
 				v3 := uint64(v1)
 				r7[l] = v3
@@ -7535,33 +7225,11 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 451: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:451")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				// 453: ld.param.u32
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:453")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 466: mov.u64
 				v3 := uint64(v1)
 				r7[l] = v3
@@ -7770,8 +7438,9 @@ func meanBlock3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 487: mov.f64
@@ -7779,13 +7448,7 @@ func meanBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 488: st.param.f64
 				s2 := uint64(0x10)
 				s2v := uint64(v1)
-				if s2 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:488")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7795,13 +7458,7 @@ func meanBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 488: st.param.f64
 				s2 := uint64(0x10)
 				s2v := uint64(v1)
-				if s2 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:488")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -7937,41 +7594,20 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 500: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:500")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				// 502: ld.param.u64
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd8 {
-					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:502")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load64(pmp, uint64(l)*pmStride+v2a)
 				// 513: mov.u64
 				v3 := uint64(v1)
 				// 514: mov.u64
@@ -8004,33 +7640,11 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				// 500: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:500")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				// 502: ld.param.u64
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd8 {
-					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:502")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load64(pmp, uint64(l)*pmStride+v2a)
 				// 513: mov.u64
 				v3 := uint64(v1)
 				// 514: mov.u64
@@ -8072,20 +7686,15 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 525: st.param.u64
 				s15 := uint64(0x10)
 				s15v := uint64(r0[l])
-				if s15 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs.ptx:525")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8093,13 +7702,7 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				// 525: st.param.u64
 				s15 := uint64(0x10)
 				s15v := uint64(r0[l])
-				if s15 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/gcc/funcs.ptx:525")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		}
 	}
@@ -8188,8 +7791,9 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -8197,33 +7801,11 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				// 537: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:537")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				// 539: ld.param.u64
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd8 {
-					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:539")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load64(pmp, uint64(l)*pmStride+v2a)
 				// 545: mov.u64
 				v3 := uint64(v1)
 				r3[l] = v3
@@ -8245,33 +7827,11 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				// 537: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/gcc/funcs.ptx:537")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				// 539: ld.param.u64
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd8 {
-					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/gcc/funcs.ptx:539")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load64(pmp, uint64(l)*pmStride+v2a)
 				// 545: mov.u64
 				v3 := uint64(v1)
 				r3[l] = v3
@@ -8309,8 +7869,9 @@ func sdiv64Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 553: mov.u64
@@ -8318,13 +7879,7 @@ func sdiv64Block1(w *runtime.Warp, m uint32, budget int) {
 				// 554: st.param.u64
 				s2 := uint64(0x10)
 				s2v := uint64(v1)
-				if s2 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:554")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8334,13 +7889,7 @@ func sdiv64Block1(w *runtime.Warp, m uint32, budget int) {
 				// 554: st.param.u64
 				s2 := uint64(0x10)
 				s2v := uint64(v1)
-				if s2 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/gcc/funcs.ptx:554")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -8441,8 +7990,9 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		v10aw := w.Window(2)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
@@ -8450,33 +8000,11 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 566: ld.param.u32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 568: ld.param.u32
 				v2a := uint64(0xc)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 578: mov.u32
 				v3 := uint64(v1)
 				// 579: mov.u32
@@ -8516,33 +8044,11 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 566: ld.param.u32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:566")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 568: ld.param.u32
 				v2a := uint64(0xc)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/gcc/funcs.ptx:568")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 578: mov.u32
 				v3 := uint64(v1)
 				// 579: mov.u32
@@ -8591,20 +8097,15 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 591: st.param.u32
 				s11 := uint64(0x4)
 				s11v := uint64(r4[l])
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs.ptx:591")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8612,13 +8113,7 @@ func applyOpBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 591: st.param.u32
 				s11 := uint64(0x4)
 				s11v := uint64(r4[l])
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/gcc/funcs.ptx:591")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -8640,26 +8135,16 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 593: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:593")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 595: mov.u32
 				v2 := uint64(v1)
 				r0[l] = v2
@@ -8670,18 +8155,7 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 593: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:593")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 595: mov.u32
 				v2 := uint64(v1)
 				r0[l] = v2
@@ -8701,20 +8175,15 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 596: st.param.u32
 				s3 := uint64(0x10)
 				s3v := uint64(r0[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs.ptx:596")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8722,13 +8191,7 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 596: st.param.u32
 				s3 := uint64(0x10)
 				s3v := uint64(r0[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/gcc/funcs.ptx:596")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -8846,26 +8309,16 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 		shp := runtime.MemPtr(sh)
 		shEnd8 := runtime.AccessEnd(sh, 8)
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 608: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:608")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 617: mov.u32
 				v2 := uint64(uint64(tid1[l]))
 				// 618: mul.wide.u32
@@ -8912,18 +8365,7 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 608: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/gcc/funcs.ptx:608")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 617: mov.u32
 				v2 := uint64(uint64(tid1[l]))
 				// 618: mul.wide.u32
@@ -9425,8 +8867,9 @@ func primeWindowBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 668: mov.u32
@@ -9434,13 +8877,7 @@ func primeWindowBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 669: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:669")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9450,13 +8887,7 @@ func primeWindowBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 669: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/gcc/funcs.ptx:669")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}

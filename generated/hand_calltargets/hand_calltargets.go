@@ -498,26 +498,16 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 20: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:20")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 21: mul.lo.u32
 				v2 := uint64(uint32(v1) * uint32(v1))
 				r1[l] = v2
@@ -528,18 +518,7 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 20: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:20")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 21: mul.lo.u32
 				v2 := uint64(uint32(v1) * uint32(v1))
 				r1[l] = v2
@@ -559,20 +538,15 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 22: st.param.u32
 				s3 := uint64(0x4)
 				s3v := uint64(r1[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:22")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -580,13 +554,7 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 22: st.param.u32
 				s3 := uint64(0x4)
 				s3v := uint64(r1[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:22")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -632,26 +600,16 @@ func triBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:29")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 30: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
 				// 31: mul.lo.u32
@@ -666,18 +624,7 @@ func triBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 29: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:29")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 30: add.u32
 				v2 := uint64(uint32(v1) + uint32(k0))
 				// 31: mul.lo.u32
@@ -701,20 +648,15 @@ func triBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: st.param.u32
 				s5 := uint64(0x4)
 				s5v := uint64(r2[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/calltargets.ptx:33")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -722,13 +664,7 @@ func triBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 33: st.param.u32
 				s5 := uint64(0x4)
 				s5v := uint64(r2[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/hand/calltargets.ptx:33")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -775,26 +711,16 @@ func linBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:40")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 41: mad.lo.u32
 				v2 := uint64(uint32(uint32(v1)*uint32(k0) + uint32(k1)))
 				r1[l] = v2
@@ -805,18 +731,7 @@ func linBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 40: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:40")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 41: mad.lo.u32
 				v2 := uint64(uint32(uint32(v1)*uint32(k0) + uint32(k1)))
 				r1[l] = v2
@@ -836,20 +751,15 @@ func linBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 42: st.param.u32
 				s3 := uint64(0x4)
 				s3v := uint64(r1[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:42")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -857,13 +767,7 @@ func linBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 42: st.param.u32
 				s3 := uint64(0x4)
 				s3v := uint64(r1[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/calltargets.ptx:42")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -1032,8 +936,9 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 68: mov.u64
@@ -1049,13 +954,7 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 73: st.param.u32
 				s15 := uint64(0x0)
 				s15v := uint64(r0[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/hand/calltargets.ptx:73")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1073,13 +972,7 @@ func calltargetsBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 73: st.param.u32
 				s15 := uint64(0x0)
 				s15v := uint64(r0[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/hand/calltargets.ptx:73")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		}
 	}
@@ -1114,8 +1007,9 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		p2n := uint32(0)
 		p3n := uint32(0)
@@ -1124,18 +1018,7 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 75: ld.param.u32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:75")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r8[l] = v1
 				// 78: shr.u32
 				v2 := uint64(uint32(r0[l]) >> uint32(k0))
@@ -1178,18 +1061,7 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 75: ld.param.u32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:75")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r8[l] = v1
 				// 78: shr.u32
 				v2 := uint64(uint32(r0[l]) >> uint32(k0))
@@ -1243,20 +1115,15 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 88: st.param.u32
 				s9 := uint64(0x0)
 				s9v := uint64(r11[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/hand/calltargets.ptx:88")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1264,13 +1131,7 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 88: st.param.u32
 				s9 := uint64(0x0)
 				s9v := uint64(r11[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/hand/calltargets.ptx:88")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -1296,26 +1157,16 @@ func calltargetsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 90: ld.param.u32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:90")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 93: mad.lo.u32
 				v2 := uint64(uint32(uint32(r8[l])*uint32(k0) + uint32(v1)))
 				r13[l] = v2
@@ -1326,18 +1177,7 @@ func calltargetsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 90: ld.param.u32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/calltargets.ptx:90")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 93: mad.lo.u32
 				v2 := uint64(uint32(uint32(r8[l])*uint32(k0) + uint32(v1)))
 				r13[l] = v2

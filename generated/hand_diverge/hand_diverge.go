@@ -1128,9 +1128,10 @@ func depthBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
+		const pmEnd8 = uint64(33)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -1138,34 +1139,12 @@ func depthBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 17: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/diverge.ptx:17")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 18: ld.param.b64
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd8 {
-					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/hand/diverge.ptx:18")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load64(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 19: setp.eq.u32
 				c3t := uint32(v1) == uint32(k0)
@@ -1182,34 +1161,12 @@ func depthBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 17: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/diverge.ptx:17")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 18: ld.param.b64
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd8 {
-					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/hand/diverge.ptx:18")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load64(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 19: setp.eq.u32
 				c3t := uint32(v1) == uint32(k0)
@@ -1246,20 +1203,15 @@ func depthBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: st.param.b32
 				s1 := uint64(0x20)
 				s1v := uint64(r2[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/hand/diverge.ptx:37")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1267,13 +1219,7 @@ func depthBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 37: st.param.b32
 				s1 := uint64(0x20)
 				s1v := uint64(r2[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/hand/diverge.ptx:37")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		}
 	}
@@ -1356,20 +1302,15 @@ func depthBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 30: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r4[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/diverge.ptx:30")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1377,13 +1318,7 @@ func depthBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 30: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r4[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/diverge.ptx:30")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -1399,20 +1334,15 @@ func depthBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 31: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r5[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/hand/diverge.ptx:31")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1420,13 +1350,7 @@ func depthBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 31: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r5[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/hand/diverge.ptx:31")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -1449,26 +1373,16 @@ func depthBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/diverge.ptx:33")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 35: add.s32
 				v2 := uint64(uint32(v1) + uint32(r3[l]))
 				r2[l] = v2
@@ -1479,18 +1393,7 @@ func depthBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 33: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/diverge.ptx:33")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 35: add.s32
 				v2 := uint64(uint32(v1) + uint32(r3[l]))
 				r2[l] = v2
@@ -1687,20 +1590,15 @@ func recurseBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: st.param.b32
 				s10 := uint64(0x0)
 				s10v := uint64(r6[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/diverge.ptx:59")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1708,13 +1606,7 @@ func recurseBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 59: st.param.b32
 				s10 := uint64(0x0)
 				s10v := uint64(r6[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/diverge.ptx:59")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -1730,20 +1622,15 @@ func recurseBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 60: st.param.b64
 				s11 := uint64(0x8)
 				s11v := uint64(r7[l])
-				if s11 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/hand/diverge.ptx:60")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1751,13 +1638,7 @@ func recurseBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 60: st.param.b64
 				s11 := uint64(0x8)
 				s11v := uint64(r7[l])
-				if s11 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/hand/diverge.ptx:60")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -1783,26 +1664,16 @@ func recurseBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/diverge.ptx:62")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r8[l] = v1
 				// 64: add.s64
 				v2 := uint64(uint64(r1[l]) + uint64(r4[l]))
@@ -1814,18 +1685,7 @@ func recurseBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 62: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/diverge.ptx:62")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r8[l] = v1
 				// 64: add.s64
 				v2 := uint64(uint64(r1[l]) + uint64(r4[l]))
@@ -2806,8 +2666,9 @@ func ifloopBlock3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 155: xor.b32
@@ -2816,13 +2677,7 @@ func ifloopBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 160: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r8[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/diverge.ptx:160")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2833,13 +2688,7 @@ func ifloopBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 160: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r8[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/diverge.ptx:160")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -2855,20 +2704,15 @@ func ifloopBlock3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 161: st.param.b64
 				s3 := uint64(0x8)
 				s3v := uint64(r14[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/hand/diverge.ptx:161")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2876,13 +2720,7 @@ func ifloopBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 161: st.param.b64
 				s3 := uint64(0x8)
 				s3v := uint64(r14[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/hand/diverge.ptx:161")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -3030,8 +2868,9 @@ func ifloopBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		p2n := uint32(0)
 		if m == 0xffffffff {
@@ -3039,18 +2878,7 @@ func ifloopBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 163: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/diverge.ptx:163")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 165: add.s32
 				v2 := uint64(uint32(r7[l]) + uint32(v1))
 				r7[l] = v2
@@ -3072,18 +2900,7 @@ func ifloopBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 163: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/diverge.ptx:163")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 165: add.s32
 				v2 := uint64(uint32(r7[l]) + uint32(v1))
 				r7[l] = v2

@@ -795,26 +795,16 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 27: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:27")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 			}
 		} else {
@@ -823,18 +813,7 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 27: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:27")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 			}
 		}
@@ -853,21 +832,16 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: st.param.u32
 				s3 := uint64(0x4)
 				s3v := uint64(u2)
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/divergent_ret.ptx:29")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 				// 30: setp.lt.u32
 				c4t := uint32(r0[l]) < uint32(k1)
 				c4 := c4t
@@ -883,13 +857,7 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 29: st.param.u32
 				s3 := uint64(0x4)
 				s3v := uint64(u2)
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/divergent_ret.ptx:29")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 				// 30: setp.lt.u32
 				c4t := uint32(r0[l]) < uint32(k1)
 				c4 := c4t
@@ -924,8 +892,9 @@ func classifyBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -944,13 +913,7 @@ func classifyBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 46: st.param.u32
 				s4 := uint64(0x4)
 				s4v := uint64(v3)
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/divergent_ret.ptx:46")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -970,13 +933,7 @@ func classifyBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 46: st.param.u32
 				s4 := uint64(0x4)
 				s4v := uint64(v3)
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/divergent_ret.ptx:46")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 		w.P[0] = p0&^m | p0n
@@ -1005,21 +962,16 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(u1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:33")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 34: and.b32
 				v3 := uint64(uint32(r0[l]) & uint32(k1))
 				// 35: setp.ne.u32
@@ -1037,13 +989,7 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 33: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(u1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:33")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 34: and.b32
 				v3 := uint64(uint32(r0[l]) & uint32(k1))
 				// 35: setp.ne.u32
@@ -1081,21 +1027,16 @@ func classifyBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 38: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(u1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:38")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 39: setp.lt.u32
 				c3t := uint32(r0[l]) < uint32(k1)
 				c3 := c3t
@@ -1111,13 +1052,7 @@ func classifyBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 38: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(u1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:38")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 39: setp.lt.u32
 				c3t := uint32(r0[l]) < uint32(k1)
 				c3 := c3t
@@ -1205,20 +1140,15 @@ func classifyBlock10(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(u1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:52")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1226,13 +1156,7 @@ func classifyBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 52: st.param.u32
 				s2 := uint64(0x4)
 				s2v := uint64(u1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/divergent_ret.ptx:52")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -1498,8 +1422,9 @@ func divergentRetBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		h5 := uint32(u1) * uint32(u2)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1511,13 +1436,7 @@ func divergentRetBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 88: st.param.u32
 				s6 := uint64(0x0)
 				s6v := uint64(v4)
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/hand/divergent_ret.ptx:88")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1530,13 +1449,7 @@ func divergentRetBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 88: st.param.u32
 				s6 := uint64(0x0)
 				s6v := uint64(v4)
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/hand/divergent_ret.ptx:88")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -1561,26 +1474,16 @@ func divergentRetBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 90: ld.param.u32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:90")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r3[l] = v1
 				// 92: add.u32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -1592,18 +1495,7 @@ func divergentRetBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 90: ld.param.u32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/divergent_ret.ptx:90")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r3[l] = v1
 				// 92: add.u32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))

@@ -648,26 +648,16 @@ func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 23: ld.param.s32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/legacy_sm20.ptx:23")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				v1 = uint64(uint32(int32(int32(v1))))
 				// 24: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(k0))
@@ -681,18 +671,7 @@ func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 23: ld.param.s32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/legacy_sm20.ptx:23")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				v1 = uint64(uint32(int32(int32(v1))))
 				// 24: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(k0))
@@ -715,20 +694,15 @@ func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 26: st.param.s32
 				s4 := uint64(0x4)
 				s4v := uint64(r2[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/legacy_sm20.ptx:26")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -736,13 +710,7 @@ func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 26: st.param.s32
 				s4 := uint64(0x4)
 				s4v := uint64(r2[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/legacy_sm20.ptx:26")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -1038,20 +1006,15 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: st.param.s32
 				s10 := uint64(0x0)
 				s10v := uint64(r8[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/legacy_sm20.ptx:52")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1059,13 +1022,7 @@ func legacySm20Block1(w *runtime.Warp, m uint32, budget int) {
 				// 52: st.param.s32
 				s10 := uint64(0x0)
 				s10v := uint64(r8[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/hand/legacy_sm20.ptx:52")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -1216,26 +1173,16 @@ func legacySm20Block9(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: ld.param.s32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/legacy_sm20.ptx:54")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				v1 = uint64(uint32(int32(int32(v1))))
 				// 55: mov.u32
 				v2 := uint64(uint64(0))
@@ -1255,18 +1202,7 @@ func legacySm20Block9(w *runtime.Warp, m uint32, budget int) {
 				// 54: ld.param.s32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/legacy_sm20.ptx:54")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				v1 = uint64(uint32(int32(int32(v1))))
 				// 55: mov.u32
 				v2 := uint64(uint64(0))

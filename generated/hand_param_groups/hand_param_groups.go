@@ -591,26 +591,16 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 13: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:13")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 14: mad.lo.s32
 				v2 := uint64(uint32(uint32(v1)*uint32(v1) + uint32(k0)))
 				r1[l] = v2
@@ -621,18 +611,7 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 13: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:13")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 14: mad.lo.s32
 				v2 := uint64(uint32(uint32(v1)*uint32(v1) + uint32(k0)))
 				r1[l] = v2
@@ -652,20 +631,15 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 15: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r1[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/param_groups.ptx:15")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -673,13 +647,7 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 15: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r1[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/param_groups.ptx:15")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -791,26 +759,16 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 25: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:25")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 			}
 		} else {
@@ -819,18 +777,7 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 25: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:25")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 			}
 		}
@@ -848,20 +795,15 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 26: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r0[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/param_groups.ptx:26")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -869,13 +811,7 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 26: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r0[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/param_groups.ptx:26")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -891,20 +827,15 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 30: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r0[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/param_groups.ptx:30")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -912,13 +843,7 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 30: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r0[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/param_groups.ptx:30")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -945,26 +870,16 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:62")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 63: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(k0))
 				// 64: mad.lo.s32
@@ -981,18 +896,7 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 62: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:62")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 63: mul.lo.s32
 				v2 := uint64(uint32(v1) * uint32(k0))
 				// 64: mad.lo.s32
@@ -1018,20 +922,15 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 67: st.param.b32
 				s6 := uint64(0x14)
 				s6v := uint64(r14[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/hand/param_groups.ptx:67")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1039,13 +938,7 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 67: st.param.b32
 				s6 := uint64(0x14)
 				s6v := uint64(r14[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/hand/param_groups.ptx:67")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -1070,26 +963,16 @@ func gBlock3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: ld.param.b32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:32")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r1[l] = v1
 				// 37: add.s32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -1101,18 +984,7 @@ func gBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 32: ld.param.b32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:32")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r1[l] = v1
 				// 37: add.s32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -1133,20 +1005,15 @@ func gBlock3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 38: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r2[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/param_groups.ptx:38")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1154,13 +1021,7 @@ func gBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 38: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r2[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/hand/param_groups.ptx:38")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -1186,26 +1047,16 @@ func gBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: ld.param.b32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:40")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r3[l] = v1
 			}
 		} else {
@@ -1214,18 +1065,7 @@ func gBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 40: ld.param.b32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:40")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r3[l] = v1
 			}
 		}
@@ -1290,8 +1130,9 @@ func gBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 48: mul.lo.s32
@@ -1299,13 +1140,7 @@ func gBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 49: st.param.b32
 				s2 := uint64(0x4)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/param_groups.ptx:49")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 53: sub.s32
 				v3 := uint64(uint32(r0[l]) - uint32(k1))
 				r7[l] = v3
@@ -1318,13 +1153,7 @@ func gBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 49: st.param.b32
 				s2 := uint64(0x4)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/hand/param_groups.ptx:49")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 53: sub.s32
 				v3 := uint64(uint32(r0[l]) - uint32(k1))
 				r7[l] = v3
@@ -1343,20 +1172,15 @@ func gBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: st.param.b32
 				s4 := uint64(0x8)
 				s4v := uint64(r7[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/param_groups.ptx:54")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1364,13 +1188,7 @@ func gBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 54: st.param.b32
 				s4 := uint64(0x8)
 				s4v := uint64(r7[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/hand/param_groups.ptx:54")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -1401,41 +1219,20 @@ func gBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: ld.param.b32
 				v1a := uint64(0xc)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:56")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 58: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/param_groups.ptx:58")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 59: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
 				r4[l] = v3
@@ -1446,33 +1243,11 @@ func gBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 56: ld.param.b32
 				v1a := uint64(0xc)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:56")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 58: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/hand/param_groups.ptx:58")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 59: add.s32
 				v3 := uint64(uint32(v1) + uint32(v2))
 				r4[l] = v3
@@ -1641,20 +1416,15 @@ func kBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 85: st.param.b32
 				s7 := uint64(0x0)
 				s7v := uint64(r5[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/hand/param_groups.ptx:85")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1662,13 +1432,7 @@ func kBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 85: st.param.b32
 				s7 := uint64(0x0)
 				s7v := uint64(r5[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/hand/param_groups.ptx:85")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -1694,26 +1458,16 @@ func kBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 87: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:87")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r6[l] = v1
 				// 89: add.s64
 				v2 := uint64(uint64(r0[l]) + uint64(r3[l]))
@@ -1725,18 +1479,7 @@ func kBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 87: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/param_groups.ptx:87")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r6[l] = v1
 				// 89: add.s64
 				v2 := uint64(uint64(r0[l]) + uint64(r3[l]))

@@ -590,26 +590,16 @@ func markBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 26: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/shared_layout.ptx:26")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 27: mul.lo.u32
 				v2 := uint64(uint32(v1) * uint32(k0))
 				r1[l] = v2
@@ -625,18 +615,7 @@ func markBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 26: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/hand/shared_layout.ptx:26")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 27: mul.lo.u32
 				v2 := uint64(uint32(v1) * uint32(k0))
 				r1[l] = v2
@@ -839,20 +818,15 @@ func bigABlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: st.param.u32
 				s8 := uint64(0x0)
 				s8v := uint64(r0[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/shared_layout.ptx:49")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -860,13 +834,7 @@ func bigABlock0(w *runtime.Warp, m uint32, budget int) {
 				// 49: st.param.u32
 				s8 := uint64(0x0)
 				s8v := uint64(r0[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/shared_layout.ptx:49")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -1362,20 +1330,15 @@ func bigBBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 95: st.param.u32
 				s8 := uint64(0x0)
 				s8v := uint64(r0[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/shared_layout.ptx:95")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1383,13 +1346,7 @@ func bigBBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 95: st.param.u32
 				s8 := uint64(0x0)
 				s8v := uint64(r0[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/hand/shared_layout.ptx:95")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}

@@ -9032,20 +9032,15 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 746: st.param.b64
 				s9 := uint64(0x0)
 				s9v := uint64(u2)
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/cp_async.ptx:746")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9053,13 +9048,7 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 				// 746: st.param.b64
 				s9 := uint64(0x0)
 				s9v := uint64(u2)
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/cp_async.ptx:746")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -9075,20 +9064,15 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 748: st.param.b64
 				s10 := uint64(0x8)
 				s10v := uint64(u4)
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/cp_async.ptx:748")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9096,13 +9080,7 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 				// 748: st.param.b64
 				s10 := uint64(0x8)
 				s10v := uint64(u4)
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/cp_async.ptx:748")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -9118,20 +9096,15 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 750: st.param.b32
 				s11 := uint64(0x10)
 				s11v := uint64(u7)
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/cp_async.ptx:750")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9139,13 +9112,7 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 				// 750: st.param.b32
 				s11 := uint64(0x10)
 				s11v := uint64(u7)
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/cp_async.ptx:750")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -9161,20 +9128,15 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 752: st.param.b64
 				s12 := uint64(0x18)
 				s12v := uint64(u6)
-				if s12 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/cp_async.ptx:752")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9182,13 +9144,7 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 				// 752: st.param.b64
 				s12 := uint64(0x18)
 				s12v := uint64(u6)
-				if s12 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/cp_async.ptx:752")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		}
 	}
@@ -9204,20 +9160,15 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 754: st.param.b64
 				s13 := uint64(0x20)
 				s13v := uint64(u8)
-				if s13 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/cp_async.ptx:754")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9225,13 +9176,7 @@ func barrierCopyBlock29(w *runtime.Warp, m uint32, budget int) {
 				// 754: st.param.b64
 				s13 := uint64(0x20)
 				s13v := uint64(u8)
-				if s13 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/cp_async.ptx:754")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		}
 	}
@@ -9346,20 +9291,15 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 889: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r53[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/cp_async.ptx:889")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9367,13 +9307,7 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 				// 889: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r53[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/cp_async.ptx:889")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -9389,20 +9323,15 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 891: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r55[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/cp_async.ptx:891")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9410,13 +9339,7 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 				// 891: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r55[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/cp_async.ptx:891")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -9432,20 +9355,15 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 893: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:893")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9453,13 +9371,7 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 				// 893: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:893")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -9475,20 +9387,15 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 895: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r57[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/cp_async.ptx:895")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9496,13 +9403,7 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 				// 895: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r57[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/cp_async.ptx:895")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -9518,20 +9419,15 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 897: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/cp_async.ptx:897")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9539,13 +9435,7 @@ func barrierCopyBlock36(w *runtime.Warp, m uint32, budget int) {
 				// 897: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/cp_async.ptx:897")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -9660,20 +9550,15 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1033: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r53[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/cp_async.ptx:1033")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9681,13 +9566,7 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 				// 1033: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r53[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/cp_async.ptx:1033")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -9703,20 +9582,15 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1035: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r55[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/cp_async.ptx:1035")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9724,13 +9598,7 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 				// 1035: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r55[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/cp_async.ptx:1035")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -9746,20 +9614,15 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1037: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:1037")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9767,13 +9630,7 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 				// 1037: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/cp_async.ptx:1037")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -9789,20 +9646,15 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1039: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r57[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/cp_async.ptx:1039")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9810,13 +9662,7 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 				// 1039: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r57[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/cp_async.ptx:1039")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -9832,20 +9678,15 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1041: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/cp_async.ptx:1041")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9853,13 +9694,7 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 				// 1041: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/cp_async.ptx:1041")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}

@@ -2970,20 +2970,15 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 171: st.param.b64
 				s2 := uint64(0x0)
 				s2v := uint64(r13[l])
-				if s2 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:171")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2991,13 +2986,7 @@ func mallocSumBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 171: st.param.b64
 				s2 := uint64(0x0)
 				s2v := uint64(r13[l])
-				if s2 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/nvcc/device_malloc.ptx:171")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -3117,8 +3106,9 @@ func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: cvta.to.global.u64
@@ -3129,13 +3119,7 @@ func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				// 54: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(v2)
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:54")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3148,13 +3132,7 @@ func mallocSumBlock12(w *runtime.Warp, m uint32, budget int) {
 				// 54: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(v2)
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/device_malloc.ptx:54")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -3184,26 +3162,16 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 61: ld.param.b64
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:61")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r13[l] = v1
 				// 63: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
@@ -3217,18 +3185,7 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				// 61: ld.param.b64
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:61")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r13[l] = v1
 				// 63: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(r8[l])) * int64(int32(k0))))
@@ -3959,20 +3916,15 @@ func mallocKeepBlock3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 213: st.param.b64
 				s1 := uint64(0x0)
 				s1v := uint64(r2[l])
-				if s1 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:213")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3980,13 +3932,7 @@ func mallocKeepBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 213: st.param.b64
 				s1 := uint64(0x0)
 				s1v := uint64(r2[l])
-				if s1 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s1:], uint64(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 8, s1v, l, "testdata/ptx/nvcc/device_malloc.ptx:213")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		}
 	}
@@ -4010,8 +3956,9 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		var flt runtime.LaneFault
 		p1n := uint32(0)
 		if m == 0xffffffff {
@@ -4019,18 +3966,7 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 220: ld.param.b64
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:220")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r9[l] = v1
 				// 222: setp.eq.s64
 				c2t := uint64(v1) == uint64(k0)
@@ -4047,18 +3983,7 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 220: ld.param.b64
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/device_malloc.ptx:220")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r9[l] = v1
 				// 222: setp.eq.s64
 				c2t := uint64(v1) == uint64(k0)
@@ -4424,20 +4349,15 @@ func freeKeptBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 278: st.param.b64
 				s5 := uint64(0x0)
 				s5v := uint64(r11[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_malloc.ptx:278")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4445,13 +4365,7 @@ func freeKeptBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 278: st.param.b64
 				s5 := uint64(0x0)
 				s5v := uint64(r11[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/device_malloc.ptx:278")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}

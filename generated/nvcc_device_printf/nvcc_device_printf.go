@@ -1688,20 +1688,15 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 81: st.param.b64
 				s16 := uint64(0x0)
 				s16v := uint64(u15)
-				if s16 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/nvcc/device_printf.ptx:81")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1709,13 +1704,7 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 81: st.param.b64
 				s16 := uint64(0x0)
 				s16v := uint64(u15)
-				if s16 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/nvcc/device_printf.ptx:81")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		}
 	}
@@ -1731,20 +1720,15 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 83: st.param.b64
 				s17 := uint64(0x8)
 				s17v := uint64(r19[l])
-				if s17 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:83")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1752,13 +1736,7 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 83: st.param.b64
 				s17 := uint64(0x8)
 				s17v := uint64(r19[l])
-				if s17 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:83")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		}
 	}
@@ -1797,26 +1775,16 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:91")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r28[l] = v1
 				// 93: shl.b32
 				v2 := uint64(uint32(r10[l]) << uint32(k0))
@@ -1834,18 +1802,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 91: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:91")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r28[l] = v1
 				// 93: shl.b32
 				v2 := uint64(uint32(r10[l]) << uint32(k0))
@@ -2025,20 +1982,15 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 113: st.param.b64
 				s17 := uint64(0x0)
 				s17v := uint64(u16)
-				if s17 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:113")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2046,13 +1998,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 113: st.param.b64
 				s17 := uint64(0x0)
 				s17v := uint64(u16)
-				if s17 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s17:], uint64(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 8, s17v, l, "testdata/ptx/nvcc/device_printf.ptx:113")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		}
 	}
@@ -2068,20 +2014,15 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 115: st.param.b64
 				s18 := uint64(0x8)
 				s18v := uint64(r19[l])
-				if s18 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/nvcc/device_printf.ptx:115")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s18, s18v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2089,13 +2030,7 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 115: st.param.b64
 				s18 := uint64(0x8)
 				s18v := uint64(r19[l])
-				if s18 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/nvcc/device_printf.ptx:115")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s18, s18v)
 			}
 		}
 	}
@@ -2124,26 +2059,16 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 123: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:123")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r42[l] = v1
 			}
 		} else {
@@ -2152,18 +2077,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 123: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:123")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r42[l] = v1
 			}
 		}
@@ -2276,20 +2190,15 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 135: st.param.b64
 				s6 := uint64(0x0)
 				s6v := uint64(u5)
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:135")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2297,13 +2206,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 135: st.param.b64
 				s6 := uint64(0x0)
 				s6v := uint64(u5)
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:135")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -2319,20 +2222,15 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 137: st.param.b64
 				s7 := uint64(0x8)
 				s7v := uint64(r19[l])
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:137")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2340,13 +2238,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 137: st.param.b64
 				s7 := uint64(0x8)
 				s7v := uint64(r19[l])
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:137")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -2379,26 +2271,16 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 145: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:145")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r46[l] = v1
 			}
 		} else {
@@ -2407,18 +2289,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 145: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:145")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r46[l] = v1
 			}
 		}
@@ -2591,20 +2462,15 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 163: st.param.b64
 				s13 := uint64(0x0)
 				s13v := uint64(u12)
-				if s13 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:163")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2612,13 +2478,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 163: st.param.b64
 				s13 := uint64(0x0)
 				s13v := uint64(u12)
-				if s13 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:163")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		}
 	}
@@ -2634,20 +2494,15 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 165: st.param.b64
 				s14 := uint64(0x8)
 				s14v := uint64(r19[l])
-				if s14 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:165")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2655,13 +2510,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 165: st.param.b64
 				s14 := uint64(0x8)
 				s14v := uint64(r19[l])
-				if s14 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:165")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		}
 	}
@@ -2686,26 +2535,16 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 173: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:173")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r55[l] = v1
 			}
 		} else {
@@ -2714,18 +2553,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 173: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:173")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r55[l] = v1
 			}
 		}
@@ -3214,20 +3042,15 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 233: st.param.b64
 				s13 := uint64(0x0)
 				s13v := uint64(u12)
-				if s13 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:233")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3235,13 +3058,7 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 233: st.param.b64
 				s13 := uint64(0x0)
 				s13v := uint64(u12)
-				if s13 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/device_printf.ptx:233")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		}
 	}
@@ -3257,20 +3074,15 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 235: st.param.b64
 				s14 := uint64(0x8)
 				s14v := uint64(r17[l])
-				if s14 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:235")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3278,13 +3090,7 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 235: st.param.b64
 				s14 := uint64(0x8)
 				s14v := uint64(r17[l])
-				if s14 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/nvcc/device_printf.ptx:235")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		}
 	}
@@ -3317,26 +3123,16 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 243: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:243")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r24[l] = v1
 				// 245: shl.b32
 				v2 := uint64(uint32(r9[l]) << uint32(k0))
@@ -3354,18 +3150,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 243: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:243")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r24[l] = v1
 				// 245: shl.b32
 				v2 := uint64(uint32(r9[l]) << uint32(k0))
@@ -3476,20 +3261,15 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 259: st.param.b64
 				s10 := uint64(0x0)
 				s10v := uint64(u9)
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:259")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3497,13 +3277,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 259: st.param.b64
 				s10 := uint64(0x0)
 				s10v := uint64(u9)
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/device_printf.ptx:259")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -3519,20 +3293,15 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 261: st.param.b64
 				s11 := uint64(0x8)
 				s11v := uint64(r17[l])
-				if s11 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/device_printf.ptx:261")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3540,13 +3309,7 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 261: st.param.b64
 				s11 := uint64(0x8)
 				s11v := uint64(r17[l])
-				if s11 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/device_printf.ptx:261")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -3569,26 +3332,16 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 269: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:269")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r32[l] = v1
 			}
 		} else {
@@ -3597,18 +3350,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 269: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:269")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r32[l] = v1
 			}
 		}
@@ -3732,20 +3474,15 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 294: st.param.b64
 				s6 := uint64(0x0)
 				s6v := uint64(u4)
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:294")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3753,13 +3490,7 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 294: st.param.b64
 				s6 := uint64(0x0)
 				s6v := uint64(u4)
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/device_printf.ptx:294")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -3775,20 +3506,15 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 296: st.param.b64
 				s7 := uint64(0x8)
 				s7v := uint64(u5)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:296")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3796,13 +3522,7 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 296: st.param.b64
 				s7 := uint64(0x8)
 				s7v := uint64(u5)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/device_printf.ptx:296")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -3829,26 +3549,16 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 304: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:304")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r7[l] = v1
 				// 306: mov.u32
 				v2 := uint64(uint64(tid0[l]))
@@ -3864,18 +3574,7 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 304: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/device_printf.ptx:304")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r7[l] = v1
 				// 306: mov.u32
 				v2 := uint64(uint64(tid0[l]))

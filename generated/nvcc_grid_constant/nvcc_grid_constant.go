@@ -552,8 +552,9 @@ func dotBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		v3aw := w.Window(0)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
@@ -562,34 +563,12 @@ func dotBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 26: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/grid_constant.ptx:26")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 27: ld.param.u64
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd8 {
-					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/nvcc/grid_constant.ptx:27")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load64(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 29: ld.u32
 				v3a := uint64(v1) + 0x20
@@ -625,34 +604,12 @@ func dotBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 26: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/nvcc/grid_constant.ptx:26")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 27: ld.param.u64
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd8 {
-					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/nvcc/grid_constant.ptx:27")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load64(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 29: ld.u32
 				v3a := uint64(v1) + 0x20
@@ -1034,20 +991,15 @@ func dotBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: st.param.f32
 				s1 := uint64(0x10)
 				s1v := uint64(r3[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/grid_constant.ptx:54")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1055,13 +1007,7 @@ func dotBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 54: st.param.f32
 				s1 := uint64(0x10)
 				s1v := uint64(r3[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/grid_constant.ptx:54")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		}
 	}
@@ -1301,8 +1247,9 @@ func gridConstBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 88: shl.b32
@@ -1315,13 +1262,7 @@ func gridConstBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 95: st.param.b64
 				s4 := uint64(0x0)
 				s4v := uint64(r4[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/grid_constant.ptx:95")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1336,13 +1277,7 @@ func gridConstBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 95: st.param.b64
 				s4 := uint64(0x0)
 				s4v := uint64(r4[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/grid_constant.ptx:95")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -1358,20 +1293,15 @@ func gridConstBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r11[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/grid_constant.ptx:97")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1379,13 +1309,7 @@ func gridConstBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 97: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r11[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/grid_constant.ptx:97")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -1411,26 +1335,16 @@ func gridConstBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 105: ld.param.f32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/grid_constant.ptx:105")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r14[l] = v1
 				// 108: cvta.to.global.u64
 				v2 := uint64(r2[l])
@@ -1446,18 +1360,7 @@ func gridConstBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 105: ld.param.f32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/grid_constant.ptx:105")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r14[l] = v1
 				// 108: cvta.to.global.u64
 				v2 := uint64(r2[l])

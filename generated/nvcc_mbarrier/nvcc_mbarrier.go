@@ -8335,20 +8335,15 @@ func barrierRoundsBlock50(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 171: st.param.b64
 				s7 := uint64(0x0)
 				s7v := uint64(r22[l])
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:171")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8356,13 +8351,7 @@ func barrierRoundsBlock50(w *runtime.Warp, m uint32, budget int) {
 				// 171: st.param.b64
 				s7 := uint64(0x0)
 				s7v := uint64(r22[l])
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:171")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -8378,20 +8367,15 @@ func barrierRoundsBlock50(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 173: st.param.b64
 				s8 := uint64(0x8)
 				s8v := uint64(u2)
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/nvcc/mbarrier.ptx:173")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8399,13 +8383,7 @@ func barrierRoundsBlock50(w *runtime.Warp, m uint32, budget int) {
 				// 173: st.param.b64
 				s8 := uint64(0x8)
 				s8v := uint64(u2)
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/nvcc/mbarrier.ptx:173")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -8421,20 +8399,15 @@ func barrierRoundsBlock50(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 175: st.param.b32
 				s9 := uint64(0x10)
 				s9v := uint64(u5)
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/mbarrier.ptx:175")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8442,13 +8415,7 @@ func barrierRoundsBlock50(w *runtime.Warp, m uint32, budget int) {
 				// 175: st.param.b32
 				s9 := uint64(0x10)
 				s9v := uint64(u5)
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/mbarrier.ptx:175")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -8464,20 +8431,15 @@ func barrierRoundsBlock50(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 177: st.param.b64
 				s10 := uint64(0x18)
 				s10v := uint64(u4)
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/mbarrier.ptx:177")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8485,13 +8447,7 @@ func barrierRoundsBlock50(w *runtime.Warp, m uint32, budget int) {
 				// 177: st.param.b64
 				s10 := uint64(0x18)
 				s10v := uint64(u4)
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/mbarrier.ptx:177")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -8507,20 +8463,15 @@ func barrierRoundsBlock50(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 179: st.param.b64
 				s11 := uint64(0x20)
 				s11v := uint64(u6)
-				if s11 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/mbarrier.ptx:179")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8528,13 +8479,7 @@ func barrierRoundsBlock50(w *runtime.Warp, m uint32, budget int) {
 				// 179: st.param.b64
 				s11 := uint64(0x20)
 				s11v := uint64(u6)
-				if s11 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/nvcc/mbarrier.ptx:179")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -8649,20 +8594,15 @@ func barrierRoundsBlock57(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 306: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r22[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:306")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8670,13 +8610,7 @@ func barrierRoundsBlock57(w *runtime.Warp, m uint32, budget int) {
 				// 306: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r22[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:306")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -8692,20 +8626,15 @@ func barrierRoundsBlock57(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 308: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r48[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:308")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8713,13 +8642,7 @@ func barrierRoundsBlock57(w *runtime.Warp, m uint32, budget int) {
 				// 308: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r48[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:308")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -8735,20 +8658,15 @@ func barrierRoundsBlock57(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 310: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:310")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8756,13 +8674,7 @@ func barrierRoundsBlock57(w *runtime.Warp, m uint32, budget int) {
 				// 310: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:310")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -8778,20 +8690,15 @@ func barrierRoundsBlock57(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 312: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r50[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:312")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8799,13 +8706,7 @@ func barrierRoundsBlock57(w *runtime.Warp, m uint32, budget int) {
 				// 312: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r50[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:312")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -8821,20 +8722,15 @@ func barrierRoundsBlock57(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 314: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:314")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8842,13 +8738,7 @@ func barrierRoundsBlock57(w *runtime.Warp, m uint32, budget int) {
 				// 314: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:314")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -8963,20 +8853,15 @@ func barrierRoundsBlock64(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 418: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r22[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:418")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8984,13 +8869,7 @@ func barrierRoundsBlock64(w *runtime.Warp, m uint32, budget int) {
 				// 418: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r22[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:418")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -9006,20 +8885,15 @@ func barrierRoundsBlock64(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 420: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r48[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:420")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9027,13 +8901,7 @@ func barrierRoundsBlock64(w *runtime.Warp, m uint32, budget int) {
 				// 420: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r48[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:420")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -9049,20 +8917,15 @@ func barrierRoundsBlock64(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 422: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:422")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9070,13 +8933,7 @@ func barrierRoundsBlock64(w *runtime.Warp, m uint32, budget int) {
 				// 422: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:422")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -9092,20 +8949,15 @@ func barrierRoundsBlock64(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 424: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r50[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:424")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9113,13 +8965,7 @@ func barrierRoundsBlock64(w *runtime.Warp, m uint32, budget int) {
 				// 424: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r50[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:424")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -9135,20 +8981,15 @@ func barrierRoundsBlock64(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 426: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:426")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9156,13 +8997,7 @@ func barrierRoundsBlock64(w *runtime.Warp, m uint32, budget int) {
 				// 426: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:426")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -9277,20 +9112,15 @@ func barrierRoundsBlock71(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 530: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r22[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:530")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9298,13 +9128,7 @@ func barrierRoundsBlock71(w *runtime.Warp, m uint32, budget int) {
 				// 530: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r22[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:530")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -9320,20 +9144,15 @@ func barrierRoundsBlock71(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 532: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r48[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:532")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9341,13 +9160,7 @@ func barrierRoundsBlock71(w *runtime.Warp, m uint32, budget int) {
 				// 532: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r48[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:532")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -9363,20 +9176,15 @@ func barrierRoundsBlock71(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 534: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:534")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9384,13 +9192,7 @@ func barrierRoundsBlock71(w *runtime.Warp, m uint32, budget int) {
 				// 534: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:534")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -9406,20 +9208,15 @@ func barrierRoundsBlock71(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 536: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r50[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:536")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9427,13 +9224,7 @@ func barrierRoundsBlock71(w *runtime.Warp, m uint32, budget int) {
 				// 536: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r50[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:536")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -9449,20 +9240,15 @@ func barrierRoundsBlock71(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 538: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:538")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9470,13 +9256,7 @@ func barrierRoundsBlock71(w *runtime.Warp, m uint32, budget int) {
 				// 538: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:538")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -9591,20 +9371,15 @@ func barrierRoundsBlock78(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 640: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r22[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:640")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9612,13 +9387,7 @@ func barrierRoundsBlock78(w *runtime.Warp, m uint32, budget int) {
 				// 640: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r22[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:640")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -9634,20 +9403,15 @@ func barrierRoundsBlock78(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 642: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r48[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:642")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9655,13 +9419,7 @@ func barrierRoundsBlock78(w *runtime.Warp, m uint32, budget int) {
 				// 642: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r48[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:642")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -9677,20 +9435,15 @@ func barrierRoundsBlock78(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 644: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:644")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9698,13 +9451,7 @@ func barrierRoundsBlock78(w *runtime.Warp, m uint32, budget int) {
 				// 644: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:644")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -9720,20 +9467,15 @@ func barrierRoundsBlock78(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 646: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r50[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:646")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9741,13 +9483,7 @@ func barrierRoundsBlock78(w *runtime.Warp, m uint32, budget int) {
 				// 646: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r50[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:646")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -9763,20 +9499,15 @@ func barrierRoundsBlock78(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 648: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:648")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9784,13 +9515,7 @@ func barrierRoundsBlock78(w *runtime.Warp, m uint32, budget int) {
 				// 648: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:648")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -9905,20 +9630,15 @@ func barrierRoundsBlock85(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 752: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r22[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:752")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9926,13 +9646,7 @@ func barrierRoundsBlock85(w *runtime.Warp, m uint32, budget int) {
 				// 752: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r22[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:752")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -9948,20 +9662,15 @@ func barrierRoundsBlock85(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 754: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r48[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:754")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -9969,13 +9678,7 @@ func barrierRoundsBlock85(w *runtime.Warp, m uint32, budget int) {
 				// 754: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r48[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:754")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -9991,20 +9694,15 @@ func barrierRoundsBlock85(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 756: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:756")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10012,13 +9710,7 @@ func barrierRoundsBlock85(w *runtime.Warp, m uint32, budget int) {
 				// 756: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:756")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -10034,20 +9726,15 @@ func barrierRoundsBlock85(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 758: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r50[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:758")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10055,13 +9742,7 @@ func barrierRoundsBlock85(w *runtime.Warp, m uint32, budget int) {
 				// 758: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r50[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:758")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -10077,20 +9758,15 @@ func barrierRoundsBlock85(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 760: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:760")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10098,13 +9774,7 @@ func barrierRoundsBlock85(w *runtime.Warp, m uint32, budget int) {
 				// 760: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:760")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -12191,20 +11861,15 @@ func barrierDropBlock33(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 948: st.param.b64
 				s5 := uint64(0x0)
 				s5v := uint64(r21[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:948")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12212,13 +11877,7 @@ func barrierDropBlock33(w *runtime.Warp, m uint32, budget int) {
 				// 948: st.param.b64
 				s5 := uint64(0x0)
 				s5v := uint64(r21[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:948")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -12234,20 +11893,15 @@ func barrierDropBlock33(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 950: st.param.b64
 				s6 := uint64(0x8)
 				s6v := uint64(r23[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:950")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12255,13 +11909,7 @@ func barrierDropBlock33(w *runtime.Warp, m uint32, budget int) {
 				// 950: st.param.b64
 				s6 := uint64(0x8)
 				s6v := uint64(r23[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:950")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -12277,20 +11925,15 @@ func barrierDropBlock33(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 952: st.param.b32
 				s7 := uint64(0x10)
 				s7v := uint64(u3)
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:952")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12298,13 +11941,7 @@ func barrierDropBlock33(w *runtime.Warp, m uint32, budget int) {
 				// 952: st.param.b32
 				s7 := uint64(0x10)
 				s7v := uint64(u3)
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:952")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -12320,20 +11957,15 @@ func barrierDropBlock33(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 954: st.param.b64
 				s8 := uint64(0x18)
 				s8v := uint64(u2)
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/nvcc/mbarrier.ptx:954")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12341,13 +11973,7 @@ func barrierDropBlock33(w *runtime.Warp, m uint32, budget int) {
 				// 954: st.param.b64
 				s8 := uint64(0x18)
 				s8v := uint64(u2)
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/nvcc/mbarrier.ptx:954")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -12363,20 +11989,15 @@ func barrierDropBlock33(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 956: st.param.b64
 				s9 := uint64(0x20)
 				s9v := uint64(u4)
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/mbarrier.ptx:956")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12384,13 +12005,7 @@ func barrierDropBlock33(w *runtime.Warp, m uint32, budget int) {
 				// 956: st.param.b64
 				s9 := uint64(0x20)
 				s9v := uint64(u4)
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/mbarrier.ptx:956")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -12505,20 +12120,15 @@ func barrierDropBlock40(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1091: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r21[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:1091")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12526,13 +12136,7 @@ func barrierDropBlock40(w *runtime.Warp, m uint32, budget int) {
 				// 1091: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r21[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:1091")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -12548,20 +12152,15 @@ func barrierDropBlock40(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1093: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r23[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:1093")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12569,13 +12168,7 @@ func barrierDropBlock40(w *runtime.Warp, m uint32, budget int) {
 				// 1093: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r23[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:1093")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -12591,20 +12184,15 @@ func barrierDropBlock40(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1095: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:1095")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12612,13 +12200,7 @@ func barrierDropBlock40(w *runtime.Warp, m uint32, budget int) {
 				// 1095: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:1095")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -12634,20 +12216,15 @@ func barrierDropBlock40(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1097: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r49[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:1097")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12655,13 +12232,7 @@ func barrierDropBlock40(w *runtime.Warp, m uint32, budget int) {
 				// 1097: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r49[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:1097")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -12677,20 +12248,15 @@ func barrierDropBlock40(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1099: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:1099")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12698,13 +12264,7 @@ func barrierDropBlock40(w *runtime.Warp, m uint32, budget int) {
 				// 1099: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:1099")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -12819,20 +12379,15 @@ func barrierDropBlock47(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1220: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r21[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:1220")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12840,13 +12395,7 @@ func barrierDropBlock47(w *runtime.Warp, m uint32, budget int) {
 				// 1220: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r21[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/nvcc/mbarrier.ptx:1220")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -12862,20 +12411,15 @@ func barrierDropBlock47(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1222: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r23[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:1222")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12883,13 +12427,7 @@ func barrierDropBlock47(w *runtime.Warp, m uint32, budget int) {
 				// 1222: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r23[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/nvcc/mbarrier.ptx:1222")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -12905,20 +12443,15 @@ func barrierDropBlock47(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1224: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:1224")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12926,13 +12459,7 @@ func barrierDropBlock47(w *runtime.Warp, m uint32, budget int) {
 				// 1224: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(u1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/mbarrier.ptx:1224")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -12948,20 +12475,15 @@ func barrierDropBlock47(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1226: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r49[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:1226")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12969,13 +12491,7 @@ func barrierDropBlock47(w *runtime.Warp, m uint32, budget int) {
 				// 1226: st.param.b64
 				s6 := uint64(0x18)
 				s6v := uint64(r49[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/nvcc/mbarrier.ptx:1226")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -12991,20 +12507,15 @@ func barrierDropBlock47(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1228: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:1228")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -13012,13 +12523,7 @@ func barrierDropBlock47(w *runtime.Warp, m uint32, budget int) {
 				// 1228: st.param.b64
 				s7 := uint64(0x20)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/nvcc/mbarrier.ptx:1228")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -14304,20 +13809,15 @@ func barrierSplitBlock17(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1434: st.param.b64
 				s9 := uint64(0x0)
 				s9v := uint64(u2)
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/mbarrier.ptx:1434")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -14325,13 +13825,7 @@ func barrierSplitBlock17(w *runtime.Warp, m uint32, budget int) {
 				// 1434: st.param.b64
 				s9 := uint64(0x0)
 				s9v := uint64(u2)
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/nvcc/mbarrier.ptx:1434")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -14347,20 +13841,15 @@ func barrierSplitBlock17(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1436: st.param.b64
 				s10 := uint64(0x8)
 				s10v := uint64(u4)
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/mbarrier.ptx:1436")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -14368,13 +13857,7 @@ func barrierSplitBlock17(w *runtime.Warp, m uint32, budget int) {
 				// 1436: st.param.b64
 				s10 := uint64(0x8)
 				s10v := uint64(u4)
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/nvcc/mbarrier.ptx:1436")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -14390,20 +13873,15 @@ func barrierSplitBlock17(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1438: st.param.b32
 				s11 := uint64(0x10)
 				s11v := uint64(u7)
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/mbarrier.ptx:1438")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -14411,13 +13889,7 @@ func barrierSplitBlock17(w *runtime.Warp, m uint32, budget int) {
 				// 1438: st.param.b32
 				s11 := uint64(0x10)
 				s11v := uint64(u7)
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/mbarrier.ptx:1438")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -14433,20 +13905,15 @@ func barrierSplitBlock17(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1440: st.param.b64
 				s12 := uint64(0x18)
 				s12v := uint64(u6)
-				if s12 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/mbarrier.ptx:1440")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -14454,13 +13921,7 @@ func barrierSplitBlock17(w *runtime.Warp, m uint32, budget int) {
 				// 1440: st.param.b64
 				s12 := uint64(0x18)
 				s12v := uint64(u6)
-				if s12 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s12:], uint64(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 8, s12v, l, "testdata/ptx/nvcc/mbarrier.ptx:1440")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		}
 	}
@@ -14476,20 +13937,15 @@ func barrierSplitBlock17(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 1442: st.param.b64
 				s13 := uint64(0x20)
 				s13v := uint64(u8)
-				if s13 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/mbarrier.ptx:1442")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -14497,13 +13953,7 @@ func barrierSplitBlock17(w *runtime.Warp, m uint32, budget int) {
 				// 1442: st.param.b64
 				s13 := uint64(0x20)
 				s13v := uint64(u8)
-				if s13 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/nvcc/mbarrier.ptx:1442")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		}
 	}

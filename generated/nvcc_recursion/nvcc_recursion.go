@@ -1204,8 +1204,9 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -1213,18 +1214,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 22: ld.param.u32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:22")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 23: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -1241,18 +1231,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 22: ld.param.u32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:22")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 23: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -1285,20 +1264,15 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 28: st.param.b32
 				s1 := uint64(0xc)
 				s1v := uint64(r0[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:28")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1306,13 +1280,7 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 28: st.param.b32
 				s1 := uint64(0xc)
 				s1v := uint64(r0[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:28")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		}
 	}
@@ -1335,8 +1303,9 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: add.s32
@@ -1344,13 +1313,7 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 36: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:36")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1360,13 +1323,7 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 36: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:36")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -1391,26 +1348,16 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:43")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r4[l] = v1
 				// 45: add.s32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -1422,18 +1369,7 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 43: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:43")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r4[l] = v1
 				// 45: add.s32
 				v2 := uint64(uint32(r0[l]) + uint32(k0))
@@ -1454,20 +1390,15 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 49: st.param.b32
 				s3 := uint64(0x0)
 				s3v := uint64(r5[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:49")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1475,13 +1406,7 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 49: st.param.b32
 				s3 := uint64(0x0)
 				s3v := uint64(r5[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:49")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -1504,26 +1429,16 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:56")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 58: add.s32
 				v2 := uint64(uint32(v1) + uint32(r4[l]))
 				r7[l] = v2
@@ -1534,18 +1449,7 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 				// 56: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:56")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 58: add.s32
 				v2 := uint64(uint32(v1) + uint32(r4[l]))
 				r7[l] = v2
@@ -1565,20 +1469,15 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: st.param.b32
 				s3 := uint64(0xc)
 				s3v := uint64(r7[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:59")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1586,13 +1485,7 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 				// 59: st.param.b32
 				s3 := uint64(0xc)
 				s3v := uint64(r7[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/nvcc/recursion.ptx:59")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -1695,8 +1588,9 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -1704,18 +1598,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 72: ld.param.u32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:72")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 73: setp.lt.u32
 				c2t := uint32(v1) < uint32(k0)
@@ -1732,18 +1615,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 72: ld.param.u32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:72")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 73: setp.lt.u32
 				c2t := uint32(v1) < uint32(k0)
@@ -1778,20 +1650,15 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: st.param.b32
 				s2 := uint64(0xc)
 				s2v := uint64(u1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:79")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1799,13 +1666,7 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 79: st.param.b32
 				s2 := uint64(0xc)
 				s2v := uint64(u1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:79")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -1828,8 +1689,9 @@ func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 83: shr.u32
@@ -1837,13 +1699,7 @@ func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 87: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:87")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1853,13 +1709,7 @@ func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 87: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/nvcc/recursion.ptx:87")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -1885,26 +1735,16 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 94: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:94")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r5[l] = v1
 				// 96: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
@@ -1920,18 +1760,7 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 94: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:94")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r5[l] = v1
 				// 96: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
@@ -1956,20 +1785,15 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 102: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(r8[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:102")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1977,13 +1801,7 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 102: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(r8[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:102")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -2007,26 +1825,16 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 109: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:109")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 111: max.s32
 				v2 := uint64(uint32(max(int32(r5[l]), int32(v1))))
 				// 112: add.s32
@@ -2039,18 +1847,7 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				// 109: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:109")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 111: max.s32
 				v2 := uint64(uint32(max(int32(r5[l]), int32(v1))))
 				// 112: add.s32
@@ -2072,20 +1869,15 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 113: st.param.b32
 				s4 := uint64(0xc)
 				s4v := uint64(r11[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:113")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2093,13 +1885,7 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				// 113: st.param.b32
 				s4 := uint64(0xc)
 				s4v := uint64(r11[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/nvcc/recursion.ptx:113")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -2217,8 +2003,9 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -2226,34 +2013,12 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 126: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:126")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 127: ld.param.u32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/recursion.ptx:127")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 128: setp.eq.s32
 				c3t := uint32(v2) == uint32(k0)
@@ -2270,34 +2035,12 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 126: ld.param.u32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:126")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 127: ld.param.u32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/recursion.ptx:127")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 128: setp.eq.s32
 				c3t := uint32(v2) == uint32(k0)
@@ -2387,20 +2130,15 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 141: st.param.b32
 				s1 := uint64(0x8)
 				s1v := uint64(r0[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:141")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2408,13 +2146,7 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 141: st.param.b32
 				s1 := uint64(0x8)
 				s1v := uint64(r0[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/nvcc/recursion.ptx:141")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		}
 	}
@@ -2795,20 +2527,15 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 180: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(r13[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:180")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2816,13 +2543,7 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 180: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(r13[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/nvcc/recursion.ptx:180")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -2849,26 +2570,16 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 187: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:187")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r16[l] = v1
 				// 189: cvta.to.global.u64
 				v2 := uint64(r0[l])
@@ -2882,18 +2593,7 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 187: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:187")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r16[l] = v1
 				// 189: cvta.to.global.u64
 				v2 := uint64(r0[l])
@@ -3012,20 +2712,15 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 196: st.param.b32
 				s6 := uint64(0x0)
 				s6v := uint64(r19[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/recursion.ptx:196")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3033,13 +2728,7 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 196: st.param.b32
 				s6 := uint64(0x0)
 				s6v := uint64(r19[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/nvcc/recursion.ptx:196")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -3069,26 +2758,16 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 203: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:203")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r20[l] = v1
 				// 205: cvta.to.global.u64
 				v2 := uint64(r1[l])
@@ -3102,18 +2781,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 203: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:203")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r20[l] = v1
 				// 205: cvta.to.global.u64
 				v2 := uint64(r1[l])
@@ -3284,20 +2952,15 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 215: st.param.b32
 				s9 := uint64(0x0)
 				s9v := uint64(r26[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/recursion.ptx:215")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3305,13 +2968,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 215: st.param.b32
 				s9 := uint64(0x0)
 				s9v := uint64(r26[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/recursion.ptx:215")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -3327,20 +2984,15 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 217: st.param.b32
 				s10 := uint64(0x4)
 				s10v := uint64(r25[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/recursion.ptx:217")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3348,13 +3000,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 217: st.param.b32
 				s10 := uint64(0x4)
 				s10v := uint64(r25[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/recursion.ptx:217")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -3379,26 +3025,16 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 225: ld.param.b32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:225")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r27[l] = v1
 				// 227: cvta.to.global.u64
 				v2 := uint64(r2[l])
@@ -3412,18 +3048,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 225: ld.param.b32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/recursion.ptx:225")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r27[l] = v1
 				// 227: cvta.to.global.u64
 				v2 := uint64(r2[l])

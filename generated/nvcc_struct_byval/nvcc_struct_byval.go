@@ -1131,8 +1131,9 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(29)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
@@ -1142,189 +1143,41 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v4_s [32]uint64
 				var v7F_s [32]float32
 				var v8F_s [32]float32
-				{
-					slow := uint32(0)
-					for l := range 32 {
-						// 22: ld.param.f32
-						v1a := uint64(0x14)
-						var v1 uint64
-						if v1a < pmEnd4 {
-							v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 23: ld.param.f32
-						v2a := uint64(0x8)
-						var v2 uint64
-						if v2a < pmEnd4 {
-							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 24: ld.param.f32
-						v3a := uint64(0xc)
-						var v3 uint64
-						if v3a < pmEnd4 {
-							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 25: ld.param.f32
-						v4a := uint64(0x0)
-						var v4 uint64
-						if v4a < pmEnd4 {
-							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 26: ld.param.f32
-						v5a := uint64(0x10)
-						var v5 uint64
-						if v5a < pmEnd4 {
-							v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 27: ld.param.f32
-						v6a := uint64(0x4)
-						var v6 uint64
-						if v6a < pmEnd4 {
-							v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 28: mul.f32
-						v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
-						v7 := uint64(math.Float32bits(v7F))
-						_ = v7F
-						_ = v7
-						v3_s[l] = v3
-						v4_s[l] = v4
-						v7F_s[l] = v7F
-						v1_s[l] = v1
-						v2_s[l] = v2
-					}
-					for mm := slow; mm != 0; mm &= mm - 1 {
-						l := bits.TrailingZeros32(mm) & 31
-						// 22: ld.param.f32
-						v1a := uint64(0x14)
-						var v1 uint64
-						if v1a < pmEnd4 {
-							v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-						} else {
-							{
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:22")
-									continue
-								}
-								v1 = v1x
-							}
-						}
-						// 23: ld.param.f32
-						v2a := uint64(0x8)
-						var v2 uint64
-						if v2a < pmEnd4 {
-							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-						} else {
-							{
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:23")
-									continue
-								}
-								v2 = v2x
-							}
-						}
-						// 24: ld.param.f32
-						v3a := uint64(0xc)
-						var v3 uint64
-						if v3a < pmEnd4 {
-							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-						} else {
-							{
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:24")
-									continue
-								}
-								v3 = v3x
-							}
-						}
-						// 25: ld.param.f32
-						v4a := uint64(0x0)
-						var v4 uint64
-						if v4a < pmEnd4 {
-							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-						} else {
-							{
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:25")
-									continue
-								}
-								v4 = v4x
-							}
-						}
-						// 26: ld.param.f32
-						v5a := uint64(0x10)
-						var v5 uint64
-						if v5a < pmEnd4 {
-							v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-						} else {
-							{
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-								if !v5ok {
-									flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:26")
-									continue
-								}
-								v5 = v5x
-							}
-						}
-						// 27: ld.param.f32
-						v6a := uint64(0x4)
-						var v6 uint64
-						if v6a < pmEnd4 {
-							v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-						} else {
-							{
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:27")
-									continue
-								}
-								v6 = v6x
-							}
-						}
-						// 28: mul.f32
-						v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
-						v7 := uint64(math.Float32bits(v7F))
-						_ = v7F
-						_ = v7
-						v3_s[l] = v3
-						v4_s[l] = v4
-						v7F_s[l] = v7F
-						v1_s[l] = v1
-						v2_s[l] = v2
-					}
+				for l := range 32 {
+					// 22: ld.param.f32
+					v1a := uint64(0x14)
+					var v1 uint64
+					v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
+					// 23: ld.param.f32
+					v2a := uint64(0x8)
+					var v2 uint64
+					v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
+					// 24: ld.param.f32
+					v3a := uint64(0xc)
+					var v3 uint64
+					v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
+					// 25: ld.param.f32
+					v4a := uint64(0x0)
+					var v4 uint64
+					v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
+					// 26: ld.param.f32
+					v5a := uint64(0x10)
+					var v5 uint64
+					v5 = runtime.Load32(pmp, uint64(l)*pmStride+v5a)
+					// 27: ld.param.f32
+					v6a := uint64(0x4)
+					var v6 uint64
+					v6 = runtime.Load32(pmp, uint64(l)*pmStride+v6a)
+					// 28: mul.f32
+					v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
+					v7 := uint64(math.Float32bits(v7F))
+					_ = v7F
+					_ = v7
+					v3_s[l] = v3
+					v4_s[l] = v4
+					v7F_s[l] = v7F
+					v1_s[l] = v1
+					v2_s[l] = v2
 				}
 				{
 					slow := uint32(0)
@@ -1399,93 +1252,27 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 22: ld.param.f32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:22")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 23: ld.param.f32
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:23")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 24: ld.param.f32
 				v3a := uint64(0xc)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:24")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				// 25: ld.param.f32
 				v4a := uint64(0x0)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:25")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				// 26: ld.param.f32
 				v5a := uint64(0x10)
 				var v5 uint64
-				if v5a < pmEnd4 {
-					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-				} else {
-					{
-						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-						if !v5ok {
-							flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:26")
-							continue
-						}
-						v5 = v5x
-					}
-				}
+				v5 = runtime.Load32(pmp, uint64(l)*pmStride+v5a)
 				// 27: ld.param.f32
 				v6a := uint64(0x4)
 				var v6 uint64
-				if v6a < pmEnd4 {
-					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-				} else {
-					{
-						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-						if !v6ok {
-							flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:27")
-							continue
-						}
-						v6 = v6x
-					}
-				}
+				v6 = runtime.Load32(pmp, uint64(l)*pmStride+v6a)
 				// 28: mul.f32
 				v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
 				v7 := uint64(math.Float32bits(v7F))
@@ -1537,20 +1324,15 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(29)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 31: st.param.f32
 				s10 := uint64(0x18)
 				s10v := uint64(r8[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:31")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1558,13 +1340,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 31: st.param.f32
 				s10 := uint64(0x18)
 				s10v := uint64(r8[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:31")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -1656,8 +1432,9 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
@@ -1667,241 +1444,67 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v7F_s [32]float32
 				var v8F_s [32]float32
 				var v9F_s [32]float32
-				{
-					slow := uint32(0)
-					for l := range 32 {
-						// 43: ld.param.f32
-						v1a := uint64(0x0)
-						var v1 uint64
-						if v1a < pmEnd4 {
-							v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 44: ld.param.f32
-						v2a := uint64(0xc)
-						var v2 uint64
-						if v2a < pmEnd4 {
-							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 45: ld.param.f32
-						v3a := uint64(0x10)
-						var v3 uint64
-						if v3a < pmEnd4 {
-							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 46: ld.param.f32
-						v4a := uint64(0x8)
-						var v4 uint64
-						if v4a < pmEnd4 {
-							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 47: ld.param.f32
-						v5a := uint64(0x14)
-						var v5 uint64
-						if v5a < pmEnd4 {
-							v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 48: ld.param.f32
-						v6a := uint64(0x4)
-						var v6 uint64
-						if v6a < pmEnd4 {
-							v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 49: mul.f32
-						v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
-						v7 := uint64(math.Float32bits(v7F))
-						_ = v7F
-						_ = v7
-						// 50: mul.f32
-						v8F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v3)))
-						v8 := uint64(math.Float32bits(v8F))
-						_ = v8F
-						_ = v8
-						// 51: mul.f32
-						v9F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v2)))
-						v9 := uint64(math.Float32bits(v9F))
-						_ = v9F
-						_ = v9
-						// 52: mul.f32
-						v10F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v5)))
-						v10 := uint64(math.Float32bits(v10F))
-						_ = v10F
-						_ = v10
-						// 53: mul.f32
-						v11F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v3)))
-						v11 := uint64(math.Float32bits(v11F))
-						_ = v11F
-						_ = v11
-						// 54: mul.f32
-						v12F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v2)))
-						v12 := uint64(math.Float32bits(v12F))
-						_ = v12F
-						_ = v12
-						v11F_s[l] = v11F
-						v12F_s[l] = v12F
-						v10F_s[l] = v10F
-						v9F_s[l] = v9F
-						v7F_s[l] = v7F
-						v8F_s[l] = v8F
-					}
-					for mm := slow; mm != 0; mm &= mm - 1 {
-						l := bits.TrailingZeros32(mm) & 31
-						// 43: ld.param.f32
-						v1a := uint64(0x0)
-						var v1 uint64
-						if v1a < pmEnd4 {
-							v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-						} else {
-							{
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:43")
-									continue
-								}
-								v1 = v1x
-							}
-						}
-						// 44: ld.param.f32
-						v2a := uint64(0xc)
-						var v2 uint64
-						if v2a < pmEnd4 {
-							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-						} else {
-							{
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:44")
-									continue
-								}
-								v2 = v2x
-							}
-						}
-						// 45: ld.param.f32
-						v3a := uint64(0x10)
-						var v3 uint64
-						if v3a < pmEnd4 {
-							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-						} else {
-							{
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:45")
-									continue
-								}
-								v3 = v3x
-							}
-						}
-						// 46: ld.param.f32
-						v4a := uint64(0x8)
-						var v4 uint64
-						if v4a < pmEnd4 {
-							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-						} else {
-							{
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:46")
-									continue
-								}
-								v4 = v4x
-							}
-						}
-						// 47: ld.param.f32
-						v5a := uint64(0x14)
-						var v5 uint64
-						if v5a < pmEnd4 {
-							v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-						} else {
-							{
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-								if !v5ok {
-									flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:47")
-									continue
-								}
-								v5 = v5x
-							}
-						}
-						// 48: ld.param.f32
-						v6a := uint64(0x4)
-						var v6 uint64
-						if v6a < pmEnd4 {
-							v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-						} else {
-							{
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:48")
-									continue
-								}
-								v6 = v6x
-							}
-						}
-						// 49: mul.f32
-						v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
-						v7 := uint64(math.Float32bits(v7F))
-						_ = v7F
-						_ = v7
-						// 50: mul.f32
-						v8F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v3)))
-						v8 := uint64(math.Float32bits(v8F))
-						_ = v8F
-						_ = v8
-						// 51: mul.f32
-						v9F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v2)))
-						v9 := uint64(math.Float32bits(v9F))
-						_ = v9F
-						_ = v9
-						// 52: mul.f32
-						v10F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v5)))
-						v10 := uint64(math.Float32bits(v10F))
-						_ = v10F
-						_ = v10
-						// 53: mul.f32
-						v11F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v3)))
-						v11 := uint64(math.Float32bits(v11F))
-						_ = v11F
-						_ = v11
-						// 54: mul.f32
-						v12F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v2)))
-						v12 := uint64(math.Float32bits(v12F))
-						_ = v12F
-						_ = v12
-						v11F_s[l] = v11F
-						v12F_s[l] = v12F
-						v10F_s[l] = v10F
-						v9F_s[l] = v9F
-						v7F_s[l] = v7F
-						v8F_s[l] = v8F
-					}
+				for l := range 32 {
+					// 43: ld.param.f32
+					v1a := uint64(0x0)
+					var v1 uint64
+					v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
+					// 44: ld.param.f32
+					v2a := uint64(0xc)
+					var v2 uint64
+					v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
+					// 45: ld.param.f32
+					v3a := uint64(0x10)
+					var v3 uint64
+					v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
+					// 46: ld.param.f32
+					v4a := uint64(0x8)
+					var v4 uint64
+					v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
+					// 47: ld.param.f32
+					v5a := uint64(0x14)
+					var v5 uint64
+					v5 = runtime.Load32(pmp, uint64(l)*pmStride+v5a)
+					// 48: ld.param.f32
+					v6a := uint64(0x4)
+					var v6 uint64
+					v6 = runtime.Load32(pmp, uint64(l)*pmStride+v6a)
+					// 49: mul.f32
+					v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
+					v7 := uint64(math.Float32bits(v7F))
+					_ = v7F
+					_ = v7
+					// 50: mul.f32
+					v8F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v3)))
+					v8 := uint64(math.Float32bits(v8F))
+					_ = v8F
+					_ = v8
+					// 51: mul.f32
+					v9F := isa.CanonF32(math.Float32frombits(uint32(v4)) * math.Float32frombits(uint32(v2)))
+					v9 := uint64(math.Float32bits(v9F))
+					_ = v9F
+					_ = v9
+					// 52: mul.f32
+					v10F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v5)))
+					v10 := uint64(math.Float32bits(v10F))
+					_ = v10F
+					_ = v10
+					// 53: mul.f32
+					v11F := isa.CanonF32(math.Float32frombits(uint32(v1)) * math.Float32frombits(uint32(v3)))
+					v11 := uint64(math.Float32bits(v11F))
+					_ = v11F
+					_ = v11
+					// 54: mul.f32
+					v12F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v2)))
+					v12 := uint64(math.Float32bits(v12F))
+					_ = v12F
+					_ = v12
+					v11F_s[l] = v11F
+					v12F_s[l] = v12F
+					v10F_s[l] = v10F
+					v9F_s[l] = v9F
+					v7F_s[l] = v7F
+					v8F_s[l] = v8F
 				}
 				for l := range 32 {
 					v11F := v11F_s[l]
@@ -1933,93 +1536,27 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 43: ld.param.f32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:43")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 44: ld.param.f32
 				v2a := uint64(0xc)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:44")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 45: ld.param.f32
 				v3a := uint64(0x10)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:45")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				// 46: ld.param.f32
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/nvcc/struct_byval.ptx:46")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				// 47: ld.param.f32
 				v5a := uint64(0x14)
 				var v5 uint64
-				if v5a < pmEnd4 {
-					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-				} else {
-					{
-						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-						if !v5ok {
-							flt.Note(4, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/nvcc/struct_byval.ptx:47")
-							continue
-						}
-						v5 = v5x
-					}
-				}
+				v5 = runtime.Load32(pmp, uint64(l)*pmStride+v5a)
 				// 48: ld.param.f32
 				v6a := uint64(0x4)
 				var v6 uint64
-				if v6a < pmEnd4 {
-					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-				} else {
-					{
-						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-						if !v6ok {
-							flt.Note(5, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/nvcc/struct_byval.ptx:48")
-							continue
-						}
-						v6 = v6x
-					}
-				}
+				v6 = runtime.Load32(pmp, uint64(l)*pmStride+v6a)
 				// 49: mul.f32
 				v7F := isa.CanonF32(math.Float32frombits(uint32(v6)) * math.Float32frombits(uint32(v5)))
 				v7 := uint64(math.Float32bits(v7F))
@@ -2081,20 +1618,15 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 58: st.param.f32
 				s16 := uint64(0x18)
 				s16v := uint64(r14[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:58")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2102,13 +1634,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 58: st.param.f32
 				s16 := uint64(0x18)
 				s16v := uint64(r14[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/nvcc/struct_byval.ptx:58")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		}
 	}
@@ -2124,20 +1650,15 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: st.param.f32
 				s17 := uint64(0x1c)
 				s17v := uint64(r13[l])
-				if s17 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/struct_byval.ptx:59")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2145,13 +1666,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 59: st.param.f32
 				s17 := uint64(0x1c)
 				s17v := uint64(r13[l])
-				if s17 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/nvcc/struct_byval.ptx:59")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		}
 	}
@@ -2167,20 +1682,15 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 60: st.param.f32
 				s18 := uint64(0x20)
 				s18v := uint64(r12[l])
-				if s18 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/nvcc/struct_byval.ptx:60")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s18, s18v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2188,13 +1698,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 60: st.param.f32
 				s18 := uint64(0x20)
 				s18v := uint64(r12[l])
-				if s18 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/nvcc/struct_byval.ptx:60")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s18, s18v)
 			}
 		}
 	}
@@ -3357,20 +2861,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 155: st.param.f32
 				s8 := uint64(0x0)
 				s8v := uint64(r17[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:155")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3378,13 +2877,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 155: st.param.f32
 				s8 := uint64(0x0)
 				s8v := uint64(r17[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:155")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -3400,20 +2893,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 156: st.param.f32
 				s9 := uint64(0x4)
 				s9v := uint64(r16[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:156")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3421,13 +2909,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 156: st.param.f32
 				s9 := uint64(0x4)
 				s9v := uint64(r16[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:156")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -3443,20 +2925,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 157: st.param.f32
 				s10 := uint64(0x8)
 				s10v := uint64(r15[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:157")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3464,13 +2941,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 157: st.param.f32
 				s10 := uint64(0x8)
 				s10v := uint64(r15[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:157")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -3486,20 +2957,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 159: st.param.f32
 				s11 := uint64(0xc)
 				s11v := uint64(r6[l])
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:159")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3507,13 +2973,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 159: st.param.f32
 				s11 := uint64(0xc)
 				s11v := uint64(r6[l])
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:159")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -3529,20 +2989,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 160: st.param.f32
 				s12 := uint64(0x10)
 				s12v := uint64(r5[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:160")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3550,13 +3005,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 160: st.param.f32
 				s12 := uint64(0x10)
 				s12v := uint64(r5[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:160")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		}
 	}
@@ -3572,20 +3021,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 161: st.param.f32
 				s13 := uint64(0x14)
 				s13v := uint64(r4[l])
-				if s13 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:161")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3593,13 +3037,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 161: st.param.f32
 				s13 := uint64(0x14)
 				s13v := uint64(r4[l])
-				if s13 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:161")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		}
 	}
@@ -3632,26 +3070,16 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 169: ld.param.f32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:169")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r20[l] = v1
 				// 171: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
@@ -3665,18 +3093,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 169: ld.param.f32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:169")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r20[l] = v1
 				// 171: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
@@ -3879,20 +3296,15 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 180: st.param.f32
 				s8 := uint64(0x0)
 				s8v := uint64(r25[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:180")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3900,13 +3312,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 180: st.param.f32
 				s8 := uint64(0x0)
 				s8v := uint64(r25[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/nvcc/struct_byval.ptx:180")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -3922,20 +3328,15 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 181: st.param.f32
 				s9 := uint64(0x4)
 				s9v := uint64(r24[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:181")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3943,13 +3344,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 181: st.param.f32
 				s9 := uint64(0x4)
 				s9v := uint64(r24[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/nvcc/struct_byval.ptx:181")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -3965,20 +3360,15 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 182: st.param.f32
 				s10 := uint64(0x8)
 				s10v := uint64(r23[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:182")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3986,13 +3376,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 182: st.param.f32
 				s10 := uint64(0x8)
 				s10v := uint64(r23[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/nvcc/struct_byval.ptx:182")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -4008,20 +3392,15 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 184: st.param.f32
 				s11 := uint64(0xc)
 				s11v := uint64(r6[l])
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:184")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4029,13 +3408,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 184: st.param.f32
 				s11 := uint64(0xc)
 				s11v := uint64(r6[l])
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/nvcc/struct_byval.ptx:184")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -4051,20 +3424,15 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 185: st.param.f32
 				s12 := uint64(0x10)
 				s12v := uint64(r5[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:185")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4072,13 +3440,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 185: st.param.f32
 				s12 := uint64(0x10)
 				s12v := uint64(r5[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/nvcc/struct_byval.ptx:185")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		}
 	}
@@ -4094,20 +3456,15 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 186: st.param.f32
 				s13 := uint64(0x14)
 				s13v := uint64(r4[l])
-				if s13 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:186")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4115,13 +3472,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 186: st.param.f32
 				s13 := uint64(0x14)
 				s13v := uint64(r4[l])
-				if s13 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/nvcc/struct_byval.ptx:186")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		}
 	}
@@ -4166,58 +3517,26 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 194: ld.param.f32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:194")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r26[l] = v1
 				// 195: ld.param.f32
 				v2a := uint64(0x1c)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:195")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r27[l] = v2
 				// 196: ld.param.f32
 				v3a := uint64(0x20)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:196")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r28[l] = v3
 				// 198: cvta.to.global.u64
 				v4 := uint64(r1[l])
@@ -4231,50 +3550,17 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 194: ld.param.f32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/nvcc/struct_byval.ptx:194")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r26[l] = v1
 				// 195: ld.param.f32
 				v2a := uint64(0x1c)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/nvcc/struct_byval.ptx:195")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r27[l] = v2
 				// 196: ld.param.f32
 				v3a := uint64(0x20)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/nvcc/struct_byval.ptx:196")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r28[l] = v3
 				// 198: cvta.to.global.u64
 				v4 := uint64(r1[l])

@@ -1637,20 +1637,15 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 89: st.param.b64
 				s13 := uint64(0x0)
 				s13v := uint64(u12)
-				if s13 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/O0/device_assert.ptx:89")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1658,13 +1653,7 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 89: st.param.b64
 				s13 := uint64(0x0)
 				s13v := uint64(u12)
-				if s13 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s13:], uint64(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 8, s13v, l, "testdata/ptx/O0/device_assert.ptx:89")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		}
 	}
@@ -1680,20 +1669,15 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: st.param.b64
 				s14 := uint64(0x8)
 				s14v := uint64(r24[l])
-				if s14 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/O0/device_assert.ptx:91")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1701,13 +1685,7 @@ func checkPositiveBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 91: st.param.b64
 				s14 := uint64(0x8)
 				s14v := uint64(r24[l])
-				if s14 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s14:], uint64(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 8, s14v, l, "testdata/ptx/O0/device_assert.ptx:91")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		}
 	}
@@ -1904,20 +1882,15 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 122: st.param.b64
 				s7 := uint64(0x0)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:122")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1925,13 +1898,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 122: st.param.b64
 				s7 := uint64(0x0)
 				s7v := uint64(u2)
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/O0/device_assert.ptx:122")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -1947,20 +1914,15 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 124: st.param.b64
 				s8 := uint64(0x8)
 				s8v := uint64(u4)
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_assert.ptx:124")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1968,13 +1930,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 124: st.param.b64
 				s8 := uint64(0x8)
 				s8v := uint64(u4)
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_assert.ptx:124")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -1990,20 +1946,15 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 126: st.param.b32
 				s9 := uint64(0x10)
 				s9v := uint64(k1)
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/O0/device_assert.ptx:126")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2011,13 +1962,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 126: st.param.b32
 				s9 := uint64(0x10)
 				s9v := uint64(k1)
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/O0/device_assert.ptx:126")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -2033,20 +1978,15 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 128: st.param.b64
 				s10 := uint64(0x18)
 				s10v := uint64(u6)
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_assert.ptx:128")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2054,13 +1994,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 128: st.param.b64
 				s10 := uint64(0x18)
 				s10v := uint64(u6)
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_assert.ptx:128")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -2076,20 +2010,15 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(33)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 130: st.param.b64
 				s11 := uint64(0x20)
 				s11v := uint64(k2)
-				if s11 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/O0/device_assert.ptx:130")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2097,13 +2026,7 @@ func checkPositiveBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 130: st.param.b64
 				s11 := uint64(0x20)
 				s11v := uint64(k2)
-				if s11 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/O0/device_assert.ptx:130")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -2124,26 +2047,16 @@ func checkPositiveBlock12(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 99: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_assert.ptx:99")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				_ = v1
 			}
 		} else {
@@ -2152,18 +2065,7 @@ func checkPositiveBlock12(w *runtime.Warp, m uint32, budget int) {
 				// 99: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_assert.ptx:99")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				_ = v1
 			}
 		}

@@ -2604,20 +2604,15 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 71: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r18[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/O0/device_malloc.ptx:71")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2625,13 +2620,7 @@ func mallocSumBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 71: st.param.b64
 				s3 := uint64(0x0)
 				s3v := uint64(r18[l])
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/O0/device_malloc.ptx:71")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -4347,20 +4336,15 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 161: st.param.b64
 				s8 := uint64(0x0)
 				s8v := uint64(r61[l])
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:161")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4368,13 +4352,7 @@ func mallocSumBlock13(w *runtime.Warp, m uint32, budget int) {
 				// 161: st.param.b64
 				s8 := uint64(0x0)
 				s8v := uint64(r61[l])
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:161")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -4401,26 +4379,16 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 78: ld.param.b64
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:78")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r19[l] = v1
 			}
 		} else {
@@ -4429,18 +4397,7 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				// 78: ld.param.b64
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:78")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r19[l] = v1
 			}
 		}
@@ -5461,20 +5418,15 @@ func mallocKeepBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 215: st.param.b64
 				s2 := uint64(0x0)
 				s2v := uint64(r14[l])
-				if s2 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:215")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5482,13 +5434,7 @@ func mallocKeepBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 215: st.param.b64
 				s2 := uint64(0x0)
 				s2v := uint64(r14[l])
-				if s2 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s2:], uint64(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 8, s2v, l, "testdata/ptx/O0/device_malloc.ptx:215")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -5834,26 +5780,16 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 222: ld.param.b64
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:222")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r15[l] = v1
 			}
 		} else {
@@ -5862,18 +5798,7 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 222: ld.param.b64
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/O0/device_malloc.ptx:222")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r15[l] = v1
 			}
 		}
@@ -7255,20 +7180,15 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 316: st.param.b64
 				s8 := uint64(0x0)
 				s8v := uint64(r31[l])
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:316")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7276,13 +7196,7 @@ func freeKeptBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 316: st.param.b64
 				s8 := uint64(0x0)
 				s8v := uint64(r31[l])
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/O0/device_malloc.ptx:316")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}

@@ -3543,20 +3543,15 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 116: st.param.b64
 				s36 := uint64(0x0)
 				s36v := uint64(u35)
-				if s36 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s36:], uint64(s36v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s36, 8, s36v, l, "testdata/ptx/O0/device_printf.ptx:116")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s36, s36v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3564,13 +3559,7 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 116: st.param.b64
 				s36 := uint64(0x0)
 				s36v := uint64(u35)
-				if s36 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s36:], uint64(s36v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s36, 8, s36v, l, "testdata/ptx/O0/device_printf.ptx:116")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s36, s36v)
 			}
 		}
 	}
@@ -3586,20 +3575,15 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 118: st.param.b64
 				s37 := uint64(0x8)
 				s37v := uint64(r40[l])
-				if s37 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s37:], uint64(s37v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s37, 8, s37v, l, "testdata/ptx/O0/device_printf.ptx:118")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s37, s37v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3607,13 +3591,7 @@ func printfIntsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 118: st.param.b64
 				s37 := uint64(0x8)
 				s37v := uint64(r40[l])
-				if s37 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s37:], uint64(s37v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s37, 8, s37v, l, "testdata/ptx/O0/device_printf.ptx:118")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s37, s37v)
 			}
 		}
 	}
@@ -3651,8 +3629,9 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		v2aw := w.Window(31)
 		v3aw := w.Window(32)
 		var flt runtime.LaneFault
@@ -3661,18 +3640,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 126: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:126")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r44[l] = v1
 				// 128: ld.u64
 				v2a := uint64(r0[l]) + 0x18
@@ -3726,18 +3694,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 126: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:126")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r44[l] = v1
 				// 128: ld.u64
 				v2a := uint64(r0[l]) + 0x18
@@ -4278,20 +4235,15 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 158: st.param.b64
 				s30 := uint64(0x0)
 				s30v := uint64(u29)
-				if s30 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:158")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s30, s30v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4299,13 +4251,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 158: st.param.b64
 				s30 := uint64(0x0)
 				s30v := uint64(u29)
-				if s30 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:158")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s30, s30v)
 			}
 		}
 	}
@@ -4321,20 +4267,15 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 160: st.param.b64
 				s31 := uint64(0x8)
 				s31v := uint64(r61[l])
-				if s31 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/O0/device_printf.ptx:160")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s31, s31v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4342,13 +4283,7 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 160: st.param.b64
 				s31 := uint64(0x8)
 				s31v := uint64(r61[l])
-				if s31 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s31:], uint64(s31v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s31, 8, s31v, l, "testdata/ptx/O0/device_printf.ptx:160")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s31, s31v)
 			}
 		}
 	}
@@ -4378,8 +4313,9 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		v2aw := w.Window(44)
 		v3aw := w.Window(45)
 		var flt runtime.LaneFault
@@ -4388,18 +4324,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 168: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:168")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r65[l] = v1
 				// 170: ld.u64
 				v2a := uint64(r0[l]) + 0x18
@@ -4453,18 +4378,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 168: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:168")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r65[l] = v1
 				// 170: ld.u64
 				v2a := uint64(r0[l]) + 0x18
@@ -4894,20 +4808,15 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 190: st.param.b64
 				s20 := uint64(0x0)
 				s20v := uint64(u18)
-				if s20 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s20:], uint64(s20v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:190")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s20, s20v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4915,13 +4824,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 190: st.param.b64
 				s20 := uint64(0x0)
 				s20v := uint64(u18)
-				if s20 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s20:], uint64(s20v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s20, 8, s20v, l, "testdata/ptx/O0/device_printf.ptx:190")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s20, s20v)
 			}
 		}
 	}
@@ -4937,20 +4840,15 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 192: st.param.b64
 				s21 := uint64(0x8)
 				s21v := uint64(r76[l])
-				if s21 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:192")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s21, s21v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4958,13 +4856,7 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 192: st.param.b64
 				s21 := uint64(0x8)
 				s21v := uint64(r76[l])
-				if s21 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:192")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s21, s21v)
 			}
 		}
 	}
@@ -4997,8 +4889,9 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		v2aw := w.Window(55)
 		v3aw := w.Window(56)
 		var flt runtime.LaneFault
@@ -5007,18 +4900,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 200: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:200")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r77[l] = v1
 				// 202: ld.u64
 				v2a := uint64(r0[l]) + 0x18
@@ -5072,18 +4954,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 200: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:200")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r77[l] = v1
 				// 202: ld.u64
 				v2a := uint64(r0[l]) + 0x18
@@ -5489,20 +5360,15 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 230: st.param.b64
 				s28 := uint64(0x0)
 				s28v := uint64(u26)
-				if s28 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/O0/device_printf.ptx:230")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s28, s28v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5510,13 +5376,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 230: st.param.b64
 				s28 := uint64(0x0)
 				s28v := uint64(u26)
-				if s28 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s28:], uint64(s28v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s28, 8, s28v, l, "testdata/ptx/O0/device_printf.ptx:230")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s28, s28v)
 			}
 		}
 	}
@@ -5532,20 +5392,15 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 232: st.param.b64
 				s29 := uint64(0x8)
 				s29v := uint64(r96[l])
-				if s29 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:232")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s29, s29v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5553,13 +5408,7 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 232: st.param.b64
 				s29 := uint64(0x8)
 				s29v := uint64(r96[l])
-				if s29 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:232")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s29, s29v)
 			}
 		}
 	}
@@ -5584,8 +5433,9 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		v2aw := w.Window(64)
 		v3aw := w.Window(65)
 		var flt runtime.LaneFault
@@ -5594,18 +5444,7 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 				// 240: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:240")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r97[l] = v1
 				// 242: ld.u64
 				v2a := uint64(r0[l]) + 0x18
@@ -5659,18 +5498,7 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 				// 240: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:240")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r97[l] = v1
 				// 242: ld.u64
 				v2a := uint64(r0[l]) + 0x18
@@ -7410,20 +7238,15 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 332: st.param.b64
 				s29 := uint64(0x0)
 				s29v := uint64(u27)
-				if s29 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:332")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s29, s29v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7431,13 +7254,7 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 332: st.param.b64
 				s29 := uint64(0x0)
 				s29v := uint64(u27)
-				if s29 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s29:], uint64(s29v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s29, 8, s29v, l, "testdata/ptx/O0/device_printf.ptx:332")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s29, s29v)
 			}
 		}
 	}
@@ -7453,20 +7270,15 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 334: st.param.b64
 				s30 := uint64(0x8)
 				s30v := uint64(r32[l])
-				if s30 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:334")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s30, s30v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7474,13 +7286,7 @@ func printfFloatsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 334: st.param.b64
 				s30 := uint64(0x8)
 				s30v := uint64(r32[l])
-				if s30 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s30:], uint64(s30v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s30, 8, s30v, l, "testdata/ptx/O0/device_printf.ptx:334")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s30, s30v)
 			}
 		}
 	}
@@ -7511,8 +7317,9 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		v2aw := w.Window(95)
 		v3aw := w.Window(96)
 		var flt runtime.LaneFault
@@ -7521,18 +7328,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 342: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:342")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r33[l] = v1
 				// 344: ld.u64
 				v2a := uint64(r0[l]) + 0x10
@@ -7586,18 +7382,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 342: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:342")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r33[l] = v1
 				// 344: ld.u64
 				v2a := uint64(r0[l]) + 0x10
@@ -8031,20 +7816,15 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 365: st.param.b64
 				s21 := uint64(0x0)
 				s21v := uint64(u19)
-				if s21 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:365")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s21, s21v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8052,13 +7832,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 365: st.param.b64
 				s21 := uint64(0x0)
 				s21v := uint64(u19)
-				if s21 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s21:], uint64(s21v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s21, 8, s21v, l, "testdata/ptx/O0/device_printf.ptx:365")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s21, s21v)
 			}
 		}
 	}
@@ -8074,20 +7848,15 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 367: st.param.b64
 				s22 := uint64(0x8)
 				s22v := uint64(r45[l])
-				if s22 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s22:], uint64(s22v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:367")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s22, s22v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8095,13 +7864,7 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 367: st.param.b64
 				s22 := uint64(0x8)
 				s22v := uint64(r45[l])
-				if s22 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s22:], uint64(s22v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s22, 8, s22v, l, "testdata/ptx/O0/device_printf.ptx:367")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s22, s22v)
 			}
 		}
 	}
@@ -8127,8 +7890,9 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		v2aw := w.Window(106)
 		v3aw := w.Window(107)
 		var flt runtime.LaneFault
@@ -8137,18 +7901,7 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 375: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:375")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r46[l] = v1
 				// 377: ld.u64
 				v2a := uint64(r0[l]) + 0x10
@@ -8202,18 +7955,7 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 375: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:375")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r46[l] = v1
 				// 377: ld.u64
 				v2a := uint64(r0[l]) + 0x10
@@ -8422,20 +8164,15 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 411: st.param.b64
 				s9 := uint64(0x0)
 				s9v := uint64(u8)
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/device_printf.ptx:411")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8443,13 +8180,7 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 411: st.param.b64
 				s9 := uint64(0x0)
 				s9v := uint64(u8)
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/device_printf.ptx:411")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -8465,20 +8196,15 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 413: st.param.b64
 				s10 := uint64(0x8)
 				s10v := uint64(k0)
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_printf.ptx:413")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8486,13 +8212,7 @@ func printfNoneBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 413: st.param.b64
 				s10 := uint64(0x8)
 				s10v := uint64(k0)
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/O0/device_printf.ptx:413")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -8518,8 +8238,9 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		v2aw := w.Window(110)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
@@ -8527,18 +8248,7 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 421: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:421")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r7[l] = v1
 				// 423: ld.u64
 				v2a := uint64(r0[l]) + 0x0
@@ -8574,18 +8284,7 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 421: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/device_printf.ptx:421")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r7[l] = v1
 				// 423: ld.u64
 				v2a := uint64(r0[l]) + 0x0

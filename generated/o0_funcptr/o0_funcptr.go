@@ -2061,42 +2061,21 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: ld.param.f32
 				v3a := uint64(0x4)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:52")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 				// 53: ld.param.f32
 				v4a := uint64(0x0)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:53")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 			}
 		} else {
@@ -2105,34 +2084,12 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 52: ld.param.f32
 				v3a := uint64(0x4)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:52")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 				// 53: ld.param.f32
 				v4a := uint64(0x0)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:53")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 			}
 		}
@@ -2323,20 +2280,15 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: st.param.f32
 				s10 := uint64(0x8)
 				s10v := uint64(r6[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:59")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2344,13 +2296,7 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 59: st.param.f32
 				s10 := uint64(0x8)
 				s10v := uint64(r6[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:59")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -2412,42 +2358,21 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 77: ld.param.f32
 				v3a := uint64(0x4)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:77")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 				// 78: ld.param.f32
 				v4a := uint64(0x0)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:78")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 			}
 		} else {
@@ -2456,34 +2381,12 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 77: ld.param.f32
 				v3a := uint64(0x4)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:77")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 				// 78: ld.param.f32
 				v4a := uint64(0x0)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:78")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 			}
 		}
@@ -2674,20 +2577,15 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 84: st.param.f32
 				s10 := uint64(0x8)
 				s10v := uint64(r6[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:84")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2695,13 +2593,7 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 84: st.param.f32
 				s10 := uint64(0x8)
 				s10v := uint64(r6[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:84")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -2763,42 +2655,21 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 102: ld.param.f32
 				v3a := uint64(0x4)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:102")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 				// 103: ld.param.f32
 				v4a := uint64(0x0)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:103")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 			}
 		} else {
@@ -2807,34 +2678,12 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 102: ld.param.f32
 				v3a := uint64(0x4)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:102")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 				// 103: ld.param.f32
 				v4a := uint64(0x0)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:103")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 			}
 		}
@@ -3025,20 +2874,15 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 109: st.param.f32
 				s10 := uint64(0x8)
 				s10v := uint64(r6[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:109")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3046,13 +2890,7 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 109: st.param.f32
 				s10 := uint64(0x8)
 				s10v := uint64(r6[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:109")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -3153,42 +2991,21 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 128: ld.param.f32
 				v3a := uint64(0x4)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:128")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 				// 129: ld.param.f32
 				v4a := uint64(0x0)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:129")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 			}
 		} else {
@@ -3197,34 +3014,12 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 128: ld.param.f32
 				v3a := uint64(0x4)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:128")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 				// 129: ld.param.f32
 				v4a := uint64(0x0)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:129")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 			}
 		}
@@ -3646,8 +3441,9 @@ func opMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 146: mov.f32
@@ -3655,13 +3451,7 @@ func opMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 147: st.param.f32
 				s2 := uint64(0x8)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:147")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3671,13 +3461,7 @@ func opMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 147: st.param.f32
 				s2 := uint64(0x8)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:147")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -5050,20 +4834,15 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 226: st.param.f32
 				s22 := uint64(0x0)
 				s22v := uint64(r38[l])
-				if s22 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/O0/funcptr.ptx:226")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s22, s22v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5071,13 +4850,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 226: st.param.f32
 				s22 := uint64(0x0)
 				s22v := uint64(r38[l])
-				if s22 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/O0/funcptr.ptx:226")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s22, s22v)
 			}
 		}
 	}
@@ -5093,20 +4866,15 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 228: st.param.f32
 				s23 := uint64(0x4)
 				s23v := uint64(r41[l])
-				if s23 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s23:], uint32(s23v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/O0/funcptr.ptx:228")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s23, s23v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5114,13 +4882,7 @@ func funcptrBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 228: st.param.f32
 				s23 := uint64(0x4)
 				s23v := uint64(r41[l])
-				if s23 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s23:], uint32(s23v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/O0/funcptr.ptx:228")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s23, s23v)
 			}
 		}
 	}
@@ -5145,8 +4907,9 @@ func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		v2aw := w.Window(37)
 		v3aw := w.Window(38)
 		var flt runtime.LaneFault
@@ -5155,18 +4918,7 @@ func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 238: ld.param.f32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:238")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r42[l] = v1
 				// 240: ld.u64
 				v2a := uint64(r0[l]) + 0x0
@@ -5217,18 +4969,7 @@ func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 238: ld.param.f32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:238")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r42[l] = v1
 				// 240: ld.u64
 				v2a := uint64(r0[l]) + 0x0
@@ -5363,26 +5104,16 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 263: ld.param.u32
 				v3a := uint64(0x0)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:263")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 			}
 		} else {
@@ -5391,18 +5122,7 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 263: ld.param.u32
 				v3a := uint64(0x0)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:263")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 			}
 		}
@@ -5514,20 +5234,15 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 267: st.param.b32
 				s7 := uint64(0x4)
 				s7v := uint64(r4[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:267")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5535,13 +5250,7 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 267: st.param.b32
 				s7 := uint64(0x4)
 				s7v := uint64(r4[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:267")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -5593,26 +5302,16 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 284: ld.param.u32
 				v3a := uint64(0x0)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:284")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 			}
 		} else {
@@ -5621,18 +5320,7 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 284: ld.param.u32
 				v3a := uint64(0x0)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:284")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 			}
 		}
@@ -5744,20 +5432,15 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 288: st.param.b32
 				s7 := uint64(0x4)
 				s7v := uint64(r4[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:288")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5765,13 +5448,7 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 288: st.param.b32
 				s7 := uint64(0x4)
 				s7v := uint64(r4[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:288")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -5823,26 +5500,16 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 305: ld.param.u32
 				v3a := uint64(0x0)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:305")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 			}
 		} else {
@@ -5851,18 +5518,7 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 305: ld.param.u32
 				v3a := uint64(0x0)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:305")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 			}
 		}
@@ -5974,20 +5630,15 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(8)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 309: st.param.b32
 				s7 := uint64(0x4)
 				s7v := uint64(r4[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:309")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5995,13 +5646,7 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 309: st.param.b32
 				s7 := uint64(0x4)
 				s7v := uint64(r4[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/O0/funcptr.ptx:309")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -6126,59 +5771,27 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(29)
+		const pmEnd8 = uint64(25)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 330: ld.param.u32
 				v3a := uint64(0x14)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:330")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 				// 331: ld.param.u32
 				v4a := uint64(0x10)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:331")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 332: ld.param.u64
 				v5a := uint64(0x8)
 				var v5 uint64
-				if v5a < pmEnd8 {
-					v5 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v5a:]))
-				} else {
-					{
-						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 8, l)
-						if !v5ok {
-							flt.Note(2, l, runtime.SpaceParam, v5a, 8, "testdata/ptx/O0/funcptr.ptx:332")
-							continue
-						}
-						v5 = v5x
-					}
-				}
+				v5 = runtime.Load64(pmp, uint64(l)*pmStride+v5a)
 				r4[l] = v5
 			}
 		} else {
@@ -6187,50 +5800,17 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 330: ld.param.u32
 				v3a := uint64(0x14)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/funcptr.ptx:330")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 				// 331: ld.param.u32
 				v4a := uint64(0x10)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/funcptr.ptx:331")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 332: ld.param.u64
 				v5a := uint64(0x8)
 				var v5 uint64
-				if v5a < pmEnd8 {
-					v5 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v5a:]))
-				} else {
-					{
-						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 8, l)
-						if !v5ok {
-							flt.Note(2, l, runtime.SpaceParam, v5a, 8, "testdata/ptx/O0/funcptr.ptx:332")
-							continue
-						}
-						v5 = v5x
-					}
-				}
+				v5 = runtime.Load64(pmp, uint64(l)*pmStride+v5a)
 				r4[l] = v5
 			}
 		}
@@ -6675,20 +6255,15 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(29)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 350: st.param.b32
 				s3 := uint64(0x0)
 				s3v := uint64(r9[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:350")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6696,13 +6271,7 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 350: st.param.b32
 				s3 := uint64(0x0)
 				s3v := uint64(r9[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/funcptr.ptx:350")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -6936,20 +6505,15 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(29)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 370: st.param.b32
 				s2 := uint64(0x18)
 				s2v := uint64(r13[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:370")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6957,13 +6521,7 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 370: st.param.b32
 				s2 := uint64(0x18)
 				s2v := uint64(r13[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/funcptr.ptx:370")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -6986,26 +6544,16 @@ func applyNBlock7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(29)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 359: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:359")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r10[l] = v1
 			}
 		} else {
@@ -7014,18 +6562,7 @@ func applyNBlock7(w *runtime.Warp, m uint32, budget int) {
 				// 359: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:359")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r10[l] = v1
 			}
 		}
@@ -8470,20 +8007,15 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 456: st.param.b64
 				s9 := uint64(0x0)
 				s9v := uint64(r29[l])
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/funcptr.ptx:456")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8491,13 +8023,7 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 456: st.param.b64
 				s9 := uint64(0x0)
 				s9v := uint64(r29[l])
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/O0/funcptr.ptx:456")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -8513,20 +8039,15 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 458: st.param.b32
 				s10 := uint64(0x8)
 				s10v := uint64(r34[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:458")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8534,13 +8055,7 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 458: st.param.b32
 				s10 := uint64(0x8)
 				s10v := uint64(r34[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/O0/funcptr.ptx:458")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -8556,20 +8071,15 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 460: st.param.b32
 				s11 := uint64(0xc)
 				s11v := uint64(k0)
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/O0/funcptr.ptx:460")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8577,13 +8087,7 @@ func funcptrTidBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 460: st.param.b32
 				s11 := uint64(0xc)
 				s11v := uint64(k0)
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/O0/funcptr.ptx:460")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -8608,8 +8112,9 @@ func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		v2aw := w.Window(72)
 		v3aw := w.Window(73)
 		var flt runtime.LaneFault
@@ -8618,18 +8123,7 @@ func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
 				// 469: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:469")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r35[l] = v1
 				// 471: ld.u64
 				v2a := uint64(r0[l]) + 0x0
@@ -8680,18 +8174,7 @@ func funcptrTidBlock14(w *runtime.Warp, m uint32, budget int) {
 				// 469: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/funcptr.ptx:469")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r35[l] = v1
 				// 471: ld.u64
 				v2a := uint64(r0[l]) + 0x0

@@ -1713,26 +1713,16 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 27: ld.param.u32
 				v3a := uint64(0x8)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:27")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 			}
 		} else {
@@ -1741,18 +1731,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 27: ld.param.u32
 				v3a := uint64(0x8)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:27")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 			}
 		}
@@ -2092,20 +2071,15 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 42: st.param.b32
 				s3 := uint64(0x0)
 				s3v := uint64(r6[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:42")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2113,13 +2087,7 @@ func fibBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 42: st.param.b32
 				s3 := uint64(0x0)
 				s3v := uint64(r6[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:42")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -2194,20 +2162,15 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 69: st.param.b32
 				s2 := uint64(0xc)
 				s2v := uint64(r12[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:69")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2215,13 +2178,7 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 69: st.param.b32
 				s2 := uint64(0xc)
 				s2v := uint64(r12[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:69")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -2246,8 +2203,9 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		v2aw := w.Window(6)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
@@ -2255,18 +2213,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 49: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:49")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r7[l] = v1
 				// 51: ld.u32
 				v2a := uint64(r0[l]) + 0x4
@@ -2296,18 +2243,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 49: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:49")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r7[l] = v1
 				// 51: ld.u32
 				v2a := uint64(r0[l]) + 0x4
@@ -2346,20 +2282,15 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 55: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r9[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:55")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2367,13 +2298,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 55: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r9[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:55")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -2397,26 +2322,16 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:62")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 64: add.s32
 				v2 := uint64(uint32(r7[l]) + uint32(v1))
 				r11[l] = v2
@@ -2427,18 +2342,7 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 62: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:62")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 64: add.s32
 				v2 := uint64(uint32(r7[l]) + uint32(v1))
 				r11[l] = v2
@@ -2635,26 +2539,16 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 87: ld.param.u32
 				v3a := uint64(0x8)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:87")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 			}
 		} else {
@@ -2663,18 +2557,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 87: ld.param.u32
 				v3a := uint64(0x8)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:87")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 			}
 		}
@@ -2950,20 +2833,15 @@ func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 102: st.param.b32
 				s3 := uint64(0x0)
 				s3v := uint64(r6[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:102")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2971,13 +2849,7 @@ func treeDepthBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 102: st.param.b32
 				s3 := uint64(0x0)
 				s3v := uint64(r6[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/O0/recursion.ptx:102")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -3357,20 +3229,15 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 147: st.param.b32
 				s2 := uint64(0xc)
 				s2v := uint64(r19[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:147")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3378,13 +3245,7 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				// 147: st.param.b32
 				s2 := uint64(0xc)
 				s2v := uint64(r19[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:147")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -3410,26 +3271,16 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 109: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:109")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r7[l] = v1
 			}
 		} else {
@@ -3438,18 +3289,7 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 109: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:109")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r7[l] = v1
 			}
 		}
@@ -3565,20 +3405,15 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 117: st.param.b32
 				s6 := uint64(0x0)
 				s6v := uint64(r10[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:117")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3586,13 +3421,7 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 117: st.param.b32
 				s6 := uint64(0x0)
 				s6v := uint64(r10[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:117")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -3615,26 +3444,16 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 124: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:124")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r11[l] = v1
 			}
 		} else {
@@ -3643,18 +3462,7 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 				// 124: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:124")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r11[l] = v1
 			}
 		}
@@ -3912,42 +3720,21 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 166: ld.param.u32
 				v3a := uint64(0x10)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:166")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 				// 167: ld.param.u32
 				v4a := uint64(0xc)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/recursion.ptx:167")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 			}
 		} else {
@@ -3956,34 +3743,12 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 166: ld.param.u32
 				v3a := uint64(0x10)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/recursion.ptx:166")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 				// 167: ld.param.u32
 				v4a := uint64(0xc)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/recursion.ptx:167")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 			}
 		}
@@ -4400,20 +4165,15 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 184: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r6[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:184")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4421,13 +4181,7 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 184: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r6[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/O0/recursion.ptx:184")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -4443,20 +4197,15 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 186: st.param.b32
 				s5 := uint64(0x4)
 				s5v := uint64(r8[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:186")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4464,13 +4213,7 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 186: st.param.b32
 				s5 := uint64(0x4)
 				s5v := uint64(r8[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/O0/recursion.ptx:186")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -4545,20 +4288,15 @@ func gcdBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 200: st.param.b32
 				s2 := uint64(0x14)
 				s2v := uint64(r10[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:200")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4566,13 +4304,7 @@ func gcdBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 200: st.param.b32
 				s2 := uint64(0x14)
 				s2v := uint64(r10[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/O0/recursion.ptx:200")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -4595,26 +4327,16 @@ func gcdBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 194: ld.param.b32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:194")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r9[l] = v1
 			}
 		} else {
@@ -4623,18 +4345,7 @@ func gcdBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 194: ld.param.b32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:194")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r9[l] = v1
 			}
 		}
@@ -5844,20 +5555,15 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 267: st.param.b32
 				s6 := uint64(0x0)
 				s6v := uint64(r29[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:267")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5865,13 +5571,7 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 267: st.param.b32
 				s6 := uint64(0x0)
 				s6v := uint64(r29[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/O0/recursion.ptx:267")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -5897,8 +5597,9 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		v2aw := w.Window(42)
 		v3aw := w.Window(43)
 		var flt runtime.LaneFault
@@ -5907,18 +5608,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 274: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:274")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r30[l] = v1
 				// 276: ld.u64
 				v2a := uint64(r0[l]) + 0x0
@@ -5969,18 +5659,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 274: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:274")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r30[l] = v1
 				// 276: ld.u64
 				v2a := uint64(r0[l]) + 0x0
@@ -6214,20 +5893,15 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 288: st.param.b32
 				s12 := uint64(0x0)
 				s12v := uint64(r39[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/recursion.ptx:288")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6235,13 +5909,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 288: st.param.b32
 				s12 := uint64(0x0)
 				s12v := uint64(r39[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/recursion.ptx:288")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		}
 	}
@@ -6268,8 +5936,9 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		v2aw := w.Window(48)
 		v3aw := w.Window(49)
 		var flt runtime.LaneFault
@@ -6278,18 +5947,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 295: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:295")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r40[l] = v1
 				// 297: ld.u64
 				v2a := uint64(r0[l]) + 0x8
@@ -6340,18 +5998,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 295: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:295")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r40[l] = v1
 				// 297: ld.u64
 				v2a := uint64(r0[l]) + 0x8
@@ -6665,20 +6312,15 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 312: st.param.b32
 				s15 := uint64(0x0)
 				s15v := uint64(r49[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/O0/recursion.ptx:312")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6686,13 +6328,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 312: st.param.b32
 				s15 := uint64(0x0)
 				s15v := uint64(r49[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/O0/recursion.ptx:312")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		}
 	}
@@ -6708,20 +6344,15 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 314: st.param.b32
 				s16 := uint64(0x4)
 				s16v := uint64(r52[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/O0/recursion.ptx:314")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6729,13 +6360,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 314: st.param.b32
 				s16 := uint64(0x4)
 				s16v := uint64(r52[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/O0/recursion.ptx:314")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		}
 	}
@@ -6760,8 +6385,9 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		v2aw := w.Window(56)
 		v3aw := w.Window(57)
 		var flt runtime.LaneFault
@@ -6770,18 +6396,7 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 322: ld.param.b32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:322")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r53[l] = v1
 				// 324: ld.u64
 				v2a := uint64(r0[l]) + 0x10
@@ -6832,18 +6447,7 @@ func recursionBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 322: ld.param.b32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/recursion.ptx:322")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r53[l] = v1
 				// 324: ld.u64
 				v2a := uint64(r0[l]) + 0x10

@@ -1713,8 +1713,9 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(29)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
@@ -1722,133 +1723,31 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v4_s [32]uint64
 				var v7F_s [32]float32
 				var v8F_s [32]float32
-				{
-					slow := uint32(0)
-					for l := range 32 {
-						// 25: ld.param.f32
-						v3a := uint64(0x0)
-						var v3 uint64
-						if v3a < pmEnd4 {
-							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 26: ld.param.f32
-						v4a := uint64(0xc)
-						var v4 uint64
-						if v4a < pmEnd4 {
-							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 27: ld.param.f32
-						v5a := uint64(0x4)
-						var v5 uint64
-						if v5a < pmEnd4 {
-							v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 28: ld.param.f32
-						v6a := uint64(0x10)
-						var v6 uint64
-						if v6a < pmEnd4 {
-							v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 29: mul.rn.f32
-						v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) * math.Float32frombits(uint32(v6)))
-						v7 := uint64(math.Float32bits(v7F))
-						_ = v7F
-						_ = v7
-						v3_s[l] = v3
-						v4_s[l] = v4
-						v7F_s[l] = v7F
-					}
-					for mm := slow; mm != 0; mm &= mm - 1 {
-						l := bits.TrailingZeros32(mm) & 31
-						// 25: ld.param.f32
-						v3a := uint64(0x0)
-						var v3 uint64
-						if v3a < pmEnd4 {
-							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-						} else {
-							{
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:25")
-									continue
-								}
-								v3 = v3x
-							}
-						}
-						// 26: ld.param.f32
-						v4a := uint64(0xc)
-						var v4 uint64
-						if v4a < pmEnd4 {
-							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-						} else {
-							{
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/struct_byval.ptx:26")
-									continue
-								}
-								v4 = v4x
-							}
-						}
-						// 27: ld.param.f32
-						v5a := uint64(0x4)
-						var v5 uint64
-						if v5a < pmEnd4 {
-							v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-						} else {
-							{
-								v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-								if !v5ok {
-									flt.Note(2, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:27")
-									continue
-								}
-								v5 = v5x
-							}
-						}
-						// 28: ld.param.f32
-						v6a := uint64(0x10)
-						var v6 uint64
-						if v6a < pmEnd4 {
-							v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-						} else {
-							{
-								v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-								if !v6ok {
-									flt.Note(3, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:28")
-									continue
-								}
-								v6 = v6x
-							}
-						}
-						// 29: mul.rn.f32
-						v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) * math.Float32frombits(uint32(v6)))
-						v7 := uint64(math.Float32bits(v7F))
-						_ = v7F
-						_ = v7
-						v3_s[l] = v3
-						v4_s[l] = v4
-						v7F_s[l] = v7F
-					}
+				for l := range 32 {
+					// 25: ld.param.f32
+					v3a := uint64(0x0)
+					var v3 uint64
+					v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
+					// 26: ld.param.f32
+					v4a := uint64(0xc)
+					var v4 uint64
+					v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
+					// 27: ld.param.f32
+					v5a := uint64(0x4)
+					var v5 uint64
+					v5 = runtime.Load32(pmp, uint64(l)*pmStride+v5a)
+					// 28: ld.param.f32
+					v6a := uint64(0x10)
+					var v6 uint64
+					v6 = runtime.Load32(pmp, uint64(l)*pmStride+v6a)
+					// 29: mul.rn.f32
+					v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) * math.Float32frombits(uint32(v6)))
+					v7 := uint64(math.Float32bits(v7F))
+					_ = v7F
+					_ = v7
+					v3_s[l] = v3
+					v4_s[l] = v4
+					v7F_s[l] = v7F
 				}
 				{
 					slow := uint32(0)
@@ -1901,33 +1800,11 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					// 31: ld.param.f32
 					v9a := uint64(0x8)
 					var v9 uint64
-					if v9a < pmEnd4 {
-						v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
-					} else {
-						{
-							v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
-							if !v9ok {
-								flt.Note(4, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:31")
-								continue
-							}
-							v9 = v9x
-						}
-					}
+					v9 = runtime.Load32(pmp, uint64(l)*pmStride+v9a)
 					// 32: ld.param.f32
 					v10a := uint64(0x14)
 					var v10 uint64
-					if v10a < pmEnd4 {
-						v10 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v10a:]))
-					} else {
-						{
-							v10x, v10ok := w.TryLoad(nil, runtime.SpaceParam, v10a, 4, l)
-							if !v10ok {
-								flt.Note(5, l, runtime.SpaceParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:32")
-								continue
-							}
-							v10 = v10x
-						}
-					}
+					v10 = runtime.Load32(pmp, uint64(l)*pmStride+v10a)
 					// 33: fma.rn.f32
 					var v11 uint64
 					var v11F float32
@@ -1951,63 +1828,19 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 25: ld.param.f32
 				v3a := uint64(0x0)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(0, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:25")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				// 26: ld.param.f32
 				v4a := uint64(0xc)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(1, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/O0/struct_byval.ptx:26")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				// 27: ld.param.f32
 				v5a := uint64(0x4)
 				var v5 uint64
-				if v5a < pmEnd4 {
-					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-				} else {
-					{
-						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-						if !v5ok {
-							flt.Note(2, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:27")
-							continue
-						}
-						v5 = v5x
-					}
-				}
+				v5 = runtime.Load32(pmp, uint64(l)*pmStride+v5a)
 				// 28: ld.param.f32
 				v6a := uint64(0x10)
 				var v6 uint64
-				if v6a < pmEnd4 {
-					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-				} else {
-					{
-						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-						if !v6ok {
-							flt.Note(3, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:28")
-							continue
-						}
-						v6 = v6x
-					}
-				}
+				v6 = runtime.Load32(pmp, uint64(l)*pmStride+v6a)
 				// 29: mul.rn.f32
 				v7F := isa.CanonF32(math.Float32frombits(uint32(v5)) * math.Float32frombits(uint32(v6)))
 				v7 := uint64(math.Float32bits(v7F))
@@ -2031,33 +1864,11 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 31: ld.param.f32
 				v9a := uint64(0x8)
 				var v9 uint64
-				if v9a < pmEnd4 {
-					v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
-				} else {
-					{
-						v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
-						if !v9ok {
-							flt.Note(4, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/O0/struct_byval.ptx:31")
-							continue
-						}
-						v9 = v9x
-					}
-				}
+				v9 = runtime.Load32(pmp, uint64(l)*pmStride+v9a)
 				// 32: ld.param.f32
 				v10a := uint64(0x14)
 				var v10 uint64
-				if v10a < pmEnd4 {
-					v10 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v10a:]))
-				} else {
-					{
-						v10x, v10ok := w.TryLoad(nil, runtime.SpaceParam, v10a, 4, l)
-						if !v10ok {
-							flt.Note(5, l, runtime.SpaceParam, v10a, 4, "testdata/ptx/O0/struct_byval.ptx:32")
-							continue
-						}
-						v10 = v10x
-					}
-				}
+				v10 = runtime.Load32(pmp, uint64(l)*pmStride+v10a)
 				// 33: fma.rn.f32
 				var v11 uint64
 				var v11F float32
@@ -2089,20 +1900,15 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(29)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 34: st.param.f32
 				s12 := uint64(0x18)
 				s12v := uint64(r10[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:34")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2110,13 +1916,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 34: st.param.f32
 				s12 := uint64(0x18)
 				s12v := uint64(r10[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/O0/struct_byval.ptx:34")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		}
 	}
@@ -2206,71 +2006,28 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 55: ld.param.f32
 				v5a := uint64(0x4)
 				var v5 uint64
-				if v5a < pmEnd4 {
-					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-				} else {
-					{
-						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-						if !v5ok {
-							flt.Note(0, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:55")
-							continue
-						}
-						v5 = v5x
-					}
-				}
+				v5 = runtime.Load32(pmp, uint64(l)*pmStride+v5a)
 				// 56: ld.param.f32
 				v6a := uint64(0x14)
 				var v6 uint64
-				if v6a < pmEnd4 {
-					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-				} else {
-					{
-						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-						if !v6ok {
-							flt.Note(1, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:56")
-							continue
-						}
-						v6 = v6x
-					}
-				}
+				v6 = runtime.Load32(pmp, uint64(l)*pmStride+v6a)
 				// 57: ld.param.f32
 				v7a := uint64(0x8)
 				var v7 uint64
-				if v7a < pmEnd4 {
-					v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
-				} else {
-					{
-						v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
-						if !v7ok {
-							flt.Note(2, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:57")
-							continue
-						}
-						v7 = v7x
-					}
-				}
+				v7 = runtime.Load32(pmp, uint64(l)*pmStride+v7a)
 				// 58: ld.param.f32
 				v8a := uint64(0x10)
 				var v8 uint64
-				if v8a < pmEnd4 {
-					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
-				} else {
-					{
-						v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-						if !v8ok {
-							flt.Note(3, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:58")
-							continue
-						}
-						v8 = v8x
-					}
-				}
+				v8 = runtime.Load32(pmp, uint64(l)*pmStride+v8a)
 				// 59: mul.rn.f32
 				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) * math.Float32frombits(uint32(v8)))
 				v9 := uint64(math.Float32bits(v9F))
@@ -2300,63 +2057,19 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 55: ld.param.f32
 				v5a := uint64(0x4)
 				var v5 uint64
-				if v5a < pmEnd4 {
-					v5 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v5a:]))
-				} else {
-					{
-						v5x, v5ok := w.TryLoad(nil, runtime.SpaceParam, v5a, 4, l)
-						if !v5ok {
-							flt.Note(0, l, runtime.SpaceParam, v5a, 4, "testdata/ptx/O0/struct_byval.ptx:55")
-							continue
-						}
-						v5 = v5x
-					}
-				}
+				v5 = runtime.Load32(pmp, uint64(l)*pmStride+v5a)
 				// 56: ld.param.f32
 				v6a := uint64(0x14)
 				var v6 uint64
-				if v6a < pmEnd4 {
-					v6 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v6a:]))
-				} else {
-					{
-						v6x, v6ok := w.TryLoad(nil, runtime.SpaceParam, v6a, 4, l)
-						if !v6ok {
-							flt.Note(1, l, runtime.SpaceParam, v6a, 4, "testdata/ptx/O0/struct_byval.ptx:56")
-							continue
-						}
-						v6 = v6x
-					}
-				}
+				v6 = runtime.Load32(pmp, uint64(l)*pmStride+v6a)
 				// 57: ld.param.f32
 				v7a := uint64(0x8)
 				var v7 uint64
-				if v7a < pmEnd4 {
-					v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
-				} else {
-					{
-						v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
-						if !v7ok {
-							flt.Note(2, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/O0/struct_byval.ptx:57")
-							continue
-						}
-						v7 = v7x
-					}
-				}
+				v7 = runtime.Load32(pmp, uint64(l)*pmStride+v7a)
 				// 58: ld.param.f32
 				v8a := uint64(0x10)
 				var v8 uint64
-				if v8a < pmEnd4 {
-					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
-				} else {
-					{
-						v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-						if !v8ok {
-							flt.Note(3, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/O0/struct_byval.ptx:58")
-							continue
-						}
-						v8 = v8x
-					}
-				}
+				v8 = runtime.Load32(pmp, uint64(l)*pmStride+v8a)
 				// 59: mul.rn.f32
 				v9F := isa.CanonF32(math.Float32frombits(uint32(v7)) * math.Float32frombits(uint32(v8)))
 				v9 := uint64(math.Float32bits(v9F))
@@ -2460,71 +2173,28 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 63: ld.param.f32
 				v13a := uint64(0x8)
 				var v13 uint64
-				if v13a < pmEnd4 {
-					v13 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v13a:]))
-				} else {
-					{
-						v13x, v13ok := w.TryLoad(nil, runtime.SpaceParam, v13a, 4, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceParam, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:63")
-							continue
-						}
-						v13 = v13x
-					}
-				}
+				v13 = runtime.Load32(pmp, uint64(l)*pmStride+v13a)
 				// 64: ld.param.f32
 				v14a := uint64(0xc)
 				var v14 uint64
-				if v14a < pmEnd4 {
-					v14 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v14a:]))
-				} else {
-					{
-						v14x, v14ok := w.TryLoad(nil, runtime.SpaceParam, v14a, 4, l)
-						if !v14ok {
-							flt.Note(1, l, runtime.SpaceParam, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:64")
-							continue
-						}
-						v14 = v14x
-					}
-				}
+				v14 = runtime.Load32(pmp, uint64(l)*pmStride+v14a)
 				// 65: ld.param.f32
 				v15a := uint64(0x0)
 				var v15 uint64
-				if v15a < pmEnd4 {
-					v15 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v15a:]))
-				} else {
-					{
-						v15x, v15ok := w.TryLoad(nil, runtime.SpaceParam, v15a, 4, l)
-						if !v15ok {
-							flt.Note(2, l, runtime.SpaceParam, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:65")
-							continue
-						}
-						v15 = v15x
-					}
-				}
+				v15 = runtime.Load32(pmp, uint64(l)*pmStride+v15a)
 				// 66: ld.param.f32
 				v16a := uint64(0x14)
 				var v16 uint64
-				if v16a < pmEnd4 {
-					v16 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v16a:]))
-				} else {
-					{
-						v16x, v16ok := w.TryLoad(nil, runtime.SpaceParam, v16a, 4, l)
-						if !v16ok {
-							flt.Note(3, l, runtime.SpaceParam, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:66")
-							continue
-						}
-						v16 = v16x
-					}
-				}
+				v16 = runtime.Load32(pmp, uint64(l)*pmStride+v16a)
 				// 67: mul.rn.f32
 				v17F := isa.CanonF32(math.Float32frombits(uint32(v15)) * math.Float32frombits(uint32(v16)))
 				v17 := uint64(math.Float32bits(v17F))
@@ -2554,63 +2224,19 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 63: ld.param.f32
 				v13a := uint64(0x8)
 				var v13 uint64
-				if v13a < pmEnd4 {
-					v13 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v13a:]))
-				} else {
-					{
-						v13x, v13ok := w.TryLoad(nil, runtime.SpaceParam, v13a, 4, l)
-						if !v13ok {
-							flt.Note(0, l, runtime.SpaceParam, v13a, 4, "testdata/ptx/O0/struct_byval.ptx:63")
-							continue
-						}
-						v13 = v13x
-					}
-				}
+				v13 = runtime.Load32(pmp, uint64(l)*pmStride+v13a)
 				// 64: ld.param.f32
 				v14a := uint64(0xc)
 				var v14 uint64
-				if v14a < pmEnd4 {
-					v14 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v14a:]))
-				} else {
-					{
-						v14x, v14ok := w.TryLoad(nil, runtime.SpaceParam, v14a, 4, l)
-						if !v14ok {
-							flt.Note(1, l, runtime.SpaceParam, v14a, 4, "testdata/ptx/O0/struct_byval.ptx:64")
-							continue
-						}
-						v14 = v14x
-					}
-				}
+				v14 = runtime.Load32(pmp, uint64(l)*pmStride+v14a)
 				// 65: ld.param.f32
 				v15a := uint64(0x0)
 				var v15 uint64
-				if v15a < pmEnd4 {
-					v15 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v15a:]))
-				} else {
-					{
-						v15x, v15ok := w.TryLoad(nil, runtime.SpaceParam, v15a, 4, l)
-						if !v15ok {
-							flt.Note(2, l, runtime.SpaceParam, v15a, 4, "testdata/ptx/O0/struct_byval.ptx:65")
-							continue
-						}
-						v15 = v15x
-					}
-				}
+				v15 = runtime.Load32(pmp, uint64(l)*pmStride+v15a)
 				// 66: ld.param.f32
 				v16a := uint64(0x14)
 				var v16 uint64
-				if v16a < pmEnd4 {
-					v16 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v16a:]))
-				} else {
-					{
-						v16x, v16ok := w.TryLoad(nil, runtime.SpaceParam, v16a, 4, l)
-						if !v16ok {
-							flt.Note(3, l, runtime.SpaceParam, v16a, 4, "testdata/ptx/O0/struct_byval.ptx:66")
-							continue
-						}
-						v16 = v16x
-					}
-				}
+				v16 = runtime.Load32(pmp, uint64(l)*pmStride+v16a)
 				// 67: mul.rn.f32
 				v17F := isa.CanonF32(math.Float32frombits(uint32(v15)) * math.Float32frombits(uint32(v16)))
 				v17 := uint64(math.Float32bits(v17F))
@@ -2714,71 +2340,28 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 71: ld.param.f32
 				v21a := uint64(0x0)
 				var v21 uint64
-				if v21a < pmEnd4 {
-					v21 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v21a:]))
-				} else {
-					{
-						v21x, v21ok := w.TryLoad(nil, runtime.SpaceParam, v21a, 4, l)
-						if !v21ok {
-							flt.Note(0, l, runtime.SpaceParam, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:71")
-							continue
-						}
-						v21 = v21x
-					}
-				}
+				v21 = runtime.Load32(pmp, uint64(l)*pmStride+v21a)
 				// 72: ld.param.f32
 				v22a := uint64(0x10)
 				var v22 uint64
-				if v22a < pmEnd4 {
-					v22 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v22a:]))
-				} else {
-					{
-						v22x, v22ok := w.TryLoad(nil, runtime.SpaceParam, v22a, 4, l)
-						if !v22ok {
-							flt.Note(1, l, runtime.SpaceParam, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:72")
-							continue
-						}
-						v22 = v22x
-					}
-				}
+				v22 = runtime.Load32(pmp, uint64(l)*pmStride+v22a)
 				// 73: ld.param.f32
 				v23a := uint64(0x4)
 				var v23 uint64
-				if v23a < pmEnd4 {
-					v23 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v23a:]))
-				} else {
-					{
-						v23x, v23ok := w.TryLoad(nil, runtime.SpaceParam, v23a, 4, l)
-						if !v23ok {
-							flt.Note(2, l, runtime.SpaceParam, v23a, 4, "testdata/ptx/O0/struct_byval.ptx:73")
-							continue
-						}
-						v23 = v23x
-					}
-				}
+				v23 = runtime.Load32(pmp, uint64(l)*pmStride+v23a)
 				// 74: ld.param.f32
 				v24a := uint64(0xc)
 				var v24 uint64
-				if v24a < pmEnd4 {
-					v24 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v24a:]))
-				} else {
-					{
-						v24x, v24ok := w.TryLoad(nil, runtime.SpaceParam, v24a, 4, l)
-						if !v24ok {
-							flt.Note(3, l, runtime.SpaceParam, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:74")
-							continue
-						}
-						v24 = v24x
-					}
-				}
+				v24 = runtime.Load32(pmp, uint64(l)*pmStride+v24a)
 				// 75: mul.rn.f32
 				v25F := isa.CanonF32(math.Float32frombits(uint32(v23)) * math.Float32frombits(uint32(v24)))
 				v25 := uint64(math.Float32bits(v25F))
@@ -2808,63 +2391,19 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 71: ld.param.f32
 				v21a := uint64(0x0)
 				var v21 uint64
-				if v21a < pmEnd4 {
-					v21 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v21a:]))
-				} else {
-					{
-						v21x, v21ok := w.TryLoad(nil, runtime.SpaceParam, v21a, 4, l)
-						if !v21ok {
-							flt.Note(0, l, runtime.SpaceParam, v21a, 4, "testdata/ptx/O0/struct_byval.ptx:71")
-							continue
-						}
-						v21 = v21x
-					}
-				}
+				v21 = runtime.Load32(pmp, uint64(l)*pmStride+v21a)
 				// 72: ld.param.f32
 				v22a := uint64(0x10)
 				var v22 uint64
-				if v22a < pmEnd4 {
-					v22 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v22a:]))
-				} else {
-					{
-						v22x, v22ok := w.TryLoad(nil, runtime.SpaceParam, v22a, 4, l)
-						if !v22ok {
-							flt.Note(1, l, runtime.SpaceParam, v22a, 4, "testdata/ptx/O0/struct_byval.ptx:72")
-							continue
-						}
-						v22 = v22x
-					}
-				}
+				v22 = runtime.Load32(pmp, uint64(l)*pmStride+v22a)
 				// 73: ld.param.f32
 				v23a := uint64(0x4)
 				var v23 uint64
-				if v23a < pmEnd4 {
-					v23 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v23a:]))
-				} else {
-					{
-						v23x, v23ok := w.TryLoad(nil, runtime.SpaceParam, v23a, 4, l)
-						if !v23ok {
-							flt.Note(2, l, runtime.SpaceParam, v23a, 4, "testdata/ptx/O0/struct_byval.ptx:73")
-							continue
-						}
-						v23 = v23x
-					}
-				}
+				v23 = runtime.Load32(pmp, uint64(l)*pmStride+v23a)
 				// 74: ld.param.f32
 				v24a := uint64(0xc)
 				var v24 uint64
-				if v24a < pmEnd4 {
-					v24 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v24a:]))
-				} else {
-					{
-						v24x, v24ok := w.TryLoad(nil, runtime.SpaceParam, v24a, 4, l)
-						if !v24ok {
-							flt.Note(3, l, runtime.SpaceParam, v24a, 4, "testdata/ptx/O0/struct_byval.ptx:74")
-							continue
-						}
-						v24 = v24x
-					}
-				}
+				v24 = runtime.Load32(pmp, uint64(l)*pmStride+v24a)
 				// 75: mul.rn.f32
 				v25F := isa.CanonF32(math.Float32frombits(uint32(v23)) * math.Float32frombits(uint32(v24)))
 				v25 := uint64(math.Float32bits(v25F))
@@ -3071,20 +2610,15 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 82: st.param.f32
 				s32 := uint64(0x18)
 				s32v := uint64(r27[l])
-				if s32 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:82")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s32, s32v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3092,13 +2626,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 82: st.param.f32
 				s32 := uint64(0x18)
 				s32v := uint64(r27[l])
-				if s32 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:82")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s32, s32v)
 			}
 		}
 	}
@@ -3114,20 +2642,15 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 83: st.param.f32
 				s33 := uint64(0x1c)
 				s33v := uint64(r26[l])
-				if s33 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:83")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s33, s33v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3135,13 +2658,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 83: st.param.f32
 				s33 := uint64(0x1c)
 				s33v := uint64(r26[l])
-				if s33 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:83")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s33, s33v)
 			}
 		}
 	}
@@ -3157,20 +2674,15 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 84: st.param.f32
 				s34 := uint64(0x20)
 				s34v := uint64(r25[l])
-				if s34 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:84")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s34, s34v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3178,13 +2690,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 84: st.param.f32
 				s34 := uint64(0x20)
 				s34v := uint64(r25[l])
-				if s34 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:84")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s34, s34v)
 			}
 		}
 	}
@@ -6501,20 +6007,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 254: st.param.f32
 				s29 := uint64(0x0)
 				s29v := uint64(r43[l])
-				if s29 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s29:], uint32(s29v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:254")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s29, s29v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6522,13 +6023,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 254: st.param.f32
 				s29 := uint64(0x0)
 				s29v := uint64(r43[l])
-				if s29 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s29:], uint32(s29v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s29, 4, s29v, l, "testdata/ptx/O0/struct_byval.ptx:254")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s29, s29v)
 			}
 		}
 	}
@@ -6544,20 +6039,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 255: st.param.f32
 				s30 := uint64(0x4)
 				s30v := uint64(r39[l])
-				if s30 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s30:], uint32(s30v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s30, 4, s30v, l, "testdata/ptx/O0/struct_byval.ptx:255")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s30, s30v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6565,13 +6055,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 255: st.param.f32
 				s30 := uint64(0x4)
 				s30v := uint64(r39[l])
-				if s30 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s30:], uint32(s30v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s30, 4, s30v, l, "testdata/ptx/O0/struct_byval.ptx:255")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s30, s30v)
 			}
 		}
 	}
@@ -6587,20 +6071,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 256: st.param.f32
 				s31 := uint64(0x8)
 				s31v := uint64(r44[l])
-				if s31 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s31:], uint32(s31v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s31, 4, s31v, l, "testdata/ptx/O0/struct_byval.ptx:256")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s31, s31v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6608,13 +6087,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 256: st.param.f32
 				s31 := uint64(0x8)
 				s31v := uint64(r44[l])
-				if s31 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s31:], uint32(s31v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s31, 4, s31v, l, "testdata/ptx/O0/struct_byval.ptx:256")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s31, s31v)
 			}
 		}
 	}
@@ -6630,20 +6103,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 258: st.param.f32
 				s32 := uint64(0xc)
 				s32v := uint64(r45[l])
-				if s32 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:258")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s32, s32v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6651,13 +6119,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 258: st.param.f32
 				s32 := uint64(0xc)
 				s32v := uint64(r45[l])
-				if s32 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s32:], uint32(s32v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s32, 4, s32v, l, "testdata/ptx/O0/struct_byval.ptx:258")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s32, s32v)
 			}
 		}
 	}
@@ -6673,20 +6135,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 259: st.param.f32
 				s33 := uint64(0x10)
 				s33v := uint64(r42[l])
-				if s33 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:259")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s33, s33v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6694,13 +6151,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 259: st.param.f32
 				s33 := uint64(0x10)
 				s33v := uint64(r42[l])
-				if s33 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s33:], uint32(s33v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s33, 4, s33v, l, "testdata/ptx/O0/struct_byval.ptx:259")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s33, s33v)
 			}
 		}
 	}
@@ -6716,20 +6167,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 260: st.param.f32
 				s34 := uint64(0x14)
 				s34v := uint64(r46[l])
-				if s34 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:260")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s34, s34v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6737,13 +6183,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 260: st.param.f32
 				s34 := uint64(0x14)
 				s34v := uint64(r46[l])
-				if s34 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s34:], uint32(s34v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s34, 4, s34v, l, "testdata/ptx/O0/struct_byval.ptx:260")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s34, s34v)
 			}
 		}
 	}
@@ -6785,8 +6225,9 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		v2aw := w.Window(52)
 		v3aw := w.Window(53)
 		var flt runtime.LaneFault
@@ -6795,18 +6236,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 268: ld.param.f32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:268")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r47[l] = v1
 				// 270: ld.u64
 				v2a := uint64(r0[l]) + 0x10
@@ -6857,18 +6287,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 268: ld.param.f32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:268")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r47[l] = v1
 				// 270: ld.u64
 				v2a := uint64(r0[l]) + 0x10
@@ -7767,20 +7186,15 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 305: st.param.f32
 				s35 := uint64(0x0)
 				s35v := uint64(r72[l])
-				if s35 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s35:], uint32(s35v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s35, 4, s35v, l, "testdata/ptx/O0/struct_byval.ptx:305")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s35, s35v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7788,13 +7202,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 305: st.param.f32
 				s35 := uint64(0x0)
 				s35v := uint64(r72[l])
-				if s35 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s35:], uint32(s35v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s35, 4, s35v, l, "testdata/ptx/O0/struct_byval.ptx:305")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s35, s35v)
 			}
 		}
 	}
@@ -7810,20 +7218,15 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 306: st.param.f32
 				s36 := uint64(0x4)
 				s36v := uint64(r68[l])
-				if s36 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s36:], uint32(s36v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s36, 4, s36v, l, "testdata/ptx/O0/struct_byval.ptx:306")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s36, s36v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7831,13 +7234,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 306: st.param.f32
 				s36 := uint64(0x4)
 				s36v := uint64(r68[l])
-				if s36 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s36:], uint32(s36v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s36, 4, s36v, l, "testdata/ptx/O0/struct_byval.ptx:306")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s36, s36v)
 			}
 		}
 	}
@@ -7853,20 +7250,15 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 307: st.param.f32
 				s37 := uint64(0x8)
 				s37v := uint64(r73[l])
-				if s37 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s37:], uint32(s37v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s37, 4, s37v, l, "testdata/ptx/O0/struct_byval.ptx:307")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s37, s37v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7874,13 +7266,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 307: st.param.f32
 				s37 := uint64(0x8)
 				s37v := uint64(r73[l])
-				if s37 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s37:], uint32(s37v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s37, 4, s37v, l, "testdata/ptx/O0/struct_byval.ptx:307")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s37, s37v)
 			}
 		}
 	}
@@ -7896,20 +7282,15 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 309: st.param.f32
 				s38 := uint64(0xc)
 				s38v := uint64(r74[l])
-				if s38 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s38:], uint32(s38v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s38, 4, s38v, l, "testdata/ptx/O0/struct_byval.ptx:309")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s38, s38v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7917,13 +7298,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 309: st.param.f32
 				s38 := uint64(0xc)
 				s38v := uint64(r74[l])
-				if s38 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s38:], uint32(s38v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s38, 4, s38v, l, "testdata/ptx/O0/struct_byval.ptx:309")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s38, s38v)
 			}
 		}
 	}
@@ -7939,20 +7314,15 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 310: st.param.f32
 				s39 := uint64(0x10)
 				s39v := uint64(r71[l])
-				if s39 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s39:], uint32(s39v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s39, 4, s39v, l, "testdata/ptx/O0/struct_byval.ptx:310")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s39, s39v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7960,13 +7330,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 310: st.param.f32
 				s39 := uint64(0x10)
 				s39v := uint64(r71[l])
-				if s39 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s39:], uint32(s39v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s39, 4, s39v, l, "testdata/ptx/O0/struct_byval.ptx:310")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s39, s39v)
 			}
 		}
 	}
@@ -7982,20 +7346,15 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 311: st.param.f32
 				s40 := uint64(0x14)
 				s40v := uint64(r75[l])
-				if s40 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s40:], uint32(s40v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s40, 4, s40v, l, "testdata/ptx/O0/struct_byval.ptx:311")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s40, s40v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8003,13 +7362,7 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 311: st.param.f32
 				s40 := uint64(0x14)
 				s40v := uint64(r75[l])
-				if s40 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s40:], uint32(s40v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s40, 4, s40v, l, "testdata/ptx/O0/struct_byval.ptx:311")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s40, s40v)
 			}
 		}
 	}
@@ -8057,58 +7410,26 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 319: ld.param.f32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:319")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r76[l] = v1
 				// 320: ld.param.f32
 				v2a := uint64(0x1c)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:320")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r77[l] = v2
 				// 321: ld.param.f32
 				v3a := uint64(0x20)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:321")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r78[l] = v3
 			}
 		} else {
@@ -8117,50 +7438,17 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 319: ld.param.f32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/O0/struct_byval.ptx:319")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r76[l] = v1
 				// 320: ld.param.f32
 				v2a := uint64(0x1c)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/O0/struct_byval.ptx:320")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r77[l] = v2
 				// 321: ld.param.f32
 				v3a := uint64(0x20)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/O0/struct_byval.ptx:321")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r78[l] = v3
 			}
 		}

@@ -1687,8 +1687,9 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -1696,18 +1697,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 19: ld.param.u32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:19")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 20: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -1724,18 +1714,7 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 19: ld.param.u32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:19")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 20: setp.lt.s32
 				c2t := int32(v1) < int32(k0)
@@ -1773,8 +1752,9 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: add.s32
@@ -1782,13 +1762,7 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 39: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1798,13 +1772,7 @@ func fibBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 39: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -1866,8 +1834,9 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 100: add.s32
@@ -1878,13 +1847,7 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 104: st.param.b32
 				s3 := uint64(0x0)
 				s3v := uint64(v2)
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1897,13 +1860,7 @@ func fibBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 104: st.param.b32
 				s3 := uint64(0x0)
 				s3v := uint64(v2)
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -1926,8 +1883,9 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 119: add.s32
@@ -1935,13 +1893,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 120: st.param.b32
 				s2 := uint64(0xc)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1951,13 +1903,7 @@ func fibBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 120: st.param.b32
 				s2 := uint64(0xc)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -2101,26 +2047,16 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 46: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:46")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 48: add.s32
 				v2 := uint64(uint32(v1) + uint32(r1[l]))
 				r10[l] = v2
@@ -2134,18 +2070,7 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 46: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:46")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 48: add.s32
 				v2 := uint64(uint32(v1) + uint32(r1[l]))
 				r10[l] = v2
@@ -2168,20 +2093,15 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r11[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2189,13 +2109,7 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 52: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r11[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -2221,26 +2135,16 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:59")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 61: add.s32
 				v2 := uint64(uint32(v1) + uint32(r10[l]))
 				r13[l] = v2
@@ -2254,18 +2158,7 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 				// 59: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:59")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 61: add.s32
 				v2 := uint64(uint32(v1) + uint32(r10[l]))
 				r13[l] = v2
@@ -2288,20 +2181,15 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 65: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r14[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2309,13 +2197,7 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 				// 65: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r14[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -2343,26 +2225,16 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 72: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:72")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 74: add.s32
 				v2 := uint64(uint32(v1) + uint32(r13[l]))
 				r16[l] = v2
@@ -2379,18 +2251,7 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 				// 72: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:72")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 74: add.s32
 				v2 := uint64(uint32(v1) + uint32(r13[l]))
 				r16[l] = v2
@@ -2416,20 +2277,15 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(r17[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2437,13 +2293,7 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 				// 79: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(r17[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -2472,8 +2322,9 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		p2n := uint32(0)
 		if m == 0xffffffff {
@@ -2481,18 +2332,7 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 				// 86: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:86")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 88: add.s32
 				v2 := uint64(uint32(v1) + uint32(r16[l]))
 				r1[l] = v2
@@ -2517,18 +2357,7 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 				// 86: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:86")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 88: add.s32
 				v2 := uint64(uint32(v1) + uint32(r16[l]))
 				r1[l] = v2
@@ -2599,8 +2428,9 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		p4n := uint32(0)
 		if m == 0xffffffff {
@@ -2608,18 +2438,7 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 				// 111: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:111")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 113: add.s32
 				v2 := uint64(uint32(v1) + uint32(r1[l]))
 				r1[l] = v2
@@ -2644,18 +2463,7 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 				// 111: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:111")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 113: add.s32
 				v2 := uint64(uint32(v1) + uint32(r1[l]))
 				r1[l] = v2
@@ -2779,8 +2587,9 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -2788,18 +2597,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 133: ld.param.u32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:133")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 134: setp.gt.u32
 				c2t := uint32(v1) > uint32(k0)
@@ -2816,18 +2614,7 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 133: ld.param.u32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:133")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 134: setp.gt.u32
 				c2t := uint32(v1) > uint32(k0)
@@ -2865,8 +2652,9 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 139: shr.u32
@@ -2874,13 +2662,7 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 142: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2890,13 +2672,7 @@ func treeDepthBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 142: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -2918,20 +2694,15 @@ func treeDepthBlock3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 167: st.param.b32
 				s1 := uint64(0xc)
 				s1v := uint64(r1[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2939,13 +2710,7 @@ func treeDepthBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 167: st.param.b32
 				s1 := uint64(0xc)
 				s1v := uint64(r1[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		}
 	}
@@ -2971,26 +2736,16 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 149: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:149")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r3[l] = v1
 				// 151: mul.hi.u32
 				v2 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
@@ -3004,18 +2759,7 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 149: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:149")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r3[l] = v1
 				// 151: mul.hi.u32
 				v2 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
@@ -3038,20 +2782,15 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 155: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r5[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3059,13 +2798,7 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				// 155: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r5[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -3089,26 +2822,16 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 162: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:162")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 164: max.s32
 				v2 := uint64(uint32(max(int32(r3[l]), int32(v1))))
 				// 165: add.s32
@@ -3121,18 +2844,7 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				// 162: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:162")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 164: max.s32
 				v2 := uint64(uint32(max(int32(r3[l]), int32(v1))))
 				// 165: add.s32
@@ -3256,8 +2968,9 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -3265,34 +2978,12 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 181: ld.param.u32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:181")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 182: ld.param.u32
 				v2a := uint64(0x0)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/recursion.ptx:182")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 183: setp.eq.s32
 				c3t := uint32(v1) == uint32(k0)
@@ -3309,34 +3000,12 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 181: ld.param.u32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:181")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 182: ld.param.u32
 				v2a := uint64(0x0)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/recursion.ptx:182")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 183: setp.eq.s32
 				c3t := uint32(v1) == uint32(k0)
@@ -3426,20 +3095,15 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 194: st.param.b32
 				s1 := uint64(0x8)
 				s1v := uint64(r1[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3447,13 +3111,7 @@ func gcdBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 194: st.param.b32
 				s1 := uint64(0x8)
 				s1v := uint64(r1[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 			}
 		}
 	}
@@ -3832,20 +3490,15 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 236: st.param.b32
 				s14 := uint64(0x0)
 				s14v := uint64(r17[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3853,13 +3506,7 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 236: st.param.b32
 				s14 := uint64(0x0)
 				s14v := uint64(r17[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		}
 	}
@@ -3890,26 +3537,16 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 243: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:243")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r18[l] = v1
 				// 245: add.s64
 				v2 := uint64(uint64(r14[l]) + uint64(r15[l]))
@@ -3921,18 +3558,7 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 243: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:243")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r18[l] = v1
 				// 245: add.s64
 				v2 := uint64(uint64(r14[l]) + uint64(r15[l]))
@@ -4049,20 +3675,15 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 250: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(r20[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4070,13 +3691,7 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 250: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(r20[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -4105,26 +3720,16 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 257: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:257")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r21[l] = v1
 				// 259: add.s64
 				v2 := uint64(uint64(r13[l]) + uint64(r15[l]))
@@ -4136,18 +3741,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 257: ld.param.b32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:257")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r21[l] = v1
 				// 259: add.s64
 				v2 := uint64(uint64(r13[l]) + uint64(r15[l]))
@@ -4310,20 +3904,15 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 266: st.param.b32
 				s7 := uint64(0x0)
 				s7v := uint64(r23[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4331,13 +3920,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 266: st.param.b32
 				s7 := uint64(0x0)
 				s7v := uint64(r23[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -4353,20 +3936,15 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 268: st.param.b32
 				s8 := uint64(0x4)
 				s8v := uint64(r25[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4374,13 +3952,7 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 268: st.param.b32
 				s8 := uint64(0x4)
 				s8v := uint64(r25[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -4405,26 +3977,16 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 276: ld.param.b32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:276")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r26[l] = v1
 				// 278: add.s64
 				v2 := uint64(uint64(r12[l]) + uint64(r15[l]))
@@ -4436,18 +3998,7 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				// 276: ld.param.b32
 				v1a := uint64(0x8)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:276")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r26[l] = v1
 				// 278: add.s64
 				v2 := uint64(uint64(r12[l]) + uint64(r15[l]))

@@ -495,9 +495,10 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
+		const pmEnd8 = uint64(9)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		p1n := uint32(0)
@@ -507,34 +508,12 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 30: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/exitbar.ptx:30")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 31: ld.param.u32
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/exitbar.ptx:31")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 32: rem.u32
 				v3 := isa.Rem(v2, k0, 32, false)
 				// 33: setp.eq.u32
@@ -569,34 +548,12 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 30: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/exitbar.ptx:30")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 31: ld.param.u32
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/exitbar.ptx:31")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 32: rem.u32
 				v3 := isa.Rem(v2, k0, 32, false)
 				// 33: setp.eq.u32
@@ -968,20 +925,15 @@ func exitbarBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 71: st.param.u64
 				s11 := uint64(0x0)
 				s11v := uint64(r9[l])
-				if s11 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/exitbar.ptx:71")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -989,13 +941,7 @@ func exitbarBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 71: st.param.u64
 				s11 := uint64(0x0)
 				s11v := uint64(r9[l])
-				if s11 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/exitbar.ptx:71")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -1011,20 +957,15 @@ func exitbarBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 72: st.param.u32
 				s12 := uint64(0x8)
 				s12v := uint64(r0[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/semantics/exitbar.ptx:72")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1032,13 +973,7 @@ func exitbarBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 72: st.param.u32
 				s12 := uint64(0x8)
 				s12v := uint64(r0[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/semantics/exitbar.ptx:72")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		}
 	}

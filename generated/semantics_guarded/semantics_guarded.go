@@ -444,43 +444,22 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
+		const pmEnd8 = uint64(9)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 24: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/guarded.ptx:24")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 25: ld.param.u32
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/guarded.ptx:25")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 			}
 		} else {
@@ -489,34 +468,12 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 24: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/guarded.ptx:24")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 25: ld.param.u32
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/guarded.ptx:25")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 			}
 		}
@@ -584,21 +541,16 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: st.param.u32
 				s5 := uint64(0xc)
 				s5v := uint64(r3[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/guarded.ptx:29")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 				// 30: setp.gt.u32
 				c6t := uint32(r1[l]) > uint32(k1)
 				c6 := c6t
@@ -614,13 +566,7 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 29: st.param.u32
 				s5 := uint64(0xc)
 				s5v := uint64(r3[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/semantics/guarded.ptx:29")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 				// 30: setp.gt.u32
 				c6t := uint32(r1[l]) > uint32(k1)
 				c6 := c6t
@@ -704,20 +650,15 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: st.param.u32
 				s3 := uint64(0xc)
 				s3v := uint64(r5[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:35")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -725,13 +666,7 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 35: st.param.u32
 				s3 := uint64(0xc)
 				s3v := uint64(r5[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/semantics/guarded.ptx:35")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -897,20 +832,15 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: st.param.u64
 				s9 := uint64(0x0)
 				s9v := uint64(r4[l])
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/guarded.ptx:59")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -918,13 +848,7 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 59: st.param.u64
 				s9 := uint64(0x0)
 				s9v := uint64(r4[l])
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/guarded.ptx:59")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -940,20 +864,15 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 60: st.param.u32
 				s10 := uint64(0x8)
 				s10v := uint64(r0[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/guarded.ptx:60")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -961,13 +880,7 @@ func guardedBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 60: st.param.u32
 				s10 := uint64(0x8)
 				s10v := uint64(r0[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/guarded.ptx:60")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -1089,8 +1002,9 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1101,18 +1015,7 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 						w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
 					}
 					var v1 uint64
-					if v1a < pmEnd4 {
-						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-					} else {
-						{
-							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-							if !v1ok {
-								flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/guarded.ptx:65")
-								continue
-							}
-							v1 = v1x
-						}
-					}
+					v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 					r6[l] = v1
 				}
 			}
@@ -1126,18 +1029,7 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 						w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
 					}
 					var v1 uint64
-					if v1a < pmEnd4 {
-						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-					} else {
-						{
-							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-							if !v1ok {
-								flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/guarded.ptx:65")
-								continue
-							}
-							v1 = v1x
-						}
-					}
+					v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 					r6[l] = v1
 				}
 			}

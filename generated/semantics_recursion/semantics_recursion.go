@@ -545,59 +545,27 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(64)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(61)
+		const pmEnd8 = uint64(57)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 24: ld.param.u64
 				v1a := uint64(0x20)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/recursion.ptx:24")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 25: ld.param.u64
 				v2a := uint64(0x30)
 				var v2 uint64
-				if v2a < pmEnd8 {
-					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/semantics/recursion.ptx:25")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load64(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 26: ld.param.u32
 				v3a := uint64(0x28)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/semantics/recursion.ptx:26")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 			}
 		} else {
@@ -606,50 +574,17 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 24: ld.param.u64
 				v1a := uint64(0x20)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/recursion.ptx:24")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 25: ld.param.u64
 				v2a := uint64(0x30)
 				var v2 uint64
-				if v2a < pmEnd8 {
-					v2 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 8, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 8, "testdata/ptx/semantics/recursion.ptx:25")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load64(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 26: ld.param.u32
 				v3a := uint64(0x28)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/semantics/recursion.ptx:26")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r2[l] = v3
 			}
 		}
@@ -885,20 +820,15 @@ func sumBlock1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(64)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(61)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 57: st.param.u32
 				s6 := uint64(0x38)
 				s6v := uint64(u5)
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:57")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -906,13 +836,7 @@ func sumBlock1(w *runtime.Warp, m uint32, budget int) {
 				// 57: st.param.u32
 				s6 := uint64(0x38)
 				s6v := uint64(u5)
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:57")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -939,8 +863,9 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(64)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(57)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 31: sub.u32
@@ -951,13 +876,7 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 38: st.param.u64
 				s3 := uint64(0x0)
 				s3v := uint64(v2)
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/semantics/recursion.ptx:38")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -970,13 +889,7 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 38: st.param.u64
 				s3 := uint64(0x0)
 				s3v := uint64(v2)
-				if s3 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s3:], uint64(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 8, s3v, l, "testdata/ptx/semantics/recursion.ptx:38")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -992,20 +905,15 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(64)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(61)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 39: st.param.u32
 				s4 := uint64(0x8)
 				s4v := uint64(r4[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:39")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1013,13 +921,7 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 39: st.param.u32
 				s4 := uint64(0x8)
 				s4v := uint64(r4[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/semantics/recursion.ptx:39")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -1035,20 +937,15 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(64)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(57)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: st.param.u64
 				s5 := uint64(0x10)
 				s5v := uint64(r1[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/semantics/recursion.ptx:40")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1056,13 +953,7 @@ func sumBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 40: st.param.u64
 				s5 := uint64(0x10)
 				s5v := uint64(r1[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/semantics/recursion.ptx:40")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -1098,8 +989,9 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(64)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(61)
 		v2aw := w.Window(4)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
@@ -1107,18 +999,7 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 42: ld.param.u32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:42")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r6[l] = v1
 				// 44: ld.global.u32
 				v2a := uint64(r1[l]) + 0x0
@@ -1145,18 +1026,7 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 42: ld.param.u32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:42")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r6[l] = v1
 				// 44: ld.global.u32
 				v2a := uint64(r1[l]) + 0x0
@@ -1239,20 +1109,15 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(64)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(61)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 48: st.param.u32
 				s6 := uint64(0x38)
 				s6v := uint64(r8[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:48")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1260,13 +1125,7 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 48: st.param.u32
 				s6 := uint64(0x38)
 				s6v := uint64(r8[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/semantics/recursion.ptx:48")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -1380,8 +1239,9 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(25)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 73: mul.wide.u32
@@ -1395,13 +1255,7 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 81: st.param.u64
 				s9 := uint64(0x0)
 				s9v := uint64(v7)
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/recursion.ptx:81")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1417,13 +1271,7 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 81: st.param.u64
 				s9 := uint64(0x0)
 				s9v := uint64(v7)
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/semantics/recursion.ptx:81")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -1439,20 +1287,15 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(29)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 82: st.param.u32
 				s10 := uint64(0x8)
 				s10v := uint64(r1[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/recursion.ptx:82")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1460,13 +1303,7 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 82: st.param.u32
 				s10 := uint64(0x8)
 				s10v := uint64(r1[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/semantics/recursion.ptx:82")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -1482,20 +1319,15 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(25)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 83: st.param.u64
 				s11 := uint64(0x10)
 				s11v := uint64(r6[l])
-				if s11 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/recursion.ptx:83")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1503,13 +1335,7 @@ func recursionBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 83: st.param.u64
 				s11 := uint64(0x10)
 				s11v := uint64(r6[l])
-				if s11 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s11:], uint64(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 8, s11v, l, "testdata/ptx/semantics/recursion.ptx:83")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -1636,26 +1462,16 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(29)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 88: ld.param.u32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:88")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r8[l] = v1
 			}
 		} else {
@@ -1664,18 +1480,7 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 88: ld.param.u32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/recursion.ptx:88")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r8[l] = v1
 			}
 		}

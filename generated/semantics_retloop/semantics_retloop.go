@@ -697,43 +697,22 @@ func findBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
+		const pmEnd8 = uint64(9)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 30: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:30")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 31: ld.param.u32
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:31")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 			}
 		} else {
@@ -742,34 +721,12 @@ func findBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 30: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:30")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 31: ld.param.u32
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:31")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 			}
 		}
@@ -1005,8 +962,9 @@ func findBlock3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: mad.lo.u32
@@ -1014,13 +972,7 @@ func findBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 44: st.param.u32
 				s2 := uint64(0xc)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:44")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1030,13 +982,7 @@ func findBlock3(w *runtime.Warp, m uint32, budget int) {
 				// 44: st.param.u32
 				s2 := uint64(0xc)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/semantics/retloop.ptx:44")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 			}
 		}
 	}
@@ -1121,43 +1067,22 @@ func find2Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
+		const pmEnd8 = uint64(9)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 57: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:57")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 58: ld.param.u32
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:58")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 			}
 		} else {
@@ -1166,34 +1091,12 @@ func find2Block0(w *runtime.Warp, m uint32, budget int) {
 				// 57: ld.param.u64
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd8 {
-					v1 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 8, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 8, "testdata/ptx/semantics/retloop.ptx:57")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load64(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 58: ld.param.u32
 				v2a := uint64(0x8)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/semantics/retloop.ptx:58")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 			}
 		}
@@ -1398,8 +1301,9 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 70: st.param.u32
@@ -1409,13 +1313,7 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 						w.CountAccess(runtime.MemStore, runtime.MemParam, false, s9, 4)
 					}
 					s9v := uint64(r7[l])
-					if s9 < pmEnd4 {
-						binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-					} else {
-						{
-							w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:70")
-						}
-					}
+					runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 				}
 			}
 		} else {
@@ -1428,13 +1326,7 @@ func find2Block1(w *runtime.Warp, m uint32, budget int) {
 						w.CountAccess(runtime.MemStore, runtime.MemParam, false, s9, 4)
 					}
 					s9v := uint64(r7[l])
-					if s9 < pmEnd4 {
-						binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-					} else {
-						{
-							w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:70")
-						}
-					}
+					runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 				}
 			}
 		}
@@ -1575,8 +1467,9 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 86: mul.wide.u32
@@ -1592,13 +1485,7 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 94: st.param.u64
 				s8 := uint64(0x0)
 				s8v := uint64(v5)
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/semantics/retloop.ptx:94")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1616,13 +1503,7 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 94: st.param.u64
 				s8 := uint64(0x0)
 				s8v := uint64(v5)
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/semantics/retloop.ptx:94")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -1638,20 +1519,15 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 95: st.param.u32
 				s9 := uint64(0x8)
 				s9v := uint64(r5[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:95")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1659,13 +1535,7 @@ func retloopBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 95: st.param.u32
 				s9 := uint64(0x8)
 				s9v := uint64(r5[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/semantics/retloop.ptx:95")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -1797,26 +1667,16 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 100: ld.param.u32
 				v1a := uint64(0xc)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:100")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r7[l] = v1
 			}
 		} else {
@@ -1825,18 +1685,7 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 100: ld.param.u32
 				v1a := uint64(0xc)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:100")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r7[l] = v1
 			}
 		}
@@ -2054,20 +1903,15 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(9)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 116: st.param.u64
 				s10 := uint64(0x0)
 				s10v := uint64(r10[l])
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/semantics/retloop.ptx:116")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2075,13 +1919,7 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 116: st.param.u64
 				s10 := uint64(0x0)
 				s10v := uint64(r10[l])
-				if s10 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s10:], uint64(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 8, s10v, l, "testdata/ptx/semantics/retloop.ptx:116")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -2097,20 +1935,15 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 117: st.param.u32
 				s11 := uint64(0x8)
 				s11v := uint64(r9[l])
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/retloop.ptx:117")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2118,13 +1951,7 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 117: st.param.u32
 				s11 := uint64(0x8)
 				s11v := uint64(r9[l])
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/semantics/retloop.ptx:117")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -2250,26 +2077,16 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(16)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(13)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 122: ld.param.u32
 				v1a := uint64(0xc)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:122")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r11[l] = v1
 			}
 		} else {
@@ -2278,18 +2095,7 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 122: ld.param.u32
 				v1a := uint64(0xc)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/semantics/retloop.ptx:122")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r11[l] = v1
 			}
 		}

@@ -4580,43 +4580,22 @@ func f4Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
+		const pmEnd8 = uint64(17)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:21")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 22: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p00.ptx:22")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 23: mov.u32
 				v3 := uint64(v2)
@@ -4624,18 +4603,7 @@ func f4Block0(w *runtime.Warp, m uint32, budget int) {
 				// 24: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p00.ptx:24")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 25: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -4662,34 +4630,12 @@ func f4Block0(w *runtime.Warp, m uint32, budget int) {
 				// 21: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:21")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 22: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p00.ptx:22")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 23: mov.u32
 				v3 := uint64(v2)
@@ -4697,18 +4643,7 @@ func f4Block0(w *runtime.Warp, m uint32, budget int) {
 				// 24: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p00.ptx:24")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 25: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -4934,8 +4869,9 @@ func f4Block3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 48: xor.b32
@@ -4955,13 +4891,7 @@ func f4Block3(w *runtime.Warp, m uint32, budget int) {
 				// 55: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p00.ptx:55")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4983,13 +4913,7 @@ func f4Block3(w *runtime.Warp, m uint32, budget int) {
 				// 55: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p00.ptx:55")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -5141,42 +5065,21 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
+		const pmEnd8 = uint64(41)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 73: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:73")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 74: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p00.ptx:74")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 75: mov.u32
 				v3 := uint64(v2)
@@ -5184,18 +5087,7 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 76: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p00.ptx:76")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 77: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -5222,33 +5114,11 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 73: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:73")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 74: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p00.ptx:74")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 75: mov.u32
 				v3 := uint64(v2)
@@ -5256,18 +5126,7 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 76: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p00.ptx:76")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 77: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -5481,8 +5340,9 @@ func f3Block3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 99: mul24.hi.s32
@@ -5503,13 +5363,7 @@ func f3Block3(w *runtime.Warp, m uint32, budget int) {
 				// 109: st.param.b32
 				s6 := uint64(0x0)
 				s6v := uint64(r1[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p00.ptx:109")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 				// 110: and.b32
 				v7 := uint64(uint32(r1[l]) & uint32(k2))
 				r11[l] = v7
@@ -5535,13 +5389,7 @@ func f3Block3(w *runtime.Warp, m uint32, budget int) {
 				// 109: st.param.b32
 				s6 := uint64(0x0)
 				s6v := uint64(r1[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p00.ptx:109")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 				// 110: and.b32
 				v7 := uint64(uint32(r1[l]) & uint32(k2))
 				r11[l] = v7
@@ -5560,20 +5408,15 @@ func f3Block3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 111: st.param.b32
 				s8 := uint64(0x4)
 				s8v := uint64(r11[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p00.ptx:111")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5581,13 +5424,7 @@ func f3Block3(w *runtime.Warp, m uint32, budget int) {
 				// 111: st.param.b32
 				s8 := uint64(0x4)
 				s8v := uint64(r11[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p00.ptx:111")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -5603,20 +5440,15 @@ func f3Block3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(41)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 112: st.param.b64
 				s9 := uint64(0x8)
 				s9v := uint64(r3[l])
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/simt/p00.ptx:112")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5624,13 +5456,7 @@ func f3Block3(w *runtime.Warp, m uint32, budget int) {
 				// 112: st.param.b64
 				s9 := uint64(0x8)
 				s9v := uint64(r3[l])
-				if s9 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s9:], uint64(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 8, s9v, l, "testdata/ptx/simt/p00.ptx:112")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -5646,20 +5472,15 @@ func f3Block3(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 113: st.param.b32
 				s10 := uint64(0x10)
 				s10v := uint64(r4[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/simt/p00.ptx:113")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5667,13 +5488,7 @@ func f3Block3(w *runtime.Warp, m uint32, budget int) {
 				// 113: st.param.b32
 				s10 := uint64(0x10)
 				s10v := uint64(r4[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/simt/p00.ptx:113")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -5846,8 +5661,9 @@ func f3Block8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 135: xor.b32
@@ -5867,13 +5683,7 @@ func f3Block8(w *runtime.Warp, m uint32, budget int) {
 				// 142: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p00.ptx:142")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -5895,13 +5705,7 @@ func f3Block8(w *runtime.Warp, m uint32, budget int) {
 				// 142: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p00.ptx:142")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -5928,26 +5732,16 @@ func f3Block10(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 115: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:115")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r4[l] = v1
 				// 117: div.u64
 				v2 := isa.Div(r9[l], r8[l], 64, false)
@@ -5962,18 +5756,7 @@ func f3Block10(w *runtime.Warp, m uint32, budget int) {
 				// 115: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:115")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r4[l] = v1
 				// 117: div.u64
 				v2 := isa.Div(r9[l], r8[l], 64, false)
@@ -6224,43 +6007,22 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
+		const pmEnd8 = uint64(41)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 160: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:160")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 161: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p00.ptx:161")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 162: mov.u32
 				v3 := uint64(v2)
@@ -6268,18 +6030,7 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				// 163: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p00.ptx:163")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 164: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -6306,34 +6057,12 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				// 160: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:160")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 161: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p00.ptx:161")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 162: mov.u32
 				v3 := uint64(v2)
@@ -6341,18 +6070,7 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				// 163: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p00.ptx:163")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 164: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -6860,8 +6578,9 @@ func f2Block11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 237: xor.b32
@@ -6881,13 +6600,7 @@ func f2Block11(w *runtime.Warp, m uint32, budget int) {
 				// 244: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p00.ptx:244")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6909,13 +6622,7 @@ func f2Block11(w *runtime.Warp, m uint32, budget int) {
 				// 244: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p00.ptx:244")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -7039,20 +6746,15 @@ func f2Block13(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 185: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r5[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p00.ptx:185")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 186: sub.u32
 				v3 := uint64(uint32(r2[l]) - uint32(k0))
 				r11[l] = v3
@@ -7063,13 +6765,7 @@ func f2Block13(w *runtime.Warp, m uint32, budget int) {
 				// 185: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r5[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p00.ptx:185")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 186: sub.u32
 				v3 := uint64(uint32(r2[l]) - uint32(k0))
 				r11[l] = v3
@@ -7088,20 +6784,15 @@ func f2Block13(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 187: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r11[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p00.ptx:187")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7109,13 +6800,7 @@ func f2Block13(w *runtime.Warp, m uint32, budget int) {
 				// 187: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r11[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p00.ptx:187")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -7131,20 +6816,15 @@ func f2Block13(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(41)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 188: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r3[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p00.ptx:188")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7152,13 +6832,7 @@ func f2Block13(w *runtime.Warp, m uint32, budget int) {
 				// 188: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r3[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p00.ptx:188")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -7183,8 +6857,9 @@ func f2Block15(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		var flt runtime.LaneFault
 		p2n := uint32(0)
 		if m == 0xffffffff {
@@ -7193,18 +6868,7 @@ func f2Block15(w *runtime.Warp, m uint32, budget int) {
 					// 190: ld.param.b32
 					v1a := uint64(0x10)
 					var v1 uint64
-					if v1a < pmEnd4 {
-						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-					} else {
-						{
-							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-							if !v1ok {
-								flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:190")
-								continue
-							}
-							v1 = v1x
-						}
-					}
+					v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 					r5[l] = v1
 					// 192: mov.u32
 					v2 := uint64(uint64(l))
@@ -7233,18 +6897,7 @@ func f2Block15(w *runtime.Warp, m uint32, budget int) {
 				// 190: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:190")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r5[l] = v1
 				// 192: mov.u32
 				v2 := uint64(uint64(l))
@@ -7488,61 +7141,29 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
+		const pmEnd8 = uint64(17)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 262: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:262")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 263: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p00.ptx:263")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 264: mov.u32
 				v3 := uint64(v2)
 				_ = v3
 				// 265: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p00.ptx:265")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 266: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -7568,52 +7189,19 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 262: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:262")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 263: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p00.ptx:263")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 264: mov.u32
 				v3 := uint64(v2)
 				_ = v3
 				// 265: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p00.ptx:265")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 266: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -7793,8 +7381,9 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 284: xor.b32
@@ -7814,13 +7403,7 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 				// 291: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p00.ptx:291")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7842,13 +7425,7 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 				// 291: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p00.ptx:291")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -8031,61 +7608,29 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
+		const pmEnd8 = uint64(41)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 309: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:309")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 310: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p00.ptx:310")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 311: mov.u32
 				v3 := uint64(v2)
 				_ = v3
 				// 312: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p00.ptx:312")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 313: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -8112,52 +7657,19 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 309: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:309")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 310: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p00.ptx:310")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 311: mov.u32
 				v3 := uint64(v2)
 				_ = v3
 				// 312: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p00.ptx:312")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 313: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -8319,8 +7831,9 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 339: mad.lo.u32
@@ -8332,13 +7845,7 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 				// 346: st.param.b32
 				s3 := uint64(0x0)
 				s3v := uint64(r5[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/simt/p00.ptx:346")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 				// 347: and.b32
 				v4 := uint64(uint32(r4[l]) & uint32(k3))
 				r11[l] = v4
@@ -8355,13 +7862,7 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 				// 346: st.param.b32
 				s3 := uint64(0x0)
 				s3v := uint64(r5[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/simt/p00.ptx:346")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 				// 347: and.b32
 				v4 := uint64(uint32(r4[l]) & uint32(k3))
 				r11[l] = v4
@@ -8380,20 +7881,15 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 348: st.param.b32
 				s5 := uint64(0x4)
 				s5v := uint64(r11[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p00.ptx:348")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8401,13 +7897,7 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 				// 348: st.param.b32
 				s5 := uint64(0x4)
 				s5v := uint64(r11[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p00.ptx:348")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -8423,20 +7913,15 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(41)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 349: st.param.b64
 				s6 := uint64(0x8)
 				s6v := uint64(r3[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/simt/p00.ptx:349")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8444,13 +7929,7 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 				// 349: st.param.b64
 				s6 := uint64(0x8)
 				s6v := uint64(r3[l])
-				if s6 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s6:], uint64(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 8, s6v, l, "testdata/ptx/simt/p00.ptx:349")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -8474,8 +7953,9 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		p3n := uint32(0)
 		p4n := uint32(0)
 		if m == 0xffffffff {
@@ -8483,13 +7963,7 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 				// 350: st.param.b32
 				s7 := uint64(0x10)
 				s7v := uint64(r0[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/simt/p00.ptx:350")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 				// 352: and.b32
 				v9 := uint64(uint32(r6[l]) & uint32(k5))
 				// 353: setp.eq.u32
@@ -8528,13 +8002,7 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 				// 350: st.param.b32
 				s7 := uint64(0x10)
 				s7v := uint64(r0[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/simt/p00.ptx:350")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 				// 352: and.b32
 				v9 := uint64(uint32(r6[l]) & uint32(k5))
 				// 353: setp.eq.u32
@@ -8592,20 +8060,15 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 374: st.param.b32
 				s1 := uint64(0x0)
 				s1v := uint64(r0[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/simt/p00.ptx:374")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 				// 375: and.b32
 				v2 := uint64(uint32(r0[l]) & uint32(k0))
 				r11[l] = v2
@@ -8616,13 +8079,7 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 				// 374: st.param.b32
 				s1 := uint64(0x0)
 				s1v := uint64(r0[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/simt/p00.ptx:374")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 				// 375: and.b32
 				v2 := uint64(uint32(r0[l]) & uint32(k0))
 				r11[l] = v2
@@ -8641,20 +8098,15 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 376: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r11[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/simt/p00.ptx:376")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8662,13 +8114,7 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 				// 376: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r11[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/simt/p00.ptx:376")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -8684,20 +8130,15 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(41)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 377: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r3[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/simt/p00.ptx:377")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8705,13 +8146,7 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 				// 377: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r3[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/simt/p00.ptx:377")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -8727,20 +8162,15 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 378: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(r0[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p00.ptx:378")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8748,13 +8178,7 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 				// 378: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(r0[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p00.ptx:378")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -8782,8 +8206,9 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 384: xor.b32
@@ -8803,13 +8228,7 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 				// 391: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p00.ptx:391")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8831,13 +8250,7 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 				// 391: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p00.ptx:391")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -9027,26 +8440,16 @@ func f0Block11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 362: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:362")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				_ = v1
 			}
 		} else {
@@ -9055,18 +8458,7 @@ func f0Block11(w *runtime.Warp, m uint32, budget int) {
 				// 362: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:362")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				_ = v1
 			}
 		}
@@ -9122,26 +8514,16 @@ func f0Block12(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 380: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:380")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 			}
 		} else {
@@ -9150,18 +8532,7 @@ func f0Block12(w *runtime.Warp, m uint32, budget int) {
 				// 380: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:380")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 			}
 		}
@@ -10023,20 +9394,15 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 441: st.param.b32
 				s23 := uint64(0x0)
 				s23v := uint64(r5[l])
-				if s23 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s23:], uint32(s23v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/simt/p00.ptx:441")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s23, s23v)
 				// 442: and.b32
 				v24 := uint64(uint32(r15[l]) & uint32(k4))
 				r19[l] = v24
@@ -10047,13 +9413,7 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 441: st.param.b32
 				s23 := uint64(0x0)
 				s23v := uint64(r5[l])
-				if s23 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s23:], uint32(s23v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s23, 4, s23v, l, "testdata/ptx/simt/p00.ptx:441")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s23, s23v)
 				// 442: and.b32
 				v24 := uint64(uint32(r15[l]) & uint32(k4))
 				r19[l] = v24
@@ -10072,20 +9432,15 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 443: st.param.b32
 				s25 := uint64(0x4)
 				s25v := uint64(r19[l])
-				if s25 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s25:], uint32(s25v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s25, 4, s25v, l, "testdata/ptx/simt/p00.ptx:443")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s25, s25v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10093,13 +9448,7 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 443: st.param.b32
 				s25 := uint64(0x4)
 				s25v := uint64(r19[l])
-				if s25 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s25:], uint32(s25v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s25, 4, s25v, l, "testdata/ptx/simt/p00.ptx:443")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s25, s25v)
 			}
 		}
 	}
@@ -10115,20 +9464,15 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 444: st.param.b64
 				s26 := uint64(0x8)
 				s26v := uint64(r9[l])
-				if s26 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s26:], uint64(s26v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s26, 8, s26v, l, "testdata/ptx/simt/p00.ptx:444")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s26, s26v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10136,13 +9480,7 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 444: st.param.b64
 				s26 := uint64(0x8)
 				s26v := uint64(r9[l])
-				if s26 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s26:], uint64(s26v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s26, 8, s26v, l, "testdata/ptx/simt/p00.ptx:444")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s26, s26v)
 			}
 		}
 	}
@@ -10160,20 +9498,15 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 445: st.param.b32
 				s27 := uint64(0x10)
 				s27v := uint64(r14[l])
-				if s27 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s27:], uint32(s27v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s27, 4, s27v, l, "testdata/ptx/simt/p00.ptx:445")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s27, s27v)
 				// 446: rem.u32
 				v28 := isa.Rem(r12[l], k5, 32, false)
 				// 447: mul.wide.u32
@@ -10188,13 +9521,7 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 445: st.param.b32
 				s27 := uint64(0x10)
 				s27v := uint64(r14[l])
-				if s27 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s27:], uint32(s27v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s27, 4, s27v, l, "testdata/ptx/simt/p00.ptx:445")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s27, s27v)
 				// 446: rem.u32
 				v28 := isa.Rem(r12[l], k5, 32, false)
 				// 447: mul.wide.u32
@@ -10580,8 +9907,9 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 512: mad.lo.u32
@@ -10589,13 +9917,7 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 				// 518: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p00.ptx:518")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 519: and.b32
 				v3 := uint64(uint32(r12[l]) & uint32(k2))
 				r19[l] = v3
@@ -10608,13 +9930,7 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 				// 518: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(v1)
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p00.ptx:518")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 519: and.b32
 				v3 := uint64(uint32(r12[l]) & uint32(k2))
 				r19[l] = v3
@@ -10633,20 +9949,15 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 520: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r19[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p00.ptx:520")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10654,13 +9965,7 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 				// 520: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r19[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p00.ptx:520")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -10676,20 +9981,15 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 521: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r9[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p00.ptx:521")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10697,13 +9997,7 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 				// 521: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r9[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p00.ptx:521")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -10721,20 +10015,15 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 522: st.param.b32
 				s6 := uint64(0x10)
 				s6v := uint64(r14[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p00.ptx:522")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 				// 523: rem.u32
 				v7 := isa.Rem(r5[l], k3, 32, false)
 				// 524: mul.wide.u32
@@ -10749,13 +10038,7 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 				// 522: st.param.b32
 				s6 := uint64(0x10)
 				s6v := uint64(r14[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p00.ptx:522")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 				// 523: rem.u32
 				v7 := isa.Rem(r5[l], k3, 32, false)
 				// 524: mul.wide.u32
@@ -10851,8 +10134,9 @@ func simtBlock13(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -10874,13 +10158,7 @@ func simtBlock13(w *runtime.Warp, m uint32, budget int) {
 				// 542: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(r14[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p00.ptx:542")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 				// 543: and.b32
 				v6 := uint64(uint32(v1) & uint32(k4))
 				r19[l] = v6
@@ -10906,13 +10184,7 @@ func simtBlock13(w *runtime.Warp, m uint32, budget int) {
 				// 542: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(r14[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p00.ptx:542")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 				// 543: and.b32
 				v6 := uint64(uint32(v1) & uint32(k4))
 				r19[l] = v6
@@ -10932,20 +10204,15 @@ func simtBlock13(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 544: st.param.b32
 				s7 := uint64(0x4)
 				s7v := uint64(r19[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/simt/p00.ptx:544")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10953,13 +10220,7 @@ func simtBlock13(w *runtime.Warp, m uint32, budget int) {
 				// 544: st.param.b32
 				s7 := uint64(0x4)
 				s7v := uint64(r19[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/simt/p00.ptx:544")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -10975,20 +10236,15 @@ func simtBlock13(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 545: st.param.b64
 				s8 := uint64(0x8)
 				s8v := uint64(r9[l])
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/simt/p00.ptx:545")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -10996,13 +10252,7 @@ func simtBlock13(w *runtime.Warp, m uint32, budget int) {
 				// 545: st.param.b64
 				s8 := uint64(0x8)
 				s8v := uint64(r9[l])
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/simt/p00.ptx:545")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -11018,20 +10268,15 @@ func simtBlock13(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 546: st.param.b32
 				s9 := uint64(0x10)
 				s9v := uint64(r13[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/simt/p00.ptx:546")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -11039,13 +10284,7 @@ func simtBlock13(w *runtime.Warp, m uint32, budget int) {
 				// 546: st.param.b32
 				s9 := uint64(0x10)
 				s9v := uint64(r13[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/simt/p00.ptx:546")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -11873,8 +11112,9 @@ func simtBlock26(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 619: xor.b32
@@ -11901,13 +11141,7 @@ func simtBlock26(w *runtime.Warp, m uint32, budget int) {
 				// 629: st.param.b32
 				s15 := uint64(0x0)
 				s15v := uint64(r3[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/simt/p00.ptx:629")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s15, s15v)
 				// 630: and.b32
 				v16 := uint64(uint32(r3[l]) & uint32(k5))
 				r19[l] = v16
@@ -11939,13 +11173,7 @@ func simtBlock26(w *runtime.Warp, m uint32, budget int) {
 				// 629: st.param.b32
 				s15 := uint64(0x0)
 				s15v := uint64(r3[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/simt/p00.ptx:629")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s15, s15v)
 				// 630: and.b32
 				v16 := uint64(uint32(r3[l]) & uint32(k5))
 				r19[l] = v16
@@ -11964,20 +11192,15 @@ func simtBlock26(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 631: st.param.b32
 				s17 := uint64(0x4)
 				s17v := uint64(r19[l])
-				if s17 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/simt/p00.ptx:631")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -11985,13 +11208,7 @@ func simtBlock26(w *runtime.Warp, m uint32, budget int) {
 				// 631: st.param.b32
 				s17 := uint64(0x4)
 				s17v := uint64(r19[l])
-				if s17 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/simt/p00.ptx:631")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		}
 	}
@@ -12007,20 +11224,15 @@ func simtBlock26(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 632: st.param.b64
 				s18 := uint64(0x8)
 				s18v := uint64(r9[l])
-				if s18 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/simt/p00.ptx:632")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s18, s18v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12028,13 +11240,7 @@ func simtBlock26(w *runtime.Warp, m uint32, budget int) {
 				// 632: st.param.b64
 				s18 := uint64(0x8)
 				s18v := uint64(r9[l])
-				if s18 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s18:], uint64(s18v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s18, 8, s18v, l, "testdata/ptx/simt/p00.ptx:632")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s18, s18v)
 			}
 		}
 	}
@@ -12065,8 +11271,9 @@ func simtBlock26(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		p11n := uint32(0)
 		p12n := uint32(0)
 		p13n := uint32(0)
@@ -12076,13 +11283,7 @@ func simtBlock26(w *runtime.Warp, m uint32, budget int) {
 				// 633: st.param.b32
 				s19 := uint64(0x10)
 				s19v := uint64(r12[l])
-				if s19 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s19:], uint32(s19v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/simt/p00.ptx:633")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s19, s19v)
 				// 635: mov.u32
 				v21 := uint64(uint64(tid0[l]))
 				// 636: rem.u32
@@ -12153,13 +11354,7 @@ func simtBlock26(w *runtime.Warp, m uint32, budget int) {
 				// 633: st.param.b32
 				s19 := uint64(0x10)
 				s19v := uint64(r12[l])
-				if s19 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s19:], uint32(s19v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/simt/p00.ptx:633")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s19, s19v)
 				// 635: mov.u32
 				v21 := uint64(uint64(tid0[l]))
 				// 636: rem.u32
@@ -12565,8 +11760,9 @@ func simtBlock34(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 777: mad.lo.u32
@@ -12575,13 +11771,7 @@ func simtBlock34(w *runtime.Warp, m uint32, budget int) {
 				// 783: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r3[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p00.ptx:783")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 784: and.b32
 				v3 := uint64(uint32(r14[l]) & uint32(k2))
 				r19[l] = v3
@@ -12595,13 +11785,7 @@ func simtBlock34(w *runtime.Warp, m uint32, budget int) {
 				// 783: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r3[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p00.ptx:783")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 784: and.b32
 				v3 := uint64(uint32(r14[l]) & uint32(k2))
 				r19[l] = v3
@@ -12620,20 +11804,15 @@ func simtBlock34(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 785: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r19[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p00.ptx:785")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12641,13 +11820,7 @@ func simtBlock34(w *runtime.Warp, m uint32, budget int) {
 				// 785: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r19[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p00.ptx:785")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -12663,20 +11836,15 @@ func simtBlock34(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 786: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r9[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p00.ptx:786")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12684,13 +11852,7 @@ func simtBlock34(w *runtime.Warp, m uint32, budget int) {
 				// 786: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r9[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p00.ptx:786")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -12706,20 +11868,15 @@ func simtBlock34(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 787: st.param.b32
 				s6 := uint64(0x10)
 				s6v := uint64(r13[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p00.ptx:787")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12727,13 +11884,7 @@ func simtBlock34(w *runtime.Warp, m uint32, budget int) {
 				// 787: st.param.b32
 				s6 := uint64(0x10)
 				s6v := uint64(r13[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p00.ptx:787")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -12788,8 +11939,9 @@ func simtBlock38(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 797: mad.lo.u32
@@ -12798,13 +11950,7 @@ func simtBlock38(w *runtime.Warp, m uint32, budget int) {
 				// 803: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r15[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p00.ptx:803")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 804: and.b32
 				v3 := uint64(uint32(v1) & uint32(k2))
 				r19[l] = v3
@@ -12818,13 +11964,7 @@ func simtBlock38(w *runtime.Warp, m uint32, budget int) {
 				// 803: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r15[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p00.ptx:803")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 804: and.b32
 				v3 := uint64(uint32(v1) & uint32(k2))
 				r19[l] = v3
@@ -12843,20 +11983,15 @@ func simtBlock38(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 805: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r19[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p00.ptx:805")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12864,13 +11999,7 @@ func simtBlock38(w *runtime.Warp, m uint32, budget int) {
 				// 805: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r19[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p00.ptx:805")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -12886,20 +12015,15 @@ func simtBlock38(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 806: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r9[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p00.ptx:806")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12907,13 +12031,7 @@ func simtBlock38(w *runtime.Warp, m uint32, budget int) {
 				// 806: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r9[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p00.ptx:806")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -12929,20 +12047,15 @@ func simtBlock38(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 807: st.param.b32
 				s6 := uint64(0x10)
 				s6v := uint64(r15[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p00.ptx:807")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -12950,13 +12063,7 @@ func simtBlock38(w *runtime.Warp, m uint32, budget int) {
 				// 807: st.param.b32
 				s6 := uint64(0x10)
 				s6v := uint64(r15[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p00.ptx:807")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -13556,8 +12663,9 @@ func simtBlock45(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		lm := w.Local
 		lmStride := uint64(w.LocalStride)
 		lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
@@ -13567,18 +12675,7 @@ func simtBlock45(w *runtime.Warp, m uint32, budget int) {
 				// 452: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:452")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r14[l] = v1
 				// 454: ld.local.u32
 				v2a := uint64(uint64(w.LocalBase) + 0x20)
@@ -13606,18 +12703,7 @@ func simtBlock45(w *runtime.Warp, m uint32, budget int) {
 				// 452: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:452")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r14[l] = v1
 				// 454: ld.local.u32
 				v2a := uint64(uint64(w.LocalBase) + 0x20)
@@ -13931,26 +13017,16 @@ func simtBlock51(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 529: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:529")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r14[l] = v1
 			}
 		} else {
@@ -13959,18 +13035,7 @@ func simtBlock51(w *runtime.Warp, m uint32, budget int) {
 				// 529: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:529")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r14[l] = v1
 			}
 		}
@@ -13993,26 +13058,16 @@ func simtBlock52(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 548: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:548")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				_ = v1
 			}
 		} else {
@@ -14021,18 +13076,7 @@ func simtBlock52(w *runtime.Warp, m uint32, budget int) {
 				// 548: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:548")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				_ = v1
 			}
 		}
@@ -14166,26 +13210,16 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 654: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:654")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r12[l] = v1
 			}
 		} else {
@@ -14194,18 +13228,7 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 				// 654: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:654")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r12[l] = v1
 			}
 		}
@@ -14270,20 +13293,15 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 664: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(u2)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p00.ptx:664")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 				// 665: and.b32
 				v6 := uint64(uint32(r15[l]) & uint32(k4))
 				r19[l] = v6
@@ -14294,13 +13312,7 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 				// 664: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(u2)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p00.ptx:664")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 				// 665: and.b32
 				v6 := uint64(uint32(r15[l]) & uint32(k4))
 				r19[l] = v6
@@ -14319,20 +13331,15 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 666: st.param.b32
 				s7 := uint64(0x4)
 				s7v := uint64(r19[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/simt/p00.ptx:666")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -14340,13 +13347,7 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 				// 666: st.param.b32
 				s7 := uint64(0x4)
 				s7v := uint64(r19[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/simt/p00.ptx:666")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -14362,20 +13363,15 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 667: st.param.b64
 				s8 := uint64(0x8)
 				s8v := uint64(r9[l])
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/simt/p00.ptx:667")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -14383,13 +13379,7 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 				// 667: st.param.b64
 				s8 := uint64(0x8)
 				s8v := uint64(r9[l])
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/simt/p00.ptx:667")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -14420,8 +13410,9 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		p1n := uint32(0)
 		p2n := uint32(0)
 		p14n := uint32(0)
@@ -14431,13 +13422,7 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 				// 668: st.param.b32
 				s9 := uint64(0x10)
 				s9v := uint64(r15[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/simt/p00.ptx:668")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 				// 670: mov.u32
 				v11 := uint64(uint64(l))
 				// 671: setp.ge.u32
@@ -14508,13 +13493,7 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 				// 668: st.param.b32
 				s9 := uint64(0x10)
 				s9v := uint64(r15[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/simt/p00.ptx:668")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 				// 670: mov.u32
 				v11 := uint64(uint64(l))
 				// 671: setp.ge.u32
@@ -14608,26 +13587,16 @@ func simtBlock58(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 689: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:689")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r15[l] = v1
 			}
 		} else {
@@ -14636,18 +13605,7 @@ func simtBlock58(w *runtime.Warp, m uint32, budget int) {
 				// 689: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:689")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r15[l] = v1
 			}
 		}
@@ -14834,8 +13792,9 @@ func simtBlock59(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		p5n := uint32(0)
 		p6n := uint32(0)
 		if m == 0xffffffff {
@@ -14881,13 +13840,7 @@ func simtBlock59(w *runtime.Warp, m uint32, budget int) {
 				// 732: st.param.b32
 				s13 := uint64(0x0)
 				s13v := uint64(v7)
-				if s13 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/simt/p00.ptx:732")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s13, s13v)
 				// 733: and.b32
 				v14 := uint64(uint32(v6) & uint32(k1))
 				r19[l] = v14
@@ -14936,13 +13889,7 @@ func simtBlock59(w *runtime.Warp, m uint32, budget int) {
 				// 732: st.param.b32
 				s13 := uint64(0x0)
 				s13v := uint64(v7)
-				if s13 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/simt/p00.ptx:732")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s13, s13v)
 				// 733: and.b32
 				v14 := uint64(uint32(v6) & uint32(k1))
 				r19[l] = v14
@@ -14963,20 +13910,15 @@ func simtBlock59(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 734: st.param.b32
 				s15 := uint64(0x4)
 				s15v := uint64(r19[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/simt/p00.ptx:734")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -14984,13 +13926,7 @@ func simtBlock59(w *runtime.Warp, m uint32, budget int) {
 				// 734: st.param.b32
 				s15 := uint64(0x4)
 				s15v := uint64(r19[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/simt/p00.ptx:734")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		}
 	}
@@ -15006,20 +13942,15 @@ func simtBlock59(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 735: st.param.b64
 				s16 := uint64(0x8)
 				s16v := uint64(r9[l])
-				if s16 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/simt/p00.ptx:735")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -15027,13 +13958,7 @@ func simtBlock59(w *runtime.Warp, m uint32, budget int) {
 				// 735: st.param.b64
 				s16 := uint64(0x8)
 				s16v := uint64(r9[l])
-				if s16 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s16:], uint64(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 8, s16v, l, "testdata/ptx/simt/p00.ptx:735")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		}
 	}
@@ -15064,8 +13989,9 @@ func simtBlock59(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		p15n := uint32(0)
 		p7n := uint32(0)
 		p8n := uint32(0)
@@ -15075,13 +14001,7 @@ func simtBlock59(w *runtime.Warp, m uint32, budget int) {
 				// 736: st.param.b32
 				s17 := uint64(0x10)
 				s17v := uint64(r15[l])
-				if s17 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/simt/p00.ptx:736")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s17, s17v)
 				// 738: mov.u32
 				v19 := uint64(uint64(tid0[l]))
 				// 739: rem.u32
@@ -15152,13 +14072,7 @@ func simtBlock59(w *runtime.Warp, m uint32, budget int) {
 				// 736: st.param.b32
 				s17 := uint64(0x10)
 				s17v := uint64(r15[l])
-				if s17 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/simt/p00.ptx:736")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s17, s17v)
 				// 738: mov.u32
 				v19 := uint64(uint64(tid0[l]))
 				// 739: rem.u32
@@ -15251,26 +14165,16 @@ func simtBlock61(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 757: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:757")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r15[l] = v1
 				// 759: and.b32
 				v2 := uint64(uint32(r13[l]) & uint32(k0))
@@ -15284,18 +14188,7 @@ func simtBlock61(w *runtime.Warp, m uint32, budget int) {
 				// 757: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:757")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r15[l] = v1
 				// 759: and.b32
 				v2 := uint64(uint32(r13[l]) & uint32(k0))
@@ -15359,26 +14252,16 @@ func simtBlock63(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 789: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:789")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r13[l] = v1
 			}
 		} else {
@@ -15387,18 +14270,7 @@ func simtBlock63(w *runtime.Warp, m uint32, budget int) {
 				// 789: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:789")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r13[l] = v1
 			}
 		}
@@ -15422,26 +14294,16 @@ func simtBlock64(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 809: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:809")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r15[l] = v1
 			}
 		} else {
@@ -15450,18 +14312,7 @@ func simtBlock64(w *runtime.Warp, m uint32, budget int) {
 				// 809: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p00.ptx:809")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r15[l] = v1
 			}
 		}

@@ -3134,61 +3134,29 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
+		const pmEnd8 = uint64(17)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p01.ptx:21")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 22: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p01.ptx:22")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 23: mov.u32
 				v3 := uint64(v2)
 				_ = v3
 				// 24: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p01.ptx:24")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				_ = v4
 				// 25: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -3214,52 +3182,19 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 21: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p01.ptx:21")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 22: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p01.ptx:22")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 23: mov.u32
 				v3 := uint64(v2)
 				_ = v3
 				// 24: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p01.ptx:24")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				_ = v4
 				// 25: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -3731,8 +3666,9 @@ func f3Block12(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 79: xor.b32
@@ -3752,13 +3688,7 @@ func f3Block12(w *runtime.Warp, m uint32, budget int) {
 				// 86: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p01.ptx:86")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3780,13 +3710,7 @@ func f3Block12(w *runtime.Warp, m uint32, budget int) {
 				// 86: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p01.ptx:86")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -4641,43 +4565,22 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
+		const pmEnd8 = uint64(17)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 185: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p01.ptx:185")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 186: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p01.ptx:186")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 187: mov.u32
 				v3 := uint64(v2)
@@ -4685,18 +4588,7 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 188: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p01.ptx:188")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				_ = v4
 				// 189: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -4723,34 +4615,12 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 185: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p01.ptx:185")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 186: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p01.ptx:186")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 187: mov.u32
 				v3 := uint64(v2)
@@ -4758,18 +4628,7 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 188: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p01.ptx:188")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				_ = v4
 				// 189: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -4841,8 +4700,9 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 	{
 		p0 := w.P[0]
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -4863,13 +4723,7 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 						w.CountAccess(runtime.MemStore, runtime.MemParam, false, s13, 4)
 					}
 					s13v := uint64(r6[l])
-					if s13 < pmEnd4 {
-						binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-					} else {
-						{
-							w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/simt/p01.ptx:201")
-						}
-					}
+					runtime.Store32(pmp, uint64(l)*pmStride+s13, s13v)
 				}
 			}
 		} else {
@@ -4892,13 +4746,7 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 						w.CountAccess(runtime.MemStore, runtime.MemParam, false, s13, 4)
 					}
 					s13v := uint64(r6[l])
-					if s13 < pmEnd4 {
-						binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-					} else {
-						{
-							w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/simt/p01.ptx:201")
-						}
-					}
+					runtime.Store32(pmp, uint64(l)*pmStride+s13, s13v)
 				}
 			}
 		}
@@ -4928,8 +4776,9 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 209: xor.b32
@@ -4949,13 +4798,7 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 				// 216: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p01.ptx:216")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4977,13 +4820,7 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 				// 216: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p01.ptx:216")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -7258,8 +7095,9 @@ func simtBlock25(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -7279,13 +7117,7 @@ func simtBlock25(w *runtime.Warp, m uint32, budget int) {
 				// 434: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(v1)
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p01.ptx:434")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 				// 435: and.b32
 				v5 := uint64(uint32(v1) & uint32(k4))
 				r20[l] = v5
@@ -7309,13 +7141,7 @@ func simtBlock25(w *runtime.Warp, m uint32, budget int) {
 				// 434: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(v1)
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p01.ptx:434")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 				// 435: and.b32
 				v5 := uint64(uint32(v1) & uint32(k4))
 				r20[l] = v5
@@ -7335,20 +7161,15 @@ func simtBlock25(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 436: st.param.b32
 				s6 := uint64(0x4)
 				s6v := uint64(r20[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p01.ptx:436")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7356,13 +7177,7 @@ func simtBlock25(w *runtime.Warp, m uint32, budget int) {
 				// 436: st.param.b32
 				s6 := uint64(0x4)
 				s6v := uint64(r20[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p01.ptx:436")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -7378,20 +7193,15 @@ func simtBlock25(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 437: st.param.b64
 				s7 := uint64(0x8)
 				s7v := uint64(r9[l])
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/simt/p01.ptx:437")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7399,13 +7209,7 @@ func simtBlock25(w *runtime.Warp, m uint32, budget int) {
 				// 437: st.param.b64
 				s7 := uint64(0x8)
 				s7v := uint64(r9[l])
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/simt/p01.ptx:437")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -7423,20 +7227,15 @@ func simtBlock25(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 438: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(r5[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p01.ptx:438")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 				// 439: rem.u32
 				v9 := isa.Rem(r15[l], k5, 32, false)
 				// 440: mul.wide.u32
@@ -7451,13 +7250,7 @@ func simtBlock25(w *runtime.Warp, m uint32, budget int) {
 				// 438: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(r5[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p01.ptx:438")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 				// 439: rem.u32
 				v9 := isa.Rem(r15[l], k5, 32, false)
 				// 440: mul.wide.u32
@@ -8185,26 +7978,16 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 445: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p01.ptx:445")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r5[l] = v1
 			}
 		} else {
@@ -8213,18 +7996,7 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 				// 445: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p01.ptx:445")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r5[l] = v1
 			}
 		}
@@ -8242,20 +8014,15 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 452: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r13[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p01.ptx:452")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 453: and.b32
 				v3 := uint64(uint32(r5[l]) & uint32(k0))
 				r20[l] = v3
@@ -8266,13 +8033,7 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 				// 452: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r13[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p01.ptx:452")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 453: and.b32
 				v3 := uint64(uint32(r5[l]) & uint32(k0))
 				r20[l] = v3
@@ -8291,20 +8052,15 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 454: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r20[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p01.ptx:454")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8312,13 +8068,7 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 				// 454: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r20[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p01.ptx:454")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -8334,20 +8084,15 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 455: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r9[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p01.ptx:455")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -8355,13 +8100,7 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 				// 455: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r9[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p01.ptx:455")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -8379,20 +8118,15 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 456: st.param.b32
 				s6 := uint64(0x10)
 				s6v := uint64(r3[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p01.ptx:456")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 				// 457: rem.u32
 				v7 := isa.Rem(r12[l], k1, 32, false)
 				// 458: mul.wide.u32
@@ -8407,13 +8141,7 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 				// 456: st.param.b32
 				s6 := uint64(0x10)
 				s6v := uint64(r3[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p01.ptx:456")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 				// 457: rem.u32
 				v7 := isa.Rem(r12[l], k1, 32, false)
 				// 458: mul.wide.u32
@@ -8497,26 +8225,16 @@ func simtBlock42(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 463: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p01.ptx:463")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r3[l] = v1
 			}
 		} else {
@@ -8525,18 +8243,7 @@ func simtBlock42(w *runtime.Warp, m uint32, budget int) {
 				// 463: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p01.ptx:463")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r3[l] = v1
 			}
 		}

@@ -2585,43 +2585,22 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
+		const pmEnd8 = uint64(17)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p03.ptx:21")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 22: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p03.ptx:22")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 23: mov.u32
 				v3 := uint64(v2)
@@ -2629,18 +2608,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 24: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p03.ptx:24")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				_ = v4
 				// 25: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -2667,34 +2635,12 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 21: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p03.ptx:21")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 22: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p03.ptx:22")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 23: mov.u32
 				v3 := uint64(v2)
@@ -2702,18 +2648,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 24: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p03.ptx:24")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				_ = v4
 				// 25: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -2834,8 +2769,9 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 39: xor.b32
@@ -2855,13 +2791,7 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 				// 46: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p03.ptx:46")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2883,13 +2813,7 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 				// 46: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p03.ptx:46")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -4822,20 +4746,15 @@ func simtBlock30(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 218: st.param.b32
 				s1 := uint64(0x0)
 				s1v := uint64(r3[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/simt/p03.ptx:218")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 				// 219: and.b32
 				v2 := uint64(uint32(r15[l]) & uint32(k0))
 				r25[l] = v2
@@ -4846,13 +4765,7 @@ func simtBlock30(w *runtime.Warp, m uint32, budget int) {
 				// 218: st.param.b32
 				s1 := uint64(0x0)
 				s1v := uint64(r3[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/simt/p03.ptx:218")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 				// 219: and.b32
 				v2 := uint64(uint32(r15[l]) & uint32(k0))
 				r25[l] = v2
@@ -4871,20 +4784,15 @@ func simtBlock30(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 220: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r25[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/simt/p03.ptx:220")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4892,13 +4800,7 @@ func simtBlock30(w *runtime.Warp, m uint32, budget int) {
 				// 220: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r25[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/simt/p03.ptx:220")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -4914,20 +4816,15 @@ func simtBlock30(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 221: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r9[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/simt/p03.ptx:221")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4935,13 +4832,7 @@ func simtBlock30(w *runtime.Warp, m uint32, budget int) {
 				// 221: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r9[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/simt/p03.ptx:221")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -4957,20 +4848,15 @@ func simtBlock30(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 222: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(r5[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p03.ptx:222")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4978,13 +4864,7 @@ func simtBlock30(w *runtime.Warp, m uint32, budget int) {
 				// 222: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(r5[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p03.ptx:222")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -6172,8 +6052,9 @@ func simtBlock55(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 349: xor.b32
@@ -6185,13 +6066,7 @@ func simtBlock55(w *runtime.Warp, m uint32, budget int) {
 				// 356: st.param.b32
 				s12 := uint64(0x0)
 				s12v := uint64(r12[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/simt/p03.ptx:356")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 				// 357: and.b32
 				v13 := uint64(uint32(v11) & uint32(k5))
 				r25[l] = v13
@@ -6208,13 +6083,7 @@ func simtBlock55(w *runtime.Warp, m uint32, budget int) {
 				// 356: st.param.b32
 				s12 := uint64(0x0)
 				s12v := uint64(r12[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/simt/p03.ptx:356")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 				// 357: and.b32
 				v13 := uint64(uint32(v11) & uint32(k5))
 				r25[l] = v13
@@ -6233,20 +6102,15 @@ func simtBlock55(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 358: st.param.b32
 				s14 := uint64(0x4)
 				s14v := uint64(r25[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/simt/p03.ptx:358")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6254,13 +6118,7 @@ func simtBlock55(w *runtime.Warp, m uint32, budget int) {
 				// 358: st.param.b32
 				s14 := uint64(0x4)
 				s14v := uint64(r25[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/simt/p03.ptx:358")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		}
 	}
@@ -6276,20 +6134,15 @@ func simtBlock55(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 359: st.param.b64
 				s15 := uint64(0x8)
 				s15v := uint64(r9[l])
-				if s15 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/simt/p03.ptx:359")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6297,13 +6150,7 @@ func simtBlock55(w *runtime.Warp, m uint32, budget int) {
 				// 359: st.param.b64
 				s15 := uint64(0x8)
 				s15v := uint64(r9[l])
-				if s15 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/simt/p03.ptx:359")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		}
 	}
@@ -6319,20 +6166,15 @@ func simtBlock55(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 360: st.param.b32
 				s16 := uint64(0x10)
 				s16v := uint64(r3[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/simt/p03.ptx:360")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -6340,13 +6182,7 @@ func simtBlock55(w *runtime.Warp, m uint32, budget int) {
 				// 360: st.param.b32
 				s16 := uint64(0x10)
 				s16v := uint64(r3[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/simt/p03.ptx:360")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		}
 	}
@@ -7092,26 +6928,16 @@ func simtBlock63(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 224: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p03.ptx:224")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r5[l] = v1
 			}
 		} else {
@@ -7120,18 +6946,7 @@ func simtBlock63(w *runtime.Warp, m uint32, budget int) {
 				// 224: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p03.ptx:224")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r5[l] = v1
 			}
 		}
@@ -7358,26 +7173,16 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 362: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p03.ptx:362")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r3[l] = v1
 			}
 		} else {
@@ -7386,18 +7191,7 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 				// 362: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p03.ptx:362")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r3[l] = v1
 			}
 		}
@@ -7426,20 +7220,15 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 370: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r12[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p03.ptx:370")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 371: and.b32
 				v3 := uint64(uint32(r14[l]) & uint32(k0))
 				r25[l] = v3
@@ -7450,13 +7239,7 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 				// 370: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r12[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p03.ptx:370")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 371: and.b32
 				v3 := uint64(uint32(r14[l]) & uint32(k0))
 				r25[l] = v3
@@ -7475,20 +7258,15 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 372: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r25[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p03.ptx:372")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7496,13 +7274,7 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 				// 372: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r25[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p03.ptx:372")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -7518,20 +7290,15 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 373: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r9[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p03.ptx:373")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7539,13 +7306,7 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 				// 373: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r9[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p03.ptx:373")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -7561,20 +7322,15 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 374: st.param.b32
 				s6 := uint64(0x10)
 				s6v := uint64(r13[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p03.ptx:374")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -7582,13 +7338,7 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 				// 374: st.param.b32
 				s6 := uint64(0x10)
 				s6v := uint64(r13[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p03.ptx:374")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -7624,8 +7374,9 @@ func simtBlock71(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		v2aw := w.Window(9)
 		var flt runtime.LaneFault
 		p13n := uint32(0)
@@ -7635,18 +7386,7 @@ func simtBlock71(w *runtime.Warp, m uint32, budget int) {
 					// 376: ld.param.b32
 					v1a := uint64(0x10)
 					var v1 uint64
-					if v1a < pmEnd4 {
-						v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-					} else {
-						{
-							v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-							if !v1ok {
-								flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p03.ptx:376")
-								continue
-							}
-							v1 = v1x
-						}
-					}
+					v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 					r13[l] = v1
 					// 378: ld.global.u32
 					v2a := uint64(r6[l]) + 0x30
@@ -7691,18 +7431,7 @@ func simtBlock71(w *runtime.Warp, m uint32, budget int) {
 				// 376: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p03.ptx:376")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r13[l] = v1
 				// 378: ld.global.u32
 				v2a := uint64(r6[l]) + 0x30

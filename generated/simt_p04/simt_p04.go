@@ -1295,42 +1295,21 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
+		const pmEnd8 = uint64(17)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p04.ptx:21")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 22: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p04.ptx:22")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 23: mov.u32
 				v3 := uint64(v2)
@@ -1338,18 +1317,7 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 24: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p04.ptx:24")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				_ = v4
 				// 25: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -1376,33 +1344,11 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 21: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p04.ptx:21")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 22: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p04.ptx:22")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 23: mov.u32
 				v3 := uint64(v2)
@@ -1410,18 +1356,7 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 24: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p04.ptx:24")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				_ = v4
 				// 25: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -1553,8 +1488,9 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 45: xor.b32
@@ -1574,13 +1510,7 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 				// 52: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p04.ptx:52")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1602,13 +1532,7 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 				// 52: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p04.ptx:52")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -1841,43 +1765,22 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
+		const pmEnd8 = uint64(41)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 70: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p04.ptx:70")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 71: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p04.ptx:71")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 72: mov.u32
 				v3 := uint64(v2)
@@ -1885,18 +1788,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 73: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p04.ptx:73")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 74: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -1923,34 +1815,12 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 70: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p04.ptx:70")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 71: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p04.ptx:71")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 72: mov.u32
 				v3 := uint64(v2)
@@ -1958,18 +1828,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 73: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p04.ptx:73")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 74: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -2089,20 +1948,15 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 108: st.param.b32
 				s1 := uint64(0x0)
 				s1v := uint64(r7[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/simt/p04.ptx:108")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 				// 109: and.b32
 				v2 := uint64(uint32(r0[l]) & uint32(k0))
 				r10[l] = v2
@@ -2113,13 +1967,7 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 				// 108: st.param.b32
 				s1 := uint64(0x0)
 				s1v := uint64(r7[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/simt/p04.ptx:108")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 				// 109: and.b32
 				v2 := uint64(uint32(r0[l]) & uint32(k0))
 				r10[l] = v2
@@ -2138,20 +1986,15 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 110: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r10[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/simt/p04.ptx:110")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2159,13 +2002,7 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 				// 110: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r10[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/simt/p04.ptx:110")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -2181,20 +2018,15 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(41)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 111: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r3[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/simt/p04.ptx:111")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2202,13 +2034,7 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 				// 111: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r3[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/simt/p04.ptx:111")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -2224,20 +2050,15 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 112: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(r0[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p04.ptx:112")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2245,13 +2066,7 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 				// 112: st.param.b32
 				s5 := uint64(0x10)
 				s5v := uint64(r0[l])
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p04.ptx:112")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -2279,8 +2094,9 @@ func f0Block4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 119: xor.b32
@@ -2300,13 +2116,7 @@ func f0Block4(w *runtime.Warp, m uint32, budget int) {
 				// 126: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p04.ptx:126")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2328,13 +2138,7 @@ func f0Block4(w *runtime.Warp, m uint32, budget int) {
 				// 126: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p04.ptx:126")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -2362,8 +2166,9 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 86: max.relu.s32
@@ -2372,13 +2177,7 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 				// 92: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r4[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p04.ptx:92")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 93: sub.u32
 				v3 := uint64(uint32(r2[l]) - uint32(k1))
 				r10[l] = v3
@@ -2392,13 +2191,7 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 				// 92: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r4[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p04.ptx:92")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 93: sub.u32
 				v3 := uint64(uint32(r2[l]) - uint32(k1))
 				r10[l] = v3
@@ -2417,20 +2210,15 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 94: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r10[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p04.ptx:94")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2438,13 +2226,7 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 				// 94: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r10[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p04.ptx:94")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -2460,20 +2242,15 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(41)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 95: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r3[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p04.ptx:95")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2481,13 +2258,7 @@ func f0Block5(w *runtime.Warp, m uint32, budget int) {
 				// 95: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r3[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p04.ptx:95")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -2516,26 +2287,16 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p04.ptx:97")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r5[l] = v1
 			}
 		} else {
@@ -2544,18 +2305,7 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 				// 97: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p04.ptx:97")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r5[l] = v1
 			}
 		}
@@ -2608,26 +2358,16 @@ func f0Block8(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 114: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p04.ptx:114")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				_ = v1
 				// 116: mov.u32
 				v2 := uint64(r6[l])
@@ -2639,18 +2379,7 @@ func f0Block8(w *runtime.Warp, m uint32, budget int) {
 				// 114: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p04.ptx:114")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				_ = v1
 				// 116: mov.u32
 				v2 := uint64(r6[l])
@@ -3817,8 +3546,9 @@ func simtBlock9(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 185: mad.lo.u32
@@ -3833,13 +3563,7 @@ func simtBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 193: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r12[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p04.ptx:193")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 				// 194: and.b32
 				v5 := uint64(uint32(r14[l]) & uint32(k2))
 				r21[l] = v5
@@ -3859,13 +3583,7 @@ func simtBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 193: st.param.b32
 				s4 := uint64(0x0)
 				s4v := uint64(r12[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p04.ptx:193")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 				// 194: and.b32
 				v5 := uint64(uint32(r14[l]) & uint32(k2))
 				r21[l] = v5
@@ -3884,20 +3602,15 @@ func simtBlock9(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 195: st.param.b32
 				s6 := uint64(0x4)
 				s6v := uint64(r21[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p04.ptx:195")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3905,13 +3618,7 @@ func simtBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 195: st.param.b32
 				s6 := uint64(0x4)
 				s6v := uint64(r21[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p04.ptx:195")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -3927,20 +3634,15 @@ func simtBlock9(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 196: st.param.b64
 				s7 := uint64(0x8)
 				s7v := uint64(r9[l])
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/simt/p04.ptx:196")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3948,13 +3650,7 @@ func simtBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 196: st.param.b64
 				s7 := uint64(0x8)
 				s7v := uint64(r9[l])
-				if s7 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s7:], uint64(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 8, s7v, l, "testdata/ptx/simt/p04.ptx:196")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -3976,21 +3672,16 @@ func simtBlock9(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 197: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(r15[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p04.ptx:197")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 				// 199: mov.u32
 				v10 := uint64(uint64(tid0[l]))
 				// 200: rem.u32
@@ -4016,13 +3707,7 @@ func simtBlock9(w *runtime.Warp, m uint32, budget int) {
 				// 197: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(r15[l])
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p04.ptx:197")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 				// 199: mov.u32
 				v10 := uint64(uint64(tid0[l]))
 				// 200: rem.u32
@@ -4067,8 +3752,9 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		p3n := uint32(0)
 		if m == 0xffffffff {
@@ -4076,18 +3762,7 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 				// 206: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p04.ptx:206")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r15[l] = v1
 				// 208: and.b32
 				v2 := uint64(uint32(r12[l]) & uint32(k0))
@@ -4106,18 +3781,7 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 				// 206: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p04.ptx:206")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r15[l] = v1
 				// 208: and.b32
 				v2 := uint64(uint32(r12[l]) & uint32(k0))

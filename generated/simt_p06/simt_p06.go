@@ -1582,43 +1582,22 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
+		const pmEnd8 = uint64(17)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p06.ptx:21")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 22: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p06.ptx:22")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 23: mov.u32
 				v3 := uint64(v2)
@@ -1626,18 +1605,7 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 24: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p06.ptx:24")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 25: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -1664,34 +1632,12 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 21: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p06.ptx:21")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 22: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p06.ptx:22")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 23: mov.u32
 				v3 := uint64(v2)
@@ -1699,18 +1645,7 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 24: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p06.ptx:24")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 25: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -1836,8 +1771,9 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 51: xor.b32
@@ -1857,13 +1793,7 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 				// 58: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p06.ptx:58")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1885,13 +1815,7 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 				// 58: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p06.ptx:58")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -2404,43 +2328,22 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
+		const pmEnd8 = uint64(41)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 76: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p06.ptx:76")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 77: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p06.ptx:77")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 78: mov.u32
 				v3 := uint64(v2)
@@ -2448,18 +2351,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 79: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p06.ptx:79")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 80: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -2485,34 +2377,12 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 76: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p06.ptx:76")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 77: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p06.ptx:77")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 78: mov.u32
 				v3 := uint64(v2)
@@ -2520,18 +2390,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 79: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p06.ptx:79")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 80: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -2610,8 +2469,9 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 90: mov.u32
@@ -2620,13 +2480,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 96: st.param.b32
 				s12 := uint64(0x0)
 				s12v := uint64(r5[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/simt/p06.ptx:96")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 				// 97: and.b32
 				v13 := uint64(uint32(r5[l]) & uint32(k2))
 				r10[l] = v13
@@ -2640,13 +2494,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 96: st.param.b32
 				s12 := uint64(0x0)
 				s12v := uint64(r5[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/simt/p06.ptx:96")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 				// 97: and.b32
 				v13 := uint64(uint32(r5[l]) & uint32(k2))
 				r10[l] = v13
@@ -2665,20 +2513,15 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 98: st.param.b32
 				s14 := uint64(0x4)
 				s14v := uint64(r10[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/simt/p06.ptx:98")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2686,13 +2529,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 98: st.param.b32
 				s14 := uint64(0x4)
 				s14v := uint64(r10[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/simt/p06.ptx:98")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		}
 	}
@@ -2708,20 +2545,15 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(41)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 99: st.param.b64
 				s15 := uint64(0x8)
 				s15v := uint64(r3[l])
-				if s15 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/simt/p06.ptx:99")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2729,13 +2561,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 99: st.param.b64
 				s15 := uint64(0x8)
 				s15v := uint64(r3[l])
-				if s15 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s15:], uint64(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 8, s15v, l, "testdata/ptx/simt/p06.ptx:99")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		}
 	}
@@ -2751,20 +2577,15 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 100: st.param.b32
 				s16 := uint64(0x10)
 				s16v := uint64(r1[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/simt/p06.ptx:100")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2772,13 +2593,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 100: st.param.b32
 				s16 := uint64(0x10)
 				s16v := uint64(r1[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/simt/p06.ptx:100")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		}
 	}
@@ -3096,8 +2911,9 @@ func f0Block15(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 171: xor.b32
@@ -3117,13 +2933,7 @@ func f0Block15(w *runtime.Warp, m uint32, budget int) {
 				// 178: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p06.ptx:178")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3145,13 +2955,7 @@ func f0Block15(w *runtime.Warp, m uint32, budget int) {
 				// 178: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p06.ptx:178")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -3180,8 +2984,9 @@ func f0Block16(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
@@ -3189,18 +2994,7 @@ func f0Block16(w *runtime.Warp, m uint32, budget int) {
 				// 102: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p06.ptx:102")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r1[l] = v1
 				// 104: bmsk.wrap.b32
 				v2 := uint64(isa.Bmsk(uint32(r5[l]), uint32(k0), false))
@@ -3224,18 +3018,7 @@ func f0Block16(w *runtime.Warp, m uint32, budget int) {
 				// 102: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p06.ptx:102")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r1[l] = v1
 				// 104: bmsk.wrap.b32
 				v2 := uint64(isa.Bmsk(uint32(r5[l]), uint32(k0), false))
@@ -3348,8 +3131,9 @@ func f0Block18(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			{
@@ -3366,13 +3150,7 @@ func f0Block18(w *runtime.Warp, m uint32, budget int) {
 					// 122: st.param.b32
 					s5 := uint64(0x0)
 					s5v := uint64(v1)
-					if s5 < pmEnd4 {
-						binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-					} else {
-						{
-							w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p06.ptx:122")
-						}
-					}
+					runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 					// 123: and.b32
 					v6 := uint64(uint32(r4[l]) & uint32(k3))
 					r10[l] = v6
@@ -3417,13 +3195,7 @@ func f0Block18(w *runtime.Warp, m uint32, budget int) {
 				// 122: st.param.b32
 				s5 := uint64(0x0)
 				s5v := uint64(v1)
-				if s5 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/simt/p06.ptx:122")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
 				// 123: and.b32
 				v6 := uint64(uint32(r4[l]) & uint32(k3))
 				r10[l] = v6
@@ -3443,20 +3215,15 @@ func f0Block18(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 124: st.param.b32
 				s7 := uint64(0x4)
 				s7v := uint64(r10[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/simt/p06.ptx:124")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3464,13 +3231,7 @@ func f0Block18(w *runtime.Warp, m uint32, budget int) {
 				// 124: st.param.b32
 				s7 := uint64(0x4)
 				s7v := uint64(r10[l])
-				if s7 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/simt/p06.ptx:124")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s7, s7v)
 			}
 		}
 	}
@@ -3486,20 +3247,15 @@ func f0Block18(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(41)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 125: st.param.b64
 				s8 := uint64(0x8)
 				s8v := uint64(r3[l])
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/simt/p06.ptx:125")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3507,13 +3263,7 @@ func f0Block18(w *runtime.Warp, m uint32, budget int) {
 				// 125: st.param.b64
 				s8 := uint64(0x8)
 				s8v := uint64(r3[l])
-				if s8 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s8:], uint64(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 8, s8v, l, "testdata/ptx/simt/p06.ptx:125")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -3529,20 +3279,15 @@ func f0Block18(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 126: st.param.b32
 				s9 := uint64(0x10)
 				s9v := uint64(r1[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/simt/p06.ptx:126")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3550,13 +3295,7 @@ func f0Block18(w *runtime.Warp, m uint32, budget int) {
 				// 126: st.param.b32
 				s9 := uint64(0x10)
 				s9v := uint64(r1[l])
-				if s9 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s9:], uint32(s9v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s9, 4, s9v, l, "testdata/ptx/simt/p06.ptx:126")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
 			}
 		}
 	}
@@ -3580,26 +3319,16 @@ func f0Block20(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 128: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p06.ptx:128")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r1[l] = v1
 				// 130: and.b32
 				v2 := uint64(uint32(v1) & uint32(k0))
@@ -3611,18 +3340,7 @@ func f0Block20(w *runtime.Warp, m uint32, budget int) {
 				// 128: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p06.ptx:128")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r1[l] = v1
 				// 130: and.b32
 				v2 := uint64(uint32(v1) & uint32(k0))

@@ -2071,43 +2071,22 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
+		const pmEnd8 = uint64(41)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p08.ptx:21")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 22: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p08.ptx:22")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 23: mov.u32
 				v3 := uint64(v2)
@@ -2115,18 +2094,7 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				// 24: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p08.ptx:24")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 25: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -2152,34 +2120,12 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				// 21: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p08.ptx:21")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 22: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p08.ptx:22")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 23: mov.u32
 				v3 := uint64(v2)
@@ -2187,18 +2133,7 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				// 24: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p08.ptx:24")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 25: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -2579,8 +2514,9 @@ func f2Block10(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 86: xor.b32
@@ -2600,13 +2536,7 @@ func f2Block10(w *runtime.Warp, m uint32, budget int) {
 				// 93: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p08.ptx:93")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2628,13 +2558,7 @@ func f2Block10(w *runtime.Warp, m uint32, budget int) {
 				// 93: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p08.ptx:93")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -2660,20 +2584,15 @@ func f2Block11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 42: st.param.b32
 				s1 := uint64(0x0)
 				s1v := uint64(r0[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/simt/p08.ptx:42")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 				// 43: sub.u32
 				v2 := uint64(uint32(r2[l]) - uint32(k0))
 				r10[l] = v2
@@ -2684,13 +2603,7 @@ func f2Block11(w *runtime.Warp, m uint32, budget int) {
 				// 42: st.param.b32
 				s1 := uint64(0x0)
 				s1v := uint64(r0[l])
-				if s1 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/simt/p08.ptx:42")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s1, s1v)
 				// 43: sub.u32
 				v2 := uint64(uint32(r2[l]) - uint32(k0))
 				r10[l] = v2
@@ -2709,20 +2622,15 @@ func f2Block11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 44: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r10[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/simt/p08.ptx:44")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2730,13 +2638,7 @@ func f2Block11(w *runtime.Warp, m uint32, budget int) {
 				// 44: st.param.b32
 				s3 := uint64(0x4)
 				s3v := uint64(r10[l])
-				if s3 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/simt/p08.ptx:44")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s3, s3v)
 			}
 		}
 	}
@@ -2752,20 +2654,15 @@ func f2Block11(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(41)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 45: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r3[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/simt/p08.ptx:45")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2773,13 +2670,7 @@ func f2Block11(w *runtime.Warp, m uint32, budget int) {
 				// 45: st.param.b64
 				s4 := uint64(0x8)
 				s4v := uint64(r3[l])
-				if s4 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s4:], uint64(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 8, s4v, l, "testdata/ptx/simt/p08.ptx:45")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -2809,8 +2700,9 @@ func f2Block13(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		v7aw := w.Window(0)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
@@ -2818,18 +2710,7 @@ func f2Block13(w *runtime.Warp, m uint32, budget int) {
 				// 47: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p08.ptx:47")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r4[l] = v1
 				// 49: and.b32
 				v2 := uint64(uint32(r5[l]) & uint32(k0))
@@ -2865,18 +2746,7 @@ func f2Block13(w *runtime.Warp, m uint32, budget int) {
 				// 47: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p08.ptx:47")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r4[l] = v1
 				// 49: and.b32
 				v2 := uint64(uint32(r5[l]) & uint32(k0))
@@ -2988,61 +2858,29 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
+		const pmEnd8 = uint64(17)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 111: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p08.ptx:111")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 112: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p08.ptx:112")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 113: mov.u32
 				v3 := uint64(v2)
 				_ = v3
 				// 114: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p08.ptx:114")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				_ = v4
 				// 115: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -3069,52 +2907,19 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				// 111: ld.param.b32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p08.ptx:111")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 112: ld.param.b32
 				v2a := uint64(0x4)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p08.ptx:112")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 113: mov.u32
 				v3 := uint64(v2)
 				_ = v3
 				// 114: ld.param.b64
 				v4a := uint64(0x8)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p08.ptx:114")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				_ = v4
 				// 115: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -3229,8 +3034,9 @@ func f1Block2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 129: xor.b32
@@ -3250,13 +3056,7 @@ func f1Block2(w *runtime.Warp, m uint32, budget int) {
 				// 136: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p08.ptx:136")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3278,13 +3078,7 @@ func f1Block2(w *runtime.Warp, m uint32, budget int) {
 				// 136: st.param.b32
 				s8 := uint64(0x10)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p08.ptx:136")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -3450,43 +3244,22 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
+		const pmEnd8 = uint64(41)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 154: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p08.ptx:154")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 155: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p08.ptx:155")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 156: mov.u32
 				v3 := uint64(v2)
@@ -3494,18 +3267,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 157: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p08.ptx:157")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 158: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -3532,34 +3294,12 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 154: ld.param.b32
 				v1a := uint64(0x14)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p08.ptx:154")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r0[l] = v1
 				// 155: ld.param.b32
 				v2a := uint64(0x18)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/simt/p08.ptx:155")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r1[l] = v2
 				// 156: mov.u32
 				v3 := uint64(v2)
@@ -3567,18 +3307,7 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				// 157: ld.param.b64
 				v4a := uint64(0x20)
 				var v4 uint64
-				if v4a < pmEnd8 {
-					v4 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 8, l)
-						if !v4ok {
-							flt.Note(2, l, runtime.SpaceParam, v4a, 8, "testdata/ptx/simt/p08.ptx:157")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load64(pmp, uint64(l)*pmStride+v4a)
 				r3[l] = v4
 				// 158: mul.lo.u32
 				v5 := uint64(uint32(v1) * uint32(k0))
@@ -3890,8 +3619,9 @@ func f0Block6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 204: xor.b32
@@ -3911,13 +3641,7 @@ func f0Block6(w *runtime.Warp, m uint32, budget int) {
 				// 211: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p08.ptx:211")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3939,13 +3663,7 @@ func f0Block6(w *runtime.Warp, m uint32, budget int) {
 				// 211: st.param.b32
 				s8 := uint64(0x28)
 				s8v := uint64(v7)
-				if s8 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/simt/p08.ptx:211")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
 			}
 		}
 	}
@@ -3974,8 +3692,9 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 177: mad.lo.u32
@@ -3984,13 +3703,7 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 				// 183: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r4[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p08.ptx:183")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 184: and.b32
 				v3 := uint64(uint32(r1[l]) & uint32(k2))
 				r12[l] = v3
@@ -4004,13 +3717,7 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 				// 183: st.param.b32
 				s2 := uint64(0x0)
 				s2v := uint64(r4[l])
-				if s2 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/simt/p08.ptx:183")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s2, s2v)
 				// 184: and.b32
 				v3 := uint64(uint32(r1[l]) & uint32(k2))
 				r12[l] = v3
@@ -4029,20 +3736,15 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 185: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r12[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p08.ptx:185")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4050,13 +3752,7 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 				// 185: st.param.b32
 				s4 := uint64(0x4)
 				s4v := uint64(r12[l])
-				if s4 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/simt/p08.ptx:185")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 			}
 		}
 	}
@@ -4072,20 +3768,15 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(41)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 186: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r3[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p08.ptx:186")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4093,13 +3784,7 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 				// 186: st.param.b64
 				s5 := uint64(0x8)
 				s5v := uint64(r3[l])
-				if s5 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s5:], uint64(s5v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s5, 8, s5v, l, "testdata/ptx/simt/p08.ptx:186")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s5, s5v)
 			}
 		}
 	}
@@ -4115,20 +3800,15 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 187: st.param.b32
 				s6 := uint64(0x10)
 				s6v := uint64(r4[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p08.ptx:187")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4136,13 +3816,7 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 				// 187: st.param.b32
 				s6 := uint64(0x10)
 				s6v := uint64(r4[l])
-				if s6 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s6:], uint32(s6v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s6, 4, s6v, l, "testdata/ptx/simt/p08.ptx:187")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
 			}
 		}
 	}
@@ -4164,26 +3838,16 @@ func f0Block9(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(48)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(45)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 189: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p08.ptx:189")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r4[l] = v1
 			}
 		} else {
@@ -4192,18 +3856,7 @@ func f0Block9(w *runtime.Warp, m uint32, budget int) {
 				// 189: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p08.ptx:189")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r4[l] = v1
 			}
 		}
@@ -4689,8 +4342,9 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 256: shr.s64
@@ -4699,13 +4353,7 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 262: st.param.b32
 				s24 := uint64(0x0)
 				s24v := uint64(r13[l])
-				if s24 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s24:], uint32(s24v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s24, 4, s24v, l, "testdata/ptx/simt/p08.ptx:262")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s24, s24v)
 				// 263: and.b32
 				v25 := uint64(uint32(r3[l]) & uint32(k5))
 				r19[l] = v25
@@ -4719,13 +4367,7 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 262: st.param.b32
 				s24 := uint64(0x0)
 				s24v := uint64(r13[l])
-				if s24 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s24:], uint32(s24v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s24, 4, s24v, l, "testdata/ptx/simt/p08.ptx:262")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s24, s24v)
 				// 263: and.b32
 				v25 := uint64(uint32(r3[l]) & uint32(k5))
 				r19[l] = v25
@@ -4744,20 +4386,15 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 264: st.param.b32
 				s26 := uint64(0x4)
 				s26v := uint64(r19[l])
-				if s26 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s26:], uint32(s26v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s26, 4, s26v, l, "testdata/ptx/simt/p08.ptx:264")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s26, s26v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4765,13 +4402,7 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 264: st.param.b32
 				s26 := uint64(0x4)
 				s26v := uint64(r19[l])
-				if s26 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s26:], uint32(s26v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s26, 4, s26v, l, "testdata/ptx/simt/p08.ptx:264")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s26, s26v)
 			}
 		}
 	}
@@ -4787,20 +4418,15 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd8 = uint64(17)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 265: st.param.b64
 				s27 := uint64(0x8)
 				s27v := uint64(r9[l])
-				if s27 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s27:], uint64(s27v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/simt/p08.ptx:265")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s27, s27v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4808,13 +4434,7 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 265: st.param.b64
 				s27 := uint64(0x8)
 				s27v := uint64(r9[l])
-				if s27 < pmEnd8 {
-					binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s27:], uint64(s27v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s27, 8, s27v, l, "testdata/ptx/simt/p08.ptx:265")
-					}
-				}
+				runtime.Store64(pmp, uint64(l)*pmStride+s27, s27v)
 			}
 		}
 	}
@@ -4838,8 +4458,9 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		p0n := uint32(0)
 		p1n := uint32(0)
 		if m == 0xffffffff {
@@ -4847,13 +4468,7 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 266: st.param.b32
 				s28 := uint64(0x10)
 				s28v := uint64(r15[l])
-				if s28 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s28:], uint32(s28v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s28, 4, s28v, l, "testdata/ptx/simt/p08.ptx:266")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s28, s28v)
 				// 268: and.b32
 				v30 := uint64(uint32(r12[l]) & uint32(k7))
 				// 269: setp.eq.u32
@@ -4892,13 +4507,7 @@ func simtBlock0(w *runtime.Warp, m uint32, budget int) {
 				// 266: st.param.b32
 				s28 := uint64(0x10)
 				s28v := uint64(r15[l])
-				if s28 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s28:], uint32(s28v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s28, 4, s28v, l, "testdata/ptx/simt/p08.ptx:266")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s28, s28v)
 				// 268: and.b32
 				v30 := uint64(uint32(r12[l]) & uint32(k7))
 				// 269: setp.eq.u32
@@ -6112,26 +5721,16 @@ func simtBlock10(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(24)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(21)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 278: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p08.ptx:278")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r15[l] = v1
 			}
 		} else {
@@ -6140,18 +5739,7 @@ func simtBlock10(w *runtime.Warp, m uint32, budget int) {
 				// 278: ld.param.b32
 				v1a := uint64(0x10)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/simt/p08.ptx:278")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r15[l] = v1
 			}
 		}

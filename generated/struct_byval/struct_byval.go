@@ -1108,8 +1108,9 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(29)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
@@ -1117,133 +1118,31 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				var v2_s [32]uint64
 				var v5F_s [32]float32
 				var v6F_s [32]float32
-				{
-					slow := uint32(0)
-					for l := range 32 {
-						// 19: ld.param.f32
-						v1a := uint64(0x0)
-						var v1 uint64
-						if v1a < pmEnd4 {
-							v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 20: ld.param.f32
-						v2a := uint64(0xc)
-						var v2 uint64
-						if v2a < pmEnd4 {
-							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 21: ld.param.f32
-						v3a := uint64(0x4)
-						var v3 uint64
-						if v3a < pmEnd4 {
-							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 22: ld.param.f32
-						v4a := uint64(0x10)
-						var v4 uint64
-						if v4a < pmEnd4 {
-							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-						} else {
-							{
-								slow |= 1 << l
-								continue
-							}
-						}
-						// 23: mul.f32
-						v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
-						v5 := uint64(math.Float32bits(v5F))
-						_ = v5F
-						_ = v5
-						v1_s[l] = v1
-						v2_s[l] = v2
-						v5F_s[l] = v5F
-					}
-					for mm := slow; mm != 0; mm &= mm - 1 {
-						l := bits.TrailingZeros32(mm) & 31
-						// 19: ld.param.f32
-						v1a := uint64(0x0)
-						var v1 uint64
-						if v1a < pmEnd4 {
-							v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-						} else {
-							{
-								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-								if !v1ok {
-									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:19")
-									continue
-								}
-								v1 = v1x
-							}
-						}
-						// 20: ld.param.f32
-						v2a := uint64(0xc)
-						var v2 uint64
-						if v2a < pmEnd4 {
-							v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-						} else {
-							{
-								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-								if !v2ok {
-									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:20")
-									continue
-								}
-								v2 = v2x
-							}
-						}
-						// 21: ld.param.f32
-						v3a := uint64(0x4)
-						var v3 uint64
-						if v3a < pmEnd4 {
-							v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-						} else {
-							{
-								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-								if !v3ok {
-									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:21")
-									continue
-								}
-								v3 = v3x
-							}
-						}
-						// 22: ld.param.f32
-						v4a := uint64(0x10)
-						var v4 uint64
-						if v4a < pmEnd4 {
-							v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-						} else {
-							{
-								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-								if !v4ok {
-									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:22")
-									continue
-								}
-								v4 = v4x
-							}
-						}
-						// 23: mul.f32
-						v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
-						v5 := uint64(math.Float32bits(v5F))
-						_ = v5F
-						_ = v5
-						v1_s[l] = v1
-						v2_s[l] = v2
-						v5F_s[l] = v5F
-					}
+				for l := range 32 {
+					// 19: ld.param.f32
+					v1a := uint64(0x0)
+					var v1 uint64
+					v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
+					// 20: ld.param.f32
+					v2a := uint64(0xc)
+					var v2 uint64
+					v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
+					// 21: ld.param.f32
+					v3a := uint64(0x4)
+					var v3 uint64
+					v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
+					// 22: ld.param.f32
+					v4a := uint64(0x10)
+					var v4 uint64
+					v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
+					// 23: mul.f32
+					v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
+					v5 := uint64(math.Float32bits(v5F))
+					_ = v5F
+					_ = v5
+					v1_s[l] = v1
+					v2_s[l] = v2
+					v5F_s[l] = v5F
 				}
 				{
 					slow := uint32(0)
@@ -1296,33 +1195,11 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 					// 25: ld.param.f32
 					v7a := uint64(0x8)
 					var v7 uint64
-					if v7a < pmEnd4 {
-						v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
-					} else {
-						{
-							v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
-							if !v7ok {
-								flt.Note(4, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/struct_byval.ptx:25")
-								continue
-							}
-							v7 = v7x
-						}
-					}
+					v7 = runtime.Load32(pmp, uint64(l)*pmStride+v7a)
 					// 26: ld.param.f32
 					v8a := uint64(0x14)
 					var v8 uint64
-					if v8a < pmEnd4 {
-						v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
-					} else {
-						{
-							v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-							if !v8ok {
-								flt.Note(5, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:26")
-								continue
-							}
-							v8 = v8x
-						}
-					}
+					v8 = runtime.Load32(pmp, uint64(l)*pmStride+v8a)
 					// 27: fma.rn.f32
 					var v9 uint64
 					var v9F float32
@@ -1346,63 +1223,19 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 19: ld.param.f32
 				v1a := uint64(0x0)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:19")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 20: ld.param.f32
 				v2a := uint64(0xc)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:20")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 21: ld.param.f32
 				v3a := uint64(0x4)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:21")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				// 22: ld.param.f32
 				v4a := uint64(0x10)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:22")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				// 23: mul.f32
 				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
 				v5 := uint64(math.Float32bits(v5F))
@@ -1426,33 +1259,11 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 25: ld.param.f32
 				v7a := uint64(0x8)
 				var v7 uint64
-				if v7a < pmEnd4 {
-					v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
-				} else {
-					{
-						v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
-						if !v7ok {
-							flt.Note(4, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/struct_byval.ptx:25")
-							continue
-						}
-						v7 = v7x
-					}
-				}
+				v7 = runtime.Load32(pmp, uint64(l)*pmStride+v7a)
 				// 26: ld.param.f32
 				v8a := uint64(0x14)
 				var v8 uint64
-				if v8a < pmEnd4 {
-					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
-				} else {
-					{
-						v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-						if !v8ok {
-							flt.Note(5, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:26")
-							continue
-						}
-						v8 = v8x
-					}
-				}
+				v8 = runtime.Load32(pmp, uint64(l)*pmStride+v8a)
 				// 27: fma.rn.f32
 				var v9 uint64
 				var v9F float32
@@ -1484,20 +1295,15 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(32)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(29)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 28: st.param.f32
 				s10 := uint64(0x18)
 				s10v := uint64(r8[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1505,13 +1311,7 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 28: st.param.f32
 				s10 := uint64(0x18)
 				s10v := uint64(r8[l])
-				if s10 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
 			}
 		}
 	}
@@ -1603,71 +1403,28 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 41: ld.param.f32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:41")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 42: ld.param.f32
 				v2a := uint64(0x14)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:42")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 43: ld.param.f32
 				v3a := uint64(0x8)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:43")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				// 44: ld.param.f32
 				v4a := uint64(0x10)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:44")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				// 45: mul.f32
 				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
 				v5 := uint64(math.Float32bits(v5F))
@@ -1693,33 +1450,11 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 48: ld.param.f32
 				v8a := uint64(0xc)
 				var v8 uint64
-				if v8a < pmEnd4 {
-					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
-				} else {
-					{
-						v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-						if !v8ok {
-							flt.Note(4, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:48")
-							continue
-						}
-						v8 = v8x
-					}
-				}
+				v8 = runtime.Load32(pmp, uint64(l)*pmStride+v8a)
 				// 49: ld.param.f32
 				v9a := uint64(0x0)
 				var v9 uint64
-				if v9a < pmEnd4 {
-					v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
-				} else {
-					{
-						v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
-						if !v9ok {
-							flt.Note(5, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/struct_byval.ptx:49")
-							continue
-						}
-						v9 = v9x
-					}
-				}
+				v9 = runtime.Load32(pmp, uint64(l)*pmStride+v9a)
 				// 50: mul.f32
 				v10F := isa.CanonF32(math.Float32frombits(uint32(v2)) * math.Float32frombits(uint32(v9)))
 				v10 := uint64(math.Float32bits(v10F))
@@ -1771,63 +1506,19 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 41: ld.param.f32
 				v1a := uint64(0x4)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:41")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				// 42: ld.param.f32
 				v2a := uint64(0x14)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:42")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				// 43: ld.param.f32
 				v3a := uint64(0x8)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:43")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				// 44: ld.param.f32
 				v4a := uint64(0x10)
 				var v4 uint64
-				if v4a < pmEnd4 {
-					v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
-				} else {
-					{
-						v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
-						if !v4ok {
-							flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:44")
-							continue
-						}
-						v4 = v4x
-					}
-				}
+				v4 = runtime.Load32(pmp, uint64(l)*pmStride+v4a)
 				// 45: mul.f32
 				v5F := isa.CanonF32(math.Float32frombits(uint32(v3)) * math.Float32frombits(uint32(v4)))
 				v5 := uint64(math.Float32bits(v5F))
@@ -1853,33 +1544,11 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 48: ld.param.f32
 				v8a := uint64(0xc)
 				var v8 uint64
-				if v8a < pmEnd4 {
-					v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
-				} else {
-					{
-						v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
-						if !v8ok {
-							flt.Note(4, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:48")
-							continue
-						}
-						v8 = v8x
-					}
-				}
+				v8 = runtime.Load32(pmp, uint64(l)*pmStride+v8a)
 				// 49: ld.param.f32
 				v9a := uint64(0x0)
 				var v9 uint64
-				if v9a < pmEnd4 {
-					v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
-				} else {
-					{
-						v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
-						if !v9ok {
-							flt.Note(5, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/struct_byval.ptx:49")
-							continue
-						}
-						v9 = v9x
-					}
-				}
+				v9 = runtime.Load32(pmp, uint64(l)*pmStride+v9a)
 				// 50: mul.f32
 				v10F := isa.CanonF32(math.Float32frombits(uint32(v2)) * math.Float32frombits(uint32(v9)))
 				v10 := uint64(math.Float32bits(v10F))
@@ -1940,20 +1609,15 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: st.param.f32
 				s16 := uint64(0x18)
 				s16v := uint64(r6[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1961,13 +1625,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 56: st.param.f32
 				s16 := uint64(0x18)
 				s16v := uint64(r6[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		}
 	}
@@ -1983,20 +1641,15 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 57: st.param.f32
 				s17 := uint64(0x1c)
 				s17v := uint64(r11[l])
-				if s17 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2004,13 +1657,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 57: st.param.f32
 				s17 := uint64(0x1c)
 				s17v := uint64(r11[l])
-				if s17 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		}
 	}
@@ -2026,20 +1673,15 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 58: st.param.f32
 				s18 := uint64(0x20)
 				s18v := uint64(r14[l])
-				if s18 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s18, s18v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2047,13 +1689,7 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				// 58: st.param.f32
 				s18 := uint64(0x20)
 				s18v := uint64(r14[l])
-				if s18 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s18, s18v)
 			}
 		}
 	}
@@ -3177,20 +2813,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 156: st.param.f32
 				s14 := uint64(0x0)
 				s14v := uint64(r18[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3198,13 +2829,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 156: st.param.f32
 				s14 := uint64(0x0)
 				s14v := uint64(r18[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		}
 	}
@@ -3220,20 +2845,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 157: st.param.f32
 				s15 := uint64(0x4)
 				s15v := uint64(r19[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3241,13 +2861,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 157: st.param.f32
 				s15 := uint64(0x4)
 				s15v := uint64(r19[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		}
 	}
@@ -3263,20 +2877,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 158: st.param.f32
 				s16 := uint64(0x8)
 				s16v := uint64(r20[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3284,13 +2893,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 158: st.param.f32
 				s16 := uint64(0x8)
 				s16v := uint64(r20[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		}
 	}
@@ -3306,20 +2909,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 160: st.param.f32
 				s17 := uint64(0xc)
 				s17v := uint64(r21[l])
-				if s17 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3327,13 +2925,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 160: st.param.f32
 				s17 := uint64(0xc)
 				s17v := uint64(r21[l])
-				if s17 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s17, s17v)
 			}
 		}
 	}
@@ -3349,20 +2941,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 161: st.param.f32
 				s18 := uint64(0x10)
 				s18v := uint64(r22[l])
-				if s18 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s18, s18v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3370,13 +2957,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 161: st.param.f32
 				s18 := uint64(0x10)
 				s18v := uint64(r22[l])
-				if s18 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s18, s18v)
 			}
 		}
 	}
@@ -3392,20 +2973,15 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 162: st.param.f32
 				s19 := uint64(0x14)
 				s19v := uint64(r23[l])
-				if s19 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s19:], uint32(s19v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s19, s19v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3413,13 +2989,7 @@ func vecOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 				// 162: st.param.f32
 				s19 := uint64(0x14)
 				s19v := uint64(r23[l])
-				if s19 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s19:], uint32(s19v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s19, s19v)
 			}
 		}
 	}
@@ -3455,26 +3025,16 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 170: ld.param.f32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:170")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r24[l] = v1
 				// 172: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
@@ -3488,18 +3048,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 170: ld.param.f32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:170")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r24[l] = v1
 				// 172: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
@@ -3810,20 +3359,15 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 183: st.param.f32
 				s11 := uint64(0x0)
 				s11v := uint64(r27[l])
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3831,13 +3375,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 183: st.param.f32
 				s11 := uint64(0x0)
 				s11v := uint64(r27[l])
-				if s11 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
 			}
 		}
 	}
@@ -3853,20 +3391,15 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 184: st.param.f32
 				s12 := uint64(0x4)
 				s12v := uint64(r28[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3874,13 +3407,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 184: st.param.f32
 				s12 := uint64(0x4)
 				s12v := uint64(r28[l])
-				if s12 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s12, s12v)
 			}
 		}
 	}
@@ -3896,20 +3423,15 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 185: st.param.f32
 				s13 := uint64(0x8)
 				s13v := uint64(r29[l])
-				if s13 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3917,13 +3439,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 185: st.param.f32
 				s13 := uint64(0x8)
 				s13v := uint64(r29[l])
-				if s13 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s13, s13v)
 			}
 		}
 	}
@@ -3939,20 +3455,15 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 187: st.param.f32
 				s14 := uint64(0xc)
 				s14v := uint64(r30[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -3960,13 +3471,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 187: st.param.f32
 				s14 := uint64(0xc)
 				s14v := uint64(r30[l])
-				if s14 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s14, s14v)
 			}
 		}
 	}
@@ -3982,20 +3487,15 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 188: st.param.f32
 				s15 := uint64(0x10)
 				s15v := uint64(r31[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4003,13 +3503,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 188: st.param.f32
 				s15 := uint64(0x10)
 				s15v := uint64(r31[l])
-				if s15 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s15, s15v)
 			}
 		}
 	}
@@ -4025,20 +3519,15 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 189: st.param.f32
 				s16 := uint64(0x14)
 				s16v := uint64(r32[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -4046,13 +3535,7 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				// 189: st.param.f32
 				s16 := uint64(0x14)
 				s16v := uint64(r32[l])
-				if s16 < pmEnd4 {
-					binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
-				} else {
-					{
-						w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
-					}
-				}
+				runtime.Store32(pmp, uint64(l)*pmStride+s16, s16v)
 			}
 		}
 	}
@@ -4097,58 +3580,26 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 			}, m)
 		}
 		pm := w.Param
-		pmStride := uint64(w.Fn.ParamSize)
-		pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+		const pmStride = uint64(40)
+		pmp := runtime.MemPtr(pm)
+		const pmEnd4 = uint64(37)
 		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 197: ld.param.f32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:197")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r33[l] = v1
 				// 198: ld.param.f32
 				v2a := uint64(0x1c)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:198")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r34[l] = v2
 				// 199: ld.param.f32
 				v3a := uint64(0x20)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:199")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r35[l] = v3
 				// 201: add.s64
 				v4 := uint64(uint64(r14[l]) + uint64(r16[l]))
@@ -4160,50 +3611,17 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				// 197: ld.param.f32
 				v1a := uint64(0x18)
 				var v1 uint64
-				if v1a < pmEnd4 {
-					v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
-				} else {
-					{
-						v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-						if !v1ok {
-							flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:197")
-							continue
-						}
-						v1 = v1x
-					}
-				}
+				v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
 				r33[l] = v1
 				// 198: ld.param.f32
 				v2a := uint64(0x1c)
 				var v2 uint64
-				if v2a < pmEnd4 {
-					v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
-				} else {
-					{
-						v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-						if !v2ok {
-							flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:198")
-							continue
-						}
-						v2 = v2x
-					}
-				}
+				v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
 				r34[l] = v2
 				// 199: ld.param.f32
 				v3a := uint64(0x20)
 				var v3 uint64
-				if v3a < pmEnd4 {
-					v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
-				} else {
-					{
-						v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
-						if !v3ok {
-							flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:199")
-							continue
-						}
-						v3 = v3x
-					}
-				}
+				v3 = runtime.Load32(pmp, uint64(l)*pmStride+v3a)
 				r35[l] = v3
 				// 201: add.s64
 				v4 := uint64(uint64(r14[l]) + uint64(r16[l]))
