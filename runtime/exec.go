@@ -133,10 +133,7 @@ func (w *Warp) run() runStatus {
 		case TermJump:
 			e.pc = t.Succ
 		case TermBranch:
-			p := w.P[t.Pred]
-			if t.Negate {
-				p = ^p
-			}
+			p := t.predicate(w)
 			taken, other := m&p, m&^p
 			switch {
 			case other == 0:
@@ -346,40 +343,28 @@ func copySlot(to *frame, d *Slot, from *frame, s *Slot, mask uint32) {
 		// The strides and offsets are read once: this copy is a large part of a call.
 		dst, ds := to.param[d.ParamOff:], to.fn.ParamSize
 		src, ss := from.param[s.ParamOff:], from.fn.ParamSize
-		switch n := min(s.Size, d.Size); n {
-		case 4:
-			if (d.ParamOff|s.ParamOff|ds|ss)&3 == 0 {
-				// Aligned words at offsets the layout keeps inside each lane's area.
-				dp, sp := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
-				for m := mask; m != 0; m &= m - 1 {
-					l := bits.TrailingZeros32(m)
-					*(*uint32)(unsafe.Add(dp, l*ds)) = *(*uint32)(unsafe.Add(sp, l*ss))
-				}
-				return
-			}
-			for m := mask; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m)
-				binary.LittleEndian.PutUint32(dst[l*ds:], binary.LittleEndian.Uint32(src[l*ss:]))
-			}
-		case 8:
-			if (d.ParamOff|s.ParamOff|ds|ss)&7 == 0 {
-				dp, sp := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
-				for m := mask; m != 0; m &= m - 1 {
-					l := bits.TrailingZeros32(m)
-					*(*uint64)(unsafe.Add(dp, l*ds)) = *(*uint64)(unsafe.Add(sp, l*ss))
-				}
-				return
-			}
-			for m := mask; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m)
-				binary.LittleEndian.PutUint64(dst[l*ds:], binary.LittleEndian.Uint64(src[l*ss:]))
-			}
+		switch n, al := min(s.Size, d.Size), d.ParamOff|s.ParamOff|ds|ss; {
+		case n == 4 && al&3 == 0:
+			copyParamWords[uint32](dst, ds, src, ss, mask)
+		case n == 8 && al&7 == 0:
+			copyParamWords[uint64](dst, ds, src, ss, mask)
 		default:
 			for m := mask; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				copy(dst[l*ds:][:n], src[l*ss:][:n])
 			}
 		}
+	}
+}
+
+// copyParamWords copies, for each lane l of mask, the aligned word of type T at dst[l*ds:]
+// from src[l*ss:]. The layout keeps both words inside their lanes' areas, so no bounds test
+// is needed: this copy is a large part of a call.
+func copyParamWords[T uint32 | uint64](dst []byte, ds int, src []byte, ss int, mask uint32) {
+	dp, sp := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src))
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		*(*T)(unsafe.Add(dp, l*ds)) = *(*T)(unsafe.Add(sp, l*ss))
 	}
 }
 
@@ -683,6 +668,14 @@ func (w *Warp) goOn(pc, stop int32, budget int) (int32, uint32, int) {
 	return pc, e.mask, budget - 1
 }
 
+// predicate is the lanes for which branch t goes to Succ: its predicate, negated for @!p.
+func (t *Term) predicate(w *Warp) uint32 {
+	if t.Negate {
+		return ^w.P[t.Pred]
+	}
+	return w.P[t.Pred]
+}
+
 // next is the block a jump, or a branch that every lane of m takes the same way, goes to;
 // -1 for any other terminator.
 func (t *Term) next(w *Warp, m uint32) int32 {
@@ -690,11 +683,7 @@ func (t *Term) next(w *Warp, m uint32) int32 {
 	case TermJump:
 		return t.Succ
 	case TermBranch:
-		p := w.P[t.Pred]
-		if t.Negate {
-			p = ^p
-		}
-		switch m & p {
+		switch m & t.predicate(w) {
 		case m:
 			return t.Succ
 		case 0:

@@ -248,10 +248,7 @@ func (c *counter) countLeave(w *Warp, pc int32, m uint32) {
 		case TermJump:
 			pc = t.Succ
 		case TermBranch:
-			p := w.P[t.Pred]
-			if t.Negate {
-				p = ^p
-			}
+			p := t.predicate(w)
 			c.countLeave(w, t.Alt, m&^p)
 			pc, m = t.Succ, m&p
 		default:

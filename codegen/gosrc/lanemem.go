@@ -115,7 +115,7 @@ func (c ctx) access(ad *memAddr, a string, n int, fast func(mem, o jen.Code, pri
 		// The lane's own copy: lane l's area starts at l times the stride. A .param
 		// access need not be aligned, but one of a variable of the frame, aligned and inside
 		// the area, needs no check and reads or writes the word through a pointer.
-		if ps := uint64(e.f.RF.ParamSize); ad.space == "SpaceParam" && ad.paramOK && ad.param%uint64(n) == 0 && ps%uint64(n) == 0 && ad.param+uint64(n) <= ps {
+		if c.frameParam(ad, n) {
 			s.param[n] = true
 			s.paramPtr = true
 			return fast(jen.Id("pmp"), jen.Uint64().Call(jen.Id("l")).Op("*").Id("pmStride").Op("+").Id(a), false)
@@ -131,6 +131,14 @@ func (c ctx) access(ad *memAddr, a string, n int, fast func(mem, o jen.Code, pri
 		return jen.If(check).Block(fast(jen.Id(pre), o, true)).Else().Block(s.slowPath(slow...))
 	}
 	return jen.Block(slow...)
+}
+
+// frameParam reports whether an n-byte access of the operand reads or writes a .param
+// variable of the frame at a constant offset, aligned and inside each lane's area: one that
+// needs no bounds test and cannot fault.
+func (c ctx) frameParam(ad *memAddr, n int) bool {
+	ps, sz := uint64(c.e.f.RF.ParamSize), uint64(n)
+	return ad.space == "SpaceParam" && ad.paramOK && ad.param%sz == 0 && ps%sz == 0 && ad.param+sz <= ps
 }
 
 // window returns the Window variable of the instruction whose address local is a: each
@@ -170,7 +178,9 @@ func (c ctx) load(in *ssa.Instr, n string) []jen.Code {
 	s := e.seg
 	idx := s.nloads
 	s.nloads++
-	s.fault = true
+	if !c.frameParam(ad, es) {
+		s.fault = true // the slow path notes a fault in flt
+	}
 	sp := jen.Qual(rtPath, ad.space)
 	lc := jen.Lit(layout.Loc(in.Pos))
 	slow := []jen.Code{

@@ -974,7 +974,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1010,7 +1009,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c2b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 21: mov.b32, warp-uniform
@@ -2315,7 +2313,6 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		p1n := uint32(0)
 		p2n := uint32(0)
 		p3n := uint32(0)
@@ -2399,7 +2396,6 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 				r12[l] = v7
 			}
 		}
-		flt.Raise(w)
 		w.P[1] = p1&^m | p1n
 		w.P[2] = p2&^m | p2n
 		w.P[3] = p3&^m | p3n

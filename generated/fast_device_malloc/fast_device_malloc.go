@@ -3182,7 +3182,6 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 57: ld.param.b64
@@ -3217,7 +3216,6 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				r15[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 62, 63: lane-local, one loop over the lanes
 	{
@@ -3942,7 +3940,6 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3978,7 +3975,6 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				p1n |= c2b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[1] = p1&^m | p1n
 	}
 }

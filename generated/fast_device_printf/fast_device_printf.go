@@ -1900,7 +1900,6 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 95: ld.param.b32
@@ -1933,7 +1932,6 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				r36[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 100, 101, 102, 103, 104, 105, 106, 107: lane-local, one loop over the lanes
 	{
@@ -2178,7 +2176,6 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 126: ld.param.b32
@@ -2197,7 +2194,6 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				r46[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 128, 129: lane-local, one loop over the lanes
 	{
@@ -2602,7 +2598,6 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 150: ld.param.b32
@@ -2621,7 +2616,6 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				r50[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 156: mov.u64, warp-uniform
 	u6 := uint64((w.GlobalVar(4) + k3))
@@ -3012,7 +3006,6 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 179: ld.param.b32
@@ -3031,7 +3024,6 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				r59[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 181: lane-local, one loop over the lanes
 	{
@@ -4055,7 +4047,6 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 256: ld.param.b32
@@ -4088,7 +4079,6 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				r28[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 261, 262: lane-local, one loop over the lanes
 	{
@@ -4485,7 +4475,6 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 283: ld.param.b32
@@ -4504,7 +4493,6 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				r32[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 285: lane-local, one loop over the lanes
 	{
@@ -4700,7 +4688,6 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 315: ld.param.b32
@@ -4733,7 +4720,6 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				r7[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 320: lane-local, one loop over the lanes
 	{

@@ -1304,7 +1304,6 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 44: ld.param.f32
@@ -1339,7 +1338,6 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 47: lane-local, one loop over the lanes
 	{
@@ -1426,7 +1424,6 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 60: ld.param.f32
@@ -1461,7 +1458,6 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 63: lane-local, one loop over the lanes
 	{
@@ -1548,7 +1544,6 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 76: ld.param.f32
@@ -1583,7 +1578,6 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 79: lane-local, one loop over the lanes
 	{
@@ -1671,7 +1665,6 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1727,7 +1720,6 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v4
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX lines 97: lane-local, one loop over the lanes
@@ -2282,7 +2274,6 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 158: ld.param.f32
@@ -2307,7 +2298,6 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 				r26[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 161: lane-local, one loop over the lanes
 	{
@@ -2395,7 +2385,6 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 174: ld.param.u32
@@ -2418,7 +2407,6 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 176: lane-local, one loop over the lanes
 	{
@@ -2496,7 +2484,6 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 188: ld.param.u32
@@ -2519,7 +2506,6 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 190: lane-local, one loop over the lanes
 	{
@@ -2597,7 +2583,6 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 202: ld.param.u32
@@ -2620,7 +2605,6 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 204: lane-local, one loop over the lanes
 	{
@@ -2773,7 +2757,6 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(29)
 		const pmEnd8 = uint64(25)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2829,7 +2812,6 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c4b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -2933,7 +2915,6 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(32)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(29)
-		var flt runtime.LaneFault
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2975,7 +2956,6 @@ func applyNBlock5(w *runtime.Warp, m uint32, budget int) {
 				p1n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[1] = p1&^m | p1n
 	}
 }
@@ -3442,7 +3422,6 @@ func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 302: ld.param.b32
@@ -3467,7 +3446,6 @@ func funcptrTidBlock4(w *runtime.Warp, m uint32, budget int) {
 				r22[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 305: lane-local, one loop over the lanes
 	{

@@ -1111,7 +1111,6 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(32)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(29)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
 				var v1_s [32]uint64
@@ -1281,7 +1280,6 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				r8[l] = v9
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 28: lane-local, one loop over the lanes
 	{
@@ -1406,7 +1404,6 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(40)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 41: ld.param.f32
@@ -1595,7 +1592,6 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				r14[l] = v15
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 56: lane-local, one loop over the lanes
 	{
@@ -3028,7 +3024,6 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(40)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 170: ld.param.f32
@@ -3057,7 +3052,6 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				r26[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 174: lane-local, one loop over the lanes
 	{
@@ -3583,7 +3577,6 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(40)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 197: ld.param.f32
@@ -3628,7 +3621,6 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				r36[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 202: lane-local, one loop over the lanes
 	{

@@ -3253,7 +3253,6 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 16: ld.param.u32
@@ -3280,7 +3279,6 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 20: lane-local, one loop over the lanes
 	{
@@ -3358,7 +3356,6 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: ld.param.u32
@@ -3385,7 +3382,6 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 36: lane-local, one loop over the lanes
 	{
@@ -3463,7 +3459,6 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 48: ld.param.u32
@@ -3490,7 +3485,6 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 52: lane-local, one loop over the lanes
 	{
@@ -3638,7 +3632,6 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3678,7 +3671,6 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -3894,7 +3886,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3934,7 +3925,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -4676,7 +4666,6 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -4716,7 +4705,6 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -6279,7 +6267,6 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p17n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -6325,7 +6312,6 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 				p17n |= c4b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[17] = p17&^m | p17n
 	}
 }
@@ -6446,7 +6432,6 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -6486,7 +6471,6 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -6767,7 +6751,6 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
@@ -6939,7 +6922,6 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c6b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -7192,7 +7174,6 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -7246,7 +7227,6 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c5b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -7597,7 +7577,6 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 500: ld.param.u64
@@ -7672,7 +7651,6 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v14
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 525: lane-local, one loop over the lanes
 	{
@@ -7794,7 +7772,6 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -7848,7 +7825,6 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c5b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -8138,7 +8114,6 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 593: ld.param.u32
@@ -8161,7 +8136,6 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 596: lane-local, one loop over the lanes
 	{

@@ -3238,7 +3238,6 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 16: ld.param.u32
@@ -3265,7 +3264,6 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 20: lane-local, one loop over the lanes
 	{
@@ -3343,7 +3341,6 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: ld.param.u32
@@ -3370,7 +3367,6 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 36: lane-local, one loop over the lanes
 	{
@@ -3448,7 +3444,6 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 48: ld.param.u32
@@ -3475,7 +3470,6 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 52: lane-local, one loop over the lanes
 	{
@@ -3623,7 +3617,6 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3663,7 +3656,6 @@ func sumSquaresBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -3879,7 +3871,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3919,7 +3910,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -4661,7 +4651,6 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -4701,7 +4690,6 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -6264,7 +6252,6 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p17n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -6310,7 +6297,6 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 				p17n |= c4b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[17] = p17&^m | p17n
 	}
 }
@@ -6431,7 +6417,6 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -6471,7 +6456,6 @@ func factBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -6752,7 +6736,6 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
@@ -6924,7 +6907,6 @@ func polyBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c6b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -7177,7 +7159,6 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -7231,7 +7212,6 @@ func meanBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c5b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -7582,7 +7562,6 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 500: ld.param.u64
@@ -7657,7 +7636,6 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v14
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 525: lane-local, one loop over the lanes
 	{
@@ -7779,7 +7757,6 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -7833,7 +7810,6 @@ func sdiv64Block0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c5b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -8123,7 +8099,6 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 593: ld.param.u32
@@ -8146,7 +8121,6 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 596: lane-local, one loop over the lanes
 	{
@@ -8283,7 +8257,6 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 608: ld.param.u32
@@ -8302,7 +8275,6 @@ func primeWindowBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 611: cvta.local.u64, warp-uniform
 	u2 := uint64(uint64((uint64(w.LocalBase) + k0) + k1))

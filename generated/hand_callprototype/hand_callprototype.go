@@ -678,7 +678,6 @@ func add2Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 24: ld.param.b32
@@ -709,7 +708,6 @@ func add2Block0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 27: lane-local, one loop over the lanes
 	{
@@ -796,7 +794,6 @@ func mul2Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 34: ld.param.b32
@@ -827,7 +824,6 @@ func mul2Block0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 37: lane-local, one loop over the lanes
 	{
@@ -914,7 +910,6 @@ func max2Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 44: ld.param.b32
@@ -945,7 +940,6 @@ func max2Block0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 47: lane-local, one loop over the lanes
 	{
@@ -1024,7 +1018,6 @@ func fhalfBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: ld.param.f32
@@ -1051,7 +1044,6 @@ func fhalfBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 56: lane-local, one loop over the lanes
 	{
@@ -1129,7 +1121,6 @@ func fsqBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 63: ld.param.f32
@@ -1156,7 +1147,6 @@ func fsqBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 65: lane-local, one loop over the lanes
 	{
@@ -1435,7 +1425,6 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1493,7 +1482,6 @@ func callprototypeBlock2(w *runtime.Warp, m uint32, budget int) {
 				r14[l] = v7
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX lines 115: lane-local, one loop over the lanes
@@ -1553,7 +1541,6 @@ func callprototypeBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 117: ld.param.f32
@@ -1578,7 +1565,6 @@ func callprototypeBlock4(w *runtime.Warp, m uint32, budget int) {
 				r16[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

@@ -516,7 +516,6 @@ func fBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 20: ld.param.u32
@@ -539,7 +538,6 @@ func fBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 22: lane-local, one loop over the lanes
 	{
@@ -618,7 +616,6 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: ld.param.u32
@@ -641,7 +638,6 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 31: lane-local, one loop over the lanes
 	{
@@ -720,7 +716,6 @@ func hBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 38: ld.param.u32
@@ -743,7 +738,6 @@ func hBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 40: lane-local, one loop over the lanes
 	{
@@ -1109,7 +1103,6 @@ func calltableBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 83: ld.param.u32
@@ -1128,7 +1121,6 @@ func calltableBlock4(w *runtime.Warp, m uint32, budget int) {
 				r14[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

@@ -501,7 +501,6 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 20: ld.param.u32
@@ -524,7 +523,6 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 22: lane-local, one loop over the lanes
 	{
@@ -603,7 +601,6 @@ func triBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: ld.param.u32
@@ -634,7 +631,6 @@ func triBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 33: lane-local, one loop over the lanes
 	{
@@ -714,7 +710,6 @@ func linBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: ld.param.u32
@@ -737,7 +732,6 @@ func linBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 42: lane-local, one loop over the lanes
 	{
@@ -1010,7 +1004,6 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		p2n := uint32(0)
 		p3n := uint32(0)
 		if m == 0xffffffff {
@@ -1099,7 +1092,6 @@ func calltargetsBlock2(w *runtime.Warp, m uint32, budget int) {
 				r11[l] = v8
 			}
 		}
-		flt.Raise(w)
 		w.P[2] = p2&^m | p2n
 		w.P[3] = p3&^m | p3n
 	}
@@ -1160,7 +1152,6 @@ func calltargetsBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 90: ld.param.u32
@@ -1183,7 +1174,6 @@ func calltargetsBlock4(w *runtime.Warp, m uint32, budget int) {
 				r13[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

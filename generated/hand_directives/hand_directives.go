@@ -761,7 +761,6 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 41: ld.param.u64
@@ -796,7 +795,6 @@ func finishBlock0(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 46: lane-local, one loop over the lanes
 	{

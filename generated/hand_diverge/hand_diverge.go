@@ -1132,7 +1132,6 @@ func depthBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
 		const pmEnd8 = uint64(33)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1178,7 +1177,6 @@ func depthBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 20: mov.b32, warp-uniform
@@ -1376,7 +1374,6 @@ func depthBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(40)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 33: ld.param.b32
@@ -1399,7 +1396,6 @@ func depthBlock4(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -1667,7 +1663,6 @@ func recurseBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: ld.param.b32
@@ -1692,7 +1687,6 @@ func recurseBlock2(w *runtime.Warp, m uint32, budget int) {
 				r9[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 65: lane-local, one loop over the lanes
 	{
@@ -2871,7 +2865,6 @@ func ifloopBlock8(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2917,7 +2910,6 @@ func ifloopBlock8(w *runtime.Warp, m uint32, budget int) {
 				p2n |= c4b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[2] = p2&^m | p2n
 	}
 }

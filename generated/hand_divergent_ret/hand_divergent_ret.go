@@ -798,7 +798,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 27: ld.param.u32
@@ -817,7 +816,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 29, 30: lane-local, one loop over the lanes
 	{
@@ -1477,7 +1475,6 @@ func divergentRetBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 90: ld.param.u32
@@ -1502,7 +1499,6 @@ func divergentRetBlock2(w *runtime.Warp, m uint32, budget int) {
 				r4[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 }
 

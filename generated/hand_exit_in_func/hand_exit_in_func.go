@@ -497,7 +497,6 @@ func maybeExitBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -535,7 +534,6 @@ func maybeExitBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -596,7 +594,6 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: ld.param.u32
@@ -615,7 +612,6 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 40: lane-local, one loop over the lanes
 	{
@@ -950,7 +946,6 @@ func exitInFuncBlock3(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 72: ld.param.u32
@@ -969,7 +964,6 @@ func exitInFuncBlock3(w *runtime.Warp, m uint32, budget int) {
 				r7[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

@@ -1103,7 +1103,6 @@ func helperBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 98: ld.param.u32
@@ -1126,7 +1125,6 @@ func helperBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 100: lane-local, one loop over the lanes
 	{
@@ -1205,7 +1203,6 @@ func visFnBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 107: ld.param.u32
@@ -1228,7 +1225,6 @@ func visFnBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 109: lane-local, one loop over the lanes
 	{
@@ -1307,7 +1303,6 @@ func weakFnBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: ld.param.u32
@@ -1330,7 +1325,6 @@ func weakFnBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 56: lane-local, one loop over the lanes
 	{
@@ -2726,7 +2720,6 @@ func initializersBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 194: ld.param.u32
@@ -2745,7 +2738,6 @@ func initializersBlock2(w *runtime.Warp, m uint32, budget int) {
 				r42[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 196: lane-local, one loop over the lanes
 	{
@@ -2869,7 +2861,6 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 203: ld.param.u32
@@ -2888,7 +2879,6 @@ func initializersBlock4(w *runtime.Warp, m uint32, budget int) {
 				r44[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 205: lane-local, one loop over the lanes
 	{
@@ -3766,7 +3756,6 @@ func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 263: ld.param.u32
@@ -3785,7 +3774,6 @@ func initializersBlock7(w *runtime.Warp, m uint32, budget int) {
 				r73[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 265: lane-local, one loop over the lanes
 	{
@@ -3907,7 +3895,6 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 273: ld.param.u32
@@ -3926,7 +3913,6 @@ func initializersBlock9(w *runtime.Warp, m uint32, budget int) {
 				r76[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 275: lane-local, one loop over the lanes
 	{

@@ -651,7 +651,6 @@ func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 23: ld.param.s32
@@ -680,7 +679,6 @@ func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 26: lane-local, one loop over the lanes
 	{
@@ -1176,7 +1174,6 @@ func legacySm20Block9(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 54: ld.param.s32
@@ -1217,7 +1214,6 @@ func legacySm20Block9(w *runtime.Warp, m uint32, budget int) {
 				r12[l] = v6
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 60: mov.u32, warp-uniform
 	u7 := uint64(k0)

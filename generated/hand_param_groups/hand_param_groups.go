@@ -594,7 +594,6 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 13: ld.param.b32
@@ -617,7 +616,6 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 15: lane-local, one loop over the lanes
 	{
@@ -762,7 +760,6 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 25: ld.param.b32
@@ -781,7 +778,6 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 26: lane-local, one loop over the lanes
 	{
@@ -873,7 +869,6 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: ld.param.b32
@@ -908,7 +903,6 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 				r14[l] = v5
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 67: lane-local, one loop over the lanes
 	{
@@ -966,7 +960,6 @@ func gBlock3(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: ld.param.b32
@@ -991,7 +984,6 @@ func gBlock3(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 38: lane-local, one loop over the lanes
 	{
@@ -1050,7 +1042,6 @@ func gBlock5(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: ld.param.b32
@@ -1069,7 +1060,6 @@ func gBlock5(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 42: mov.b32, warp-uniform
 	u2 := uint64(k0)
@@ -1222,7 +1212,6 @@ func gBlock8(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: ld.param.b32
@@ -1253,7 +1242,6 @@ func gBlock8(w *runtime.Warp, m uint32, budget int) {
 				r4[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -1461,7 +1449,6 @@ func kBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 87: ld.param.b32
@@ -1486,7 +1473,6 @@ func kBlock2(w *runtime.Warp, m uint32, budget int) {
 				r7[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 90: lane-local, one loop over the lanes
 	{

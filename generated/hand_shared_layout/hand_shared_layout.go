@@ -593,7 +593,6 @@ func markBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 26: ld.param.u32
@@ -626,7 +625,6 @@ func markBlock0(w *runtime.Warp, m uint32, budget int) {
 				r4[l] = v5
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 31: lane-local, one loop over the lanes
 	{

@@ -3165,7 +3165,6 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 61: ld.param.b64
@@ -3194,7 +3193,6 @@ func mallocSumBlock14(w *runtime.Warp, m uint32, budget int) {
 				r15[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 65, 66, 67, 68, 69: lane-local, one loop over the lanes
 	{
@@ -3959,7 +3957,6 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3995,7 +3992,6 @@ func mallocKeepBlock5(w *runtime.Warp, m uint32, budget int) {
 				p1n |= c2b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[1] = p1&^m | p1n
 	}
 }

@@ -1778,7 +1778,6 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: ld.param.b32
@@ -1815,7 +1814,6 @@ func printfIntsBlock4(w *runtime.Warp, m uint32, budget int) {
 				r32[l] = v5
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 97, 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
 	{
@@ -2062,7 +2060,6 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 123: ld.param.b32
@@ -2081,7 +2078,6 @@ func printfIntsBlock6(w *runtime.Warp, m uint32, budget int) {
 				r42[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 125: lane-local, one loop over the lanes
 	{
@@ -2274,7 +2270,6 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 145: ld.param.b32
@@ -2293,7 +2288,6 @@ func printfIntsBlock8(w *runtime.Warp, m uint32, budget int) {
 				r46[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 151: mov.u64, warp-uniform
 	u6 := uint64((w.GlobalVar(4) + k3))
@@ -2538,7 +2532,6 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 173: ld.param.b32
@@ -2557,7 +2550,6 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 				r55[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 175: lane-local, one loop over the lanes
 	{
@@ -3126,7 +3118,6 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 243: ld.param.b32
@@ -3163,7 +3154,6 @@ func printfFloatsBlock4(w *runtime.Warp, m uint32, budget int) {
 				r28[l] = v5
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 249, 250: lane-local, one loop over the lanes
 	{
@@ -3335,7 +3325,6 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 269: ld.param.b32
@@ -3354,7 +3343,6 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 				r32[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 271: lane-local, one loop over the lanes
 	{
@@ -3552,7 +3540,6 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 304: ld.param.b32
@@ -3585,7 +3572,6 @@ func printfNoneBlock2(w *runtime.Warp, m uint32, budget int) {
 				r10[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 309: lane-local, one loop over the lanes
 	{

@@ -1019,7 +1019,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1055,7 +1054,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c2b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 24: mov.u32, warp-uniform
@@ -2553,7 +2551,6 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		p1n := uint32(0)
 		p2n := uint32(0)
 		p3n := uint32(0)
@@ -2631,7 +2628,6 @@ func classifySumBlock5(w *runtime.Warp, m uint32, budget int) {
 				p3n |= c6b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[1] = p1&^m | p1n
 		w.P[2] = p2&^m | p2n
 		w.P[3] = p3&^m | p3n

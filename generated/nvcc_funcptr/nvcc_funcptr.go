@@ -1298,7 +1298,6 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 47: ld.param.f32
@@ -1333,7 +1332,6 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 50: lane-local, one loop over the lanes
 	{
@@ -1420,7 +1418,6 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: ld.param.f32
@@ -1455,7 +1452,6 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 65: lane-local, one loop over the lanes
 	{
@@ -1542,7 +1538,6 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 77: ld.param.f32
@@ -1577,7 +1572,6 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 80: lane-local, one loop over the lanes
 	{
@@ -1665,7 +1659,6 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1721,7 +1714,6 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v4
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX lines 97: lane-local, one loop over the lanes
@@ -1801,7 +1793,6 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 108: ld.param.u32
@@ -1824,7 +1815,6 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 110: lane-local, one loop over the lanes
 	{
@@ -1902,7 +1892,6 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 121: ld.param.u32
@@ -1925,7 +1914,6 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 123: lane-local, one loop over the lanes
 	{
@@ -2003,7 +1991,6 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 134: ld.param.u32
@@ -2026,7 +2013,6 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 136: lane-local, one loop over the lanes
 	{
@@ -2135,7 +2121,6 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 149: ld.param.u64
@@ -2164,7 +2149,6 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 154: lane-local, one loop over the lanes
 	{
@@ -2219,7 +2203,6 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 163: ld.param.b32
@@ -2238,7 +2221,6 @@ func applyNBlock2(w *runtime.Warp, m uint32, budget int) {
 				r4[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 168: lane-local, one loop over the lanes
 	{
@@ -2293,7 +2275,6 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 177: ld.param.b32
@@ -2312,7 +2293,6 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 				r5[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 179: lane-local, one loop over the lanes
 	{
@@ -2882,7 +2862,6 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 240: ld.param.f32
@@ -2911,7 +2890,6 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 				r28[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 244: lane-local, one loop over the lanes
 	{
@@ -3456,7 +3434,6 @@ func funcptrTidBlock6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 304: ld.param.b32
@@ -3485,7 +3462,6 @@ func funcptrTidBlock6(w *runtime.Warp, m uint32, budget int) {
 				r23[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 308: lane-local, one loop over the lanes
 	{

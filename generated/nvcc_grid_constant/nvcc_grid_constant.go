@@ -1338,7 +1338,6 @@ func gridConstBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 105: ld.param.f32
@@ -1371,7 +1370,6 @@ func gridConstBlock4(w *runtime.Warp, m uint32, budget int) {
 				r17[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 112: lane-local, one loop over the lanes
 	{

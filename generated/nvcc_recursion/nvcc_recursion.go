@@ -1207,7 +1207,6 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1243,7 +1242,6 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c2b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -1351,7 +1349,6 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: ld.param.b32
@@ -1376,7 +1373,6 @@ func fibBlock5(w *runtime.Warp, m uint32, budget int) {
 				r5[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 49: lane-local, one loop over the lanes
 	{
@@ -1432,7 +1428,6 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 56: ld.param.b32
@@ -1455,7 +1450,6 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 				r7[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 59: lane-local, one loop over the lanes
 	{
@@ -1591,7 +1585,6 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1627,7 +1620,6 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c2b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -1738,7 +1730,6 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 94: ld.param.b32
@@ -1771,7 +1762,6 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				r8[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 102: lane-local, one loop over the lanes
 	{
@@ -1828,7 +1818,6 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 109: ld.param.b32
@@ -1855,7 +1844,6 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				r11[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 113: lane-local, one loop over the lanes
 	{
@@ -2006,7 +1994,6 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2052,7 +2039,6 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -2573,7 +2559,6 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 187: ld.param.b32
@@ -2602,7 +2587,6 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				r18[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 191: lane-local, one loop over the lanes
 	{
@@ -2761,7 +2745,6 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 203: ld.param.b32
@@ -2790,7 +2773,6 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				r22[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 207, 208, 209: lane-local, one loop over the lanes
 	{
@@ -3028,7 +3010,6 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 225: ld.param.b32
@@ -3057,7 +3038,6 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				r29[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 229: lane-local, one loop over the lanes
 	{

@@ -1134,7 +1134,6 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(32)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(29)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
 				var v1_s [32]uint64
@@ -1310,7 +1309,6 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				r8[l] = v9
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 31: lane-local, one loop over the lanes
 	{
@@ -1435,7 +1433,6 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(40)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
 				var v10F_s [32]float32
@@ -1604,7 +1601,6 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				r14[l] = v15
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 58: lane-local, one loop over the lanes
 	{
@@ -3073,7 +3069,6 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(40)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 169: ld.param.f32
@@ -3102,7 +3097,6 @@ func vecOpsBlock4(w *runtime.Warp, m uint32, budget int) {
 				r22[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 173: lane-local, one loop over the lanes
 	{
@@ -3520,7 +3514,6 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(40)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 194: ld.param.f32
@@ -3569,7 +3562,6 @@ func vecOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 				r30[l] = v5
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 200: lane-local, one loop over the lanes
 	{

@@ -2050,7 +2050,6 @@ func checkPositiveBlock12(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(40)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 99: ld.param.b32
@@ -2069,6 +2068,5 @@ func checkPositiveBlock12(w *runtime.Warp, m uint32, budget int) {
 				_ = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }

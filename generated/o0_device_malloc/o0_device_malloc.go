@@ -4382,7 +4382,6 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 78: ld.param.b64
@@ -4401,7 +4400,6 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 				r19[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 80: lane-local, one loop over the lanes
 	{
@@ -5783,7 +5781,6 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 222: ld.param.b64
@@ -5802,7 +5799,6 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 				r15[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 224: lane-local, one loop over the lanes
 	{

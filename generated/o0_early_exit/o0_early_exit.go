@@ -1826,7 +1826,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 27: ld.param.u32
@@ -1845,7 +1844,6 @@ func classifyBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 28: lane-local, one loop over the lanes
 	{
@@ -6865,7 +6863,6 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 256: ld.param.b32
@@ -6884,7 +6881,6 @@ func classifySumBlock13(w *runtime.Warp, m uint32, budget int) {
 				r25[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 258: lane-local, one loop over the lanes
 	{

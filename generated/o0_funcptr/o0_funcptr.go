@@ -2064,7 +2064,6 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: ld.param.f32
@@ -2093,7 +2092,6 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 54: lane-local, one loop over the lanes
 	{
@@ -2361,7 +2359,6 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 77: ld.param.f32
@@ -2390,7 +2387,6 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 79: lane-local, one loop over the lanes
 	{
@@ -2658,7 +2654,6 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 102: ld.param.f32
@@ -2687,7 +2682,6 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 104: lane-local, one loop over the lanes
 	{
@@ -2994,7 +2988,6 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 128: ld.param.f32
@@ -3023,7 +3016,6 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 130: lane-local, one loop over the lanes
 	{
@@ -5107,7 +5099,6 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 263: ld.param.u32
@@ -5126,7 +5117,6 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 264: lane-local, one loop over the lanes
 	{
@@ -5305,7 +5295,6 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 284: ld.param.u32
@@ -5324,7 +5313,6 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 285: lane-local, one loop over the lanes
 	{
@@ -5503,7 +5491,6 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 305: ld.param.u32
@@ -5522,7 +5509,6 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 306: lane-local, one loop over the lanes
 	{
@@ -5775,7 +5761,6 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(29)
 		const pmEnd8 = uint64(25)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 330: ld.param.u32
@@ -5814,7 +5799,6 @@ func applyNBlock0(w *runtime.Warp, m uint32, budget int) {
 				r4[l] = v5
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 333: lane-local, one loop over the lanes
 	{
@@ -6547,7 +6531,6 @@ func applyNBlock7(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(32)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(29)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 359: ld.param.b32
@@ -6566,7 +6549,6 @@ func applyNBlock7(w *runtime.Warp, m uint32, budget int) {
 				r10[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 361: lane-local, one loop over the lanes
 	{

@@ -1716,7 +1716,6 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 27: ld.param.u32
@@ -1735,7 +1734,6 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 28: lane-local, one loop over the lanes
 	{
@@ -2325,7 +2323,6 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 62: ld.param.b32
@@ -2348,7 +2345,6 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 				r11[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 65: lane-local, one loop over the lanes
 	{
@@ -2542,7 +2538,6 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 87: ld.param.u32
@@ -2561,7 +2556,6 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 88: lane-local, one loop over the lanes
 	{
@@ -3274,7 +3268,6 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 109: ld.param.b32
@@ -3293,7 +3286,6 @@ func treeDepthBlock9(w *runtime.Warp, m uint32, budget int) {
 				r7[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 111: lane-local, one loop over the lanes
 	{
@@ -3447,7 +3439,6 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 124: ld.param.b32
@@ -3466,7 +3457,6 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 				r11[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 126: lane-local, one loop over the lanes
 	{
@@ -3723,7 +3713,6 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 166: ld.param.u32
@@ -3752,7 +3741,6 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 168: lane-local, one loop over the lanes
 	{
@@ -4330,7 +4318,6 @@ func gcdBlock6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 194: ld.param.b32
@@ -4349,7 +4336,6 @@ func gcdBlock6(w *runtime.Warp, m uint32, budget int) {
 				r9[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 196: lane-local, one loop over the lanes
 	{

@@ -1716,7 +1716,6 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(32)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(29)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			{
 				var v3_s [32]uint64
@@ -1886,7 +1885,6 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 				r10[l] = v11
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 34: lane-local, one loop over the lanes
 	{
@@ -2009,7 +2007,6 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(40)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 55: ld.param.f32
@@ -2094,7 +2091,6 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				r10[l] = v11
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 62: lane-local, one loop over the lanes
 	{
@@ -2176,7 +2172,6 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(40)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 63: ld.param.f32
@@ -2261,7 +2256,6 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				r17[l] = v19
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 70: lane-local, one loop over the lanes
 	{
@@ -2343,7 +2337,6 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(40)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 71: ld.param.f32
@@ -2428,7 +2421,6 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 				r24[l] = v27
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 78: lane-local, one loop over the lanes
 	{
@@ -7413,7 +7405,6 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(40)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(37)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 319: ld.param.f32
@@ -7452,7 +7443,6 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 				r78[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 323: lane-local, one loop over the lanes
 	{

@@ -1690,7 +1690,6 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -1726,7 +1725,6 @@ func fibBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c2b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 21: mov.b32, warp-uniform
@@ -2050,7 +2048,6 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 46: ld.param.b32
@@ -2079,7 +2076,6 @@ func fibBlock9(w *runtime.Warp, m uint32, budget int) {
 				r11[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 52: lane-local, one loop over the lanes
 	{
@@ -2138,7 +2134,6 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 59: ld.param.b32
@@ -2167,7 +2162,6 @@ func fibBlock11(w *runtime.Warp, m uint32, budget int) {
 				r14[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 65: lane-local, one loop over the lanes
 	{
@@ -2228,7 +2222,6 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 72: ld.param.b32
@@ -2263,7 +2256,6 @@ func fibBlock13(w *runtime.Warp, m uint32, budget int) {
 				r17[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 79: lane-local, one loop over the lanes
 	{
@@ -2325,7 +2317,6 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2377,7 +2368,6 @@ func fibBlock15(w *runtime.Warp, m uint32, budget int) {
 				r7[l] = v5
 			}
 		}
-		flt.Raise(w)
 		w.P[2] = p2&^m | p2n
 	}
 }
@@ -2431,7 +2421,6 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2483,7 +2472,6 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 				r19[l] = v5
 			}
 		}
-		flt.Raise(w)
 		w.P[4] = p4&^m | p4n
 	}
 }
@@ -2590,7 +2578,6 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -2626,7 +2613,6 @@ func treeDepthBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c2b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 	// PTX line 135: mov.b32, warp-uniform
@@ -2739,7 +2725,6 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 149: ld.param.b32
@@ -2768,7 +2753,6 @@ func treeDepthBlock5(w *runtime.Warp, m uint32, budget int) {
 				r5[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 155: lane-local, one loop over the lanes
 	{
@@ -2825,7 +2809,6 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 162: ld.param.b32
@@ -2852,7 +2835,6 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -2971,7 +2953,6 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3017,7 +2998,6 @@ func gcdBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -3540,7 +3520,6 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 243: ld.param.b32
@@ -3565,7 +3544,6 @@ func recursionBlock4(w *runtime.Warp, m uint32, budget int) {
 				r19[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 246: lane-local, one loop over the lanes
 	{
@@ -3723,7 +3701,6 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 257: ld.param.b32
@@ -3748,7 +3725,6 @@ func recursionBlock6(w *runtime.Warp, m uint32, budget int) {
 				r22[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 260: lane-local, one loop over the lanes
 	{
@@ -3980,7 +3956,6 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 276: ld.param.b32
@@ -4005,7 +3980,6 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 				r27[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 279: lane-local, one loop over the lanes
 	{

@@ -429,7 +429,6 @@ func depthSumBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -465,7 +464,6 @@ func depthSumBlock0(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c2b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -571,7 +569,6 @@ func depthSumBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 30: ld.param.u32
@@ -594,7 +591,6 @@ func depthSumBlock4(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 33: lane-local, one loop over the lanes
 	{
@@ -747,7 +743,6 @@ func crsRecursionBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 57: ld.param.u32
@@ -766,7 +761,6 @@ func crsRecursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				r4[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

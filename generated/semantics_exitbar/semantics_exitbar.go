@@ -499,7 +499,6 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		p1n := uint32(0)
 		p2n := uint32(0)
@@ -583,7 +582,6 @@ func maybeDieBlock0(w *runtime.Warp, m uint32, budget int) {
 				p2n |= c7b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 		w.P[1] = p1&^m | p1n
 		w.P[2] = p2&^m | p2n

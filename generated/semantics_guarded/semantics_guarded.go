@@ -448,7 +448,6 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 24: ld.param.u64
@@ -477,7 +476,6 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 26: activemask.b32
 	w.Activemask(2, m)
@@ -1005,7 +1003,6 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 65: ld.param.u32
@@ -1034,7 +1031,6 @@ func guardedBlock2(w *runtime.Warp, m uint32, budget int) {
 				}
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 67: activemask.b32
 	w.Activemask(8, m)

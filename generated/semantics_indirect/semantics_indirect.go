@@ -724,7 +724,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 24: ld.param.u64
@@ -753,7 +752,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 26: activemask.b32
 	w.Activemask(2, m)
@@ -894,7 +892,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: ld.param.u64
@@ -923,7 +920,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 39: activemask.b32
 	w.Activemask(2, m)
@@ -1064,7 +1060,6 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 50: ld.param.u64
@@ -1093,7 +1088,6 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 52: activemask.b32
 	w.Activemask(2, m)
@@ -1559,7 +1553,6 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: ld.param.u32
@@ -1578,7 +1571,6 @@ func indirectBlock2(w *runtime.Warp, m uint32, budget int) {
 				r11[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 99: activemask.b32
 	w.Activemask(12, m)
@@ -2044,7 +2036,6 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 124: ld.param.u32
@@ -2063,7 +2054,6 @@ func indirectBlock4(w *runtime.Warp, m uint32, budget int) {
 				r19[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 126: activemask.b32
 	w.Activemask(20, m)
@@ -2517,7 +2507,6 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 150: ld.param.u32
@@ -2536,7 +2525,6 @@ func indirectBlock6(w *runtime.Warp, m uint32, budget int) {
 				r26[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 152: activemask.b32
 	w.Activemask(27, m)

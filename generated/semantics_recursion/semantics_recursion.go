@@ -549,7 +549,6 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(61)
 		const pmEnd8 = uint64(57)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 24: ld.param.u64
@@ -588,7 +587,6 @@ func sumBlock0(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 27: activemask.b32
 	w.Activemask(3, m)
@@ -1465,7 +1463,6 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(32)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(29)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 88: ld.param.u32
@@ -1484,7 +1481,6 @@ func recursionBlock2(w *runtime.Warp, m uint32, budget int) {
 				r8[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 90: activemask.b32
 	w.Activemask(9, m)

@@ -701,7 +701,6 @@ func findBlock0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 30: ld.param.u64
@@ -730,7 +729,6 @@ func findBlock0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 32: mov.u32, warp-uniform
 	u3 := uint64(k0)
@@ -1071,7 +1069,6 @@ func find2Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
 		const pmEnd8 = uint64(9)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 57: ld.param.u64
@@ -1100,7 +1097,6 @@ func find2Block0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 59: mov.u32, warp-uniform
 	u3 := uint64(k0)
@@ -1670,7 +1666,6 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 100: ld.param.u32
@@ -1689,7 +1684,6 @@ func retloopBlock2(w *runtime.Warp, m uint32, budget int) {
 				r7[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 102: activemask.b32
 	w.Activemask(8, m)
@@ -2080,7 +2074,6 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 122: ld.param.u32
@@ -2099,7 +2092,6 @@ func retloopBlock4(w *runtime.Warp, m uint32, budget int) {
 				r11[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 124: activemask.b32
 	w.Activemask(12, m)

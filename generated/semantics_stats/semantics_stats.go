@@ -3358,7 +3358,6 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 153: ld.param.u32
@@ -3381,7 +3380,6 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 155: lane-local, one loop over the lanes
 	{
@@ -3473,7 +3471,6 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 162: ld.param.u32
@@ -3492,7 +3489,6 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 166: lane-local, one loop over the lanes
 	{
@@ -3548,7 +3544,6 @@ func f2Block2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 168: ld.param.u32
@@ -3571,7 +3566,6 @@ func f2Block2(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 171: lane-local, one loop over the lanes
 	{
@@ -3663,7 +3657,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 178: ld.param.u32
@@ -3682,7 +3675,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 182: lane-local, one loop over the lanes
 	{
@@ -3738,7 +3730,6 @@ func f1Block2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(16)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(13)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 184: ld.param.u32
@@ -3761,7 +3752,6 @@ func f1Block2(w *runtime.Warp, m uint32, budget int) {
 				r2[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 187: lane-local, one loop over the lanes
 	{
@@ -3861,7 +3851,6 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 195: ld.param.u32
@@ -3880,7 +3869,6 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 196, 197: lane-local, one loop over the lanes
 	{
@@ -4021,7 +4009,6 @@ func h0Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 207: ld.param.u32
@@ -4044,7 +4031,6 @@ func h0Block0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 209: lane-local, one loop over the lanes
 	{
@@ -4123,7 +4109,6 @@ func h1Block0(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 216: ld.param.u32
@@ -4146,7 +4131,6 @@ func h1Block0(w *runtime.Warp, m uint32, budget int) {
 				r1[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 218: lane-local, one loop over the lanes
 	{
@@ -4349,7 +4333,6 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 241: ld.param.u32
@@ -4368,7 +4351,6 @@ func callsBlock2(w *runtime.Warp, m uint32, budget int) {
 				r5[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 243, 244: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
@@ -4494,7 +4476,6 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 251: ld.param.u32
@@ -4523,7 +4504,6 @@ func callsBlock4(w *runtime.Warp, m uint32, budget int) {
 				}
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 256: mov.u64, warp-uniform
 	u5 := uint64(k1)
@@ -4659,7 +4639,6 @@ func callsBlock6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(8)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(5)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 264: ld.param.u32
@@ -4678,7 +4657,6 @@ func callsBlock6(w *runtime.Warp, m uint32, budget int) {
 				r11[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 266: lane-local, one loop over the lanes
 	{

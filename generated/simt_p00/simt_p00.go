@@ -4584,7 +4584,6 @@ func f4Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
@@ -4665,7 +4664,6 @@ func f4Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -5069,7 +5067,6 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
 		const pmEnd8 = uint64(41)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 73: ld.param.b32
@@ -5148,7 +5145,6 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -5735,7 +5731,6 @@ func f3Block10(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(48)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 115: ld.param.b32
@@ -5766,7 +5761,6 @@ func f3Block10(w *runtime.Warp, m uint32, budget int) {
 				r12[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -6011,7 +6005,6 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
 		const pmEnd8 = uint64(41)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 160: ld.param.b32
@@ -6092,7 +6085,6 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				r9[l] = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -6860,7 +6852,6 @@ func f2Block15(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(48)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
-		var flt runtime.LaneFault
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			{
@@ -6912,7 +6903,6 @@ func f2Block15(w *runtime.Warp, m uint32, budget int) {
 				p2n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[2] = p2&^m | p2n
 	}
 }
@@ -7145,7 +7135,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 262: ld.param.b32
@@ -7222,7 +7211,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				r9[l] = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -7612,7 +7600,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
 		const pmEnd8 = uint64(41)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 309: ld.param.b32
@@ -7691,7 +7678,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				r9[l] = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -8443,7 +8429,6 @@ func f0Block11(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(48)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 362: ld.param.b32
@@ -8462,7 +8447,6 @@ func f0Block11(w *runtime.Warp, m uint32, budget int) {
 				_ = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -8517,7 +8501,6 @@ func f0Block12(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(48)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 380: ld.param.b32
@@ -8536,7 +8519,6 @@ func f0Block12(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -13020,7 +13002,6 @@ func simtBlock51(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 529: ld.param.b32
@@ -13039,7 +13020,6 @@ func simtBlock51(w *runtime.Warp, m uint32, budget int) {
 				r14[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -13061,7 +13041,6 @@ func simtBlock52(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 548: ld.param.b32
@@ -13080,7 +13059,6 @@ func simtBlock52(w *runtime.Warp, m uint32, budget int) {
 				_ = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -13213,7 +13191,6 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 654: ld.param.b32
@@ -13232,7 +13209,6 @@ func simtBlock56(w *runtime.Warp, m uint32, budget int) {
 				r12[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 656: sub.sat.s32, warp-uniform
 	u2 := uint64(isa.AddSat32(uint32(k0), uint32(k1), true))
@@ -13590,7 +13566,6 @@ func simtBlock58(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 689: ld.param.b32
@@ -13609,7 +13584,6 @@ func simtBlock58(w *runtime.Warp, m uint32, budget int) {
 				r15[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -14168,7 +14142,6 @@ func simtBlock61(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 757: ld.param.b32
@@ -14197,7 +14170,6 @@ func simtBlock61(w *runtime.Warp, m uint32, budget int) {
 				r33[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -14255,7 +14227,6 @@ func simtBlock63(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 789: ld.param.b32
@@ -14274,7 +14245,6 @@ func simtBlock63(w *runtime.Warp, m uint32, budget int) {
 				r13[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -14297,7 +14267,6 @@ func simtBlock64(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 809: ld.param.b32
@@ -14316,7 +14285,6 @@ func simtBlock64(w *runtime.Warp, m uint32, budget int) {
 				r15[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 

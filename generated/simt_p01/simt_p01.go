@@ -3138,7 +3138,6 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
@@ -3215,7 +3214,6 @@ func f3Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -4569,7 +4567,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 185: ld.param.b32
@@ -4650,7 +4647,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -7981,7 +7977,6 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 445: ld.param.b32
@@ -8000,7 +7995,6 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 				r5[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 452, 453: lane-local, one loop over the lanes
 	{
@@ -8228,7 +8222,6 @@ func simtBlock42(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 463: ld.param.b32
@@ -8247,7 +8240,6 @@ func simtBlock42(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 

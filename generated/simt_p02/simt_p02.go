@@ -3582,7 +3582,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
 		const pmEnd8 = uint64(41)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
@@ -3663,7 +3662,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -4077,7 +4075,6 @@ func f0Block6(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(48)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 52: ld.param.b32
@@ -4096,7 +4093,6 @@ func f0Block6(w *runtime.Warp, m uint32, budget int) {
 				r7[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -9624,7 +9620,6 @@ func simtBlock80(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 125: ld.param.b32
@@ -9643,7 +9638,6 @@ func simtBlock80(w *runtime.Warp, m uint32, budget int) {
 				r13[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -9935,7 +9929,6 @@ func simtBlock87(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 204: ld.param.b32
@@ -9954,7 +9947,6 @@ func simtBlock87(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -10290,7 +10282,6 @@ func simtBlock96(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 417: ld.param.b32
@@ -10309,7 +10300,6 @@ func simtBlock96(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -10332,7 +10322,6 @@ func simtBlock97(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 437: ld.param.b32
@@ -10351,7 +10340,6 @@ func simtBlock97(w *runtime.Warp, m uint32, budget int) {
 				r5[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -10374,7 +10362,6 @@ func simtBlock98(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 483: ld.param.b32
@@ -10393,7 +10380,6 @@ func simtBlock98(w *runtime.Warp, m uint32, budget int) {
 				r13[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 

@@ -2589,7 +2589,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
@@ -2670,7 +2669,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -6931,7 +6929,6 @@ func simtBlock63(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 224: ld.param.b32
@@ -6950,7 +6947,6 @@ func simtBlock63(w *runtime.Warp, m uint32, budget int) {
 				r5[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 226, 227: lane-local, one loop over the lanes
 	{
@@ -7176,7 +7172,6 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 362: ld.param.b32
@@ -7195,7 +7190,6 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

@@ -1299,7 +1299,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
@@ -1378,7 +1377,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				r9[l] = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -1769,7 +1767,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
 		const pmEnd8 = uint64(41)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 70: ld.param.b32
@@ -1850,7 +1847,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -2290,7 +2286,6 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(48)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: ld.param.b32
@@ -2309,7 +2304,6 @@ func f0Block7(w *runtime.Warp, m uint32, budget int) {
 				r5[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -2361,7 +2355,6 @@ func f0Block8(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(48)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 114: ld.param.b32
@@ -2386,7 +2379,6 @@ func f0Block8(w *runtime.Warp, m uint32, budget int) {
 				r0[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -3755,7 +3747,6 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3795,7 +3786,6 @@ func simtBlock11(w *runtime.Warp, m uint32, budget int) {
 				p3n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[3] = p3&^m | p3n
 	}
 }

@@ -2794,7 +2794,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
@@ -2875,7 +2874,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -7166,7 +7164,6 @@ func simtBlock51(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 124: ld.param.b32
@@ -7191,7 +7188,6 @@ func simtBlock51(w *runtime.Warp, m uint32, budget int) {
 				r17[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 127: lane-local, one loop over the lanes
 	{
@@ -7411,7 +7407,6 @@ func simtBlock54(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		p7n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -7451,7 +7446,6 @@ func simtBlock54(w *runtime.Warp, m uint32, budget int) {
 				p7n |= c3b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[7] = p7&^m | p7n
 	}
 }
@@ -7660,7 +7654,6 @@ func simtBlock57(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 184: ld.param.b32
@@ -7679,7 +7672,6 @@ func simtBlock57(w *runtime.Warp, m uint32, budget int) {
 				r15[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -7705,7 +7697,6 @@ func simtBlock58(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 223: ld.param.b32
@@ -7730,7 +7721,6 @@ func simtBlock58(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -7765,7 +7755,6 @@ func simtBlock62(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 277: ld.param.b32
@@ -7790,7 +7779,6 @@ func simtBlock62(w *runtime.Warp, m uint32, budget int) {
 				r17[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX line 280: mul.lo.u32, warp-uniform
 	u3 := uint64(uint32(k0) * uint32(k1))
@@ -7997,7 +7985,6 @@ func simtBlock63(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 351: ld.param.b32
@@ -8030,7 +8017,6 @@ func simtBlock63(w *runtime.Warp, m uint32, budget int) {
 				_ = v2
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -8058,7 +8044,6 @@ func simtBlock64(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 367: ld.param.b32
@@ -8089,7 +8074,6 @@ func simtBlock64(w *runtime.Warp, m uint32, budget int) {
 				r17[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -8182,7 +8166,6 @@ func simtBlock65(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 399: ld.param.b32
@@ -8213,7 +8196,6 @@ func simtBlock65(w *runtime.Warp, m uint32, budget int) {
 				r22[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -8239,7 +8221,6 @@ func simtBlock66(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 422: ld.param.b32
@@ -8264,7 +8245,6 @@ func simtBlock66(w *runtime.Warp, m uint32, budget int) {
 				r3[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -8292,7 +8272,6 @@ func simtBlock67(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 437: ld.param.b32
@@ -8311,7 +8290,6 @@ func simtBlock67(w *runtime.Warp, m uint32, budget int) {
 				r15[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	// PTX lines 444, 445: lane-local, one loop over the lanes
 	{
@@ -8477,7 +8455,6 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 450: ld.param.b32
@@ -8544,7 +8521,6 @@ func simtBlock69(w *runtime.Warp, m uint32, budget int) {
 				r12[l] = v7
 			}
 		}
-		flt.Raise(w)
 	}
 }
 

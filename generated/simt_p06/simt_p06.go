@@ -1586,7 +1586,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
@@ -1667,7 +1666,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -2332,7 +2330,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
 		const pmEnd8 = uint64(41)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 76: ld.param.b32
@@ -2411,7 +2408,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -2987,7 +2983,6 @@ func f0Block16(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(48)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
-		var flt runtime.LaneFault
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -3037,7 +3032,6 @@ func f0Block16(w *runtime.Warp, m uint32, budget int) {
 				p0n |= c5b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[0] = p0&^m | p0n
 	}
 }
@@ -3322,7 +3316,6 @@ func f0Block20(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(48)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 128: ld.param.b32
@@ -3347,7 +3340,6 @@ func f0Block20(w *runtime.Warp, m uint32, budget int) {
 				r12[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 }
 

@@ -3167,7 +3167,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
@@ -3248,7 +3247,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				r9[l] = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -4259,7 +4257,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
 		const pmEnd8 = uint64(41)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 124: ld.param.b32
@@ -4340,7 +4337,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -5218,7 +5214,6 @@ func f0Block15(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(48)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
-		var flt runtime.LaneFault
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -5316,7 +5311,6 @@ func f0Block15(w *runtime.Warp, m uint32, budget int) {
 				_ = v6
 			}
 		}
-		flt.Raise(w)
 		w.P[4] = p4&^m | p4n
 		w.P[5] = p5
 		w.P[6] = p6
@@ -8502,7 +8496,6 @@ func simtBlock29(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 269: ld.param.b32
@@ -8533,7 +8526,6 @@ func simtBlock29(w *runtime.Warp, m uint32, budget int) {
 				r5[l] = v3
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -8558,7 +8550,6 @@ func simtBlock30(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 310: ld.param.b32
@@ -8583,7 +8574,6 @@ func simtBlock30(w *runtime.Warp, m uint32, budget int) {
 				r24[l] = v2
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -8890,7 +8880,6 @@ func simtBlock34(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 347: ld.param.b32
@@ -8909,7 +8898,6 @@ func simtBlock34(w *runtime.Warp, m uint32, budget int) {
 				r12[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -8932,7 +8920,6 @@ func simtBlock35(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 380: ld.param.b32
@@ -8951,7 +8938,6 @@ func simtBlock35(w *runtime.Warp, m uint32, budget int) {
 				r13[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -8974,7 +8960,6 @@ func simtBlock37(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 405: ld.param.b32
@@ -8993,7 +8978,6 @@ func simtBlock37(w *runtime.Warp, m uint32, budget int) {
 				r12[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -9021,7 +9005,6 @@ func simtBlock38(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 447: ld.param.b32
@@ -9056,7 +9039,6 @@ func simtBlock38(w *runtime.Warp, m uint32, budget int) {
 				r26[l] = v4
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -9084,7 +9066,6 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			{
@@ -9142,7 +9123,6 @@ func simtBlock40(w *runtime.Warp, m uint32, budget int) {
 				p1n |= c4b0 << l
 			}
 		}
-		flt.Raise(w)
 		w.P[1] = p1&^m | p1n
 	}
 }

@@ -2075,7 +2075,6 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
 		const pmEnd8 = uint64(41)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 21: ld.param.b32
@@ -2154,7 +2153,6 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 				r9[l] = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -2862,7 +2860,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 111: ld.param.b32
@@ -2941,7 +2938,6 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -3248,7 +3244,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
 		const pmEnd8 = uint64(41)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 154: ld.param.b32
@@ -3329,7 +3324,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -3841,7 +3835,6 @@ func f0Block9(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(48)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(45)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 189: ld.param.b32
@@ -3860,7 +3853,6 @@ func f0Block9(w *runtime.Warp, m uint32, budget int) {
 				r4[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -5724,7 +5716,6 @@ func simtBlock10(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 278: ld.param.b32
@@ -5743,7 +5734,6 @@ func simtBlock10(w *runtime.Warp, m uint32, budget int) {
 				r15[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{

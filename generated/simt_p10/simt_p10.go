@@ -2035,7 +2035,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
 		const pmEnd8 = uint64(17)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 60: ld.param.b32
@@ -2112,7 +2111,6 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 				_ = v10
 			}
 		}
-		flt.Raise(w)
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -4929,7 +4927,6 @@ func simtBlock30(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 217: ld.param.b32
@@ -4948,7 +4945,6 @@ func simtBlock30(w *runtime.Warp, m uint32, budget int) {
 				r15[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
@@ -5074,7 +5070,6 @@ func simtBlock36(w *runtime.Warp, m uint32, budget int) {
 		const pmStride = uint64(24)
 		pmp := runtime.MemPtr(pm)
 		const pmEnd4 = uint64(21)
-		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 265: ld.param.b32
@@ -5093,7 +5088,6 @@ func simtBlock36(w *runtime.Warp, m uint32, budget int) {
 				r15[l] = v1
 			}
 		}
-		flt.Raise(w)
 	}
 }
 
