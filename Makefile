@@ -151,7 +151,7 @@ GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round dev
 	fast/warp_width gcc/acc_vecadd gcc/funcs gcc/funcs_sm80 hand/brx_idx hand/callprototype \
 	hand/cache_policy hand/calltable hand/calltargets hand/const_store hand/cp_async hand/cvta_param hand/cvt_sat_int hand/directives hand/diverge hand/divergent_ret \
 	hand/fma_chain hand/half_chunks hand/half_set hand/hints hand/region_multi hand/region_park \
-	hand/exit_in_func hand/immediates hand/isspacep hand/its_rejoin hand/initializers hand/legacy_sm10 hand/legacy_sm20 hand/legacy_warp hand/mbarrier hand/mem_qualifiers hand/mma hand/mma_f64 hand/mma_int hand/param_groups hand/scopes hand/shared_layout \
+	hand/exit_in_func hand/immediates hand/isspacep hand/its_rejoin hand/initializers hand/legacy_sm10 hand/legacy_sm20 hand/legacy_warp hand/mbarrier hand/mem_qualifiers hand/mma hand/mma_f64 hand/mma_int hand/param_groups hand/param_unwritten hand/scopes hand/shared_layout \
 	hand/setp_two_dest hand/sink_vector hand/sm90_sync hand/step_pred hand/trace hand/warp_guarded hand/warp_pass hand/warp_sz nvcc/atomics \
 	nvcc/barrier_exit nvcc/bf16 nvcc/bitops nvcc/cg_tiles nvcc/constant_data nvcc/convert nvcc/cp_async \
 	nvcc/cvt_round nvcc/device_assert nvcc/device_malloc nvcc/device_printf nvcc/divergent_loop \

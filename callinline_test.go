@@ -132,6 +132,47 @@ func TestParamGroups(t *testing.T) {
 	})
 }
 
+// TestParamReadBeforeWrite runs testdata/ptx/hand/param_unwritten.ptx on both engines: bytes
+// of a function's .param area that a thread reads before writing them (a store only some
+// lanes make, half of a vector, a result written on one path) read zero in every call, though
+// the loop's earlier calls of the same function wrote them in the frame the runtime reuses.
+func TestParamReadBeforeWrite(t *testing.T) {
+	const path = "testdata/ptx/hand/param_unwritten.ptx"
+	onEngines(t, path, func(t *testing.T) {
+		mod, err := loadModule(t, path)
+		require.NoError(t, err)
+		k, err := mod.Kernel("k")
+		require.NoError(t, err)
+		h := func(flag bool, x int32) int32 {
+			if flag {
+				return 4*x + 1
+			}
+			return 1
+		}
+		pick := func(x int32) int32 {
+			if x&1 != 0 {
+				return 5 * x
+			}
+			return 0
+		}
+		for _, n := range []uint32{64, 45} {
+			dev := runtime.NewDevice()
+			pout, err := runtime.Upload(dev, make([]int32, n))
+			require.NoError(t, err)
+			require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(n), pout))
+			got := make([]int32, n)
+			require.NoError(t, runtime.Download(dev, got, pout))
+			for i := range int32(n) {
+				var want int32
+				for j := range int32(6) {
+					want += h((i+j)%3 == 0, 10*i+j)*(j+1) + pick(i+j)
+				}
+				require.Equal(t, want, got[i], "%d threads, thread %d", n, i)
+			}
+		}
+	})
+}
+
 // TestBarrierBudgetBothEngines checks that the Go source back end's straight runs to barriers
 // (runtime.Warp.runStraight) and its if-then sides run from the block chain (ifthen.go) count
 // basic blocks exactly as the runtime's loop does: reduce_sum's rounds of bar.sync with

@@ -100,6 +100,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/hand_mma_f64"
 	"github.com/ptx2go/ptx2go/generated/hand_mma_int"
 	"github.com/ptx2go/ptx2go/generated/hand_param_groups"
+	"github.com/ptx2go/ptx2go/generated/hand_param_unwritten"
 	"github.com/ptx2go/ptx2go/generated/hand_region_multi"
 	"github.com/ptx2go/ptx2go/generated/hand_region_park"
 	"github.com/ptx2go/ptx2go/generated/hand_scopes"
@@ -410,6 +411,7 @@ var generatedModules = map[string]*runtime.Module{
 	"hand/half_set":                hand_half_set.Module,
 	"hand/hints":                   hand_hints.Module,
 	"hand/param_groups":            hand_param_groups.Module,
+	"hand/param_unwritten":         hand_param_unwritten.Module,
 	"hand/region_multi":            hand_region_multi.Module,
 	"hand/region_park":             hand_region_park.Module,
 	"hand/exit_in_func":            hand_exit_in_func.Module,

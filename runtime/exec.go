@@ -310,7 +310,9 @@ func (w *Warp) leaveCall(copyResults bool, mask uint32) {
 }
 
 // copySlot copies one argument or result from slot s of frame from to slot d of frame to for
-// the lanes in mask; a predicate is copied as those lanes' bits of its mask.
+// the lanes in mask; a predicate is copied as those lanes' bits of its mask. A .param slot is
+// written in full, zeroed past a shorter source, so the callee's parameters need no cleared
+// area (Func.ZeroParams).
 func copySlot(to *frame, d *Slot, from *frame, s *Slot, mask uint32) {
 	switch {
 	case s.Pred:
@@ -331,6 +333,7 @@ func copySlot(to *frame, d *Slot, from *frame, s *Slot, mask uint32) {
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			putParam(dst[l*stride:][:n], src[l])
+			clear(dst[l*stride+n:][:d.Size-n])
 		}
 	case d.Reg >= 0:
 		dst, n := to.r[d.Reg*WarpSize:][:WarpSize], min(s.Size, 8)
@@ -344,14 +347,15 @@ func copySlot(to *frame, d *Slot, from *frame, s *Slot, mask uint32) {
 		dst, ds := to.param[d.ParamOff:], to.fn.ParamSize
 		src, ss := from.param[s.ParamOff:], from.fn.ParamSize
 		switch n, al := min(s.Size, d.Size), d.ParamOff|s.ParamOff|ds|ss; {
-		case n == 4 && al&3 == 0:
+		case n == d.Size && n == 4 && al&3 == 0:
 			copyParamWords[uint32](dst, ds, src, ss, mask)
-		case n == 8 && al&7 == 0:
+		case n == d.Size && n == 8 && al&7 == 0:
 			copyParamWords[uint64](dst, ds, src, ss, mask)
 		default:
 			for m := mask; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				copy(dst[l*ds:][:n], src[l*ss:][:n])
+				clear(dst[l*ds+n:][:d.Size-n])
 			}
 		}
 	}

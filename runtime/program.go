@@ -72,6 +72,9 @@ type Func struct {
 	// before writing, and those other lanes read (shfl sources). Every other register is
 	// written before it is read, so a reused frame skips clearing it.
 	ZeroRegs []int32
+	// ZeroParams says an activation must start with its .param area zeroed: some path may
+	// read a byte of it before writing it. Otherwise a reused frame skips clearing it.
+	ZeroParams bool
 	// Prologue computes a kernel's launch-invariant registers (ssa.LaunchInvariant) for all
 	// lanes, once per frame: the frame is made for one launch, and blocks skip that code.
 	Prologue []Instr

@@ -155,13 +155,16 @@ func (w *Warp) acquireFrame(fn *Func) *frame {
 }
 
 // resetFrame readies a used frame for a new activation of its function: the registers some
-// path reads before writing, the predicates and the .param area start zeroed again.
+// path reads before writing, the predicates and, where some path may read it before writing
+// it, the .param area start zeroed again.
 func resetFrame(f *frame) {
 	for _, s := range f.fn.ZeroRegs {
 		clear(f.r[int(s)*WarpSize:][:WarpSize])
 	}
 	clear(f.p)
-	clear(f.param)
+	if f.fn.ZeroParams {
+		clear(f.param)
+	}
 }
 
 func (w *Warp) releaseFrame(f *frame) {

@@ -36,6 +36,7 @@ func (c *compiler) function(fn *ssa.Function) {
 	}
 	f.RF.Consts = f.Consts()
 	f.RF.ZeroRegs = f.ZeroRegs()
+	f.RF.ZeroParams = f.ZeroParams()
 }
 
 // hoist moves a kernel's launch-invariant instructions out of its blocks into its prologue.

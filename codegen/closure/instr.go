@@ -133,14 +133,7 @@ func (e *emitter) typ() frontend.Type {
 }
 
 // space is the instruction's state space, SpaceNone for generic addressing.
-func (e *emitter) space() frontend.Space {
-	for _, m := range e.in.Mods {
-		if s, ok := m.Space(); ok {
-			return s
-		}
-	}
-	return frontend.SpaceNone
-}
+func (e *emitter) space() frontend.Space { return layout.InstrSpace(e.in) }
 
 // compare is the comparison modifier of setp/set/slct.
 func (e *emitter) compare() frontend.Mod {

@@ -3,6 +3,7 @@ package gosrc
 import (
 	"slices"
 
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -79,7 +80,7 @@ func (ls *laneSteps) instr(v *ssa.Value) laneStep {
 		}
 		return arg(0).truncate(bits)
 	case frontend.OpCvta:
-		switch spaceOf(d) {
+		switch layout.InstrSpace(d) {
 		case frontend.SpaceGlobal, frontend.SpaceConst, frontend.SpaceShared:
 			return arg(0).truncate(bits) // identity or a constant window base added or taken away
 		}

@@ -719,15 +719,6 @@ func has(in *ssa.Instr, m frontend.Mod) bool {
 	return false
 }
 
-func spaceOf(in *ssa.Instr) frontend.Space {
-	for _, m := range in.Mods {
-		if s, ok := m.Space(); ok {
-			return s
-		}
-	}
-	return frontend.SpaceNone
-}
-
 // uniformInstr lowers an unguarded lane-local instruction whose result is warp-uniform and
 // whose operands are all known once per warp into a scalar computation and a broadcast.
 func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {

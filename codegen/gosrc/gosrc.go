@@ -368,6 +368,9 @@ func (f *fnGen) funcDict() jen.Dict {
 		}
 		d[jen.Id("ZeroRegs")] = jen.Index().Int32().Values(zs...)
 	}
+	if f.ZeroParams() {
+		d[jen.Id("ZeroParams")] = jen.True()
+	}
 	if f.Fn.Kind == frontend.Entry && len(f.Fn.Params) > 0 {
 		var ps []jen.Code
 		for _, p := range f.Fn.Params {

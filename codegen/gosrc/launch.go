@@ -101,7 +101,7 @@ func (f *fnGen) pointerParams() map[*ssa.Variable]bool {
 					asAddr[a.Value] = true
 				}
 			}
-			if in.Op == frontend.OpLd && spaceOf(in) == frontend.SpaceParam && len(in.Args) == 1 && in.Args[0].Var != nil && len(in.Defs) == 1 {
+			if in.Op == frontend.OpLd && layout.InstrSpace(in) == frontend.SpaceParam && len(in.Args) == 1 && in.Args[0].Var != nil && len(in.Defs) == 1 {
 				loads = append(loads, in)
 			}
 		}

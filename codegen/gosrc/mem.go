@@ -31,7 +31,7 @@ type memAddr struct {
 func hexLit(v uint64) jen.Code { return jen.Id(fmt.Sprintf("%#x", v)) }
 
 func (e *blockEmit) memOperand(in *ssa.Instr, a ssa.Arg) *memAddr {
-	return e.memOperandIn(a, spaceOf(in))
+	return e.memOperandIn(a, layout.InstrSpace(in))
 }
 
 // memOperandIn is memOperand for state space sp (cp.async names two).

@@ -85,7 +85,7 @@ func (c ctx) value(in *ssa.Instr, n string) []jen.Code {
 			return nil
 		}
 		var base uint64
-		switch spaceOf(in) {
+		switch layout.InstrSpace(in) {
 		case frontend.SpaceGlobal, frontend.SpaceConst:
 			return define(n, u64(src(0, t)))
 		case frontend.SpaceShared:

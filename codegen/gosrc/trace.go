@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
@@ -128,7 +129,7 @@ func hoistable(in *ssa.Instr) bool {
 	if in.Guard != nil || len(in.Defs) != 1 || !in.Defs[0].Uniform || in.Defs[0].Reg.Type == frontend.Pred {
 		return false
 	}
-	if !laneLocal(in) && (in.Op != frontend.OpLd || spaceOf(in) != frontend.SpaceParam) {
+	if !laneLocal(in) && (in.Op != frontend.OpLd || layout.InstrSpace(in) != frontend.SpaceParam) {
 		return false
 	}
 	for _, a := range in.Args {

@@ -49,6 +49,7 @@ var (
 		}},
 		Sig:        "(.param 4)(.param 12,.param 12)",
 		StackBytes: 0,
+		ZeroParams: true,
 	}
 	// cross3Func is PTX function _Z6cross34Vec3S_ (testdata/ptx/O0/struct_byval.ptx:39).
 	cross3Func = &runtime.Func{
@@ -75,6 +76,7 @@ var (
 		}},
 		Sig:        "(.param 12)(.param 12,.param 12)",
 		StackBytes: 16,
+		ZeroParams: true,
 	}
 	// affineFunc is PTX kernel affine (testdata/ptx/O0/struct_byval.ptx:89).
 	affineFunc = &runtime.Func{

@@ -70,6 +70,7 @@ var (
 		ParamSize:    16,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
+		ZeroParams:   true,
 	}
 )
 

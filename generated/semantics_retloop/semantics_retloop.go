@@ -73,6 +73,7 @@ var (
 		}},
 		Sig:        "(.param 4)(.param 8,.param 4)",
 		StackBytes: 0,
+		ZeroParams: true,
 	}
 	// retloopFunc is PTX kernel retloop (testdata/ptx/semantics/retloop.ptx:76).
 	retloopFunc = &runtime.Func{

@@ -119,6 +119,7 @@ var (
 		}},
 		Sig:        "(.param 4)(.param 4,.param 4,.param 8)",
 		StackBytes: 128,
+		ZeroParams: true,
 	}
 	// f0Func is PTX function f0 (testdata/ptx/simt/p01.ptx:222).
 	f0Func = &runtime.Func{
