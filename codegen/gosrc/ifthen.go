@@ -74,8 +74,9 @@ func ifThenInstr(op frontend.Opcode) bool {
 // lanes that take the branch): with enough of the time slice left for every block of the
 // sides, it runs them as the SIMT stack would and goes on at the reconvergence point with all
 // the lanes, charging one block of the slice for each; otherwise the runtime takes the branch.
-// The chain then stands at the last side block run, whose jump leads there.
-func (f *fnGen) ifThenCode(blockFns map[int]string, reconv int32, taken, other []int) []jen.Code {
+// The chain then stands at the last side block run, whose jump leads there: goOn is the code
+// that follows that jump.
+func (f *fnGen) ifThenCode(blockFns map[int]string, taken, other []int, goOn []jen.Code) []jen.Code {
 	n := len(taken) + len(other)
 	var run []jen.Code
 	for _, s := range []struct {
@@ -92,9 +93,8 @@ func (f *fnGen) ifThenCode(blockFns map[int]string, reconv int32, taken, other [
 	if len(last) == 0 {
 		last = taken
 	}
-	run = append(run,
-		jen.List(jen.Id("pc"), jen.Id("budget")).Op("=").List(jen.Lit(last[len(last)-1]), jen.Id("budget").Op("-").Lit(n)),
-		jen.Id("next").Op("=").Lit(int(reconv)))
+	run = append(run, jen.List(jen.Id("pc"), jen.Id("budget")).Op("=").List(jen.Lit(last[len(last)-1]), jen.Id("budget").Op("-").Lit(n)))
+	run = append(run, goOn...)
 	// The runtime takes the branch when the slice is nearly used, and, as a guard, when the
 	// running SIMT entry would end inside a side: an entry's end post-dominates the blocks it
 	// runs, so in the block graphs ssa builds it lies at or after the reconvergence point.

@@ -7,9 +7,10 @@ import (
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
-// runFunc generates the function's block chain (runtime.Func.Run): a loop over a switch on
-// the block, which runs each block's code and follows its jump, or its branch when every lane
-// goes the same way, without going back to the runtime's trampoline. A divergent branch runs
+// runFunc generates the function's block chain (runtime.Func.Run): a switch on the first
+// block, then each block's code, which follows its jump, or its branch when every lane goes
+// the same way, with a goto to the next block's code, without going back to the runtime's
+// trampoline. A divergent branch runs
 // each path's chain in turn through the runtime (Warp.DivergeInline), and goes on with all
 // the lanes at the reconvergence point. A direct call goes on into the callee's chain through
 // the runtime (Warp.CallInline), and on after it when every lane returns. Whatever else needs
@@ -29,8 +30,23 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 			blockFns[i] = f.g.names.unique(fmt.Sprintf("%sBlock%d", base, i))
 		}
 	}
-	var cases, blockDecls []jen.Code
-	follows := false // whether any block goes on to another within the chain
+	var cases, sections, blockDecls []jen.Code
+	follows := false    // whether any block goes on to another within the chain
+	dispatched := false // whether a block goes on at a block the runtime chose
+	label := func(i int32) string { return fmt.Sprintf("block%d", i) }
+	// goOn is the code that goes on from the block the chain stands at (pc) to block k,
+	// unless k is the running SIMT entry's end (stop) or the exit, or the time slice ends.
+	goOn := func(k int32) []jen.Code {
+		follows = true
+		if k >= f.Exit {
+			return []jen.Code{jen.Return(jen.Id("pc"), jen.Id("budget"))}
+		}
+		return []jen.Code{
+			jen.If(jen.Id("stop").Op("==").Lit(int(k)).Op("||").Id("budget").Op("<=").Lit(1)).Block(jen.Return(jen.Id("pc"), jen.Id("budget"))),
+			jen.List(jen.Id("pc"), jen.Id("budget")).Op("=").List(jen.Lit(int(k)), jen.Id("budget").Op("-").Lit(1)),
+			jen.Goto().Id(label(k)),
+		}
+	}
 	for i, b := range f.blocks {
 		if b.rt.Kind == runtime.TermNone {
 			continue
@@ -47,10 +63,10 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 				j := t.second
 				body = append(body, jen.If(jen.Id("m").Op("==").Id("0xffffffff").Op("&&").Id("budget").Op(">").Lit(1).Op("&&").Id("stop").Op("!=").Lit(j).Op("&&").
 					Id("w").Dot("PassOK").Call(jen.Lit(pass)).Op("&&").Id("w").Dot("PassDone").Call(jen.Lit(pass), jen.Id(traceFn).Call(jen.Id("w"), jen.Id("m"), jen.Id("budget")))).Block(
-					jen.Comment(fmt.Sprintf("blocks %d and %d ran: on from block %d", i, j, j)),
-					jen.List(jen.Id("pc"), jen.Id("budget")).Op("=").List(jen.Lit(j), jen.Id("budget").Op("-").Lit(1)),
-					jen.Id("next").Op("=").Lit(int(f.blocks[j].rt.Succ)),
-					jen.Break()))
+					append([]jen.Code{
+						jen.Comment(fmt.Sprintf("blocks %d and %d ran: on from block %d", i, j, j)),
+						jen.List(jen.Id("pc"), jen.Id("budget")).Op("=").List(jen.Lit(j), jen.Id("budget").Op("-").Lit(1)),
+					}, goOn(f.blocks[j].rt.Succ)...)...))
 			}
 		}
 		if b.instrs != nil {
@@ -74,10 +90,8 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 		}
 		switch b.rt.Kind {
 		case runtime.TermJump:
-			follows = true
-			body = append(body, jen.Id("next").Op("=").Lit(int(b.rt.Succ)))
+			body = append(body, goOn(b.rt.Succ)...)
 		case runtime.TermBranch:
-			follows = true
 			p := jen.Id("w").Dot("P").Index(jen.Lit(b.rt.Pred))
 			if b.rt.Negate {
 				p = jen.Op("^").Add(p)
@@ -94,21 +108,21 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 					jen.Return(jen.Qual(rtPath, "RunDone"), jen.Id("budget").Op("-").Id(r.fn).Call(jen.Id("w"), jen.Id("m"), jen.Id("pc"))))))
 			}
 			if taken, other, ok := f.ifThen(i); ok {
-				diverged = append(diverged, f.ifThenCode(blockFns, b.rt.Reconv, taken, other)...)
+				diverged = append(diverged, f.ifThenCode(blockFns, taken, other, goOn(b.rt.Reconv))...)
 			} else {
+				dispatched = true
 				// Both paths run from here, down to the reconvergence point, where the chain
 				// goes on with all the lanes (runtime.Warp.DivergeInline).
 				term := jen.Op("&").Id(f.ident).Dot("Blocks").Index(jen.Lit(i)).Dot("Term")
 				diverged = append(diverged,
-					jen.If(jen.List(jen.Id("next"), jen.Id("m"), jen.Id("budget")).Op("=").Id("w").Dot("DivergeInline").Call(jen.Id("pc"), term, jen.Id("m"), jen.Id("t"), jen.Id("stop"), jen.Id("budget")),
-						jen.Id("next").Op("==").Qual(rtPath, "RunDone")).Block(jen.Return(jen.Id("next"), jen.Id("budget"))),
-					jen.Id("pc").Op("=").Id("next"),
-					jen.Continue())
+					jen.If(jen.List(jen.Id("pc"), jen.Id("m"), jen.Id("budget")).Op("=").Id("w").Dot("DivergeInline").Call(jen.Id("pc"), term, jen.Id("m"), jen.Id("t"), jen.Id("stop"), jen.Id("budget")),
+						jen.Id("pc").Op("==").Qual(rtPath, "RunDone")).Block(jen.Return(jen.Id("pc"), jen.Id("budget"))),
+					jen.Goto().Id("dispatch"))
 			}
 			body = append(body,
 				jen.Id("t").Op(":=").Id("m").Op("&").Add(p),
-				jen.If(jen.Id("t").Op("==").Id("m")).Block(jen.Id("next").Op("=").Lit(int(b.rt.Succ))).
-					Else().If(jen.Id("t").Op("==").Lit(0)).Block(jen.Id("next").Op("=").Lit(int(b.rt.Alt))).
+				jen.If(jen.Id("t").Op("==").Id("m")).Block(goOn(b.rt.Succ)...).
+					Else().If(jen.Id("t").Op("==").Lit(0)).Block(goOn(b.rt.Alt)...).
 					Else().Block(diverged...))
 		case runtime.TermCall:
 			cs := b.rt.Call
@@ -120,30 +134,37 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 			follows = true
 			term := jen.Op("&").Id(f.ident).Dot("Blocks").Index(jen.Lit(i)).Dot("Term")
 			body = append(body,
-				jen.If(jen.List(jen.Id("next"), jen.Id("budget")).Op("=").Id("w").Dot("CallInline").Call(jen.Id("pc"), term, jen.Id("m"), jen.Id("stop"), jen.Id("budget")),
-					jen.Id("next").Op("!=").Lit(int(b.rt.Succ))).Block(jen.Return(jen.Id("next"), jen.Id("budget"))),
-				jen.Id("pc").Op("=").Id("next"),
-				jen.Continue())
+				jen.If(jen.List(jen.Id("pc"), jen.Id("budget")).Op("=").Id("w").Dot("CallInline").Call(jen.Id("pc"), term, jen.Id("m"), jen.Id("stop"), jen.Id("budget")),
+					jen.Id("pc").Op("!=").Lit(int(b.rt.Succ))).Block(jen.Return(jen.Id("pc"), jen.Id("budget"))),
+				jen.Goto().Id(label(b.rt.Succ)))
 		default:
 			body = append(body, jen.Return(jen.Id("pc"), jen.Id("budget")))
 		}
 		cases = append(cases, jen.Case(jen.Lit(i)).Block(body...))
+		sections = append(sections, jen.Id(label(int32(i))).Op(":").Block(body...))
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Id("pc"), jen.Id("budget"))))
 	// Where every block hands back to the runtime (no jumps or branches), the chain is one
-	// block long: no loop.
-	loop := jen.Switch(jen.Id("pc")).Block(cases...)
+	// block long: a switch runs it. Otherwise the switch only finds the first block: each
+	// block's code is a labelled section that goes on to the next with a goto, and a divergent
+	// branch run by the runtime comes back to the switch for the block it goes on at.
+	code := []jen.Code{jen.Switch(jen.Id("pc")).Block(cases...)}
 	if follows {
-		loop = jen.For().Block(
-			jen.Var().Id("next").Int32(),
-			jen.Switch(jen.Id("pc")).Block(cases...),
-			jen.If(jen.Id("next").Op("==").Id("stop").Op("||").Id("next").Op(">=").Lit(int(f.Exit)).Op("||").Id("budget").Op("<=").Lit(1)).Block(
-				jen.Return(jen.Id("pc"), jen.Id("budget"))),
-			jen.Id("pc").Op(",").Id("budget").Op("=").Id("next").Op(",").Id("budget").Op("-").Lit(1),
-		)
+		var jumps []jen.Code
+		for i, b := range f.blocks {
+			if b.rt.Kind != runtime.TermNone {
+				jumps = append(jumps, jen.Case(jen.Lit(i)).Block(jen.Goto().Id(label(int32(i)))))
+			}
+		}
+		code = nil
+		if dispatched {
+			code = append(code, jen.Id("dispatch").Op(":"))
+		}
+		code = append(code, jen.Switch(jen.Id("pc")).Block(jumps...), jen.Return(jen.Id("pc"), jen.Id("budget")))
+		code = append(code, sections...)
 	}
 	return name, append([]jen.Code{jen.Comment(fmt.Sprintf("%s runs blocks of %s %s for the lanes m from block pc, following jumps and branches all of them take", name, kindName(f.Fn), f.Fn.Name)).Line().
 		Comment("(runtime.Func.Run).").Line().
 		Func().Id(name).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("pc").Int32(), jen.Id("m").Uint32(), jen.Id("stop").Int32(), jen.Id("budget").Int()).
-		Params(jen.Int32(), jen.Int()).Block(loop)}, blockDecls...)
+		Params(jen.Int32(), jen.Int()).Block(code...)}, blockDecls...)
 }

@@ -879,51 +879,71 @@ func WarpHandoff(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 // earlyReturnBarrierRun runs blocks of kernel early_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 27-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			earlyReturnBarrierBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 27-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+		earlyReturnBarrierBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &earlyReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_2), PTX line 60; ret
-			next = 4
-		case 2:
-			// b2, PTX lines 32-45; bar.sync at line 46
-			earlyReturnBarrierBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &earlyReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b2, PTX lines 47-59
-			earlyReturnBarrierBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX line 60; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 32-45; bar.sync at line 46
+		earlyReturnBarrierBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2, PTX lines 47-59
+		earlyReturnBarrierBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -1486,65 +1506,93 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 // interleavedReturnBarrierRun runs blocks of kernel interleaved_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 77-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			interleavedReturnBarrierBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 77-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+		interleavedReturnBarrierBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &interleavedReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX line 113; ret
-			next = 6
-		case 2:
-			// b2, PTX lines 83-96; bar.sync at line 97
-			interleavedReturnBarrierBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &interleavedReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b2, PTX lines 98-103; bar.sync at line 104
-			interleavedReturnBarrierBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b2, PTX lines 105-106; bar.sync at line 107
-			interleavedReturnBarrierBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b2, PTX lines 108-112
-			interleavedReturnBarrierBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX line 113; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 83-96; bar.sync at line 97
+		interleavedReturnBarrierBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2, PTX lines 98-103; bar.sync at line 104
+		interleavedReturnBarrierBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b2, PTX lines 105-106; bar.sync at line 107
+		interleavedReturnBarrierBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b2, PTX lines 108-112
+		interleavedReturnBarrierBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -2246,130 +2294,217 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 // warpHandoffRun runs blocks of kernel warp_handoff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 130-132; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			warpHandoffBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 130-132; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+		warpHandoffBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 6
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 6 {
-					return pc, budget
-				}
-				warpHandoffBlock6(w, m&^t, budget)
-				pc, budget = 6, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_2), PTX lines 138-140; bar.sync at line 141
-			warpHandoffBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 6 {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b1 ($L__BB2_2), PTX lines 142-142; divergent, reconverges at block 5 (b4 ($L__BB2_7))
-			warpHandoffBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			warpHandoffBlock6(w, m&^t, budget)
+			pc, budget = 6, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_2), PTX lines 138-140; bar.sync at line 141
+		warpHandoffBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB2_2), PTX lines 142-142; divergent, reconverges at block 5 (b4 ($L__BB2_7))
+		warpHandoffBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 3:
-			// b2 ($L__BB2_3), PTX lines 145-146; divergent, reconverges at block 8 (b7)
-			warpHandoffBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 4:
-			// b3 ($L__BB2_5), PTX lines 153-155; divergent, reconverges at block 5 (b4 ($L__BB2_7))
-			warpHandoffBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2 ($L__BB2_3), PTX lines 145-146; divergent, reconverges at block 8 (b7)
+		warpHandoffBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 9
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 9 {
-					return pc, budget
-				}
-				warpHandoffBlock9(w, m&^t, budget)
-				pc, budget = 9, budget-1
-				next = 5
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-		case 5:
-			// b4 ($L__BB2_7), PTX lines 166-169; ret
-			warpHandoffBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 10
-		case 6:
-			// b5, PTX lines 135-136
-			warpHandoffBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b3 ($L__BB2_5), PTX lines 153-155; divergent, reconverges at block 5 (b4 ($L__BB2_7))
+		warpHandoffBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		case 7:
-			// b6, PTX line 143
-			next = 3
-		case 8:
-			// b7, PTX lines 149-150
-			warpHandoffBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 9:
-			// b8, PTX lines 158-164
-			warpHandoffBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 9 {
+				return pc, budget
 			}
-			next = 5
-		default:
+			warpHandoffBlock9(w, m&^t, budget)
+			pc, budget = 9, budget-1
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block5:
+	{
+		// b4 ($L__BB2_7), PTX lines 166-169; ret
+		warpHandoffBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b5, PTX lines 135-136
+		warpHandoffBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 10 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block7:
+	{
+		// b6, PTX line 143
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block8:
+	{
+		// b7, PTX lines 149-150
+		warpHandoffBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block9:
+	{
+		// b8, PTX lines 158-164
+		warpHandoffBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
 	}
 }
 

@@ -625,52 +625,75 @@ func F64Roundtrip(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 // toIntRun runs blocks of kernel to_int for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, toIntTrace0(w, m, budget)) {
-				// blocks 0 and 2 ran: on from block 2
-				pc, budget = 2, budget-1
-				next = 1
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+		if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, toIntTrace0(w, m, budget)) {
+			// blocks 0 and 2 ran: on from block 2
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			toIntBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		toIntBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				toIntBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_2), PTX line 53; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 31-52
-			toIntBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			toIntBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX line 53; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 31-52
+		toIntBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -1589,52 +1612,75 @@ func toIntBlock2(w *runtime.Warp, m uint32, budget int) {
 // toFloatRun runs blocks of kernel to_float for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 70-75; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, toFloatTrace0(w, m, budget)) {
-				// blocks 0 and 2 ran: on from block 2
-				pc, budget = 2, budget-1
-				next = 1
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 70-75; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+		if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, toFloatTrace0(w, m, budget)) {
+			// blocks 0 and 2 ran: on from block 2
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			toFloatBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		toFloatBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				toFloatBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX line 101; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 78-100
-			toFloatBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			toFloatBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX line 101; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 78-100
+		toFloatBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -2545,52 +2591,75 @@ func toFloatBlock2(w *runtime.Warp, m uint32, budget int) {
 // f64RoundtripRun runs blocks of kernel f64_roundtrip for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 120-125; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(4) && w.PassDone(4, f64RoundtripTrace0(w, m, budget)) {
-				// blocks 0 and 2 ran: on from block 2
-				pc, budget = 2, budget-1
-				next = 1
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 120-125; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+		if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(4) && w.PassDone(4, f64RoundtripTrace0(w, m, budget)) {
+			// blocks 0 and 2 ran: on from block 2
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			f64RoundtripBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		f64RoundtripBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				f64RoundtripBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_2), PTX line 151; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 128-150
-			f64RoundtripBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			f64RoundtripBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_2), PTX line 151; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 128-150
+		f64RoundtripBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

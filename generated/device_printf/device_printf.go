@@ -1258,84 +1258,148 @@ func PrintfNone(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // printfIntsRun runs blocks of kernel printf_ints for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 42-49; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			printfIntsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 42-49; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+		printfIntsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &printfIntsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_2), PTX line 182; ret
-			next = 11
-		case 2:
-			// b2, PTX lines 52-87; code before the call
-			printfIntsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &printfIntsFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2, PTX line 50
-			return pc, budget
-		case 4:
-			// b3, PTX lines 95-118; code before the call
-			printfIntsBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b3, PTX line 89
-			return pc, budget
-		case 6:
-			// b4, PTX lines 126-142; code before the call
-			printfIntsBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b4, PTX line 120
-			return pc, budget
-		case 8:
-			// b5, PTX lines 150-171; code before the call
-			printfIntsBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b5, PTX line 144
-			return pc, budget
-		case 10:
-			// b6, PTX lines 179-181
-			printfIntsBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX line 182; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 52-87; code before the call
+		printfIntsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 11 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2, PTX line 50
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX lines 95-118; code before the call
+		printfIntsBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b3, PTX line 89
+		return pc, budget
+	}
+block6:
+	{
+		// b4, PTX lines 126-142; code before the call
+		printfIntsBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b4, PTX line 120
+		return pc, budget
+	}
+block8:
+	{
+		// b5, PTX lines 150-171; code before the call
+		printfIntsBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b5, PTX line 144
+		return pc, budget
+	}
+block10:
+	{
+		// b6, PTX lines 179-181
+		printfIntsBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -3071,64 +3135,104 @@ func printfIntsBlock10(w *runtime.Warp, m uint32, budget int) {
 // printfFloatsRun runs blocks of kernel printf_floats for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 204-211; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			printfFloatsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 204-211; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+		printfFloatsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &printfFloatsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX line 286; ret
-			next = 7
-		case 2:
-			// b2, PTX lines 214-248; code before the call
-			printfFloatsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &printfFloatsFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2, PTX line 212
-			return pc, budget
-		case 4:
-			// b3, PTX lines 256-275; code before the call
-			printfFloatsBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b3, PTX line 250
-			return pc, budget
-		case 6:
-			// b4, PTX lines 283-285
-			printfFloatsBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX line 286; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 214-248; code before the call
+		printfFloatsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2, PTX line 212
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX lines 256-275; code before the call
+		printfFloatsBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b3, PTX line 250
+		return pc, budget
+	}
+block6:
+	{
+		// b4, PTX lines 283-285
+		printfFloatsBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -4540,33 +4644,41 @@ func printfFloatsBlock6(w *runtime.Warp, m uint32, budget int) {
 // printfNoneRun runs blocks of kernel printf_none for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 299-307; code before the call
-			printfNoneBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 294
-			return pc, budget
-		case 2:
-			// b1, PTX lines 315-320; ret
-			printfNoneBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 299-307; code before the call
+		printfNoneBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 294
+		return pc, budget
+	}
+block2:
+	{
+		// b1, PTX lines 315-320; ret
+		printfNoneBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

@@ -685,30 +685,30 @@ func Stencil3(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // blockReverseRun runs blocks of kernel block_reverse for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 22-36; bar.sync at line 37
-			blockReverseBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 38-44; ret
-			blockReverseBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 22-36; bar.sync at line 37
+		blockReverseBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 38-44; ret
+		blockReverseBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1130,186 +1130,324 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 // stencil3Run runs blocks of kernel stencil3 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 61-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			if m == 0xffffffff && budget > 1 && stop != 8 && w.PassOK(1) && w.PassDone(1, stencil3Trace0(w, m, budget)) {
-				// blocks 0 and 8 ran: on from block 8
-				pc, budget = 8, budget-1
-				next = 1
-				break
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 61-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+		if m == 0xffffffff && budget > 1 && stop != 8 && w.PassOK(1) && w.PassDone(1, stencil3Trace0(w, m, budget)) {
+			// blocks 0 and 8 ran: on from block 8
+			pc, budget = 8, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			stencil3Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		stencil3Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 8
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 8 {
-					return pc, budget
-				}
-				stencil3Block8(w, m&^t, budget)
-				pc, budget = 8, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX lines 77-82; divergent, reconverges at block 3 (b3 ($L__BB1_6))
-			stencil3Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 8 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &stencil3Func.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			stencil3Block8(w, m&^t, budget)
+			pc, budget = 8, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB1_5), PTX lines 95-95
-			stencil3Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX lines 77-82; divergent, reconverges at block 3 (b3 ($L__BB1_6))
+		stencil3Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB1_6), PTX lines 97-98; divergent, reconverges at block 5 (b5 ($L__BB1_10))
-			stencil3Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &stencil3Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &stencil3Func.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 4:
-			// b4 ($L__BB1_9), PTX lines 108-108
-			stencil3Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($L__BB1_10), PTX lines 110-110; bar.sync at line 111
-			stencil3Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 6:
-			// b5 ($L__BB1_10), PTX line 109; divergent, reconverges at block 7 (b6 ($L__BB1_12))
-			t := m & w.P[7]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 13
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 13 {
-					return pc, budget
-				}
-				stencil3Block13(w, m&^t, budget)
-				pc, budget = 13, budget-1
-				next = 7
-			}
-		case 7:
-			// b6 ($L__BB1_12), PTX line 125; ret
-			next = 14
-		case 8:
-			// b7, PTX lines 75-75
-			stencil3Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 9:
-			// b8, PTX lines 85-88; divergent, reconverges at block 2 (b2 ($L__BB1_5))
-			stencil3Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 10
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 10 {
-					return pc, budget
-				}
-				stencil3Block10(w, m&^t, budget)
-				pc, budget = 10, budget-1
-				next = 2
-			}
-		case 10:
-			// b9, PTX lines 91-93
-			stencil3Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 11:
-			// b10, PTX lines 101-103; divergent, reconverges at block 4 (b4 ($L__BB1_9))
-			stencil3Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 12
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 12 {
-					return pc, budget
-				}
-				stencil3Block12(w, m&^t, budget)
-				pc, budget = 12, budget-1
-				next = 4
-			}
-		case 12:
-			// b11, PTX lines 106-106
-			stencil3Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 13:
-			// b12, PTX lines 114-124
-			stencil3Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB1_5), PTX lines 95-95
+		stencil3Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 14 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB1_6), PTX lines 97-98; divergent, reconverges at block 5 (b5 ($L__BB1_10))
+		stencil3Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &stencil3Func.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB1_9), PTX lines 108-108
+		stencil3Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB1_10), PTX lines 110-110; bar.sync at line 111
+		stencil3Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b5 ($L__BB1_10), PTX line 109; divergent, reconverges at block 7 (b6 ($L__BB1_12))
+		t := m & w.P[7]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 13 {
+				return pc, budget
+			}
+			stencil3Block13(w, m&^t, budget)
+			pc, budget = 13, budget-1
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		}
+	}
+block7:
+	{
+		// b6 ($L__BB1_12), PTX line 125; ret
+		return pc, budget
+	}
+block8:
+	{
+		// b7, PTX lines 75-75
+		stencil3Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block9:
+	{
+		// b8, PTX lines 85-88; divergent, reconverges at block 2 (b2 ($L__BB1_5))
+		stencil3Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 10 {
+				return pc, budget
+			}
+			stencil3Block10(w, m&^t, budget)
+			pc, budget = 10, budget-1
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block10:
+	{
+		// b9, PTX lines 91-93
+		stencil3Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block11:
+	{
+		// b10, PTX lines 101-103; divergent, reconverges at block 4 (b4 ($L__BB1_9))
+		stencil3Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 12 {
+				return pc, budget
+			}
+			stencil3Block12(w, m&^t, budget)
+			pc, budget = 12, budget-1
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		}
+	}
+block12:
+	{
+		// b11, PTX lines 106-106
+		stencil3Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block13:
+	{
+		// b12, PTX lines 114-124
+		stencil3Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
 	}
 }
 

@@ -871,83 +871,115 @@ func ClassifySum(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 // classifyRun runs blocks of function _Z8classifyi for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 19-21; divergent, reconverges at block 1 (b1 ($L__BB0_3))
-			classifyBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 19-21; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+		classifyBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				switch stop {
-				case 2, 3:
-				default:
-					return runtime.RunDone, budget - classifyRegion0(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &classifyFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_3), PTX lines 33-33; ret
-			classifyBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			switch stop {
+			case 2, 3:
+			default:
+				return runtime.RunDone, budget - classifyRegion0(w, m, pc)
 			}
-			next = 4
-		case 2:
-			// b2, PTX lines 24-25; divergent, reconverges at block 1 (b1 ($L__BB0_3))
-			classifyBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			if pc, m, budget = w.DivergeInline(pc, &classifyFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 3
-			} else {
-				switch stop {
-				case 2, 3:
-				default:
-					return runtime.RunDone, budget - classifyRegion0(w, m, pc)
-				}
-				switch stop {
-				case 3:
-				default:
-					return runtime.RunDone, budget - classifyRegion2(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 3 {
-					return pc, budget
-				}
-				classifyBlock3(w, m&^t, budget)
-				pc, budget = 3, budget-1
-				next = 1
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_3), PTX lines 33-33; ret
+		classifyBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 24-25; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+		classifyBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 3:
-			// b3, PTX lines 28-31
-			classifyBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			switch stop {
+			case 2, 3:
+			default:
+				return runtime.RunDone, budget - classifyRegion0(w, m, pc)
+			}
+			switch stop {
+			case 3:
+			default:
+				return runtime.RunDone, budget - classifyRegion2(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 3 {
+				return pc, budget
+			}
+			classifyBlock3(w, m&^t, budget)
+			pc, budget = 3, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block3:
+	{
+		// b3, PTX lines 28-31
+		classifyBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -1185,136 +1217,228 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 // findFirstRun runs blocks of kernel find_first for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 51-56; divergent, reconverges at block 5 (b5 ($L__BB1_8))
-			findFirstBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 51-56; divergent, reconverges at block 5 (b5 ($L__BB1_8))
+		findFirstBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_3), PTX lines 75-77; divergent, reconverges at block 4 (b4 ($L__BB1_7))
-			findFirstBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_3), PTX lines 75-77; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+		findFirstBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB1_6), PTX lines 84-87; divergent, reconverges at block 4 (b4 ($L__BB1_7))
-			findFirstBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 3:
-			// b3 ($L__BB1_5), PTX lines 91-91
-			findFirstBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB1_6), PTX lines 84-87; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+		findFirstBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 4
-		case 4:
-			// b4 ($L__BB1_7), PTX lines 93-95
-			findFirstBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 5:
-			// b5 ($L__BB1_8), PTX line 96; ret
-			next = 11
-		case 6:
-			// b6, PTX lines 59-64
-			findFirstBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7, PTX lines 67-73
-			findFirstBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 8:
-			// b8, PTX lines 80-80; divergent, reconverges at block 4 (b4 ($L__BB1_7))
-			findFirstBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 9:
-			// b9, PTX line 81
-			next = 3
-		case 10:
-			// b10, PTX line 88
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB1_5), PTX lines 91-91
+		findFirstBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 11 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 ($L__BB1_7), PTX lines 93-95
+		findFirstBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB1_8), PTX line 96; ret
+		return pc, budget
+	}
+block6:
+	{
+		// b6, PTX lines 59-64
+		findFirstBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7, PTX lines 67-73
+		findFirstBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block8:
+	{
+		// b8, PTX lines 80-80; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+		findFirstBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b9, PTX line 81
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block10:
+	{
+		// b10, PTX line 88
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -1942,83 +2066,129 @@ func findFirstBlock8(w *runtime.Warp, m uint32, budget int) {
 // classifySumRun runs blocks of kernel classify_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 112-117; divergent, reconverges at block 3 (b2 ($L__BB2_4))
-			classifySumBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 112-117; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+		classifySumBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &classifySumFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_2), PTX lines 130-133; code before the call
-			classifySumBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &classifySumFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b1 ($L__BB2_2), PTX line 129
-			if next, budget = w.CallInline(pc, &classifySumFunc.Blocks[2].Term, m, stop, budget); next != 5 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 3:
-			// b2 ($L__BB2_4), PTX line 153; ret
-			next = 7
-		case 4:
-			// b3, PTX lines 120-128
-			classifySumBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 5:
-			// b4, PTX lines 140-147; divergent, reconverges at block 6 (b5)
-			classifySumBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &classifySumFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5, PTX lines 150-152
-			classifySumBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_2), PTX lines 130-133; code before the call
+		classifySumBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1 ($L__BB2_2), PTX line 129
+		if pc, budget = w.CallInline(pc, &classifySumFunc.Blocks[2].Term, m, stop, budget); pc != 5 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block5
+	}
+block3:
+	{
+		// b2 ($L__BB2_4), PTX line 153; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX lines 120-128
+		classifySumBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block5:
+	{
+		// b4, PTX lines 140-147; divergent, reconverges at block 6 (b5)
+		classifySumBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &classifySumFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5, PTX lines 150-152
+		classifySumBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 

@@ -422,96 +422,158 @@ func CheckPositive(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 // checkPositiveRun runs blocks of kernel check_positive for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 43-50; divergent, reconverges at block 1 (b1 ($L__BB0_4))
-			checkPositiveBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 43-50; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+		checkPositiveBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_4), PTX line 111; ret
-			next = 9
-		case 2:
-			// b2, PTX lines 53-58; divergent, reconverges at block 1 (b1 ($L__BB0_4))
-			checkPositiveBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 3
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_4), PTX line 111; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 53-58; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+		checkPositiveBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 3:
-			// b3, PTX lines 61-70; code before the call
-			checkPositiveBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			next = 4
-		case 4:
-			// b3, PTX line 59
-			return pc, budget
-		case 5:
-			// b4, PTX lines 78-81; divergent, reconverges at block 1 (b1 ($L__BB0_4))
-			checkPositiveBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5, PTX lines 84-100; code before the call
-			checkPositiveBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b5, PTX line 82
-			return pc, budget
-		case 8:
-			// b6, PTX line 101
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3, PTX lines 61-70; code before the call
+		checkPositiveBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 9 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3, PTX line 59
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX lines 78-81; divergent, reconverges at block 1 (b1 ($L__BB0_4))
+		checkPositiveBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5, PTX lines 84-100; code before the call
+		checkPositiveBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b5, PTX line 82
+		return pc, budget
+	}
+block8:
+	{
+		// b6, PTX line 101
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

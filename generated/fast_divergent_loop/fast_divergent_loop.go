@@ -871,153 +871,247 @@ func TidHash(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 // collatzStepsRun runs blocks of kernel collatz_steps for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 22-27; divergent, reconverges at block 2 (b2 ($L__BB0_8))
-			collatzStepsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 22-27; divergent, reconverges at block 2 (b2 ($L__BB0_8))
+		collatzStepsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_7), PTX lines 43-45
-			collatzStepsBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB0_8), PTX line 46; ret
-			next = 11
-		case 3:
-			// b3 ($L__BB0_2), PTX lines 49-50
-			collatzStepsBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 4:
-			// b4 ($L__BB0_5), PTX lines 53-53
-			collatzStepsBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($L__BB0_6), PTX lines 55-59; divergent, reconverges at block 9 (b9)
-			collatzStepsBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 9
-			} else {
-				switch stop {
-				case 3, 4, 5, 6, 8, 9, 10:
-				default:
-					return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
-				}
-				switch stop {
-				case 4, 5, 6, 10:
-				default:
-					return runtime.RunDone, budget - collatzStepsRegion5(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b6 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 5 (b5 ($L__BB0_6))
-			collatzStepsBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 10
-			} else {
-				switch stop {
-				case 3, 4, 5, 6, 8, 9, 10:
-				default:
-					return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
-				}
-				switch stop {
-				case 4, 5, 6, 10:
-				default:
-					return runtime.RunDone, budget - collatzStepsRegion5(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 4 || stop == 10 {
-					return pc, budget
-				}
-				collatzStepsBlock4(w, t, budget)
-				collatzStepsBlock10(w, m&^t, budget)
-				pc, budget = 10, budget-2
-				next = 5
-			}
-		case 7:
-			// b7, PTX lines 30-39; divergent, reconverges at block 1 (b1 ($L__BB0_7))
-			collatzStepsBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 8
-			} else {
-				switch stop {
-				case 3, 4, 5, 6, 8, 9, 10:
-				default:
-					return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b8, PTX line 40
-			next = 3
-		case 9:
-			// b9, PTX line 60
-			next = 1
-		case 10:
-			// b10, PTX lines 69-70
-			collatzStepsBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_7), PTX lines 43-45
+		collatzStepsBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 11 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB0_8), PTX line 46; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3 ($L__BB0_2), PTX lines 49-50
+		collatzStepsBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block4:
+	{
+		// b4 ($L__BB0_5), PTX lines 53-53
+		collatzStepsBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB0_6), PTX lines 55-59; divergent, reconverges at block 9 (b9)
+		collatzStepsBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			switch stop {
+			case 3, 4, 5, 6, 8, 9, 10:
+			default:
+				return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
+			}
+			switch stop {
+			case 4, 5, 6, 10:
+			default:
+				return runtime.RunDone, budget - collatzStepsRegion5(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 5 (b5 ($L__BB0_6))
+		collatzStepsBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			switch stop {
+			case 3, 4, 5, 6, 8, 9, 10:
+			default:
+				return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
+			}
+			switch stop {
+			case 4, 5, 6, 10:
+			default:
+				return runtime.RunDone, budget - collatzStepsRegion5(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 4 || stop == 10 {
+				return pc, budget
+			}
+			collatzStepsBlock4(w, t, budget)
+			collatzStepsBlock10(w, m&^t, budget)
+			pc, budget = 10, budget-2
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block7:
+	{
+		// b7, PTX lines 30-39; divergent, reconverges at block 1 (b1 ($L__BB0_7))
+		collatzStepsBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			switch stop {
+			case 3, 4, 5, 6, 8, 9, 10:
+			default:
+				return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8, PTX line 40
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block9:
+	{
+		// b9, PTX line 60
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block10:
+	{
+		// b10, PTX lines 69-70
+		collatzStepsBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
 	}
 }
 
@@ -1613,162 +1707,254 @@ func collatzStepsBlock10(w *runtime.Warp, m uint32, budget int) {
 // tidHashRun runs blocks of kernel tid_hash for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 86-91; divergent, reconverges at block 5 (b5 ($L__BB1_7))
-			tidHashBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 86-91; divergent, reconverges at block 5 (b5 ($L__BB1_7))
+		tidHashBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_3), PTX lines 111-135; divergent, reconverges at block 2 (b2 ($L__BB1_4))
-			tidHashBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 8
-			} else {
-				switch stop {
-				case 1, 7, 8:
-				default:
-					return runtime.RunDone, budget - tidHashRegion6(w, m, pc)
-				}
-				switch stop {
-				case 1, 8:
-				default:
-					return runtime.RunDone, budget - tidHashRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_3), PTX lines 111-135; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+		tidHashBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB1_4), PTX lines 139-141; divergent, reconverges at block 4 (b4 ($L__BB1_6))
-			tidHashBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 9
-			} else {
-				switch stop {
-				case 3, 9, 10:
-				default:
-					return runtime.RunDone, budget - tidHashRegion2(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			switch stop {
+			case 1, 7, 8:
+			default:
+				return runtime.RunDone, budget - tidHashRegion6(w, m, pc)
 			}
-		case 3:
-			// b3 ($L__BB1_5), PTX lines 145-149; divergent, reconverges at block 10 (b10)
-			tidHashBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			switch stop {
+			case 1, 8:
+			default:
+				return runtime.RunDone, budget - tidHashRegion1(w, m, pc)
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 10
-			} else {
-				switch stop {
-				case 3, 9, 10:
-				default:
-					return runtime.RunDone, budget - tidHashRegion2(w, m, pc)
-				}
-				switch stop {
-				case 3:
-				default:
-					return runtime.RunDone, budget - tidHashRegion3(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			if pc, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 4:
-			// b4 ($L__BB1_6), PTX lines 152-154
-			tidHashBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB1_4), PTX lines 139-141; divergent, reconverges at block 4 (b4 ($L__BB1_6))
+		tidHashBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 5:
-			// b5 ($L__BB1_7), PTX line 155; ret
-			next = 11
-		case 6:
-			// b6, PTX lines 94-104; divergent, reconverges at block 2 (b2 ($L__BB1_4))
-			tidHashBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 7
-			} else {
-				switch stop {
-				case 1, 7, 8:
-				default:
-					return runtime.RunDone, budget - tidHashRegion6(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			switch stop {
+			case 3, 9, 10:
+			default:
+				return runtime.RunDone, budget - tidHashRegion2(w, m, pc)
 			}
-		case 7:
-			// b7, PTX lines 107-109
-			tidHashBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			if pc, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 1
-		case 8:
-			// b8, PTX line 136
-			next = 1
-		case 9:
-			// b9, PTX line 142
-			next = 3
-		case 10:
-			// b10, PTX line 150
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB1_5), PTX lines 145-149; divergent, reconverges at block 10 (b10)
+		tidHashBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			switch stop {
+			case 3, 9, 10:
+			default:
+				return runtime.RunDone, budget - tidHashRegion2(w, m, pc)
+			}
+			switch stop {
+			case 3:
+			default:
+				return runtime.RunDone, budget - tidHashRegion3(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB1_6), PTX lines 152-154
+		tidHashBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 11 || budget <= 1 {
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB1_7), PTX line 155; ret
+		return pc, budget
+	}
+block6:
+	{
+		// b6, PTX lines 94-104; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+		tidHashBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			switch stop {
+			case 1, 7, 8:
+			default:
+				return runtime.RunDone, budget - tidHashRegion6(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7, PTX lines 107-109
+		tidHashBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block8:
+	{
+		// b8, PTX line 136
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block9:
+	{
+		// b9, PTX line 142
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block10:
+	{
+		// b10, PTX line 150
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 

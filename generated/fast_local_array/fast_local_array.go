@@ -1955,611 +1955,1026 @@ func NibbleHist(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // sort8Run runs blocks of kernel sort8 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 25-32; divergent, reconverges at block 8 (b8 ($L__BB0_37))
-			sort8Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 1:
-			// b1 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 2 (b2 ($L__BB0_6))
-			sort8Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2 ($L__BB0_6), PTX lines 78-82; divergent, reconverges at block 3 (b3 ($L__BB0_10))
-			sort8Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB0_10), PTX lines 100-103; divergent, reconverges at block 4 (b4 ($L__BB0_15))
-			sort8Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 16
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L__BB0_15), PTX lines 127-131; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			sort8Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[11]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 20
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($L__BB0_21), PTX lines 161-166; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			sort8Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[16]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 25
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b6 ($L__BB0_28), PTX lines 202-208; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			sort8Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[22]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 31
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7 ($L__BB0_36), PTX lines 250-268
-			sort8Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b8 ($L__BB0_37), PTX line 269; ret
-			next = 38
-		case 9:
-			// b9, PTX lines 35-57; divergent, reconverges at block 1 (b1 ($L__BB0_3))
-			sort8Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 10
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 10 {
-					return pc, budget
-				}
-				sort8Block10(w, m&^t, budget)
-				pc, budget = 10, budget-1
-				next = 1
-			}
-		case 10:
-			// b10, PTX lines 60-61
-			sort8Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 11:
-			// b11, PTX lines 69-72; divergent, reconverges at block 2 (b2 ($L__BB0_6))
-			sort8Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 12
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 12 {
-					return pc, budget
-				}
-				sort8Block12(w, m&^t, budget)
-				pc, budget = 12, budget-1
-				next = 2
-			}
-		case 12:
-			// b12, PTX lines 75-76
-			sort8Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 13:
-			// b13, PTX lines 85-88; divergent, reconverges at block 3 (b3 ($L__BB0_10))
-			sort8Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 14:
-			// b14, PTX lines 91-94; divergent, reconverges at block 3 (b3 ($L__BB0_10))
-			sort8Block14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 15
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 15 {
-					return pc, budget
-				}
-				sort8Block15(w, m&^t, budget)
-				pc, budget = 15, budget-1
-				next = 3
-			}
-		case 15:
-			// b15, PTX lines 97-98
-			sort8Block15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 16:
-			// b16, PTX lines 106-109; divergent, reconverges at block 4 (b4 ($L__BB0_15))
-			sort8Block16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 17
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 17:
-			// b17, PTX lines 112-115; divergent, reconverges at block 4 (b4 ($L__BB0_15))
-			sort8Block17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 18
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 18:
-			// b18, PTX lines 118-121; divergent, reconverges at block 4 (b4 ($L__BB0_15))
-			sort8Block18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[10]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 19
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 19 {
-					return pc, budget
-				}
-				sort8Block19(w, m&^t, budget)
-				pc, budget = 19, budget-1
-				next = 4
-			}
-		case 19:
-			// b19, PTX lines 124-125
-			sort8Block19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 20:
-			// b20, PTX lines 134-137; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			sort8Block20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[12]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 21
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 21:
-			// b21, PTX lines 140-143; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			sort8Block21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[13]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 22
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 22:
-			// b22, PTX lines 146-149; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			sort8Block22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[14]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 23
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 23:
-			// b23, PTX lines 152-155; divergent, reconverges at block 5 (b5 ($L__BB0_21))
-			sort8Block23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[15]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 24
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 24 {
-					return pc, budget
-				}
-				sort8Block24(w, m&^t, budget)
-				pc, budget = 24, budget-1
-				next = 5
-			}
-		case 24:
-			// b24, PTX lines 158-159
-			sort8Block24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 25:
-			// b25, PTX lines 169-172; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			sort8Block25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[17]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 26
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[25].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 26:
-			// b26, PTX lines 175-178; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			sort8Block26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[18]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 27
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[26].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 27:
-			// b27, PTX lines 181-184; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			sort8Block27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[19]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 28
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[27].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 28:
-			// b28, PTX lines 187-190; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			sort8Block28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[20]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 29
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[28].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 29:
-			// b29, PTX lines 193-196; divergent, reconverges at block 6 (b6 ($L__BB0_28))
-			sort8Block29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[21]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 30
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 30 {
-					return pc, budget
-				}
-				sort8Block30(w, m&^t, budget)
-				pc, budget = 30, budget-1
-				next = 6
-			}
-		case 30:
-			// b30, PTX lines 199-200
-			sort8Block30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 31:
-			// b31, PTX lines 211-214; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			sort8Block31(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[23]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 32
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[31].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 32:
-			// b32, PTX lines 217-220; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			sort8Block32(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[24]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 33
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[32].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 33:
-			// b33, PTX lines 223-226; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			sort8Block33(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[25]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 34
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[33].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 34:
-			// b34, PTX lines 229-232; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			sort8Block34(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[26]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 35
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[34].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 35:
-			// b35, PTX lines 235-238; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			sort8Block35(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[27]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 36
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[35].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 36:
-			// b36, PTX lines 241-244; divergent, reconverges at block 7 (b7 ($L__BB0_36))
-			sort8Block36(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[28]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 37
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 37 {
-					return pc, budget
-				}
-				sort8Block37(w, m&^t, budget)
-				pc, budget = 37, budget-1
-				next = 7
-			}
-		case 37:
-			// b37, PTX lines 247-248
-			sort8Block37(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 25-32; divergent, reconverges at block 8 (b8 ($L__BB0_37))
+		sort8Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 2 (b2 ($L__BB0_6))
+		sort8Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB0_6), PTX lines 78-82; divergent, reconverges at block 3 (b3 ($L__BB0_10))
+		sort8Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB0_10), PTX lines 100-103; divergent, reconverges at block 4 (b4 ($L__BB0_15))
+		sort8Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB0_15), PTX lines 127-131; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+		sort8Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB0_21), PTX lines 161-166; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+		sort8Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[16]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($L__BB0_28), PTX lines 202-208; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+		sort8Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[22]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($L__BB0_36), PTX lines 250-268
+		sort8Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 38 || budget <= 1 {
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($L__BB0_37), PTX line 269; ret
+		return pc, budget
+	}
+block9:
+	{
+		// b9, PTX lines 35-57; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+		sort8Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 10 {
+				return pc, budget
+			}
+			sort8Block10(w, m&^t, budget)
+			pc, budget = 10, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block10:
+	{
+		// b10, PTX lines 60-61
+		sort8Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block11:
+	{
+		// b11, PTX lines 69-72; divergent, reconverges at block 2 (b2 ($L__BB0_6))
+		sort8Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 12 {
+				return pc, budget
+			}
+			sort8Block12(w, m&^t, budget)
+			pc, budget = 12, budget-1
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block12:
+	{
+		// b12, PTX lines 75-76
+		sort8Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block13:
+	{
+		// b13, PTX lines 85-88; divergent, reconverges at block 3 (b3 ($L__BB0_10))
+		sort8Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[13].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block14:
+	{
+		// b14, PTX lines 91-94; divergent, reconverges at block 3 (b3 ($L__BB0_10))
+		sort8Block14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 15 {
+				return pc, budget
+			}
+			sort8Block15(w, m&^t, budget)
+			pc, budget = 15, budget-1
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block15:
+	{
+		// b15, PTX lines 97-98
+		sort8Block15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block16:
+	{
+		// b16, PTX lines 106-109; divergent, reconverges at block 4 (b4 ($L__BB0_15))
+		sort8Block16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[16].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block17:
+	{
+		// b17, PTX lines 112-115; divergent, reconverges at block 4 (b4 ($L__BB0_15))
+		sort8Block17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[17].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block18:
+	{
+		// b18, PTX lines 118-121; divergent, reconverges at block 4 (b4 ($L__BB0_15))
+		sort8Block18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 19 {
+				return pc, budget
+			}
+			sort8Block19(w, m&^t, budget)
+			pc, budget = 19, budget-1
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		}
+	}
+block19:
+	{
+		// b19, PTX lines 124-125
+		sort8Block19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block20:
+	{
+		// b20, PTX lines 134-137; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+		sort8Block20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[20].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block21:
+	{
+		// b21, PTX lines 140-143; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+		sort8Block21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[13]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[21].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block22:
+	{
+		// b22, PTX lines 146-149; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+		sort8Block22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[14]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[22].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block23:
+	{
+		// b23, PTX lines 152-155; divergent, reconverges at block 5 (b5 ($L__BB0_21))
+		sort8Block23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[15]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 24 {
+				return pc, budget
+			}
+			sort8Block24(w, m&^t, budget)
+			pc, budget = 24, budget-1
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block24:
+	{
+		// b24, PTX lines 158-159
+		sort8Block24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block25:
+	{
+		// b25, PTX lines 169-172; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+		sort8Block25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[17]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[25].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block26:
+	{
+		// b26, PTX lines 175-178; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+		sort8Block26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[18]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[26].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block27:
+	{
+		// b27, PTX lines 181-184; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+		sort8Block27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[19]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[27].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block28:
+	{
+		// b28, PTX lines 187-190; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+		sort8Block28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[20]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[28].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block29:
+	{
+		// b29, PTX lines 193-196; divergent, reconverges at block 6 (b6 ($L__BB0_28))
+		sort8Block29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[21]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 30 {
+				return pc, budget
+			}
+			sort8Block30(w, m&^t, budget)
+			pc, budget = 30, budget-1
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		}
+	}
+block30:
+	{
+		// b30, PTX lines 199-200
+		sort8Block30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block31:
+	{
+		// b31, PTX lines 211-214; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+		sort8Block31(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[23]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 32, budget-1
+			goto block32
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[31].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block32:
+	{
+		// b32, PTX lines 217-220; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+		sort8Block32(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[24]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 33 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 33, budget-1
+			goto block33
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[32].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block33:
+	{
+		// b33, PTX lines 223-226; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+		sort8Block33(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[25]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 34 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 34, budget-1
+			goto block34
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[33].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block34:
+	{
+		// b34, PTX lines 229-232; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+		sort8Block34(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[26]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 35 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 35, budget-1
+			goto block35
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[34].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block35:
+	{
+		// b35, PTX lines 235-238; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+		sort8Block35(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[27]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 36 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 36, budget-1
+			goto block36
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[35].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block36:
+	{
+		// b36, PTX lines 241-244; divergent, reconverges at block 7 (b7 ($L__BB0_36))
+		sort8Block36(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[28]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 37 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 37, budget-1
+			goto block37
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 37 {
+				return pc, budget
+			}
+			sort8Block37(w, m&^t, budget)
+			pc, budget = 37, budget-1
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		}
+	}
+block37:
+	{
+		// b37, PTX lines 247-248
+		sort8Block37(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
 	}
 }
 
@@ -11811,46 +12226,66 @@ func sort8Block37(w *runtime.Warp, m uint32, budget int) {
 // nibbleHistRun runs blocks of kernel nibble_hist for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 288-295; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			nibbleHistBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 288-295; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+		nibbleHistBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				nibbleHistBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX line 398; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 298-397
-			nibbleHistBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			nibbleHistBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX line 398; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 298-397
+		nibbleHistBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

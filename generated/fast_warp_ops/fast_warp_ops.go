@@ -1435,81 +1435,121 @@ func WarpVotes(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // warpReduceSumRun runs blocks of kernel warp_reduce_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-29; the lanes wait here for those shfl.sync.down.b32 at line 30 names
-			warpReduceSumBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-29; the lanes wait here for those shfl.sync.down.b32 at line 30 names
+		warpReduceSumBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 30-31; the lanes wait here for those shfl.sync.down.b32 at line 32 names
+		warpReduceSumBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 32-33; the lanes wait here for those shfl.sync.down.b32 at line 34 names
+		warpReduceSumBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b0, PTX lines 34-35; the lanes wait here for those shfl.sync.down.b32 at line 36 names
+		warpReduceSumBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b0, PTX lines 36-37; the lanes wait here for those shfl.sync.down.b32 at line 38 names
+		warpReduceSumBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b0, PTX lines 38-40; divergent, reconverges at block 6 (b1 ($L__BB0_2))
+		warpReduceSumBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 30-31; the lanes wait here for those shfl.sync.down.b32 at line 32 names
-			warpReduceSumBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 32-33; the lanes wait here for those shfl.sync.down.b32 at line 34 names
-			warpReduceSumBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 7 {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b0, PTX lines 34-35; the lanes wait here for those shfl.sync.down.b32 at line 36 names
-			warpReduceSumBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			warpReduceSumBlock7(w, m&^t, budget)
+			pc, budget = 7, budget-1
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 4:
-			// b0, PTX lines 36-37; the lanes wait here for those shfl.sync.down.b32 at line 38 names
-			warpReduceSumBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b0, PTX lines 38-40; divergent, reconverges at block 6 (b1 ($L__BB0_2))
-			warpReduceSumBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 7
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 7 {
-					return pc, budget
-				}
-				warpReduceSumBlock7(w, m&^t, budget)
-				pc, budget = 7, budget-1
-				next = 6
-			}
-		case 6:
-			// b1 ($L__BB0_2), PTX line 53; ret
-			next = 8
-		case 7:
-			// b2, PTX lines 43-52
-			warpReduceSumBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		default:
+			pc, budget = 6, budget-1
+			goto block6
+		}
+	}
+block6:
+	{
+		// b1 ($L__BB0_2), PTX line 53; ret
+		return pc, budget
+	}
+block7:
+	{
+		// b2, PTX lines 43-52
+		warpReduceSumBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 8 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 6, budget-1
+		goto block6
 	}
 }
 
@@ -2056,58 +2096,74 @@ func warpReduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 // warpAllreduceMaxRun runs blocks of kernel warp_allreduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 68-78; the lanes wait here for those shfl.sync.bfly.b32 at line 79 names
-			warpAllreduceMaxBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 79-80; the lanes wait here for those shfl.sync.bfly.b32 at line 81 names
-			warpAllreduceMaxBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 81-82; the lanes wait here for those shfl.sync.bfly.b32 at line 83 names
-			warpAllreduceMaxBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b0, PTX lines 83-84; the lanes wait here for those shfl.sync.bfly.b32 at line 85 names
-			warpAllreduceMaxBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b0, PTX lines 85-86; the lanes wait here for those shfl.sync.bfly.b32 at line 87 names
-			warpAllreduceMaxBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b0, PTX lines 87-90; ret
-			warpAllreduceMaxBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 68-78; the lanes wait here for those shfl.sync.bfly.b32 at line 79 names
+		warpAllreduceMaxBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 6 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 79-80; the lanes wait here for those shfl.sync.bfly.b32 at line 81 names
+		warpAllreduceMaxBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 81-82; the lanes wait here for those shfl.sync.bfly.b32 at line 83 names
+		warpAllreduceMaxBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b0, PTX lines 83-84; the lanes wait here for those shfl.sync.bfly.b32 at line 85 names
+		warpAllreduceMaxBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b0, PTX lines 85-86; the lanes wait here for those shfl.sync.bfly.b32 at line 87 names
+		warpAllreduceMaxBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b0, PTX lines 87-90; ret
+		warpAllreduceMaxBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -2521,58 +2577,74 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 // warpScanRun runs blocks of kernel warp_scan for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 105-116; the lanes wait here for those shfl.sync.up.b32 at line 117 names
-			warpScanBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 117-120; the lanes wait here for those shfl.sync.up.b32 at line 121 names
-			warpScanBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 121-124; the lanes wait here for those shfl.sync.up.b32 at line 125 names
-			warpScanBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b0, PTX lines 125-128; the lanes wait here for those shfl.sync.up.b32 at line 129 names
-			warpScanBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b0, PTX lines 129-132; the lanes wait here for those shfl.sync.up.b32 at line 133 names
-			warpScanBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b0, PTX lines 133-138; ret
-			warpScanBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 105-116; the lanes wait here for those shfl.sync.up.b32 at line 117 names
+		warpScanBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 6 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 117-120; the lanes wait here for those shfl.sync.up.b32 at line 121 names
+		warpScanBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 121-124; the lanes wait here for those shfl.sync.up.b32 at line 125 names
+		warpScanBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b0, PTX lines 125-128; the lanes wait here for those shfl.sync.up.b32 at line 129 names
+		warpScanBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b0, PTX lines 129-132; the lanes wait here for those shfl.sync.up.b32 at line 133 names
+		warpScanBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b0, PTX lines 133-138; ret
+		warpScanBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -3156,30 +3228,30 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 // warpBroadcastRun runs blocks of kernel warp_broadcast for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 152-163; the lanes wait here for those shfl.sync.idx.b32 at line 164 names
-			warpBroadcastBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 164-166; ret
-			warpBroadcastBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 152-163; the lanes wait here for those shfl.sync.idx.b32 at line 164 names
+		warpBroadcastBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 164-166; ret
+		warpBroadcastBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -3491,67 +3563,99 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 // warpVotesRun runs blocks of kernel warp_votes for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 184-200; the lanes wait here for those vote.sync.ballot.b32 at line 201 names
-			warpVotesBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 184-200; the lanes wait here for those vote.sync.ballot.b32 at line 201 names
+		warpVotesBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 201-203; divergent, reconverges at block 2 (b1 ($L__BB4_2))
+		warpVotesBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 201-203; divergent, reconverges at block 2 (b1 ($L__BB4_2))
-			warpVotesBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 5
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 5 {
-					return pc, budget
-				}
-				warpVotesBlock5(w, m&^t, budget)
-				pc, budget = 5, budget-1
-				next = 2
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 5 {
+				return pc, budget
 			}
-		case 2:
-			// b1 ($L__BB4_2), PTX line 216; the lanes wait here for those vote.sync.any.pred at line 217 names
-			return pc, budget
-		case 3:
-			// b1 ($L__BB4_2), PTX lines 217-221; the lanes wait here for those vote.sync.all.pred at line 222 names
-			warpVotesBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			warpVotesBlock5(w, m&^t, budget)
+			pc, budget = 5, budget-1
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 4:
-			// b1 ($L__BB4_2), PTX lines 222-230; ret
-			warpVotesBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 5:
-			// b2, PTX lines 206-215
-			warpVotesBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block2:
+	{
+		// b1 ($L__BB4_2), PTX line 216; the lanes wait here for those vote.sync.any.pred at line 217 names
+		return pc, budget
+	}
+block3:
+	{
+		// b1 ($L__BB4_2), PTX lines 217-221; the lanes wait here for those vote.sync.all.pred at line 222 names
+		warpVotesBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b1 ($L__BB4_2), PTX lines 222-230; ret
+		warpVotesBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b2, PTX lines 206-215
+		warpVotesBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 

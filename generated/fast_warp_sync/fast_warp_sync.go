@@ -590,37 +590,41 @@ func ReduxOps(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // matchOpsRun runs blocks of kernel match_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func matchOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 23-37; the lanes wait here for those match.any.sync.b32 at line 38 names
-			matchOpsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 38-41; the lanes wait here for those match.all.sync.b32 at line 42 names
-			matchOpsBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 42-47; ret
-			matchOpsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 23-37; the lanes wait here for those match.any.sync.b32 at line 38 names
+		matchOpsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 38-41; the lanes wait here for those match.all.sync.b32 at line 42 names
+		matchOpsBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 42-47; ret
+		matchOpsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -1184,79 +1188,107 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 // reduxOpsRun runs blocks of kernel redux_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 61-75; the lanes wait here for those redux.sync.add.s32 at line 76 names
-			reduxOpsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 76-77; the lanes wait here for those redux.sync.min.s32 at line 78 names
-			reduxOpsBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 78-79; the lanes wait here for those redux.sync.max.s32 at line 80 names
-			reduxOpsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b0, PTX lines 80-81; the lanes wait here for those redux.sync.min.u32 at line 82 names
-			reduxOpsBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b0, PTX lines 82-83; the lanes wait here for those redux.sync.max.u32 at line 84 names
-			reduxOpsBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b0, PTX lines 84-85; the lanes wait here for those redux.sync.and.b32 at line 86 names
-			reduxOpsBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 6:
-			// b0, PTX lines 86-87; the lanes wait here for those redux.sync.or.b32 at line 88 names
-			reduxOpsBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 7:
-			// b0, PTX lines 88-89; the lanes wait here for those redux.sync.xor.b32 at line 90 names
-			reduxOpsBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 8:
-			// b0, PTX lines 90-91; ret
-			reduxOpsBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 61-75; the lanes wait here for those redux.sync.add.s32 at line 76 names
+		reduxOpsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 9 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 76-77; the lanes wait here for those redux.sync.min.s32 at line 78 names
+		reduxOpsBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 78-79; the lanes wait here for those redux.sync.max.s32 at line 80 names
+		reduxOpsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b0, PTX lines 80-81; the lanes wait here for those redux.sync.min.u32 at line 82 names
+		reduxOpsBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b0, PTX lines 82-83; the lanes wait here for those redux.sync.max.u32 at line 84 names
+		reduxOpsBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b0, PTX lines 84-85; the lanes wait here for those redux.sync.and.b32 at line 86 names
+		reduxOpsBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b0, PTX lines 86-87; the lanes wait here for those redux.sync.or.b32 at line 88 names
+		reduxOpsBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b0, PTX lines 88-89; the lanes wait here for those redux.sync.xor.b32 at line 90 names
+		reduxOpsBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b0, PTX lines 90-91; ret
+		reduxOpsBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

@@ -576,51 +576,63 @@ func DivergentMask(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 // shflWidthRun runs blocks of kernel shfl_width for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func shflWidthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-38; the lanes wait here for those shfl.sync.idx.b32 at line 39 names
-			shflWidthBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 39-40; the lanes wait here for those shfl.sync.up.b32 at line 41 names
-			shflWidthBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 41-42; the lanes wait here for those shfl.sync.down.b32 at line 43 names
-			shflWidthBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b0, PTX lines 43-44; the lanes wait here for those shfl.sync.bfly.b32 at line 45 names
-			shflWidthBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b0, PTX lines 45-46; ret
-			shflWidthBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-38; the lanes wait here for those shfl.sync.idx.b32 at line 39 names
+		shflWidthBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 5 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 39-40; the lanes wait here for those shfl.sync.up.b32 at line 41 names
+		shflWidthBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 41-42; the lanes wait here for those shfl.sync.down.b32 at line 43 names
+		shflWidthBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b0, PTX lines 43-44; the lanes wait here for those shfl.sync.bfly.b32 at line 45 names
+		shflWidthBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b0, PTX lines 45-46; ret
+		shflWidthBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -1178,83 +1190,130 @@ func shflWidthBlock4(w *runtime.Warp, m uint32, budget int) {
 // divergentMaskRun runs blocks of kernel divergent_mask for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 62-67; divergent, reconverges at block 4 (b3 ($L__BB1_5))
-			divergentMaskBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 62-67; divergent, reconverges at block 4 (b3 ($L__BB1_5))
+		divergentMaskBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &divergentMaskFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_3), PTX lines 84-86; the lanes wait here for those vote.sync.ballot.b32 at line 87 names
-			divergentMaskBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &divergentMaskFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b1 ($L__BB1_3), PTX lines 87-87
-			divergentMaskBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b2 ($L__BB1_4), PTX lines 89-91
-			divergentMaskBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3 ($L__BB1_5), PTX line 92; ret
-			next = 7
-		case 5:
-			// b4, PTX lines 70-78; divergent, reconverges at block 3 (b2 ($L__BB1_4))
-			divergentMaskBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &divergentMaskFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5, PTX lines 81-81
-			divergentMaskBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_3), PTX lines 84-86; the lanes wait here for those vote.sync.ballot.b32 at line 87 names
+		divergentMaskBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB1_3), PTX lines 87-87
+		divergentMaskBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB1_4), PTX lines 89-91
+		divergentMaskBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($L__BB1_5), PTX line 92; ret
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX lines 70-78; divergent, reconverges at block 3 (b2 ($L__BB1_4))
+		divergentMaskBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &divergentMaskFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5, PTX lines 81-81
+		divergentMaskBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 

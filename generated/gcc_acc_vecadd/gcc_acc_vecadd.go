@@ -2497,144 +2497,235 @@ func CountPositiveOmpFn0(ctx context.Context, dev *runtime.Device, cfg runtime.L
 // vaddOmpFn0Run runs blocks of kernel vadd$_omp_fn$0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func vaddOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 15-63; divergent, reconverges at block 1 (b1 ($L5))
-			vaddOmpFn0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 15-63; divergent, reconverges at block 1 (b1 ($L5))
+		vaddOmpFn0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 12
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 12 {
-					return pc, budget
-				}
-				vaddOmpFn0Block12(w, m&^t, budget)
-				pc, budget = 12, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L5), PTX line 73; the lanes wait here for those bar.warp.sync at line 74 names
-			return pc, budget
-		case 2:
-			// b1 ($L5), PTX lines 74-74; the lanes wait here for those shfl.sync.idx.b32 at line 76 names
-			vaddOmpFn0Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 12 {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b1 ($L5), PTX lines 76-77; the lanes wait here for those shfl.sync.idx.b32 at line 78 names
-			vaddOmpFn0Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			vaddOmpFn0Block12(w, m&^t, budget)
+			pc, budget = 12, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 4:
-			// b1 ($L5), PTX lines 78-78; the lanes wait here for those shfl.sync.idx.b32 at line 79 names
-			vaddOmpFn0Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L5), PTX line 73; the lanes wait here for those bar.warp.sync at line 74 names
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L5), PTX lines 74-74; the lanes wait here for those shfl.sync.idx.b32 at line 76 names
+		vaddOmpFn0Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b1 ($L5), PTX lines 76-77; the lanes wait here for those shfl.sync.idx.b32 at line 78 names
+		vaddOmpFn0Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b1 ($L5), PTX lines 78-78; the lanes wait here for those shfl.sync.idx.b32 at line 79 names
+		vaddOmpFn0Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b1 ($L5), PTX lines 79-81; the lanes wait here for those shfl.sync.idx.b32 at line 82 names
+		vaddOmpFn0Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b1 ($L5), PTX lines 82-82; the lanes wait here for those shfl.sync.idx.b32 at line 83 names
+		vaddOmpFn0Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b1 ($L5), PTX lines 83-85; the lanes wait here for those shfl.sync.idx.b32 at line 86 names
+		vaddOmpFn0Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b1 ($L5), PTX lines 86-86; the lanes wait here for those shfl.sync.idx.b32 at line 87 names
+		vaddOmpFn0Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block9:
+	{
+		// b1 ($L5), PTX lines 87-102; divergent, reconverges at block 11 (b3 ($L2))
+		vaddOmpFn0Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 5:
-			// b1 ($L5), PTX lines 79-81; the lanes wait here for those shfl.sync.idx.b32 at line 82 names
-			vaddOmpFn0Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 6:
-			// b1 ($L5), PTX lines 82-82; the lanes wait here for those shfl.sync.idx.b32 at line 83 names
-			vaddOmpFn0Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &vaddOmpFn0Func.Blocks[9].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 7:
-			// b1 ($L5), PTX lines 83-85; the lanes wait here for those shfl.sync.idx.b32 at line 86 names
-			vaddOmpFn0Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block10:
+	{
+		// b2 ($L3), PTX lines 115-123; divergent, reconverges at block 14 (b6)
+		vaddOmpFn0Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 8:
-			// b1 ($L5), PTX lines 86-86; the lanes wait here for those shfl.sync.idx.b32 at line 87 names
-			vaddOmpFn0Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 9:
-			// b1 ($L5), PTX lines 87-102; divergent, reconverges at block 11 (b3 ($L2))
-			vaddOmpFn0Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &vaddOmpFn0Func.Blocks[10].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &vaddOmpFn0Func.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 10:
-			// b2 ($L3), PTX lines 115-123; divergent, reconverges at block 14 (b6)
-			vaddOmpFn0Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &vaddOmpFn0Func.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 11:
-			// b3 ($L2), PTX line 125; ret
-			next = 15
-		case 12:
-			// b4, PTX lines 66-71
-			vaddOmpFn0Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 13:
-			// b5, PTX lines 104-113
-			vaddOmpFn0Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 14:
-			// b6, PTX line 124
-			next = 11
-		default:
+			goto dispatch
+		}
+	}
+block11:
+	{
+		// b3 ($L2), PTX line 125; ret
+		return pc, budget
+	}
+block12:
+	{
+		// b4, PTX lines 66-71
+		vaddOmpFn0Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 15 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block13:
+	{
+		// b5, PTX lines 104-113
+		vaddOmpFn0Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block14:
+	{
+		// b6, PTX line 124
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
 	}
 }
 
@@ -3555,285 +3646,498 @@ func vaddOmpFn0Block13(w *runtime.Warp, m uint32, budget int) {
 // scaleRowsOmpFn0Run runs blocks of kernel scale_rows$_omp_fn$0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func scaleRowsOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 138-192; divergent, reconverges at block 1 (b1 ($L18))
-			scaleRowsOmpFn0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 138-192; divergent, reconverges at block 1 (b1 ($L18))
+		scaleRowsOmpFn0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 24
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 24 {
-					return pc, budget
-				}
-				scaleRowsOmpFn0Block24(w, m&^t, budget)
-				pc, budget = 24, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L18), PTX line 207; the lanes wait here for those bar.warp.sync at line 208 names
-			return pc, budget
-		case 2:
-			// b1 ($L18), PTX lines 208-210; the lanes wait here for those shfl.sync.idx.b32 at line 211 names
-			scaleRowsOmpFn0Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 24 {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b1 ($L18), PTX lines 211-212
-			scaleRowsOmpFn0Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			scaleRowsOmpFn0Block24(w, m&^t, budget)
+			pc, budget = 24, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & ^w.P[0]
-			if t == m {
-				next = 23
-			} else if t == 0 {
-				next = 25
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &scaleRowsOmpFn0Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L18), PTX line 207; the lanes wait here for those bar.warp.sync at line 208 names
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L18), PTX lines 208-210; the lanes wait here for those shfl.sync.idx.b32 at line 211 names
+		scaleRowsOmpFn0Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b1 ($L18), PTX lines 211-212
+		scaleRowsOmpFn0Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[0]
+		if t == m {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
 			}
-		case 4:
-			// b2 ($L17), PTX line 223; the lanes wait here for those bar.warp.sync at line 224 names
-			return pc, budget
-		case 5:
-			// b2 ($L17), PTX lines 224-224
-			scaleRowsOmpFn0Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 23, budget-1
+			goto block23
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
 			}
-			next = 6
-		case 6:
-			// b3 ($L12), PTX line 225; the lanes wait here for those shfl.sync.idx.b32 at line 228 names
-			return pc, budget
-		case 7:
-			// b3 ($L12), PTX lines 228-228; the lanes wait here for those shfl.sync.idx.b32 at line 229 names
-			scaleRowsOmpFn0Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &scaleRowsOmpFn0Func.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 8:
-			// b3 ($L12), PTX lines 229-229; the lanes wait here for those shfl.sync.idx.b32 at line 230 names
-			scaleRowsOmpFn0Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 9:
-			// b3 ($L12), PTX lines 230-231; the lanes wait here for those shfl.sync.idx.b32 at line 232 names
-			scaleRowsOmpFn0Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 10:
-			// b3 ($L12), PTX lines 232-232; the lanes wait here for those shfl.sync.idx.b32 at line 233 names
-			scaleRowsOmpFn0Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 11:
-			// b3 ($L12), PTX lines 233-234; the lanes wait here for those shfl.sync.idx.b32 at line 235 names
-			scaleRowsOmpFn0Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 12:
-			// b3 ($L12), PTX lines 235-235; the lanes wait here for those shfl.sync.idx.b32 at line 236 names
-			scaleRowsOmpFn0Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 13:
-			// b3 ($L12), PTX lines 236-236; the lanes wait here for those shfl.sync.idx.b32 at line 237 names
-			scaleRowsOmpFn0Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 14:
-			// b3 ($L12), PTX lines 237-238; the lanes wait here for those shfl.sync.idx.b32 at line 239 names
-			scaleRowsOmpFn0Block14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 15:
-			// b3 ($L12), PTX lines 239-239; the lanes wait here for those shfl.sync.idx.b32 at line 240 names
-			scaleRowsOmpFn0Block15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 16:
-			// b3 ($L12), PTX lines 240-243; divergent, reconverges at block 17 (b4 ($L11))
-			scaleRowsOmpFn0Block16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 21
-			} else if t == 0 {
-				next = 27
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &scaleRowsOmpFn0Func.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 17:
-			// b4 ($L11), PTX lines 247-247; divergent, reconverges at block 18 (b5 ($L16))
-			scaleRowsOmpFn0Block17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 18
-			} else if t == 0 {
-				next = 28
-			} else {
-				switch stop {
-				case 28:
-				default:
-					return runtime.RunDone, budget - scaleRowsOmpFn0Region17(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 28 {
-					return pc, budget
-				}
-				scaleRowsOmpFn0Block28(w, m&^t, budget)
-				pc, budget = 28, budget-1
-				next = 18
-			}
-		case 18:
-			// b5 ($L16), PTX line 254; the lanes wait here for those bar.warp.sync at line 255 names
-			return pc, budget
-		case 19:
-			// b5 ($L16), PTX lines 255-257; the lanes wait here for those shfl.sync.idx.b32 at line 258 names
-			scaleRowsOmpFn0Block19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 20:
-			// b5 ($L16), PTX lines 258-259
-			scaleRowsOmpFn0Block20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 29
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &scaleRowsOmpFn0Func.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 21:
-			// b6 ($L8), PTX lines 263-275
-			scaleRowsOmpFn0Block21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 22
-		case 22:
-			// b7 ($L10), PTX lines 277-281; divergent, reconverges at block 30 (b15)
-			scaleRowsOmpFn0Block22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 22
-			} else if t == 0 {
-				next = 30
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &scaleRowsOmpFn0Func.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 23:
-			// b8 ($L6), PTX line 284; ret
-			next = 31
-		case 24:
-			// b9, PTX lines 194-206
-			scaleRowsOmpFn0Block24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 25:
-			// b10, PTX line 213; divergent, reconverges at block 4 (b2 ($L17))
-			t := m & w.P[4]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 26
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 26 {
-					return pc, budget
-				}
-				scaleRowsOmpFn0Block26(w, m&^t, budget)
-				pc, budget = 26, budget-1
-				next = 4
-			}
-		case 26:
-			// b11, PTX lines 215-222
-			scaleRowsOmpFn0Block26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 27:
-			// b12, PTX line 244
-			next = 17
-		case 28:
-			// b13, PTX lines 250-253
-			scaleRowsOmpFn0Block28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 29:
-			// b14, PTX line 260
-			next = 23
-		case 30:
-			// b15, PTX line 282
-			next = 17
-		default:
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b2 ($L17), PTX line 223; the lanes wait here for those bar.warp.sync at line 224 names
+		return pc, budget
+	}
+block5:
+	{
+		// b2 ($L17), PTX lines 224-224
+		scaleRowsOmpFn0Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 31 || budget <= 1 {
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b3 ($L12), PTX line 225; the lanes wait here for those shfl.sync.idx.b32 at line 228 names
+		return pc, budget
+	}
+block7:
+	{
+		// b3 ($L12), PTX lines 228-228; the lanes wait here for those shfl.sync.idx.b32 at line 229 names
+		scaleRowsOmpFn0Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b3 ($L12), PTX lines 229-229; the lanes wait here for those shfl.sync.idx.b32 at line 230 names
+		scaleRowsOmpFn0Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block9:
+	{
+		// b3 ($L12), PTX lines 230-231; the lanes wait here for those shfl.sync.idx.b32 at line 232 names
+		scaleRowsOmpFn0Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block10:
+	{
+		// b3 ($L12), PTX lines 232-232; the lanes wait here for those shfl.sync.idx.b32 at line 233 names
+		scaleRowsOmpFn0Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block11:
+	{
+		// b3 ($L12), PTX lines 233-234; the lanes wait here for those shfl.sync.idx.b32 at line 235 names
+		scaleRowsOmpFn0Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block12:
+	{
+		// b3 ($L12), PTX lines 235-235; the lanes wait here for those shfl.sync.idx.b32 at line 236 names
+		scaleRowsOmpFn0Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block13:
+	{
+		// b3 ($L12), PTX lines 236-236; the lanes wait here for those shfl.sync.idx.b32 at line 237 names
+		scaleRowsOmpFn0Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block14:
+	{
+		// b3 ($L12), PTX lines 237-238; the lanes wait here for those shfl.sync.idx.b32 at line 239 names
+		scaleRowsOmpFn0Block14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block15:
+	{
+		// b3 ($L12), PTX lines 239-239; the lanes wait here for those shfl.sync.idx.b32 at line 240 names
+		scaleRowsOmpFn0Block15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block16:
+	{
+		// b3 ($L12), PTX lines 240-243; divergent, reconverges at block 17 (b4 ($L11))
+		scaleRowsOmpFn0Block16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &scaleRowsOmpFn0Func.Blocks[16].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block17:
+	{
+		// b4 ($L11), PTX lines 247-247; divergent, reconverges at block 18 (b5 ($L16))
+		scaleRowsOmpFn0Block17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			switch stop {
+			case 28:
+			default:
+				return runtime.RunDone, budget - scaleRowsOmpFn0Region17(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 28 {
+				return pc, budget
+			}
+			scaleRowsOmpFn0Block28(w, m&^t, budget)
+			pc, budget = 28, budget-1
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		}
+	}
+block18:
+	{
+		// b5 ($L16), PTX line 254; the lanes wait here for those bar.warp.sync at line 255 names
+		return pc, budget
+	}
+block19:
+	{
+		// b5 ($L16), PTX lines 255-257; the lanes wait here for those shfl.sync.idx.b32 at line 258 names
+		scaleRowsOmpFn0Block19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block20:
+	{
+		// b5 ($L16), PTX lines 258-259
+		scaleRowsOmpFn0Block20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &scaleRowsOmpFn0Func.Blocks[20].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block21:
+	{
+		// b6 ($L8), PTX lines 263-275
+		scaleRowsOmpFn0Block21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 22 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block22:
+	{
+		// b7 ($L10), PTX lines 277-281; divergent, reconverges at block 30 (b15)
+		scaleRowsOmpFn0Block22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &scaleRowsOmpFn0Func.Blocks[22].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block23:
+	{
+		// b8 ($L6), PTX line 284; ret
+		return pc, budget
+	}
+block24:
+	{
+		// b9, PTX lines 194-206
+		scaleRowsOmpFn0Block24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block25:
+	{
+		// b10, PTX line 213; divergent, reconverges at block 4 (b2 ($L17))
+		t := m & w.P[4]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 26 {
+				return pc, budget
+			}
+			scaleRowsOmpFn0Block26(w, m&^t, budget)
+			pc, budget = 26, budget-1
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		}
+	}
+block26:
+	{
+		// b11, PTX lines 215-222
+		scaleRowsOmpFn0Block26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block27:
+	{
+		// b12, PTX line 244
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block28:
+	{
+		// b13, PTX lines 250-253
+		scaleRowsOmpFn0Block28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block29:
+	{
+		// b14, PTX line 260
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block30:
+	{
+		// b15, PTX line 282
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
 	}
 }
 
@@ -5155,302 +5459,528 @@ func scaleRowsOmpFn0Block28(w *runtime.Warp, m uint32, budget int) {
 // countPositiveOmpFn0Run runs blocks of kernel count_positive$_omp_fn$0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func countPositiveOmpFn0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 295-357; divergent, reconverges at block 1 (b1 ($L26))
-			countPositiveOmpFn0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 295-357; divergent, reconverges at block 1 (b1 ($L26))
+		countPositiveOmpFn0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 25
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 25 {
-					return pc, budget
-				}
-				countPositiveOmpFn0Block25(w, m&^t, budget)
-				pc, budget = 25, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L26), PTX line 365; the lanes wait here for those bar.warp.sync at line 366 names
-			return pc, budget
-		case 2:
-			// b1 ($L26), PTX lines 366-366; the lanes wait here for those shfl.sync.idx.b32 at line 368 names
-			countPositiveOmpFn0Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 25 {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b1 ($L26), PTX lines 368-369; the lanes wait here for those shfl.sync.idx.b32 at line 370 names
-			countPositiveOmpFn0Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			countPositiveOmpFn0Block25(w, m&^t, budget)
+			pc, budget = 25, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 4:
-			// b1 ($L26), PTX lines 370-370; the lanes wait here for those shfl.sync.idx.b32 at line 371 names
-			countPositiveOmpFn0Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L26), PTX line 365; the lanes wait here for those bar.warp.sync at line 366 names
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L26), PTX lines 366-366; the lanes wait here for those shfl.sync.idx.b32 at line 368 names
+		countPositiveOmpFn0Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b1 ($L26), PTX lines 368-369; the lanes wait here for those shfl.sync.idx.b32 at line 370 names
+		countPositiveOmpFn0Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b1 ($L26), PTX lines 370-370; the lanes wait here for those shfl.sync.idx.b32 at line 371 names
+		countPositiveOmpFn0Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b1 ($L26), PTX lines 371-373; the lanes wait here for those shfl.sync.idx.b32 at line 374 names
+		countPositiveOmpFn0Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b1 ($L26), PTX lines 374-374; the lanes wait here for those shfl.sync.idx.b32 at line 375 names
+		countPositiveOmpFn0Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b1 ($L26), PTX lines 375-390; divergent, reconverges at block 10 (b4 ($L20))
+		countPositiveOmpFn0Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 5:
-			// b1 ($L26), PTX lines 371-373; the lanes wait here for those shfl.sync.idx.b32 at line 374 names
-			countPositiveOmpFn0Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 6:
-			// b1 ($L26), PTX lines 374-374; the lanes wait here for those shfl.sync.idx.b32 at line 375 names
-			countPositiveOmpFn0Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &countPositiveOmpFn0Func.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 7:
-			// b1 ($L26), PTX lines 375-390; divergent, reconverges at block 10 (b4 ($L20))
-			countPositiveOmpFn0Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b2 ($L21), PTX lines 406-411; divergent, reconverges at block 27 (b12)
+		countPositiveOmpFn0Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 26
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &countPositiveOmpFn0Func.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
 			}
-		case 8:
-			// b2 ($L21), PTX lines 406-411; divergent, reconverges at block 27 (b12)
-			countPositiveOmpFn0Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &countPositiveOmpFn0Func.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 27
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &countPositiveOmpFn0Func.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 9:
-			// b3 ($L23), PTX lines 416-417
-			countPositiveOmpFn0Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b4 ($L20), PTX line 418; the lanes wait here for those shfl.sync.down.b32 at line 419 names
-			return pc, budget
-		case 11:
-			// b4 ($L20), PTX lines 419-420; the lanes wait here for those shfl.sync.down.b32 at line 421 names
-			countPositiveOmpFn0Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 12:
-			// b4 ($L20), PTX lines 421-422; the lanes wait here for those shfl.sync.down.b32 at line 423 names
-			countPositiveOmpFn0Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 13:
-			// b4 ($L20), PTX lines 423-424; the lanes wait here for those shfl.sync.down.b32 at line 425 names
-			countPositiveOmpFn0Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 14:
-			// b4 ($L20), PTX lines 425-426; the lanes wait here for those shfl.sync.down.b32 at line 427 names
-			countPositiveOmpFn0Block14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 15:
-			// b4 ($L20), PTX lines 427-427; divergent, reconverges at block 16 (b5 ($L29))
-			countPositiveOmpFn0Block15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 16
-			} else if t == 0 {
-				next = 28
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 28 {
-					return pc, budget
-				}
-				countPositiveOmpFn0Block28(w, m&^t, budget)
-				pc, budget = 28, budget-1
-				next = 16
-			}
-		case 16:
-			// b5 ($L29), PTX line 434; the lanes wait here for those bar.warp.sync at line 435 names
-			return pc, budget
-		case 17:
-			// b5 ($L29), PTX lines 435-435
-			countPositiveOmpFn0Block17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 18:
-			// b6 ($L24), PTX line 437; divergent, reconverges at block 19 (b7 ($L27))
-			t := m & w.P[4]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 29
-			} else {
-				switch stop {
-				case 29:
-				default:
-					return runtime.RunDone, budget - countPositiveOmpFn0Region18(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 29 {
-					return pc, budget
-				}
-				countPositiveOmpFn0Block29(w, m&^t, budget)
-				pc, budget = 29, budget-1
-				next = 19
-			}
-		case 19:
-			// b7 ($L27), PTX line 440; the lanes wait here for those bar.warp.sync at line 441 names
-			return pc, budget
-		case 20:
-			// b7 ($L27), PTX lines 441-441
-			countPositiveOmpFn0Block20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 21:
-			// b8 ($L22), PTX lines 443-443; divergent, reconverges at block 22 (b9 ($L28))
-			countPositiveOmpFn0Block21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 22
-			} else if t == 0 {
-				next = 30
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 30 {
-					return pc, budget
-				}
-				countPositiveOmpFn0Block30(w, m&^t, budget)
-				pc, budget = 30, budget-1
-				next = 22
-			}
-		case 22:
-			// b9 ($L28), PTX line 449; the lanes wait here for those bar.warp.sync at line 450 names
-			return pc, budget
-		case 23:
-			// b9 ($L28), PTX lines 450-452; the lanes wait here for those shfl.sync.idx.b32 at line 453 names
-			countPositiveOmpFn0Block23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 24:
-			// b9 ($L28), PTX lines 453-454
-			countPositiveOmpFn0Block24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 18
-			} else if t == 0 {
-				next = 31
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &countPositiveOmpFn0Func.Blocks[24].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 25:
-			// b10, PTX lines 360-363
-			countPositiveOmpFn0Block25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 26:
-			// b11, PTX lines 392-404
-			countPositiveOmpFn0Block26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 27:
-			// b12, PTX lines 413-413
-			countPositiveOmpFn0Block27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 28:
-			// b13, PTX lines 431-433
-			countPositiveOmpFn0Block28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 29:
-			// b14, PTX lines 439-439
-			countPositiveOmpFn0Block29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 19
-		case 30:
-			// b15, PTX lines 445-448
-			countPositiveOmpFn0Block30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 22
-		case 31:
-			// b16, PTX line 455; ret
-			next = 32
-		default:
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b3 ($L23), PTX lines 416-417
+		countPositiveOmpFn0Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 32 || budget <= 1 {
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b4 ($L20), PTX line 418; the lanes wait here for those shfl.sync.down.b32 at line 419 names
+		return pc, budget
+	}
+block11:
+	{
+		// b4 ($L20), PTX lines 419-420; the lanes wait here for those shfl.sync.down.b32 at line 421 names
+		countPositiveOmpFn0Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block12:
+	{
+		// b4 ($L20), PTX lines 421-422; the lanes wait here for those shfl.sync.down.b32 at line 423 names
+		countPositiveOmpFn0Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block13:
+	{
+		// b4 ($L20), PTX lines 423-424; the lanes wait here for those shfl.sync.down.b32 at line 425 names
+		countPositiveOmpFn0Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block14:
+	{
+		// b4 ($L20), PTX lines 425-426; the lanes wait here for those shfl.sync.down.b32 at line 427 names
+		countPositiveOmpFn0Block14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block15:
+	{
+		// b4 ($L20), PTX lines 427-427; divergent, reconverges at block 16 (b5 ($L29))
+		countPositiveOmpFn0Block15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 28 {
+				return pc, budget
+			}
+			countPositiveOmpFn0Block28(w, m&^t, budget)
+			pc, budget = 28, budget-1
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		}
+	}
+block16:
+	{
+		// b5 ($L29), PTX line 434; the lanes wait here for those bar.warp.sync at line 435 names
+		return pc, budget
+	}
+block17:
+	{
+		// b5 ($L29), PTX lines 435-435
+		countPositiveOmpFn0Block17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block18:
+	{
+		// b6 ($L24), PTX line 437; divergent, reconverges at block 19 (b7 ($L27))
+		t := m & w.P[4]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			switch stop {
+			case 29:
+			default:
+				return runtime.RunDone, budget - countPositiveOmpFn0Region18(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 29 {
+				return pc, budget
+			}
+			countPositiveOmpFn0Block29(w, m&^t, budget)
+			pc, budget = 29, budget-1
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		}
+	}
+block19:
+	{
+		// b7 ($L27), PTX line 440; the lanes wait here for those bar.warp.sync at line 441 names
+		return pc, budget
+	}
+block20:
+	{
+		// b7 ($L27), PTX lines 441-441
+		countPositiveOmpFn0Block20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block21:
+	{
+		// b8 ($L22), PTX lines 443-443; divergent, reconverges at block 22 (b9 ($L28))
+		countPositiveOmpFn0Block21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 30 {
+				return pc, budget
+			}
+			countPositiveOmpFn0Block30(w, m&^t, budget)
+			pc, budget = 30, budget-1
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		}
+	}
+block22:
+	{
+		// b9 ($L28), PTX line 449; the lanes wait here for those bar.warp.sync at line 450 names
+		return pc, budget
+	}
+block23:
+	{
+		// b9 ($L28), PTX lines 450-452; the lanes wait here for those shfl.sync.idx.b32 at line 453 names
+		countPositiveOmpFn0Block23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block24:
+	{
+		// b9 ($L28), PTX lines 453-454
+		countPositiveOmpFn0Block24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else if t == 0 {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &countPositiveOmpFn0Func.Blocks[24].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block25:
+	{
+		// b10, PTX lines 360-363
+		countPositiveOmpFn0Block25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block26:
+	{
+		// b11, PTX lines 392-404
+		countPositiveOmpFn0Block26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block27:
+	{
+		// b12, PTX lines 413-413
+		countPositiveOmpFn0Block27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block28:
+	{
+		// b13, PTX lines 431-433
+		countPositiveOmpFn0Block28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block29:
+	{
+		// b14, PTX lines 439-439
+		countPositiveOmpFn0Block29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block30:
+	{
+		// b15, PTX lines 445-448
+		countPositiveOmpFn0Block30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block31:
+	{
+		// b16, PTX line 455; ret
+		return pc, budget
 	}
 }
 

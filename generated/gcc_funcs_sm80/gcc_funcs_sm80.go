@@ -3198,23 +3198,19 @@ func init() {
 // add1Run runs blocks of function add1 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func add1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 16-20; ret
-			add1Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 16-20; ret
+		add1Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -3302,23 +3298,19 @@ func add1Block0(w *runtime.Warp, m uint32, budget int) {
 // dblRun runs blocks of function dbl for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func dblRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 32-36; ret
-			dblBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 32-36; ret
+		dblBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -3405,23 +3397,19 @@ func dblBlock0(w *runtime.Warp, m uint32, budget int) {
 // negRun runs blocks of function neg for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func negRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 48-52; ret
-			negBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 48-52; ret
+		negBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -3508,91 +3496,134 @@ func negBlock0(w *runtime.Warp, m uint32, budget int) {
 // sumSquaresRun runs blocks of function sum_squares for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sumSquaresRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 64-71; divergent, reconverges at block 3 (b3 ($L4))
-			sumSquaresBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 64-71; divergent, reconverges at block 3 (b3 ($L4))
+		sumSquaresBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				switch stop {
-				case 1, 2, 4, 5:
-				default:
-					return runtime.RunDone, budget - sumSquaresRegion0(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &sumSquaresFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L6), PTX lines 76-78; divergent, reconverges at block 5 (b5)
-			sumSquaresBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			switch stop {
+			case 1, 2, 4, 5:
+			default:
+				return runtime.RunDone, budget - sumSquaresRegion0(w, m, pc)
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 5
-			} else {
-				switch stop {
-				case 1, 2, 4, 5:
-				default:
-					return runtime.RunDone, budget - sumSquaresRegion0(w, m, pc)
-				}
-				switch stop {
-				case 1:
-				default:
-					return runtime.RunDone, budget - sumSquaresRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &sumSquaresFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			if pc, m, budget = w.DivergeInline(pc, &sumSquaresFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L7), PTX lines 82-82
-			sumSquaresBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L6), PTX lines 76-78; divergent, reconverges at block 5 (b5)
+		sumSquaresBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L4), PTX lines 84-85; ret
-			sumSquaresBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			next = 6
-		case 4:
-			// b4, PTX lines 73-74
-			sumSquaresBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			switch stop {
+			case 1, 2, 4, 5:
+			default:
+				return runtime.RunDone, budget - sumSquaresRegion0(w, m, pc)
 			}
-			next = 1
-		case 5:
-			// b5, PTX line 79
-			next = 3
-		default:
+			switch stop {
+			case 1:
+			default:
+				return runtime.RunDone, budget - sumSquaresRegion1(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &sumSquaresFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L7), PTX lines 82-82
+		sumSquaresBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L4), PTX lines 84-85; ret
+		sumSquaresBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX lines 73-74
+		sumSquaresBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block5:
+	{
+		// b5, PTX line 79
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 
@@ -3795,58 +3826,86 @@ func sumSquaresBlock4(w *runtime.Warp, m uint32, budget int) {
 // classifyRun runs blocks of function classify for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 97-106; divergent, reconverges at block 2 (b2 ($L9))
-			classifyBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 97-106; divergent, reconverges at block 2 (b2 ($L9))
+		classifyBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 3
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 1 || stop == 3 {
-					return pc, budget
-				}
-				classifyBlock1(w, t, budget)
-				classifyBlock3(w, m&^t, budget)
-				pc, budget = 3, budget-2
-				next = 2
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L11), PTX lines 115-115
-			classifyBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 1 || stop == 3 {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L9), PTX lines 117-118; ret
-			classifyBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			classifyBlock1(w, t, budget)
+			classifyBlock3(w, m&^t, budget)
+			pc, budget = 3, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			next = 4
-		case 3:
-			// b3, PTX lines 108-112
-			classifyBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block1:
+	{
+		// b1 ($L11), PTX lines 115-115
+		classifyBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L9), PTX lines 117-118; ret
+		classifyBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX lines 108-112
+		classifyBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -4115,518 +4174,940 @@ func classifyBlock3(w *runtime.Warp, m uint32, budget int) {
 // fibRun runs blocks of function fib for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 130-197; divergent, reconverges at block 28 (b27 ($L41))
-			fibBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	case 38:
+		goto block38
+	case 39:
+		goto block39
+	case 40:
+		goto block40
+	case 41:
+		goto block41
+	case 42:
+		goto block42
+	case 43:
+		goto block43
+	case 44:
+		goto block44
+	case 45:
+		goto block45
+	case 46:
+		goto block46
+	case 47:
+		goto block47
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 130-197; divergent, reconverges at block 28 (b27 ($L41))
+		fibBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[0]
+		if t == m {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & ^w.P[0]
-			if t == m {
-				next = 28
-			} else if t == 0 {
-				next = 29
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 28, budget-1
+			goto block28
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L16), PTX lines 204-205; divergent, reconverges at block 28 (b27 ($L41))
-			fibBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 30
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L16), PTX lines 204-205; divergent, reconverges at block 28 (b27 ($L41))
+		fibBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L18), PTX lines 211-213; divergent, reconverges at block 28 (b27 ($L41))
-			fibBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & ^w.P[2]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 31
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 3:
-			// b3 ($L42), PTX lines 218-218
-			fibBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L18), PTX lines 211-213; divergent, reconverges at block 28 (b27 ($L41))
+		fibBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[2]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			next = 28
-		case 4:
-			// b4 ($L14), PTX lines 221-224
-			fibBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 5:
-			// b5 ($L19), PTX lines 226-227; divergent, reconverges at block 2 (b2 ($L18))
-			fibBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 31, budget-1
+			goto block31
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 32
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b6 ($L21), PTX lines 233-235; divergent, reconverges at block 2 (b2 ($L18))
-			fibBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[4]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 33
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7 ($L17), PTX lines 239-242
-			fibBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b8 ($L22), PTX lines 244-245; divergent, reconverges at block 6 (b6 ($L21))
-			fibBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 34
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 9:
-			// b9 ($L24), PTX lines 251-253; divergent, reconverges at block 6 (b6 ($L21))
-			fibBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[6]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 35
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 10:
-			// b10 ($L20), PTX lines 257-260
-			fibBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b11 ($L25), PTX lines 262-263; divergent, reconverges at block 9 (b9 ($L24))
-			fibBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 36
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 12:
-			// b12 ($L27), PTX lines 269-271; divergent, reconverges at block 9 (b9 ($L24))
-			fibBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[8]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 37
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 13:
-			// b13 ($L23), PTX lines 275-278
-			fibBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 14:
-			// b14 ($L28), PTX lines 280-281; divergent, reconverges at block 12 (b12 ($L27))
-			fibBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 16
-			} else if t == 0 {
-				next = 38
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 15:
-			// b15 ($L30), PTX lines 287-289; divergent, reconverges at block 12 (b12 ($L27))
-			fibBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[10]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 39
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 16:
-			// b16 ($L26), PTX lines 293-296
-			fibBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 17:
-			// b17 ($L31), PTX lines 298-299; divergent, reconverges at block 15 (b15 ($L30))
-			fibBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[11]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 40
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 18:
-			// b18 ($L33), PTX lines 305-307; divergent, reconverges at block 15 (b15 ($L30))
-			fibBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[12]
-			if t == m {
-				next = 17
-			} else if t == 0 {
-				next = 41
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 19:
-			// b19 ($L29), PTX lines 311-314
-			fibBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 20
-		case 20:
-			// b20 ($L34), PTX lines 316-317; divergent, reconverges at block 18 (b18 ($L33))
-			fibBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[13]
-			if t == m {
-				next = 22
-			} else if t == 0 {
-				next = 42
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 21:
-			// b21 ($L36), PTX lines 323-325; divergent, reconverges at block 18 (b18 ($L33))
-			fibBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[14]
-			if t == m {
-				next = 20
-			} else if t == 0 {
-				next = 43
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 22:
-			// b22 ($L32), PTX lines 329-332
-			fibBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 23
-		case 23:
-			// b23 ($L37), PTX lines 334-335; divergent, reconverges at block 21 (b21 ($L36))
-			fibBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[15]
-			if t == m {
-				next = 25
-			} else if t == 0 {
-				next = 44
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[23].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 24:
-			// b24 ($L38), PTX lines 341-345; divergent, reconverges at block 21 (b21 ($L36))
-			fibBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[16]
-			if t == m {
-				next = 23
-			} else if t == 0 {
-				next = 45
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[24].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 25:
-			// b25 ($L39), PTX lines 349-349
-			fibBlock25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 26
-		case 26:
-			// b26 ($L35), PTX lines 351-355; code before the call
-			fibBlock26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 27
-		case 27:
-			// b26 ($L35), PTX line 350
-			if next, budget = w.CallInline(pc, &fibFunc.Blocks[27].Term, m, stop, budget); next != 46 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 28:
-			// b27 ($L41), PTX lines 365-366; ret
-			fibBlock28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 48
-		case 29:
-			// b28, PTX lines 199-202
-			fibBlock29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 30:
-			// b29, PTX lines 207-208
-			fibBlock30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 28
-		case 31:
-			// b30, PTX lines 215-215
-			fibBlock31(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 32:
-			// b31, PTX lines 229-230
-			fibBlock32(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 33:
-			// b32, PTX line 236
-			next = 2
-		case 34:
-			// b33, PTX lines 247-248
-			fibBlock34(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 35:
-			// b34, PTX line 254
-			next = 6
-		case 36:
-			// b35, PTX lines 265-266
-			fibBlock36(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 37:
-			// b36, PTX line 272
-			next = 9
-		case 38:
-			// b37, PTX lines 283-284
-			fibBlock38(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 39:
-			// b38, PTX line 290
-			next = 12
-		case 40:
-			// b39, PTX lines 301-302
-			fibBlock40(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 41:
-			// b40, PTX line 308
-			next = 15
-		case 42:
-			// b41, PTX lines 319-320
-			fibBlock42(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 43:
-			// b42, PTX line 326
-			next = 18
-		case 44:
-			// b43, PTX lines 337-338
-			fibBlock44(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 45:
-			// b44, PTX line 346
-			next = 21
-		case 46:
-			// b45, PTX lines 357-361; divergent, reconverges at block 47 (b46)
-			fibBlock46(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[17]
-			if t == m {
-				next = 26
-			} else if t == 0 {
-				next = 47
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[46].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 47:
-			// b46, PTX line 362
-			next = 24
-		default:
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L42), PTX lines 218-218
+		fibBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 28 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 48 || budget <= 1 {
+		pc, budget = 28, budget-1
+		goto block28
+	}
+block4:
+	{
+		// b4 ($L14), PTX lines 221-224
+		fibBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L19), PTX lines 226-227; divergent, reconverges at block 2 (b2 ($L18))
+		fibBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 32, budget-1
+			goto block32
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($L21), PTX lines 233-235; divergent, reconverges at block 2 (b2 ($L18))
+		fibBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[4]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 33 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 33, budget-1
+			goto block33
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($L17), PTX lines 239-242
+		fibBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($L22), PTX lines 244-245; divergent, reconverges at block 6 (b6 ($L21))
+		fibBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 34 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 34, budget-1
+			goto block34
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b9 ($L24), PTX lines 251-253; divergent, reconverges at block 6 (b6 ($L21))
+		fibBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[6]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 35 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 35, budget-1
+			goto block35
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[9].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block10:
+	{
+		// b10 ($L20), PTX lines 257-260
+		fibBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b11 ($L25), PTX lines 262-263; divergent, reconverges at block 9 (b9 ($L24))
+		fibBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 36 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 36, budget-1
+			goto block36
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[11].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block12:
+	{
+		// b12 ($L27), PTX lines 269-271; divergent, reconverges at block 9 (b9 ($L24))
+		fibBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[8]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 37 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 37, budget-1
+			goto block37
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b13 ($L23), PTX lines 275-278
+		fibBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b14 ($L28), PTX lines 280-281; divergent, reconverges at block 12 (b12 ($L27))
+		fibBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else if t == 0 {
+			if stop == 38 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 38, budget-1
+			goto block38
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[14].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block15:
+	{
+		// b15 ($L30), PTX lines 287-289; divergent, reconverges at block 12 (b12 ($L27))
+		fibBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[10]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 39 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 39, budget-1
+			goto block39
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[15].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block16:
+	{
+		// b16 ($L26), PTX lines 293-296
+		fibBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block17:
+	{
+		// b17 ($L31), PTX lines 298-299; divergent, reconverges at block 15 (b15 ($L30))
+		fibBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 40 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 40, budget-1
+			goto block40
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[17].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block18:
+	{
+		// b18 ($L33), PTX lines 305-307; divergent, reconverges at block 15 (b15 ($L30))
+		fibBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[12]
+		if t == m {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else if t == 0 {
+			if stop == 41 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 41, budget-1
+			goto block41
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[18].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block19:
+	{
+		// b19 ($L29), PTX lines 311-314
+		fibBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 20, budget-1
+		goto block20
+	}
+block20:
+	{
+		// b20 ($L34), PTX lines 316-317; divergent, reconverges at block 18 (b18 ($L33))
+		fibBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[13]
+		if t == m {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else if t == 0 {
+			if stop == 42 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 42, budget-1
+			goto block42
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[20].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block21:
+	{
+		// b21 ($L36), PTX lines 323-325; divergent, reconverges at block 18 (b18 ($L33))
+		fibBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[14]
+		if t == m {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else if t == 0 {
+			if stop == 43 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 43, budget-1
+			goto block43
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[21].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block22:
+	{
+		// b22 ($L32), PTX lines 329-332
+		fibBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block23:
+	{
+		// b23 ($L37), PTX lines 334-335; divergent, reconverges at block 21 (b21 ($L36))
+		fibBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[15]
+		if t == m {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else if t == 0 {
+			if stop == 44 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 44, budget-1
+			goto block44
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[23].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block24:
+	{
+		// b24 ($L38), PTX lines 341-345; divergent, reconverges at block 21 (b21 ($L36))
+		fibBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[16]
+		if t == m {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else if t == 0 {
+			if stop == 45 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 45, budget-1
+			goto block45
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[24].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block25:
+	{
+		// b25 ($L39), PTX lines 349-349
+		fibBlock25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 26 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 26, budget-1
+		goto block26
+	}
+block26:
+	{
+		// b26 ($L35), PTX lines 351-355; code before the call
+		fibBlock26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 27 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 27, budget-1
+		goto block27
+	}
+block27:
+	{
+		// b26 ($L35), PTX line 350
+		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[27].Term, m, stop, budget); pc != 46 {
+			return pc, budget
+		}
+		goto block46
+	}
+block28:
+	{
+		// b27 ($L41), PTX lines 365-366; ret
+		fibBlock28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block29:
+	{
+		// b28, PTX lines 199-202
+		fibBlock29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block30:
+	{
+		// b29, PTX lines 207-208
+		fibBlock30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 28 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 28, budget-1
+		goto block28
+	}
+block31:
+	{
+		// b30, PTX lines 215-215
+		fibBlock31(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block32:
+	{
+		// b31, PTX lines 229-230
+		fibBlock32(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block33:
+	{
+		// b32, PTX line 236
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block34:
+	{
+		// b33, PTX lines 247-248
+		fibBlock34(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block35:
+	{
+		// b34, PTX line 254
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block36:
+	{
+		// b35, PTX lines 265-266
+		fibBlock36(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block37:
+	{
+		// b36, PTX line 272
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block38:
+	{
+		// b37, PTX lines 283-284
+		fibBlock38(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block39:
+	{
+		// b38, PTX line 290
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block40:
+	{
+		// b39, PTX lines 301-302
+		fibBlock40(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block41:
+	{
+		// b40, PTX line 308
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block42:
+	{
+		// b41, PTX lines 319-320
+		fibBlock42(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block43:
+	{
+		// b42, PTX line 326
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block44:
+	{
+		// b43, PTX lines 337-338
+		fibBlock44(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block45:
+	{
+		// b44, PTX line 346
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block46:
+	{
+		// b45, PTX lines 357-361; divergent, reconverges at block 47 (b46)
+		fibBlock46(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[17]
+		if t == m {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else if t == 0 {
+			if stop == 47 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 47, budget-1
+			goto block47
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[46].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block47:
+	{
+		// b46, PTX line 362
+		if stop == 24 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 24, budget-1
+		goto block24
 	}
 }
 
@@ -6304,95 +6785,138 @@ func fibBlock46(w *runtime.Warp, m uint32, budget int) {
 // factRun runs blocks of function fact for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func factRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 378-389; divergent, reconverges at block 3 (b3 ($L43))
-			factBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 378-389; divergent, reconverges at block 3 (b3 ($L43))
+		factBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				switch stop {
-				case 1, 2, 4, 5:
-				default:
-					return runtime.RunDone, budget - factRegion0(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &factFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L45), PTX lines 398-400; divergent, reconverges at block 3 (b3 ($L43))
-			factBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			switch stop {
+			case 1, 2, 4, 5:
+			default:
+				return runtime.RunDone, budget - factRegion0(w, m, pc)
 			}
-			t := m & ^w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 5
-			} else {
-				switch stop {
-				case 1, 2, 4, 5:
-				default:
-					return runtime.RunDone, budget - factRegion0(w, m, pc)
-				}
-				switch stop {
-				case 1, 5:
-				default:
-					return runtime.RunDone, budget - factRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &factFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			if pc, m, budget = w.DivergeInline(pc, &factFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L46), PTX lines 405-405
-			factBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L45), PTX lines 398-400; divergent, reconverges at block 3 (b3 ($L43))
+		factBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L43), PTX lines 407-408; ret
-			factBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			next = 6
-		case 4:
-			// b4, PTX lines 391-396
-			factBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			switch stop {
+			case 1, 2, 4, 5:
+			default:
+				return runtime.RunDone, budget - factRegion0(w, m, pc)
 			}
-			next = 1
-		case 5:
-			// b5, PTX lines 402-402
-			factBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			switch stop {
+			case 1, 5:
+			default:
+				return runtime.RunDone, budget - factRegion1(w, m, pc)
 			}
-			next = 1
-		default:
+			if pc, m, budget = w.DivergeInline(pc, &factFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L46), PTX lines 405-405
+		factBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L43), PTX lines 407-408; ret
+		factBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX lines 391-396
+		factBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block5:
+	{
+		// b5, PTX lines 402-402
+		factBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -6658,55 +7182,75 @@ func factBlock5(w *runtime.Warp, m uint32, budget int) {
 // polyRun runs blocks of function poly for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func polyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 420-432; divergent, reconverges at block 1 (b1 ($L48))
-			polyBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 420-432; divergent, reconverges at block 1 (b1 ($L48))
+		polyBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & ^w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				switch stop {
-				case 2:
-				default:
-					return runtime.RunDone, budget - polyRegion0(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				polyBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L48), PTX lines 438-439; ret
-			polyBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			switch stop {
+			case 2:
+			default:
+				return runtime.RunDone, budget - polyRegion0(w, m, pc)
 			}
-			next = 3
-		case 2:
-			// b2, PTX lines 434-436
-			polyBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			polyBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L48), PTX lines 438-439; ret
+		polyBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 434-436
+		polyBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -7050,80 +7594,123 @@ func polyBlock2(w *runtime.Warp, m uint32, budget int) {
 // meanRun runs blocks of function mean for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func meanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 451-468; divergent, reconverges at block 3 (b3 ($L52))
-			meanBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 451-468; divergent, reconverges at block 3 (b3 ($L52))
+		meanBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &meanFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L54), PTX lines 476-479; divergent, reconverges at block 5 (b5)
-			meanBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &meanFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &meanFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L54), PTX lines 476-479; divergent, reconverges at block 5 (b5)
+		meanBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L55), PTX lines 485-485
-			meanBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L52), PTX lines 487-488; ret
-			meanBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &meanFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 6
-		case 4:
-			// b4, PTX lines 470-474
-			meanBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 5:
-			// b5, PTX lines 481-482
-			meanBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L55), PTX lines 485-485
+		meanBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L52), PTX lines 487-488; ret
+		meanBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX lines 470-474
+		meanBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block5:
+	{
+		// b5, PTX lines 481-482
+		meanBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 
@@ -7508,23 +8095,19 @@ func meanBlock5(w *runtime.Warp, m uint32, budget int) {
 // mix64Run runs blocks of function mix64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 500-525; ret
-			mix64Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 500-525; ret
+		mix64Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -7674,55 +8257,75 @@ func mix64Block0(w *runtime.Warp, m uint32, budget int) {
 // sdiv64Run runs blocks of function sdiv64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sdiv64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 537-547; divergent, reconverges at block 1 (b1 ($L59))
-			sdiv64Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 537-547; divergent, reconverges at block 1 (b1 ($L59))
+		sdiv64Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				switch stop {
-				case 2:
-				default:
-					return runtime.RunDone, budget - sdiv64Region0(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				sdiv64Block2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L59), PTX lines 553-554; ret
-			sdiv64Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			switch stop {
+			case 2:
+			default:
+				return runtime.RunDone, budget - sdiv64Region0(w, m, pc)
 			}
-			next = 3
-		case 2:
-			// b2, PTX lines 549-551
-			sdiv64Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			sdiv64Block2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L59), PTX lines 553-554; ret
+		sdiv64Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 549-551
+		sdiv64Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -7891,33 +8494,41 @@ func sdiv64Block2(w *runtime.Warp, m uint32, budget int) {
 // applyOpRun runs blocks of function apply_op for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func applyOpRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 566-591; code before the call
-			applyOpBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 563; divergent, reconverges at block 2 (b1)
-			return pc, budget
-		case 2:
-			// b1, PTX lines 593-596; ret
-			applyOpBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 566-591; code before the call
+		applyOpBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 563; divergent, reconverges at block 2 (b1)
+		return pc, budget
+	}
+block2:
+	{
+		// b1, PTX lines 593-596; ret
+		applyOpBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -8159,73 +8770,108 @@ func applyOpBlock2(w *runtime.Warp, m uint32, budget int) {
 // primeWindowRun runs blocks of function prime_window for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func primeWindowRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 608-633
-			primeWindowBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L65), PTX lines 635-643
-			primeWindowBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 3
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &primeWindowFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2 ($L66), PTX lines 648-653
-			primeWindowBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &primeWindowFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3, PTX lines 645-646
-			primeWindowBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 4:
-			// b4, PTX lines 655-656; ret
-			primeWindowBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 608-633
+		primeWindowBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L65), PTX lines 635-643
+		primeWindowBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &primeWindowFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L66), PTX lines 648-653
+		primeWindowBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &primeWindowFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3, PTX lines 645-646
+		primeWindowBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block4:
+	{
+		// b4, PTX lines 655-656; ret
+		primeWindowBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

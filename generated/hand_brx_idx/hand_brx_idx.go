@@ -409,107 +409,187 @@ func BrxIdx(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 // brxIdxRun runs blocks of kernel brx_idx for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func brxIdxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 31-37
-			brxIdxBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 (LOOP), PTX lines 40-41; divergent, reconverges at block 7 (b7 (NEXT))
-			brxIdxBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 2:
-			// b2 (T0), PTX lines 44-44
-			brxIdxBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 3:
-			// b3 (T1), PTX lines 47-47
-			brxIdxBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 4:
-			// b4 (T2), PTX lines 50-50
-			brxIdxBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 (T3), PTX lines 52-52
-			brxIdxBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 6:
-			// b6 (T4), PTX lines 55-55
-			brxIdxBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b7 (NEXT), PTX lines 57-58; divergent, reconverges at block 11 (b11)
-			brxIdxBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &brxIdxFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b8 (U0), PTX line 64
-			next = 10
-		case 9:
-			// b9 (U1), PTX lines 67-67
-			brxIdxBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b10 (DONE), PTX lines 69-73; ret
-			brxIdxBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 11:
-			// b11, PTX lines 61-61
-			brxIdxBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 31-37
+		brxIdxBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 12 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 (LOOP), PTX lines 40-41; divergent, reconverges at block 7 (b7 (NEXT))
+		brxIdxBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2 (T0), PTX lines 44-44
+		brxIdxBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block3:
+	{
+		// b3 (T1), PTX lines 47-47
+		brxIdxBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block4:
+	{
+		// b4 (T2), PTX lines 50-50
+		brxIdxBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 (T3), PTX lines 52-52
+		brxIdxBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block6:
+	{
+		// b6 (T4), PTX lines 55-55
+		brxIdxBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b7 (NEXT), PTX lines 57-58; divergent, reconverges at block 11 (b11)
+		brxIdxBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &brxIdxFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8 (U0), PTX line 64
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block9:
+	{
+		// b9 (U1), PTX lines 67-67
+		brxIdxBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b10 (DONE), PTX lines 69-73; ret
+		brxIdxBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block11:
+	{
+		// b11, PTX lines 61-61
+		brxIdxBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

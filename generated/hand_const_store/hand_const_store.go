@@ -419,23 +419,19 @@ func ReduceMax(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // readTableRun runs blocks of kernel read_table for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func readTableRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 15-23; ret
-			readTableBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 15-23; ret
+		readTableBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -586,23 +582,19 @@ func readTableBlock0(w *runtime.Warp, m uint32, budget int) {
 // genericStoreRun runs blocks of kernel generic_store for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func genericStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 32-37; ret
-			genericStoreBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 32-37; ret
+		genericStoreBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -737,52 +729,75 @@ func genericStoreBlock0(w *runtime.Warp, m uint32, budget int) {
 // globalStoreRun runs blocks of kernel global_store for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func globalStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 47-48; divergent, reconverges at block 1 (b1 (done))
-			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(1) && w.PassDone(1, globalStoreTrace0(w, m, budget)) {
-				// blocks 0 and 2 ran: on from block 2
-				pc, budget = 2, budget-1
-				next = 1
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 47-48; divergent, reconverges at block 1 (b1 (done))
+		if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(1) && w.PassDone(1, globalStoreTrace0(w, m, budget)) {
+			// blocks 0 and 2 ran: on from block 2
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			globalStoreBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		globalStoreBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				globalStoreBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (done), PTX line 54; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 50-53
-			globalStoreBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			globalStoreBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 (done), PTX line 54; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 50-53
+		globalStoreBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -1001,23 +1016,19 @@ func globalStoreBlock2(w *runtime.Warp, m uint32, budget int) {
 // atomicAddRun runs blocks of kernel atomic_add for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func atomicAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 63-65; ret
-			atomicAddBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 63-65; ret
+		atomicAddBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1052,23 +1063,19 @@ func atomicAddBlock0(w *runtime.Warp, m uint32, budget int) {
 // reduceMaxRun runs blocks of kernel reduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 74-78; ret
-			reduceMaxBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 74-78; ret
+		reduceMaxBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

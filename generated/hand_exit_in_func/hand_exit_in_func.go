@@ -439,40 +439,52 @@ func ExitInFunc(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // maybeExitRun runs blocks of function maybe_exit for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func maybeExitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 26-28; divergent, reconverges at the exit
-			maybeExitBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &maybeExitFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 1:
-			// b1, PTX line 29
-			return pc, budget
-		case 2:
-			// b2, PTX line 29; ret
-			next = 3
-		default:
-			return pc, budget
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 26-28; divergent, reconverges at the exit
+		maybeExitBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &maybeExitFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
 		}
-		pc, budget = next, budget-1
+	}
+block1:
+	{
+		// b1, PTX line 29
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX line 29; ret
+		return pc, budget
 	}
 }
 
@@ -541,37 +553,44 @@ func maybeExitBlock0(w *runtime.Warp, m uint32, budget int) {
 // twiceRun runs blocks of function twice for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 37-40; code before the call
-			twiceBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 34
-			if next, budget = w.CallInline(pc, &twiceFunc.Blocks[1].Term, m, stop, budget); next != 2 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 2:
-			// b1, PTX lines 43-44; ret
-			twiceBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 37-40; code before the call
+		twiceBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 34
+		if pc, budget = w.CallInline(pc, &twiceFunc.Blocks[1].Term, m, stop, budget); pc != 2 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1, PTX lines 43-44; ret
+		twiceBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -693,51 +712,66 @@ func twiceBlock2(w *runtime.Warp, m uint32, budget int) {
 // exitInFuncRun runs blocks of kernel exit_in_func for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func exitInFuncRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 56-59; bar.sync at line 60
-			exitInFuncBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 61-70; code before the call
-			exitInFuncBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 2:
-			// b0, PTX line 51
-			if next, budget = w.CallInline(pc, &exitInFuncFunc.Blocks[2].Term, m, stop, budget); next != 3 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 3:
-			// b1, PTX lines 72-74; bar.sync at line 75
-			exitInFuncBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b1, PTX lines 76-78; ret
-			exitInFuncBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 56-59; bar.sync at line 60
+		exitInFuncBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 61-70; code before the call
+		exitInFuncBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b0, PTX line 51
+		if pc, budget = w.CallInline(pc, &exitInFuncFunc.Blocks[2].Term, m, stop, budget); pc != 3 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b1, PTX lines 72-74; bar.sync at line 75
+		exitInFuncBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b1, PTX lines 76-78; ret
+		exitInFuncBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

@@ -194,23 +194,19 @@ func Dot4(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, ou
 // dot4Run runs blocks of kernel dot4 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func dot4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 23-51; ret
-			dot4Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 23-51; ret
+		dot4Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

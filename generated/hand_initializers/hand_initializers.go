@@ -1063,23 +1063,19 @@ func Initializers(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 // helperRun runs blocks of function helper for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func helperRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 98-100; ret
-			helperBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 98-100; ret
+		helperBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1163,23 +1159,19 @@ func helperBlock0(w *runtime.Warp, m uint32, budget int) {
 // visFnRun runs blocks of function vis_fn for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func visFnRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 107-109; ret
-			visFnBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 107-109; ret
+		visFnBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1263,23 +1255,19 @@ func visFnBlock0(w *runtime.Warp, m uint32, budget int) {
 // weakFnRun runs blocks of function weak_fn for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func weakFnRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 54-56; ret
-			weakFnBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 54-56; ret
+		weakFnBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1363,74 +1351,121 @@ func weakFnBlock0(w *runtime.Warp, m uint32, budget int) {
 // initializersRun runs blocks of kernel initializers for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func initializersRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 126-192; code before the call
-			initializersBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 116; divergent, reconverges at block 2 (b1)
-			return pc, budget
-		case 2:
-			// b1, PTX lines 194-201; code before the call
-			initializersBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b1, PTX line 193; divergent, reconverges at block 4 (b2)
-			return pc, budget
-		case 4:
-			// b2, PTX lines 203-241; bar.sync at line 242
-			initializersBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b2, PTX lines 243-261; code before the call
-			initializersBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b2, PTX line 202
-			if next, budget = w.CallInline(pc, &initializersFunc.Blocks[6].Term, m, stop, budget); next != 7 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 7:
-			// b3, PTX lines 263-271; code before the call
-			initializersBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b3, PTX line 262
-			return pc, budget
-		case 9:
-			// b4, PTX lines 273-291; ret
-			initializersBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 126-192; code before the call
+		initializersBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 10 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 116; divergent, reconverges at block 2 (b1)
+		return pc, budget
+	}
+block2:
+	{
+		// b1, PTX lines 194-201; code before the call
+		initializersBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b1, PTX line 193; divergent, reconverges at block 4 (b2)
+		return pc, budget
+	}
+block4:
+	{
+		// b2, PTX lines 203-241; bar.sync at line 242
+		initializersBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b2, PTX lines 243-261; code before the call
+		initializersBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b2, PTX line 202
+		if pc, budget = w.CallInline(pc, &initializersFunc.Blocks[6].Term, m, stop, budget); pc != 7 {
+			return pc, budget
+		}
+		goto block7
+	}
+block7:
+	{
+		// b3, PTX lines 263-271; code before the call
+		initializersBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b3, PTX line 262
+		return pc, budget
+	}
+block9:
+	{
+		// b4, PTX lines 273-291; ret
+		initializersBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

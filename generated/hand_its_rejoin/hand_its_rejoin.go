@@ -287,99 +287,162 @@ func Rejoin(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 // rejoinRun runs blocks of kernel rejoin for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func rejoinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 17-20; divergent, reconverges at block 2 (b2 (JOIN))
-			rejoinBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 17-20; divergent, reconverges at block 2 (b2 (JOIN))
+		rejoinBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &rejoinFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (SPIN), PTX lines 23-24; divergent, reconverges at block 6 (b5)
-			rejoinBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &rejoinFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &rejoinFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 (SPIN), PTX lines 23-24; divergent, reconverges at block 6 (b5)
+		rejoinBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 (JOIN), PTX lines 27-27; divergent, reconverges at block 3 (b3 (SHFL))
-			rejoinBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 7
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 7 {
-					return pc, budget
-				}
-				rejoinBlock7(w, m&^t, budget)
-				pc, budget = 7, budget-1
-				next = 3
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &rejoinFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 3:
-			// b3 (SHFL), PTX lines 31-31; the lanes wait here for those shfl.sync.down.b32 at line 32 names
-			rejoinBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 (JOIN), PTX lines 27-27; divergent, reconverges at block 3 (b3 (SHFL))
+		rejoinBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 4:
-			// b3 (SHFL), PTX lines 32-35; ret
-			rejoinBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-			next = 8
-		case 5:
-			// b4, PTX line 21
-			next = 1
-		case 6:
-			// b5, PTX line 25
-			next = 2
-		case 7:
-			// b6, PTX lines 29-29
-			rejoinBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 7 {
+				return pc, budget
 			}
-			next = 3
-		default:
+			rejoinBlock7(w, m&^t, budget)
+			pc, budget = 7, budget-1
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block3:
+	{
+		// b3 (SHFL), PTX lines 31-31; the lanes wait here for those shfl.sync.down.b32 at line 32 names
+		rejoinBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b3 (SHFL), PTX lines 32-35; ret
+		rejoinBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX line 21
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 8 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block6:
+	{
+		// b5, PTX line 25
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block7:
+	{
+		// b6, PTX lines 29-29
+		rejoinBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 

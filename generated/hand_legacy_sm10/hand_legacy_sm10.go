@@ -285,61 +285,93 @@ func LegacySm10(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // legacySm10Run runs blocks of kernel legacy_sm10 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func legacySm10Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX line 24
-			next = 1
-		case 1:
-			// b1 ($LBB1_legacy_sm10), PTX lines 35-67; divergent, reconverges at block 2 (b2 ($Lt_0_258))
-			legacySm10Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				switch stop {
-				case 4:
-				default:
-					return runtime.RunDone, budget - legacySm10Region1(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 4 {
-					return pc, budget
-				}
-				legacySm10Block4(w, m&^t, budget)
-				pc, budget = 4, budget-1
-				next = 2
-			}
-		case 2:
-			// b2 ($Lt_0_258), PTX lines 72-73
-			legacySm10Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b3 ($LDWend_legacy_sm10), PTX line 75; ret
-			next = 5
-		case 4:
-			// b4, PTX lines 70-70
-			legacySm10Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX line 24
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($LBB1_legacy_sm10), PTX lines 35-67; divergent, reconverges at block 2 (b2 ($Lt_0_258))
+		legacySm10Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			switch stop {
+			case 4:
+			default:
+				return runtime.RunDone, budget - legacySm10Region1(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 4 {
+				return pc, budget
+			}
+			legacySm10Block4(w, m&^t, budget)
+			pc, budget = 4, budget-1
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block2:
+	{
+		// b2 ($Lt_0_258), PTX lines 72-73
+		legacySm10Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b3 ($LDWend_legacy_sm10), PTX line 75; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX lines 70-70
+		legacySm10Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 

@@ -604,29 +604,37 @@ func LegacySm20(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // scaleRun runs blocks of function scale for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func scaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX line 19
-			next = 1
-		case 1:
-			// b1 ($LDWbegin_scale), PTX lines 23-26; ret
-			scaleBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 2:
-			// b2 ($LDWend_scale), PTX line 28; ret
-			next = 3
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX line 19
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($LDWbegin_scale), PTX lines 23-26; ret
+		scaleBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
+	}
+block2:
+	{
+		// b2 ($LDWend_scale), PTX line 28; ret
+		return pc, budget
 	}
 }
 
@@ -717,145 +725,259 @@ func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 // legacySm20Run runs blocks of kernel legacy_sm20 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func legacySm20Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX line 34
-			next = 1
-		case 1:
-			// b1 ($LDWbegin_legacy_sm20), PTX lines 43-52; code before the call
-			legacySm20Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 2:
-			// b1 ($LDWbegin_legacy_sm20), PTX line 42
-			if next, budget = w.CallInline(pc, &legacySm20Func.Blocks[2].Term, m, stop, budget); next != 9 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 3:
-			// b2 ($Lt_0_1538), PTX lines 70-70; divergent, reconverges at block 4 (b3 ($Lt_0_1794))
-			legacySm20Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 12
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 12 {
-					return pc, budget
-				}
-				legacySm20Block12(w, m&^t, budget)
-				pc, budget = 12, budget-1
-				next = 4
-			}
-		case 4:
-			// b3 ($Lt_0_1794), PTX line 79; bar.sync at line 80
-			return pc, budget
-		case 5:
-			// b3 ($Lt_0_1794), PTX lines 81-82
-			legacySm20Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &legacySm20Func.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b4 ($Lt_0_1282), PTX lines 85-85; divergent, reconverges at block 7 (b5 ($Lt_0_2050))
-			legacySm20Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[0]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 14
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 14 {
-					return pc, budget
-				}
-				legacySm20Block14(w, m&^t, budget)
-				pc, budget = 14, budget-1
-				next = 7
-			}
-		case 7:
-			// b5 ($Lt_0_2050), PTX line 92
-			return pc, budget
-		case 8:
-			// b6 ($LDWend_legacy_sm20), PTX line 94; ret
-			next = 15
-		case 9:
-			// b7, PTX lines 54-63; bar.sync at line 64
-			legacySm20Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 10:
-			// b7, PTX lines 65-67
-			legacySm20Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &legacySm20Func.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 11:
-			// b8, PTX line 68
-			next = 3
-		case 12:
-			// b9, PTX lines 72-78
-			legacySm20Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 13:
-			// b10, PTX line 83
-			next = 6
-		case 14:
-			// b11, PTX lines 87-91
-			legacySm20Block14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX line 34
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 15 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($LDWbegin_legacy_sm20), PTX lines 43-52; code before the call
+		legacySm20Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1 ($LDWbegin_legacy_sm20), PTX line 42
+		if pc, budget = w.CallInline(pc, &legacySm20Func.Blocks[2].Term, m, stop, budget); pc != 9 {
+			return pc, budget
+		}
+		goto block9
+	}
+block3:
+	{
+		// b2 ($Lt_0_1538), PTX lines 70-70; divergent, reconverges at block 4 (b3 ($Lt_0_1794))
+		legacySm20Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 12 {
+				return pc, budget
+			}
+			legacySm20Block12(w, m&^t, budget)
+			pc, budget = 12, budget-1
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		}
+	}
+block4:
+	{
+		// b3 ($Lt_0_1794), PTX line 79; bar.sync at line 80
+		return pc, budget
+	}
+block5:
+	{
+		// b3 ($Lt_0_1794), PTX lines 81-82
+		legacySm20Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &legacySm20Func.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b4 ($Lt_0_1282), PTX lines 85-85; divergent, reconverges at block 7 (b5 ($Lt_0_2050))
+		legacySm20Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[0]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 14 {
+				return pc, budget
+			}
+			legacySm20Block14(w, m&^t, budget)
+			pc, budget = 14, budget-1
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		}
+	}
+block7:
+	{
+		// b5 ($Lt_0_2050), PTX line 92
+		return pc, budget
+	}
+block8:
+	{
+		// b6 ($LDWend_legacy_sm20), PTX line 94; ret
+		return pc, budget
+	}
+block9:
+	{
+		// b7, PTX lines 54-63; bar.sync at line 64
+		legacySm20Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block10:
+	{
+		// b7, PTX lines 65-67
+		legacySm20Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &legacySm20Func.Blocks[10].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block11:
+	{
+		// b8, PTX line 68
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block12:
+	{
+		// b9, PTX lines 72-78
+		legacySm20Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block13:
+	{
+		// b10, PTX line 83
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block14:
+	{
+		// b11, PTX lines 87-91
+		legacySm20Block14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
 	}
 }
 

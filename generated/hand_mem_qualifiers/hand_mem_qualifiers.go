@@ -1948,23 +1948,19 @@ func Q(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, in ru
 // qRun runs blocks of kernel q for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func qRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 13-629; ret
-			qBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 13-629; ret
+		qBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

@@ -2685,23 +2685,19 @@ func WmmaF64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 // k16F32F16Run runs blocks of kernel k16_f32_f16 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func k16F32F16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 18-40; ret
-			k16F32F16Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 18-40; ret
+		k16F32F16Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -3383,23 +3379,19 @@ func k16F32F16Block0(w *runtime.Warp, m uint32, budget int) {
 // k16F32Bf16Run runs blocks of kernel k16_f32_bf16 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func k16F32Bf16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 53-75; ret
-			k16F32Bf16Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 53-75; ret
+		k16F32Bf16Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -4081,23 +4073,19 @@ func k16F32Bf16Block0(w *runtime.Warp, m uint32, budget int) {
 // k8F32F16Run runs blocks of kernel k8_f32_f16 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func k8F32F16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 88-107; ret
-			k8F32F16Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 88-107; ret
+		k8F32F16Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -4650,23 +4638,19 @@ func k8F32F16Block0(w *runtime.Warp, m uint32, budget int) {
 // k8F32Bf16Run runs blocks of kernel k8_f32_bf16 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func k8F32Bf16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 120-139; ret
-			k8F32Bf16Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 120-139; ret
+		k8F32Bf16Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -5219,23 +5203,19 @@ func k8F32Bf16Block0(w *runtime.Warp, m uint32, budget int) {
 // k8F32Tf32Run runs blocks of kernel k8_f32_tf32 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func k8F32Tf32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 152-174; ret
-			k8F32Tf32Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 152-174; ret
+		k8F32Tf32Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -5917,23 +5897,19 @@ func k8F32Tf32Block0(w *runtime.Warp, m uint32, budget int) {
 // k16F16F16Run runs blocks of kernel k16_f16_f16 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func k16F16F16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 187-205; ret
-			k16F16F16Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 187-205; ret
+		k16F16F16Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -6445,23 +6421,19 @@ func k16F16F16Block0(w *runtime.Warp, m uint32, budget int) {
 // k8F16F16Run runs blocks of kernel k8_f16_f16 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func k8F16F16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 218-233; ret
-			k8F16F16Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 218-233; ret
+		k8F16F16Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -6844,23 +6816,19 @@ func k8F16F16Block0(w *runtime.Warp, m uint32, budget int) {
 // k16F32F16C16Run runs blocks of kernel k16_f32_f16_c16 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func k16F32F16C16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 246-266; ret
-			k16F32F16C16Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 246-266; ret
+		k16F32F16C16Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -7456,23 +7424,19 @@ func k16F32F16C16Block0(w *runtime.Warp, m uint32, budget int) {
 // k16F16F16C32Run runs blocks of kernel k16_f16_f16_c32 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func k16F16F16C32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 279-299; ret
-			k16F16F16C32Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 279-299; ret
+		k16F16F16C32Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -8070,23 +8034,19 @@ func k16F16F16C32Block0(w *runtime.Warp, m uint32, budget int) {
 // accRun runs blocks of kernel acc for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func accRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 312-335; ret
-			accBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 312-335; ret
+		accBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -8766,30 +8726,30 @@ func accBlock0(w *runtime.Warp, m uint32, budget int) {
 // ldsmRun runs blocks of kernel ldsm for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func ldsmRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 350-361; bar.sync at line 362
-			ldsmBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 363-384; ret
-			ldsmBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 350-361; bar.sync at line 362
+		ldsmBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 363-384; ret
+		ldsmBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -9455,315 +9415,532 @@ func ldsmBlock1(w *runtime.Warp, m uint32, budget int) {
 // badRun runs blocks of kernel bad for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func badRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 406-417
-			badBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 406-417
+		badBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 12
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L_diverge), PTX lines 440-440; divergent, reconverges at block 11 (b11 ($L_done))
-			badBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &badFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & ^w.P[1]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 22
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L_diverge), PTX lines 440-440; divergent, reconverges at block 11 (b11 ($L_done))
+		badBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[1]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L_guard), PTX lines 445-446
-			badBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
 			}
-			next = 11
-		case 3:
-			// b3 ($L_exit), PTX lines 449-449; divergent, reconverges at the exit
-			badBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &badFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 23
-			} else if t == 0 {
-				next = 24
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L_misaligned), PTX lines 454-457
-			badBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 5:
-			// b5 ($L_oob), PTX lines 460-463
-			badBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 6:
-			// b6 ($L_wmma_addr), PTX lines 466-469
-			badBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 7:
-			// b7 ($L_wmma_diverge), PTX lines 472-473
-			badBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 8:
-			// b8 ($L_wmma_align), PTX lines 476-478
-			badBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 9:
-			// b9 ($L_wmma_stride), PTX lines 481-484
-			badBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 10:
-			// b10 ($L_none), PTX lines 487-489
-			badBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b11 ($L_done), PTX line 490; ret
-			next = 25
-		case 12:
-			// b12, PTX lines 419-419
-			badBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 13:
-			// b13, PTX lines 421-421
-			badBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 14:
-			// b14, PTX lines 423-423
-			badBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 15
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 15:
-			// b15, PTX lines 425-425
-			badBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 16
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 16:
-			// b16, PTX lines 427-427
-			badBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 17
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 17:
-			// b17, PTX lines 429-429
-			badBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 18
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 18:
-			// b18, PTX lines 431-431
-			badBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 19
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 19:
-			// b19, PTX lines 433-433
-			badBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 20
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 20:
-			// b20, PTX lines 435-435
-			badBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 21
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &badFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 21:
-			// b21, PTX lines 437-437; ret
-			badBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 25
-		case 22:
-			// b22, PTX lines 442-442
-			badBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 23:
-			// b23, PTX line 450
-			return pc, budget
-		case 24:
-			// b24, PTX lines 451-451
-			badBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L_guard), PTX lines 445-446
+		badBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 25 || budget <= 1 {
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block3:
+	{
+		// b3 ($L_exit), PTX lines 449-449; divergent, reconverges at the exit
+		badBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &badFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L_misaligned), PTX lines 454-457
+		badBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block5:
+	{
+		// b5 ($L_oob), PTX lines 460-463
+		badBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block6:
+	{
+		// b6 ($L_wmma_addr), PTX lines 466-469
+		badBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block7:
+	{
+		// b7 ($L_wmma_diverge), PTX lines 472-473
+		badBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block8:
+	{
+		// b8 ($L_wmma_align), PTX lines 476-478
+		badBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block9:
+	{
+		// b9 ($L_wmma_stride), PTX lines 481-484
+		badBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block10:
+	{
+		// b10 ($L_none), PTX lines 487-489
+		badBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b11 ($L_done), PTX line 490; ret
+		return pc, budget
+	}
+block12:
+	{
+		// b12, PTX lines 419-419
+		badBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &badFunc.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b13, PTX lines 421-421
+		badBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &badFunc.Blocks[13].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block14:
+	{
+		// b14, PTX lines 423-423
+		badBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &badFunc.Blocks[14].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block15:
+	{
+		// b15, PTX lines 425-425
+		badBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &badFunc.Blocks[15].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block16:
+	{
+		// b16, PTX lines 427-427
+		badBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &badFunc.Blocks[16].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block17:
+	{
+		// b17, PTX lines 429-429
+		badBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &badFunc.Blocks[17].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block18:
+	{
+		// b18, PTX lines 431-431
+		badBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &badFunc.Blocks[18].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block19:
+	{
+		// b19, PTX lines 433-433
+		badBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &badFunc.Blocks[19].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block20:
+	{
+		// b20, PTX lines 435-435
+		badBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &badFunc.Blocks[20].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block21:
+	{
+		// b21, PTX lines 437-437; ret
+		badBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block22:
+	{
+		// b22, PTX lines 442-442
+		badBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block23:
+	{
+		// b23, PTX line 450
+		return pc, budget
+	}
+block24:
+	{
+		// b24, PTX lines 451-451
+		badBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
 	}
 }
 
@@ -10728,30 +10905,30 @@ func badBlock24(w *runtime.Warp, m uint32, budget int) {
 // wmmaFormsRun runs blocks of kernel wmma_forms for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func wmmaFormsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 506-517; bar.sync at line 518
-			wmmaFormsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 519-528; ret
-			wmmaFormsBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 506-517; bar.sync at line 518
+		wmmaFormsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 519-528; ret
+		wmmaFormsBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -10923,23 +11100,19 @@ func wmmaFormsBlock1(w *runtime.Warp, m uint32, budget int) {
 // wmmaBf16Tf32Run runs blocks of kernel wmma_bf16_tf32 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func wmmaBf16Tf32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 542-556; ret
-			wmmaBf16Tf32Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 542-556; ret
+		wmmaBf16Tf32Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -11021,23 +11194,19 @@ func wmmaBf16Tf32Block0(w *runtime.Warp, m uint32, budget int) {
 // wmmaF64Run runs blocks of kernel wmma_f64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func wmmaF64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 568-577; ret
-			wmmaF64Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 568-577; ret
+		wmmaF64Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

@@ -1016,23 +1016,19 @@ func Imma16(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 // imma32SatRun runs blocks of kernel imma32_sat for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func imma32SatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 18-106; ret
-			imma32SatBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 18-106; ret
+		imma32SatBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -2036,23 +2032,19 @@ func imma32SatBlock0(w *runtime.Warp, m uint32, budget int) {
 // imma32WrapRun runs blocks of kernel imma32_wrap for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func imma32WrapRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 115-203; ret
-			imma32WrapBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 115-203; ret
+		imma32WrapBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -3056,23 +3048,19 @@ func imma32WrapBlock0(w *runtime.Warp, m uint32, budget int) {
 // imma16Run runs blocks of kernel imma16 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func imma16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 212-280; ret
-			imma16Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 212-280; ret
+		imma16Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

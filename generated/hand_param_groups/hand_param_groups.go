@@ -554,23 +554,19 @@ func K(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out r
 // sqRun runs blocks of function sq for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sqRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 13-15; ret
-			sqBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 13-15; ret
+		sqBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -654,90 +650,139 @@ func sqBlock0(w *runtime.Warp, m uint32, budget int) {
 // gRun runs blocks of function g for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 25-30; code before the call
-			gBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 21
-			if next, budget = w.CallInline(pc, &gFunc.Blocks[1].Term, m, stop, budget); next != 3 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 2:
-			// b1 ($L_even), PTX lines 62-67; ret
-			gBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 3:
-			// b2, PTX lines 32-38; code before the call
-			gBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b2, PTX line 31
-			if next, budget = w.CallInline(pc, &gFunc.Blocks[4].Term, m, stop, budget); next != 5 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 5:
-			// b3, PTX lines 40-44; divergent, reconverges at block 2 (b1 ($L_even))
-			gBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b4, PTX lines 48-54; code before the call
-			gBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b4, PTX line 45
-			if next, budget = w.CallInline(pc, &gFunc.Blocks[7].Term, m, stop, budget); next != 8 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 8:
-			// b5, PTX lines 56-59
-			gBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 25-30; code before the call
+		gBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 9 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 21
+		if pc, budget = w.CallInline(pc, &gFunc.Blocks[1].Term, m, stop, budget); pc != 3 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b1 ($L_even), PTX lines 62-67; ret
+		gBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2, PTX lines 32-38; code before the call
+		gBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b2, PTX line 31
+		if pc, budget = w.CallInline(pc, &gFunc.Blocks[4].Term, m, stop, budget); pc != 5 {
+			return pc, budget
+		}
+		goto block5
+	}
+block5:
+	{
+		// b3, PTX lines 40-44; divergent, reconverges at block 2 (b1 ($L_even))
+		gBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b4, PTX lines 48-54; code before the call
+		gBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b4, PTX line 45
+		if pc, budget = w.CallInline(pc, &gFunc.Blocks[7].Term, m, stop, budget); pc != 8 {
+			return pc, budget
+		}
+		goto block8
+	}
+block8:
+	{
+		// b5, PTX lines 56-59
+		gBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -1248,37 +1293,44 @@ func gBlock8(w *runtime.Warp, m uint32, budget int) {
 // kRun runs blocks of kernel k for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func kRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 76-85; code before the call
-			kBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 73
-			if next, budget = w.CallInline(pc, &kFunc.Blocks[1].Term, m, stop, budget); next != 2 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 2:
-			// b1, PTX lines 87-90; ret
-			kBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 76-85; code before the call
+		kBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 73
+		if pc, budget = w.CallInline(pc, &kFunc.Blocks[1].Term, m, stop, budget); pc != 2 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1, PTX lines 87-90; ret
+		kBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

@@ -334,95 +334,138 @@ func RegionMulti(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 // regionMultiRun runs blocks of kernel region_multi for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func regionMultiRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 18-31; divergent, reconverges at block 3 (b3 ($L_join))
-			regionMultiBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 18-31; divergent, reconverges at block 3 (b3 ($L_join))
+		regionMultiBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & ^w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				switch stop {
-				case 1, 2, 4, 5:
-				default:
-					return runtime.RunDone, budget - regionMultiRegion0(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &regionMultiFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L_loop), PTX lines 38-46; divergent, reconverges at block 5 (b5)
-			regionMultiBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			switch stop {
+			case 1, 2, 4, 5:
+			default:
+				return runtime.RunDone, budget - regionMultiRegion0(w, m, pc)
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 5
-			} else {
-				switch stop {
-				case 1, 2, 4, 5:
-				default:
-					return runtime.RunDone, budget - regionMultiRegion0(w, m, pc)
-				}
-				switch stop {
-				case 1:
-				default:
-					return runtime.RunDone, budget - regionMultiRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &regionMultiFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			if pc, m, budget = w.DivergeInline(pc, &regionMultiFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L_even), PTX lines 57-60
-			regionMultiBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L_loop), PTX lines 38-46; divergent, reconverges at block 5 (b5)
+		regionMultiBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L_join), PTX lines 62-64; ret
-			regionMultiBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			next = 6
-		case 4:
-			// b4, PTX lines 33-36
-			regionMultiBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			switch stop {
+			case 1, 2, 4, 5:
+			default:
+				return runtime.RunDone, budget - regionMultiRegion0(w, m, pc)
 			}
-			next = 1
-		case 5:
-			// b5, PTX lines 48-54
-			regionMultiBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			switch stop {
+			case 1:
+			default:
+				return runtime.RunDone, budget - regionMultiRegion1(w, m, pc)
 			}
-			next = 3
-		default:
+			if pc, m, budget = w.DivergeInline(pc, &regionMultiFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L_even), PTX lines 57-60
+		regionMultiBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L_join), PTX lines 62-64; ret
+		regionMultiBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX lines 33-36
+		regionMultiBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block5:
+	{
+		// b5, PTX lines 48-54
+		regionMultiBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 

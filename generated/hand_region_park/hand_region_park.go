@@ -252,88 +252,123 @@ func ParkLoop(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // parkLoopRun runs blocks of kernel park_loop for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func parkLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 22-31; divergent, reconverges at block 2 (b2 ($DONE))
-			parkLoopBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 22-31; divergent, reconverges at block 2 (b2 ($DONE))
+		parkLoopBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				switch stop {
-				case 1, 3, 4:
-				default:
-					return runtime.RunDone, budget - parkLoopRegion0(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &parkLoopFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($LOOP), PTX lines 37-40; divergent, reconverges at block 4 (b4)
-			parkLoopBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			switch stop {
+			case 1, 3, 4:
+			default:
+				return runtime.RunDone, budget - parkLoopRegion0(w, m, pc)
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				switch stop {
-				case 1, 3, 4:
-				default:
-					return runtime.RunDone, budget - parkLoopRegion0(w, m, pc)
-				}
-				switch stop {
-				case 1:
-				default:
-					return runtime.RunDone, budget - parkLoopRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &parkLoopFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			if pc, m, budget = w.DivergeInline(pc, &parkLoopFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($DONE), PTX lines 44-45; ret
-			parkLoopBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($LOOP), PTX lines 37-40; divergent, reconverges at block 4 (b4)
+		parkLoopBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 3:
-			// b3, PTX lines 33-35
-			parkLoopBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		case 4:
-			// b4, PTX lines 42-42
-			parkLoopBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			switch stop {
+			case 1, 3, 4:
+			default:
+				return runtime.RunDone, budget - parkLoopRegion0(w, m, pc)
 			}
-			next = 2
-		default:
+			switch stop {
+			case 1:
+			default:
+				return runtime.RunDone, budget - parkLoopRegion1(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &parkLoopFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($DONE), PTX lines 44-45; ret
+		parkLoopBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX lines 33-35
+		parkLoopBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block4:
+	{
+		// b4, PTX lines 42-42
+		parkLoopBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 

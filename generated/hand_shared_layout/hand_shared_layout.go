@@ -548,23 +548,19 @@ func BigB(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, ou
 // markRun runs blocks of function mark for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func markRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 26-31; ret
-			markBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 26-31; ret
+		markBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -674,44 +670,55 @@ func markBlock0(w *runtime.Warp, m uint32, budget int) {
 // bigARun runs blocks of kernel big_a for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bigARun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 39-49; code before the call
-			bigABlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 36
-			if next, budget = w.CallInline(pc, &bigAFunc.Blocks[1].Term, m, stop, budget); next != 2 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 2:
-			// b1, PTX lines 53-57; bar.sync at line 58
-			bigABlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b1, PTX lines 59-77; ret
-			bigABlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 39-49; code before the call
+		bigABlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 36
+		if pc, budget = w.CallInline(pc, &bigAFunc.Blocks[1].Term, m, stop, budget); pc != 2 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1, PTX lines 53-57; bar.sync at line 58
+		bigABlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b1, PTX lines 59-77; ret
+		bigABlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -1186,44 +1193,55 @@ func bigABlock3(w *runtime.Warp, m uint32, budget int) {
 // bigBRun runs blocks of kernel big_b for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bigBRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 85-95; code before the call
-			bigBBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 82
-			if next, budget = w.CallInline(pc, &bigBFunc.Blocks[1].Term, m, stop, budget); next != 2 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 2:
-			// b1, PTX lines 99-103; bar.sync at line 104
-			bigBBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b1, PTX lines 105-123; ret
-			bigBBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 85-95; code before the call
+		bigBBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 82
+		if pc, budget = w.CallInline(pc, &bigBFunc.Blocks[1].Term, m, stop, budget); pc != 2 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1, PTX lines 99-103; bar.sync at line 104
+		bigBBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b1, PTX lines 105-123; ret
+		bigBBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

@@ -431,55 +431,75 @@ func One(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out
 // rotateRun runs blocks of kernel rotate for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func rotateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 20-36; bar.sync at line 37
-			rotateBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 38-38
-			rotateBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 2:
-			// b1 (WAIT), PTX lines 40-40; divergent, reconverges at block 3 (b2)
-			rotateBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[1]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &rotateFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b2, PTX lines 42-52; ret
-			rotateBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 20-36; bar.sync at line 37
+		rotateBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 38-38
+		rotateBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
-			return pc, budget
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1 (WAIT), PTX lines 40-40; divergent, reconverges at block 3 (b2)
+		rotateBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		t := m & ^w.P[1]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &rotateFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2, PTX lines 42-52; ret
+		rotateBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -866,23 +886,19 @@ func rotateBlock3(w *runtime.Warp, m uint32, budget int) {
 // pairRun runs blocks of kernel pair for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func pairRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 65-67; ret
-			pairBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 65-67; ret
+		pairBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1007,23 +1023,19 @@ func pairBlock0(w *runtime.Warp, m uint32, budget int) {
 // oneRun runs blocks of kernel one for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func oneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 77-89; ret
-			oneBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 77-89; ret
+		oneBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

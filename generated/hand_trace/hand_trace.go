@@ -1319,52 +1319,75 @@ func Shifted(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 // boundRun runs blocks of kernel bound for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func boundRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 15-22; divergent, reconverges at block 1 (b1 (DONE))
-			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, boundTrace0(w, m, budget)) {
-				// blocks 0 and 2 ran: on from block 2
-				pc, budget = 2, budget-1
-				next = 1
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 15-22; divergent, reconverges at block 1 (b1 (DONE))
+		if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, boundTrace0(w, m, budget)) {
+			// blocks 0 and 2 ran: on from block 2
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			boundBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		boundBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				boundBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (DONE), PTX line 32; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 24-31
-			boundBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			boundBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 (DONE), PTX line 32; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 24-31
+		boundBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -1903,55 +1926,86 @@ func boundBlock2(w *runtime.Warp, m uint32, budget int) {
 // takenRun runs blocks of kernel taken for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func takenRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 43-48; divergent, reconverges at block 2 (b2 (DONE))
-			if m == 0xffffffff && budget > 1 && stop != 1 && w.PassOK(2) && w.PassDone(2, takenTrace0(w, m, budget)) {
-				// blocks 0 and 1 ran: on from block 1
-				pc, budget = 1, budget-1
-				next = 2
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 43-48; divergent, reconverges at block 2 (b2 (DONE))
+		if m == 0xffffffff && budget > 1 && stop != 1 && w.PassOK(2) && w.PassDone(2, takenTrace0(w, m, budget)) {
+			// blocks 0 and 1 ran: on from block 1
+			pc, budget = 1, budget-1
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			takenBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		}
+		takenBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 3
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 1 || stop == 3 {
-					return pc, budget
-				}
-				takenBlock1(w, t, budget)
-				pc, budget = 3, budget-2
-				next = 2
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (BODY), PTX lines 52-59
-			takenBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 1 || stop == 3 {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 (DONE), PTX line 60; ret
-			next = 4
-		case 3:
-			// b3, PTX line 49
-			next = 2
-		default:
+			takenBlock1(w, t, budget)
+			pc, budget = 3, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block1:
+	{
+		// b1 (BODY), PTX lines 52-59
+		takenBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 (DONE), PTX line 60; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX line 49
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -2442,55 +2496,86 @@ func takenBlock1(w *runtime.Warp, m uint32, budget int) {
 // negatedRun runs blocks of kernel negated for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func negatedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 69-74; divergent, reconverges at block 2 (b2 (DONE))
-			if m == 0xffffffff && budget > 1 && stop != 1 && w.PassOK(4) && w.PassDone(4, negatedTrace0(w, m, budget)) {
-				// blocks 0 and 1 ran: on from block 1
-				pc, budget = 1, budget-1
-				next = 2
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 69-74; divergent, reconverges at block 2 (b2 (DONE))
+		if m == 0xffffffff && budget > 1 && stop != 1 && w.PassOK(4) && w.PassDone(4, negatedTrace0(w, m, budget)) {
+			// blocks 0 and 1 ran: on from block 1
+			pc, budget = 1, budget-1
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			negatedBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		}
+		negatedBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & ^w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 3
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 1 || stop == 3 {
-					return pc, budget
-				}
-				negatedBlock1(w, t, budget)
-				pc, budget = 3, budget-2
-				next = 2
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (BODY), PTX lines 78-85
-			negatedBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 1 || stop == 3 {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 (DONE), PTX line 86; ret
-			next = 4
-		case 3:
-			// b3, PTX line 75
-			next = 2
-		default:
+			negatedBlock1(w, t, budget)
+			pc, budget = 3, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block1:
+	{
+		// b1 (BODY), PTX lines 78-85
+		negatedBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 (DONE), PTX line 86; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX line 75
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -2981,56 +3066,79 @@ func negatedBlock1(w *runtime.Warp, m uint32, budget int) {
 // liveRun runs blocks of kernel live for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func liveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 99-108; divergent, reconverges at block 1 (b1 (DONE))
-			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(6) && w.PassDone(6, liveTrace0(w, m, budget)) {
-				// blocks 0 and 2 ran: on from block 2
-				pc, budget = 2, budget-1
-				next = 1
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 99-108; divergent, reconverges at block 1 (b1 (DONE))
+		if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(6) && w.PassDone(6, liveTrace0(w, m, budget)) {
+			// blocks 0 and 2 ran: on from block 2
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			liveBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		liveBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				liveBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (DONE), PTX lines 117-122; ret
-			liveBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 3
-		case 2:
-			// b2, PTX lines 110-115
-			liveBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			liveBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 (DONE), PTX lines 117-122; ret
+		liveBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 110-115
+		liveBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -3684,50 +3792,70 @@ func liveBlock2(w *runtime.Warp, m uint32, budget int) {
 // liveuniRun runs blocks of kernel liveuni for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func liveuniRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 132-141; divergent, reconverges at block 1 (b1 (DONE))
-			liveuniBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 132-141; divergent, reconverges at block 1 (b1 (DONE))
+		liveuniBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				liveuniBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (DONE), PTX lines 150-155; ret
-			liveuniBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 3
-		case 2:
-			// b2, PTX lines 143-148
-			liveuniBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			liveuniBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 (DONE), PTX lines 150-155; ret
+		liveuniBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 143-148
+		liveuniBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -4168,59 +4296,86 @@ func liveuniBlock2(w *runtime.Warp, m uint32, budget int) {
 // lateRun runs blocks of kernel late for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func lateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 166-169; bar.sync at line 170
-			lateBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 166-169; bar.sync at line 170
+		lateBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 171-173; divergent, reconverges at block 2 (b1 (DONE))
+		if m == 0xffffffff && budget > 1 && stop != 3 && w.PassOK(10) && w.PassDone(10, lateTrace1(w, m, budget)) {
+			// blocks 1 and 3 ran: on from block 3
+			pc, budget = 3, budget-1
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 171-173; divergent, reconverges at block 2 (b1 (DONE))
-			if m == 0xffffffff && budget > 1 && stop != 3 && w.PassOK(10) && w.PassDone(10, lateTrace1(w, m, budget)) {
-				// blocks 1 and 3 ran: on from block 3
-				pc, budget = 3, budget-1
-				next = 2
-				break
+			pc, budget = 2, budget-1
+			goto block2
+		}
+		lateBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			lateBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 3 {
-					return pc, budget
-				}
-				lateBlock3(w, m&^t, budget)
-				pc, budget = 3, budget-1
-				next = 2
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 3 {
+				return pc, budget
 			}
-		case 2:
-			// b1 (DONE), PTX line 182; ret
-			next = 4
-		case 3:
-			// b2, PTX lines 175-181
-			lateBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			lateBlock3(w, m&^t, budget)
+			pc, budget = 3, budget-1
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			next = 2
-		default:
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block2:
+	{
+		// b1 (DONE), PTX line 182; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b2, PTX lines 175-181
+		lateBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -4712,61 +4867,93 @@ func lateBlock3(w *runtime.Warp, m uint32, budget int) {
 // shiftedRun runs blocks of kernel shifted for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func shiftedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 195-200; bar.sync at line 201
-			shiftedBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 195-200; bar.sync at line 201
+		shiftedBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 202-205; divergent, reconverges at block 3 (b2 (DONE))
+		shiftedBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 202-205; divergent, reconverges at block 3 (b2 (DONE))
-			shiftedBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 2 || stop == 4 {
-					return pc, budget
-				}
-				shiftedBlock2(w, t, budget)
-				shiftedBlock4(w, m&^t, budget)
-				pc, budget = 4, budget-2
-				next = 3
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 2 || stop == 4 {
+				return pc, budget
 			}
-		case 2:
-			// b1 (SKIP), PTX lines 214-215
-			shiftedBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			shiftedBlock2(w, t, budget)
+			shiftedBlock4(w, m&^t, budget)
+			pc, budget = 4, budget-2
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2 (DONE), PTX line 216; ret
-			next = 5
-		case 4:
-			// b3, PTX lines 207-211
-			shiftedBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block2:
+	{
+		// b1 (SKIP), PTX lines 214-215
+		shiftedBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 (DONE), PTX line 216; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX lines 207-211
+		shiftedBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 

@@ -695,141 +695,221 @@ func WarpGuarded(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 // warpGuardedRun runs blocks of kernel warp_guarded for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpGuardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 34-66; divergent, reconverges at block 5 (b2 (JOIN))
-			warpGuardedBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 34-66; divergent, reconverges at block 5 (b2 (JOIN))
+		warpGuardedBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &warpGuardedFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (PATH_B), PTX line 72; the lanes wait here for those shfl.sync.up.b32 at line 73 names
-			return pc, budget
-		case 2:
-			// b1 (PATH_B), PTX lines 73-73; the lanes wait here for those shfl.sync.bfly.b32 at line 74 names
-			warpGuardedBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &warpGuardedFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b1 (PATH_B), PTX lines 74-74; the lanes wait here for those redux.sync.xor.b32 at line 75 names
-			warpGuardedBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b1 (PATH_B), PTX lines 75-75
-			warpGuardedBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b2 (JOIN), PTX line 76; the lanes wait here for those bar.warp.sync at line 77 names
-			return pc, budget
-		case 6:
-			// b2 (JOIN), PTX lines 77-77; the lanes wait here for those vote.sync.ballot.b32 at line 78 names
-			warpGuardedBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 7:
-			// b2 (JOIN), PTX lines 78-78; the lanes wait here for those vote.sync.all.pred at line 79 names
-			warpGuardedBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 8:
-			// b2 (JOIN), PTX lines 79-79; the lanes wait here for those vote.sync.any.pred at line 80 names
-			warpGuardedBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 9:
-			// b2 (JOIN), PTX lines 80-80; the lanes wait here for those vote.sync.uni.pred at line 81 names
-			warpGuardedBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 10:
-			// b2 (JOIN), PTX lines 81-87; the lanes wait here for those match.any.sync.b64 at line 88 names
-			warpGuardedBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 11:
-			// b2 (JOIN), PTX lines 88-89; the lanes wait here for those match.all.sync.b32 at line 90 names
-			warpGuardedBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 12:
-			// b2 (JOIN), PTX lines 90-90; the lanes wait here for those elect.sync at line 91 names
-			warpGuardedBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 13:
-			// b2 (JOIN), PTX lines 91-108; ret
-			warpGuardedBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 14:
-			// b3, PTX line 67; the lanes wait here for those shfl.sync.down.b32 at line 68 names
-			return pc, budget
-		case 15:
-			// b3, PTX lines 68-68; the lanes wait here for those shfl.sync.idx.b32 at line 69 names
-			warpGuardedBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 16:
-			// b3, PTX lines 69-69; the lanes wait here for those redux.sync.max.s32 at line 70 names
-			warpGuardedBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 17:
-			// b3, PTX lines 70-70
-			warpGuardedBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 (PATH_B), PTX line 72; the lanes wait here for those shfl.sync.up.b32 at line 73 names
+		return pc, budget
+	}
+block2:
+	{
+		// b1 (PATH_B), PTX lines 73-73; the lanes wait here for those shfl.sync.bfly.b32 at line 74 names
+		warpGuardedBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b1 (PATH_B), PTX lines 74-74; the lanes wait here for those redux.sync.xor.b32 at line 75 names
+		warpGuardedBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b1 (PATH_B), PTX lines 75-75
+		warpGuardedBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 18 || budget <= 1 {
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b2 (JOIN), PTX line 76; the lanes wait here for those bar.warp.sync at line 77 names
+		return pc, budget
+	}
+block6:
+	{
+		// b2 (JOIN), PTX lines 77-77; the lanes wait here for those vote.sync.ballot.b32 at line 78 names
+		warpGuardedBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b2 (JOIN), PTX lines 78-78; the lanes wait here for those vote.sync.all.pred at line 79 names
+		warpGuardedBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b2 (JOIN), PTX lines 79-79; the lanes wait here for those vote.sync.any.pred at line 80 names
+		warpGuardedBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block9:
+	{
+		// b2 (JOIN), PTX lines 80-80; the lanes wait here for those vote.sync.uni.pred at line 81 names
+		warpGuardedBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block10:
+	{
+		// b2 (JOIN), PTX lines 81-87; the lanes wait here for those match.any.sync.b64 at line 88 names
+		warpGuardedBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block11:
+	{
+		// b2 (JOIN), PTX lines 88-89; the lanes wait here for those match.all.sync.b32 at line 90 names
+		warpGuardedBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block12:
+	{
+		// b2 (JOIN), PTX lines 90-90; the lanes wait here for those elect.sync at line 91 names
+		warpGuardedBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block13:
+	{
+		// b2 (JOIN), PTX lines 91-108; ret
+		warpGuardedBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block14:
+	{
+		// b3, PTX line 67; the lanes wait here for those shfl.sync.down.b32 at line 68 names
+		return pc, budget
+	}
+block15:
+	{
+		// b3, PTX lines 68-68; the lanes wait here for those shfl.sync.idx.b32 at line 69 names
+		warpGuardedBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block16:
+	{
+		// b3, PTX lines 69-69; the lanes wait here for those redux.sync.max.s32 at line 70 names
+		warpGuardedBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block17:
+	{
+		// b3, PTX lines 70-70
+		warpGuardedBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
 	}
 }
 

@@ -430,23 +430,19 @@ func WarpSz(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 // addkRun runs blocks of function addk for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func addkRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 27-27; ret
-			addkBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 27-27; ret
+		addkBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -478,67 +474,94 @@ func addkBlock0(w *runtime.Warp, m uint32, budget int) {
 // warpSzRun runs blocks of kernel warp_sz for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpSzRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 42-94
-			warpSzBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 (WARP_SZ_loop), PTX lines 96-98; divergent, reconverges at block 2 (b2)
-			warpSzBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				switch stop {
-				case 1:
-				default:
-					return runtime.RunDone, budget - warpSzRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &warpSzFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2, PTX lines 100-100; code before the call
-			warpSzBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b2, PTX line 99
-			if next, budget = w.CallInline(pc, &warpSzFunc.Blocks[3].Term, m, stop, budget); next != 4 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 4:
-			// b3, PTX lines 103-109; ret
-			warpSzBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 42-94
+		warpSzBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 (WARP_SZ_loop), PTX lines 96-98; divergent, reconverges at block 2 (b2)
+		warpSzBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			switch stop {
+			case 1:
+			default:
+				return runtime.RunDone, budget - warpSzRegion1(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &warpSzFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2, PTX lines 100-100; code before the call
+		warpSzBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2, PTX line 99
+		if pc, budget = w.CallInline(pc, &warpSzFunc.Blocks[3].Term, m, stop, budget); pc != 4 {
+			return pc, budget
+		}
+		goto block4
+	}
+block4:
+	{
+		// b3, PTX lines 103-109; ret
+		warpSzBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

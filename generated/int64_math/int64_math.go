@@ -797,200 +797,334 @@ func Mix64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 // int64MathRun runs blocks of kernel int64_math for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 23-28; divergent, reconverges at block 9 (b9 ($L__BB0_12))
-			int64MathBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 23-28; divergent, reconverges at block 9 (b9 ($L__BB0_12))
+		int64MathBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_4), PTX lines 63-63
-			int64MathBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 2:
-			// b2 ($L__BB0_3), PTX lines 66-69
-			int64MathBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b3 ($L__BB0_5), PTX lines 71-72
-			int64MathBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b4 ($L__BB0_6), PTX lines 74-83; divergent, reconverges at block 8 (b8 ($L__BB0_11))
-			int64MathBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 13
-			} else {
-				switch stop {
-				case 5, 6, 7, 13, 14:
-				default:
-					return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($L__BB0_9), PTX lines 91-91
-			int64MathBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 6:
-			// b6 ($L__BB0_8), PTX lines 94-97
-			int64MathBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b7 ($L__BB0_10), PTX lines 99-100
-			int64MathBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b8 ($L__BB0_11), PTX lines 102-107
-			int64MathBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b9 ($L__BB0_12), PTX line 108; ret
-			next = 15
-		case 10:
-			// b10, PTX lines 31-55; divergent, reconverges at block 4 (b4 ($L__BB0_6))
-			int64MathBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 11
-			} else {
-				switch stop {
-				case 1, 2, 3, 11, 12:
-				default:
-					return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 11:
-			// b11, PTX lines 58-59; divergent, reconverges at block 3 (b3 ($L__BB0_5))
-			int64MathBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 12
-			} else {
-				switch stop {
-				case 1, 2, 3, 11, 12:
-				default:
-					return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
-				}
-				switch stop {
-				case 1, 2, 12:
-				default:
-					return runtime.RunDone, budget - int64MathRegion11(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 1 || stop == 12 || stop == 2 {
-					return pc, budget
-				}
-				int64MathBlock1(w, t, budget)
-				int64MathBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-3
-				next = 3
-			}
-		case 12:
-			// b12, PTX line 60
-			next = 2
-		case 13:
-			// b13, PTX lines 86-87; divergent, reconverges at block 7 (b7 ($L__BB0_10))
-			int64MathBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 14
-			} else {
-				switch stop {
-				case 5, 6, 7, 13, 14:
-				default:
-					return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
-				}
-				switch stop {
-				case 5, 6, 14:
-				default:
-					return runtime.RunDone, budget - int64MathRegion13(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 5 || stop == 14 || stop == 6 {
-					return pc, budget
-				}
-				int64MathBlock5(w, t, budget)
-				int64MathBlock6(w, m&^t, budget)
-				pc, budget = 6, budget-3
-				next = 7
-			}
-		case 14:
-			// b14, PTX line 88
-			next = 6
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_4), PTX lines 63-63
+		int64MathBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 15 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b2 ($L__BB0_3), PTX lines 66-69
+		int64MathBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB0_5), PTX lines 71-72
+		int64MathBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 ($L__BB0_6), PTX lines 74-83; divergent, reconverges at block 8 (b8 ($L__BB0_11))
+		int64MathBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			switch stop {
+			case 5, 6, 7, 13, 14:
+			default:
+				return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB0_9), PTX lines 91-91
+		int64MathBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block6:
+	{
+		// b6 ($L__BB0_8), PTX lines 94-97
+		int64MathBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b7 ($L__BB0_10), PTX lines 99-100
+		int64MathBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($L__BB0_11), PTX lines 102-107
+		int64MathBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($L__BB0_12), PTX line 108; ret
+		return pc, budget
+	}
+block10:
+	{
+		// b10, PTX lines 31-55; divergent, reconverges at block 4 (b4 ($L__BB0_6))
+		int64MathBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			switch stop {
+			case 1, 2, 3, 11, 12:
+			default:
+				return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[10].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block11:
+	{
+		// b11, PTX lines 58-59; divergent, reconverges at block 3 (b3 ($L__BB0_5))
+		int64MathBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			switch stop {
+			case 1, 2, 3, 11, 12:
+			default:
+				return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
+			}
+			switch stop {
+			case 1, 2, 12:
+			default:
+				return runtime.RunDone, budget - int64MathRegion11(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 1 || stop == 12 || stop == 2 {
+				return pc, budget
+			}
+			int64MathBlock1(w, t, budget)
+			int64MathBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-3
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block12:
+	{
+		// b12, PTX line 60
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block13:
+	{
+		// b13, PTX lines 86-87; divergent, reconverges at block 7 (b7 ($L__BB0_10))
+		int64MathBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			switch stop {
+			case 5, 6, 7, 13, 14:
+			default:
+				return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
+			}
+			switch stop {
+			case 5, 6, 14:
+			default:
+				return runtime.RunDone, budget - int64MathRegion13(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 5 || stop == 14 || stop == 6 {
+				return pc, budget
+			}
+			int64MathBlock5(w, t, budget)
+			int64MathBlock6(w, m&^t, budget)
+			pc, budget = 6, budget-3
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		}
+	}
+block14:
+	{
+		// b14, PTX line 88
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
 	}
 }
 
@@ -2393,52 +2527,75 @@ func int64MathBlock13(w *runtime.Warp, m uint32, budget int) {
 // mix64Run runs blocks of kernel mix64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 124-129; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, mix64Trace0(w, m, budget)) {
-				// blocks 0 and 2 ran: on from block 2
-				pc, budget = 2, budget-1
-				next = 1
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 124-129; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+		if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(2) && w.PassDone(2, mix64Trace0(w, m, budget)) {
+			// blocks 0 and 2 ran: on from block 2
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			mix64Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		mix64Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				mix64Block2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX line 149; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 132-148
-			mix64Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			mix64Block2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX line 149; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 132-148
+		mix64Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

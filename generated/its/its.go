@@ -1107,48 +1107,64 @@ func SyncwarpBothSides(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 // spinLockRun runs blocks of kernel spin_lock for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 24-29
-			spinLockBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L__BB0_1), PTX lines 31-32; divergent, reconverges at block 2 (b2)
-			spinLockBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &spinLockFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2, PTX lines 35-46; ret
-			spinLockBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 24-29
+		spinLockBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX lines 31-32; divergent, reconverges at block 2 (b2)
+		spinLockBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &spinLockFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2, PTX lines 35-46; ret
+		spinLockBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -1515,118 +1531,199 @@ func spinLockBlock2(w *runtime.Warp, m uint32, budget int) {
 // laneHandoffRun runs blocks of kernel lane_handoff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 61-68; divergent, reconverges at block 5 (b5 ($L__BB1_7))
-			laneHandoffBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 61-68; divergent, reconverges at block 5 (b5 ($L__BB1_7))
+		laneHandoffBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX lines 74-75; divergent, reconverges at block 8 (b8)
-			laneHandoffBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX lines 74-75; divergent, reconverges at block 8 (b8)
+		laneHandoffBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB1_4), PTX lines 83-85
-			laneHandoffBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB1_5), PTX lines 87-88; divergent, reconverges at block 9 (b9)
-			laneHandoffBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L__BB1_6), PTX lines 91-96
-			laneHandoffBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($L__BB1_7), PTX line 97; ret
-			next = 10
-		case 6:
-			// b6, PTX lines 71-71; divergent, reconverges at block 5 (b5 ($L__BB1_7))
-			laneHandoffBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7, PTX line 72
-			next = 1
-		case 8:
-			// b8, PTX lines 78-80
-			laneHandoffBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 9:
-			// b9, PTX line 89
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB1_4), PTX lines 83-85
+		laneHandoffBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 10 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB1_5), PTX lines 87-88; divergent, reconverges at block 9 (b9)
+		laneHandoffBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB1_6), PTX lines 91-96
+		laneHandoffBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB1_7), PTX line 97; ret
+		return pc, budget
+	}
+block6:
+	{
+		// b6, PTX lines 71-71; divergent, reconverges at block 5 (b5 ($L__BB1_7))
+		laneHandoffBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7, PTX line 72
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block8:
+	{
+		// b8, PTX lines 78-80
+		laneHandoffBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block9:
+	{
+		// b9, PTX line 89
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -2446,83 +2543,130 @@ func laneHandoffBlock8(w *runtime.Warp, m uint32, budget int) {
 // storeReturnBarrierRun runs blocks of kernel store_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 114-119; divergent, reconverges at block 4 (b3 ($L__BB2_5))
-			storeReturnBarrierBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 114-119; divergent, reconverges at block 4 (b3 ($L__BB2_5))
+		storeReturnBarrierBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &storeReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_3), PTX lines 134-143; bar.sync at line 144
-			storeReturnBarrierBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &storeReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b1 ($L__BB2_3), PTX lines 145-152
-			storeReturnBarrierBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b2 ($L__BB2_4), PTX lines 154-156
-			storeReturnBarrierBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3 ($L__BB2_5), PTX line 157; ret
-			next = 7
-		case 5:
-			// b4, PTX lines 122-127; divergent, reconverges at block 3 (b2 ($L__BB2_4))
-			storeReturnBarrierBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &storeReturnBarrierFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5, PTX lines 130-131
-			storeReturnBarrierBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_3), PTX lines 134-143; bar.sync at line 144
+		storeReturnBarrierBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB2_3), PTX lines 145-152
+		storeReturnBarrierBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB2_4), PTX lines 154-156
+		storeReturnBarrierBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($L__BB2_5), PTX line 157; ret
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX lines 122-127; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+		storeReturnBarrierBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &storeReturnBarrierFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5, PTX lines 130-131
+		storeReturnBarrierBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 
@@ -3120,61 +3264,93 @@ func storeReturnBarrierBlock6(w *runtime.Warp, m uint32, budget int) {
 // syncwarpBothSidesRun runs blocks of kernel syncwarp_both_sides for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 173-190; divergent, reconverges at block 3 (b2 ($L__BB3_3))
-			syncwarpBothSidesBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 173-190; divergent, reconverges at block 3 (b2 ($L__BB3_3))
+		syncwarpBothSidesBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &syncwarpBothSidesFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB3_2), PTX line 197; the lanes wait here for those bar.warp.sync at line 198 names
-			return pc, budget
-		case 2:
-			// b1 ($L__BB3_2), PTX lines 198-200
-			syncwarpBothSidesBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &syncwarpBothSidesFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2 ($L__BB3_3), PTX lines 202-208; ret
-			syncwarpBothSidesBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 4:
-			// b3, PTX line 191; the lanes wait here for those bar.warp.sync at line 193 names
-			return pc, budget
-		case 5:
-			// b3, PTX lines 193-195
-			syncwarpBothSidesBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB3_2), PTX line 197; the lanes wait here for those bar.warp.sync at line 198 names
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB3_2), PTX lines 198-200
+		syncwarpBothSidesBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB3_3), PTX lines 202-208; ret
+		syncwarpBothSidesBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX line 191; the lanes wait here for those bar.warp.sync at line 193 names
+		return pc, budget
+	}
+block5:
+	{
+		// b3, PTX lines 193-195
+		syncwarpBothSidesBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 

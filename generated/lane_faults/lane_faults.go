@@ -633,23 +633,19 @@ func Spin(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, ou
 // twoLoadsRun runs blocks of kernel two_loads for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 19-30; ret
-			twoLoadsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 19-30; ret
+		twoLoadsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1019,30 +1015,30 @@ func twoLoadsBlock0(w *runtime.Warp, m uint32, budget int) {
 // sharedLoadsRun runs blocks of kernel shared_loads for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 45-52; bar.sync at line 53
-			sharedLoadsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 54-65; ret
-			sharedLoadsBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 45-52; bar.sync at line 53
+		sharedLoadsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 54-65; ret
+		sharedLoadsBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1474,80 +1470,115 @@ func sharedLoadsBlock1(w *runtime.Warp, m uint32, budget int) {
 // longLoopRun runs blocks of kernel long_loop for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 81-87; divergent, reconverges at block 2 (b2 ($L_done))
-			longLoopBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 81-87; divergent, reconverges at block 2 (b2 ($L_done))
+		longLoopBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				switch stop {
-				case 1, 3, 4:
-				default:
-					return runtime.RunDone, budget - longLoopRegion0(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &longLoopFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L_loop), PTX lines 90-92; divergent, reconverges at block 4 (b4)
-			longLoopBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			switch stop {
+			case 1, 3, 4:
+			default:
+				return runtime.RunDone, budget - longLoopRegion0(w, m, pc)
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				switch stop {
-				case 1, 3, 4:
-				default:
-					return runtime.RunDone, budget - longLoopRegion0(w, m, pc)
-				}
-				switch stop {
-				case 1:
-				default:
-					return runtime.RunDone, budget - longLoopRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &longLoopFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			if pc, m, budget = w.DivergeInline(pc, &longLoopFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L_done), PTX lines 95-97; ret
-			longLoopBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L_loop), PTX lines 90-92; divergent, reconverges at block 4 (b4)
+		longLoopBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 3:
-			// b3, PTX line 88
-			next = 1
-		case 4:
-			// b4, PTX line 93
-			next = 2
-		default:
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			switch stop {
+			case 1, 3, 4:
+			default:
+				return runtime.RunDone, budget - longLoopRegion0(w, m, pc)
+			}
+			switch stop {
+			case 1:
+			default:
+				return runtime.RunDone, budget - longLoopRegion1(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &longLoopFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L_done), PTX lines 95-97; ret
+		longLoopBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX line 88
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block4:
+	{
+		// b4, PTX line 93
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -1824,80 +1855,115 @@ func longLoopBlock2(w *runtime.Warp, m uint32, budget int) {
 // spinRun runs blocks of kernel spin for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 112-116; divergent, reconverges at block 2 (b2 ($L_out))
-			spinBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 112-116; divergent, reconverges at block 2 (b2 ($L_out))
+		spinBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				switch stop {
-				case 1, 3, 4:
-				default:
-					return runtime.RunDone, budget - spinRegion0(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &spinFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L_spin), PTX lines 119-120; divergent, reconverges at block 4 (b4)
-			spinBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			switch stop {
+			case 1, 3, 4:
+			default:
+				return runtime.RunDone, budget - spinRegion0(w, m, pc)
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				switch stop {
-				case 1, 3, 4:
-				default:
-					return runtime.RunDone, budget - spinRegion0(w, m, pc)
-				}
-				switch stop {
-				case 1:
-				default:
-					return runtime.RunDone, budget - spinRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &spinFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			if pc, m, budget = w.DivergeInline(pc, &spinFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L_out), PTX lines 123-125; ret
-			spinBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L_spin), PTX lines 119-120; divergent, reconverges at block 4 (b4)
+		spinBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 3:
-			// b3, PTX line 117
-			next = 1
-		case 4:
-			// b4, PTX line 121
-			next = 2
-		default:
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			switch stop {
+			case 1, 3, 4:
+			default:
+				return runtime.RunDone, budget - spinRegion0(w, m, pc)
+			}
+			switch stop {
+			case 1:
+			default:
+				return runtime.RunDone, budget - spinRegion1(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &spinFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L_out), PTX lines 123-125; ret
+		spinBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX line 117
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block4:
+	{
+		// b4, PTX line 121
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 

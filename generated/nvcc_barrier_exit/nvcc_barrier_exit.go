@@ -908,51 +908,71 @@ func WarpHandoff(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 // earlyReturnBarrierRun runs blocks of kernel early_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 31-35; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			earlyReturnBarrierBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 31-35; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+		earlyReturnBarrierBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &earlyReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_2), PTX line 65; ret
-			next = 4
-		case 2:
-			// b2, PTX lines 38-48; bar.sync at line 49
-			earlyReturnBarrierBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &earlyReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b2, PTX lines 50-63
-			earlyReturnBarrierBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX line 65; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 38-48; bar.sync at line 49
+		earlyReturnBarrierBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2, PTX lines 50-63
+		earlyReturnBarrierBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -1528,65 +1548,93 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 // interleavedReturnBarrierRun runs blocks of kernel interleaved_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 81-89; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			interleavedReturnBarrierBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 81-89; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+		interleavedReturnBarrierBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &interleavedReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX line 121; ret
-			next = 6
-		case 2:
-			// b2, PTX lines 92-102; bar.sync at line 103
-			interleavedReturnBarrierBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &interleavedReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b2, PTX lines 104-109; bar.sync at line 110
-			interleavedReturnBarrierBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b2, PTX lines 111-112; bar.sync at line 113
-			interleavedReturnBarrierBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b2, PTX lines 114-119
-			interleavedReturnBarrierBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX line 121; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 92-102; bar.sync at line 103
+		interleavedReturnBarrierBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2, PTX lines 104-109; bar.sync at line 110
+		interleavedReturnBarrierBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b2, PTX lines 111-112; bar.sync at line 113
+		interleavedReturnBarrierBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b2, PTX lines 114-119
+		interleavedReturnBarrierBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -2305,129 +2353,224 @@ func interleavedReturnBarrierBlock5(w *runtime.Warp, m uint32, budget int) {
 // warpHandoffRun runs blocks of kernel warp_handoff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 138-142; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			warpHandoffBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 138-142; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+		warpHandoffBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 7
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 7 {
-					return pc, budget
-				}
-				warpHandoffBlock7(w, m&^t, budget)
-				pc, budget = 7, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_2), PTX line 148; bar.sync at line 149
-			return pc, budget
-		case 2:
-			// b1 ($L__BB2_2), PTX lines 150-154; divergent, reconverges at block 6 (b5 ($L__BB2_9))
-			warpHandoffBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 7 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			warpHandoffBlock7(w, m&^t, budget)
+			pc, budget = 7, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 3:
-			// b2 ($L__BB2_7), PTX lines 159-160; divergent, reconverges at block 9 (b8)
-			warpHandoffBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_2), PTX line 148; bar.sync at line 149
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB2_2), PTX lines 150-154; divergent, reconverges at block 6 (b5 ($L__BB2_9))
+		warpHandoffBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-		case 4:
-			// b3 ($L__BB2_3), PTX lines 169-170; divergent, reconverges at block 5 (b4 ($L__BB2_5))
-			warpHandoffBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 10
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 10 {
-					return pc, budget
-				}
-				warpHandoffBlock10(w, m&^t, budget)
-				pc, budget = 10, budget-1
-				next = 5
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2 ($L__BB2_7), PTX lines 159-160; divergent, reconverges at block 9 (b8)
+		warpHandoffBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 5:
-			// b4 ($L__BB2_5), PTX lines 181-181
-			warpHandoffBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			next = 6
-		case 6:
-			// b5 ($L__BB2_9), PTX line 183; ret
-			next = 11
-		case 7:
-			// b6, PTX lines 145-146
-			warpHandoffBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 1
-		case 8:
-			// b7, PTX line 155
-			next = 4
-		case 9:
-			// b8, PTX lines 163-165
-			warpHandoffBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b3 ($L__BB2_3), PTX lines 169-170; divergent, reconverges at block 5 (b4 ($L__BB2_5))
+		warpHandoffBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			next = 6
-		case 10:
-			// b9, PTX lines 173-178
-			warpHandoffBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		default:
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 10 {
+				return pc, budget
+			}
+			warpHandoffBlock10(w, m&^t, budget)
+			pc, budget = 10, budget-1
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block5:
+	{
+		// b4 ($L__BB2_5), PTX lines 181-181
+		warpHandoffBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 11 || budget <= 1 {
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b5 ($L__BB2_9), PTX line 183; ret
+		return pc, budget
+	}
+block7:
+	{
+		// b6, PTX lines 145-146
+		warpHandoffBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block8:
+	{
+		// b7, PTX line 155
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block9:
+	{
+		// b8, PTX lines 163-165
+		warpHandoffBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block10:
+	{
+		// b9, PTX lines 173-178
+		warpHandoffBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
 	}
 }
 

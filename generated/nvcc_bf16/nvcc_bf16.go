@@ -320,52 +320,75 @@ func Bf16Ops(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 // bf16OpsRun runs blocks of kernel bf16_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bf16OpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 32-43; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, bf16OpsTrace0(w, m, budget)) {
-				// blocks 0 and 2 ran: on from block 2
-				pc, budget = 2, budget-1
-				next = 1
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 32-43; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+		if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, bf16OpsTrace0(w, m, budget)) {
+			// blocks 0 and 2 ran: on from block 2
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			bf16OpsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		bf16OpsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				bf16OpsBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_2), PTX line 104; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 46-102
-			bf16OpsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			bf16OpsBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX line 104; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 46-102
+		bf16OpsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

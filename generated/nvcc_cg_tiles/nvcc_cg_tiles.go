@@ -3279,429 +3279,758 @@ func WarpSize(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // tileReduce64Run runs blocks of kernel tile_reduce64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func tileReduce64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 38-60; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			if m == 0xffffffff && budget > 1 && stop != 22 && w.PassOK(0) && w.PassDone(0, tileReduce64Trace0(w, m, budget)) {
-				// blocks 0 and 22 ran: on from block 22
-				pc, budget = 22, budget-1
-				next = 1
-				break
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 38-60; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+		if m == 0xffffffff && budget > 1 && stop != 22 && w.PassOK(0) && w.PassDone(0, tileReduce64Trace0(w, m, budget)) {
+			// blocks 0 and 22 ran: on from block 22
+			pc, budget = 22, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			tileReduce64Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		tileReduce64Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 22
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 22 {
-					return pc, budget
-				}
-				tileReduce64Block22(w, m&^t, budget)
-				pc, budget = 22, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_2), PTX lines 72-72; barrier.sync at line 77
-			tileReduce64Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 22 {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b1 ($L__BB0_2), PTX lines 84-100; divergent, reconverges at block 4 (b3 ($L__BB0_5))
-			tileReduce64Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			tileReduce64Block22(w, m&^t, budget)
+			pc, budget = 22, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 23
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX lines 72-72; barrier.sync at line 77
+		tileReduce64Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB0_2), PTX lines 84-100; divergent, reconverges at block 4 (b3 ($L__BB0_5))
+		tileReduce64Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 3:
-			// b2 ($L__BB0_4), PTX lines 111-118; divergent, reconverges at block 24 (b17)
-			tileReduce64Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 24
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 4:
-			// b3 ($L__BB0_5), PTX lines 129-142; the lanes wait here for those redux.sync.add.s32 at line 143 names
-			tileReduce64Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2 ($L__BB0_4), PTX lines 111-118; divergent, reconverges at block 24 (b17)
+		tileReduce64Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 5:
-			// b3 ($L__BB0_5), PTX lines 143-156; the lanes wait here for those bar.warp.sync at line 159 names
-			tileReduce64Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 6:
-			// b3 ($L__BB0_5), PTX lines 159-159; divergent, reconverges at block 7 (b4 ($L__BB0_7))
-			tileReduce64Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 25
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 25 {
-					return pc, budget
-				}
-				tileReduce64Block25(w, m&^t, budget)
-				pc, budget = 25, budget-1
-				next = 7
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b3 ($L__BB0_5), PTX lines 129-142; the lanes wait here for those redux.sync.add.s32 at line 143 names
+		tileReduce64Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b3 ($L__BB0_5), PTX lines 143-156; the lanes wait here for those bar.warp.sync at line 159 names
+		tileReduce64Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b3 ($L__BB0_5), PTX lines 159-159; divergent, reconverges at block 7 (b4 ($L__BB0_7))
+		tileReduce64Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 7:
-			// b4 ($L__BB0_7), PTX lines 171-172; the lanes wait here for those shfl.sync.idx.b32 at line 173 names
-			tileReduce64Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 8:
-			// b4 ($L__BB0_7), PTX lines 173-177; divergent, reconverges at block 13 (b8 ($L__BB0_13))
-			tileReduce64Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 25 {
+				return pc, budget
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 26
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			tileReduce64Block25(w, m&^t, budget)
+			pc, budget = 25, budget-1
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 9:
-			// b5 ($L__BB0_9), PTX lines 185-187; divergent, reconverges at block 10 (b6 ($L__BB0_11))
-			tileReduce64Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		}
+	}
+block7:
+	{
+		// b4 ($L__BB0_7), PTX lines 171-172; the lanes wait here for those shfl.sync.idx.b32 at line 173 names
+		tileReduce64Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b4 ($L__BB0_7), PTX lines 173-177; divergent, reconverges at block 13 (b8 ($L__BB0_13))
+		tileReduce64Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[6]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 27
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
 			}
-		case 10:
-			// b6 ($L__BB0_11), PTX line 230; the lanes wait here for those bar.warp.sync at line 234 names
-			return pc, budget
-		case 11:
-			// b6 ($L__BB0_11), PTX lines 234-234; divergent, reconverges at block 13 (b8 ($L__BB0_13))
-			tileReduce64Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 29
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 29 {
-					return pc, budget
-				}
-				tileReduce64Block29(w, m&^t, budget)
-				pc, budget = 29, budget-1
-				next = 13
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b5 ($L__BB0_9), PTX lines 185-187; divergent, reconverges at block 10 (b6 ($L__BB0_11))
+		tileReduce64Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-		case 12:
-			// b7 ($L__BB0_8), PTX lines 248-250; divergent, reconverges at block 13 (b8 ($L__BB0_13))
-			tileReduce64Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[8]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 30
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[9].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 13:
-			// b8 ($L__BB0_13), PTX lines 256-256; the lanes wait here for those bar.warp.sync at line 260 names
-			tileReduce64Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block10:
+	{
+		// b6 ($L__BB0_11), PTX line 230; the lanes wait here for those bar.warp.sync at line 234 names
+		return pc, budget
+	}
+block11:
+	{
+		// b6 ($L__BB0_11), PTX lines 234-234; divergent, reconverges at block 13 (b8 ($L__BB0_13))
+		tileReduce64Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 14:
-			// b8 ($L__BB0_13), PTX lines 260-270; divergent, reconverges at block 15 (b9 ($L__BB0_15))
-			tileReduce64Block14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[9]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 31
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 31 {
-					return pc, budget
-				}
-				tileReduce64Block31(w, m&^t, budget)
-				pc, budget = 31, budget-1
-				next = 15
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 29 {
+				return pc, budget
 			}
-		case 15:
-			// b9 ($L__BB0_15), PTX line 279; barrier.sync at line 284
-			return pc, budget
-		case 16:
-			// b9 ($L__BB0_15), PTX lines 286-286; divergent, reconverges at block 21 (b14 ($L__BB0_24))
-			tileReduce64Block16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			tileReduce64Block29(w, m&^t, budget)
+			pc, budget = 29, budget-1
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[10]
-			if t == m {
-				next = 21
-			} else if t == 0 {
-				next = 32
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 13, budget-1
+			goto block13
+		}
+	}
+block12:
+	{
+		// b7 ($L__BB0_8), PTX lines 248-250; divergent, reconverges at block 13 (b8 ($L__BB0_13))
+		tileReduce64Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-		case 17:
-			// b10 ($L__BB0_19), PTX lines 306-319; divergent, reconverges at block 35 (b27)
-			tileReduce64Block17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[13]
-			if t == m {
-				next = 17
-			} else if t == 0 {
-				next = 35
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 18:
-			// b11 ($L__BB0_20), PTX lines 323-323
-			tileReduce64Block18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b8 ($L__BB0_13), PTX lines 256-256; the lanes wait here for those bar.warp.sync at line 260 names
+		tileReduce64Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block14:
+	{
+		// b8 ($L__BB0_13), PTX lines 260-270; divergent, reconverges at block 15 (b9 ($L__BB0_15))
+		tileReduce64Block14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[14]
-			if t == m {
-				next = 20
-			} else if t == 0 {
-				next = 36
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
 			}
-		case 19:
-			// b12 ($L__BB0_22), PTX lines 333-338; divergent, reconverges at block 37 (b29)
-			tileReduce64Block19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 31, budget-1
+			goto block31
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 31 {
+				return pc, budget
 			}
-			t := m & w.P[15]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 37
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			tileReduce64Block31(w, m&^t, budget)
+			pc, budget = 31, budget-1
+			if stop == 15 || budget <= 1 {
+				return pc, budget
 			}
-		case 20:
-			// b13 ($L__BB0_23), PTX lines 343-347
-			tileReduce64Block20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 15, budget-1
+			goto block15
+		}
+	}
+block15:
+	{
+		// b9 ($L__BB0_15), PTX line 279; barrier.sync at line 284
+		return pc, budget
+	}
+block16:
+	{
+		// b9 ($L__BB0_15), PTX lines 286-286; divergent, reconverges at block 21 (b14 ($L__BB0_24))
+		tileReduce64Block16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
 			}
-			next = 21
-		case 21:
-			// b14 ($L__BB0_24), PTX line 349; ret
-			next = 38
-		case 22:
-			// b15, PTX lines 64-68
-			tileReduce64Block22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 21, budget-1
+			goto block21
+		} else if t == 0 {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		case 23:
-			// b16, PTX lines 104-107
-			tileReduce64Block23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 32, budget-1
+			goto block32
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[16].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 24:
-			// b17, PTX line 119
-			next = 4
-		case 25:
-			// b18, PTX lines 165-165
-			tileReduce64Block25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block17:
+	{
+		// b10 ($L__BB0_19), PTX lines 306-319; divergent, reconverges at block 35 (b27)
+		tileReduce64Block17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[13]
+		if t == m {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
 			}
-			next = 7
-		case 26:
-			// b19, PTX line 178
-			next = 12
-		case 27:
-			// b20, PTX lines 192-222; the lanes wait here for those shfl.sync.bfly.b32 at line 223 names
-			tileReduce64Block27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 17, budget-1
+			goto block17
+		} else if t == 0 {
+			if stop == 35 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 28:
-			// b20, PTX lines 223-228
-			tileReduce64Block28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 35, budget-1
+			goto block35
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[17].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 10
-		case 29:
-			// b21, PTX lines 240-243
-			tileReduce64Block29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block18:
+	{
+		// b11 ($L__BB0_20), PTX lines 323-323
+		tileReduce64Block18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[14]
+		if t == m {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
 			}
-			next = 13
-		case 30:
-			// b22, PTX line 251
-			next = 12
-		case 31:
-			// b23, PTX lines 274-277
-			tileReduce64Block31(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 20, budget-1
+			goto block20
+		} else if t == 0 {
+			if stop == 36 || budget <= 1 {
+				return pc, budget
 			}
-			next = 15
-		case 32:
-			// b24, PTX lines 290-291
-			tileReduce64Block32(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 36, budget-1
+			goto block36
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[18].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[11]
-			if t == m {
-				next = 20
-			} else if t == 0 {
-				next = 33
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[32].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block19:
+	{
+		// b12 ($L__BB0_22), PTX lines 333-338; divergent, reconverges at block 37 (b29)
+		tileReduce64Block19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[15]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
 			}
-		case 33:
-			// b25, PTX lines 294-298
-			tileReduce64Block33(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 37 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[12]
-			if t == m {
-				next = 18
-			} else if t == 0 {
-				next = 34
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[33].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 37, budget-1
+			goto block37
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[19].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 34:
-			// b26, PTX lines 301-302
-			tileReduce64Block34(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 35:
-			// b27, PTX line 320
-			next = 18
-		case 36:
-			// b28, PTX lines 326-328
-			tileReduce64Block36(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 19
-		case 37:
-			// b29, PTX line 339
-			next = 20
-		default:
+			goto dispatch
+		}
+	}
+block20:
+	{
+		// b13 ($L__BB0_23), PTX lines 343-347
+		tileReduce64Block20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 38 || budget <= 1 {
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block21:
+	{
+		// b14 ($L__BB0_24), PTX line 349; ret
+		return pc, budget
+	}
+block22:
+	{
+		// b15, PTX lines 64-68
+		tileReduce64Block22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block23:
+	{
+		// b16, PTX lines 104-107
+		tileReduce64Block23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block24:
+	{
+		// b17, PTX line 119
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block25:
+	{
+		// b18, PTX lines 165-165
+		tileReduce64Block25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block26:
+	{
+		// b19, PTX line 178
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block27:
+	{
+		// b20, PTX lines 192-222; the lanes wait here for those shfl.sync.bfly.b32 at line 223 names
+		tileReduce64Block27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block28:
+	{
+		// b20, PTX lines 223-228
+		tileReduce64Block28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block29:
+	{
+		// b21, PTX lines 240-243
+		tileReduce64Block29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block30:
+	{
+		// b22, PTX line 251
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block31:
+	{
+		// b23, PTX lines 274-277
+		tileReduce64Block31(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block32:
+	{
+		// b24, PTX lines 290-291
+		tileReduce64Block32(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else if t == 0 {
+			if stop == 33 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 33, budget-1
+			goto block33
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[32].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block33:
+	{
+		// b25, PTX lines 294-298
+		tileReduce64Block33(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else if t == 0 {
+			if stop == 34 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 34, budget-1
+			goto block34
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce64Func.Blocks[33].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block34:
+	{
+		// b26, PTX lines 301-302
+		tileReduce64Block34(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block35:
+	{
+		// b27, PTX line 320
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block36:
+	{
+		// b28, PTX lines 326-328
+		tileReduce64Block36(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block37:
+	{
+		// b29, PTX line 339
+		if stop == 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 20, budget-1
+		goto block20
 	}
 }
 
@@ -6282,436 +6611,769 @@ func tileReduce64Block36(w *runtime.Warp, m uint32, budget int) {
 // tileReduce128Run runs blocks of kernel tile_reduce128 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func tileReduce128Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 371-393; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			if m == 0xffffffff && budget > 1 && stop != 22 && w.PassOK(8) && w.PassDone(8, tileReduce128Trace0(w, m, budget)) {
-				// blocks 0 and 22 ran: on from block 22
-				pc, budget = 22, budget-1
-				next = 1
-				break
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	case 38:
+		goto block38
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 371-393; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+		if m == 0xffffffff && budget > 1 && stop != 22 && w.PassOK(8) && w.PassDone(8, tileReduce128Trace0(w, m, budget)) {
+			// blocks 0 and 22 ran: on from block 22
+			pc, budget = 22, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			tileReduce128Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		tileReduce128Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 22
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 22 {
-					return pc, budget
-				}
-				tileReduce128Block22(w, m&^t, budget)
-				pc, budget = 22, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX lines 405-405; barrier.sync at line 410
-			tileReduce128Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 22 {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b1 ($L__BB1_2), PTX lines 417-433; divergent, reconverges at block 4 (b3 ($L__BB1_5))
-			tileReduce128Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			tileReduce128Block22(w, m&^t, budget)
+			pc, budget = 22, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 23
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX lines 405-405; barrier.sync at line 410
+		tileReduce128Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB1_2), PTX lines 417-433; divergent, reconverges at block 4 (b3 ($L__BB1_5))
+		tileReduce128Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 3:
-			// b2 ($L__BB1_4), PTX lines 444-451; divergent, reconverges at block 24 (b17)
-			tileReduce128Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 24
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 4:
-			// b3 ($L__BB1_5), PTX lines 462-475; the lanes wait here for those redux.sync.add.s32 at line 476 names
-			tileReduce128Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2 ($L__BB1_4), PTX lines 444-451; divergent, reconverges at block 24 (b17)
+		tileReduce128Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 5:
-			// b3 ($L__BB1_5), PTX lines 476-489; the lanes wait here for those bar.warp.sync at line 492 names
-			tileReduce128Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 6:
-			// b3 ($L__BB1_5), PTX lines 492-492; divergent, reconverges at block 7 (b4 ($L__BB1_7))
-			tileReduce128Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 25
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 25 {
-					return pc, budget
-				}
-				tileReduce128Block25(w, m&^t, budget)
-				pc, budget = 25, budget-1
-				next = 7
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b3 ($L__BB1_5), PTX lines 462-475; the lanes wait here for those redux.sync.add.s32 at line 476 names
+		tileReduce128Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b3 ($L__BB1_5), PTX lines 476-489; the lanes wait here for those bar.warp.sync at line 492 names
+		tileReduce128Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b3 ($L__BB1_5), PTX lines 492-492; divergent, reconverges at block 7 (b4 ($L__BB1_7))
+		tileReduce128Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 7:
-			// b4 ($L__BB1_7), PTX lines 505-506; the lanes wait here for those shfl.sync.idx.b32 at line 507 names
-			tileReduce128Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 8:
-			// b4 ($L__BB1_7), PTX lines 507-511; divergent, reconverges at block 13 (b8 ($L__BB1_13))
-			tileReduce128Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 25 {
+				return pc, budget
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 26
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			tileReduce128Block25(w, m&^t, budget)
+			pc, budget = 25, budget-1
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 9:
-			// b5 ($L__BB1_9), PTX lines 519-521; divergent, reconverges at block 10 (b6 ($L__BB1_11))
-			tileReduce128Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		}
+	}
+block7:
+	{
+		// b4 ($L__BB1_7), PTX lines 505-506; the lanes wait here for those shfl.sync.idx.b32 at line 507 names
+		tileReduce128Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b4 ($L__BB1_7), PTX lines 507-511; divergent, reconverges at block 13 (b8 ($L__BB1_13))
+		tileReduce128Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[6]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 27
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
 			}
-		case 10:
-			// b6 ($L__BB1_11), PTX line 576; the lanes wait here for those bar.warp.sync at line 580 names
-			return pc, budget
-		case 11:
-			// b6 ($L__BB1_11), PTX lines 580-580; divergent, reconverges at block 13 (b8 ($L__BB1_13))
-			tileReduce128Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 30
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 30 {
-					return pc, budget
-				}
-				tileReduce128Block30(w, m&^t, budget)
-				pc, budget = 30, budget-1
-				next = 13
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b5 ($L__BB1_9), PTX lines 519-521; divergent, reconverges at block 10 (b6 ($L__BB1_11))
+		tileReduce128Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-		case 12:
-			// b7 ($L__BB1_8), PTX lines 595-597; divergent, reconverges at block 13 (b8 ($L__BB1_13))
-			tileReduce128Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[9]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 31
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[9].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 13:
-			// b8 ($L__BB1_13), PTX lines 603-603; the lanes wait here for those bar.warp.sync at line 607 names
-			tileReduce128Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block10:
+	{
+		// b6 ($L__BB1_11), PTX line 576; the lanes wait here for those bar.warp.sync at line 580 names
+		return pc, budget
+	}
+block11:
+	{
+		// b6 ($L__BB1_11), PTX lines 580-580; divergent, reconverges at block 13 (b8 ($L__BB1_13))
+		tileReduce128Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 14:
-			// b8 ($L__BB1_13), PTX lines 607-617; divergent, reconverges at block 15 (b9 ($L__BB1_15))
-			tileReduce128Block14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[10]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 32
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 32 {
-					return pc, budget
-				}
-				tileReduce128Block32(w, m&^t, budget)
-				pc, budget = 32, budget-1
-				next = 15
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 30 {
+				return pc, budget
 			}
-		case 15:
-			// b9 ($L__BB1_15), PTX line 625; barrier.sync at line 630
-			return pc, budget
-		case 16:
-			// b9 ($L__BB1_15), PTX lines 632-632; divergent, reconverges at block 21 (b14 ($L__BB1_24))
-			tileReduce128Block16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			tileReduce128Block30(w, m&^t, budget)
+			pc, budget = 30, budget-1
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[11]
-			if t == m {
-				next = 21
-			} else if t == 0 {
-				next = 33
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 13, budget-1
+			goto block13
+		}
+	}
+block12:
+	{
+		// b7 ($L__BB1_8), PTX lines 595-597; divergent, reconverges at block 13 (b8 ($L__BB1_13))
+		tileReduce128Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-		case 17:
-			// b10 ($L__BB1_19), PTX lines 652-665; divergent, reconverges at block 36 (b27)
-			tileReduce128Block17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[14]
-			if t == m {
-				next = 17
-			} else if t == 0 {
-				next = 36
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 31, budget-1
+			goto block31
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 18:
-			// b11 ($L__BB1_20), PTX lines 669-669
-			tileReduce128Block18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b8 ($L__BB1_13), PTX lines 603-603; the lanes wait here for those bar.warp.sync at line 607 names
+		tileReduce128Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block14:
+	{
+		// b8 ($L__BB1_13), PTX lines 607-617; divergent, reconverges at block 15 (b9 ($L__BB1_15))
+		tileReduce128Block14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[15]
-			if t == m {
-				next = 20
-			} else if t == 0 {
-				next = 37
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
 			}
-		case 19:
-			// b12 ($L__BB1_22), PTX lines 679-684; divergent, reconverges at block 38 (b29)
-			tileReduce128Block19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 32, budget-1
+			goto block32
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 32 {
+				return pc, budget
 			}
-			t := m & w.P[16]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 38
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			tileReduce128Block32(w, m&^t, budget)
+			pc, budget = 32, budget-1
+			if stop == 15 || budget <= 1 {
+				return pc, budget
 			}
-		case 20:
-			// b13 ($L__BB1_23), PTX lines 689-693
-			tileReduce128Block20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 15, budget-1
+			goto block15
+		}
+	}
+block15:
+	{
+		// b9 ($L__BB1_15), PTX line 625; barrier.sync at line 630
+		return pc, budget
+	}
+block16:
+	{
+		// b9 ($L__BB1_15), PTX lines 632-632; divergent, reconverges at block 21 (b14 ($L__BB1_24))
+		tileReduce128Block16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
 			}
-			next = 21
-		case 21:
-			// b14 ($L__BB1_24), PTX line 695; ret
-			next = 39
-		case 22:
-			// b15, PTX lines 397-401
-			tileReduce128Block22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 21, budget-1
+			goto block21
+		} else if t == 0 {
+			if stop == 33 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		case 23:
-			// b16, PTX lines 437-440
-			tileReduce128Block23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 33, budget-1
+			goto block33
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[16].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 24:
-			// b17, PTX line 452
-			next = 4
-		case 25:
-			// b18, PTX lines 498-499
-			tileReduce128Block25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block17:
+	{
+		// b10 ($L__BB1_19), PTX lines 652-665; divergent, reconverges at block 36 (b27)
+		tileReduce128Block17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[14]
+		if t == m {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
 			}
-			next = 7
-		case 26:
-			// b19, PTX line 512
-			next = 12
-		case 27:
-			// b20, PTX lines 526-556; the lanes wait here for those shfl.sync.bfly.b32 at line 557 names
-			tileReduce128Block27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 17, budget-1
+			goto block17
+		} else if t == 0 {
+			if stop == 36 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 28:
-			// b20, PTX lines 557-569; the lanes wait here for those shfl.sync.bfly.b32 at line 570 names
-			tileReduce128Block28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 36, budget-1
+			goto block36
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[17].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 29:
-			// b20, PTX lines 570-574
-			tileReduce128Block29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block18:
+	{
+		// b11 ($L__BB1_20), PTX lines 669-669
+		tileReduce128Block18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[15]
+		if t == m {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
 			}
-			next = 10
-		case 30:
-			// b21, PTX lines 586-590
-			tileReduce128Block30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 20, budget-1
+			goto block20
+		} else if t == 0 {
+			if stop == 37 || budget <= 1 {
+				return pc, budget
 			}
-			next = 13
-		case 31:
-			// b22, PTX line 598
-			next = 12
-		case 32:
-			// b23, PTX lines 621-623
-			tileReduce128Block32(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 37, budget-1
+			goto block37
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[18].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 15
-		case 33:
-			// b24, PTX lines 636-637
-			tileReduce128Block33(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block19:
+	{
+		// b12 ($L__BB1_22), PTX lines 679-684; divergent, reconverges at block 38 (b29)
+		tileReduce128Block19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[16]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[12]
-			if t == m {
-				next = 20
-			} else if t == 0 {
-				next = 34
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[33].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 38 || budget <= 1 {
+				return pc, budget
 			}
-		case 34:
-			// b25, PTX lines 640-644
-			tileReduce128Block34(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 38, budget-1
+			goto block38
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[19].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[13]
-			if t == m {
-				next = 18
-			} else if t == 0 {
-				next = 35
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[34].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 35:
-			// b26, PTX lines 647-648
-			tileReduce128Block35(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 36:
-			// b27, PTX line 666
-			next = 18
-		case 37:
-			// b28, PTX lines 672-674
-			tileReduce128Block37(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 19
-		case 38:
-			// b29, PTX line 685
-			next = 20
-		default:
+			goto dispatch
+		}
+	}
+block20:
+	{
+		// b13 ($L__BB1_23), PTX lines 689-693
+		tileReduce128Block20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 39 || budget <= 1 {
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block21:
+	{
+		// b14 ($L__BB1_24), PTX line 695; ret
+		return pc, budget
+	}
+block22:
+	{
+		// b15, PTX lines 397-401
+		tileReduce128Block22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block23:
+	{
+		// b16, PTX lines 437-440
+		tileReduce128Block23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block24:
+	{
+		// b17, PTX line 452
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block25:
+	{
+		// b18, PTX lines 498-499
+		tileReduce128Block25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block26:
+	{
+		// b19, PTX line 512
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block27:
+	{
+		// b20, PTX lines 526-556; the lanes wait here for those shfl.sync.bfly.b32 at line 557 names
+		tileReduce128Block27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block28:
+	{
+		// b20, PTX lines 557-569; the lanes wait here for those shfl.sync.bfly.b32 at line 570 names
+		tileReduce128Block28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block29:
+	{
+		// b20, PTX lines 570-574
+		tileReduce128Block29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block30:
+	{
+		// b21, PTX lines 586-590
+		tileReduce128Block30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block31:
+	{
+		// b22, PTX line 598
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block32:
+	{
+		// b23, PTX lines 621-623
+		tileReduce128Block32(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block33:
+	{
+		// b24, PTX lines 636-637
+		tileReduce128Block33(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else if t == 0 {
+			if stop == 34 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 34, budget-1
+			goto block34
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[33].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block34:
+	{
+		// b25, PTX lines 640-644
+		tileReduce128Block34(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[13]
+		if t == m {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else if t == 0 {
+			if stop == 35 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 35, budget-1
+			goto block35
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileReduce128Func.Blocks[34].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block35:
+	{
+		// b26, PTX lines 647-648
+		tileReduce128Block35(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block36:
+	{
+		// b27, PTX line 666
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block37:
+	{
+		// b28, PTX lines 672-674
+		tileReduce128Block37(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block38:
+	{
+		// b29, PTX line 685
+		if stop == 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 20, budget-1
+		goto block20
 	}
 }
 
@@ -9376,136 +10038,229 @@ func tileReduce128Block37(w *runtime.Warp, m uint32, budget int) {
 // tileShuffleRun runs blocks of kernel tile_shuffle for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func tileShuffleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 716-736; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			if m == 0xffffffff && budget > 1 && stop != 8 && w.PassOK(16) && w.PassDone(16, tileShuffleTrace0(w, m, budget)) {
-				// blocks 0 and 8 ran: on from block 8
-				pc, budget = 8, budget-1
-				next = 1
-				break
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 716-736; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+		if m == 0xffffffff && budget > 1 && stop != 8 && w.PassOK(16) && w.PassDone(16, tileShuffleTrace0(w, m, budget)) {
+			// blocks 0 and 8 ran: on from block 8
+			pc, budget = 8, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			tileShuffleBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		tileShuffleBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 8
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 8 {
-					return pc, budget
-				}
-				tileShuffleBlock8(w, m&^t, budget)
-				pc, budget = 8, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_2), PTX line 746; barrier.sync at line 751
-			return pc, budget
-		case 2:
-			// b1 ($L__BB2_2), PTX lines 753-790; the lanes wait here for those bar.warp.sync at line 793 names
-			tileShuffleBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 8 {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b1 ($L__BB2_2), PTX lines 793-793; divergent, reconverges at block 6 (b4 ($L__BB2_7))
-			tileShuffleBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			tileShuffleBlock8(w, m&^t, budget)
+			pc, budget = 8, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileShuffleFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_2), PTX line 746; barrier.sync at line 751
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB2_2), PTX lines 753-790; the lanes wait here for those bar.warp.sync at line 793 names
+		tileShuffleBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b1 ($L__BB2_2), PTX lines 793-793; divergent, reconverges at block 6 (b4 ($L__BB2_7))
+		tileShuffleBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-		case 4:
-			// b2 ($L__BB2_6), PTX lines 810-813
-			tileShuffleBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			next = 6
-		case 5:
-			// b3 ($L__BB2_5), PTX lines 818-820; divergent, reconverges at block 6 (b4 ($L__BB2_7))
-			tileShuffleBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileShuffleFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileShuffleFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b4 ($L__BB2_7), PTX line 824; the lanes wait here for those bar.warp.sync at line 827 names
-			return pc, budget
-		case 7:
-			// b4 ($L__BB2_7), PTX lines 827-854; ret
-			tileShuffleBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 8:
-			// b5, PTX lines 740-744
-			tileShuffleBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 9:
-			// b6, PTX lines 799-804; divergent, reconverges at block 6 (b4 ($L__BB2_7))
-			tileShuffleBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tileShuffleFunc.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 10:
-			// b7, PTX line 805
-			next = 5
-		case 11:
-			// b8, PTX line 821
-			next = 5
-		default:
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b2 ($L__BB2_6), PTX lines 810-813
+		tileShuffleBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 12 || budget <= 1 {
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block5:
+	{
+		// b3 ($L__BB2_5), PTX lines 818-820; divergent, reconverges at block 6 (b4 ($L__BB2_7))
+		tileShuffleBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileShuffleFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b4 ($L__BB2_7), PTX line 824; the lanes wait here for those bar.warp.sync at line 827 names
+		return pc, budget
+	}
+block7:
+	{
+		// b4 ($L__BB2_7), PTX lines 827-854; ret
+		tileShuffleBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b5, PTX lines 740-744
+		tileShuffleBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block9:
+	{
+		// b6, PTX lines 799-804; divergent, reconverges at block 6 (b4 ($L__BB2_7))
+		tileShuffleBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tileShuffleFunc.Blocks[9].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block10:
+	{
+		// b7, PTX line 805
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block11:
+	{
+		// b8, PTX line 821
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
 	}
 }
 
@@ -10535,23 +11290,19 @@ func tileShuffleBlock9(w *runtime.Warp, m uint32, budget int) {
 // warpSizeRun runs blocks of kernel warp_size for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpSizeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 869-885; ret
-			warpSizeBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 869-885; ret
+		warpSizeBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

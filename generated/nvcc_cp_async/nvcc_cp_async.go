@@ -3894,328 +3894,547 @@ func CgCopy(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 // pipelineTilesRun runs blocks of kernel pipeline_tiles for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func pipelineTilesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 48-86
-			pipelineTilesBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 48-86
+		pipelineTilesBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 20
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_3), PTX lines 111-112
-			pipelineTilesBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 22
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_3), PTX lines 111-112
+		pipelineTilesBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB0_5), PTX lines 135-142; bar.sync at line 145
-			pipelineTilesBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b2 ($L__BB0_5), PTX lines 147-151; bar.sync at line 153
-			pipelineTilesBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 4:
-			// b2 ($L__BB0_5), PTX lines 155-156
-			pipelineTilesBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB0_5), PTX lines 135-142; bar.sync at line 145
+		pipelineTilesBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2 ($L__BB0_5), PTX lines 147-151; bar.sync at line 153
+		pipelineTilesBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b2 ($L__BB0_5), PTX lines 155-156
+		pipelineTilesBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 23
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
 			}
-		case 5:
-			// b3 ($L__BB0_7), PTX lines 172-176; bar.sync at line 179
-			pipelineTilesBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 6:
-			// b3 ($L__BB0_7), PTX lines 181-182; bar.sync at line 184
-			pipelineTilesBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b3 ($L__BB0_7), PTX lines 172-176; bar.sync at line 179
+		pipelineTilesBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b3 ($L__BB0_7), PTX lines 181-182; bar.sync at line 184
+		pipelineTilesBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b3 ($L__BB0_7), PTX lines 186-187
+		pipelineTilesBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 7:
-			// b3 ($L__BB0_7), PTX lines 186-187
-			pipelineTilesBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 24
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 8:
-			// b4 ($L__BB0_9), PTX lines 203-207; bar.sync at line 210
-			pipelineTilesBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b4 ($L__BB0_9), PTX lines 203-207; bar.sync at line 210
+		pipelineTilesBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block9:
+	{
+		// b4 ($L__BB0_9), PTX lines 212-213; bar.sync at line 215
+		pipelineTilesBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block10:
+	{
+		// b4 ($L__BB0_9), PTX lines 217-218
+		pipelineTilesBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 9:
-			// b4 ($L__BB0_9), PTX lines 212-213; bar.sync at line 215
-			pipelineTilesBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 10:
-			// b4 ($L__BB0_9), PTX lines 217-218
-			pipelineTilesBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[10].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 25
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block11:
+	{
+		// b5 ($L__BB0_11), PTX lines 234-238; bar.sync at line 241
+		pipelineTilesBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block12:
+	{
+		// b5 ($L__BB0_11), PTX lines 243-244; bar.sync at line 246
+		pipelineTilesBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block13:
+	{
+		// b5 ($L__BB0_11), PTX lines 248-253
+		pipelineTilesBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 11:
-			// b5 ($L__BB0_11), PTX lines 234-238; bar.sync at line 241
-			pipelineTilesBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 12:
-			// b5 ($L__BB0_11), PTX lines 243-244; bar.sync at line 246
-			pipelineTilesBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[13].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 13:
-			// b5 ($L__BB0_11), PTX lines 248-253
-			pipelineTilesBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block14:
+	{
+		// b6 ($L__BB0_12), PTX lines 258-258
+		pipelineTilesBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[6]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 26
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
 			}
-		case 14:
-			// b6 ($L__BB0_12), PTX lines 258-258
-			pipelineTilesBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[14].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[7]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 27
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block15:
+	{
+		// b7 ($L__BB0_14), PTX lines 266-267
+		pipelineTilesBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
 			}
-		case 15:
-			// b7 ($L__BB0_14), PTX lines 266-267
-			pipelineTilesBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 16, budget-1
+			goto block16
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[8]
-			if t == m {
-				next = 16
-			} else if t == 0 {
-				next = 28
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[15].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 16:
-			// b8 ($L__BB0_16), PTX lines 287-291; bar.sync at line 294
-			pipelineTilesBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block16:
+	{
+		// b8 ($L__BB0_16), PTX lines 287-291; bar.sync at line 294
+		pipelineTilesBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block17:
+	{
+		// b8 ($L__BB0_16), PTX lines 296-303; bar.sync at line 305
+		pipelineTilesBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block18:
+	{
+		// b8 ($L__BB0_16), PTX lines 307-310
+		pipelineTilesBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 17:
-			// b8 ($L__BB0_16), PTX lines 296-303; bar.sync at line 305
-			pipelineTilesBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 18:
-			// b8 ($L__BB0_16), PTX lines 307-310
-			pipelineTilesBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[18].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[9]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 29
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block19:
+	{
+		// b9 ($L__BB0_17), PTX lines 315-321; ret
+		pipelineTilesBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block20:
+	{
+		// b10, PTX lines 90-96
+		pipelineTilesBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
 			}
-		case 19:
-			// b9 ($L__BB0_17), PTX lines 315-321; ret
-			pipelineTilesBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
 			}
-			next = 30
-		case 20:
-			// b10, PTX lines 90-96
-			pipelineTilesBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[20].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 21
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineTilesFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 21:
-			// b11, PTX lines 100-108
-			pipelineTilesBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 22:
-			// b12, PTX lines 116-126
-			pipelineTilesBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 23:
-			// b13, PTX lines 160-166
-			pipelineTilesBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 24:
-			// b14, PTX lines 191-197
-			pipelineTilesBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 25:
-			// b15, PTX lines 222-228
-			pipelineTilesBlock25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 26:
-			// b16, PTX line 254
-			next = 14
-		case 27:
-			// b17, PTX lines 261-262
-			pipelineTilesBlock27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 28:
-			// b18, PTX lines 271-281
-			pipelineTilesBlock28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 29:
-			// b19, PTX line 311
-			next = 19
-		default:
+			goto dispatch
+		}
+	}
+block21:
+	{
+		// b11, PTX lines 100-108
+		pipelineTilesBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 30 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block22:
+	{
+		// b12, PTX lines 116-126
+		pipelineTilesBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block23:
+	{
+		// b13, PTX lines 160-166
+		pipelineTilesBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block24:
+	{
+		// b14, PTX lines 191-197
+		pipelineTilesBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block25:
+	{
+		// b15, PTX lines 222-228
+		pipelineTilesBlock25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block26:
+	{
+		// b16, PTX line 254
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block27:
+	{
+		// b17, PTX lines 261-262
+		pipelineTilesBlock27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block28:
+	{
+		// b18, PTX lines 271-281
+		pipelineTilesBlock28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block29:
+	{
+		// b19, PTX line 311
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
 	}
 }
 
@@ -6024,30 +6243,30 @@ func pipelineTilesBlock28(w *runtime.Warp, m uint32, budget int) {
 // pipelineWideRun runs blocks of kernel pipeline_wide for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func pipelineWideRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 341-392; bar.sync at line 395
-			pipelineWideBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 397-418; ret
-			pipelineWideBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 341-392; bar.sync at line 395
+		pipelineWideBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 397-418; ret
+		pipelineWideBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -6439,185 +6658,320 @@ func pipelineWideBlock1(w *runtime.Warp, m uint32, budget int) {
 // pipelineZfillRun runs blocks of kernel pipeline_zfill for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func pipelineZfillRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 437-474; divergent, reconverges at the exit
-			pipelineZfillBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 437-474; divergent, reconverges at the exit
+		pipelineZfillBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_3), PTX lines 479-479; divergent, reconverges at the exit
-			pipelineZfillBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 12
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_3), PTX lines 479-479; divergent, reconverges at the exit
+		pipelineZfillBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB2_9), PTX lines 495-495
-			pipelineZfillBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-			next = 9
-		case 3:
-			// b3 ($L__BB2_1), PTX lines 502-502; divergent, reconverges at the exit
-			pipelineZfillBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 15
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L__BB2_6), PTX lines 515-515
-			pipelineZfillBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 5:
-			// b5 ($L__BB2_8), PTX lines 526-526
-			pipelineZfillBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 6:
-			// b6 ($L__BB2_7), PTX lines 537-537
-			pipelineZfillBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 7:
-			// b7 ($L__BB2_10), PTX lines 545-545
-			pipelineZfillBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 8:
-			// b8 ($L__BB2_11), PTX line 550
-			return pc, budget
-		case 9:
-			// b9 ($L__BB2_12), PTX lines 562-569; bar.sync at line 572
-			pipelineZfillBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 10:
-			// b9 ($L__BB2_12), PTX lines 574-591; ret
-			pipelineZfillBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 11:
-			// b10, PTX line 475
-			next = 3
-		case 12:
-			// b11, PTX lines 482-482; divergent, reconverges at the exit
-			pipelineZfillBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 13:
-			// b12, PTX lines 485-485; divergent, reconverges at the exit
-			pipelineZfillBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 14:
-			// b13, PTX line 486
-			next = 8
-		case 15:
-			// b14, PTX lines 505-505; divergent, reconverges at the exit
-			pipelineZfillBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 16
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 16:
-			// b15, PTX line 506
-			next = 8
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB2_9), PTX lines 495-495
+		pipelineZfillBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 17 || budget <= 1 {
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block3:
+	{
+		// b3 ($L__BB2_1), PTX lines 502-502; divergent, reconverges at the exit
+		pipelineZfillBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB2_6), PTX lines 515-515
+		pipelineZfillBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block5:
+	{
+		// b5 ($L__BB2_8), PTX lines 526-526
+		pipelineZfillBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block6:
+	{
+		// b6 ($L__BB2_7), PTX lines 537-537
+		pipelineZfillBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block7:
+	{
+		// b7 ($L__BB2_10), PTX lines 545-545
+		pipelineZfillBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block8:
+	{
+		// b8 ($L__BB2_11), PTX line 550
+		return pc, budget
+	}
+block9:
+	{
+		// b9 ($L__BB2_12), PTX lines 562-569; bar.sync at line 572
+		pipelineZfillBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block10:
+	{
+		// b9 ($L__BB2_12), PTX lines 574-591; ret
+		pipelineZfillBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block11:
+	{
+		// b10, PTX line 475
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block12:
+	{
+		// b11, PTX lines 482-482; divergent, reconverges at the exit
+		pipelineZfillBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b12, PTX lines 485-485; divergent, reconverges at the exit
+		pipelineZfillBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[13].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block14:
+	{
+		// b13, PTX line 486
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block15:
+	{
+		// b14, PTX lines 505-505; divergent, reconverges at the exit
+		pipelineZfillBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pipelineZfillFunc.Blocks[15].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block16:
+	{
+		// b15, PTX line 506
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
 	}
 }
 
@@ -7191,462 +7545,851 @@ func pipelineZfillBlock15(w *runtime.Warp, m uint32, budget int) {
 // barrierCopyRun runs blocks of kernel barrier_copy for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func barrierCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 612-623; divergent, reconverges at block 1 (b1 ($L__BB3_2))
-			barrierCopyBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	case 38:
+		goto block38
+	case 39:
+		goto block39
+	case 40:
+		goto block40
+	case 41:
+		goto block41
+	case 42:
+		goto block42
+	case 43:
+		goto block43
+	case 44:
+		goto block44
+	case 45:
+		goto block45
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 612-623; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+		barrierCopyBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 24
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB3_2), PTX line 633; bar.sync at line 635
-			return pc, budget
-		case 2:
-			// b1 ($L__BB3_2), PTX lines 637-673
-			barrierCopyBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 4
-		case 3:
-			// b2 ($L__BB3_32), PTX lines 678-678
-			barrierCopyBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3 ($L__BB3_3), PTX lines 687-692; divergent, reconverges at block 25 (b24)
-			barrierCopyBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 25
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b4 ($L__BB3_25), PTX lines 699-699; divergent, reconverges at block 4 (b3 ($L__BB3_3))
-			barrierCopyBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 26
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5 ($L__BB3_28), PTX lines 725-725; divergent, reconverges at block 4 (b3 ($L__BB3_3))
-			barrierCopyBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 28
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b6 ($L__BB3_31), PTX lines 769-776
-			barrierCopyBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 8:
-			// b7 ($L__BB3_27), PTX lines 784-786
-			barrierCopyBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 9:
-			// b8 ($L__BB3_4), PTX lines 793-822
-			barrierCopyBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 10:
-			// b9 ($L__BB3_24), PTX lines 827-827
-			barrierCopyBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b10 ($L__BB3_5), PTX lines 836-841; divergent, reconverges at block 32 (b30)
-			barrierCopyBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 32
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 12:
-			// b11 ($L__BB3_17), PTX lines 848-848; divergent, reconverges at block 11 (b10 ($L__BB3_5))
-			barrierCopyBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 33
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 13:
-			// b12 ($L__BB3_20), PTX lines 874-874; divergent, reconverges at block 11 (b10 ($L__BB3_5))
-			barrierCopyBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[11]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 35
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 14:
-			// b13 ($L__BB3_23), PTX lines 912-919
-			barrierCopyBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 15:
-			// b14 ($L__BB3_19), PTX lines 927-929
-			barrierCopyBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 16:
-			// b15 ($L__BB3_6), PTX lines 936-966
-			barrierCopyBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 17:
-			// b16 ($L__BB3_16), PTX lines 971-971
-			barrierCopyBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 18:
-			// b17 ($L__BB3_7), PTX lines 980-985; divergent, reconverges at block 39 (b36)
-			barrierCopyBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[14]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 39
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 19:
-			// b18 ($L__BB3_9), PTX lines 992-992; divergent, reconverges at block 18 (b17 ($L__BB3_7))
-			barrierCopyBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[15]
-			if t == m {
-				next = 17
-			} else if t == 0 {
-				next = 40
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 20:
-			// b19 ($L__BB3_12), PTX lines 1018-1018; divergent, reconverges at block 18 (b17 ($L__BB3_7))
-			barrierCopyBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[17]
-			if t == m {
-				next = 18
-			} else if t == 0 {
-				next = 42
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 21:
-			// b20 ($L__BB3_15), PTX lines 1056-1063
-			barrierCopyBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 22:
-			// b21 ($L__BB3_11), PTX lines 1071-1073
-			barrierCopyBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 23:
-			// b22 ($L__BB3_8), PTX lines 1080-1092; ret
-			barrierCopyBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 46
-		case 24:
-			// b23, PTX lines 628-630
-			barrierCopyBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 25:
-			// b24, PTX line 694
-			next = 9
-		case 26:
-			// b25, PTX lines 705-715; divergent, reconverges at block 4 (b3 ($L__BB3_3))
-			barrierCopyBlock26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 27
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[26].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 27:
-			// b26, PTX line 717
-			next = 8
-		case 28:
-			// b27, PTX lines 731-731; divergent, reconverges at block 7 (b6 ($L__BB3_31))
-			barrierCopyBlock28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 29
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[28].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 29:
-			// b28, PTX lines 735-754; code before the call
-			barrierCopyBlock29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 30
-		case 30:
-			// b28, PTX line 732
-			return pc, budget
-		case 31:
-			// b29, PTX line 755
-			next = 7
-		case 32:
-			// b30, PTX line 843
-			next = 16
-		case 33:
-			// b31, PTX lines 854-864; divergent, reconverges at block 11 (b10 ($L__BB3_5))
-			barrierCopyBlock33(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[10]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 34
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[33].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 34:
-			// b32, PTX line 866
-			next = 15
-		case 35:
-			// b33, PTX lines 880-880; divergent, reconverges at block 14 (b13 ($L__BB3_23))
-			barrierCopyBlock35(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[12]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 36
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[35].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 36:
-			// b34, PTX lines 884-897; code before the call
-			barrierCopyBlock36(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 37
-		case 37:
-			// b34, PTX line 881
-			return pc, budget
-		case 38:
-			// b35, PTX line 898
-			next = 14
-		case 39:
-			// b36, PTX line 987
-			next = 23
-		case 40:
-			// b37, PTX lines 998-1008; divergent, reconverges at block 18 (b17 ($L__BB3_7))
-			barrierCopyBlock40(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[16]
-			if t == m {
-				next = 20
-			} else if t == 0 {
-				next = 41
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[40].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 41:
-			// b38, PTX line 1010
-			next = 22
-		case 42:
-			// b39, PTX lines 1024-1024; divergent, reconverges at block 21 (b20 ($L__BB3_15))
-			barrierCopyBlock42(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[18]
-			if t == m {
-				next = 21
-			} else if t == 0 {
-				next = 43
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[42].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 43:
-			// b40, PTX lines 1028-1041; code before the call
-			barrierCopyBlock43(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 44
-		case 44:
-			// b40, PTX line 1025
-			return pc, budget
-		case 45:
-			// b41, PTX line 1042
-			next = 21
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB3_2), PTX line 633; bar.sync at line 635
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB3_2), PTX lines 637-673
+		barrierCopyBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 46 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block3:
+	{
+		// b2 ($L__BB3_32), PTX lines 678-678
+		barrierCopyBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($L__BB3_3), PTX lines 687-692; divergent, reconverges at block 25 (b24)
+		barrierCopyBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b4 ($L__BB3_25), PTX lines 699-699; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+		barrierCopyBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($L__BB3_28), PTX lines 725-725; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+		barrierCopyBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b6 ($L__BB3_31), PTX lines 769-776
+		barrierCopyBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block8:
+	{
+		// b7 ($L__BB3_27), PTX lines 784-786
+		barrierCopyBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block9:
+	{
+		// b8 ($L__BB3_4), PTX lines 793-822
+		barrierCopyBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block10:
+	{
+		// b9 ($L__BB3_24), PTX lines 827-827
+		barrierCopyBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b10 ($L__BB3_5), PTX lines 836-841; divergent, reconverges at block 32 (b30)
+		barrierCopyBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 32, budget-1
+			goto block32
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[11].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block12:
+	{
+		// b11 ($L__BB3_17), PTX lines 848-848; divergent, reconverges at block 11 (b10 ($L__BB3_5))
+		barrierCopyBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 33 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 33, budget-1
+			goto block33
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b12 ($L__BB3_20), PTX lines 874-874; divergent, reconverges at block 11 (b10 ($L__BB3_5))
+		barrierCopyBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 35 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 35, budget-1
+			goto block35
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[13].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block14:
+	{
+		// b13 ($L__BB3_23), PTX lines 912-919
+		barrierCopyBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block15:
+	{
+		// b14 ($L__BB3_19), PTX lines 927-929
+		barrierCopyBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block16:
+	{
+		// b15 ($L__BB3_6), PTX lines 936-966
+		barrierCopyBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block17:
+	{
+		// b16 ($L__BB3_16), PTX lines 971-971
+		barrierCopyBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block18:
+	{
+		// b17 ($L__BB3_7), PTX lines 980-985; divergent, reconverges at block 39 (b36)
+		barrierCopyBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[14]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 39 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 39, budget-1
+			goto block39
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[18].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block19:
+	{
+		// b18 ($L__BB3_9), PTX lines 992-992; divergent, reconverges at block 18 (b17 ($L__BB3_7))
+		barrierCopyBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[15]
+		if t == m {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else if t == 0 {
+			if stop == 40 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 40, budget-1
+			goto block40
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[19].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block20:
+	{
+		// b19 ($L__BB3_12), PTX lines 1018-1018; divergent, reconverges at block 18 (b17 ($L__BB3_7))
+		barrierCopyBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[17]
+		if t == m {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else if t == 0 {
+			if stop == 42 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 42, budget-1
+			goto block42
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[20].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block21:
+	{
+		// b20 ($L__BB3_15), PTX lines 1056-1063
+		barrierCopyBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block22:
+	{
+		// b21 ($L__BB3_11), PTX lines 1071-1073
+		barrierCopyBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block23:
+	{
+		// b22 ($L__BB3_8), PTX lines 1080-1092; ret
+		barrierCopyBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block24:
+	{
+		// b23, PTX lines 628-630
+		barrierCopyBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block25:
+	{
+		// b24, PTX line 694
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block26:
+	{
+		// b25, PTX lines 705-715; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+		barrierCopyBlock26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[26].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block27:
+	{
+		// b26, PTX line 717
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block28:
+	{
+		// b27, PTX lines 731-731; divergent, reconverges at block 7 (b6 ($L__BB3_31))
+		barrierCopyBlock28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[28].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block29:
+	{
+		// b28, PTX lines 735-754; code before the call
+		barrierCopyBlock29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 30, budget-1
+		goto block30
+	}
+block30:
+	{
+		// b28, PTX line 732
+		return pc, budget
+	}
+block31:
+	{
+		// b29, PTX line 755
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block32:
+	{
+		// b30, PTX line 843
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block33:
+	{
+		// b31, PTX lines 854-864; divergent, reconverges at block 11 (b10 ($L__BB3_5))
+		barrierCopyBlock33(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 34 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 34, budget-1
+			goto block34
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[33].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block34:
+	{
+		// b32, PTX line 866
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block35:
+	{
+		// b33, PTX lines 880-880; divergent, reconverges at block 14 (b13 ($L__BB3_23))
+		barrierCopyBlock35(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 36 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 36, budget-1
+			goto block36
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[35].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block36:
+	{
+		// b34, PTX lines 884-897; code before the call
+		barrierCopyBlock36(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 37 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 37, budget-1
+		goto block37
+	}
+block37:
+	{
+		// b34, PTX line 881
+		return pc, budget
+	}
+block38:
+	{
+		// b35, PTX line 898
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block39:
+	{
+		// b36, PTX line 987
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block40:
+	{
+		// b37, PTX lines 998-1008; divergent, reconverges at block 18 (b17 ($L__BB3_7))
+		barrierCopyBlock40(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[16]
+		if t == m {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else if t == 0 {
+			if stop == 41 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 41, budget-1
+			goto block41
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[40].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block41:
+	{
+		// b38, PTX line 1010
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block42:
+	{
+		// b39, PTX lines 1024-1024; divergent, reconverges at block 21 (b20 ($L__BB3_15))
+		barrierCopyBlock42(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[18]
+		if t == m {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else if t == 0 {
+			if stop == 43 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 43, budget-1
+			goto block43
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierCopyFunc.Blocks[42].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block43:
+	{
+		// b40, PTX lines 1028-1041; code before the call
+		barrierCopyBlock43(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 44 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 44, budget-1
+		goto block44
+	}
+block44:
+	{
+		// b40, PTX line 1025
+		return pc, budget
+	}
+block45:
+	{
+		// b41, PTX line 1042
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
 	}
 }
 
@@ -9703,76 +10446,115 @@ func barrierCopyBlock43(w *runtime.Warp, m uint32, budget int) {
 // cgCopyRun runs blocks of kernel cg_copy for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func cgCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 1110-1143; divergent, reconverges at block 2 (b2 ($L__BB4_3))
-			cgCopyBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 1110-1143; divergent, reconverges at block 2 (b2 ($L__BB4_3))
+		cgCopyBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &cgCopyFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB4_2), PTX lines 1159-1177; divergent, reconverges at block 5 (b4)
-			cgCopyBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &cgCopyFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &cgCopyFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB4_2), PTX lines 1159-1177; divergent, reconverges at block 5 (b4)
+		cgCopyBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB4_3), PTX lines 1182-1196; barrier.sync at line 1202
-			cgCopyBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b2 ($L__BB4_3), PTX lines 1204-1221; ret
-			cgCopyBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &cgCopyFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 6
-		case 4:
-			// b3, PTX lines 1148-1155
-			cgCopyBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 5:
-			// b4, PTX line 1178
-			next = 2
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB4_3), PTX lines 1182-1196; barrier.sync at line 1202
+		cgCopyBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2 ($L__BB4_3), PTX lines 1204-1221; ret
+		cgCopyBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX lines 1148-1155
+		cgCopyBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block5:
+	{
+		// b4, PTX line 1178
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 

@@ -1419,283 +1419,505 @@ func FreeKept(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // mallocSumRun runs blocks of kernel malloc_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 37-46; divergent, reconverges at block 11 (b10 ($L__BB0_17))
-			mallocSumBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 37-46; divergent, reconverges at block 11 (b10 ($L__BB0_17))
+		mallocSumBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 12
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_5), PTX lines 96-107; divergent, reconverges at block 18 (b16)
-			mallocSumBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 18
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_5), PTX lines 96-107; divergent, reconverges at block 18 (b16)
+		mallocSumBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB0_6), PTX lines 111-111
-			mallocSumBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 19
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 3:
-			// b3 ($L__BB0_8), PTX lines 121-125; divergent, reconverges at block 20 (b18)
-			mallocSumBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB0_6), PTX lines 111-111
+		mallocSumBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[6]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 20
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
 			}
-		case 4:
-			// b4 ($L__BB0_9), PTX lines 129-130
-			mallocSumBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 21
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB0_8), PTX lines 121-125; divergent, reconverges at block 20 (b18)
+		mallocSumBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 5:
-			// b5 ($L__BB0_11), PTX lines 137-148; divergent, reconverges at block 22 (b20)
-			mallocSumBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[7]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 22
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 6:
-			// b6 ($L__BB0_12), PTX line 151
-			t := m & w.P[5]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 23
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB0_9), PTX lines 129-130
+		mallocSumBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-		case 7:
-			// b7 ($L__BB0_14), PTX lines 159-163; divergent, reconverges at block 24 (b22)
-			mallocSumBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[8]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 24
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 8:
-			// b8 ($L__BB0_15), PTX lines 167-171; code before the call
-			mallocSumBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB0_11), PTX lines 137-148; divergent, reconverges at block 22 (b20)
+		mallocSumBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			next = 9
-		case 9:
-			// b8 ($L__BB0_15), PTX line 166
-			return pc, budget
-		case 10:
-			// b9 ($L__BB0_16), PTX lines 181-182
-			mallocSumBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
 			}
-			next = 11
-		case 11:
-			// b10 ($L__BB0_17), PTX line 184; ret
-			next = 26
-		case 12:
-			// b11, PTX lines 49-54; code before the call
-			mallocSumBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 13
-		case 13:
-			// b11, PTX line 47
-			return pc, budget
-		case 14:
-			// b12, PTX lines 61-69; divergent, reconverges at block 11 (b10 ($L__BB0_17))
-			mallocSumBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($L__BB0_12), PTX line 151
+		t := m & w.P[5]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 15
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
 			}
-		case 15:
-			// b13, PTX lines 72-73
-			mallocSumBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 16
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($L__BB0_14), PTX lines 159-163; divergent, reconverges at block 24 (b22)
+		mallocSumBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 16:
-			// b14, PTX lines 76-79
-			mallocSumBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 17
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 17:
-			// b15, PTX lines 82-93
-			mallocSumBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 18:
-			// b16, PTX line 108
-			next = 2
-		case 19:
-			// b17, PTX lines 114-117
-			mallocSumBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 20:
-			// b18, PTX line 126
-			next = 4
-		case 21:
-			// b19, PTX lines 133-134
-			mallocSumBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 22:
-			// b20, PTX line 149
-			next = 6
-		case 23:
-			// b21, PTX lines 154-155
-			mallocSumBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 24:
-			// b22, PTX line 164
-			next = 8
-		case 25:
-			// b23, PTX line 172
-			next = 11
-		default:
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8 ($L__BB0_15), PTX lines 167-171; code before the call
+		mallocSumBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 26 || budget <= 1 {
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b8 ($L__BB0_15), PTX line 166
+		return pc, budget
+	}
+block10:
+	{
+		// b9 ($L__BB0_16), PTX lines 181-182
+		mallocSumBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b10 ($L__BB0_17), PTX line 184; ret
+		return pc, budget
+	}
+block12:
+	{
+		// b11, PTX lines 49-54; code before the call
+		mallocSumBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block13:
+	{
+		// b11, PTX line 47
+		return pc, budget
+	}
+block14:
+	{
+		// b12, PTX lines 61-69; divergent, reconverges at block 11 (b10 ($L__BB0_17))
+		mallocSumBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[14].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block15:
+	{
+		// b13, PTX lines 72-73
+		mallocSumBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[15].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block16:
+	{
+		// b14, PTX lines 76-79
+		mallocSumBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[16].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block17:
+	{
+		// b15, PTX lines 82-93
+		mallocSumBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block18:
+	{
+		// b16, PTX line 108
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block19:
+	{
+		// b17, PTX lines 114-117
+		mallocSumBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block20:
+	{
+		// b18, PTX line 126
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block21:
+	{
+		// b19, PTX lines 133-134
+		mallocSumBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block22:
+	{
+		// b20, PTX line 149
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block23:
+	{
+		// b21, PTX lines 154-155
+		mallocSumBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block24:
+	{
+		// b22, PTX line 164
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block25:
+	{
+		// b23, PTX line 172
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
 	}
 }
 
@@ -3584,81 +3806,133 @@ func mallocSumBlock23(w *runtime.Warp, m uint32, budget int) {
 // mallocKeepRun runs blocks of kernel malloc_keep for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 200-207; divergent, reconverges at block 2 (b2 ($L__BB1_4))
-			mallocKeepBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 200-207; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+		mallocKeepBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocKeepFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_3), PTX lines 228-231
-			mallocKeepBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocKeepFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB1_4), PTX line 233; ret
-			next = 7
-		case 3:
-			// b3, PTX lines 213-213; code before the call
-			mallocKeepBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3, PTX line 208
-			return pc, budget
-		case 5:
-			// b4, PTX lines 220-222; divergent, reconverges at block 1 (b1 ($L__BB1_3))
-			mallocKeepBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 6
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 6 {
-					return pc, budget
-				}
-				mallocKeepBlock6(w, m&^t, budget)
-				pc, budget = 6, budget-1
-				next = 1
-			}
-		case 6:
-			// b5, PTX lines 225-225
-			mallocKeepBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_3), PTX lines 228-231
+		mallocKeepBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB1_4), PTX line 233; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX lines 213-213; code before the call
+		mallocKeepBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3, PTX line 208
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX lines 220-222; divergent, reconverges at block 1 (b1 ($L__BB1_3))
+		mallocKeepBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 6 {
+				return pc, budget
+			}
+			mallocKeepBlock6(w, m&^t, budget)
+			pc, budget = 6, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block6:
+	{
+		// b5, PTX lines 225-225
+		mallocKeepBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -4082,77 +4356,129 @@ func mallocKeepBlock6(w *runtime.Warp, m uint32, budget int) {
 // freeKeptRun runs blocks of kernel free_kept for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 249-256; divergent, reconverges at block 3 (b2 ($L__BB2_4))
-			freeKeptBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 249-256; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+		freeKeptBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &freeKeptFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_3), PTX lines 271-278; code before the call
-			freeKeptBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &freeKeptFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b1 ($L__BB2_3), PTX line 270
-			return pc, budget
-		case 3:
-			// b2 ($L__BB2_4), PTX line 286; ret
-			next = 7
-		case 4:
-			// b3, PTX lines 259-265; divergent, reconverges at block 1 (b1 ($L__BB2_3))
-			freeKeptBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 5
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 5 {
-					return pc, budget
-				}
-				freeKeptBlock5(w, m&^t, budget)
-				pc, budget = 5, budget-1
-				next = 1
-			}
-		case 5:
-			// b4, PTX lines 268-268
-			freeKeptBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 6:
-			// b5, PTX line 279
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_3), PTX lines 271-278; code before the call
+		freeKeptBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1 ($L__BB2_3), PTX line 270
+		return pc, budget
+	}
+block3:
+	{
+		// b2 ($L__BB2_4), PTX line 286; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX lines 259-265; divergent, reconverges at block 1 (b1 ($L__BB2_3))
+		freeKeptBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 5 {
+				return pc, budget
+			}
+			freeKeptBlock5(w, m&^t, budget)
+			pc, budget = 5, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block5:
+	{
+		// b4, PTX lines 268-268
+		freeKeptBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block6:
+	{
+		// b5, PTX line 279
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 

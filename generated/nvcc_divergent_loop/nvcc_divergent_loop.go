@@ -541,105 +541,159 @@ func TidHash(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 // collatzStepsRun runs blocks of kernel collatz_steps for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 26-33; divergent, reconverges at block 3 (b3 ($L__BB0_5))
-			collatzStepsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 26-33; divergent, reconverges at block 3 (b3 ($L__BB0_5))
+		collatzStepsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_3), PTX lines 48-57; divergent, reconverges at block 6 (b6)
-			collatzStepsBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 6
-			} else {
-				switch stop {
-				case 1, 5, 6:
-				default:
-					return runtime.RunDone, budget - collatzStepsRegion4(w, m, pc)
-				}
-				switch stop {
-				case 1:
-				default:
-					return runtime.RunDone, budget - collatzStepsRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_3), PTX lines 48-57; divergent, reconverges at block 6 (b6)
+		collatzStepsBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB0_4), PTX lines 61-64
-			collatzStepsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB0_5), PTX line 66; ret
-			next = 7
-		case 4:
-			// b4, PTX lines 36-42; divergent, reconverges at block 2 (b2 ($L__BB0_4))
-			collatzStepsBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			switch stop {
+			case 1, 5, 6:
+			default:
+				return runtime.RunDone, budget - collatzStepsRegion4(w, m, pc)
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 5
-			} else {
-				switch stop {
-				case 1, 5, 6:
-				default:
-					return runtime.RunDone, budget - collatzStepsRegion4(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			switch stop {
+			case 1:
+			default:
+				return runtime.RunDone, budget - collatzStepsRegion1(w, m, pc)
 			}
-		case 5:
-			// b5, PTX lines 45-45
-			collatzStepsBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			if pc, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 1
-		case 6:
-			// b6, PTX line 58
-			next = 2
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB0_4), PTX lines 61-64
+		collatzStepsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB0_5), PTX line 66; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX lines 36-42; divergent, reconverges at block 2 (b2 ($L__BB0_4))
+		collatzStepsBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			switch stop {
+			case 1, 5, 6:
+			default:
+				return runtime.RunDone, budget - collatzStepsRegion4(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &collatzStepsFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5, PTX lines 45-45
+		collatzStepsBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block6:
+	{
+		// b6, PTX line 58
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -1144,74 +1198,109 @@ func collatzStepsBlock5(w *runtime.Warp, m uint32, budget int) {
 // tidHashRun runs blocks of kernel tid_hash for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 82-89; divergent, reconverges at block 2 (b2 ($L__BB1_4))
-			tidHashBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 82-89; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+		tidHashBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX lines 102-105; divergent, reconverges at block 4 (b4)
-			tidHashBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				switch stop {
-				case 1:
-				default:
-					return runtime.RunDone, budget - tidHashRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX lines 102-105; divergent, reconverges at block 4 (b4)
+		tidHashBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB1_4), PTX line 112; ret
-			next = 5
-		case 3:
-			// b3, PTX lines 92-99
-			tidHashBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		case 4:
-			// b4, PTX lines 108-110
-			tidHashBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			switch stop {
+			case 1:
+			default:
+				return runtime.RunDone, budget - tidHashRegion1(w, m, pc)
 			}
-			next = 2
-		default:
+			if pc, m, budget = w.DivergeInline(pc, &tidHashFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB1_4), PTX line 112; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX lines 92-99
+		tidHashBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block4:
+	{
+		// b4, PTX lines 108-110
+		tidHashBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 

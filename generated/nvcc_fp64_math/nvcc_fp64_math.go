@@ -682,52 +682,75 @@ func NewtonSqrt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // dnormRun runs blocks of kernel dnorm for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, dnormTrace0(w, m, budget)) {
-				// blocks 0 and 2 ran: on from block 2
-				pc, budget = 2, budget-1
-				next = 1
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 28-36; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+		if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(0) && w.PassDone(0, dnormTrace0(w, m, budget)) {
+			// blocks 0 and 2 ran: on from block 2
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			dnormBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		dnormBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				dnormBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_2), PTX line 61; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 39-59
-			dnormBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			dnormBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX line 61; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 39-59
+		dnormBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -1576,160 +1599,263 @@ func dnormBlock2(w *runtime.Warp, m uint32, budget int) {
 // newtonSqrtRun runs blocks of kernel newton_sqrt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 79-87; divergent, reconverges at block 5 (b5 ($L__BB1_9))
-			newtonSqrtBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 79-87; divergent, reconverges at block 5 (b5 ($L__BB1_9))
+		newtonSqrtBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &newtonSqrtFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_4), PTX lines 109-122; divergent, reconverges at block 9 (b9)
-			newtonSqrtBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &newtonSqrtFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 9
-			} else {
-				switch stop {
-				case 1:
-				default:
-					return runtime.RunDone, budget - newtonSqrtRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &newtonSqrtFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_4), PTX lines 109-122; divergent, reconverges at block 9 (b9)
+		newtonSqrtBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB1_5), PTX lines 126-126
-			newtonSqrtBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &newtonSqrtFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			switch stop {
+			case 1:
+			default:
+				return runtime.RunDone, budget - newtonSqrtRegion1(w, m, pc)
 			}
-		case 3:
-			// b3 ($L__BB1_7), PTX lines 131-135; divergent, reconverges at block 11 (b11)
-			newtonSqrtBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			if pc, m, budget = w.DivergeInline(pc, &newtonSqrtFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 11
-			} else {
-				switch stop {
-				case 3:
-				default:
-					return runtime.RunDone, budget - newtonSqrtRegion3(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &newtonSqrtFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB1_5), PTX lines 126-126
+		newtonSqrtBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 4:
-			// b4 ($L__BB1_8), PTX lines 139-142
-			newtonSqrtBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 5:
-			// b5 ($L__BB1_9), PTX line 144; ret
-			next = 12
-		case 6:
-			// b6, PTX lines 90-96
-			newtonSqrtBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &newtonSqrtFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &newtonSqrtFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB1_7), PTX lines 131-135; divergent, reconverges at block 11 (b11)
+		newtonSqrtBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 7:
-			// b7, PTX lines 99-102
-			newtonSqrtBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &newtonSqrtFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			switch stop {
+			case 3:
+			default:
+				return runtime.RunDone, budget - newtonSqrtRegion3(w, m, pc)
 			}
-		case 8:
-			// b8, PTX lines 105-106
-			newtonSqrtBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			if pc, m, budget = w.DivergeInline(pc, &newtonSqrtFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 1
-		case 9:
-			// b9, PTX line 123
-			next = 2
-		case 10:
-			// b10, PTX line 127
-			next = 3
-		case 11:
-			// b11, PTX line 136
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB1_8), PTX lines 139-142
+		newtonSqrtBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 12 || budget <= 1 {
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB1_9), PTX line 144; ret
+		return pc, budget
+	}
+block6:
+	{
+		// b6, PTX lines 90-96
+		newtonSqrtBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &newtonSqrtFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7, PTX lines 99-102
+		newtonSqrtBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &newtonSqrtFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8, PTX lines 105-106
+		newtonSqrtBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block9:
+	{
+		// b9, PTX line 123
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block10:
+	{
+		// b10, PTX line 127
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block11:
+	{
+		// b11, PTX line 136
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 

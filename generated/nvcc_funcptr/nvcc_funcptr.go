@@ -1250,23 +1250,19 @@ func FuncptrTid(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // opAddRun runs blocks of function _Z6op_addff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 47-50; ret
-			opAddBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 47-50; ret
+		opAddBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1370,23 +1366,19 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 // opSubRun runs blocks of function _Z6op_subff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 62-65; ret
-			opSubBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 62-65; ret
+		opSubBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1490,23 +1482,19 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 // opMulRun runs blocks of function _Z6op_mulff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 77-80; ret
-			opMulBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 77-80; ret
+		opMulBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1610,23 +1598,19 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 // opMaxRun runs blocks of function _Z6op_maxff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 93-97; ret
-			opMaxBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 93-97; ret
+		opMaxBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1753,23 +1737,19 @@ func opMaxBlock0(w *runtime.Warp, m uint32, budget int) {
 // twiceRun runs blocks of function _Z5twicei for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 108-110; ret
-			twiceBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 108-110; ret
+		twiceBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1853,23 +1833,19 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 // squareRun runs blocks of function _Z6squarei for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 121-123; ret
-			squareBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 121-123; ret
+		squareBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1952,23 +1928,19 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 // negateRun runs blocks of function _Z6negatei for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 134-136; ret
-			negateBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 134-136; ret
+		negateBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -2051,43 +2023,63 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 // applyNRun runs blocks of function _Z7apply_nPFiiEii for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 149-154; code before the call
-			applyNBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 144; divergent, reconverges at block 2 (b1)
-			return pc, budget
-		case 2:
-			// b1, PTX lines 163-168; code before the call
-			applyNBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b1, PTX line 157; divergent, reconverges at block 4 (b2)
-			return pc, budget
-		case 4:
-			// b2, PTX lines 177-179; ret
-			applyNBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 149-154; code before the call
+		applyNBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 144; divergent, reconverges at block 2 (b1)
+		return pc, budget
+	}
+block2:
+	{
+		// b1, PTX lines 163-168; code before the call
+		applyNBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b1, PTX line 157; divergent, reconverges at block 4 (b2)
+		return pc, budget
+	}
+block4:
+	{
+		// b2, PTX lines 177-179; ret
+		applyNBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -2331,54 +2323,82 @@ func applyNBlock4(w *runtime.Warp, m uint32, budget int) {
 // funcptrRun runs blocks of kernel funcptr for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 198-207; divergent, reconverges at block 1 (b1 ($L__BB8_2))
-			funcptrBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 198-207; divergent, reconverges at block 1 (b1 ($L__BB8_2))
+		funcptrBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &funcptrFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB8_2), PTX line 246; ret
-			next = 5
-		case 2:
-			// b2, PTX lines 210-230; code before the call
-			funcptrBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &funcptrFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2, PTX line 208; divergent, reconverges at block 4 (b3)
-			return pc, budget
-		case 4:
-			// b3, PTX lines 240-244
-			funcptrBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB8_2), PTX line 246; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 210-230; code before the call
+		funcptrBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2, PTX line 208; divergent, reconverges at block 4 (b3)
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX lines 240-244
+		funcptrBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -2937,90 +2957,141 @@ func funcptrBlock4(w *runtime.Warp, m uint32, budget int) {
 // funcptrTidRun runs blocks of kernel funcptr_tid for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 262-269; divergent, reconverges at block 3 (b2 ($L__BB9_4))
-			funcptrTidBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 262-269; divergent, reconverges at block 3 (b2 ($L__BB9_4))
+		funcptrTidBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &funcptrTidFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB9_3), PTX lines 287-296; code before the call
-			funcptrTidBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &funcptrTidFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b1 ($L__BB9_3), PTX line 286
-			if next, budget = w.CallInline(pc, &funcptrTidFunc.Blocks[2].Term, m, stop, budget); next != 6 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 3:
-			// b2 ($L__BB9_4), PTX line 310; ret
-			next = 7
-		case 4:
-			// b3, PTX lines 272-278; divergent, reconverges at block 1 (b1 ($L__BB9_3))
-			funcptrTidBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 5
-			} else {
-				switch stop {
-				case 5:
-				default:
-					return runtime.RunDone, budget - funcptrTidRegion4(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 5 {
-					return pc, budget
-				}
-				funcptrTidBlock5(w, m&^t, budget)
-				pc, budget = 5, budget-1
-				next = 1
-			}
-		case 5:
-			// b4, PTX lines 281-284
-			funcptrTidBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 6:
-			// b5, PTX lines 304-308
-			funcptrTidBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB9_3), PTX lines 287-296; code before the call
+		funcptrTidBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1 ($L__BB9_3), PTX line 286
+		if pc, budget = w.CallInline(pc, &funcptrTidFunc.Blocks[2].Term, m, stop, budget); pc != 6 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block6
+	}
+block3:
+	{
+		// b2 ($L__BB9_4), PTX line 310; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX lines 272-278; divergent, reconverges at block 1 (b1 ($L__BB9_3))
+		funcptrTidBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			switch stop {
+			case 5:
+			default:
+				return runtime.RunDone, budget - funcptrTidRegion4(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 5 {
+				return pc, budget
+			}
+			funcptrTidBlock5(w, m&^t, budget)
+			pc, budget = 5, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block5:
+	{
+		// b4, PTX lines 281-284
+		funcptrTidBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block6:
+	{
+		// b5, PTX lines 304-308
+		funcptrTidBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 

@@ -455,69 +455,104 @@ func GridConst(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // dotRun runs blocks of function _Z3dotPK6CoeffsPKf for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func dotRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 26-31; divergent, reconverges at block 2 (b2 ($L__BB0_3))
-			dotBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 26-31; divergent, reconverges at block 2 (b2 ($L__BB0_3))
+		dotBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &dotFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_2), PTX lines 39-49; divergent, reconverges at block 4 (b4)
-			dotBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &dotFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &dotFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX lines 39-49; divergent, reconverges at block 4 (b4)
+		dotBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB0_3), PTX lines 54-54; ret
-			dotBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 3:
-			// b3, PTX lines 34-35
-			dotBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &dotFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 1
-		case 4:
-			// b4, PTX line 50
-			next = 2
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB0_3), PTX lines 54-54; ret
+		dotBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX lines 34-35
+		dotBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block4:
+	{
+		// b4, PTX line 50
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -1046,58 +1081,85 @@ func dotBlock3(w *runtime.Warp, m uint32, budget int) {
 // gridConstRun runs blocks of kernel grid_const for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gridConstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 73-84; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			gridConstBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 73-84; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+		gridConstBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gridConstFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX line 114; ret
-			next = 5
-		case 2:
-			// b2, PTX lines 88-97; code before the call
-			gridConstBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gridConstFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2, PTX line 85
-			if next, budget = w.CallInline(pc, &gridConstFunc.Blocks[3].Term, m, stop, budget); next != 4 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 4:
-			// b3, PTX lines 105-112
-			gridConstBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX line 114; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 88-97; code before the call
+		gridConstBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2, PTX line 85
+		if pc, budget = w.CallInline(pc, &gridConstFunc.Blocks[3].Term, m, stop, budget); pc != 4 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3, PTX lines 105-112
+		gridConstBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

@@ -801,65 +801,100 @@ func GridStridePartial(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 // gridStrideScaleRun runs blocks of kernel grid_stride_scale for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 28-36; divergent, reconverges at block 2 (b2 ($L__BB0_3))
-			gridStrideScaleBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 28-36; divergent, reconverges at block 2 (b2 ($L__BB0_3))
+		gridStrideScaleBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gridStrideScaleFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_2), PTX lines 45-53; divergent, reconverges at block 4 (b4)
-			gridStrideScaleBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gridStrideScaleFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gridStrideScaleFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX lines 45-53; divergent, reconverges at block 4 (b4)
+		gridStrideScaleBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB0_3), PTX line 56; ret
-			next = 5
-		case 3:
-			// b3, PTX lines 39-42
-			gridStrideScaleBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		case 4:
-			// b4, PTX line 54
-			next = 2
-		default:
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gridStrideScaleFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB0_3), PTX line 56; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX lines 39-42
+		gridStrideScaleBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block4:
+	{
+		// b4, PTX line 54
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -1336,173 +1371,289 @@ func gridStrideScaleBlock3(w *runtime.Warp, m uint32, budget int) {
 // gridStridePartialRun runs blocks of kernel grid_stride_partial for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 72-88; divergent, reconverges at block 6 (b6 ($L__BB1_10))
-			gridStridePartialBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 72-88; divergent, reconverges at block 6 (b6 ($L__BB1_10))
+		gridStridePartialBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_3), PTX lines 106-109
-			gridStridePartialBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB1_4), PTX lines 112-116; divergent, reconverges at block 4 (b4 ($L__BB1_7))
-			gridStridePartialBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB1_6), PTX lines 127-144; divergent, reconverges at block 10 (b10)
-			gridStridePartialBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L__BB1_7), PTX lines 148-148; divergent, reconverges at block 6 (b6 ($L__BB1_10))
-			gridStridePartialBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($L__BB1_9), PTX lines 157-161; divergent, reconverges at block 12 (b12)
-			gridStridePartialBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 12
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b6 ($L__BB1_10), PTX lines 165-168; ret
-			gridStridePartialBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 7:
-			// b7, PTX lines 91-99; divergent, reconverges at block 2 (b2 ($L__BB1_4))
-			gridStridePartialBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 8
-			} else {
-				switch stop {
-				case 1, 8:
-				default:
-					return runtime.RunDone, budget - gridStridePartialRegion7(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 1 || stop == 8 {
-					return pc, budget
-				}
-				gridStridePartialBlock1(w, t, budget)
-				gridStridePartialBlock8(w, m&^t, budget)
-				pc, budget = 8, budget-2
-				next = 2
-			}
-		case 8:
-			// b8, PTX lines 102-102
-			gridStridePartialBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 9:
-			// b9, PTX lines 119-124
-			gridStridePartialBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 10:
-			// b10, PTX line 145
-			next = 4
-		case 11:
-			// b11, PTX lines 151-153
-			gridStridePartialBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 12:
-			// b12, PTX line 162
-			next = 6
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_3), PTX lines 106-109
+		gridStridePartialBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 13 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB1_4), PTX lines 112-116; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+		gridStridePartialBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB1_6), PTX lines 127-144; divergent, reconverges at block 10 (b10)
+		gridStridePartialBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB1_7), PTX lines 148-148; divergent, reconverges at block 6 (b6 ($L__BB1_10))
+		gridStridePartialBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB1_9), PTX lines 157-161; divergent, reconverges at block 12 (b12)
+		gridStridePartialBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gridStridePartialFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($L__BB1_10), PTX lines 165-168; ret
+		gridStridePartialBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b7, PTX lines 91-99; divergent, reconverges at block 2 (b2 ($L__BB1_4))
+		gridStridePartialBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			switch stop {
+			case 1, 8:
+			default:
+				return runtime.RunDone, budget - gridStridePartialRegion7(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 1 || stop == 8 {
+				return pc, budget
+			}
+			gridStridePartialBlock1(w, t, budget)
+			gridStridePartialBlock8(w, m&^t, budget)
+			pc, budget = 8, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block8:
+	{
+		// b8, PTX lines 102-102
+		gridStridePartialBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block9:
+	{
+		// b9, PTX lines 119-124
+		gridStridePartialBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block10:
+	{
+		// b10, PTX line 145
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block11:
+	{
+		// b11, PTX lines 151-153
+		gridStridePartialBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block12:
+	{
+		// b12, PTX line 162
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
 	}
 }
 

@@ -936,316 +936,504 @@ func Mix64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 // int64MathRun runs blocks of kernel int64_math for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 27-35; divergent, reconverges at block 9 (b9 ($L__BB0_18))
-			int64MathBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 27-35; divergent, reconverges at block 9 (b9 ($L__BB0_18))
+		int64MathBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_4), PTX lines 68-71
-			int64MathBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB0_5), PTX lines 74-74; divergent, reconverges at block 4 (b4 ($L__BB0_9))
-			int64MathBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 13
-			} else {
-				switch stop {
-				case 3, 13, 14:
-				default:
-					return runtime.RunDone, budget - int64MathRegion2(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB0_8), PTX lines 86-89
-			int64MathBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b4 ($L__BB0_9), PTX lines 92-102; divergent, reconverges at block 6 (b6 ($L__BB0_13))
-			int64MathBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 15
-			} else {
-				switch stop {
-				case 5, 15, 16:
-				default:
-					return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($L__BB0_12), PTX lines 114-116
-			int64MathBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 ($L__BB0_13), PTX lines 119-119; divergent, reconverges at block 8 (b8 ($L__BB0_17))
-			int64MathBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 17
-			} else {
-				switch stop {
-				case 7, 17, 18:
-				default:
-					return runtime.RunDone, budget - int64MathRegion6(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7 ($L__BB0_16), PTX lines 131-133
-			int64MathBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b8 ($L__BB0_17), PTX lines 136-140
-			int64MathBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b9 ($L__BB0_18), PTX line 142; ret
-			next = 19
-		case 10:
-			// b10, PTX lines 38-56; divergent, reconverges at block 2 (b2 ($L__BB0_5))
-			int64MathBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 11
-			} else {
-				switch stop {
-				case 1, 11, 12:
-				default:
-					return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 11:
-			// b11, PTX lines 59-61; divergent, reconverges at block 2 (b2 ($L__BB0_5))
-			int64MathBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 12
-			} else {
-				switch stop {
-				case 1, 11, 12:
-				default:
-					return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
-				}
-				switch stop {
-				case 1, 12:
-				default:
-					return runtime.RunDone, budget - int64MathRegion11(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 1 || stop == 12 {
-					return pc, budget
-				}
-				int64MathBlock1(w, t, budget)
-				int64MathBlock12(w, m&^t, budget)
-				pc, budget = 12, budget-2
-				next = 2
-			}
-		case 12:
-			// b12, PTX lines 64-64
-			int64MathBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 13:
-			// b13, PTX lines 77-79; divergent, reconverges at block 4 (b4 ($L__BB0_9))
-			int64MathBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 14
-			} else {
-				switch stop {
-				case 3, 13, 14:
-				default:
-					return runtime.RunDone, budget - int64MathRegion2(w, m, pc)
-				}
-				switch stop {
-				case 3, 14:
-				default:
-					return runtime.RunDone, budget - int64MathRegion13(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 3 || stop == 14 {
-					return pc, budget
-				}
-				int64MathBlock3(w, t, budget)
-				int64MathBlock14(w, m&^t, budget)
-				pc, budget = 14, budget-2
-				next = 4
-			}
-		case 14:
-			// b14, PTX lines 82-82
-			int64MathBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 15:
-			// b15, PTX lines 105-107; divergent, reconverges at block 6 (b6 ($L__BB0_13))
-			int64MathBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 16
-			} else {
-				switch stop {
-				case 5, 15, 16:
-				default:
-					return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
-				}
-				switch stop {
-				case 5, 16:
-				default:
-					return runtime.RunDone, budget - int64MathRegion15(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 5 || stop == 16 {
-					return pc, budget
-				}
-				int64MathBlock5(w, t, budget)
-				int64MathBlock16(w, m&^t, budget)
-				pc, budget = 16, budget-2
-				next = 6
-			}
-		case 16:
-			// b16, PTX lines 110-110
-			int64MathBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 17:
-			// b17, PTX lines 122-124; divergent, reconverges at block 8 (b8 ($L__BB0_17))
-			int64MathBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 18
-			} else {
-				switch stop {
-				case 7, 17, 18:
-				default:
-					return runtime.RunDone, budget - int64MathRegion6(w, m, pc)
-				}
-				switch stop {
-				case 7, 18:
-				default:
-					return runtime.RunDone, budget - int64MathRegion17(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 7 || stop == 18 {
-					return pc, budget
-				}
-				int64MathBlock7(w, t, budget)
-				int64MathBlock18(w, m&^t, budget)
-				pc, budget = 18, budget-2
-				next = 8
-			}
-		case 18:
-			// b18, PTX lines 127-127
-			int64MathBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_4), PTX lines 68-71
+		int64MathBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 19 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB0_5), PTX lines 74-74; divergent, reconverges at block 4 (b4 ($L__BB0_9))
+		int64MathBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			switch stop {
+			case 3, 13, 14:
+			default:
+				return runtime.RunDone, budget - int64MathRegion2(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB0_8), PTX lines 86-89
+		int64MathBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 ($L__BB0_9), PTX lines 92-102; divergent, reconverges at block 6 (b6 ($L__BB0_13))
+		int64MathBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			switch stop {
+			case 5, 15, 16:
+			default:
+				return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB0_12), PTX lines 114-116
+		int64MathBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 ($L__BB0_13), PTX lines 119-119; divergent, reconverges at block 8 (b8 ($L__BB0_17))
+		int64MathBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			switch stop {
+			case 7, 17, 18:
+			default:
+				return runtime.RunDone, budget - int64MathRegion6(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($L__BB0_16), PTX lines 131-133
+		int64MathBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($L__BB0_17), PTX lines 136-140
+		int64MathBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($L__BB0_18), PTX line 142; ret
+		return pc, budget
+	}
+block10:
+	{
+		// b10, PTX lines 38-56; divergent, reconverges at block 2 (b2 ($L__BB0_5))
+		int64MathBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			switch stop {
+			case 1, 11, 12:
+			default:
+				return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[10].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block11:
+	{
+		// b11, PTX lines 59-61; divergent, reconverges at block 2 (b2 ($L__BB0_5))
+		int64MathBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			switch stop {
+			case 1, 11, 12:
+			default:
+				return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
+			}
+			switch stop {
+			case 1, 12:
+			default:
+				return runtime.RunDone, budget - int64MathRegion11(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 1 || stop == 12 {
+				return pc, budget
+			}
+			int64MathBlock1(w, t, budget)
+			int64MathBlock12(w, m&^t, budget)
+			pc, budget = 12, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block12:
+	{
+		// b12, PTX lines 64-64
+		int64MathBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block13:
+	{
+		// b13, PTX lines 77-79; divergent, reconverges at block 4 (b4 ($L__BB0_9))
+		int64MathBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			switch stop {
+			case 3, 13, 14:
+			default:
+				return runtime.RunDone, budget - int64MathRegion2(w, m, pc)
+			}
+			switch stop {
+			case 3, 14:
+			default:
+				return runtime.RunDone, budget - int64MathRegion13(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 3 || stop == 14 {
+				return pc, budget
+			}
+			int64MathBlock3(w, t, budget)
+			int64MathBlock14(w, m&^t, budget)
+			pc, budget = 14, budget-2
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		}
+	}
+block14:
+	{
+		// b14, PTX lines 82-82
+		int64MathBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block15:
+	{
+		// b15, PTX lines 105-107; divergent, reconverges at block 6 (b6 ($L__BB0_13))
+		int64MathBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			switch stop {
+			case 5, 15, 16:
+			default:
+				return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
+			}
+			switch stop {
+			case 5, 16:
+			default:
+				return runtime.RunDone, budget - int64MathRegion15(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 5 || stop == 16 {
+				return pc, budget
+			}
+			int64MathBlock5(w, t, budget)
+			int64MathBlock16(w, m&^t, budget)
+			pc, budget = 16, budget-2
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		}
+	}
+block16:
+	{
+		// b16, PTX lines 110-110
+		int64MathBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block17:
+	{
+		// b17, PTX lines 122-124; divergent, reconverges at block 8 (b8 ($L__BB0_17))
+		int64MathBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			switch stop {
+			case 7, 17, 18:
+			default:
+				return runtime.RunDone, budget - int64MathRegion6(w, m, pc)
+			}
+			switch stop {
+			case 7, 18:
+			default:
+				return runtime.RunDone, budget - int64MathRegion17(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 7 || stop == 18 {
+				return pc, budget
+			}
+			int64MathBlock7(w, t, budget)
+			int64MathBlock18(w, m&^t, budget)
+			pc, budget = 18, budget-2
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		}
+	}
+block18:
+	{
+		// b18, PTX lines 127-127
+		int64MathBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
 	}
 }
 
@@ -2745,52 +2933,75 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 // mix64Run runs blocks of kernel mix64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 158-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(3) && w.PassDone(3, mix64Trace0(w, m, budget)) {
-				// blocks 0 and 2 ran: on from block 2
-				pc, budget = 2, budget-1
-				next = 1
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 158-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+		if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(3) && w.PassDone(3, mix64Trace0(w, m, budget)) {
+			// blocks 0 and 2 ran: on from block 2
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			mix64Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		mix64Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				mix64Block2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX line 184; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 168-182
-			mix64Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			mix64Block2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX line 184; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 168-182
+		mix64Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

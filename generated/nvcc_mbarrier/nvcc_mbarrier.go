@@ -5153,873 +5153,1631 @@ func BarrierSplit(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 // barrierRoundsRun runs blocks of kernel barrier_rounds for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func barrierRoundsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 48-55; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			barrierRoundsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 45
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 1:
-			// b1 ($L__BB0_2), PTX line 65; bar.sync at line 67
-			return pc, budget
-		case 2:
-			// b1 ($L__BB0_2), PTX lines 69-100
-			barrierRoundsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 3:
-			// b2 ($L__BB0_62), PTX lines 105-105
-			barrierRoundsBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3 ($L__BB0_3), PTX lines 114-119; divergent, reconverges at block 46 (b45)
-			barrierRoundsBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 46
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b4 ($L__BB0_55), PTX lines 126-126; divergent, reconverges at block 4 (b3 ($L__BB0_3))
-			barrierRoundsBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 47
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5 ($L__BB0_58), PTX lines 152-152; divergent, reconverges at block 4 (b3 ($L__BB0_3))
-			barrierRoundsBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 49
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b6 ($L__BB0_61), PTX lines 194-201
-			barrierRoundsBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 8:
-			// b7 ($L__BB0_57), PTX lines 209-211
-			barrierRoundsBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 9:
-			// b8 ($L__BB0_4), PTX lines 218-239
-			barrierRoundsBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 10:
-			// b9 ($L__BB0_54), PTX lines 244-244
-			barrierRoundsBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b10 ($L__BB0_5), PTX lines 253-258; divergent, reconverges at block 53 (b51)
-			barrierRoundsBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 53
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 12:
-			// b11 ($L__BB0_47), PTX lines 265-265; divergent, reconverges at block 11 (b10 ($L__BB0_5))
-			barrierRoundsBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 54
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 13:
-			// b12 ($L__BB0_50), PTX lines 291-291; divergent, reconverges at block 11 (b10 ($L__BB0_5))
-			barrierRoundsBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[11]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 56
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 14:
-			// b13 ($L__BB0_53), PTX lines 329-336
-			barrierRoundsBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 15:
-			// b14 ($L__BB0_49), PTX lines 344-346
-			barrierRoundsBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 16:
-			// b15 ($L__BB0_6), PTX lines 353-362
-			barrierRoundsBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 17:
-			// b16 ($L__BB0_46), PTX lines 368-368
-			barrierRoundsBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 18:
-			// b17 ($L__BB0_7), PTX lines 375-380; divergent, reconverges at block 60 (b57)
-			barrierRoundsBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[14]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 60
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 19:
-			// b18 ($L__BB0_39), PTX lines 387-387; divergent, reconverges at block 18 (b17 ($L__BB0_7))
-			barrierRoundsBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[15]
-			if t == m {
-				next = 17
-			} else if t == 0 {
-				next = 61
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 20:
-			// b19 ($L__BB0_42), PTX lines 404-404; divergent, reconverges at block 18 (b17 ($L__BB0_7))
-			barrierRoundsBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[17]
-			if t == m {
-				next = 18
-			} else if t == 0 {
-				next = 63
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 21:
-			// b20 ($L__BB0_45), PTX lines 440-447
-			barrierRoundsBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 22:
-			// b21 ($L__BB0_41), PTX lines 454-456
-			barrierRoundsBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 23:
-			// b22 ($L__BB0_8), PTX lines 463-474
-			barrierRoundsBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 25
-		case 24:
-			// b23 ($L__BB0_38), PTX lines 480-480
-			barrierRoundsBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 25
-		case 25:
-			// b24 ($L__BB0_9), PTX lines 487-492; divergent, reconverges at block 67 (b63)
-			barrierRoundsBlock25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[20]
-			if t == m {
-				next = 26
-			} else if t == 0 {
-				next = 67
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[25].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 26:
-			// b25 ($L__BB0_31), PTX lines 499-499; divergent, reconverges at block 25 (b24 ($L__BB0_9))
-			barrierRoundsBlock26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[21]
-			if t == m {
-				next = 24
-			} else if t == 0 {
-				next = 68
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[26].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 27:
-			// b26 ($L__BB0_34), PTX lines 516-516; divergent, reconverges at block 25 (b24 ($L__BB0_9))
-			barrierRoundsBlock27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[23]
-			if t == m {
-				next = 25
-			} else if t == 0 {
-				next = 70
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[27].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 28:
-			// b27 ($L__BB0_37), PTX lines 552-559
-			barrierRoundsBlock28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 25
-		case 29:
-			// b28 ($L__BB0_33), PTX lines 566-568
-			barrierRoundsBlock29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 25
-		case 30:
-			// b29 ($L__BB0_10), PTX lines 575-584
-			barrierRoundsBlock30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 32
-		case 31:
-			// b30 ($L__BB0_30), PTX lines 590-590
-			barrierRoundsBlock31(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 32
-		case 32:
-			// b31 ($L__BB0_11), PTX lines 597-602; divergent, reconverges at block 74 (b69)
-			barrierRoundsBlock32(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[26]
-			if t == m {
-				next = 33
-			} else if t == 0 {
-				next = 74
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[32].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 33:
-			// b32 ($L__BB0_23), PTX lines 609-609; divergent, reconverges at block 32 (b31 ($L__BB0_11))
-			barrierRoundsBlock33(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[27]
-			if t == m {
-				next = 31
-			} else if t == 0 {
-				next = 75
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[33].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 34:
-			// b33 ($L__BB0_26), PTX lines 626-626; divergent, reconverges at block 32 (b31 ($L__BB0_11))
-			barrierRoundsBlock34(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[29]
-			if t == m {
-				next = 32
-			} else if t == 0 {
-				next = 77
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[34].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 35:
-			// b34 ($L__BB0_29), PTX lines 662-669
-			barrierRoundsBlock35(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 32
-		case 36:
-			// b35 ($L__BB0_25), PTX lines 676-678
-			barrierRoundsBlock36(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 32
-		case 37:
-			// b36 ($L__BB0_12), PTX lines 685-696
-			barrierRoundsBlock37(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 39
-		case 38:
-			// b37 ($L__BB0_22), PTX lines 702-702
-			barrierRoundsBlock38(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 39
-		case 39:
-			// b38 ($L__BB0_13), PTX lines 709-714; divergent, reconverges at block 81 (b75)
-			barrierRoundsBlock39(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[32]
-			if t == m {
-				next = 40
-			} else if t == 0 {
-				next = 81
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[39].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 40:
-			// b39 ($L__BB0_15), PTX lines 721-721; divergent, reconverges at block 39 (b38 ($L__BB0_13))
-			barrierRoundsBlock40(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[33]
-			if t == m {
-				next = 38
-			} else if t == 0 {
-				next = 82
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[40].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 41:
-			// b40 ($L__BB0_18), PTX lines 738-738; divergent, reconverges at block 39 (b38 ($L__BB0_13))
-			barrierRoundsBlock41(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[35]
-			if t == m {
-				next = 39
-			} else if t == 0 {
-				next = 84
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[41].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 42:
-			// b41 ($L__BB0_21), PTX lines 774-781
-			barrierRoundsBlock42(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 39
-		case 43:
-			// b42 ($L__BB0_17), PTX lines 788-790
-			barrierRoundsBlock43(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 39
-		case 44:
-			// b43 ($L__BB0_14), PTX lines 797-799; ret
-			barrierRoundsBlock44(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 88
-		case 45:
-			// b44, PTX lines 60-62
-			barrierRoundsBlock45(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 46:
-			// b45, PTX line 121
-			next = 9
-		case 47:
-			// b46, PTX lines 132-142; divergent, reconverges at block 4 (b3 ($L__BB0_3))
-			barrierRoundsBlock47(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 48
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[47].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 48:
-			// b47, PTX line 144
-			next = 8
-		case 49:
-			// b48, PTX lines 158-158; divergent, reconverges at block 7 (b6 ($L__BB0_61))
-			barrierRoundsBlock49(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 50
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[49].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 50:
-			// b49, PTX lines 162-179; code before the call
-			barrierRoundsBlock50(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 51
-		case 51:
-			// b49, PTX line 159
-			return pc, budget
-		case 52:
-			// b50, PTX line 180
-			next = 7
-		case 53:
-			// b51, PTX line 260
-			next = 16
-		case 54:
-			// b52, PTX lines 271-281; divergent, reconverges at block 11 (b10 ($L__BB0_5))
-			barrierRoundsBlock54(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[10]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 55
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[54].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 55:
-			// b53, PTX line 283
-			next = 15
-		case 56:
-			// b54, PTX lines 297-297; divergent, reconverges at block 14 (b13 ($L__BB0_53))
-			barrierRoundsBlock56(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[12]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 57
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[56].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 57:
-			// b55, PTX lines 301-314; code before the call
-			barrierRoundsBlock57(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 58
-		case 58:
-			// b55, PTX line 298
-			return pc, budget
-		case 59:
-			// b56, PTX line 315
-			next = 14
-		case 60:
-			// b57, PTX line 382
-			next = 23
-		case 61:
-			// b58, PTX lines 392-397; divergent, reconverges at block 18 (b17 ($L__BB0_7))
-			barrierRoundsBlock61(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[16]
-			if t == m {
-				next = 20
-			} else if t == 0 {
-				next = 62
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[61].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 62:
-			// b59, PTX line 399
-			next = 22
-		case 63:
-			// b60, PTX lines 409-409; divergent, reconverges at block 21 (b20 ($L__BB0_45))
-			barrierRoundsBlock63(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[18]
-			if t == m {
-				next = 21
-			} else if t == 0 {
-				next = 64
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[63].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 64:
-			// b61, PTX lines 413-426; code before the call
-			barrierRoundsBlock64(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 65
-		case 65:
-			// b61, PTX line 410
-			return pc, budget
-		case 66:
-			// b62, PTX line 427
-			next = 21
-		case 67:
-			// b63, PTX line 494
-			next = 30
-		case 68:
-			// b64, PTX lines 504-509; divergent, reconverges at block 25 (b24 ($L__BB0_9))
-			barrierRoundsBlock68(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[22]
-			if t == m {
-				next = 27
-			} else if t == 0 {
-				next = 69
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[68].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 69:
-			// b65, PTX line 511
-			next = 29
-		case 70:
-			// b66, PTX lines 521-521; divergent, reconverges at block 28 (b27 ($L__BB0_37))
-			barrierRoundsBlock70(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[24]
-			if t == m {
-				next = 28
-			} else if t == 0 {
-				next = 71
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[70].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 71:
-			// b67, PTX lines 525-538; code before the call
-			barrierRoundsBlock71(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 72
-		case 72:
-			// b67, PTX line 522
-			return pc, budget
-		case 73:
-			// b68, PTX line 539
-			next = 28
-		case 74:
-			// b69, PTX line 604
-			next = 37
-		case 75:
-			// b70, PTX lines 614-619; divergent, reconverges at block 32 (b31 ($L__BB0_11))
-			barrierRoundsBlock75(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[28]
-			if t == m {
-				next = 34
-			} else if t == 0 {
-				next = 76
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[75].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 76:
-			// b71, PTX line 621
-			next = 36
-		case 77:
-			// b72, PTX lines 631-631; divergent, reconverges at block 35 (b34 ($L__BB0_29))
-			barrierRoundsBlock77(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[30]
-			if t == m {
-				next = 35
-			} else if t == 0 {
-				next = 78
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[77].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 78:
-			// b73, PTX lines 635-648; code before the call
-			barrierRoundsBlock78(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 79
-		case 79:
-			// b73, PTX line 632
-			return pc, budget
-		case 80:
-			// b74, PTX line 649
-			next = 35
-		case 81:
-			// b75, PTX line 716
-			next = 44
-		case 82:
-			// b76, PTX lines 726-731; divergent, reconverges at block 39 (b38 ($L__BB0_13))
-			barrierRoundsBlock82(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[34]
-			if t == m {
-				next = 41
-			} else if t == 0 {
-				next = 83
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[82].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 83:
-			// b77, PTX line 733
-			next = 43
-		case 84:
-			// b78, PTX lines 743-743; divergent, reconverges at block 42 (b41 ($L__BB0_21))
-			barrierRoundsBlock84(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[36]
-			if t == m {
-				next = 42
-			} else if t == 0 {
-				next = 85
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[84].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 85:
-			// b79, PTX lines 747-760; code before the call
-			barrierRoundsBlock85(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 86
-		case 86:
-			// b79, PTX line 744
-			return pc, budget
-		case 87:
-			// b80, PTX line 761
-			next = 42
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	case 38:
+		goto block38
+	case 39:
+		goto block39
+	case 40:
+		goto block40
+	case 41:
+		goto block41
+	case 42:
+		goto block42
+	case 43:
+		goto block43
+	case 44:
+		goto block44
+	case 45:
+		goto block45
+	case 46:
+		goto block46
+	case 47:
+		goto block47
+	case 48:
+		goto block48
+	case 49:
+		goto block49
+	case 50:
+		goto block50
+	case 51:
+		goto block51
+	case 52:
+		goto block52
+	case 53:
+		goto block53
+	case 54:
+		goto block54
+	case 55:
+		goto block55
+	case 56:
+		goto block56
+	case 57:
+		goto block57
+	case 58:
+		goto block58
+	case 59:
+		goto block59
+	case 60:
+		goto block60
+	case 61:
+		goto block61
+	case 62:
+		goto block62
+	case 63:
+		goto block63
+	case 64:
+		goto block64
+	case 65:
+		goto block65
+	case 66:
+		goto block66
+	case 67:
+		goto block67
+	case 68:
+		goto block68
+	case 69:
+		goto block69
+	case 70:
+		goto block70
+	case 71:
+		goto block71
+	case 72:
+		goto block72
+	case 73:
+		goto block73
+	case 74:
+		goto block74
+	case 75:
+		goto block75
+	case 76:
+		goto block76
+	case 77:
+		goto block77
+	case 78:
+		goto block78
+	case 79:
+		goto block79
+	case 80:
+		goto block80
+	case 81:
+		goto block81
+	case 82:
+		goto block82
+	case 83:
+		goto block83
+	case 84:
+		goto block84
+	case 85:
+		goto block85
+	case 86:
+		goto block86
+	case 87:
+		goto block87
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 48-55; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+		barrierRoundsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 45 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 45, budget-1
+			goto block45
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX line 65; bar.sync at line 67
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB0_2), PTX lines 69-100
+		barrierRoundsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 88 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block3:
+	{
+		// b2 ($L__BB0_62), PTX lines 105-105
+		barrierRoundsBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($L__BB0_3), PTX lines 114-119; divergent, reconverges at block 46 (b45)
+		barrierRoundsBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 46 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 46, budget-1
+			goto block46
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b4 ($L__BB0_55), PTX lines 126-126; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+		barrierRoundsBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 47 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 47, budget-1
+			goto block47
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($L__BB0_58), PTX lines 152-152; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+		barrierRoundsBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 49 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 49, budget-1
+			goto block49
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b6 ($L__BB0_61), PTX lines 194-201
+		barrierRoundsBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block8:
+	{
+		// b7 ($L__BB0_57), PTX lines 209-211
+		barrierRoundsBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block9:
+	{
+		// b8 ($L__BB0_4), PTX lines 218-239
+		barrierRoundsBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block10:
+	{
+		// b9 ($L__BB0_54), PTX lines 244-244
+		barrierRoundsBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b10 ($L__BB0_5), PTX lines 253-258; divergent, reconverges at block 53 (b51)
+		barrierRoundsBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 53 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 53, budget-1
+			goto block53
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[11].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block12:
+	{
+		// b11 ($L__BB0_47), PTX lines 265-265; divergent, reconverges at block 11 (b10 ($L__BB0_5))
+		barrierRoundsBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 54 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 54, budget-1
+			goto block54
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b12 ($L__BB0_50), PTX lines 291-291; divergent, reconverges at block 11 (b10 ($L__BB0_5))
+		barrierRoundsBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 56 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 56, budget-1
+			goto block56
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[13].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block14:
+	{
+		// b13 ($L__BB0_53), PTX lines 329-336
+		barrierRoundsBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block15:
+	{
+		// b14 ($L__BB0_49), PTX lines 344-346
+		barrierRoundsBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block16:
+	{
+		// b15 ($L__BB0_6), PTX lines 353-362
+		barrierRoundsBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block17:
+	{
+		// b16 ($L__BB0_46), PTX lines 368-368
+		barrierRoundsBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block18:
+	{
+		// b17 ($L__BB0_7), PTX lines 375-380; divergent, reconverges at block 60 (b57)
+		barrierRoundsBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[14]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 60 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 60, budget-1
+			goto block60
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[18].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block19:
+	{
+		// b18 ($L__BB0_39), PTX lines 387-387; divergent, reconverges at block 18 (b17 ($L__BB0_7))
+		barrierRoundsBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[15]
+		if t == m {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else if t == 0 {
+			if stop == 61 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 61, budget-1
+			goto block61
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[19].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block20:
+	{
+		// b19 ($L__BB0_42), PTX lines 404-404; divergent, reconverges at block 18 (b17 ($L__BB0_7))
+		barrierRoundsBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[17]
+		if t == m {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else if t == 0 {
+			if stop == 63 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 63, budget-1
+			goto block63
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[20].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block21:
+	{
+		// b20 ($L__BB0_45), PTX lines 440-447
+		barrierRoundsBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block22:
+	{
+		// b21 ($L__BB0_41), PTX lines 454-456
+		barrierRoundsBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block23:
+	{
+		// b22 ($L__BB0_8), PTX lines 463-474
+		barrierRoundsBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block24:
+	{
+		// b23 ($L__BB0_38), PTX lines 480-480
+		barrierRoundsBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block25:
+	{
+		// b24 ($L__BB0_9), PTX lines 487-492; divergent, reconverges at block 67 (b63)
+		barrierRoundsBlock25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[20]
+		if t == m {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else if t == 0 {
+			if stop == 67 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 67, budget-1
+			goto block67
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[25].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block26:
+	{
+		// b25 ($L__BB0_31), PTX lines 499-499; divergent, reconverges at block 25 (b24 ($L__BB0_9))
+		barrierRoundsBlock26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[21]
+		if t == m {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else if t == 0 {
+			if stop == 68 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 68, budget-1
+			goto block68
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[26].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block27:
+	{
+		// b26 ($L__BB0_34), PTX lines 516-516; divergent, reconverges at block 25 (b24 ($L__BB0_9))
+		barrierRoundsBlock27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[23]
+		if t == m {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else if t == 0 {
+			if stop == 70 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 70, budget-1
+			goto block70
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[27].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block28:
+	{
+		// b27 ($L__BB0_37), PTX lines 552-559
+		barrierRoundsBlock28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block29:
+	{
+		// b28 ($L__BB0_33), PTX lines 566-568
+		barrierRoundsBlock29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block30:
+	{
+		// b29 ($L__BB0_10), PTX lines 575-584
+		barrierRoundsBlock30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 32 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 32, budget-1
+		goto block32
+	}
+block31:
+	{
+		// b30 ($L__BB0_30), PTX lines 590-590
+		barrierRoundsBlock31(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 32 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 32, budget-1
+		goto block32
+	}
+block32:
+	{
+		// b31 ($L__BB0_11), PTX lines 597-602; divergent, reconverges at block 74 (b69)
+		barrierRoundsBlock32(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[26]
+		if t == m {
+			if stop == 33 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 33, budget-1
+			goto block33
+		} else if t == 0 {
+			if stop == 74 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 74, budget-1
+			goto block74
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[32].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block33:
+	{
+		// b32 ($L__BB0_23), PTX lines 609-609; divergent, reconverges at block 32 (b31 ($L__BB0_11))
+		barrierRoundsBlock33(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[27]
+		if t == m {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else if t == 0 {
+			if stop == 75 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 75, budget-1
+			goto block75
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[33].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block34:
+	{
+		// b33 ($L__BB0_26), PTX lines 626-626; divergent, reconverges at block 32 (b31 ($L__BB0_11))
+		barrierRoundsBlock34(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[29]
+		if t == m {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 32, budget-1
+			goto block32
+		} else if t == 0 {
+			if stop == 77 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 77, budget-1
+			goto block77
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[34].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block35:
+	{
+		// b34 ($L__BB0_29), PTX lines 662-669
+		barrierRoundsBlock35(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 32 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 32, budget-1
+		goto block32
+	}
+block36:
+	{
+		// b35 ($L__BB0_25), PTX lines 676-678
+		barrierRoundsBlock36(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 32 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 32, budget-1
+		goto block32
+	}
+block37:
+	{
+		// b36 ($L__BB0_12), PTX lines 685-696
+		barrierRoundsBlock37(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 39 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 39, budget-1
+		goto block39
+	}
+block38:
+	{
+		// b37 ($L__BB0_22), PTX lines 702-702
+		barrierRoundsBlock38(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 39 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 39, budget-1
+		goto block39
+	}
+block39:
+	{
+		// b38 ($L__BB0_13), PTX lines 709-714; divergent, reconverges at block 81 (b75)
+		barrierRoundsBlock39(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[32]
+		if t == m {
+			if stop == 40 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 40, budget-1
+			goto block40
+		} else if t == 0 {
+			if stop == 81 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 81, budget-1
+			goto block81
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[39].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block40:
+	{
+		// b39 ($L__BB0_15), PTX lines 721-721; divergent, reconverges at block 39 (b38 ($L__BB0_13))
+		barrierRoundsBlock40(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[33]
+		if t == m {
+			if stop == 38 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 38, budget-1
+			goto block38
+		} else if t == 0 {
+			if stop == 82 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 82, budget-1
+			goto block82
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[40].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block41:
+	{
+		// b40 ($L__BB0_18), PTX lines 738-738; divergent, reconverges at block 39 (b38 ($L__BB0_13))
+		barrierRoundsBlock41(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[35]
+		if t == m {
+			if stop == 39 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 39, budget-1
+			goto block39
+		} else if t == 0 {
+			if stop == 84 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 84, budget-1
+			goto block84
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[41].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block42:
+	{
+		// b41 ($L__BB0_21), PTX lines 774-781
+		barrierRoundsBlock42(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 39 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 39, budget-1
+		goto block39
+	}
+block43:
+	{
+		// b42 ($L__BB0_17), PTX lines 788-790
+		barrierRoundsBlock43(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 39 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 39, budget-1
+		goto block39
+	}
+block44:
+	{
+		// b43 ($L__BB0_14), PTX lines 797-799; ret
+		barrierRoundsBlock44(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block45:
+	{
+		// b44, PTX lines 60-62
+		barrierRoundsBlock45(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block46:
+	{
+		// b45, PTX line 121
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block47:
+	{
+		// b46, PTX lines 132-142; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+		barrierRoundsBlock47(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 48 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 48, budget-1
+			goto block48
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[47].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block48:
+	{
+		// b47, PTX line 144
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block49:
+	{
+		// b48, PTX lines 158-158; divergent, reconverges at block 7 (b6 ($L__BB0_61))
+		barrierRoundsBlock49(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 50 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 50, budget-1
+			goto block50
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[49].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block50:
+	{
+		// b49, PTX lines 162-179; code before the call
+		barrierRoundsBlock50(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 51 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 51, budget-1
+		goto block51
+	}
+block51:
+	{
+		// b49, PTX line 159
+		return pc, budget
+	}
+block52:
+	{
+		// b50, PTX line 180
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block53:
+	{
+		// b51, PTX line 260
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block54:
+	{
+		// b52, PTX lines 271-281; divergent, reconverges at block 11 (b10 ($L__BB0_5))
+		barrierRoundsBlock54(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 55 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 55, budget-1
+			goto block55
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[54].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block55:
+	{
+		// b53, PTX line 283
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block56:
+	{
+		// b54, PTX lines 297-297; divergent, reconverges at block 14 (b13 ($L__BB0_53))
+		barrierRoundsBlock56(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 57 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 57, budget-1
+			goto block57
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[56].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block57:
+	{
+		// b55, PTX lines 301-314; code before the call
+		barrierRoundsBlock57(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 58 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 58, budget-1
+		goto block58
+	}
+block58:
+	{
+		// b55, PTX line 298
+		return pc, budget
+	}
+block59:
+	{
+		// b56, PTX line 315
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block60:
+	{
+		// b57, PTX line 382
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block61:
+	{
+		// b58, PTX lines 392-397; divergent, reconverges at block 18 (b17 ($L__BB0_7))
+		barrierRoundsBlock61(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[16]
+		if t == m {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else if t == 0 {
+			if stop == 62 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 62, budget-1
+			goto block62
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[61].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block62:
+	{
+		// b59, PTX line 399
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block63:
+	{
+		// b60, PTX lines 409-409; divergent, reconverges at block 21 (b20 ($L__BB0_45))
+		barrierRoundsBlock63(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[18]
+		if t == m {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else if t == 0 {
+			if stop == 64 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 64, budget-1
+			goto block64
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[63].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block64:
+	{
+		// b61, PTX lines 413-426; code before the call
+		barrierRoundsBlock64(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 65 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 65, budget-1
+		goto block65
+	}
+block65:
+	{
+		// b61, PTX line 410
+		return pc, budget
+	}
+block66:
+	{
+		// b62, PTX line 427
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block67:
+	{
+		// b63, PTX line 494
+		if stop == 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 30, budget-1
+		goto block30
+	}
+block68:
+	{
+		// b64, PTX lines 504-509; divergent, reconverges at block 25 (b24 ($L__BB0_9))
+		barrierRoundsBlock68(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[22]
+		if t == m {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 27, budget-1
+			goto block27
+		} else if t == 0 {
+			if stop == 69 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 69, budget-1
+			goto block69
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[68].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block69:
+	{
+		// b65, PTX line 511
+		if stop == 29 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 29, budget-1
+		goto block29
+	}
+block70:
+	{
+		// b66, PTX lines 521-521; divergent, reconverges at block 28 (b27 ($L__BB0_37))
+		barrierRoundsBlock70(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[24]
+		if t == m {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else if t == 0 {
+			if stop == 71 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 71, budget-1
+			goto block71
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[70].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block71:
+	{
+		// b67, PTX lines 525-538; code before the call
+		barrierRoundsBlock71(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 72 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 72, budget-1
+		goto block72
+	}
+block72:
+	{
+		// b67, PTX line 522
+		return pc, budget
+	}
+block73:
+	{
+		// b68, PTX line 539
+		if stop == 28 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 28, budget-1
+		goto block28
+	}
+block74:
+	{
+		// b69, PTX line 604
+		if stop == 37 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 37, budget-1
+		goto block37
+	}
+block75:
+	{
+		// b70, PTX lines 614-619; divergent, reconverges at block 32 (b31 ($L__BB0_11))
+		barrierRoundsBlock75(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[28]
+		if t == m {
+			if stop == 34 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 34, budget-1
+			goto block34
+		} else if t == 0 {
+			if stop == 76 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 76, budget-1
+			goto block76
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[75].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block76:
+	{
+		// b71, PTX line 621
+		if stop == 36 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 36, budget-1
+		goto block36
+	}
+block77:
+	{
+		// b72, PTX lines 631-631; divergent, reconverges at block 35 (b34 ($L__BB0_29))
+		barrierRoundsBlock77(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[30]
+		if t == m {
+			if stop == 35 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 35, budget-1
+			goto block35
+		} else if t == 0 {
+			if stop == 78 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 78, budget-1
+			goto block78
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[77].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block78:
+	{
+		// b73, PTX lines 635-648; code before the call
+		barrierRoundsBlock78(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 79 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 79, budget-1
+		goto block79
+	}
+block79:
+	{
+		// b73, PTX line 632
+		return pc, budget
+	}
+block80:
+	{
+		// b74, PTX line 649
+		if stop == 35 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 35, budget-1
+		goto block35
+	}
+block81:
+	{
+		// b75, PTX line 716
+		if stop == 44 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 44, budget-1
+		goto block44
+	}
+block82:
+	{
+		// b76, PTX lines 726-731; divergent, reconverges at block 39 (b38 ($L__BB0_13))
+		barrierRoundsBlock82(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[34]
+		if t == m {
+			if stop == 41 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 41, budget-1
+			goto block41
+		} else if t == 0 {
+			if stop == 83 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 83, budget-1
+			goto block83
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[82].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block83:
+	{
+		// b77, PTX line 733
+		if stop == 43 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 43, budget-1
+		goto block43
+	}
+block84:
+	{
+		// b78, PTX lines 743-743; divergent, reconverges at block 42 (b41 ($L__BB0_21))
+		barrierRoundsBlock84(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[36]
+		if t == m {
+			if stop == 42 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 42, budget-1
+			goto block42
+		} else if t == 0 {
+			if stop == 85 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 85, budget-1
+			goto block85
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierRoundsFunc.Blocks[84].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block85:
+	{
+		// b79, PTX lines 747-760; code before the call
+		barrierRoundsBlock85(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 86 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 86, budget-1
+		goto block86
+	}
+block86:
+	{
+		// b79, PTX line 744
+		return pc, budget
+	}
+block87:
+	{
+		// b80, PTX line 761
+		if stop == 42 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 42, budget-1
+		goto block42
 	}
 }
 
@@ -9783,497 +10541,921 @@ func barrierRoundsBlock85(w *runtime.Warp, m uint32, budget int) {
 // barrierDropRun runs blocks of kernel barrier_drop for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func barrierDropRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 819-828; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			barrierDropBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	case 38:
+		goto block38
+	case 39:
+		goto block39
+	case 40:
+		goto block40
+	case 41:
+		goto block41
+	case 42:
+		goto block42
+	case 43:
+		goto block43
+	case 44:
+		goto block44
+	case 45:
+		goto block45
+	case 46:
+		goto block46
+	case 47:
+		goto block47
+	case 48:
+		goto block48
+	case 49:
+		goto block49
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 819-828; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+		barrierDropBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 27
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX line 838; bar.sync at line 840
-			return pc, budget
-		case 2:
-			// b1 ($L__BB1_2), PTX lines 842-856; divergent, reconverges at block 26 (b25 ($L__BB1_11))
-			barrierDropBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 28
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX line 838; bar.sync at line 840
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB1_2), PTX lines 842-856; divergent, reconverges at block 26 (b25 ($L__BB1_11))
+		barrierDropBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 3:
-			// b2 ($L__BB1_4), PTX lines 864-879
-			barrierDropBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 4:
-			// b3 ($L__BB1_35), PTX lines 884-884
-			barrierDropBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 5
-		case 5:
-			// b4 ($L__BB1_5), PTX lines 893-898; divergent, reconverges at block 29 (b28)
-			barrierDropBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 29
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5 ($L__BB1_28), PTX lines 905-905; divergent, reconverges at block 5 (b4 ($L__BB1_5))
-			barrierDropBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 30
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b6 ($L__BB1_31), PTX lines 931-931; divergent, reconverges at block 5 (b4 ($L__BB1_5))
-			barrierDropBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 32
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b7 ($L__BB1_34), PTX lines 971-978
-			barrierDropBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 9:
-			// b8 ($L__BB1_30), PTX lines 986-988
-			barrierDropBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 10:
-			// b9 ($L__BB1_3), PTX lines 996-998
-			barrierDropBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 26
-		case 11:
-			// b10 ($L__BB1_6), PTX lines 1004-1024
-			barrierDropBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 12:
-			// b11 ($L__BB1_27), PTX lines 1029-1029
-			barrierDropBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 13:
-			// b12 ($L__BB1_7), PTX lines 1038-1043; divergent, reconverges at block 36 (b34)
-			barrierDropBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 36
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 14:
-			// b13 ($L__BB1_20), PTX lines 1050-1050; divergent, reconverges at block 13 (b12 ($L__BB1_7))
-			barrierDropBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[10]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 37
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 15:
-			// b14 ($L__BB1_23), PTX lines 1076-1076; divergent, reconverges at block 13 (b12 ($L__BB1_7))
-			barrierDropBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[12]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 39
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 16:
-			// b15 ($L__BB1_26), PTX lines 1114-1121
-			barrierDropBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 17:
-			// b16 ($L__BB1_22), PTX lines 1129-1131
-			barrierDropBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 18:
-			// b17 ($L__BB1_8), PTX lines 1138-1152
-			barrierDropBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 20
-		case 19:
-			// b18 ($L__BB1_19), PTX lines 1158-1158
-			barrierDropBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 20
-		case 20:
-			// b19 ($L__BB1_9), PTX lines 1167-1172; divergent, reconverges at block 43 (b40)
-			barrierDropBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[15]
-			if t == m {
-				next = 21
-			} else if t == 0 {
-				next = 43
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 21:
-			// b20 ($L__BB1_12), PTX lines 1179-1179; divergent, reconverges at block 20 (b19 ($L__BB1_9))
-			barrierDropBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[16]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 44
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 22:
-			// b21 ($L__BB1_15), PTX lines 1205-1205; divergent, reconverges at block 20 (b19 ($L__BB1_9))
-			barrierDropBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[18]
-			if t == m {
-				next = 20
-			} else if t == 0 {
-				next = 46
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 23:
-			// b22 ($L__BB1_18), PTX lines 1243-1250
-			barrierDropBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 20
-		case 24:
-			// b23 ($L__BB1_14), PTX lines 1258-1260
-			barrierDropBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 20
-		case 25:
-			// b24 ($L__BB1_10), PTX lines 1267-1272
-			barrierDropBlock25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 26
-		case 26:
-			// b25 ($L__BB1_11), PTX lines 1276-1280; ret
-			barrierDropBlock26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 50
-		case 27:
-			// b26, PTX lines 833-835
-			barrierDropBlock27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 28:
-			// b27, PTX line 857
-			next = 10
-		case 29:
-			// b28, PTX line 900
-			next = 11
-		case 30:
-			// b29, PTX lines 911-921; divergent, reconverges at block 5 (b4 ($L__BB1_5))
-			barrierDropBlock30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 31
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[30].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 31:
-			// b30, PTX line 923
-			next = 9
-		case 32:
-			// b31, PTX lines 937-937; divergent, reconverges at block 8 (b7 ($L__BB1_34))
-			barrierDropBlock32(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 33
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[32].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 33:
-			// b32, PTX lines 941-956; code before the call
-			barrierDropBlock33(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 34
-		case 34:
-			// b32, PTX line 938
-			return pc, budget
-		case 35:
-			// b33, PTX line 957
-			next = 8
-		case 36:
-			// b34, PTX line 1045
-			next = 18
-		case 37:
-			// b35, PTX lines 1056-1066; divergent, reconverges at block 13 (b12 ($L__BB1_7))
-			barrierDropBlock37(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[11]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 38
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[37].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 38:
-			// b36, PTX line 1068
-			next = 17
-		case 39:
-			// b37, PTX lines 1082-1082; divergent, reconverges at block 16 (b15 ($L__BB1_26))
-			barrierDropBlock39(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[13]
-			if t == m {
-				next = 16
-			} else if t == 0 {
-				next = 40
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[39].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 40:
-			// b38, PTX lines 1086-1099; code before the call
-			barrierDropBlock40(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 41
-		case 41:
-			// b38, PTX line 1083
-			return pc, budget
-		case 42:
-			// b39, PTX line 1100
-			next = 16
-		case 43:
-			// b40, PTX line 1174
-			next = 25
-		case 44:
-			// b41, PTX lines 1185-1195; divergent, reconverges at block 20 (b19 ($L__BB1_9))
-			barrierDropBlock44(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[17]
-			if t == m {
-				next = 22
-			} else if t == 0 {
-				next = 45
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[44].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 45:
-			// b42, PTX line 1197
-			next = 24
-		case 46:
-			// b43, PTX lines 1211-1211; divergent, reconverges at block 23 (b22 ($L__BB1_18))
-			barrierDropBlock46(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[19]
-			if t == m {
-				next = 23
-			} else if t == 0 {
-				next = 47
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[46].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 47:
-			// b44, PTX lines 1215-1228; code before the call
-			barrierDropBlock47(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 48
-		case 48:
-			// b44, PTX line 1212
-			return pc, budget
-		case 49:
-			// b45, PTX line 1229
-			next = 23
-		default:
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2 ($L__BB1_4), PTX lines 864-879
+		barrierDropBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 50 || budget <= 1 {
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block4:
+	{
+		// b3 ($L__BB1_35), PTX lines 884-884
+		barrierDropBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4 ($L__BB1_5), PTX lines 893-898; divergent, reconverges at block 29 (b28)
+		barrierDropBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($L__BB1_28), PTX lines 905-905; divergent, reconverges at block 5 (b4 ($L__BB1_5))
+		barrierDropBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b6 ($L__BB1_31), PTX lines 931-931; divergent, reconverges at block 5 (b4 ($L__BB1_5))
+		barrierDropBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 32, budget-1
+			goto block32
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b7 ($L__BB1_34), PTX lines 971-978
+		barrierDropBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block9:
+	{
+		// b8 ($L__BB1_30), PTX lines 986-988
+		barrierDropBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block10:
+	{
+		// b9 ($L__BB1_3), PTX lines 996-998
+		barrierDropBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 26 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 26, budget-1
+		goto block26
+	}
+block11:
+	{
+		// b10 ($L__BB1_6), PTX lines 1004-1024
+		barrierDropBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block12:
+	{
+		// b11 ($L__BB1_27), PTX lines 1029-1029
+		barrierDropBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block13:
+	{
+		// b12 ($L__BB1_7), PTX lines 1038-1043; divergent, reconverges at block 36 (b34)
+		barrierDropBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 36 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 36, budget-1
+			goto block36
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[13].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block14:
+	{
+		// b13 ($L__BB1_20), PTX lines 1050-1050; divergent, reconverges at block 13 (b12 ($L__BB1_7))
+		barrierDropBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 37 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 37, budget-1
+			goto block37
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[14].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block15:
+	{
+		// b14 ($L__BB1_23), PTX lines 1076-1076; divergent, reconverges at block 13 (b12 ($L__BB1_7))
+		barrierDropBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 39 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 39, budget-1
+			goto block39
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[15].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block16:
+	{
+		// b15 ($L__BB1_26), PTX lines 1114-1121
+		barrierDropBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block17:
+	{
+		// b16 ($L__BB1_22), PTX lines 1129-1131
+		barrierDropBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block18:
+	{
+		// b17 ($L__BB1_8), PTX lines 1138-1152
+		barrierDropBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 20, budget-1
+		goto block20
+	}
+block19:
+	{
+		// b18 ($L__BB1_19), PTX lines 1158-1158
+		barrierDropBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 20, budget-1
+		goto block20
+	}
+block20:
+	{
+		// b19 ($L__BB1_9), PTX lines 1167-1172; divergent, reconverges at block 43 (b40)
+		barrierDropBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[15]
+		if t == m {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else if t == 0 {
+			if stop == 43 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 43, budget-1
+			goto block43
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[20].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block21:
+	{
+		// b20 ($L__BB1_12), PTX lines 1179-1179; divergent, reconverges at block 20 (b19 ($L__BB1_9))
+		barrierDropBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[16]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 44 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 44, budget-1
+			goto block44
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[21].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block22:
+	{
+		// b21 ($L__BB1_15), PTX lines 1205-1205; divergent, reconverges at block 20 (b19 ($L__BB1_9))
+		barrierDropBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[18]
+		if t == m {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else if t == 0 {
+			if stop == 46 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 46, budget-1
+			goto block46
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[22].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block23:
+	{
+		// b22 ($L__BB1_18), PTX lines 1243-1250
+		barrierDropBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 20, budget-1
+		goto block20
+	}
+block24:
+	{
+		// b23 ($L__BB1_14), PTX lines 1258-1260
+		barrierDropBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 20, budget-1
+		goto block20
+	}
+block25:
+	{
+		// b24 ($L__BB1_10), PTX lines 1267-1272
+		barrierDropBlock25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 26 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 26, budget-1
+		goto block26
+	}
+block26:
+	{
+		// b25 ($L__BB1_11), PTX lines 1276-1280; ret
+		barrierDropBlock26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block27:
+	{
+		// b26, PTX lines 833-835
+		barrierDropBlock27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block28:
+	{
+		// b27, PTX line 857
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block29:
+	{
+		// b28, PTX line 900
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block30:
+	{
+		// b29, PTX lines 911-921; divergent, reconverges at block 5 (b4 ($L__BB1_5))
+		barrierDropBlock30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[30].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block31:
+	{
+		// b30, PTX line 923
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block32:
+	{
+		// b31, PTX lines 937-937; divergent, reconverges at block 8 (b7 ($L__BB1_34))
+		barrierDropBlock32(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 33 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 33, budget-1
+			goto block33
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[32].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block33:
+	{
+		// b32, PTX lines 941-956; code before the call
+		barrierDropBlock33(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 34 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 34, budget-1
+		goto block34
+	}
+block34:
+	{
+		// b32, PTX line 938
+		return pc, budget
+	}
+block35:
+	{
+		// b33, PTX line 957
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block36:
+	{
+		// b34, PTX line 1045
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block37:
+	{
+		// b35, PTX lines 1056-1066; divergent, reconverges at block 13 (b12 ($L__BB1_7))
+		barrierDropBlock37(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 38 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 38, budget-1
+			goto block38
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[37].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block38:
+	{
+		// b36, PTX line 1068
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block39:
+	{
+		// b37, PTX lines 1082-1082; divergent, reconverges at block 16 (b15 ($L__BB1_26))
+		barrierDropBlock39(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[13]
+		if t == m {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else if t == 0 {
+			if stop == 40 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 40, budget-1
+			goto block40
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[39].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block40:
+	{
+		// b38, PTX lines 1086-1099; code before the call
+		barrierDropBlock40(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 41 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 41, budget-1
+		goto block41
+	}
+block41:
+	{
+		// b38, PTX line 1083
+		return pc, budget
+	}
+block42:
+	{
+		// b39, PTX line 1100
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block43:
+	{
+		// b40, PTX line 1174
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block44:
+	{
+		// b41, PTX lines 1185-1195; divergent, reconverges at block 20 (b19 ($L__BB1_9))
+		barrierDropBlock44(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[17]
+		if t == m {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else if t == 0 {
+			if stop == 45 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 45, budget-1
+			goto block45
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[44].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block45:
+	{
+		// b42, PTX line 1197
+		if stop == 24 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 24, budget-1
+		goto block24
+	}
+block46:
+	{
+		// b43, PTX lines 1211-1211; divergent, reconverges at block 23 (b22 ($L__BB1_18))
+		barrierDropBlock46(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[19]
+		if t == m {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else if t == 0 {
+			if stop == 47 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 47, budget-1
+			goto block47
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierDropFunc.Blocks[46].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block47:
+	{
+		// b44, PTX lines 1215-1228; code before the call
+		barrierDropBlock47(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 48 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 48, budget-1
+		goto block48
+	}
+block48:
+	{
+		// b44, PTX line 1212
+		return pc, budget
+	}
+block49:
+	{
+		// b45, PTX line 1229
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
 	}
 }
 
@@ -12532,215 +13714,382 @@ func barrierDropBlock47(w *runtime.Warp, m uint32, budget int) {
 // barrierSplitRun runs blocks of kernel barrier_split for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func barrierSplitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 1300-1309; divergent, reconverges at block 1 (b1 ($L__BB2_2))
-			barrierSplitBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 1300-1309; divergent, reconverges at block 1 (b1 ($L__BB2_2))
+		barrierSplitBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_2), PTX line 1319; bar.sync at line 1321
-			return pc, budget
-		case 2:
-			// b1 ($L__BB2_2), PTX lines 1323-1323; divergent, reconverges at block 3 (b2 ($L__BB2_4))
-			barrierSplitBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 12
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 12 {
-					return pc, budget
-				}
-				barrierSplitBlock12(w, m&^t, budget)
-				pc, budget = 12, budget-1
-				next = 3
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_2), PTX line 1319; bar.sync at line 1321
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB2_2), PTX lines 1323-1323; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+		barrierSplitBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 3:
-			// b2 ($L__BB2_4), PTX lines 1341-1361
-			barrierSplitBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 4:
-			// b3 ($L__BB2_14), PTX lines 1366-1366
-			barrierSplitBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 12 {
+				return pc, budget
 			}
-			next = 5
-		case 5:
-			// b4 ($L__BB2_5), PTX lines 1375-1380; divergent, reconverges at block 13 (b12)
-			barrierSplitBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			barrierSplitBlock12(w, m&^t, budget)
+			pc, budget = 12, budget-1
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5 ($L__BB2_7), PTX lines 1387-1387; divergent, reconverges at block 5 (b4 ($L__BB2_5))
-			barrierSplitBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b6 ($L__BB2_10), PTX lines 1413-1413; divergent, reconverges at block 5 (b4 ($L__BB2_5))
-			barrierSplitBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 16
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b7 ($L__BB2_13), PTX lines 1457-1464
-			barrierSplitBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 9:
-			// b8 ($L__BB2_9), PTX lines 1472-1474
-			barrierSplitBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 10:
-			// b9 ($L__BB2_6), PTX lines 1481-1489; ret
-			barrierSplitBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 20
-		case 11:
-			// b10, PTX lines 1314-1316
-			barrierSplitBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 12:
-			// b11, PTX lines 1327-1336
-			barrierSplitBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 13:
-			// b12, PTX line 1382
-			next = 10
-		case 14:
-			// b13, PTX lines 1393-1403; divergent, reconverges at block 5 (b4 ($L__BB2_5))
-			barrierSplitBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 15
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 15:
-			// b14, PTX line 1405
-			next = 9
-		case 16:
-			// b15, PTX lines 1419-1419; divergent, reconverges at block 8 (b7 ($L__BB2_13))
-			barrierSplitBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 17
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 17:
-			// b16, PTX lines 1423-1442; code before the call
-			barrierSplitBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 18:
-			// b16, PTX line 1420
-			return pc, budget
-		case 19:
-			// b17, PTX line 1443
-			next = 8
-		default:
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block3:
+	{
+		// b2 ($L__BB2_4), PTX lines 1341-1361
+		barrierSplitBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 20 || budget <= 1 {
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block4:
+	{
+		// b3 ($L__BB2_14), PTX lines 1366-1366
+		barrierSplitBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4 ($L__BB2_5), PTX lines 1375-1380; divergent, reconverges at block 13 (b12)
+		barrierSplitBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($L__BB2_7), PTX lines 1387-1387; divergent, reconverges at block 5 (b4 ($L__BB2_5))
+		barrierSplitBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b6 ($L__BB2_10), PTX lines 1413-1413; divergent, reconverges at block 5 (b4 ($L__BB2_5))
+		barrierSplitBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b7 ($L__BB2_13), PTX lines 1457-1464
+		barrierSplitBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block9:
+	{
+		// b8 ($L__BB2_9), PTX lines 1472-1474
+		barrierSplitBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block10:
+	{
+		// b9 ($L__BB2_6), PTX lines 1481-1489; ret
+		barrierSplitBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block11:
+	{
+		// b10, PTX lines 1314-1316
+		barrierSplitBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block12:
+	{
+		// b11, PTX lines 1327-1336
+		barrierSplitBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block13:
+	{
+		// b12, PTX line 1382
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block14:
+	{
+		// b13, PTX lines 1393-1403; divergent, reconverges at block 5 (b4 ($L__BB2_5))
+		barrierSplitBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[14].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block15:
+	{
+		// b14, PTX line 1405
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block16:
+	{
+		// b15, PTX lines 1419-1419; divergent, reconverges at block 8 (b7 ($L__BB2_13))
+		barrierSplitBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &barrierSplitFunc.Blocks[16].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block17:
+	{
+		// b16, PTX lines 1423-1442; code before the call
+		barrierSplitBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block18:
+	{
+		// b16, PTX line 1420
+		return pc, budget
+	}
+block19:
+	{
+		// b17, PTX line 1443
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
 	}
 }
 

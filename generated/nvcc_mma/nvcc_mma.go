@@ -4897,76 +4897,115 @@ func WmmaHalf(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // ldsmCopyRun runs blocks of kernel ldsm_copy for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func ldsmCopyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 35-42; divergent, reconverges at block 2 (b2 ($L__BB0_3))
-			ldsmCopyBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 35-42; divergent, reconverges at block 2 (b2 ($L__BB0_3))
+		ldsmCopyBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &ldsmCopyFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_2), PTX lines 63-71; divergent, reconverges at block 5 (b4)
-			ldsmCopyBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &ldsmCopyFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &ldsmCopyFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX lines 63-71; divergent, reconverges at block 5 (b4)
+		ldsmCopyBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB0_3), PTX lines 75-75; bar.sync at line 77
-			ldsmCopyBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b2 ($L__BB0_3), PTX lines 79-150; ret
-			ldsmCopyBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &ldsmCopyFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 6
-		case 4:
-			// b3, PTX lines 45-59
-			ldsmCopyBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 5:
-			// b4, PTX line 72
-			next = 2
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB0_3), PTX lines 75-75; bar.sync at line 77
+		ldsmCopyBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2 ($L__BB0_3), PTX lines 79-150; ret
+		ldsmCopyBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX lines 45-59
+		ldsmCopyBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block5:
+	{
+		// b4, PTX line 72
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -6080,450 +6119,773 @@ func ldsmCopyBlock4(w *runtime.Warp, m uint32, budget int) {
 // gemmF16Run runs blocks of kernel gemm_f16 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gemmF16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 175-216
-			gemmF16Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 175-216
+		gemmF16Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX lines 243-256; bar.sync at line 258
-			gemmF16Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b1 ($L__BB1_2), PTX lines 260-261; divergent, reconverges at block 5 (b4 ($L__BB1_10))
-			gemmF16Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX lines 243-256; bar.sync at line 258
+		gemmF16Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB1_2), PTX lines 260-261; divergent, reconverges at block 5 (b4 ($L__BB1_10))
+		gemmF16Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 15
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
 			}
-		case 3:
-			// b2 ($L__BB1_7), PTX lines 336-336; divergent, reconverges at block 5 (b4 ($L__BB1_10))
-			gemmF16Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 19
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2 ($L__BB1_7), PTX lines 336-336; divergent, reconverges at block 5 (b4 ($L__BB1_10))
+		gemmF16Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 4:
-			// b3 ($L__BB1_9), PTX lines 341-407; divergent, reconverges at block 20 (b18)
-			gemmF16Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[6]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 20
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 5:
-			// b4 ($L__BB1_10), PTX lines 412-413; divergent, reconverges at block 8 (b7 ($L__BB1_18))
-			gemmF16Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b3 ($L__BB1_9), PTX lines 341-407; divergent, reconverges at block 20 (b18)
+		gemmF16Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[7]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 21
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
 			}
-		case 6:
-			// b5 ($L__BB1_15), PTX lines 488-488; divergent, reconverges at block 8 (b7 ($L__BB1_18))
-			gemmF16Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[11]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 25
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b4 ($L__BB1_10), PTX lines 412-413; divergent, reconverges at block 8 (b7 ($L__BB1_18))
+		gemmF16Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-		case 7:
-			// b6 ($L__BB1_17), PTX lines 493-566; divergent, reconverges at block 26 (b24)
-			gemmF16Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[12]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 26
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 8:
-			// b7 ($L__BB1_18), PTX line 569; bar.sync at line 571
-			return pc, budget
-		case 9:
-			// b7 ($L__BB1_18), PTX lines 573-573
-			gemmF16Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($L__BB1_15), PTX lines 488-488; divergent, reconverges at block 8 (b7 ($L__BB1_18))
+		gemmF16Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[13]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 27
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
 			}
-		case 10:
-			// b8 ($L__BB1_21), PTX lines 587-666
-			gemmF16Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[15]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 29
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b6 ($L__BB1_17), PTX lines 493-566; divergent, reconverges at block 26 (b24)
+		gemmF16Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 11:
-			// b9 ($L__BB1_22), PTX lines 670-670
-			gemmF16Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[16]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 30
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 12:
-			// b10 ($L__BB1_27), PTX lines 746-749
-			gemmF16Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b7 ($L__BB1_18), PTX line 569; bar.sync at line 571
+		return pc, budget
+	}
+block9:
+	{
+		// b7 ($L__BB1_18), PTX lines 573-573
+		gemmF16Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[13]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[19]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 33
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
 			}
-		case 13:
-			// b11 ($L__BB1_28), PTX lines 754-764; ret
-			gemmF16Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[9].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 34
-		case 14:
-			// b12, PTX lines 220-240
-			gemmF16Block14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block10:
+	{
+		// b8 ($L__BB1_21), PTX lines 587-666
+		gemmF16Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[15]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		case 15:
-			// b13, PTX lines 265-270; divergent, reconverges at block 3 (b2 ($L__BB1_7))
-			gemmF16Block15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 16
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[10].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 16:
-			// b14, PTX lines 274-292; divergent, reconverges at block 3 (b2 ($L__BB1_7))
-			gemmF16Block16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block11:
+	{
+		// b9 ($L__BB1_22), PTX lines 670-670
+		gemmF16Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[16]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 17
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
 			}
-		case 17:
-			// b15, PTX lines 296-313; divergent, reconverges at block 3 (b2 ($L__BB1_7))
-			gemmF16Block17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[11].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 18
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 18 {
-					return pc, budget
-				}
-				gemmF16Block18(w, m&^t, budget)
-				pc, budget = 18, budget-1
-				next = 3
+			goto dispatch
+		}
+	}
+block12:
+	{
+		// b10 ($L__BB1_27), PTX lines 746-749
+		gemmF16Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[19]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 18:
-			// b16, PTX lines 317-332
-			gemmF16Block18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 33 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 19:
-			// b17, PTX line 337
-			next = 4
-		case 20:
-			// b18, PTX line 408
-			next = 5
-		case 21:
-			// b19, PTX lines 417-422; divergent, reconverges at block 6 (b5 ($L__BB1_15))
-			gemmF16Block21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 33, budget-1
+			goto block33
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[8]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 22
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 22:
-			// b20, PTX lines 426-444; divergent, reconverges at block 6 (b5 ($L__BB1_15))
-			gemmF16Block22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 23
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 23:
-			// b21, PTX lines 448-465; divergent, reconverges at block 6 (b5 ($L__BB1_15))
-			gemmF16Block23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[10]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 24
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 24 {
-					return pc, budget
-				}
-				gemmF16Block24(w, m&^t, budget)
-				pc, budget = 24, budget-1
-				next = 6
-			}
-		case 24:
-			// b22, PTX lines 469-484
-			gemmF16Block24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 25:
-			// b23, PTX line 489
-			next = 7
-		case 26:
-			// b24, PTX line 567
-			next = 8
-		case 27:
-			// b25, PTX lines 576-578
-			gemmF16Block27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[14]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 28
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[27].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 28:
-			// b26, PTX lines 581-581
-			gemmF16Block28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 29:
-			// b27, PTX line 667
-			next = 11
-		case 30:
-			// b28, PTX lines 674-698
-			gemmF16Block30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[17]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 31
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[30].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 31:
-			// b29, PTX lines 702-724
-			gemmF16Block31(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[18]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 32
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[31].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 32:
-			// b30, PTX lines 728-741
-			gemmF16Block32(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 33:
-			// b31, PTX line 750
-			next = 13
-		default:
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b11 ($L__BB1_28), PTX lines 754-764; ret
+		gemmF16Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block14:
+	{
+		// b12, PTX lines 220-240
+		gemmF16Block14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 34 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block15:
+	{
+		// b13, PTX lines 265-270; divergent, reconverges at block 3 (b2 ($L__BB1_7))
+		gemmF16Block15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[15].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block16:
+	{
+		// b14, PTX lines 274-292; divergent, reconverges at block 3 (b2 ($L__BB1_7))
+		gemmF16Block16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[16].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block17:
+	{
+		// b15, PTX lines 296-313; divergent, reconverges at block 3 (b2 ($L__BB1_7))
+		gemmF16Block17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 18 {
+				return pc, budget
+			}
+			gemmF16Block18(w, m&^t, budget)
+			pc, budget = 18, budget-1
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block18:
+	{
+		// b16, PTX lines 317-332
+		gemmF16Block18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block19:
+	{
+		// b17, PTX line 337
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block20:
+	{
+		// b18, PTX line 408
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block21:
+	{
+		// b19, PTX lines 417-422; divergent, reconverges at block 6 (b5 ($L__BB1_15))
+		gemmF16Block21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[21].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block22:
+	{
+		// b20, PTX lines 426-444; divergent, reconverges at block 6 (b5 ($L__BB1_15))
+		gemmF16Block22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[22].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block23:
+	{
+		// b21, PTX lines 448-465; divergent, reconverges at block 6 (b5 ($L__BB1_15))
+		gemmF16Block23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 24 {
+				return pc, budget
+			}
+			gemmF16Block24(w, m&^t, budget)
+			pc, budget = 24, budget-1
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		}
+	}
+block24:
+	{
+		// b22, PTX lines 469-484
+		gemmF16Block24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block25:
+	{
+		// b23, PTX line 489
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block26:
+	{
+		// b24, PTX line 567
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block27:
+	{
+		// b25, PTX lines 576-578
+		gemmF16Block27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[14]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[27].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block28:
+	{
+		// b26, PTX lines 581-581
+		gemmF16Block28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block29:
+	{
+		// b27, PTX line 667
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block30:
+	{
+		// b28, PTX lines 674-698
+		gemmF16Block30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[17]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[30].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block31:
+	{
+		// b29, PTX lines 702-724
+		gemmF16Block31(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[18]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 32, budget-1
+			goto block32
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16Func.Blocks[31].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block32:
+	{
+		// b30, PTX lines 728-741
+		gemmF16Block32(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block33:
+	{
+		// b31, PTX line 750
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
 	}
 }
 
@@ -12626,250 +12988,425 @@ func gemmF16Block32(w *runtime.Warp, m uint32, budget int) {
 // gemmF16TransRun runs blocks of kernel gemm_f16_trans for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gemmF16TransRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 787-805; divergent, reconverges at block 4 (b4 ($L__BB2_7))
-			gemmF16TransBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 787-805; divergent, reconverges at block 4 (b4 ($L__BB2_7))
+		gemmF16TransBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_3), PTX lines 830-838; divergent, reconverges at block 12 (b11)
-			gemmF16TransBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 12
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_3), PTX lines 830-838; divergent, reconverges at block 12 (b11)
+		gemmF16TransBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB2_4), PTX lines 842-842; divergent, reconverges at block 4 (b4 ($L__BB2_7))
-			gemmF16TransBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 3:
-			// b3 ($L__BB2_6), PTX lines 858-870; divergent, reconverges at block 14 (b13)
-			gemmF16TransBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB2_4), PTX lines 842-842; divergent, reconverges at block 4 (b4 ($L__BB2_7))
+		gemmF16TransBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-		case 4:
-			// b4 ($L__BB2_7), PTX lines 875-875; divergent, reconverges at block 8 (b8 ($L__BB2_14))
-			gemmF16TransBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 15
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB2_6), PTX lines 858-870; divergent, reconverges at block 14 (b13)
+		gemmF16TransBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 5:
-			// b5 ($L__BB2_10), PTX lines 900-908; divergent, reconverges at block 17 (b16)
-			gemmF16TransBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[7]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 17
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 6:
-			// b6 ($L__BB2_11), PTX lines 912-912; divergent, reconverges at block 8 (b8 ($L__BB2_14))
-			gemmF16TransBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB2_7), PTX lines 875-875; divergent, reconverges at block 8 (b8 ($L__BB2_14))
+		gemmF16TransBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[8]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 18
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
 			}
-		case 7:
-			// b7 ($L__BB2_13), PTX lines 928-940; divergent, reconverges at block 19 (b18)
-			gemmF16TransBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[9]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 19
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB2_10), PTX lines 900-908; divergent, reconverges at block 17 (b16)
+		gemmF16TransBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 8:
-			// b8 ($L__BB2_14), PTX lines 945-946; bar.sync at line 948
-			gemmF16TransBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 9:
-			// b8 ($L__BB2_14), PTX lines 950-999; ret
-			gemmF16TransBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 20
-		case 10:
-			// b9, PTX lines 808-815; divergent, reconverges at block 2 (b2 ($L__BB2_4))
-			gemmF16TransBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($L__BB2_11), PTX lines 912-912; divergent, reconverges at block 8 (b8 ($L__BB2_14))
+		gemmF16TransBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
 			}
-		case 11:
-			// b10, PTX lines 818-825
-			gemmF16TransBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 1
-		case 12:
-			// b11, PTX line 839
-			next = 2
-		case 13:
-			// b12, PTX lines 845-854
-			gemmF16TransBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($L__BB2_13), PTX lines 928-940; divergent, reconverges at block 19 (b18)
+		gemmF16TransBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 14:
-			// b13, PTX line 871
-			next = 4
-		case 15:
-			// b14, PTX lines 878-885; divergent, reconverges at block 6 (b6 ($L__BB2_11))
-			gemmF16TransBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[6]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 16
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 16:
-			// b15, PTX lines 888-895
-			gemmF16TransBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8 ($L__BB2_14), PTX lines 945-946; bar.sync at line 948
+		gemmF16TransBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block9:
+	{
+		// b8 ($L__BB2_14), PTX lines 950-999; ret
+		gemmF16TransBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block10:
+	{
+		// b9, PTX lines 808-815; divergent, reconverges at block 2 (b2 ($L__BB2_4))
+		gemmF16TransBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 17:
-			// b16, PTX line 909
-			next = 6
-		case 18:
-			// b17, PTX lines 915-924
-			gemmF16TransBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-			next = 7
-		case 19:
-			// b18, PTX line 941
-			next = 8
-		default:
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[10].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block11:
+	{
+		// b10, PTX lines 818-825
+		gemmF16TransBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 20 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block12:
+	{
+		// b11, PTX line 839
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block13:
+	{
+		// b12, PTX lines 845-854
+		gemmF16TransBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block14:
+	{
+		// b13, PTX line 871
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block15:
+	{
+		// b14, PTX lines 878-885; divergent, reconverges at block 6 (b6 ($L__BB2_11))
+		gemmF16TransBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gemmF16TransFunc.Blocks[15].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block16:
+	{
+		// b15, PTX lines 888-895
+		gemmF16TransBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block17:
+	{
+		// b16, PTX line 909
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block18:
+	{
+		// b17, PTX lines 915-924
+		gemmF16TransBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block19:
+	{
+		// b18, PTX line 941
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
 	}
 }
 
@@ -15629,23 +16166,19 @@ func gemmF16TransBlock18(w *runtime.Warp, m uint32, budget int) {
 // gemmBf16Run runs blocks of kernel gemm_bf16 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gemmBf16Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 1018-1193; ret
-			gemmBf16Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 1018-1193; ret
+		gemmBf16Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -17249,23 +17782,19 @@ func gemmBf16Block0(w *runtime.Warp, m uint32, budget int) {
 // gemmTf32Run runs blocks of kernel gemm_tf32 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gemmTf32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 1214-1367; ret
-			gemmTf32Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 1214-1367; ret
+		gemmTf32Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -18847,23 +19376,19 @@ func gemmTf32Block0(w *runtime.Warp, m uint32, budget int) {
 // wmmaGemmRun runs blocks of kernel wmma_gemm for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func wmmaGemmRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 1386-1435; ret
-			wmmaGemmBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 1386-1435; ret
+		wmmaGemmBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -19017,136 +19542,224 @@ func wmmaGemmBlock0(w *runtime.Warp, m uint32, budget int) {
 // wmmaHalfRun runs blocks of kernel wmma_half for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func wmmaHalfRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 1458-1471; divergent, reconverges at block 4 (b4 ($L__BB6_7))
-			wmmaHalfBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 1458-1471; divergent, reconverges at block 4 (b4 ($L__BB6_7))
+		wmmaHalfBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB6_3), PTX lines 1494-1509; divergent, reconverges at block 8 (b7)
-			wmmaHalfBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB6_3), PTX lines 1494-1509; divergent, reconverges at block 8 (b7)
+		wmmaHalfBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB6_4), PTX lines 1513-1513; divergent, reconverges at block 4 (b4 ($L__BB6_7))
-			wmmaHalfBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 3:
-			// b3 ($L__BB6_6), PTX lines 1528-1571; divergent, reconverges at block 10 (b9)
-			wmmaHalfBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB6_4), PTX lines 1513-1513; divergent, reconverges at block 4 (b4 ($L__BB6_7))
+		wmmaHalfBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-		case 4:
-			// b4 ($L__BB6_7), PTX line 1574; bar.sync at line 1576
-			return pc, budget
-		case 5:
-			// b4 ($L__BB6_7), PTX lines 1579-1603; ret
-			wmmaHalfBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 11
-		case 6:
-			// b5, PTX lines 1475-1481; divergent, reconverges at block 2 (b2 ($L__BB6_4))
-			wmmaHalfBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB6_6), PTX lines 1528-1571; divergent, reconverges at block 10 (b9)
+		wmmaHalfBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-		case 7:
-			// b6, PTX lines 1484-1489
-			wmmaHalfBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 1
-		case 8:
-			// b7, PTX line 1510
-			next = 2
-		case 9:
-			// b8, PTX lines 1516-1524
-			wmmaHalfBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB6_7), PTX line 1574; bar.sync at line 1576
+		return pc, budget
+	}
+block5:
+	{
+		// b4 ($L__BB6_7), PTX lines 1579-1603; ret
+		wmmaHalfBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b5, PTX lines 1475-1481; divergent, reconverges at block 2 (b2 ($L__BB6_4))
+		wmmaHalfBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 10:
-			// b9, PTX line 1572
-			next = 4
-		default:
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &wmmaHalfFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b6, PTX lines 1484-1489
+		wmmaHalfBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 11 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block8:
+	{
+		// b7, PTX line 1510
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block9:
+	{
+		// b8, PTX lines 1516-1524
+		wmmaHalfBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block10:
+	{
+		// b9, PTX line 1572
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 

@@ -1110,79 +1110,121 @@ func Recursion(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // fibRun runs blocks of function _Z3fibi for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 22-23; divergent, reconverges at the exit
-			fibBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 22-23; divergent, reconverges at the exit
+		fibBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_2), PTX lines 28-28; ret
-			fibBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 8
-		case 2:
-			// b2 ($L__BB0_1), PTX lines 32-36; code before the call
-			fibBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b2 ($L__BB0_1), PTX line 31
-			if next, budget = w.CallInline(pc, &fibFunc.Blocks[3].Term, m, stop, budget); next != 5 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 4:
-			// b3, PTX line 24
-			next = 2
-		case 5:
-			// b4, PTX lines 43-49; code before the call
-			fibBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b4, PTX line 38
-			if next, budget = w.CallInline(pc, &fibFunc.Blocks[6].Term, m, stop, budget); next != 7 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 7:
-			// b5, PTX lines 56-59; ret
-			fibBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX lines 28-28; ret
+		fibBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2 ($L__BB0_1), PTX lines 32-36; code before the call
+		fibBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 8 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB0_1), PTX line 31
+		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[3].Term, m, stop, budget); pc != 5 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block5
+	}
+block4:
+	{
+		// b3, PTX line 24
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block5:
+	{
+		// b4, PTX lines 43-49; code before the call
+		fibBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b4, PTX line 38
+		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[6].Term, m, stop, budget); pc != 7 {
+			return pc, budget
+		}
+		goto block7
+	}
+block7:
+	{
+		// b5, PTX lines 56-59; ret
+		fibBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -1488,79 +1530,121 @@ func fibBlock7(w *runtime.Warp, m uint32, budget int) {
 // treeDepthRun runs blocks of function _Z10tree_depthj for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 72-73; divergent, reconverges at the exit
-			treeDepthBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 72-73; divergent, reconverges at the exit
+		treeDepthBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &treeDepthFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX lines 78-79; ret
-			treeDepthBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &treeDepthFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 8
-		case 2:
-			// b2 ($L__BB1_1), PTX lines 83-87; code before the call
-			treeDepthBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b2 ($L__BB1_1), PTX line 82
-			if next, budget = w.CallInline(pc, &treeDepthFunc.Blocks[3].Term, m, stop, budget); next != 5 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 4:
-			// b3, PTX line 74
-			next = 2
-		case 5:
-			// b4, PTX lines 94-102; code before the call
-			treeDepthBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b4, PTX line 89
-			if next, budget = w.CallInline(pc, &treeDepthFunc.Blocks[6].Term, m, stop, budget); next != 7 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 7:
-			// b5, PTX lines 109-113; ret
-			treeDepthBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX lines 78-79; ret
+		treeDepthBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2 ($L__BB1_1), PTX lines 83-87; code before the call
+		treeDepthBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 8 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB1_1), PTX line 82
+		if pc, budget = w.CallInline(pc, &treeDepthFunc.Blocks[3].Term, m, stop, budget); pc != 5 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block5
+	}
+block4:
+	{
+		// b3, PTX line 74
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block5:
+	{
+		// b4, PTX lines 94-102; code before the call
+		treeDepthBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b4, PTX line 89
+		if pc, budget = w.CallInline(pc, &treeDepthFunc.Blocks[6].Term, m, stop, budget); pc != 7 {
+			return pc, budget
+		}
+		goto block7
+	}
+block7:
+	{
+		// b5, PTX lines 109-113; ret
+		treeDepthBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -1882,84 +1966,119 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 // gcdRun runs blocks of function _Z3gcdjj for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 126-128; divergent, reconverges at block 2 (b2 ($L__BB2_3))
-			gcdBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 126-128; divergent, reconverges at block 2 (b2 ($L__BB2_3))
+		gcdBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				switch stop {
-				case 1, 3, 4:
-				default:
-					return runtime.RunDone, budget - gcdRegion0(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &gcdFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_2), PTX lines 134-137; divergent, reconverges at block 4 (b4)
-			gcdBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			switch stop {
+			case 1, 3, 4:
+			default:
+				return runtime.RunDone, budget - gcdRegion0(w, m, pc)
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				switch stop {
-				case 1, 3, 4:
-				default:
-					return runtime.RunDone, budget - gcdRegion0(w, m, pc)
-				}
-				switch stop {
-				case 1:
-				default:
-					return runtime.RunDone, budget - gcdRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &gcdFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			if pc, m, budget = w.DivergeInline(pc, &gcdFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB2_3), PTX lines 141-141; ret
-			gcdBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_2), PTX lines 134-137; divergent, reconverges at block 4 (b4)
+		gcdBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 3:
-			// b3, PTX lines 131-131
-			gcdBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		case 4:
-			// b4, PTX line 138
-			next = 2
-		default:
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			switch stop {
+			case 1, 3, 4:
+			default:
+				return runtime.RunDone, budget - gcdRegion0(w, m, pc)
+			}
+			switch stop {
+			case 1:
+			default:
+				return runtime.RunDone, budget - gcdRegion1(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &gcdFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB2_3), PTX lines 141-141; ret
+		gcdBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX lines 131-131
+		gcdBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block4:
+	{
+		// b4, PTX line 138
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -2165,86 +2284,135 @@ func gcdBlock3(w *runtime.Warp, m uint32, budget int) {
 // recursionRun runs blocks of kernel recursion for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 160-170; divergent, reconverges at block 1 (b1 ($L__BB3_2))
-			recursionBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 160-170; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+		recursionBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &recursionFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB3_2), PTX line 231; ret
-			next = 9
-		case 2:
-			// b2, PTX lines 173-180; code before the call
-			recursionBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &recursionFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2, PTX line 171
-			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[3].Term, m, stop, budget); next != 4 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 4:
-			// b3, PTX lines 187-196; code before the call
-			recursionBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b3, PTX line 182
-			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[5].Term, m, stop, budget); next != 6 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 6:
-			// b4, PTX lines 203-217; code before the call
-			recursionBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b4, PTX line 198
-			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[7].Term, m, stop, budget); next != 8 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 8:
-			// b5, PTX lines 225-229
-			recursionBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB3_2), PTX line 231; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 173-180; code before the call
+		recursionBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 9 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2, PTX line 171
+		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[3].Term, m, stop, budget); pc != 4 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3, PTX lines 187-196; code before the call
+		recursionBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b3, PTX line 182
+		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[5].Term, m, stop, budget); pc != 6 {
+			return pc, budget
+		}
+		goto block6
+	}
+block6:
+	{
+		// b4, PTX lines 203-217; code before the call
+		recursionBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b4, PTX line 198
+		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[7].Term, m, stop, budget); pc != 8 {
+			return pc, budget
+		}
+		goto block8
+	}
+block8:
+	{
+		// b5, PTX lines 225-229
+		recursionBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

@@ -1840,322 +1840,597 @@ func ReduceMax(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // reduceSumRun runs blocks of kernel reduce_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 29-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
-			if m == 0xffffffff && budget > 1 && stop != 20 && w.PassOK(0) && w.PassDone(0, reduceSumTrace0(w, m, budget)) {
-				// blocks 0 and 20 ran: on from block 20
-				pc, budget = 20, budget-1
-				next = 1
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 29-37; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+		if m == 0xffffffff && budget > 1 && stop != 20 && w.PassOK(0) && w.PassDone(0, reduceSumTrace0(w, m, budget)) {
+			// blocks 0 and 20 ran: on from block 20
+			pc, budget = 20, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			reduceSumBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		reduceSumBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 20
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 20 {
-					return pc, budget
-				}
-				reduceSumBlock20(w, m&^t, budget)
-				pc, budget = 20, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_2), PTX lines 46-49; bar.sync at line 50
-			reduceSumBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 20 {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b1 ($L__BB0_2), PTX lines 51-51; divergent, reconverges at block 3 (b2 ($L__BB0_4))
-			reduceSumBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceSumBlock20(w, m&^t, budget)
+			pc, budget = 20, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 21
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 21 {
-					return pc, budget
-				}
-				reduceSumBlock21(w, m&^t, budget)
-				pc, budget = 21, budget-1
-				next = 3
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_2), PTX lines 46-49; bar.sync at line 50
+		reduceSumBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB0_2), PTX lines 51-51; divergent, reconverges at block 3 (b2 ($L__BB0_4))
+		reduceSumBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 3:
-			// b2 ($L__BB0_4), PTX line 59; bar.sync at line 60
-			return pc, budget
-		case 4:
-			// b2 ($L__BB0_4), PTX lines 61-61; divergent, reconverges at block 5 (b3 ($L__BB0_6))
-			reduceSumBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 22
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 22 {
-					return pc, budget
-				}
-				reduceSumBlock22(w, m&^t, budget)
-				pc, budget = 22, budget-1
-				next = 5
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 21 {
+				return pc, budget
 			}
-		case 5:
-			// b3 ($L__BB0_6), PTX line 69; bar.sync at line 70
-			return pc, budget
-		case 6:
-			// b3 ($L__BB0_6), PTX lines 71-71; divergent, reconverges at block 7 (b4 ($L__BB0_8))
-			reduceSumBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceSumBlock21(w, m&^t, budget)
+			pc, budget = 21, budget-1
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 23
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 23 {
-					return pc, budget
-				}
-				reduceSumBlock23(w, m&^t, budget)
-				pc, budget = 23, budget-1
-				next = 7
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block3:
+	{
+		// b2 ($L__BB0_4), PTX line 59; bar.sync at line 60
+		return pc, budget
+	}
+block4:
+	{
+		// b2 ($L__BB0_4), PTX lines 61-61; divergent, reconverges at block 5 (b3 ($L__BB0_6))
+		reduceSumBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 7:
-			// b4 ($L__BB0_8), PTX line 79; bar.sync at line 80
-			return pc, budget
-		case 8:
-			// b4 ($L__BB0_8), PTX lines 81-81; divergent, reconverges at block 9 (b5 ($L__BB0_10))
-			reduceSumBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 24
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 24 {
-					return pc, budget
-				}
-				reduceSumBlock24(w, m&^t, budget)
-				pc, budget = 24, budget-1
-				next = 9
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 22 {
+				return pc, budget
 			}
-		case 9:
-			// b5 ($L__BB0_10), PTX line 89; bar.sync at line 90
-			return pc, budget
-		case 10:
-			// b5 ($L__BB0_10), PTX lines 91-91; divergent, reconverges at block 11 (b6 ($L__BB0_12))
-			reduceSumBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceSumBlock22(w, m&^t, budget)
+			pc, budget = 22, budget-1
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 25
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 25 {
-					return pc, budget
-				}
-				reduceSumBlock25(w, m&^t, budget)
-				pc, budget = 25, budget-1
-				next = 11
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block5:
+	{
+		// b3 ($L__BB0_6), PTX line 69; bar.sync at line 70
+		return pc, budget
+	}
+block6:
+	{
+		// b3 ($L__BB0_6), PTX lines 71-71; divergent, reconverges at block 7 (b4 ($L__BB0_8))
+		reduceSumBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 11:
-			// b6 ($L__BB0_12), PTX line 99; bar.sync at line 100
-			return pc, budget
-		case 12:
-			// b6 ($L__BB0_12), PTX lines 101-101; divergent, reconverges at block 13 (b7 ($L__BB0_14))
-			reduceSumBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[6]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 26
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 26 {
-					return pc, budget
-				}
-				reduceSumBlock26(w, m&^t, budget)
-				pc, budget = 26, budget-1
-				next = 13
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 23 {
+				return pc, budget
 			}
-		case 13:
-			// b7 ($L__BB0_14), PTX line 109; bar.sync at line 110
-			return pc, budget
-		case 14:
-			// b7 ($L__BB0_14), PTX lines 111-111; divergent, reconverges at block 15 (b8 ($L__BB0_16))
-			reduceSumBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceSumBlock23(w, m&^t, budget)
+			pc, budget = 23, budget-1
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[7]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 27
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 27 {
-					return pc, budget
-				}
-				reduceSumBlock27(w, m&^t, budget)
-				pc, budget = 27, budget-1
-				next = 15
+			pc, budget = 7, budget-1
+			goto block7
+		}
+	}
+block7:
+	{
+		// b4 ($L__BB0_8), PTX line 79; bar.sync at line 80
+		return pc, budget
+	}
+block8:
+	{
+		// b4 ($L__BB0_8), PTX lines 81-81; divergent, reconverges at block 9 (b5 ($L__BB0_10))
+		reduceSumBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-		case 15:
-			// b8 ($L__BB0_16), PTX line 119; bar.sync at line 120
-			return pc, budget
-		case 16:
-			// b8 ($L__BB0_16), PTX lines 121-121; divergent, reconverges at block 17 (b9 ($L__BB0_18))
-			reduceSumBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[8]
-			if t == m {
-				next = 17
-			} else if t == 0 {
-				next = 28
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 28 {
-					return pc, budget
-				}
-				reduceSumBlock28(w, m&^t, budget)
-				pc, budget = 28, budget-1
-				next = 17
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 24 {
+				return pc, budget
 			}
-		case 17:
-			// b9 ($L__BB0_18), PTX line 129; bar.sync at line 130
-			return pc, budget
-		case 18:
-			// b9 ($L__BB0_18), PTX line 129; divergent, reconverges at block 19 (b10 ($L__BB0_20))
-			t := m & w.P[8]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 29
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 29 {
-					return pc, budget
-				}
-				reduceSumBlock29(w, m&^t, budget)
-				pc, budget = 29, budget-1
-				next = 19
+			reduceSumBlock24(w, m&^t, budget)
+			pc, budget = 24, budget-1
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-		case 19:
-			// b10 ($L__BB0_20), PTX line 139; ret
-			next = 30
-		case 20:
-			// b11, PTX lines 40-43
-			reduceSumBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		}
+	}
+block9:
+	{
+		// b5 ($L__BB0_10), PTX line 89; bar.sync at line 90
+		return pc, budget
+	}
+block10:
+	{
+		// b5 ($L__BB0_10), PTX lines 91-91; divergent, reconverges at block 11 (b6 ($L__BB0_12))
+		reduceSumBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		case 21:
-			// b12, PTX lines 54-57
-			reduceSumBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 22:
-			// b13, PTX lines 64-67
-			reduceSumBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 25 {
+				return pc, budget
 			}
-			next = 5
-		case 23:
-			// b14, PTX lines 74-77
-			reduceSumBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceSumBlock25(w, m&^t, budget)
+			pc, budget = 25, budget-1
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-			next = 7
-		case 24:
-			// b15, PTX lines 84-87
-			reduceSumBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		}
+	}
+block11:
+	{
+		// b6 ($L__BB0_12), PTX line 99; bar.sync at line 100
+		return pc, budget
+	}
+block12:
+	{
+		// b6 ($L__BB0_12), PTX lines 101-101; divergent, reconverges at block 13 (b7 ($L__BB0_14))
+		reduceSumBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-			next = 9
-		case 25:
-			// b16, PTX lines 94-97
-			reduceSumBlock25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
 			}
-			next = 11
-		case 26:
-			// b17, PTX lines 104-107
-			reduceSumBlock26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 26 {
+				return pc, budget
 			}
-			next = 13
-		case 27:
-			// b18, PTX lines 114-117
-			reduceSumBlock27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceSumBlock26(w, m&^t, budget)
+			pc, budget = 26, budget-1
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-			next = 15
-		case 28:
-			// b19, PTX lines 124-127
-			reduceSumBlock28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 13, budget-1
+			goto block13
+		}
+	}
+block13:
+	{
+		// b7 ($L__BB0_14), PTX line 109; bar.sync at line 110
+		return pc, budget
+	}
+block14:
+	{
+		// b7 ($L__BB0_14), PTX lines 111-111; divergent, reconverges at block 15 (b8 ($L__BB0_16))
+		reduceSumBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
 			}
-			next = 17
-		case 29:
-			// b20, PTX lines 133-137
-			reduceSumBlock29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
 			}
-			next = 19
-		default:
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 27 {
+				return pc, budget
+			}
+			reduceSumBlock27(w, m&^t, budget)
+			pc, budget = 27, budget-1
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		}
+	}
+block15:
+	{
+		// b8 ($L__BB0_16), PTX line 119; bar.sync at line 120
+		return pc, budget
+	}
+block16:
+	{
+		// b8 ($L__BB0_16), PTX lines 121-121; divergent, reconverges at block 17 (b9 ($L__BB0_18))
+		reduceSumBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 28 {
+				return pc, budget
+			}
+			reduceSumBlock28(w, m&^t, budget)
+			pc, budget = 28, budget-1
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		}
+	}
+block17:
+	{
+		// b9 ($L__BB0_18), PTX line 129; bar.sync at line 130
+		return pc, budget
+	}
+block18:
+	{
+		// b9 ($L__BB0_18), PTX line 129; divergent, reconverges at block 19 (b10 ($L__BB0_20))
+		t := m & w.P[8]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 29 {
+				return pc, budget
+			}
+			reduceSumBlock29(w, m&^t, budget)
+			pc, budget = 29, budget-1
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		}
+	}
+block19:
+	{
+		// b10 ($L__BB0_20), PTX line 139; ret
+		return pc, budget
+	}
+block20:
+	{
+		// b11, PTX lines 40-43
+		reduceSumBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 30 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block21:
+	{
+		// b12, PTX lines 54-57
+		reduceSumBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block22:
+	{
+		// b13, PTX lines 64-67
+		reduceSumBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block23:
+	{
+		// b14, PTX lines 74-77
+		reduceSumBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block24:
+	{
+		// b15, PTX lines 84-87
+		reduceSumBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block25:
+	{
+		// b16, PTX lines 94-97
+		reduceSumBlock25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block26:
+	{
+		// b17, PTX lines 104-107
+		reduceSumBlock26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block27:
+	{
+		// b18, PTX lines 114-117
+		reduceSumBlock27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block28:
+	{
+		// b19, PTX lines 124-127
+		reduceSumBlock28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block29:
+	{
+		// b20, PTX lines 133-137
+		reduceSumBlock29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
 	}
 }
 
@@ -4873,322 +5148,597 @@ func reduceSumBlock29(w *runtime.Warp, m uint32, budget int) {
 // reduceMaxRun runs blocks of kernel reduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 157-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
-			if m == 0xffffffff && budget > 1 && stop != 20 && w.PassOK(12) && w.PassDone(12, reduceMaxTrace0(w, m, budget)) {
-				// blocks 0 and 20 ran: on from block 20
-				pc, budget = 20, budget-1
-				next = 1
-				break
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 157-165; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+		if m == 0xffffffff && budget > 1 && stop != 20 && w.PassOK(12) && w.PassDone(12, reduceMaxTrace0(w, m, budget)) {
+			// blocks 0 and 20 ran: on from block 20
+			pc, budget = 20, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			reduceMaxBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		}
+		reduceMaxBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 20
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 20 {
-					return pc, budget
-				}
-				reduceMaxBlock20(w, m&^t, budget)
-				pc, budget = 20, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX lines 174-177; bar.sync at line 178
-			reduceMaxBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 20 {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b1 ($L__BB1_2), PTX lines 179-179; divergent, reconverges at block 3 (b2 ($L__BB1_4))
-			reduceMaxBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceMaxBlock20(w, m&^t, budget)
+			pc, budget = 20, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 21
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 21 {
-					return pc, budget
-				}
-				reduceMaxBlock21(w, m&^t, budget)
-				pc, budget = 21, budget-1
-				next = 3
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX lines 174-177; bar.sync at line 178
+		reduceMaxBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB1_2), PTX lines 179-179; divergent, reconverges at block 3 (b2 ($L__BB1_4))
+		reduceMaxBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 3:
-			// b2 ($L__BB1_4), PTX line 187; bar.sync at line 188
-			return pc, budget
-		case 4:
-			// b2 ($L__BB1_4), PTX lines 189-189; divergent, reconverges at block 5 (b3 ($L__BB1_6))
-			reduceMaxBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 22
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 22 {
-					return pc, budget
-				}
-				reduceMaxBlock22(w, m&^t, budget)
-				pc, budget = 22, budget-1
-				next = 5
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 21 {
+				return pc, budget
 			}
-		case 5:
-			// b3 ($L__BB1_6), PTX line 197; bar.sync at line 198
-			return pc, budget
-		case 6:
-			// b3 ($L__BB1_6), PTX lines 199-199; divergent, reconverges at block 7 (b4 ($L__BB1_8))
-			reduceMaxBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceMaxBlock21(w, m&^t, budget)
+			pc, budget = 21, budget-1
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 23
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 23 {
-					return pc, budget
-				}
-				reduceMaxBlock23(w, m&^t, budget)
-				pc, budget = 23, budget-1
-				next = 7
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block3:
+	{
+		// b2 ($L__BB1_4), PTX line 187; bar.sync at line 188
+		return pc, budget
+	}
+block4:
+	{
+		// b2 ($L__BB1_4), PTX lines 189-189; divergent, reconverges at block 5 (b3 ($L__BB1_6))
+		reduceMaxBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 7:
-			// b4 ($L__BB1_8), PTX line 207; bar.sync at line 208
-			return pc, budget
-		case 8:
-			// b4 ($L__BB1_8), PTX lines 209-209; divergent, reconverges at block 9 (b5 ($L__BB1_10))
-			reduceMaxBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 24
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 24 {
-					return pc, budget
-				}
-				reduceMaxBlock24(w, m&^t, budget)
-				pc, budget = 24, budget-1
-				next = 9
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 22 {
+				return pc, budget
 			}
-		case 9:
-			// b5 ($L__BB1_10), PTX line 217; bar.sync at line 218
-			return pc, budget
-		case 10:
-			// b5 ($L__BB1_10), PTX lines 219-219; divergent, reconverges at block 11 (b6 ($L__BB1_12))
-			reduceMaxBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceMaxBlock22(w, m&^t, budget)
+			pc, budget = 22, budget-1
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 25
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 25 {
-					return pc, budget
-				}
-				reduceMaxBlock25(w, m&^t, budget)
-				pc, budget = 25, budget-1
-				next = 11
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block5:
+	{
+		// b3 ($L__BB1_6), PTX line 197; bar.sync at line 198
+		return pc, budget
+	}
+block6:
+	{
+		// b3 ($L__BB1_6), PTX lines 199-199; divergent, reconverges at block 7 (b4 ($L__BB1_8))
+		reduceMaxBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 11:
-			// b6 ($L__BB1_12), PTX line 227; bar.sync at line 228
-			return pc, budget
-		case 12:
-			// b6 ($L__BB1_12), PTX lines 229-229; divergent, reconverges at block 13 (b7 ($L__BB1_14))
-			reduceMaxBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[6]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 26
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 26 {
-					return pc, budget
-				}
-				reduceMaxBlock26(w, m&^t, budget)
-				pc, budget = 26, budget-1
-				next = 13
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 23 {
+				return pc, budget
 			}
-		case 13:
-			// b7 ($L__BB1_14), PTX line 237; bar.sync at line 238
-			return pc, budget
-		case 14:
-			// b7 ($L__BB1_14), PTX lines 239-239; divergent, reconverges at block 15 (b8 ($L__BB1_16))
-			reduceMaxBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceMaxBlock23(w, m&^t, budget)
+			pc, budget = 23, budget-1
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[7]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 27
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 27 {
-					return pc, budget
-				}
-				reduceMaxBlock27(w, m&^t, budget)
-				pc, budget = 27, budget-1
-				next = 15
+			pc, budget = 7, budget-1
+			goto block7
+		}
+	}
+block7:
+	{
+		// b4 ($L__BB1_8), PTX line 207; bar.sync at line 208
+		return pc, budget
+	}
+block8:
+	{
+		// b4 ($L__BB1_8), PTX lines 209-209; divergent, reconverges at block 9 (b5 ($L__BB1_10))
+		reduceMaxBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-		case 15:
-			// b8 ($L__BB1_16), PTX line 247; bar.sync at line 248
-			return pc, budget
-		case 16:
-			// b8 ($L__BB1_16), PTX lines 249-249; divergent, reconverges at block 17 (b9 ($L__BB1_18))
-			reduceMaxBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[8]
-			if t == m {
-				next = 17
-			} else if t == 0 {
-				next = 28
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 28 {
-					return pc, budget
-				}
-				reduceMaxBlock28(w, m&^t, budget)
-				pc, budget = 28, budget-1
-				next = 17
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 24 {
+				return pc, budget
 			}
-		case 17:
-			// b9 ($L__BB1_18), PTX line 257; bar.sync at line 258
-			return pc, budget
-		case 18:
-			// b9 ($L__BB1_18), PTX line 257; divergent, reconverges at block 19 (b10 ($L__BB1_20))
-			t := m & w.P[8]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 29
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 29 {
-					return pc, budget
-				}
-				reduceMaxBlock29(w, m&^t, budget)
-				pc, budget = 29, budget-1
-				next = 19
+			reduceMaxBlock24(w, m&^t, budget)
+			pc, budget = 24, budget-1
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-		case 19:
-			// b10 ($L__BB1_20), PTX line 267; ret
-			next = 30
-		case 20:
-			// b11, PTX lines 168-171
-			reduceMaxBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		}
+	}
+block9:
+	{
+		// b5 ($L__BB1_10), PTX line 217; bar.sync at line 218
+		return pc, budget
+	}
+block10:
+	{
+		// b5 ($L__BB1_10), PTX lines 219-219; divergent, reconverges at block 11 (b6 ($L__BB1_12))
+		reduceMaxBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		case 21:
-			// b12, PTX lines 182-185
-			reduceMaxBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 22:
-			// b13, PTX lines 192-195
-			reduceMaxBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 25 {
+				return pc, budget
 			}
-			next = 5
-		case 23:
-			// b14, PTX lines 202-205
-			reduceMaxBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceMaxBlock25(w, m&^t, budget)
+			pc, budget = 25, budget-1
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-			next = 7
-		case 24:
-			// b15, PTX lines 212-215
-			reduceMaxBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		}
+	}
+block11:
+	{
+		// b6 ($L__BB1_12), PTX line 227; bar.sync at line 228
+		return pc, budget
+	}
+block12:
+	{
+		// b6 ($L__BB1_12), PTX lines 229-229; divergent, reconverges at block 13 (b7 ($L__BB1_14))
+		reduceMaxBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-			next = 9
-		case 25:
-			// b16, PTX lines 222-225
-			reduceMaxBlock25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
 			}
-			next = 11
-		case 26:
-			// b17, PTX lines 232-235
-			reduceMaxBlock26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 26 {
+				return pc, budget
 			}
-			next = 13
-		case 27:
-			// b18, PTX lines 242-245
-			reduceMaxBlock27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceMaxBlock26(w, m&^t, budget)
+			pc, budget = 26, budget-1
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-			next = 15
-		case 28:
-			// b19, PTX lines 252-255
-			reduceMaxBlock28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 13, budget-1
+			goto block13
+		}
+	}
+block13:
+	{
+		// b7 ($L__BB1_14), PTX line 237; bar.sync at line 238
+		return pc, budget
+	}
+block14:
+	{
+		// b7 ($L__BB1_14), PTX lines 239-239; divergent, reconverges at block 15 (b8 ($L__BB1_16))
+		reduceMaxBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
 			}
-			next = 17
-		case 29:
-			// b20, PTX lines 261-265
-			reduceMaxBlock29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
 			}
-			next = 19
-		default:
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 27 {
+				return pc, budget
+			}
+			reduceMaxBlock27(w, m&^t, budget)
+			pc, budget = 27, budget-1
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		}
+	}
+block15:
+	{
+		// b8 ($L__BB1_16), PTX line 247; bar.sync at line 248
+		return pc, budget
+	}
+block16:
+	{
+		// b8 ($L__BB1_16), PTX lines 249-249; divergent, reconverges at block 17 (b9 ($L__BB1_18))
+		reduceMaxBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 28 {
+				return pc, budget
+			}
+			reduceMaxBlock28(w, m&^t, budget)
+			pc, budget = 28, budget-1
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		}
+	}
+block17:
+	{
+		// b9 ($L__BB1_18), PTX line 257; bar.sync at line 258
+		return pc, budget
+	}
+block18:
+	{
+		// b9 ($L__BB1_18), PTX line 257; divergent, reconverges at block 19 (b10 ($L__BB1_20))
+		t := m & w.P[8]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 29 {
+				return pc, budget
+			}
+			reduceMaxBlock29(w, m&^t, budget)
+			pc, budget = 29, budget-1
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		}
+	}
+block19:
+	{
+		// b10 ($L__BB1_20), PTX line 267; ret
+		return pc, budget
+	}
+block20:
+	{
+		// b11, PTX lines 168-171
+		reduceMaxBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 30 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block21:
+	{
+		// b12, PTX lines 182-185
+		reduceMaxBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block22:
+	{
+		// b13, PTX lines 192-195
+		reduceMaxBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block23:
+	{
+		// b14, PTX lines 202-205
+		reduceMaxBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block24:
+	{
+		// b15, PTX lines 212-215
+		reduceMaxBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block25:
+	{
+		// b16, PTX lines 222-225
+		reduceMaxBlock25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block26:
+	{
+		// b17, PTX lines 232-235
+		reduceMaxBlock26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block27:
+	{
+		// b18, PTX lines 242-245
+		reduceMaxBlock27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block28:
+	{
+		// b19, PTX lines 252-255
+		reduceMaxBlock28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block29:
+	{
+		// b20, PTX lines 261-265
+		reduceMaxBlock29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
 	}
 }
 

@@ -1087,81 +1087,121 @@ func BallotSum(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // warpSumPartialRun runs blocks of kernel warp_sum_partial for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpSumPartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 27-46; the lanes wait here for those shfl.sync.down.b32 at line 47 names
-			warpSumPartialBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 27-46; the lanes wait here for those shfl.sync.down.b32 at line 47 names
+		warpSumPartialBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 47-51; the lanes wait here for those shfl.sync.down.b32 at line 52 names
+		warpSumPartialBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 52-55; the lanes wait here for those shfl.sync.down.b32 at line 57 names
+		warpSumPartialBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b0, PTX lines 57-59; the lanes wait here for those shfl.sync.down.b32 at line 61 names
+		warpSumPartialBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b0, PTX lines 61-65; the lanes wait here for those shfl.sync.down.b32 at line 66 names
+		warpSumPartialBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b0, PTX lines 66-71; divergent, reconverges at block 6 (b1 ($L__BB0_2))
+		warpSumPartialBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 47-51; the lanes wait here for those shfl.sync.down.b32 at line 52 names
-			warpSumPartialBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 52-55; the lanes wait here for those shfl.sync.down.b32 at line 57 names
-			warpSumPartialBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 7 {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b0, PTX lines 57-59; the lanes wait here for those shfl.sync.down.b32 at line 61 names
-			warpSumPartialBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			warpSumPartialBlock7(w, m&^t, budget)
+			pc, budget = 7, budget-1
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 4:
-			// b0, PTX lines 61-65; the lanes wait here for those shfl.sync.down.b32 at line 66 names
-			warpSumPartialBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b0, PTX lines 66-71; divergent, reconverges at block 6 (b1 ($L__BB0_2))
-			warpSumPartialBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 7
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 7 {
-					return pc, budget
-				}
-				warpSumPartialBlock7(w, m&^t, budget)
-				pc, budget = 7, budget-1
-				next = 6
-			}
-		case 6:
-			// b1 ($L__BB0_2), PTX line 85; ret
-			next = 8
-		case 7:
-			// b2, PTX lines 75-83
-			warpSumPartialBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		default:
+			pc, budget = 6, budget-1
+			goto block6
+		}
+	}
+block6:
+	{
+		// b1 ($L__BB0_2), PTX line 85; ret
+		return pc, budget
+	}
+block7:
+	{
+		// b2, PTX lines 75-83
+		warpSumPartialBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 8 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 6, budget-1
+		goto block6
 	}
 }
 
@@ -1654,196 +1694,315 @@ func warpSumPartialBlock7(w *runtime.Warp, m uint32, budget int) {
 // ballotSumRun runs blocks of kernel ballot_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func ballotSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 103-121; the lanes wait here for those vote.sync.ballot.b32 at line 122 names
-			ballotSumBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 103-121; the lanes wait here for those vote.sync.ballot.b32 at line 122 names
+		ballotSumBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 122-127; the lanes wait here for those shfl.sync.down.b32 at line 128 names
+		ballotSumBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 128-132; the lanes wait here for those shfl.sync.down.b32 at line 133 names
+		ballotSumBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b0, PTX lines 133-136; the lanes wait here for those shfl.sync.down.b32 at line 138 names
+		ballotSumBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b0, PTX lines 138-140; the lanes wait here for those shfl.sync.down.b32 at line 142 names
+		ballotSumBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b0, PTX lines 142-146; the lanes wait here for those shfl.sync.down.b32 at line 147 names
+		ballotSumBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b0, PTX lines 147-152; divergent, reconverges at block 7 (b1 ($L__BB1_2))
+		ballotSumBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 122-127; the lanes wait here for those shfl.sync.down.b32 at line 128 names
-			ballotSumBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 128-132; the lanes wait here for those shfl.sync.down.b32 at line 133 names
-			ballotSumBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 10 {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b0, PTX lines 133-136; the lanes wait here for those shfl.sync.down.b32 at line 138 names
-			ballotSumBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			ballotSumBlock10(w, m&^t, budget)
+			pc, budget = 10, budget-1
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 4:
-			// b0, PTX lines 138-140; the lanes wait here for those shfl.sync.down.b32 at line 142 names
-			ballotSumBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		}
+	}
+block7:
+	{
+		// b1 ($L__BB1_2), PTX line 162; bar.sync at line 164
+		return pc, budget
+	}
+block8:
+	{
+		// b1 ($L__BB1_2), PTX lines 166-166; divergent, reconverges at block 9 (b2 ($L__BB1_6))
+		ballotSumBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 5:
-			// b0, PTX lines 142-146; the lanes wait here for those shfl.sync.down.b32 at line 147 names
-			ballotSumBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 6:
-			// b0, PTX lines 147-152; divergent, reconverges at block 7 (b1 ($L__BB1_2))
-			ballotSumBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &ballotSumFunc.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[6]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 10
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 10 {
-					return pc, budget
-				}
-				ballotSumBlock10(w, m&^t, budget)
-				pc, budget = 10, budget-1
-				next = 7
-			}
-		case 7:
-			// b1 ($L__BB1_2), PTX line 162; bar.sync at line 164
-			return pc, budget
-		case 8:
-			// b1 ($L__BB1_2), PTX lines 166-166; divergent, reconverges at block 9 (b2 ($L__BB1_6))
-			ballotSumBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &ballotSumFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 9:
-			// b2 ($L__BB1_6), PTX line 225; ret
-			next = 20
-		case 10:
-			// b3, PTX lines 156-160
-			ballotSumBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 11:
-			// b4, PTX lines 170-177; the lanes wait here for those vote.sync.ballot.b32 at line 178 names
-			ballotSumBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 12:
-			// b4, PTX lines 178-178; divergent, reconverges at block 9 (b2 ($L__BB1_6))
-			ballotSumBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &ballotSumFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 13:
-			// b5, PTX lines 183-191; the lanes wait here for those shfl.sync.down.b32 at line 192 names
-			ballotSumBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 14:
-			// b5, PTX lines 192-196; the lanes wait here for those shfl.sync.down.b32 at line 197 names
-			ballotSumBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 15:
-			// b5, PTX lines 197-200; the lanes wait here for those shfl.sync.down.b32 at line 202 names
-			ballotSumBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 16:
-			// b5, PTX lines 202-204; the lanes wait here for those shfl.sync.down.b32 at line 206 names
-			ballotSumBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 17:
-			// b5, PTX lines 206-210; the lanes wait here for those shfl.sync.down.b32 at line 211 names
-			ballotSumBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 18:
-			// b5, PTX lines 211-215; divergent, reconverges at block 9 (b2 ($L__BB1_6))
-			ballotSumBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[15]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 19
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 19 {
-					return pc, budget
-				}
-				ballotSumBlock19(w, m&^t, budget)
-				pc, budget = 19, budget-1
-				next = 9
-			}
-		case 19:
-			// b6, PTX lines 219-223
-			ballotSumBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		default:
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b2 ($L__BB1_6), PTX line 225; ret
+		return pc, budget
+	}
+block10:
+	{
+		// b3, PTX lines 156-160
+		ballotSumBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 20 || budget <= 1 {
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block11:
+	{
+		// b4, PTX lines 170-177; the lanes wait here for those vote.sync.ballot.b32 at line 178 names
+		ballotSumBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block12:
+	{
+		// b4, PTX lines 178-178; divergent, reconverges at block 9 (b2 ($L__BB1_6))
+		ballotSumBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &ballotSumFunc.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b5, PTX lines 183-191; the lanes wait here for those shfl.sync.down.b32 at line 192 names
+		ballotSumBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block14:
+	{
+		// b5, PTX lines 192-196; the lanes wait here for those shfl.sync.down.b32 at line 197 names
+		ballotSumBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block15:
+	{
+		// b5, PTX lines 197-200; the lanes wait here for those shfl.sync.down.b32 at line 202 names
+		ballotSumBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block16:
+	{
+		// b5, PTX lines 202-204; the lanes wait here for those shfl.sync.down.b32 at line 206 names
+		ballotSumBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block17:
+	{
+		// b5, PTX lines 206-210; the lanes wait here for those shfl.sync.down.b32 at line 211 names
+		ballotSumBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block18:
+	{
+		// b5, PTX lines 211-215; divergent, reconverges at block 9 (b2 ($L__BB1_6))
+		ballotSumBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[15]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 19 {
+				return pc, budget
+			}
+			ballotSumBlock19(w, m&^t, budget)
+			pc, budget = 19, budget-1
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		}
+	}
+block19:
+	{
+		// b6, PTX lines 219-223
+		ballotSumBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 9, budget-1
+		goto block9
 	}
 }
 

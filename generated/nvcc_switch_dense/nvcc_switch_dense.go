@@ -1587,350 +1587,568 @@ func SwitchDefault(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 // switchDenseRun runs blocks of kernel switch_dense for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 27-34; divergent, reconverges at block 12 (b12 ($L__BB0_19))
-			switchDenseBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 27-34; divergent, reconverges at block 12 (b12 ($L__BB0_19))
+		switchDenseBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_5), PTX lines 49-49; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			switchDenseBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 15
-			} else {
-				switch stop {
-				case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_5), PTX lines 49-49; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+		switchDenseBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB0_12), PTX lines 60-60
-			switchDenseBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
 			}
-			next = 11
-		case 3:
-			// b3 ($L__BB0_2), PTX lines 64-64; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			switchDenseBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			switch stop {
+			case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 18
-			} else {
-				switch stop {
-				case 4, 7, 9, 10, 18, 19, 20:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion3(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 4:
-			// b4 ($L__BB0_14), PTX lines 75-75
-			switchDenseBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 5:
-			// b5 ($L__BB0_8), PTX lines 79-79; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			switchDenseBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 21
-			} else {
-				switch stop {
-				case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
-				}
-				switch stop {
-				case 8, 9, 21, 22:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion5(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b6 ($L__BB0_13), PTX lines 89-89
-			switchDenseBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 7:
-			// b7 ($L__BB0_16), PTX lines 93-93
-			switchDenseBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 8:
-			// b8 ($L__BB0_11), PTX lines 97-101
-			switchDenseBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 9:
-			// b9 ($L__BB0_17), PTX lines 105-105
-			switchDenseBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 10:
-			// b10 ($L__BB0_15), PTX lines 109-109
-			switchDenseBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b11 ($L__BB0_18), PTX lines 112-115
-			switchDenseBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 12:
-			// b12 ($L__BB0_19), PTX line 117; ret
-			next = 23
-		case 13:
-			// b13, PTX lines 37-44; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			switchDenseBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 14:
-			// b14, PTX line 45
-			next = 3
-		case 15:
-			// b15, PTX lines 52-52; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			switchDenseBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 16
-			} else {
-				switch stop {
-				case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
-				}
-				switch stop {
-				case 2, 6, 9, 16, 17:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion15(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 16:
-			// b16, PTX lines 55-55; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			switchDenseBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 17
-			} else {
-				switch stop {
-				case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
-				}
-				switch stop {
-				case 2, 6, 9, 16, 17:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion15(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 2 || stop == 17 || stop == 9 {
-					return pc, budget
-				}
-				switchDenseBlock2(w, t, budget)
-				switchDenseBlock9(w, m&^t, budget)
-				pc, budget = 9, budget-3
-				next = 11
-			}
-		case 17:
-			// b17, PTX line 56
-			next = 9
-		case 18:
-			// b18, PTX lines 67-67; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			switchDenseBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 19
-			} else {
-				switch stop {
-				case 4, 7, 9, 10, 18, 19, 20:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion3(w, m, pc)
-				}
-				switch stop {
-				case 4, 9, 10, 19, 20:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion18(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 19:
-			// b19, PTX lines 70-70; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			switchDenseBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 20
-			} else {
-				switch stop {
-				case 4, 7, 9, 10, 18, 19, 20:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion3(w, m, pc)
-				}
-				switch stop {
-				case 4, 9, 10, 19, 20:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion18(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 4 || stop == 20 || stop == 9 {
-					return pc, budget
-				}
-				switchDenseBlock4(w, t, budget)
-				switchDenseBlock9(w, m&^t, budget)
-				pc, budget = 9, budget-3
-				next = 11
-			}
-		case 20:
-			// b20, PTX line 71
-			next = 9
-		case 21:
-			// b21, PTX lines 82-82; divergent, reconverges at block 11 (b11 ($L__BB0_18))
-			switchDenseBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 22
-			} else {
-				switch stop {
-				case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
-				}
-				switch stop {
-				case 8, 9, 21, 22:
-				default:
-					return runtime.RunDone, budget - switchDenseRegion5(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 9 || stop == 22 {
-					return pc, budget
-				}
-				switchDenseBlock9(w, t, budget)
-				switchDenseBlock22(w, m&^t, budget)
-				pc, budget = 22, budget-2
-				next = 11
-			}
-		case 22:
-			// b22, PTX lines 85-85
-			switchDenseBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB0_12), PTX lines 60-60
+		switchDenseBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 23 || budget <= 1 {
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block3:
+	{
+		// b3 ($L__BB0_2), PTX lines 64-64; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+		switchDenseBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			switch stop {
+			case 4, 7, 9, 10, 18, 19, 20:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion3(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB0_14), PTX lines 75-75
+		switchDenseBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block5:
+	{
+		// b5 ($L__BB0_8), PTX lines 79-79; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+		switchDenseBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			switch stop {
+			case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
+			}
+			switch stop {
+			case 8, 9, 21, 22:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion5(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($L__BB0_13), PTX lines 89-89
+		switchDenseBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block7:
+	{
+		// b7 ($L__BB0_16), PTX lines 93-93
+		switchDenseBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block8:
+	{
+		// b8 ($L__BB0_11), PTX lines 97-101
+		switchDenseBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block9:
+	{
+		// b9 ($L__BB0_17), PTX lines 105-105
+		switchDenseBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block10:
+	{
+		// b10 ($L__BB0_15), PTX lines 109-109
+		switchDenseBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b11 ($L__BB0_18), PTX lines 112-115
+		switchDenseBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block12:
+	{
+		// b12 ($L__BB0_19), PTX line 117; ret
+		return pc, budget
+	}
+block13:
+	{
+		// b13, PTX lines 37-44; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+		switchDenseBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[13].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block14:
+	{
+		// b14, PTX line 45
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block15:
+	{
+		// b15, PTX lines 52-52; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+		switchDenseBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			switch stop {
+			case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
+			}
+			switch stop {
+			case 2, 6, 9, 16, 17:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion15(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[15].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block16:
+	{
+		// b16, PTX lines 55-55; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+		switchDenseBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			switch stop {
+			case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
+			}
+			switch stop {
+			case 2, 6, 9, 16, 17:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion15(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 2 || stop == 17 || stop == 9 {
+				return pc, budget
+			}
+			switchDenseBlock2(w, t, budget)
+			switchDenseBlock9(w, m&^t, budget)
+			pc, budget = 9, budget-3
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		}
+	}
+block17:
+	{
+		// b17, PTX line 56
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block18:
+	{
+		// b18, PTX lines 67-67; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+		switchDenseBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			switch stop {
+			case 4, 7, 9, 10, 18, 19, 20:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion3(w, m, pc)
+			}
+			switch stop {
+			case 4, 9, 10, 19, 20:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion18(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[18].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block19:
+	{
+		// b19, PTX lines 70-70; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+		switchDenseBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			switch stop {
+			case 4, 7, 9, 10, 18, 19, 20:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion3(w, m, pc)
+			}
+			switch stop {
+			case 4, 9, 10, 19, 20:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion18(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 4 || stop == 20 || stop == 9 {
+				return pc, budget
+			}
+			switchDenseBlock4(w, t, budget)
+			switchDenseBlock9(w, m&^t, budget)
+			pc, budget = 9, budget-3
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		}
+	}
+block20:
+	{
+		// b20, PTX line 71
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block21:
+	{
+		// b21, PTX lines 82-82; divergent, reconverges at block 11 (b11 ($L__BB0_18))
+		switchDenseBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			switch stop {
+			case 2, 5, 6, 8, 9, 15, 16, 17, 21, 22:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion1(w, m, pc)
+			}
+			switch stop {
+			case 8, 9, 21, 22:
+			default:
+				return runtime.RunDone, budget - switchDenseRegion5(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 9 || stop == 22 {
+				return pc, budget
+			}
+			switchDenseBlock9(w, t, budget)
+			switchDenseBlock22(w, m&^t, budget)
+			pc, budget = 22, budget-2
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		}
+	}
+block22:
+	{
+		// b22, PTX lines 85-85
+		switchDenseBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
 	}
 }
 
@@ -2882,450 +3100,730 @@ func switchDenseBlock22(w *runtime.Warp, m uint32, budget int) {
 // switchDefaultRun runs blocks of kernel switch_default for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 133-140; divergent, reconverges at block 15 (b15 ($L__BB1_23))
-			switchDefaultBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 133-140; divergent, reconverges at block 15 (b15 ($L__BB1_23))
+		switchDefaultBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 16
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_7), PTX lines 154-154; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			switchDefaultBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 18
-			} else {
-				switch stop {
-				case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_7), PTX lines 154-154; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+		switchDefaultBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB1_10), PTX lines 159-159; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			switchDefaultBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 19
-			} else {
-				switch stop {
-				case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
-				}
-				switch stop {
-				case 9, 10, 13, 19, 20, 21:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			switch stop {
+			case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
 			}
-		case 3:
-			// b3 ($L__BB1_2), PTX lines 172-172; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			switchDefaultBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[6]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 22
-			} else {
-				switch stop {
-				case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB1_10), PTX lines 159-159; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+		switchDefaultBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-		case 4:
-			// b4 ($L__BB1_20), PTX lines 183-183
-			switchDefaultBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
 			}
-			next = 14
-		case 5:
-			// b5 ($L__BB1_8), PTX lines 187-187; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			switchDefaultBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			switch stop {
+			case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
 			}
-			t := m & w.P[9]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 25
-			} else {
-				switch stop {
-				case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
-				}
-				switch stop {
-				case 6, 11, 13, 25, 26:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion5(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			switch stop {
+			case 9, 10, 13, 19, 20, 21:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
 			}
-		case 6:
-			// b6 ($L__BB1_16), PTX lines 195-195
-			switchDefaultBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 14
-		case 7:
-			// b7 ($L__BB1_5), PTX lines 199-199; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			switchDefaultBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB1_2), PTX lines 172-172; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+		switchDefaultBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[11]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 27
-			} else {
-				switch stop {
-				case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
-				}
-				switch stop {
-				case 8, 12, 13, 27, 28:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion7(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
 			}
-		case 8:
-			// b8 ($L__BB1_18), PTX lines 207-207
-			switchDefaultBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			switch stop {
+			case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
 			}
-			next = 14
-		case 9:
-			// b9 ($L__BB1_15), PTX lines 211-211
-			switchDefaultBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 14
-		case 10:
-			// b10 ($L__BB1_14), PTX lines 215-215
-			switchDefaultBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 11:
-			// b11 ($L__BB1_17), PTX lines 219-219
-			switchDefaultBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 12:
-			// b12 ($L__BB1_19), PTX lines 223-223
-			switchDefaultBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 13:
-			// b13 ($L__BB1_21), PTX lines 227-227
-			switchDefaultBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 14:
-			// b14 ($L__BB1_22), PTX lines 230-233
-			switchDefaultBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 15:
-			// b15 ($L__BB1_23), PTX line 235; ret
-			next = 29
-		case 16:
-			// b16, PTX lines 143-149; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			switchDefaultBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 17
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 17:
-			// b17, PTX line 150
-			next = 3
-		case 18:
-			// b18, PTX line 155
-			next = 5
-		case 19:
-			// b19, PTX lines 162-162; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			switchDefaultBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 20
-			} else {
-				switch stop {
-				case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
-				}
-				switch stop {
-				case 9, 10, 13, 19, 20, 21:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 20:
-			// b20, PTX lines 165-165; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			switchDefaultBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 21
-			} else {
-				switch stop {
-				case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
-				}
-				switch stop {
-				case 9, 10, 13, 19, 20, 21:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 13 || stop == 21 {
-					return pc, budget
-				}
-				switchDefaultBlock13(w, t, budget)
-				switchDefaultBlock21(w, m&^t, budget)
-				pc, budget = 21, budget-2
-				next = 14
-			}
-		case 21:
-			// b21, PTX lines 168-168
-			switchDefaultBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 22:
-			// b22, PTX lines 175-175; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			switchDefaultBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 23
-			} else {
-				switch stop {
-				case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
-				}
-				switch stop {
-				case 4, 13, 23, 24:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion22(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 23:
-			// b23, PTX lines 178-178; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			switchDefaultBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 24
-			} else {
-				switch stop {
-				case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
-				}
-				switch stop {
-				case 4, 13, 23, 24:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion22(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 4 || stop == 24 || stop == 13 {
-					return pc, budget
-				}
-				switchDefaultBlock4(w, t, budget)
-				switchDefaultBlock13(w, m&^t, budget)
-				pc, budget = 13, budget-3
-				next = 14
-			}
-		case 24:
-			// b24, PTX line 179
-			next = 13
-		case 25:
-			// b25, PTX lines 190-190; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			switchDefaultBlock25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[10]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 26
-			} else {
-				switch stop {
-				case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
-				}
-				switch stop {
-				case 6, 11, 13, 25, 26:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion5(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 6 || stop == 26 || stop == 13 {
-					return pc, budget
-				}
-				switchDefaultBlock6(w, t, budget)
-				switchDefaultBlock13(w, m&^t, budget)
-				pc, budget = 13, budget-3
-				next = 14
-			}
-		case 26:
-			// b26, PTX line 191
-			next = 13
-		case 27:
-			// b27, PTX lines 202-202; divergent, reconverges at block 14 (b14 ($L__BB1_22))
-			switchDefaultBlock27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[12]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 28
-			} else {
-				switch stop {
-				case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
-				}
-				switch stop {
-				case 8, 12, 13, 27, 28:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion7(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 8 || stop == 28 || stop == 13 {
-					return pc, budget
-				}
-				switchDefaultBlock8(w, t, budget)
-				switchDefaultBlock13(w, m&^t, budget)
-				pc, budget = 13, budget-3
-				next = 14
-			}
-		case 28:
-			// b28, PTX line 203
-			next = 13
-		default:
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB1_20), PTX lines 183-183
+		switchDefaultBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 29 || budget <= 1 {
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block5:
+	{
+		// b5 ($L__BB1_8), PTX lines 187-187; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+		switchDefaultBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			switch stop {
+			case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+			}
+			switch stop {
+			case 6, 11, 13, 25, 26:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion5(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($L__BB1_16), PTX lines 195-195
+		switchDefaultBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block7:
+	{
+		// b7 ($L__BB1_5), PTX lines 199-199; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+		switchDefaultBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			switch stop {
+			case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
+			}
+			switch stop {
+			case 8, 12, 13, 27, 28:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion7(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8 ($L__BB1_18), PTX lines 207-207
+		switchDefaultBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block9:
+	{
+		// b9 ($L__BB1_15), PTX lines 211-211
+		switchDefaultBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block10:
+	{
+		// b10 ($L__BB1_14), PTX lines 215-215
+		switchDefaultBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block11:
+	{
+		// b11 ($L__BB1_17), PTX lines 219-219
+		switchDefaultBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block12:
+	{
+		// b12 ($L__BB1_19), PTX lines 223-223
+		switchDefaultBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block13:
+	{
+		// b13 ($L__BB1_21), PTX lines 227-227
+		switchDefaultBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b14 ($L__BB1_22), PTX lines 230-233
+		switchDefaultBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block15:
+	{
+		// b15 ($L__BB1_23), PTX line 235; ret
+		return pc, budget
+	}
+block16:
+	{
+		// b16, PTX lines 143-149; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+		switchDefaultBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[16].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block17:
+	{
+		// b17, PTX line 150
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block18:
+	{
+		// b18, PTX line 155
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block19:
+	{
+		// b19, PTX lines 162-162; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+		switchDefaultBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			switch stop {
+			case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+			}
+			switch stop {
+			case 9, 10, 13, 19, 20, 21:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[19].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block20:
+	{
+		// b20, PTX lines 165-165; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+		switchDefaultBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			switch stop {
+			case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+			}
+			switch stop {
+			case 9, 10, 13, 19, 20, 21:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 13 || stop == 21 {
+				return pc, budget
+			}
+			switchDefaultBlock13(w, t, budget)
+			switchDefaultBlock21(w, m&^t, budget)
+			pc, budget = 21, budget-2
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		}
+	}
+block21:
+	{
+		// b21, PTX lines 168-168
+		switchDefaultBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block22:
+	{
+		// b22, PTX lines 175-175; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+		switchDefaultBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			switch stop {
+			case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
+			}
+			switch stop {
+			case 4, 13, 23, 24:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion22(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[22].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block23:
+	{
+		// b23, PTX lines 178-178; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+		switchDefaultBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			switch stop {
+			case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
+			}
+			switch stop {
+			case 4, 13, 23, 24:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion22(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 4 || stop == 24 || stop == 13 {
+				return pc, budget
+			}
+			switchDefaultBlock4(w, t, budget)
+			switchDefaultBlock13(w, m&^t, budget)
+			pc, budget = 13, budget-3
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		}
+	}
+block24:
+	{
+		// b24, PTX line 179
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block25:
+	{
+		// b25, PTX lines 190-190; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+		switchDefaultBlock25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			switch stop {
+			case 2, 5, 6, 9, 10, 11, 13, 18, 19, 20, 21, 25, 26:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+			}
+			switch stop {
+			case 6, 11, 13, 25, 26:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion5(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 6 || stop == 26 || stop == 13 {
+				return pc, budget
+			}
+			switchDefaultBlock6(w, t, budget)
+			switchDefaultBlock13(w, m&^t, budget)
+			pc, budget = 13, budget-3
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		}
+	}
+block26:
+	{
+		// b26, PTX line 191
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block27:
+	{
+		// b27, PTX lines 202-202; divergent, reconverges at block 14 (b14 ($L__BB1_22))
+		switchDefaultBlock27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			switch stop {
+			case 4, 7, 8, 12, 13, 22, 23, 24, 27, 28:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion3(w, m, pc)
+			}
+			switch stop {
+			case 8, 12, 13, 27, 28:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion7(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 8 || stop == 28 || stop == 13 {
+				return pc, budget
+			}
+			switchDefaultBlock8(w, t, budget)
+			switchDefaultBlock13(w, m&^t, budget)
+			pc, budget = 13, budget-3
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		}
+	}
+block28:
+	{
+		// b28, PTX line 203
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
 	}
 }
 

@@ -1459,81 +1459,121 @@ func WarpVotes(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // warpReduceSumRun runs blocks of kernel warp_reduce_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 25-38; the lanes wait here for those shfl.sync.down.b32 at line 39 names
-			warpReduceSumBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 25-38; the lanes wait here for those shfl.sync.down.b32 at line 39 names
+		warpReduceSumBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 39-41; the lanes wait here for those shfl.sync.down.b32 at line 42 names
+		warpReduceSumBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 42-44; the lanes wait here for those shfl.sync.down.b32 at line 45 names
+		warpReduceSumBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b0, PTX lines 45-46; the lanes wait here for those shfl.sync.down.b32 at line 47 names
+		warpReduceSumBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b0, PTX lines 47-49; the lanes wait here for those shfl.sync.down.b32 at line 50 names
+		warpReduceSumBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b0, PTX lines 50-53; divergent, reconverges at block 6 (b1 ($L__BB0_2))
+		warpReduceSumBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 39-41; the lanes wait here for those shfl.sync.down.b32 at line 42 names
-			warpReduceSumBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 42-44; the lanes wait here for those shfl.sync.down.b32 at line 45 names
-			warpReduceSumBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 7 {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b0, PTX lines 45-46; the lanes wait here for those shfl.sync.down.b32 at line 47 names
-			warpReduceSumBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			warpReduceSumBlock7(w, m&^t, budget)
+			pc, budget = 7, budget-1
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 4:
-			// b0, PTX lines 47-49; the lanes wait here for those shfl.sync.down.b32 at line 50 names
-			warpReduceSumBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b0, PTX lines 50-53; divergent, reconverges at block 6 (b1 ($L__BB0_2))
-			warpReduceSumBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 7
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 7 {
-					return pc, budget
-				}
-				warpReduceSumBlock7(w, m&^t, budget)
-				pc, budget = 7, budget-1
-				next = 6
-			}
-		case 6:
-			// b1 ($L__BB0_2), PTX line 65; ret
-			next = 8
-		case 7:
-			// b2, PTX lines 56-63
-			warpReduceSumBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		default:
+			pc, budget = 6, budget-1
+			goto block6
+		}
+	}
+block6:
+	{
+		// b1 ($L__BB0_2), PTX line 65; ret
+		return pc, budget
+	}
+block7:
+	{
+		// b2, PTX lines 56-63
+		warpReduceSumBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 8 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 6, budget-1
+		goto block6
 	}
 }
 
@@ -2023,58 +2063,74 @@ func warpReduceSumBlock7(w *runtime.Warp, m uint32, budget int) {
 // warpAllreduceMaxRun runs blocks of kernel warp_allreduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 81-94; the lanes wait here for those shfl.sync.bfly.b32 at line 95 names
-			warpAllreduceMaxBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 95-99; the lanes wait here for those shfl.sync.bfly.b32 at line 100 names
-			warpAllreduceMaxBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 100-104; the lanes wait here for those shfl.sync.bfly.b32 at line 105 names
-			warpAllreduceMaxBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b0, PTX lines 105-109; the lanes wait here for those shfl.sync.bfly.b32 at line 110 names
-			warpAllreduceMaxBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b0, PTX lines 110-114; the lanes wait here for those shfl.sync.bfly.b32 at line 115 names
-			warpAllreduceMaxBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b0, PTX lines 115-120; ret
-			warpAllreduceMaxBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 81-94; the lanes wait here for those shfl.sync.bfly.b32 at line 95 names
+		warpAllreduceMaxBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 6 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 95-99; the lanes wait here for those shfl.sync.bfly.b32 at line 100 names
+		warpAllreduceMaxBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 100-104; the lanes wait here for those shfl.sync.bfly.b32 at line 105 names
+		warpAllreduceMaxBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b0, PTX lines 105-109; the lanes wait here for those shfl.sync.bfly.b32 at line 110 names
+		warpAllreduceMaxBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b0, PTX lines 110-114; the lanes wait here for those shfl.sync.bfly.b32 at line 115 names
+		warpAllreduceMaxBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b0, PTX lines 115-120; ret
+		warpAllreduceMaxBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -2474,58 +2530,74 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 // warpScanRun runs blocks of kernel warp_scan for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 135-148; the lanes wait here for those shfl.sync.up.b32 at line 149 names
-			warpScanBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 149-153; the lanes wait here for those shfl.sync.up.b32 at line 154 names
-			warpScanBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 154-158; the lanes wait here for those shfl.sync.up.b32 at line 159 names
-			warpScanBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b0, PTX lines 159-163; the lanes wait here for those shfl.sync.up.b32 at line 164 names
-			warpScanBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b0, PTX lines 164-168; the lanes wait here for those shfl.sync.up.b32 at line 169 names
-			warpScanBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b0, PTX lines 169-175; ret
-			warpScanBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 135-148; the lanes wait here for those shfl.sync.up.b32 at line 149 names
+		warpScanBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 6 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 149-153; the lanes wait here for those shfl.sync.up.b32 at line 154 names
+		warpScanBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 154-158; the lanes wait here for those shfl.sync.up.b32 at line 159 names
+		warpScanBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b0, PTX lines 159-163; the lanes wait here for those shfl.sync.up.b32 at line 164 names
+		warpScanBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b0, PTX lines 164-168; the lanes wait here for those shfl.sync.up.b32 at line 169 names
+		warpScanBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b0, PTX lines 169-175; ret
+		warpScanBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -3037,30 +3109,30 @@ func warpScanBlock5(w *runtime.Warp, m uint32, budget int) {
 // warpBroadcastRun runs blocks of kernel warp_broadcast for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 190-203; the lanes wait here for those shfl.sync.idx.b32 at line 204 names
-			warpBroadcastBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 204-206; ret
-			warpBroadcastBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 190-203; the lanes wait here for those shfl.sync.idx.b32 at line 204 names
+		warpBroadcastBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 204-206; ret
+		warpBroadcastBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -3267,67 +3339,99 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 // warpVotesRun runs blocks of kernel warp_votes for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 224-239; the lanes wait here for those vote.sync.ballot.b32 at line 240 names
-			warpVotesBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 224-239; the lanes wait here for those vote.sync.ballot.b32 at line 240 names
+		warpVotesBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 240-242; divergent, reconverges at block 2 (b1 ($L__BB4_2))
+		warpVotesBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 240-242; divergent, reconverges at block 2 (b1 ($L__BB4_2))
-			warpVotesBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 5
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 5 {
-					return pc, budget
-				}
-				warpVotesBlock5(w, m&^t, budget)
-				pc, budget = 5, budget-1
-				next = 2
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 5 {
+				return pc, budget
 			}
-		case 2:
-			// b1 ($L__BB4_2), PTX line 255; the lanes wait here for those vote.sync.any.pred at line 256 names
-			return pc, budget
-		case 3:
-			// b1 ($L__BB4_2), PTX lines 256-261; the lanes wait here for those vote.sync.all.pred at line 262 names
-			warpVotesBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			warpVotesBlock5(w, m&^t, budget)
+			pc, budget = 5, budget-1
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 4:
-			// b1 ($L__BB4_2), PTX lines 262-274; ret
-			warpVotesBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 5:
-			// b2, PTX lines 245-253
-			warpVotesBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block2:
+	{
+		// b1 ($L__BB4_2), PTX line 255; the lanes wait here for those vote.sync.any.pred at line 256 names
+		return pc, budget
+	}
+block3:
+	{
+		// b1 ($L__BB4_2), PTX lines 256-261; the lanes wait here for those vote.sync.all.pred at line 262 names
+		warpVotesBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b1 ($L__BB4_2), PTX lines 262-274; ret
+		warpVotesBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b2, PTX lines 245-253
+		warpVotesBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 

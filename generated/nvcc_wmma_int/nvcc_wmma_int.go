@@ -409,23 +409,19 @@ func ImmaU8(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 // immaS8Run runs blocks of kernel imma_s8 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func immaS8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 27-86; ret
-			immaS8Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 27-86; ret
+		immaS8Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -737,23 +733,19 @@ func immaS8Block0(w *runtime.Warp, m uint32, budget int) {
 // immaU8Run runs blocks of kernel imma_u8 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func immaU8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 104-146; ret
-			immaU8Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 104-146; ret
+		immaU8Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

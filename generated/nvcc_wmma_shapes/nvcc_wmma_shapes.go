@@ -887,23 +887,19 @@ func U32x8(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 // h32x8Run runs blocks of kernel h32x8 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func h32x8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 28-81; ret
-			h32x8Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 28-81; ret
+		h32x8Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1226,23 +1222,19 @@ func h32x8Block0(w *runtime.Warp, m uint32, budget int) {
 // h8x32Run runs blocks of kernel h8x32 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func h8x32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 99-141; ret
-			h8x32Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 99-141; ret
+		h8x32Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1452,23 +1444,19 @@ func h8x32Block0(w *runtime.Warp, m uint32, budget int) {
 // bf32x8Run runs blocks of kernel bf32x8 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bf32x8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 160-201; ret
-			bf32x8Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 160-201; ret
+		bf32x8Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1684,23 +1672,19 @@ func bf32x8Block0(w *runtime.Warp, m uint32, budget int) {
 // i8x32Run runs blocks of kernel i8x32 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func i8x32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 219-262; ret
-			i8x32Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 219-262; ret
+		i8x32Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1919,23 +1903,19 @@ func i8x32Block0(w *runtime.Warp, m uint32, budget int) {
 // u32x8Run runs blocks of kernel u32x8 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func u32x8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 280-323; ret
-			u32x8Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 280-323; ret
+		u32x8Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

@@ -2056,49 +2056,77 @@ func Exchange(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // histogramRun runs blocks of kernel histogram for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 29-51; divergent, reconverges at block 2 (b2 ($L__BB0_2))
-			histogramBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 29-51; divergent, reconverges at block 2 (b2 ($L__BB0_2))
+		histogramBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 3 || stop == 1 {
-					return pc, budget
-				}
-				histogramBlock1(w, m&^t, budget)
-				pc, budget = 1, budget-2
-				next = 2
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX lines 55-71
-			histogramBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 3 || stop == 1 {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB0_2), PTX line 73; ret
-			next = 4
-		case 3:
-			// b3, PTX line 52
-			next = 1
-		default:
+			histogramBlock1(w, m&^t, budget)
+			pc, budget = 1, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX lines 55-71
+		histogramBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX line 73; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX line 52
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -3206,49 +3234,77 @@ func histogramBlock1(w *runtime.Warp, m uint32, budget int) {
 // atomicSumRun runs blocks of kernel atomic_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 95-123; divergent, reconverges at block 2 (b2 ($L__BB1_2))
-			atomicSumBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 95-123; divergent, reconverges at block 2 (b2 ($L__BB1_2))
+		atomicSumBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 3 || stop == 1 {
-					return pc, budget
-				}
-				atomicSumBlock1(w, m&^t, budget)
-				pc, budget = 1, budget-2
-				next = 2
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX lines 127-148
-			atomicSumBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 3 || stop == 1 {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB1_2), PTX line 150; ret
-			next = 4
-		case 3:
-			// b3, PTX line 124
-			next = 1
-		default:
+			atomicSumBlock1(w, m&^t, budget)
+			pc, budget = 1, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX lines 127-148
+		atomicSumBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX line 150; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX line 124
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -4784,49 +4840,77 @@ func atomicSumBlock1(w *runtime.Warp, m uint32, budget int) {
 // bucketMaxRun runs blocks of kernel bucket_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 171-199; divergent, reconverges at block 2 (b2 ($L__BB2_2))
-			bucketMaxBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 171-199; divergent, reconverges at block 2 (b2 ($L__BB2_2))
+		bucketMaxBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 3 || stop == 1 {
-					return pc, budget
-				}
-				bucketMaxBlock1(w, m&^t, budget)
-				pc, budget = 1, budget-2
-				next = 2
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_1), PTX lines 203-234
-			bucketMaxBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 3 || stop == 1 {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB2_2), PTX line 236; ret
-			next = 4
-		case 3:
-			// b3, PTX line 200
-			next = 1
-		default:
+			bucketMaxBlock1(w, m&^t, budget)
+			pc, budget = 1, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_1), PTX lines 203-234
+		bucketMaxBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB2_2), PTX line 236; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX line 200
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -6538,116 +6622,215 @@ func bucketMaxBlock1(w *runtime.Warp, m uint32, budget int) {
 // saturatingAddRun runs blocks of kernel saturating_add for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 256-278; divergent, reconverges at block 8 (b8 ($L__BB3_8))
-			saturatingAddBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 256-278; divergent, reconverges at block 8 (b8 ($L__BB3_8))
+		saturatingAddBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &saturatingAddFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB3_1), PTX line 281
-			next = 8
-		case 2:
-			// b2 ($L__BB3_2), PTX lines 284-286
-			saturatingAddBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &saturatingAddFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB3_3), PTX lines 289-301; divergent, reconverges at block 6 (b6 ($L__BB3_6))
-			saturatingAddBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 10
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 5 || stop == 10 || stop == 4 {
-					return pc, budget
-				}
-				saturatingAddBlock5(w, t, budget)
-				saturatingAddBlock4(w, m&^t, budget)
-				pc, budget = 4, budget-3
-				next = 6
-			}
-		case 4:
-			// b4 ($L__BB3_4), PTX lines 305-306
-			saturatingAddBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 5:
-			// b5 ($L__BB3_5), PTX lines 309-310
-			saturatingAddBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 ($L__BB3_6), PTX lines 313-325
-			saturatingAddBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b7 ($L__BB3_7), PTX lines 328-330; divergent, reconverges at block 11 (b11)
-			saturatingAddBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &saturatingAddFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b8 ($L__BB3_8), PTX line 333; ret
-			next = 12
-		case 9:
-			// b9, PTX line 279
-			next = 1
-		case 10:
-			// b10, PTX line 302
-			next = 4
-		case 11:
-			// b11, PTX line 331
-			next = 8
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB3_1), PTX line 281
+		if stop == 8 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 12 || budget <= 1 {
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block2:
+	{
+		// b2 ($L__BB3_2), PTX lines 284-286
+		saturatingAddBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB3_3), PTX lines 289-301; divergent, reconverges at block 6 (b6 ($L__BB3_6))
+		saturatingAddBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 5 || stop == 10 || stop == 4 {
+				return pc, budget
+			}
+			saturatingAddBlock5(w, t, budget)
+			saturatingAddBlock4(w, m&^t, budget)
+			pc, budget = 4, budget-3
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB3_4), PTX lines 305-306
+		saturatingAddBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block5:
+	{
+		// b5 ($L__BB3_5), PTX lines 309-310
+		saturatingAddBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 ($L__BB3_6), PTX lines 313-325
+		saturatingAddBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b7 ($L__BB3_7), PTX lines 328-330; divergent, reconverges at block 11 (b11)
+		saturatingAddBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &saturatingAddFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8 ($L__BB3_8), PTX line 333; ret
+		return pc, budget
+	}
+block9:
+	{
+		// b9, PTX line 279
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block10:
+	{
+		// b10, PTX line 302
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block11:
+	{
+		// b11, PTX line 331
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
 	}
 }
 
@@ -8758,70 +8941,118 @@ func saturatingAddBlock7(w *runtime.Warp, m uint32, budget int) {
 // compactRun runs blocks of kernel compact for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 353-377; divergent, reconverges at block 3 (b3 ($L__BB4_3))
-			compactBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 353-377; divergent, reconverges at block 3 (b3 ($L__BB4_3))
+		compactBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &compactFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB4_1), PTX lines 381-386; divergent, reconverges at block 3 (b3 ($L__BB4_3))
-			compactBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &compactFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 5
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 5 || stop == 2 {
-					return pc, budget
-				}
-				compactBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-2
-				next = 3
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB4_1), PTX lines 381-386; divergent, reconverges at block 3 (b3 ($L__BB4_3))
+		compactBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB4_2), PTX lines 390-406
-			compactBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB4_3), PTX line 408; ret
-			next = 6
-		case 4:
-			// b4, PTX line 378
-			next = 1
-		case 5:
-			// b5, PTX line 387
-			next = 2
-		default:
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 5 || stop == 2 {
+				return pc, budget
+			}
+			compactBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-2
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB4_2), PTX lines 390-406
+		compactBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB4_3), PTX line 408; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX line 378
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block5:
+	{
+		// b5, PTX line 387
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -10138,49 +10369,77 @@ func compactBlock2(w *runtime.Warp, m uint32, budget int) {
 // exchangeRun runs blocks of kernel exchange for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 427-447; divergent, reconverges at block 2 (b2 ($L__BB5_2))
-			exchangeBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 427-447; divergent, reconverges at block 2 (b2 ($L__BB5_2))
+		exchangeBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 3 || stop == 1 {
-					return pc, budget
-				}
-				exchangeBlock1(w, m&^t, budget)
-				pc, budget = 1, budget-2
-				next = 2
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB5_1), PTX lines 451-463
-			exchangeBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 3 || stop == 1 {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB5_2), PTX line 465; ret
-			next = 4
-		case 3:
-			// b3, PTX line 448
-			next = 1
-		default:
+			exchangeBlock1(w, m&^t, budget)
+			pc, budget = 1, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB5_1), PTX lines 451-463
+		exchangeBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB5_2), PTX line 465; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX line 448
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

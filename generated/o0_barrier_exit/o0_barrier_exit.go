@@ -1511,57 +1511,93 @@ func WarpHandoff(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 // earlyReturnBarrierRun runs blocks of kernel early_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 33-55; divergent, reconverges at block 4 (b3 ($L__BB0_3))
-			earlyReturnBarrierBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 33-55; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+		earlyReturnBarrierBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &earlyReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX line 58
-			next = 4
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 61-71; bar.sync at line 72
-			earlyReturnBarrierBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &earlyReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b2 ($L__BB0_2), PTX lines 73-92
-			earlyReturnBarrierBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3 ($L__BB0_3), PTX line 94; ret
-			next = 6
-		case 5:
-			// b4, PTX line 56
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX line 58
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 61-71; bar.sync at line 72
+		earlyReturnBarrierBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2 ($L__BB0_2), PTX lines 73-92
+		earlyReturnBarrierBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($L__BB0_3), PTX line 94; ret
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX line 56
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -2881,109 +2917,193 @@ func earlyReturnBarrierBlock3(w *runtime.Warp, m uint32, budget int) {
 // interleavedReturnBarrierRun runs blocks of kernel interleaved_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 113-134; divergent, reconverges at block 9 (b6 ($L__BB1_6))
-			interleavedReturnBarrierBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 113-134; divergent, reconverges at block 9 (b6 ($L__BB1_6))
+		interleavedReturnBarrierBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &interleavedReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX line 137
-			next = 9
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 140-150; bar.sync at line 151
-			interleavedReturnBarrierBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &interleavedReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 3:
-			// b2 ($L__BB1_2), PTX lines 152-155; divergent, reconverges at block 6 (b5 ($L__BB1_5))
-			interleavedReturnBarrierBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 11
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 5 || stop == 11 || stop == 4 {
-					return pc, budget
-				}
-				interleavedReturnBarrierBlock5(w, t, budget)
-				interleavedReturnBarrierBlock4(w, m&^t, budget)
-				pc, budget = 4, budget-3
-				next = 6
-			}
-		case 4:
-			// b3 ($L__BB1_3), PTX lines 159-161
-			interleavedReturnBarrierBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 5:
-			// b4 ($L__BB1_4), PTX lines 164-165
-			interleavedReturnBarrierBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b5 ($L__BB1_5), PTX lines 168-176; bar.sync at line 177
-			interleavedReturnBarrierBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 7:
-			// b5 ($L__BB1_5), PTX lines 178-183; bar.sync at line 184
-			interleavedReturnBarrierBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 8:
-			// b5 ($L__BB1_5), PTX lines 185-197
-			interleavedReturnBarrierBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b6 ($L__BB1_6), PTX line 199; ret
-			next = 12
-		case 10:
-			// b7, PTX line 135
-			next = 1
-		case 11:
-			// b8, PTX line 156
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX line 137
+		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 12 || budget <= 1 {
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 140-150; bar.sync at line 151
+		interleavedReturnBarrierBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2 ($L__BB1_2), PTX lines 152-155; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+		interleavedReturnBarrierBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 5 || stop == 11 || stop == 4 {
+				return pc, budget
+			}
+			interleavedReturnBarrierBlock5(w, t, budget)
+			interleavedReturnBarrierBlock4(w, m&^t, budget)
+			pc, budget = 4, budget-3
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		}
+	}
+block4:
+	{
+		// b3 ($L__BB1_3), PTX lines 159-161
+		interleavedReturnBarrierBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block5:
+	{
+		// b4 ($L__BB1_4), PTX lines 164-165
+		interleavedReturnBarrierBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b5 ($L__BB1_5), PTX lines 168-176; bar.sync at line 177
+		interleavedReturnBarrierBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b5 ($L__BB1_5), PTX lines 178-183; bar.sync at line 184
+		interleavedReturnBarrierBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b5 ($L__BB1_5), PTX lines 185-197
+		interleavedReturnBarrierBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b6 ($L__BB1_6), PTX line 199; ret
+		return pc, budget
+	}
+block10:
+	{
+		// b7, PTX line 135
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block11:
+	{
+		// b8, PTX line 156
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -4763,144 +4883,279 @@ func interleavedReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 // warpHandoffRun runs blocks of kernel warp_handoff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 219-234; divergent, reconverges at block 2 (b2 ($L__BB2_2))
-			warpHandoffBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 219-234; divergent, reconverges at block 2 (b2 ($L__BB2_2))
+		warpHandoffBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 12
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 12 || stop == 1 {
-					return pc, budget
-				}
-				warpHandoffBlock1(w, m&^t, budget)
-				pc, budget = 1, budget-2
-				next = 2
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_1), PTX lines 238-241
-			warpHandoffBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 12 || stop == 1 {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB2_2), PTX line 243; bar.sync at line 244
-			return pc, budget
-		case 3:
-			// b2 ($L__BB2_2), PTX lines 245-246; divergent, reconverges at block 11 (b10 ($L__BB2_10))
-			warpHandoffBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			warpHandoffBlock1(w, m&^t, budget)
+			pc, budget = 1, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b3 ($L__BB2_3), PTX line 249
-			next = 5
-		case 5:
-			// b4 ($L__BB2_4), PTX lines 252-255; divergent, reconverges at block 7 (b6 ($L__BB2_6))
-			warpHandoffBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5 ($L__BB2_5), PTX line 258
-			next = 5
-		case 7:
-			// b6 ($L__BB2_6), PTX lines 261-270
-			warpHandoffBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 8:
-			// b7 ($L__BB2_7), PTX lines 273-276; divergent, reconverges at block 10 (b9 ($L__BB2_9))
-			warpHandoffBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 15
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 15 || stop == 9 {
-					return pc, budget
-				}
-				warpHandoffBlock9(w, m&^t, budget)
-				pc, budget = 9, budget-2
-				next = 10
-			}
-		case 9:
-			// b8 ($L__BB2_8), PTX lines 280-292
-			warpHandoffBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b9 ($L__BB2_9), PTX lines 295-300
-			warpHandoffBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b10 ($L__BB2_10), PTX line 302; ret
-			next = 16
-		case 12:
-			// b11, PTX line 235
-			next = 1
-		case 13:
-			// b12, PTX line 247
-			next = 4
-		case 14:
-			// b13, PTX line 256
-			next = 6
-		case 15:
-			// b14, PTX line 277
-			next = 9
-		default:
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_1), PTX lines 238-241
+		warpHandoffBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 16 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB2_2), PTX line 243; bar.sync at line 244
+		return pc, budget
+	}
+block3:
+	{
+		// b2 ($L__BB2_2), PTX lines 245-246; divergent, reconverges at block 11 (b10 ($L__BB2_10))
+		warpHandoffBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b3 ($L__BB2_3), PTX line 249
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4 ($L__BB2_4), PTX lines 252-255; divergent, reconverges at block 7 (b6 ($L__BB2_6))
+		warpHandoffBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &warpHandoffFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($L__BB2_5), PTX line 258
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block7:
+	{
+		// b6 ($L__BB2_6), PTX lines 261-270
+		warpHandoffBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block8:
+	{
+		// b7 ($L__BB2_7), PTX lines 273-276; divergent, reconverges at block 10 (b9 ($L__BB2_9))
+		warpHandoffBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 15 || stop == 9 {
+				return pc, budget
+			}
+			warpHandoffBlock9(w, m&^t, budget)
+			pc, budget = 9, budget-2
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		}
+	}
+block9:
+	{
+		// b8 ($L__BB2_8), PTX lines 280-292
+		warpHandoffBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b9 ($L__BB2_9), PTX lines 295-300
+		warpHandoffBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b10 ($L__BB2_10), PTX line 302; ret
+		return pc, budget
+	}
+block12:
+	{
+		// b11, PTX line 235
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block13:
+	{
+		// b12, PTX line 247
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block14:
+	{
+		// b13, PTX line 256
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block15:
+	{
+		// b14, PTX line 277
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
 	}
 }
 

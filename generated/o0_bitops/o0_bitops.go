@@ -1170,88 +1170,160 @@ func Bitops64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // bitops32Run runs blocks of kernel bitops32 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bitops32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 29-53; divergent, reconverges at block 6 (b6 ($L__BB0_6))
-			bitops32Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 29-53; divergent, reconverges at block 6 (b6 ($L__BB0_6))
+		bitops32Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &bitops32Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX line 56
-			next = 6
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 59-88; divergent, reconverges at block 5 (b5 ($L__BB0_5))
-			bitops32Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &bitops32Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 8
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 4 || stop == 8 || stop == 3 {
-					return pc, budget
-				}
-				bitops32Block4(w, t, budget)
-				bitops32Block3(w, m&^t, budget)
-				pc, budget = 3, budget-3
-				next = 5
-			}
-		case 3:
-			// b3 ($L__BB0_3), PTX lines 92-93
-			bitops32Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 4:
-			// b4 ($L__BB0_4), PTX lines 96-98
-			bitops32Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($L__BB0_5), PTX lines 101-178
-			bitops32Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 ($L__BB0_6), PTX line 180; ret
-			next = 9
-		case 7:
-			// b7, PTX line 54
-			next = 1
-		case 8:
-			// b8, PTX line 89
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX line 56
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 9 || budget <= 1 {
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 59-88; divergent, reconverges at block 5 (b5 ($L__BB0_5))
+		bitops32Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 4 || stop == 8 || stop == 3 {
+				return pc, budget
+			}
+			bitops32Block4(w, t, budget)
+			bitops32Block3(w, m&^t, budget)
+			pc, budget = 3, budget-3
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB0_3), PTX lines 92-93
+		bitops32Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block4:
+	{
+		// b4 ($L__BB0_4), PTX lines 96-98
+		bitops32Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB0_5), PTX lines 101-178
+		bitops32Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 ($L__BB0_6), PTX line 180; ret
+		return pc, budget
+	}
+block7:
+	{
+		// b7, PTX line 54
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block8:
+	{
+		// b8, PTX line 89
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 
@@ -5443,88 +5515,160 @@ func bitops32Block5(w *runtime.Warp, m uint32, budget int) {
 // bitops64Run runs blocks of kernel bitops64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bitops64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 199-219; divergent, reconverges at block 6 (b6 ($L__BB1_6))
-			bitops64Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 199-219; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+		bitops64Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &bitops64Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX line 222
-			next = 6
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 225-248; divergent, reconverges at block 5 (b5 ($L__BB1_5))
-			bitops64Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &bitops64Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 8
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 4 || stop == 8 || stop == 3 {
-					return pc, budget
-				}
-				bitops64Block4(w, t, budget)
-				bitops64Block3(w, m&^t, budget)
-				pc, budget = 3, budget-3
-				next = 5
-			}
-		case 3:
-			// b3 ($L__BB1_3), PTX lines 252-253
-			bitops64Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 4:
-			// b4 ($L__BB1_4), PTX lines 256-258
-			bitops64Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($L__BB1_5), PTX lines 261-280
-			bitops64Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 ($L__BB1_6), PTX line 282; ret
-			next = 9
-		case 7:
-			// b7, PTX line 220
-			next = 1
-		case 8:
-			// b8, PTX line 249
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX line 222
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 9 || budget <= 1 {
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 225-248; divergent, reconverges at block 5 (b5 ($L__BB1_5))
+		bitops64Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 4 || stop == 8 || stop == 3 {
+				return pc, budget
+			}
+			bitops64Block4(w, t, budget)
+			bitops64Block3(w, m&^t, budget)
+			pc, budget = 3, budget-3
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB1_3), PTX lines 252-253
+		bitops64Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block4:
+	{
+		// b4 ($L__BB1_4), PTX lines 256-258
+		bitops64Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB1_5), PTX lines 261-280
+		bitops64Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 ($L__BB1_6), PTX line 282; ret
+		return pc, budget
+	}
+block7:
+	{
+		// b7, PTX line 220
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block8:
+	{
+		// b8, PTX line 249
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 

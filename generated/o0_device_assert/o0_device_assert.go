@@ -633,118 +633,228 @@ func CheckPositive(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 // checkPositiveRun runs blocks of kernel check_positive for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func checkPositiveRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 46-62; divergent, reconverges at block 9 (b7 ($L__BB0_7))
-			checkPositiveBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 46-62; divergent, reconverges at block 9 (b7 ($L__BB0_7))
+		checkPositiveBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX lines 66-71; divergent, reconverges at block 4 (b3 ($L__BB0_3))
-			checkPositiveBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX lines 66-71; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+		checkPositiveBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 75-91; code before the call
-			checkPositiveBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2 ($L__BB0_2), PTX line 74
-			return pc, budget
-		case 4:
-			// b3 ($L__BB0_3), PTX lines 103-108; divergent, reconverges at block 8 (b6 ($L__BB0_6))
-			checkPositiveBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b4 ($L__BB0_4), PTX line 111
-			next = 8
-		case 6:
-			// b5 ($L__BB0_5), PTX lines 114-130; code before the call
-			checkPositiveBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b5 ($L__BB0_5), PTX line 113
-			return pc, budget
-		case 8:
-			// b6 ($L__BB0_6), PTX line 142
-			next = 9
-		case 9:
-			// b7 ($L__BB0_7), PTX line 144; ret
-			next = 15
-		case 10:
-			// b8, PTX line 63
-			next = 1
-		case 11:
-			// b9, PTX line 72
-			next = 2
-		case 12:
-			// b10, PTX lines 99-99
-			checkPositiveBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 13:
-			// b11, PTX line 109
-			next = 5
-		case 14:
-			// b12, PTX line 131
-			next = 8
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 75-91; code before the call
+		checkPositiveBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 15 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB0_2), PTX line 74
+		return pc, budget
+	}
+block4:
+	{
+		// b3 ($L__BB0_3), PTX lines 103-108; divergent, reconverges at block 8 (b6 ($L__BB0_6))
+		checkPositiveBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &checkPositiveFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b4 ($L__BB0_4), PTX line 111
+		if stop == 8 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block6:
+	{
+		// b5 ($L__BB0_5), PTX lines 114-130; code before the call
+		checkPositiveBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b5 ($L__BB0_5), PTX line 113
+		return pc, budget
+	}
+block8:
+	{
+		// b6 ($L__BB0_6), PTX line 142
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b7 ($L__BB0_7), PTX line 144; ret
+		return pc, budget
+	}
+block10:
+	{
+		// b8, PTX line 63
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block11:
+	{
+		// b9, PTX line 72
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block12:
+	{
+		// b10, PTX lines 99-99
+		checkPositiveBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block13:
+	{
+		// b11, PTX line 109
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block14:
+	{
+		// b12, PTX line 131
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
 	}
 }
 

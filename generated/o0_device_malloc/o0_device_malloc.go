@@ -1672,178 +1672,347 @@ func FreeKept(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // mallocSumRun runs blocks of kernel malloc_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mallocSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 39-61; divergent, reconverges at block 15 (b13 ($L__BB0_13))
-			mallocSumBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 39-61; divergent, reconverges at block 15 (b13 ($L__BB0_13))
+		mallocSumBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 16
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX line 64
-			next = 15
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 67-71; code before the call
-			mallocSumBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2 ($L__BB0_2), PTX line 66
-			return pc, budget
-		case 4:
-			// b3 ($L__BB0_3), PTX lines 92-97
-			mallocSumBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 5:
-			// b4 ($L__BB0_4), PTX lines 100-101
-			mallocSumBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b5 ($L__BB0_5), PTX lines 104-106; divergent, reconverges at block 9 (b8 ($L__BB0_8))
-			mallocSumBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 19
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b6 ($L__BB0_6), PTX lines 110-118
-			mallocSumBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b7 ($L__BB0_7), PTX lines 121-123
-			mallocSumBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 9:
-			// b8 ($L__BB0_8), PTX lines 126-128
-			mallocSumBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b9 ($L__BB0_9), PTX lines 131-133; divergent, reconverges at block 13 (b12 ($L__BB0_12))
-			mallocSumBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 20
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 11:
-			// b10 ($L__BB0_10), PTX lines 137-144
-			mallocSumBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 12:
-			// b11 ($L__BB0_11), PTX lines 147-149
-			mallocSumBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 13:
-			// b12 ($L__BB0_12), PTX lines 152-161; code before the call
-			mallocSumBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 14:
-			// b12 ($L__BB0_12), PTX line 151
-			return pc, budget
-		case 15:
-			// b13 ($L__BB0_13), PTX line 169; ret
-			next = 22
-		case 16:
-			// b14, PTX line 62
-			next = 1
-		case 17:
-			// b15, PTX lines 78-88; divergent, reconverges at block 15 (b13 ($L__BB0_13))
-			mallocSumBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 18
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 18:
-			// b16, PTX line 89
-			next = 4
-		case 19:
-			// b17, PTX line 107
-			next = 7
-		case 20:
-			// b18, PTX line 134
-			next = 11
-		case 21:
-			// b19, PTX line 162
-			next = 15
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX line 64
+		if stop == 15 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 22 || budget <= 1 {
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 67-71; code before the call
+		mallocSumBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB0_2), PTX line 66
+		return pc, budget
+	}
+block4:
+	{
+		// b3 ($L__BB0_3), PTX lines 92-97
+		mallocSumBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block5:
+	{
+		// b4 ($L__BB0_4), PTX lines 100-101
+		mallocSumBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b5 ($L__BB0_5), PTX lines 104-106; divergent, reconverges at block 9 (b8 ($L__BB0_8))
+		mallocSumBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b6 ($L__BB0_6), PTX lines 110-118
+		mallocSumBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b7 ($L__BB0_7), PTX lines 121-123
+		mallocSumBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block9:
+	{
+		// b8 ($L__BB0_8), PTX lines 126-128
+		mallocSumBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b9 ($L__BB0_9), PTX lines 131-133; divergent, reconverges at block 13 (b12 ($L__BB0_12))
+		mallocSumBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[10].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block11:
+	{
+		// b10 ($L__BB0_10), PTX lines 137-144
+		mallocSumBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block12:
+	{
+		// b11 ($L__BB0_11), PTX lines 147-149
+		mallocSumBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block13:
+	{
+		// b12 ($L__BB0_12), PTX lines 152-161; code before the call
+		mallocSumBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b12 ($L__BB0_12), PTX line 151
+		return pc, budget
+	}
+block15:
+	{
+		// b13 ($L__BB0_13), PTX line 169; ret
+		return pc, budget
+	}
+block16:
+	{
+		// b14, PTX line 62
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block17:
+	{
+		// b15, PTX lines 78-88; divergent, reconverges at block 15 (b13 ($L__BB0_13))
+		mallocSumBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocSumFunc.Blocks[17].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block18:
+	{
+		// b16, PTX line 89
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block19:
+	{
+		// b17, PTX line 107
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block20:
+	{
+		// b18, PTX line 134
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block21:
+	{
+		// b19, PTX line 162
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
 	}
 }
 
@@ -4689,90 +4858,166 @@ func mallocSumBlock17(w *runtime.Warp, m uint32, budget int) {
 // mallocKeepRun runs blocks of kernel malloc_keep for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mallocKeepRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 188-206; divergent, reconverges at block 6 (b5 ($L__BB1_5))
-			mallocKeepBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 188-206; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+		mallocKeepBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &mallocKeepFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX line 209
-			next = 6
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 212-215; code before the call
-			mallocKeepBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &mallocKeepFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2 ($L__BB1_2), PTX line 211
-			return pc, budget
-		case 4:
-			// b3 ($L__BB1_3), PTX lines 230-232
-			mallocKeepBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b4 ($L__BB1_4), PTX lines 235-240
-			mallocKeepBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b5 ($L__BB1_5), PTX line 242; ret
-			next = 10
-		case 7:
-			// b6, PTX line 207
-			next = 1
-		case 8:
-			// b7, PTX lines 222-226; divergent, reconverges at block 5 (b4 ($L__BB1_4))
-			mallocKeepBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 9
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 9 || stop == 4 {
-					return pc, budget
-				}
-				mallocKeepBlock4(w, m&^t, budget)
-				pc, budget = 4, budget-2
-				next = 5
-			}
-		case 9:
-			// b8, PTX line 227
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX line 209
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 10 || budget <= 1 {
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 212-215; code before the call
+		mallocKeepBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB1_2), PTX line 211
+		return pc, budget
+	}
+block4:
+	{
+		// b3 ($L__BB1_3), PTX lines 230-232
+		mallocKeepBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4 ($L__BB1_4), PTX lines 235-240
+		mallocKeepBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b5 ($L__BB1_5), PTX line 242; ret
+		return pc, budget
+	}
+block7:
+	{
+		// b6, PTX line 207
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block8:
+	{
+		// b7, PTX lines 222-226; divergent, reconverges at block 5 (b4 ($L__BB1_4))
+		mallocKeepBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 9 || stop == 4 {
+				return pc, budget
+			}
+			mallocKeepBlock4(w, m&^t, budget)
+			pc, budget = 4, budget-2
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block9:
+	{
+		// b8, PTX line 227
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -5912,94 +6157,178 @@ func mallocKeepBlock8(w *runtime.Warp, m uint32, budget int) {
 // freeKeptRun runs blocks of kernel free_kept for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func freeKeptRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 261-281; divergent, reconverges at block 7 (b6 ($L__BB2_6))
-			freeKeptBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 261-281; divergent, reconverges at block 7 (b6 ($L__BB2_6))
+		freeKeptBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &freeKeptFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_1), PTX line 284
-			next = 7
-		case 2:
-			// b2 ($L__BB2_2), PTX lines 287-294; divergent, reconverges at block 5 (b5 ($L__BB2_5))
-			freeKeptBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &freeKeptFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 9
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 4 || stop == 9 || stop == 3 {
-					return pc, budget
-				}
-				freeKeptBlock4(w, t, budget)
-				freeKeptBlock3(w, m&^t, budget)
-				pc, budget = 3, budget-3
-				next = 5
-			}
-		case 3:
-			// b3 ($L__BB2_3), PTX lines 298-300
-			freeKeptBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 4:
-			// b4 ($L__BB2_4), PTX lines 303-304
-			freeKeptBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($L__BB2_5), PTX lines 307-316; code before the call
-			freeKeptBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b5 ($L__BB2_5), PTX line 306
-			return pc, budget
-		case 7:
-			// b6 ($L__BB2_6), PTX line 324; ret
-			next = 11
-		case 8:
-			// b7, PTX line 282
-			next = 1
-		case 9:
-			// b8, PTX line 295
-			next = 3
-		case 10:
-			// b9, PTX line 317
-			next = 7
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_1), PTX line 284
+		if stop == 7 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 11 || budget <= 1 {
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block2:
+	{
+		// b2 ($L__BB2_2), PTX lines 287-294; divergent, reconverges at block 5 (b5 ($L__BB2_5))
+		freeKeptBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 4 || stop == 9 || stop == 3 {
+				return pc, budget
+			}
+			freeKeptBlock4(w, t, budget)
+			freeKeptBlock3(w, m&^t, budget)
+			pc, budget = 3, budget-3
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB2_3), PTX lines 298-300
+		freeKeptBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block4:
+	{
+		// b4 ($L__BB2_4), PTX lines 303-304
+		freeKeptBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB2_5), PTX lines 307-316; code before the call
+		freeKeptBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b5 ($L__BB2_5), PTX line 306
+		return pc, budget
+	}
+block7:
+	{
+		// b6 ($L__BB2_6), PTX line 324; ret
+		return pc, budget
+	}
+block8:
+	{
+		// b7, PTX line 282
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block9:
+	{
+		// b8, PTX line 295
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block10:
+	{
+		// b9, PTX line 317
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
 	}
 }
 

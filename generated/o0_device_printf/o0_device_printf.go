@@ -1647,90 +1647,170 @@ func PrintfNone(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // printfIntsRun runs blocks of kernel printf_ints for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func printfIntsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 45-73; divergent, reconverges at block 4 (b3 ($L__BB0_3))
-			printfIntsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 45-73; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+		printfIntsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &printfIntsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX line 76
-			next = 4
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 79-118; code before the call
-			printfIntsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &printfIntsFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2 ($L__BB0_2), PTX line 78
-			return pc, budget
-		case 4:
-			// b3 ($L__BB0_3), PTX line 250; ret
-			next = 13
-		case 5:
-			// b4, PTX line 74
-			next = 1
-		case 6:
-			// b5, PTX lines 126-160; code before the call
-			printfIntsBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b5, PTX line 120
-			return pc, budget
-		case 8:
-			// b6, PTX lines 168-192; code before the call
-			printfIntsBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b6, PTX line 162
-			return pc, budget
-		case 10:
-			// b7, PTX lines 200-232; code before the call
-			printfIntsBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b7, PTX line 194
-			return pc, budget
-		case 12:
-			// b8, PTX lines 240-248
-			printfIntsBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX line 76
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 13 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 79-118; code before the call
+		printfIntsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB0_2), PTX line 78
+		return pc, budget
+	}
+block4:
+	{
+		// b3 ($L__BB0_3), PTX line 250; ret
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX line 74
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block6:
+	{
+		// b5, PTX lines 126-160; code before the call
+		printfIntsBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b5, PTX line 120
+		return pc, budget
+	}
+block8:
+	{
+		// b6, PTX lines 168-192; code before the call
+		printfIntsBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b6, PTX line 162
+		return pc, budget
+	}
+block10:
+	{
+		// b7, PTX lines 200-232; code before the call
+		printfIntsBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b7, PTX line 194
+		return pc, budget
+	}
+block12:
+	{
+		// b8, PTX lines 240-248
+		printfIntsBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -5592,70 +5672,126 @@ func printfIntsBlock12(w *runtime.Warp, m uint32, budget int) {
 // printfFloatsRun runs blocks of kernel printf_floats for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func printfFloatsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 272-296; divergent, reconverges at block 4 (b3 ($L__BB1_3))
-			printfFloatsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 272-296; divergent, reconverges at block 4 (b3 ($L__BB1_3))
+		printfFloatsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &printfFloatsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX line 299
-			next = 4
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 302-334; code before the call
-			printfFloatsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &printfFloatsFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2 ($L__BB1_2), PTX line 301
-			return pc, budget
-		case 4:
-			// b3 ($L__BB1_3), PTX line 385; ret
-			next = 9
-		case 5:
-			// b4, PTX line 297
-			next = 1
-		case 6:
-			// b5, PTX lines 342-367; code before the call
-			printfFloatsBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b5, PTX line 336
-			return pc, budget
-		case 8:
-			// b6, PTX lines 375-383
-			printfFloatsBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX line 299
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 9 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 302-334; code before the call
+		printfFloatsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB1_2), PTX line 301
+		return pc, budget
+	}
+block4:
+	{
+		// b3 ($L__BB1_3), PTX line 385; ret
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX line 297
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block6:
+	{
+		// b5, PTX lines 342-367; code before the call
+		printfFloatsBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b5, PTX line 336
+		return pc, budget
+	}
+block8:
+	{
+		// b6, PTX lines 375-383
+		printfFloatsBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -8049,33 +8185,41 @@ func printfFloatsBlock8(w *runtime.Warp, m uint32, budget int) {
 // printfNoneRun runs blocks of kernel printf_none for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func printfNoneRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 401-413; code before the call
-			printfNoneBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 393
-			return pc, budget
-		case 2:
-			// b1, PTX lines 421-428; ret
-			printfNoneBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 401-413; code before the call
+		printfNoneBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 393
+		return pc, budget
+	}
+block2:
+	{
+		// b1, PTX lines 421-428; ret
+		printfNoneBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

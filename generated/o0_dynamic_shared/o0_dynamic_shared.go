@@ -1214,30 +1214,30 @@ func Stencil3(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // blockReverseRun runs blocks of kernel block_reverse for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 28-59; bar.sync at line 60
-			blockReverseBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 61-75; ret
-			blockReverseBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 28-59; bar.sync at line 60
+		blockReverseBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 61-75; ret
+		blockReverseBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -2083,243 +2083,469 @@ func blockReverseBlock1(w *runtime.Warp, m uint32, budget int) {
 // stencil3Run runs blocks of kernel stencil3 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 95-120; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			stencil3Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 95-120; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+		stencil3Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 18
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 2 || stop == 18 || stop == 1 {
-					return pc, budget
-				}
-				stencil3Block2(w, t, budget)
-				stencil3Block1(w, m&^t, budget)
-				pc, budget = 1, budget-3
-				next = 3
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX lines 124-129
-			stencil3Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 2 || stop == 18 || stop == 1 {
+				return pc, budget
 			}
-			next = 3
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 132-133
-			stencil3Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			stencil3Block2(w, t, budget)
+			stencil3Block1(w, m&^t, budget)
+			pc, budget = 1, budget-3
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB1_3), PTX lines 136-143; divergent, reconverges at block 9 (b9 ($L__BB1_9))
-			stencil3Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 19
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &stencil3Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L__BB1_4), PTX lines 147-148; divergent, reconverges at block 8 (b8 ($L__BB1_8))
-			stencil3Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 20
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &stencil3Func.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($L__BB1_5), PTX lines 152-155; divergent, reconverges at block 8 (b8 ($L__BB1_8))
-			stencil3Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 21
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 7 || stop == 21 || stop == 6 {
-					return pc, budget
-				}
-				stencil3Block7(w, t, budget)
-				stencil3Block6(w, m&^t, budget)
-				pc, budget = 6, budget-3
-				next = 8
-			}
-		case 6:
-			// b6 ($L__BB1_6), PTX lines 159-166
-			stencil3Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 7:
-			// b7 ($L__BB1_7), PTX lines 169-170
-			stencil3Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b8 ($L__BB1_8), PTX lines 173-175
-			stencil3Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b9 ($L__BB1_9), PTX lines 178-181; divergent, reconverges at block 14 (b14 ($L__BB1_14))
-			stencil3Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 22
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &stencil3Func.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 10:
-			// b10 ($L__BB1_10), PTX lines 185-188; divergent, reconverges at block 13 (b13 ($L__BB1_13))
-			stencil3Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 23
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 12 || stop == 23 || stop == 11 {
-					return pc, budget
-				}
-				stencil3Block12(w, t, budget)
-				stencil3Block11(w, m&^t, budget)
-				pc, budget = 11, budget-3
-				next = 13
-			}
-		case 11:
-			// b11 ($L__BB1_11), PTX lines 192-197
-			stencil3Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 12:
-			// b12 ($L__BB1_12), PTX lines 200-201
-			stencil3Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 13:
-			// b13 ($L__BB1_13), PTX lines 204-209
-			stencil3Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 14:
-			// b14 ($L__BB1_14), PTX line 211; bar.sync at line 212
-			return pc, budget
-		case 15:
-			// b14 ($L__BB1_14), PTX lines 213-215; divergent, reconverges at block 17 (b16 ($L__BB1_16))
-			stencil3Block15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 17
-			} else if t == 0 {
-				next = 24
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 24 || stop == 16 {
-					return pc, budget
-				}
-				stencil3Block16(w, m&^t, budget)
-				pc, budget = 16, budget-2
-				next = 17
-			}
-		case 16:
-			// b15 ($L__BB1_15), PTX lines 219-233
-			stencil3Block16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 17:
-			// b16 ($L__BB1_16), PTX line 235; ret
-			next = 25
-		case 18:
-			// b17, PTX line 121
-			next = 1
-		case 19:
-			// b18, PTX line 144
-			next = 4
-		case 20:
-			// b19, PTX line 149
-			next = 5
-		case 21:
-			// b20, PTX line 156
-			next = 6
-		case 22:
-			// b21, PTX line 182
-			next = 10
-		case 23:
-			// b22, PTX line 189
-			next = 11
-		case 24:
-			// b23, PTX line 216
-			next = 16
-		default:
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX lines 124-129
+		stencil3Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 25 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 132-133
+		stencil3Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB1_3), PTX lines 136-143; divergent, reconverges at block 9 (b9 ($L__BB1_9))
+		stencil3Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &stencil3Func.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB1_4), PTX lines 147-148; divergent, reconverges at block 8 (b8 ($L__BB1_8))
+		stencil3Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &stencil3Func.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB1_5), PTX lines 152-155; divergent, reconverges at block 8 (b8 ($L__BB1_8))
+		stencil3Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 7 || stop == 21 || stop == 6 {
+				return pc, budget
+			}
+			stencil3Block7(w, t, budget)
+			stencil3Block6(w, m&^t, budget)
+			pc, budget = 6, budget-3
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		}
+	}
+block6:
+	{
+		// b6 ($L__BB1_6), PTX lines 159-166
+		stencil3Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block7:
+	{
+		// b7 ($L__BB1_7), PTX lines 169-170
+		stencil3Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($L__BB1_8), PTX lines 173-175
+		stencil3Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($L__BB1_9), PTX lines 178-181; divergent, reconverges at block 14 (b14 ($L__BB1_14))
+		stencil3Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &stencil3Func.Blocks[9].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block10:
+	{
+		// b10 ($L__BB1_10), PTX lines 185-188; divergent, reconverges at block 13 (b13 ($L__BB1_13))
+		stencil3Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 12 || stop == 23 || stop == 11 {
+				return pc, budget
+			}
+			stencil3Block12(w, t, budget)
+			stencil3Block11(w, m&^t, budget)
+			pc, budget = 11, budget-3
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		}
+	}
+block11:
+	{
+		// b11 ($L__BB1_11), PTX lines 192-197
+		stencil3Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block12:
+	{
+		// b12 ($L__BB1_12), PTX lines 200-201
+		stencil3Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block13:
+	{
+		// b13 ($L__BB1_13), PTX lines 204-209
+		stencil3Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b14 ($L__BB1_14), PTX line 211; bar.sync at line 212
+		return pc, budget
+	}
+block15:
+	{
+		// b14 ($L__BB1_14), PTX lines 213-215; divergent, reconverges at block 17 (b16 ($L__BB1_16))
+		stencil3Block15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 24 || stop == 16 {
+				return pc, budget
+			}
+			stencil3Block16(w, m&^t, budget)
+			pc, budget = 16, budget-2
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		}
+	}
+block16:
+	{
+		// b15 ($L__BB1_15), PTX lines 219-233
+		stencil3Block16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block17:
+	{
+		// b16 ($L__BB1_16), PTX line 235; ret
+		return pc, budget
+	}
+block18:
+	{
+		// b17, PTX line 121
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block19:
+	{
+		// b18, PTX line 144
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block20:
+	{
+		// b19, PTX line 149
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block21:
+	{
+		// b20, PTX line 156
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block22:
+	{
+		// b21, PTX line 182
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block23:
+	{
+		// b22, PTX line 189
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block24:
+	{
+		// b23, PTX line 216
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
 	}
 }
 

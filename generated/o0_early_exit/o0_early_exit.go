@@ -1656,145 +1656,263 @@ func ClassifySum(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 // classifyRun runs blocks of function _Z8classifyi for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 25-30; divergent, reconverges at block 9 (b9 ($L__BB0_9))
-			classifyBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 25-30; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+		classifyBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &classifyFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX lines 34-35
-			classifyBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &classifyFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 9
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 38-39; divergent, reconverges at block 9 (b9 ($L__BB0_9))
-			classifyBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &classifyFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB0_3), PTX lines 43-44
-			classifyBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 4:
-			// b4 ($L__BB0_4), PTX lines 47-48; divergent, reconverges at block 9 (b9 ($L__BB0_9))
-			classifyBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 12
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &classifyFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($L__BB0_5), PTX lines 52-53
-			classifyBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 6:
-			// b6 ($L__BB0_6), PTX lines 56-57; divergent, reconverges at block 9 (b9 ($L__BB0_9))
-			classifyBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 13
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 8 || stop == 13 || stop == 7 {
-					return pc, budget
-				}
-				classifyBlock8(w, t, budget)
-				classifyBlock7(w, m&^t, budget)
-				pc, budget = 7, budget-3
-				next = 9
-			}
-		case 7:
-			// b7 ($L__BB0_7), PTX lines 61-62
-			classifyBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 8:
-			// b8 ($L__BB0_8), PTX lines 65-66
-			classifyBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b9 ($L__BB0_9), PTX lines 69-70; ret
-			classifyBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 10:
-			// b10, PTX line 31
-			next = 1
-		case 11:
-			// b11, PTX line 40
-			next = 3
-		case 12:
-			// b12, PTX line 49
-			next = 5
-		case 13:
-			// b13, PTX line 58
-			next = 7
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX lines 34-35
+		classifyBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 14 || budget <= 1 {
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 38-39; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+		classifyBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &classifyFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB0_3), PTX lines 43-44
+		classifyBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block4:
+	{
+		// b4 ($L__BB0_4), PTX lines 47-48; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+		classifyBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &classifyFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB0_5), PTX lines 52-53
+		classifyBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block6:
+	{
+		// b6 ($L__BB0_6), PTX lines 56-57; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+		classifyBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 8 || stop == 13 || stop == 7 {
+				return pc, budget
+			}
+			classifyBlock8(w, t, budget)
+			classifyBlock7(w, m&^t, budget)
+			pc, budget = 7, budget-3
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		}
+	}
+block7:
+	{
+		// b7 ($L__BB0_7), PTX lines 61-62
+		classifyBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block8:
+	{
+		// b8 ($L__BB0_8), PTX lines 65-66
+		classifyBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($L__BB0_9), PTX lines 69-70; ret
+		classifyBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block10:
+	{
+		// b10, PTX line 31
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block11:
+	{
+		// b11, PTX line 40
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block12:
+	{
+		// b12, PTX line 49
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block13:
+	{
+		// b13, PTX line 58
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
 	}
 }
 
@@ -2858,144 +2976,273 @@ func classifyBlock9(w *runtime.Warp, m uint32, budget int) {
 // findFirstRun runs blocks of kernel find_first for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 91-115; divergent, reconverges at block 11 (b11 ($L__BB1_11))
-			findFirstBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 91-115; divergent, reconverges at block 11 (b11 ($L__BB1_11))
+		findFirstBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 12
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX line 118
-			next = 11
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 121-122
-			findFirstBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB1_3), PTX lines 125-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
-			findFirstBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L__BB1_4), PTX lines 131-144; divergent, reconverges at block 11 (b11 ($L__BB1_11))
-			findFirstBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($L__BB1_5), PTX lines 148-153
-			findFirstBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 6:
-			// b6 ($L__BB1_6), PTX lines 156-157; divergent, reconverges at block 11 (b11 ($L__BB1_11))
-			findFirstBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 15
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7 ($L__BB1_7), PTX lines 161-168
-			findFirstBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 8:
-			// b8 ($L__BB1_8), PTX line 170
-			next = 9
-		case 9:
-			// b9 ($L__BB1_9), PTX lines 173-175
-			findFirstBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 10:
-			// b10 ($L__BB1_10), PTX lines 178-183
-			findFirstBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b11 ($L__BB1_11), PTX line 185; ret
-			next = 16
-		case 12:
-			// b12, PTX line 116
-			next = 1
-		case 13:
-			// b13, PTX line 128
-			next = 4
-		case 14:
-			// b14, PTX line 145
-			next = 5
-		case 15:
-			// b15, PTX line 158
-			next = 7
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX line 118
+		if stop == 11 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 16 || budget <= 1 {
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 121-122
+		findFirstBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB1_3), PTX lines 125-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
+		findFirstBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB1_4), PTX lines 131-144; divergent, reconverges at block 11 (b11 ($L__BB1_11))
+		findFirstBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB1_5), PTX lines 148-153
+		findFirstBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block6:
+	{
+		// b6 ($L__BB1_6), PTX lines 156-157; divergent, reconverges at block 11 (b11 ($L__BB1_11))
+		findFirstBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &findFirstFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($L__BB1_7), PTX lines 161-168
+		findFirstBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block8:
+	{
+		// b8 ($L__BB1_8), PTX line 170
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($L__BB1_9), PTX lines 173-175
+		findFirstBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block10:
+	{
+		// b10 ($L__BB1_10), PTX lines 178-183
+		findFirstBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b11 ($L__BB1_11), PTX line 185; ret
+		return pc, budget
+	}
+block12:
+	{
+		// b12, PTX line 116
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block13:
+	{
+		// b13, PTX line 128
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block14:
+	{
+		// b14, PTX line 145
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block15:
+	{
+		// b15, PTX line 158
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
 	}
 }
 
@@ -5230,126 +5477,239 @@ func findFirstBlock10(w *runtime.Warp, m uint32, budget int) {
 // classifySumRun runs blocks of kernel classify_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 204-224; divergent, reconverges at block 10 (b9 ($L__BB2_9))
-			classifySumBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 204-224; divergent, reconverges at block 10 (b9 ($L__BB2_9))
+		classifySumBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &classifySumFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_1), PTX line 227
-			next = 10
-		case 2:
-			// b2 ($L__BB2_2), PTX lines 230-233
-			classifySumBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &classifySumFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB2_3), PTX lines 236-238; divergent, reconverges at block 9 (b8 ($L__BB2_8))
-			classifySumBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 12
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &classifySumFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L__BB2_4), PTX lines 242-249; code before the call
-			classifySumBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b4 ($L__BB2_4), PTX line 241
-			if next, budget = w.CallInline(pc, &classifySumFunc.Blocks[5].Term, m, stop, budget); next != 13 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 6:
-			// b5 ($L__BB2_5), PTX line 267
-			next = 9
-		case 7:
-			// b6 ($L__BB2_6), PTX line 269
-			next = 8
-		case 8:
-			// b7 ($L__BB2_7), PTX lines 272-274
-			classifySumBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 9:
-			// b8 ($L__BB2_8), PTX lines 277-282
-			classifySumBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b9 ($L__BB2_9), PTX line 284; ret
-			next = 15
-		case 11:
-			// b10, PTX line 225
-			next = 1
-		case 12:
-			// b11, PTX line 239
-			next = 4
-		case 13:
-			// b12, PTX lines 256-264; divergent, reconverges at block 9 (b8 ($L__BB2_8))
-			classifySumBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &classifySumFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 14:
-			// b13, PTX line 265
-			next = 6
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_1), PTX line 227
+		if stop == 10 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 15 || budget <= 1 {
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block2:
+	{
+		// b2 ($L__BB2_2), PTX lines 230-233
+		classifySumBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB2_3), PTX lines 236-238; divergent, reconverges at block 9 (b8 ($L__BB2_8))
+		classifySumBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &classifySumFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB2_4), PTX lines 242-249; code before the call
+		classifySumBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4 ($L__BB2_4), PTX line 241
+		if pc, budget = w.CallInline(pc, &classifySumFunc.Blocks[5].Term, m, stop, budget); pc != 13 {
+			return pc, budget
+		}
+		goto block13
+	}
+block6:
+	{
+		// b5 ($L__BB2_5), PTX line 267
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block7:
+	{
+		// b6 ($L__BB2_6), PTX line 269
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b7 ($L__BB2_7), PTX lines 272-274
+		classifySumBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block9:
+	{
+		// b8 ($L__BB2_8), PTX lines 277-282
+		classifySumBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b9 ($L__BB2_9), PTX line 284; ret
+		return pc, budget
+	}
+block11:
+	{
+		// b10, PTX line 225
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block12:
+	{
+		// b11, PTX line 239
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block13:
+	{
+		// b12, PTX lines 256-264; divergent, reconverges at block 9 (b8 ($L__BB2_8))
+		classifySumBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &classifySumFunc.Blocks[13].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block14:
+	{
+		// b13, PTX line 265
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
 	}
 }
 

@@ -2008,23 +2008,19 @@ func FuncptrTid(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // opAddRun runs blocks of function _Z6op_addff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 50-59; ret
-			opAddBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 50-59; ret
+		opAddBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -2303,23 +2299,19 @@ func opAddBlock0(w *runtime.Warp, m uint32, budget int) {
 // opSubRun runs blocks of function _Z6op_subff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 75-84; ret
-			opSubBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 75-84; ret
+		opSubBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -2598,23 +2590,19 @@ func opSubBlock0(w *runtime.Warp, m uint32, budget int) {
 // opMulRun runs blocks of function _Z6op_mulff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 100-109; ret
-			opMulBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 100-109; ret
+		opMulBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -2893,61 +2881,97 @@ func opMulBlock0(w *runtime.Warp, m uint32, budget int) {
 // opMaxRun runs blocks of function _Z6op_maxff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 126-134; divergent, reconverges at block 3 (b3 ($L__BB3_3))
-			opMaxBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 126-134; divergent, reconverges at block 3 (b3 ($L__BB3_3))
+		opMaxBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
-					return pc, budget
-				}
-				opMaxBlock2(w, t, budget)
-				opMaxBlock1(w, m&^t, budget)
-				pc, budget = 1, budget-3
-				next = 3
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB3_1), PTX lines 138-139
-			opMaxBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
+				return pc, budget
 			}
-			next = 3
-		case 2:
-			// b2 ($L__BB3_2), PTX lines 142-143
-			opMaxBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			opMaxBlock2(w, t, budget)
+			opMaxBlock1(w, m&^t, budget)
+			pc, budget = 1, budget-3
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB3_3), PTX lines 146-147; ret
-			opMaxBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 4:
-			// b4, PTX line 135
-			next = 1
-		default:
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB3_1), PTX lines 138-139
+		opMaxBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b2 ($L__BB3_2), PTX lines 142-143
+		opMaxBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB3_3), PTX lines 146-147; ret
+		opMaxBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX line 135
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -3462,60 +3486,104 @@ func opMaxBlock3(w *runtime.Warp, m uint32, budget int) {
 // funcptrRun runs blocks of kernel funcptr for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 169-197; divergent, reconverges at block 4 (b3 ($L__BB4_3))
-			funcptrBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 169-197; divergent, reconverges at block 4 (b3 ($L__BB4_3))
+		funcptrBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &funcptrFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB4_1), PTX line 200
-			next = 4
-		case 2:
-			// b2 ($L__BB4_2), PTX lines 203-228; code before the call
-			funcptrBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &funcptrFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2 ($L__BB4_2), PTX line 202; divergent, reconverges at block 6 (b5)
-			return pc, budget
-		case 4:
-			// b3 ($L__BB4_3), PTX line 246; ret
-			next = 7
-		case 5:
-			// b4, PTX line 198
-			next = 1
-		case 6:
-			// b5, PTX lines 238-244
-			funcptrBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB4_1), PTX line 200
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block2:
+	{
+		// b2 ($L__BB4_2), PTX lines 203-228; code before the call
+		funcptrBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB4_2), PTX line 202; divergent, reconverges at block 6 (b5)
+		return pc, budget
+	}
+block4:
+	{
+		// b3 ($L__BB4_3), PTX line 246; ret
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX line 198
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block6:
+	{
+		// b5, PTX lines 238-244
+		funcptrBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -5052,23 +5120,19 @@ func funcptrBlock6(w *runtime.Warp, m uint32, budget int) {
 // twiceRun runs blocks of function _Z5twicei for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 261-267; ret
-			twiceBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 261-267; ret
+		twiceBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -5249,23 +5313,19 @@ func twiceBlock0(w *runtime.Warp, m uint32, budget int) {
 // squareRun runs blocks of function _Z6squarei for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 282-288; ret
-			squareBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 282-288; ret
+		squareBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -5445,23 +5505,19 @@ func squareBlock0(w *runtime.Warp, m uint32, budget int) {
 // negateRun runs blocks of function _Z6negatei for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 303-309; ret
-			negateBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 303-309; ret
+		negateBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -5641,75 +5697,127 @@ func negateBlock0(w *runtime.Warp, m uint32, budget int) {
 // applyNRun runs blocks of function _Z7apply_nPFiiEii for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 328-337
-			applyNBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L__BB8_1), PTX lines 340-342; divergent, reconverges at block 5 (b4 ($L__BB8_4))
-			applyNBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &applyNFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2 ($L__BB8_2), PTX lines 346-350; code before the call
-			applyNBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b2 ($L__BB8_2), PTX line 345; divergent, reconverges at block 7 (b6)
-			return pc, budget
-		case 4:
-			// b3 ($L__BB8_3), PTX lines 364-366
-			applyNBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 5:
-			// b4 ($L__BB8_4), PTX lines 369-370; ret
-			applyNBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 6:
-			// b5, PTX line 343
-			next = 2
-		case 7:
-			// b6, PTX lines 359-361
-			applyNBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 328-337
+		applyNBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 8 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L__BB8_1), PTX lines 340-342; divergent, reconverges at block 5 (b4 ($L__BB8_4))
+		applyNBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &applyNFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB8_2), PTX lines 346-350; code before the call
+		applyNBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB8_2), PTX line 345; divergent, reconverges at block 7 (b6)
+		return pc, budget
+	}
+block4:
+	{
+		// b3 ($L__BB8_3), PTX lines 364-366
+		applyNBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block5:
+	{
+		// b4 ($L__BB8_4), PTX lines 369-370; ret
+		applyNBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b5, PTX line 343
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block7:
+	{
+		// b6, PTX lines 359-361
+		applyNBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -6593,142 +6701,260 @@ func applyNBlock7(w *runtime.Warp, m uint32, budget int) {
 // funcptrTidRun runs blocks of kernel funcptr_tid for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 389-409; divergent, reconverges at block 10 (b9 ($L__BB9_9))
-			funcptrTidBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 389-409; divergent, reconverges at block 10 (b9 ($L__BB9_9))
+		funcptrTidBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &funcptrTidFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB9_1), PTX line 412
-			next = 10
-		case 2:
-			// b2 ($L__BB9_2), PTX lines 415-421; divergent, reconverges at block 8 (b8 ($L__BB9_8))
-			funcptrTidBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &funcptrTidFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 12
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &funcptrTidFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB9_3), PTX lines 425-426
-			funcptrTidBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 4:
-			// b4 ($L__BB9_4), PTX lines 429-430; divergent, reconverges at block 7 (b7 ($L__BB9_7))
-			funcptrTidBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 13
-			} else {
-				switch stop {
-				case 5, 6, 13:
-				default:
-					return runtime.RunDone, budget - funcptrTidRegion4(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 6 || stop == 13 || stop == 5 {
-					return pc, budget
-				}
-				funcptrTidBlock6(w, t, budget)
-				funcptrTidBlock5(w, m&^t, budget)
-				pc, budget = 5, budget-3
-				next = 7
-			}
-		case 5:
-			// b5 ($L__BB9_5), PTX lines 434-435
-			funcptrTidBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 6:
-			// b6 ($L__BB9_6), PTX lines 438-439
-			funcptrTidBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b7 ($L__BB9_7), PTX lines 442-443
-			funcptrTidBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b8 ($L__BB9_8), PTX lines 446-460; code before the call
-			funcptrTidBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b8 ($L__BB9_8), PTX line 445
-			if next, budget = w.CallInline(pc, &funcptrTidFunc.Blocks[9].Term, m, stop, budget); next != 14 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 10:
-			// b9 ($L__BB9_9), PTX line 477; ret
-			next = 15
-		case 11:
-			// b10, PTX line 410
-			next = 1
-		case 12:
-			// b11, PTX line 422
-			next = 3
-		case 13:
-			// b12, PTX line 431
-			next = 5
-		case 14:
-			// b13, PTX lines 469-475
-			funcptrTidBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB9_1), PTX line 412
+		if stop == 10 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 15 || budget <= 1 {
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block2:
+	{
+		// b2 ($L__BB9_2), PTX lines 415-421; divergent, reconverges at block 8 (b8 ($L__BB9_8))
+		funcptrTidBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &funcptrTidFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB9_3), PTX lines 425-426
+		funcptrTidBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block4:
+	{
+		// b4 ($L__BB9_4), PTX lines 429-430; divergent, reconverges at block 7 (b7 ($L__BB9_7))
+		funcptrTidBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			switch stop {
+			case 5, 6, 13:
+			default:
+				return runtime.RunDone, budget - funcptrTidRegion4(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 6 || stop == 13 || stop == 5 {
+				return pc, budget
+			}
+			funcptrTidBlock6(w, t, budget)
+			funcptrTidBlock5(w, m&^t, budget)
+			pc, budget = 5, budget-3
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB9_5), PTX lines 434-435
+		funcptrTidBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block6:
+	{
+		// b6 ($L__BB9_6), PTX lines 438-439
+		funcptrTidBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b7 ($L__BB9_7), PTX lines 442-443
+		funcptrTidBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($L__BB9_8), PTX lines 446-460; code before the call
+		funcptrTidBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b8 ($L__BB9_8), PTX line 445
+		if pc, budget = w.CallInline(pc, &funcptrTidFunc.Blocks[9].Term, m, stop, budget); pc != 14 {
+			return pc, budget
+		}
+		goto block14
+	}
+block10:
+	{
+		// b9 ($L__BB9_9), PTX line 477; ret
+		return pc, budget
+	}
+block11:
+	{
+		// b10, PTX line 410
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block12:
+	{
+		// b11, PTX line 422
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block13:
+	{
+		// b12, PTX line 431
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block14:
+	{
+		// b13, PTX lines 469-475
+		funcptrTidBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
 	}
 }
 

@@ -1175,92 +1175,167 @@ func PackHalf2(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // halfOpsRun runs blocks of kernel half_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func halfOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 34-70; divergent, reconverges at block 7 (b7 ($L__BB0_7))
-			halfOpsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 34-70; divergent, reconverges at block 7 (b7 ($L__BB0_7))
+		halfOpsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &halfOpsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX line 73
-			next = 7
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 76-157
-			halfOpsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &halfOpsFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB0_3), PTX lines 160-161; divergent, reconverges at block 6 (b6 ($L__BB0_6))
-			halfOpsBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &halfOpsFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L__BB0_4), PTX lines 165-178
-			halfOpsBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($L__BB0_5), PTX lines 181-183
-			halfOpsBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 6:
-			// b6 ($L__BB0_6), PTX lines 186-194
-			halfOpsBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b7 ($L__BB0_7), PTX line 196; ret
-			next = 10
-		case 8:
-			// b8, PTX line 71
-			next = 1
-		case 9:
-			// b9, PTX line 162
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX line 73
+		if stop == 7 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 10 || budget <= 1 {
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 76-157
+		halfOpsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB0_3), PTX lines 160-161; divergent, reconverges at block 6 (b6 ($L__BB0_6))
+		halfOpsBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &halfOpsFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB0_4), PTX lines 165-178
+		halfOpsBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB0_5), PTX lines 181-183
+		halfOpsBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block6:
+	{
+		// b6 ($L__BB0_6), PTX lines 186-194
+		halfOpsBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b7 ($L__BB0_7), PTX line 196; ret
+		return pc, budget
+	}
+block8:
+	{
+		// b8, PTX line 71
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block9:
+	{
+		// b9, PTX line 162
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -5925,52 +6000,88 @@ func halfOpsBlock6(w *runtime.Warp, m uint32, budget int) {
 // packHalf2Run runs blocks of kernel pack_half2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func packHalf2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 217-241; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			packHalf2Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 217-241; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+		packHalf2Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
-					return pc, budget
-				}
-				packHalf2Block2(w, t, budget)
-				pc, budget = 1, budget-3
-				next = 3
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX line 244
-			next = 3
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 247-290
-			packHalf2Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB1_3), PTX line 292; ret
-			next = 5
-		case 4:
-			// b4, PTX line 242
-			next = 1
-		default:
+			packHalf2Block2(w, t, budget)
+			pc, budget = 1, budget-3
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX line 244
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 247-290
+		packHalf2Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB1_3), PTX line 292; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX line 242
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

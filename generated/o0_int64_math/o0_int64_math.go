@@ -1467,260 +1467,511 @@ func Mix64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 // int64MathRun runs blocks of kernel int64_math for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 30-54; divergent, reconverges at block 19 (b19 ($L__BB0_19))
-			int64MathBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 30-54; divergent, reconverges at block 19 (b19 ($L__BB0_19))
+		int64MathBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 20
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX line 57
-			next = 19
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 60-82; divergent, reconverges at block 6 (b6 ($L__BB0_6))
-			int64MathBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 21
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB0_3), PTX lines 86-89; divergent, reconverges at block 5 (b5 ($L__BB0_5))
-			int64MathBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 22
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 22 || stop == 4 {
-					return pc, budget
-				}
-				int64MathBlock4(w, m&^t, budget)
-				pc, budget = 4, budget-2
-				next = 5
-			}
-		case 4:
-			// b4 ($L__BB0_4), PTX lines 93-95
-			int64MathBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($L__BB0_5), PTX lines 98-99
-			int64MathBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 ($L__BB0_6), PTX lines 102-117; divergent, reconverges at block 9 (b9 ($L__BB0_9))
-			int64MathBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[10]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 23
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 8 || stop == 23 || stop == 7 {
-					return pc, budget
-				}
-				int64MathBlock8(w, t, budget)
-				int64MathBlock7(w, m&^t, budget)
-				pc, budget = 7, budget-3
-				next = 9
-			}
-		case 7:
-			// b7 ($L__BB0_7), PTX lines 121-122
-			int64MathBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 8:
-			// b8 ($L__BB0_8), PTX lines 125-128
-			int64MathBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b9 ($L__BB0_9), PTX lines 131-136; divergent, reconverges at block 12 (b12 ($L__BB0_12))
-			int64MathBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[11]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 24
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 11 || stop == 24 || stop == 10 {
-					return pc, budget
-				}
-				int64MathBlock11(w, t, budget)
-				int64MathBlock10(w, m&^t, budget)
-				pc, budget = 10, budget-3
-				next = 12
-			}
-		case 10:
-			// b10 ($L__BB0_10), PTX lines 140-141
-			int64MathBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 11:
-			// b11 ($L__BB0_11), PTX lines 144-147
-			int64MathBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 12:
-			// b12 ($L__BB0_12), PTX lines 150-169; divergent, reconverges at block 15 (b15 ($L__BB0_15))
-			int64MathBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[12]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 25
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 14 || stop == 25 || stop == 13 {
-					return pc, budget
-				}
-				int64MathBlock14(w, t, budget)
-				int64MathBlock13(w, m&^t, budget)
-				pc, budget = 13, budget-3
-				next = 15
-			}
-		case 13:
-			// b13 ($L__BB0_13), PTX lines 173-174
-			int64MathBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 14:
-			// b14 ($L__BB0_14), PTX lines 177-180
-			int64MathBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 15:
-			// b15 ($L__BB0_15), PTX lines 183-187; divergent, reconverges at block 18 (b18 ($L__BB0_18))
-			int64MathBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[13]
-			if t == m {
-				next = 17
-			} else if t == 0 {
-				next = 26
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 17 || stop == 26 || stop == 16 {
-					return pc, budget
-				}
-				int64MathBlock17(w, t, budget)
-				int64MathBlock16(w, m&^t, budget)
-				pc, budget = 16, budget-3
-				next = 18
-			}
-		case 16:
-			// b16 ($L__BB0_16), PTX lines 191-192
-			int64MathBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 17:
-			// b17 ($L__BB0_17), PTX lines 195-198
-			int64MathBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 18:
-			// b18 ($L__BB0_18), PTX lines 201-221
-			int64MathBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 19
-		case 19:
-			// b19 ($L__BB0_19), PTX line 223; ret
-			next = 27
-		case 20:
-			// b20, PTX line 55
-			next = 1
-		case 21:
-			// b21, PTX line 83
-			next = 3
-		case 22:
-			// b22, PTX line 90
-			next = 4
-		case 23:
-			// b23, PTX line 118
-			next = 7
-		case 24:
-			// b24, PTX line 137
-			next = 10
-		case 25:
-			// b25, PTX line 170
-			next = 13
-		case 26:
-			// b26, PTX line 188
-			next = 16
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX line 57
+		if stop == 19 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 27 || budget <= 1 {
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 60-82; divergent, reconverges at block 6 (b6 ($L__BB0_6))
+		int64MathBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &int64MathFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB0_3), PTX lines 86-89; divergent, reconverges at block 5 (b5 ($L__BB0_5))
+		int64MathBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 22 || stop == 4 {
+				return pc, budget
+			}
+			int64MathBlock4(w, m&^t, budget)
+			pc, budget = 4, budget-2
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB0_4), PTX lines 93-95
+		int64MathBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB0_5), PTX lines 98-99
+		int64MathBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 ($L__BB0_6), PTX lines 102-117; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+		int64MathBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[10]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 8 || stop == 23 || stop == 7 {
+				return pc, budget
+			}
+			int64MathBlock8(w, t, budget)
+			int64MathBlock7(w, m&^t, budget)
+			pc, budget = 7, budget-3
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		}
+	}
+block7:
+	{
+		// b7 ($L__BB0_7), PTX lines 121-122
+		int64MathBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block8:
+	{
+		// b8 ($L__BB0_8), PTX lines 125-128
+		int64MathBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($L__BB0_9), PTX lines 131-136; divergent, reconverges at block 12 (b12 ($L__BB0_12))
+		int64MathBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[11]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 11 || stop == 24 || stop == 10 {
+				return pc, budget
+			}
+			int64MathBlock11(w, t, budget)
+			int64MathBlock10(w, m&^t, budget)
+			pc, budget = 10, budget-3
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		}
+	}
+block10:
+	{
+		// b10 ($L__BB0_10), PTX lines 140-141
+		int64MathBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block11:
+	{
+		// b11 ($L__BB0_11), PTX lines 144-147
+		int64MathBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block12:
+	{
+		// b12 ($L__BB0_12), PTX lines 150-169; divergent, reconverges at block 15 (b15 ($L__BB0_15))
+		int64MathBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 14 || stop == 25 || stop == 13 {
+				return pc, budget
+			}
+			int64MathBlock14(w, t, budget)
+			int64MathBlock13(w, m&^t, budget)
+			pc, budget = 13, budget-3
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		}
+	}
+block13:
+	{
+		// b13 ($L__BB0_13), PTX lines 173-174
+		int64MathBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block14:
+	{
+		// b14 ($L__BB0_14), PTX lines 177-180
+		int64MathBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block15:
+	{
+		// b15 ($L__BB0_15), PTX lines 183-187; divergent, reconverges at block 18 (b18 ($L__BB0_18))
+		int64MathBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[13]
+		if t == m {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 17 || stop == 26 || stop == 16 {
+				return pc, budget
+			}
+			int64MathBlock17(w, t, budget)
+			int64MathBlock16(w, m&^t, budget)
+			pc, budget = 16, budget-3
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		}
+	}
+block16:
+	{
+		// b16 ($L__BB0_16), PTX lines 191-192
+		int64MathBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block17:
+	{
+		// b17 ($L__BB0_17), PTX lines 195-198
+		int64MathBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block18:
+	{
+		// b18 ($L__BB0_18), PTX lines 201-221
+		int64MathBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block19:
+	{
+		// b19 ($L__BB0_19), PTX line 223; ret
+		return pc, budget
+	}
+block20:
+	{
+		// b20, PTX line 55
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block21:
+	{
+		// b21, PTX line 83
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block22:
+	{
+		// b22, PTX line 90
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block23:
+	{
+		// b23, PTX line 118
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block24:
+	{
+		// b24, PTX line 137
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block25:
+	{
+		// b25, PTX line 170
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block26:
+	{
+		// b26, PTX line 188
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
 	}
 }
 
@@ -6575,52 +6826,88 @@ func int64MathBlock18(w *runtime.Warp, m uint32, budget int) {
 // mix64Run runs blocks of kernel mix64 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 242-260; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			mix64Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 242-260; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+		mix64Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
-					return pc, budget
-				}
-				mix64Block2(w, t, budget)
-				pc, budget = 1, budget-3
-				next = 3
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX line 263
-			next = 3
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 266-288
-			mix64Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB1_3), PTX line 290; ret
-			next = 5
-		case 4:
-			// b4, PTX line 261
-			next = 1
-		default:
+			mix64Block2(w, t, budget)
+			pc, budget = 1, budget-3
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX line 263
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 266-288
+		mix64Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB1_3), PTX line 290; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX line 261
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

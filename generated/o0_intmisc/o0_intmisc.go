@@ -840,126 +840,238 @@ func IntMisc(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 // intMiscRun runs blocks of kernel int_misc for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func intMiscRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 30-58; divergent, reconverges at block 9 (b9 ($L__BB0_9))
-			intMiscBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 30-58; divergent, reconverges at block 9 (b9 ($L__BB0_9))
+		intMiscBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &intMiscFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX line 61
-			next = 9
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 64-119; divergent, reconverges at block 5 (b5 ($L__BB0_5))
-			intMiscBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &intMiscFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 11
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 4 || stop == 11 || stop == 3 {
-					return pc, budget
-				}
-				intMiscBlock4(w, t, budget)
-				intMiscBlock3(w, m&^t, budget)
-				pc, budget = 3, budget-3
-				next = 5
-			}
-		case 3:
-			// b3 ($L__BB0_3), PTX lines 123-124
-			intMiscBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 4:
-			// b4 ($L__BB0_4), PTX lines 127-128
-			intMiscBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($L__BB0_5), PTX lines 131-140; divergent, reconverges at block 8 (b8 ($L__BB0_8))
-			intMiscBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 12
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 7 || stop == 12 || stop == 6 {
-					return pc, budget
-				}
-				intMiscBlock7(w, t, budget)
-				intMiscBlock6(w, m&^t, budget)
-				pc, budget = 6, budget-3
-				next = 8
-			}
-		case 6:
-			// b6 ($L__BB0_6), PTX lines 144-145
-			intMiscBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 7:
-			// b7 ($L__BB0_7), PTX lines 148-149
-			intMiscBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b8 ($L__BB0_8), PTX lines 152-195
-			intMiscBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b9 ($L__BB0_9), PTX line 197; ret
-			next = 13
-		case 10:
-			// b10, PTX line 59
-			next = 1
-		case 11:
-			// b11, PTX line 120
-			next = 3
-		case 12:
-			// b12, PTX line 141
-			next = 6
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX line 61
+		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 13 || budget <= 1 {
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 64-119; divergent, reconverges at block 5 (b5 ($L__BB0_5))
+		intMiscBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 4 || stop == 11 || stop == 3 {
+				return pc, budget
+			}
+			intMiscBlock4(w, t, budget)
+			intMiscBlock3(w, m&^t, budget)
+			pc, budget = 3, budget-3
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB0_3), PTX lines 123-124
+		intMiscBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block4:
+	{
+		// b4 ($L__BB0_4), PTX lines 127-128
+		intMiscBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB0_5), PTX lines 131-140; divergent, reconverges at block 8 (b8 ($L__BB0_8))
+		intMiscBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 7 || stop == 12 || stop == 6 {
+				return pc, budget
+			}
+			intMiscBlock7(w, t, budget)
+			intMiscBlock6(w, m&^t, budget)
+			pc, budget = 6, budget-3
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		}
+	}
+block6:
+	{
+		// b6 ($L__BB0_6), PTX lines 144-145
+		intMiscBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block7:
+	{
+		// b7 ($L__BB0_7), PTX lines 148-149
+		intMiscBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($L__BB0_8), PTX lines 152-195
+		intMiscBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($L__BB0_9), PTX line 197; ret
+		return pc, budget
+	}
+block10:
+	{
+		// b10, PTX line 59
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block11:
+	{
+		// b11, PTX line 120
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block12:
+	{
+		// b12, PTX line 141
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
 	}
 }
 

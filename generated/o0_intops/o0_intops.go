@@ -1180,49 +1180,77 @@ func FindNth(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 // bytePermRun runs blocks of kernel byte_perm for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bytePermRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 30-58; divergent, reconverges at block 2 (b2 ($L__BB0_2))
-			bytePermBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 30-58; divergent, reconverges at block 2 (b2 ($L__BB0_2))
+		bytePermBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 3 || stop == 1 {
-					return pc, budget
-				}
-				bytePermBlock1(w, m&^t, budget)
-				pc, budget = 1, budget-2
-				next = 2
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX lines 62-85
-			bytePermBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 3 || stop == 1 {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB0_2), PTX line 87; ret
-			next = 4
-		case 3:
-			// b3, PTX line 59
-			next = 1
-		default:
+			bytePermBlock1(w, m&^t, budget)
+			pc, budget = 1, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX lines 62-85
+		bytePermBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX line 87; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX line 59
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -2712,52 +2740,88 @@ func bytePermBlock1(w *runtime.Warp, m uint32, budget int) {
 // sadMul24Run runs blocks of kernel sad_mul24 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sadMul24Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 108-136; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			sadMul24Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 108-136; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+		sadMul24Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
-					return pc, budget
-				}
-				sadMul24Block2(w, t, budget)
-				pc, budget = 1, budget-3
-				next = 3
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX line 139
-			next = 3
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 142-221
-			sadMul24Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB1_3), PTX line 223; ret
-			next = 5
-		case 4:
-			// b4, PTX line 137
-			next = 1
-		default:
+			sadMul24Block2(w, t, budget)
+			pc, budget = 1, budget-3
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX line 139
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 142-221
+		sadMul24Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB1_3), PTX line 223; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX line 137
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -5904,49 +5968,77 @@ func sadMul24Block2(w *runtime.Warp, m uint32, budget int) {
 // findNthRun runs blocks of kernel find_nth for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func findNthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 244-272; divergent, reconverges at block 2 (b2 ($L__BB2_2))
-			findNthBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 244-272; divergent, reconverges at block 2 (b2 ($L__BB2_2))
+		findNthBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 3 || stop == 1 {
-					return pc, budget
-				}
-				findNthBlock1(w, m&^t, budget)
-				pc, budget = 1, budget-2
-				next = 2
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_1), PTX lines 276-299
-			findNthBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 3 || stop == 1 {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB2_2), PTX line 301; ret
-			next = 4
-		case 3:
-			// b3, PTX line 273
-			next = 1
-		default:
+			findNthBlock1(w, m&^t, budget)
+			pc, budget = 1, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_1), PTX lines 276-299
+		findNthBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB2_2), PTX line 301; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX line 273
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

@@ -1927,54 +1927,86 @@ func SyncwarpBothSides(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 // spinLockRun runs blocks of kernel spin_lock for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func spinLockRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 30-49
-			spinLockBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L__BB0_1), PTX lines 52-62; divergent, reconverges at block 3 (b3 ($L__BB0_3))
-			spinLockBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &spinLockFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2 ($L__BB0_2), PTX line 65
-			next = 1
-		case 3:
-			// b3 ($L__BB0_3), PTX lines 68-90; ret
-			spinLockBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 4:
-			// b4, PTX line 63
-			next = 2
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 30-49
+		spinLockBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX lines 52-62; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+		spinLockBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &spinLockFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX line 65
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block3:
+	{
+		// b3 ($L__BB0_3), PTX lines 68-90; ret
+		spinLockBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX line 63
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -3564,136 +3596,265 @@ func spinLockBlock3(w *runtime.Warp, m uint32, budget int) {
 // laneHandoffRun runs blocks of kernel lane_handoff for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func laneHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 108-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
-			laneHandoffBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 108-127; divergent, reconverges at block 11 (b11 ($L__BB1_11))
+		laneHandoffBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 12
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX lines 131-134
-			laneHandoffBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 137-139; divergent, reconverges at block 4 (b4 ($L__BB1_4))
-			laneHandoffBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB1_3), PTX line 142
-			next = 2
-		case 4:
-			// b4 ($L__BB1_4), PTX lines 145-153
-			laneHandoffBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 5:
-			// b5 ($L__BB1_5), PTX lines 156-157; divergent, reconverges at block 10 (b10 ($L__BB1_10))
-			laneHandoffBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b6 ($L__BB1_6), PTX line 160
-			next = 7
-		case 7:
-			// b7 ($L__BB1_7), PTX lines 163-165; divergent, reconverges at block 9 (b9 ($L__BB1_9))
-			laneHandoffBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 15
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b8 ($L__BB1_8), PTX line 168
-			next = 7
-		case 9:
-			// b9 ($L__BB1_9), PTX lines 171-184
-			laneHandoffBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b10 ($L__BB1_10), PTX line 186
-			next = 11
-		case 11:
-			// b11 ($L__BB1_11), PTX line 188; ret
-			next = 16
-		case 12:
-			// b12, PTX line 128
-			next = 1
-		case 13:
-			// b13, PTX line 140
-			next = 3
-		case 14:
-			// b14, PTX line 158
-			next = 6
-		case 15:
-			// b15, PTX line 166
-			next = 8
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX lines 131-134
+		laneHandoffBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 16 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 137-139; divergent, reconverges at block 4 (b4 ($L__BB1_4))
+		laneHandoffBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB1_3), PTX line 142
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block4:
+	{
+		// b4 ($L__BB1_4), PTX lines 145-153
+		laneHandoffBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block5:
+	{
+		// b5 ($L__BB1_5), PTX lines 156-157; divergent, reconverges at block 10 (b10 ($L__BB1_10))
+		laneHandoffBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($L__BB1_6), PTX line 160
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b7 ($L__BB1_7), PTX lines 163-165; divergent, reconverges at block 9 (b9 ($L__BB1_9))
+		laneHandoffBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &laneHandoffFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8 ($L__BB1_8), PTX line 168
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block9:
+	{
+		// b9 ($L__BB1_9), PTX lines 171-184
+		laneHandoffBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b10 ($L__BB1_10), PTX line 186
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b11 ($L__BB1_11), PTX line 188; ret
+		return pc, budget
+	}
+block12:
+	{
+		// b12, PTX line 128
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block13:
+	{
+		// b13, PTX line 140
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block14:
+	{
+		// b14, PTX line 158
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block15:
+	{
+		// b15, PTX line 166
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
 	}
 }
 
@@ -5224,123 +5385,226 @@ func laneHandoffBlock9(w *runtime.Warp, m uint32, budget int) {
 // storeReturnBarrierRun runs blocks of kernel store_return_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func storeReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 207-228; divergent, reconverges at block 9 (b8 ($L__BB2_8))
-			storeReturnBarrierBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 207-228; divergent, reconverges at block 9 (b8 ($L__BB2_8))
+		storeReturnBarrierBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &storeReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_1), PTX line 231
-			next = 9
-		case 2:
-			// b2 ($L__BB2_2), PTX lines 234-240; divergent, reconverges at block 9 (b8 ($L__BB2_8))
-			storeReturnBarrierBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &storeReturnBarrierFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &storeReturnBarrierFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB2_3), PTX lines 244-250
-			storeReturnBarrierBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 4:
-			// b4 ($L__BB2_4), PTX lines 253-263; bar.sync at line 264
-			storeReturnBarrierBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b4 ($L__BB2_4), PTX lines 265-268; divergent, reconverges at block 8 (b7 ($L__BB2_7))
-			storeReturnBarrierBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 12
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 7 || stop == 12 || stop == 6 {
-					return pc, budget
-				}
-				storeReturnBarrierBlock7(w, t, budget)
-				storeReturnBarrierBlock6(w, m&^t, budget)
-				pc, budget = 6, budget-3
-				next = 8
-			}
-		case 6:
-			// b5 ($L__BB2_5), PTX lines 272-274
-			storeReturnBarrierBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 7:
-			// b6 ($L__BB2_6), PTX lines 277-278
-			storeReturnBarrierBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b7 ($L__BB2_7), PTX lines 281-297
-			storeReturnBarrierBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b8 ($L__BB2_8), PTX line 299; ret
-			next = 13
-		case 10:
-			// b9, PTX line 229
-			next = 1
-		case 11:
-			// b10, PTX line 241
-			next = 3
-		case 12:
-			// b11, PTX line 269
-			next = 6
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_1), PTX line 231
+		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 13 || budget <= 1 {
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block2:
+	{
+		// b2 ($L__BB2_2), PTX lines 234-240; divergent, reconverges at block 9 (b8 ($L__BB2_8))
+		storeReturnBarrierBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &storeReturnBarrierFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB2_3), PTX lines 244-250
+		storeReturnBarrierBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block4:
+	{
+		// b4 ($L__BB2_4), PTX lines 253-263; bar.sync at line 264
+		storeReturnBarrierBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b4 ($L__BB2_4), PTX lines 265-268; divergent, reconverges at block 8 (b7 ($L__BB2_7))
+		storeReturnBarrierBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 7 || stop == 12 || stop == 6 {
+				return pc, budget
+			}
+			storeReturnBarrierBlock7(w, t, budget)
+			storeReturnBarrierBlock6(w, m&^t, budget)
+			pc, budget = 6, budget-3
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		}
+	}
+block6:
+	{
+		// b5 ($L__BB2_5), PTX lines 272-274
+		storeReturnBarrierBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block7:
+	{
+		// b6 ($L__BB2_6), PTX lines 277-278
+		storeReturnBarrierBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b7 ($L__BB2_7), PTX lines 281-297
+		storeReturnBarrierBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b8 ($L__BB2_8), PTX line 299; ret
+		return pc, budget
+	}
+block10:
+	{
+		// b9, PTX line 229
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block11:
+	{
+		// b10, PTX line 241
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block12:
+	{
+		// b11, PTX line 269
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
 	}
 }
 
@@ -7152,72 +7416,112 @@ func storeReturnBarrierBlock8(w *runtime.Warp, m uint32, budget int) {
 // syncwarpBothSidesRun runs blocks of kernel syncwarp_both_sides for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func syncwarpBothSidesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 318-338; divergent, reconverges at block 5 (b3 ($L__BB3_3))
-			syncwarpBothSidesBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 318-338; divergent, reconverges at block 5 (b3 ($L__BB3_3))
+		syncwarpBothSidesBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &syncwarpBothSidesFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB3_1), PTX lines 342-355; the lanes wait here for those bar.warp.sync at line 356 names
-			syncwarpBothSidesBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &syncwarpBothSidesFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b1 ($L__BB3_1), PTX lines 356-363
-			syncwarpBothSidesBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 3:
-			// b2 ($L__BB3_2), PTX lines 366-379; the lanes wait here for those bar.warp.sync at line 380 names
-			syncwarpBothSidesBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b2 ($L__BB3_2), PTX lines 380-387
-			syncwarpBothSidesBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b3 ($L__BB3_3), PTX lines 390-395; ret
-			syncwarpBothSidesBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 6:
-			// b4, PTX line 339
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB3_1), PTX lines 342-355; the lanes wait here for those bar.warp.sync at line 356 names
+		syncwarpBothSidesBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB3_1), PTX lines 356-363
+		syncwarpBothSidesBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block3:
+	{
+		// b2 ($L__BB3_2), PTX lines 366-379; the lanes wait here for those bar.warp.sync at line 380 names
+		syncwarpBothSidesBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b2 ($L__BB3_2), PTX lines 380-387
+		syncwarpBothSidesBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b3 ($L__BB3_3), PTX lines 390-395; ret
+		syncwarpBothSidesBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b4, PTX line 339
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

@@ -1750,234 +1750,454 @@ func NibbleHist(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // sort8Run runs blocks of kernel sort8 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 28-48; divergent, reconverges at block 19 (b19 ($L__BB0_19))
-			sort8Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 28-48; divergent, reconverges at block 19 (b19 ($L__BB0_19))
+		sort8Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 20
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX line 51
-			next = 19
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 54-55
-			sort8Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB0_3), PTX lines 58-59; divergent, reconverges at block 6 (b6 ($L__BB0_6))
-			sort8Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 21
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L__BB0_4), PTX lines 63-76
-			sort8Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($L__BB0_5), PTX lines 79-81
-			sort8Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 6:
-			// b6 ($L__BB0_6), PTX lines 84-85
-			sort8Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b7 ($L__BB0_7), PTX lines 89-90; divergent, reconverges at block 15 (b15 ($L__BB0_15))
-			sort8Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 22
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b8 ($L__BB0_8), PTX lines 94-102
-			sort8Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b9 ($L__BB0_9), PTX lines 106-109; divergent, reconverges at block 11 (b11 ($L__BB0_11))
-			sort8Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 23
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 23 || stop == 10 {
-					return pc, budget
-				}
-				sort8Block10(w, m&^t, budget)
-				pc, budget = 10, budget-2
-				next = 11
-			}
-		case 10:
-			// b10 ($L__BB0_10), PTX lines 113-120
-			sort8Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b11 ($L__BB0_11), PTX lines 123-123; divergent, reconverges at block 13 (b13 ($L__BB0_13))
-			sort8Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[7]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 24
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 12:
-			// b12 ($L__BB0_12), PTX lines 127-135
-			sort8Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 13:
-			// b13 ($L__BB0_13), PTX lines 138-143
-			sort8Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 14:
-			// b14 ($L__BB0_14), PTX lines 146-148
-			sort8Block14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 15:
-			// b15 ($L__BB0_15), PTX lines 151-152
-			sort8Block15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 16:
-			// b16 ($L__BB0_16), PTX lines 155-156; divergent, reconverges at block 19 (b19 ($L__BB0_19))
-			sort8Block16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 25
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 17:
-			// b17 ($L__BB0_17), PTX lines 160-173
-			sort8Block17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 18:
-			// b18 ($L__BB0_18), PTX lines 176-178
-			sort8Block18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 19:
-			// b19 ($L__BB0_19), PTX line 180; ret
-			next = 26
-		case 20:
-			// b20, PTX line 49
-			next = 1
-		case 21:
-			// b21, PTX line 60
-			next = 4
-		case 22:
-			// b22, PTX line 91
-			next = 8
-		case 23:
-			// b23, PTX line 110
-			next = 10
-		case 24:
-			// b24, PTX line 124
-			next = 12
-		case 25:
-			// b25, PTX line 157
-			next = 17
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX line 51
+		if stop == 19 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 26 || budget <= 1 {
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 54-55
+		sort8Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB0_3), PTX lines 58-59; divergent, reconverges at block 6 (b6 ($L__BB0_6))
+		sort8Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB0_4), PTX lines 63-76
+		sort8Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB0_5), PTX lines 79-81
+		sort8Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block6:
+	{
+		// b6 ($L__BB0_6), PTX lines 84-85
+		sort8Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b7 ($L__BB0_7), PTX lines 89-90; divergent, reconverges at block 15 (b15 ($L__BB0_15))
+		sort8Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8 ($L__BB0_8), PTX lines 94-102
+		sort8Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($L__BB0_9), PTX lines 106-109; divergent, reconverges at block 11 (b11 ($L__BB0_11))
+		sort8Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 23 || stop == 10 {
+				return pc, budget
+			}
+			sort8Block10(w, m&^t, budget)
+			pc, budget = 10, budget-2
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		}
+	}
+block10:
+	{
+		// b10 ($L__BB0_10), PTX lines 113-120
+		sort8Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b11 ($L__BB0_11), PTX lines 123-123; divergent, reconverges at block 13 (b13 ($L__BB0_13))
+		sort8Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[7]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[11].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block12:
+	{
+		// b12 ($L__BB0_12), PTX lines 127-135
+		sort8Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block13:
+	{
+		// b13 ($L__BB0_13), PTX lines 138-143
+		sort8Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b14 ($L__BB0_14), PTX lines 146-148
+		sort8Block14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block15:
+	{
+		// b15 ($L__BB0_15), PTX lines 151-152
+		sort8Block15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block16:
+	{
+		// b16 ($L__BB0_16), PTX lines 155-156; divergent, reconverges at block 19 (b19 ($L__BB0_19))
+		sort8Block16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sort8Func.Blocks[16].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block17:
+	{
+		// b17 ($L__BB0_17), PTX lines 160-173
+		sort8Block17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block18:
+	{
+		// b18 ($L__BB0_18), PTX lines 176-178
+		sort8Block18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block19:
+	{
+		// b19 ($L__BB0_19), PTX line 180; ret
+		return pc, budget
+	}
+block20:
+	{
+		// b20, PTX line 49
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block21:
+	{
+		// b21, PTX line 60
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block22:
+	{
+		// b22, PTX line 91
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block23:
+	{
+		// b23, PTX line 110
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block24:
+	{
+		// b24, PTX line 124
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block25:
+	{
+		// b25, PTX line 157
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
 	}
 }
 
@@ -5219,169 +5439,322 @@ func sort8Block18(w *runtime.Warp, m uint32, budget int) {
 // nibbleHistRun runs blocks of kernel nibble_hist for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 199-219; divergent, reconverges at block 14 (b14 ($L__BB1_14))
-			nibbleHistBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 199-219; divergent, reconverges at block 14 (b14 ($L__BB1_14))
+		nibbleHistBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 15
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &nibbleHistFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX line 222
-			next = 14
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 225-226
-			nibbleHistBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &nibbleHistFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB1_3), PTX lines 229-230; divergent, reconverges at block 6 (b6 ($L__BB1_6))
-			nibbleHistBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 16
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &nibbleHistFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L__BB1_4), PTX lines 234-239
-			nibbleHistBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($L__BB1_5), PTX lines 242-244
-			nibbleHistBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 6:
-			// b6 ($L__BB1_6), PTX lines 247-254
-			nibbleHistBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b7 ($L__BB1_7), PTX lines 257-258; divergent, reconverges at block 10 (b10 ($L__BB1_10))
-			nibbleHistBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 17
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &nibbleHistFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b8 ($L__BB1_8), PTX lines 262-272
-			nibbleHistBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b9 ($L__BB1_9), PTX lines 275-277
-			nibbleHistBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 10:
-			// b10 ($L__BB1_10), PTX lines 280-281
-			nibbleHistBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b11 ($L__BB1_11), PTX lines 284-285; divergent, reconverges at block 14 (b14 ($L__BB1_14))
-			nibbleHistBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 18
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &nibbleHistFunc.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 12:
-			// b12 ($L__BB1_12), PTX lines 289-302
-			nibbleHistBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 13:
-			// b13 ($L__BB1_13), PTX lines 305-307
-			nibbleHistBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 14:
-			// b14 ($L__BB1_14), PTX line 309; ret
-			next = 19
-		case 15:
-			// b15, PTX line 220
-			next = 1
-		case 16:
-			// b16, PTX line 231
-			next = 4
-		case 17:
-			// b17, PTX line 259
-			next = 8
-		case 18:
-			// b18, PTX line 286
-			next = 12
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX line 222
+		if stop == 14 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 19 || budget <= 1 {
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 225-226
+		nibbleHistBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB1_3), PTX lines 229-230; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+		nibbleHistBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &nibbleHistFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB1_4), PTX lines 234-239
+		nibbleHistBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB1_5), PTX lines 242-244
+		nibbleHistBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block6:
+	{
+		// b6 ($L__BB1_6), PTX lines 247-254
+		nibbleHistBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b7 ($L__BB1_7), PTX lines 257-258; divergent, reconverges at block 10 (b10 ($L__BB1_10))
+		nibbleHistBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &nibbleHistFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8 ($L__BB1_8), PTX lines 262-272
+		nibbleHistBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($L__BB1_9), PTX lines 275-277
+		nibbleHistBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block10:
+	{
+		// b10 ($L__BB1_10), PTX lines 280-281
+		nibbleHistBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b11 ($L__BB1_11), PTX lines 284-285; divergent, reconverges at block 14 (b14 ($L__BB1_14))
+		nibbleHistBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &nibbleHistFunc.Blocks[11].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block12:
+	{
+		// b12 ($L__BB1_12), PTX lines 289-302
+		nibbleHistBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block13:
+	{
+		// b13 ($L__BB1_13), PTX lines 305-307
+		nibbleHistBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block14:
+	{
+		// b14 ($L__BB1_14), PTX line 309; ret
+		return pc, budget
+	}
+block15:
+	{
+		// b15, PTX line 220
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block16:
+	{
+		// b16, PTX line 231
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block17:
+	{
+		// b17, PTX line 259
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block18:
+	{
+		// b18, PTX line 286
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
 	}
 }
 

@@ -1997,113 +1997,207 @@ func MatmulTiled(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 // matmulRun runs blocks of kernel matmul for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 34-68; divergent, reconverges at block 8 (b8 ($L__BB0_8))
-			matmulBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 34-68; divergent, reconverges at block 8 (b8 ($L__BB0_8))
+		matmulBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &matmulFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX lines 72-74; divergent, reconverges at block 8 (b8 ($L__BB0_8))
-			matmulBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &matmulFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &matmulFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX lines 72-74; divergent, reconverges at block 8 (b8 ($L__BB0_8))
+		matmulBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB0_2), PTX line 77
-			next = 8
-		case 3:
-			// b3 ($L__BB0_3), PTX lines 80-82
-			matmulBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-			next = 4
-		case 4:
-			// b4 ($L__BB0_4), PTX lines 85-87; divergent, reconverges at block 7 (b7 ($L__BB0_7))
-			matmulBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &matmulFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &matmulFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($L__BB0_5), PTX lines 91-112
-			matmulBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 ($L__BB0_6), PTX lines 115-117
-			matmulBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 7:
-			// b7 ($L__BB0_7), PTX lines 120-130
-			matmulBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b8 ($L__BB0_8), PTX line 132; ret
-			next = 12
-		case 9:
-			// b9, PTX line 69
-			next = 1
-		case 10:
-			// b10, PTX line 75
-			next = 2
-		case 11:
-			// b11, PTX line 88
-			next = 5
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX line 77
+		if stop == 8 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 12 || budget <= 1 {
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block3:
+	{
+		// b3 ($L__BB0_3), PTX lines 80-82
+		matmulBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 ($L__BB0_4), PTX lines 85-87; divergent, reconverges at block 7 (b7 ($L__BB0_7))
+		matmulBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &matmulFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB0_5), PTX lines 91-112
+		matmulBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 ($L__BB0_6), PTX lines 115-117
+		matmulBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block7:
+	{
+		// b7 ($L__BB0_7), PTX lines 120-130
+		matmulBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($L__BB0_8), PTX line 132; ret
+		return pc, budget
+	}
+block9:
+	{
+		// b9, PTX line 69
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block10:
+	{
+		// b10, PTX line 75
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block11:
+	{
+		// b11, PTX line 88
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
 	}
 }
 
@@ -4537,316 +4631,616 @@ func matmulBlock7(w *runtime.Warp, m uint32, budget int) {
 // matmulTiledRun runs blocks of kernel matmul_tiled for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 158-194
-			matmulTiledBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L__BB1_1), PTX lines 198-200; divergent, reconverges at block 21 (b19 ($L__BB1_19))
-			matmulTiledBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 21
-			} else if t == 0 {
-				next = 25
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 204-206; divergent, reconverges at block 6 (b6 ($L__BB1_6))
-			matmulTiledBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 26
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB1_3), PTX lines 210-214; divergent, reconverges at block 6 (b6 ($L__BB1_6))
-			matmulTiledBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 27
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 5 || stop == 27 || stop == 4 {
-					return pc, budget
-				}
-				matmulTiledBlock5(w, t, budget)
-				matmulTiledBlock4(w, m&^t, budget)
-				pc, budget = 4, budget-3
-				next = 6
-			}
-		case 4:
-			// b4 ($L__BB1_4), PTX lines 218-230
-			matmulTiledBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 5:
-			// b5 ($L__BB1_5), PTX lines 233-234
-			matmulTiledBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 ($L__BB1_6), PTX lines 237-249; divergent, reconverges at block 10 (b10 ($L__BB1_10))
-			matmulTiledBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 28
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7 ($L__BB1_7), PTX lines 253-257; divergent, reconverges at block 10 (b10 ($L__BB1_10))
-			matmulTiledBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 29
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 9 || stop == 29 || stop == 8 {
-					return pc, budget
-				}
-				matmulTiledBlock9(w, t, budget)
-				matmulTiledBlock8(w, m&^t, budget)
-				pc, budget = 8, budget-3
-				next = 10
-			}
-		case 8:
-			// b8 ($L__BB1_8), PTX lines 261-273
-			matmulTiledBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 9:
-			// b9 ($L__BB1_9), PTX lines 276-277
-			matmulTiledBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b10 ($L__BB1_10), PTX lines 280-289; bar.sync at line 290
-			matmulTiledBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 11:
-			// b10 ($L__BB1_10), PTX lines 291-294; divergent, reconverges at block 14 (b13 ($L__BB1_13))
-			matmulTiledBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 30
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 13 || stop == 30 || stop == 12 {
-					return pc, budget
-				}
-				matmulTiledBlock13(w, t, budget)
-				matmulTiledBlock12(w, m&^t, budget)
-				pc, budget = 12, budget-3
-				next = 14
-			}
-		case 12:
-			// b11 ($L__BB1_11), PTX lines 298-301
-			matmulTiledBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 13:
-			// b12 ($L__BB1_12), PTX lines 304-305
-			matmulTiledBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 14:
-			// b13 ($L__BB1_13), PTX lines 308-311
-			matmulTiledBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 15:
-			// b14 ($L__BB1_14), PTX lines 315-317; divergent, reconverges at block 18 (b17 ($L__BB1_17))
-			matmulTiledBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 18
-			} else if t == 0 {
-				next = 31
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 16:
-			// b15 ($L__BB1_15), PTX lines 321-340
-			matmulTiledBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 17:
-			// b16 ($L__BB1_16), PTX lines 343-345
-			matmulTiledBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 18:
-			// b17 ($L__BB1_17), PTX line 347; bar.sync at line 348
-			return pc, budget
-		case 19:
-			// b17 ($L__BB1_17), PTX line 347
-			next = 20
-		case 20:
-			// b18 ($L__BB1_18), PTX lines 351-353
-			matmulTiledBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 21:
-			// b19 ($L__BB1_19), PTX lines 356-358; divergent, reconverges at block 24 (b22 ($L__BB1_22))
-			matmulTiledBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 24
-			} else if t == 0 {
-				next = 32
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 22:
-			// b20 ($L__BB1_20), PTX lines 362-364; divergent, reconverges at block 24 (b22 ($L__BB1_22))
-			matmulTiledBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 24
-			} else if t == 0 {
-				next = 33
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 33 || stop == 23 {
-					return pc, budget
-				}
-				matmulTiledBlock23(w, m&^t, budget)
-				pc, budget = 23, budget-2
-				next = 24
-			}
-		case 23:
-			// b21 ($L__BB1_21), PTX lines 368-378
-			matmulTiledBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 24
-		case 24:
-			// b22 ($L__BB1_22), PTX line 380; ret
-			next = 34
-		case 25:
-			// b23, PTX line 201
-			next = 2
-		case 26:
-			// b24, PTX line 207
-			next = 3
-		case 27:
-			// b25, PTX line 215
-			next = 4
-		case 28:
-			// b26, PTX line 250
-			next = 7
-		case 29:
-			// b27, PTX line 258
-			next = 8
-		case 30:
-			// b28, PTX line 295
-			next = 12
-		case 31:
-			// b29, PTX line 318
-			next = 16
-		case 32:
-			// b30, PTX line 359
-			next = 22
-		case 33:
-			// b31, PTX line 365
-			next = 23
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 158-194
+		matmulTiledBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 34 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX lines 198-200; divergent, reconverges at block 21 (b19 ($L__BB1_19))
+		matmulTiledBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 204-206; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+		matmulTiledBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB1_3), PTX lines 210-214; divergent, reconverges at block 6 (b6 ($L__BB1_6))
+		matmulTiledBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 5 || stop == 27 || stop == 4 {
+				return pc, budget
+			}
+			matmulTiledBlock5(w, t, budget)
+			matmulTiledBlock4(w, m&^t, budget)
+			pc, budget = 4, budget-3
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB1_4), PTX lines 218-230
+		matmulTiledBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block5:
+	{
+		// b5 ($L__BB1_5), PTX lines 233-234
+		matmulTiledBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 ($L__BB1_6), PTX lines 237-249; divergent, reconverges at block 10 (b10 ($L__BB1_10))
+		matmulTiledBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($L__BB1_7), PTX lines 253-257; divergent, reconverges at block 10 (b10 ($L__BB1_10))
+		matmulTiledBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 9 || stop == 29 || stop == 8 {
+				return pc, budget
+			}
+			matmulTiledBlock9(w, t, budget)
+			matmulTiledBlock8(w, m&^t, budget)
+			pc, budget = 8, budget-3
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		}
+	}
+block8:
+	{
+		// b8 ($L__BB1_8), PTX lines 261-273
+		matmulTiledBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block9:
+	{
+		// b9 ($L__BB1_9), PTX lines 276-277
+		matmulTiledBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b10 ($L__BB1_10), PTX lines 280-289; bar.sync at line 290
+		matmulTiledBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block11:
+	{
+		// b10 ($L__BB1_10), PTX lines 291-294; divergent, reconverges at block 14 (b13 ($L__BB1_13))
+		matmulTiledBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 13 || stop == 30 || stop == 12 {
+				return pc, budget
+			}
+			matmulTiledBlock13(w, t, budget)
+			matmulTiledBlock12(w, m&^t, budget)
+			pc, budget = 12, budget-3
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		}
+	}
+block12:
+	{
+		// b11 ($L__BB1_11), PTX lines 298-301
+		matmulTiledBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block13:
+	{
+		// b12 ($L__BB1_12), PTX lines 304-305
+		matmulTiledBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b13 ($L__BB1_13), PTX lines 308-311
+		matmulTiledBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block15:
+	{
+		// b14 ($L__BB1_14), PTX lines 315-317; divergent, reconverges at block 18 (b17 ($L__BB1_17))
+		matmulTiledBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else if t == 0 {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[15].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block16:
+	{
+		// b15 ($L__BB1_15), PTX lines 321-340
+		matmulTiledBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block17:
+	{
+		// b16 ($L__BB1_16), PTX lines 343-345
+		matmulTiledBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block18:
+	{
+		// b17 ($L__BB1_17), PTX line 347; bar.sync at line 348
+		return pc, budget
+	}
+block19:
+	{
+		// b17 ($L__BB1_17), PTX line 347
+		if stop == 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 20, budget-1
+		goto block20
+	}
+block20:
+	{
+		// b18 ($L__BB1_18), PTX lines 351-353
+		matmulTiledBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block21:
+	{
+		// b19 ($L__BB1_19), PTX lines 356-358; divergent, reconverges at block 24 (b22 ($L__BB1_22))
+		matmulTiledBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else if t == 0 {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 32, budget-1
+			goto block32
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &matmulTiledFunc.Blocks[21].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block22:
+	{
+		// b20 ($L__BB1_20), PTX lines 362-364; divergent, reconverges at block 24 (b22 ($L__BB1_22))
+		matmulTiledBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else if t == 0 {
+			if stop == 33 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 33, budget-1
+			goto block33
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 33 || stop == 23 {
+				return pc, budget
+			}
+			matmulTiledBlock23(w, m&^t, budget)
+			pc, budget = 23, budget-2
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		}
+	}
+block23:
+	{
+		// b21 ($L__BB1_21), PTX lines 368-378
+		matmulTiledBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 24 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 24, budget-1
+		goto block24
+	}
+block24:
+	{
+		// b22 ($L__BB1_22), PTX line 380; ret
+		return pc, budget
+	}
+block25:
+	{
+		// b23, PTX line 201
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block26:
+	{
+		// b24, PTX line 207
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block27:
+	{
+		// b25, PTX line 215
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block28:
+	{
+		// b26, PTX line 250
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block29:
+	{
+		// b27, PTX line 258
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block30:
+	{
+		// b28, PTX line 295
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block31:
+	{
+		// b29, PTX line 318
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block32:
+	{
+		// b30, PTX line 359
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block33:
+	{
+		// b31, PTX line 365
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
 	}
 }
 

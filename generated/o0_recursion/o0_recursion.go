@@ -1605,86 +1605,140 @@ func Recursion(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // fibRun runs blocks of function _Z3fibi for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 25-30; divergent, reconverges at block 4 (b3 ($L__BB0_3))
-			fibBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 25-30; divergent, reconverges at block 4 (b3 ($L__BB0_3))
+		fibBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX lines 34-35
-			fibBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 4
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 38-42; code before the call
-			fibBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b2 ($L__BB0_2), PTX line 37
-			if next, budget = w.CallInline(pc, &fibFunc.Blocks[3].Term, m, stop, budget); next != 6 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 4:
-			// b3 ($L__BB0_3), PTX lines 68-69; ret
-			fibBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 5:
-			// b4, PTX line 31
-			next = 1
-		case 6:
-			// b5, PTX lines 49-55; code before the call
-			fibBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b5, PTX line 44
-			if next, budget = w.CallInline(pc, &fibFunc.Blocks[7].Term, m, stop, budget); next != 8 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 8:
-			// b6, PTX lines 62-65
-			fibBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX lines 34-35
+		fibBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 9 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 38-42; code before the call
+		fibBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB0_2), PTX line 37
+		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[3].Term, m, stop, budget); pc != 6 {
+			return pc, budget
+		}
+		goto block6
+	}
+block4:
+	{
+		// b3 ($L__BB0_3), PTX lines 68-69; ret
+		fibBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX line 31
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block6:
+	{
+		// b5, PTX lines 49-55; code before the call
+		fibBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b5, PTX line 44
+		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[7].Term, m, stop, budget); pc != 8 {
+			return pc, budget
+		}
+		goto block8
+	}
+block8:
+	{
+		// b6, PTX lines 62-65
+		fibBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -2389,124 +2443,218 @@ func fibBlock8(w *runtime.Warp, m uint32, budget int) {
 // treeDepthRun runs blocks of function _Z10tree_depthj for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 85-90; divergent, reconverges at block 7 (b6 ($L__BB1_6))
-			treeDepthBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 85-90; divergent, reconverges at block 7 (b6 ($L__BB1_6))
+		treeDepthBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &treeDepthFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX lines 94-95
-			treeDepthBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &treeDepthFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 7
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 98-102; code before the call
-			treeDepthBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b2 ($L__BB1_2), PTX line 97
-			if next, budget = w.CallInline(pc, &treeDepthFunc.Blocks[3].Term, m, stop, budget); next != 9 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 4:
-			// b3 ($L__BB1_3), PTX lines 133-134
-			treeDepthBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 5:
-			// b4 ($L__BB1_4), PTX lines 137-138
-			treeDepthBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b5 ($L__BB1_5), PTX lines 141-143
-			treeDepthBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b6 ($L__BB1_6), PTX lines 146-147; ret
-			treeDepthBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 8:
-			// b7, PTX line 91
-			next = 1
-		case 9:
-			// b8, PTX lines 109-117; code before the call
-			treeDepthBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b8, PTX line 104
-			if next, budget = w.CallInline(pc, &treeDepthFunc.Blocks[10].Term, m, stop, budget); next != 11 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 11:
-			// b9, PTX lines 124-129; divergent, reconverges at block 6 (b5 ($L__BB1_5))
-			treeDepthBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 12
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 5 || stop == 12 || stop == 4 {
-					return pc, budget
-				}
-				treeDepthBlock5(w, t, budget)
-				treeDepthBlock4(w, m&^t, budget)
-				pc, budget = 4, budget-3
-				next = 6
-			}
-		case 12:
-			// b10, PTX line 130
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX lines 94-95
+		treeDepthBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 13 || budget <= 1 {
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 98-102; code before the call
+		treeDepthBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB1_2), PTX line 97
+		if pc, budget = w.CallInline(pc, &treeDepthFunc.Blocks[3].Term, m, stop, budget); pc != 9 {
+			return pc, budget
+		}
+		goto block9
+	}
+block4:
+	{
+		// b3 ($L__BB1_3), PTX lines 133-134
+		treeDepthBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block5:
+	{
+		// b4 ($L__BB1_4), PTX lines 137-138
+		treeDepthBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b5 ($L__BB1_5), PTX lines 141-143
+		treeDepthBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b6 ($L__BB1_6), PTX lines 146-147; ret
+		treeDepthBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b7, PTX line 91
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block9:
+	{
+		// b8, PTX lines 109-117; code before the call
+		treeDepthBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b8, PTX line 104
+		if pc, budget = w.CallInline(pc, &treeDepthFunc.Blocks[10].Term, m, stop, budget); pc != 11 {
+			return pc, budget
+		}
+		goto block11
+	}
+block11:
+	{
+		// b9, PTX lines 124-129; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+		treeDepthBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 5 || stop == 12 || stop == 4 {
+				return pc, budget
+			}
+			treeDepthBlock5(w, t, budget)
+			treeDepthBlock4(w, m&^t, budget)
+			pc, budget = 4, budget-3
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		}
+	}
+block12:
+	{
+		// b10, PTX line 130
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -3607,72 +3755,115 @@ func treeDepthBlock11(w *runtime.Warp, m uint32, budget int) {
 // gcdRun runs blocks of function _Z3gcdjj for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 164-171; divergent, reconverges at block 4 (b3 ($L__BB2_3))
-			gcdBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 164-171; divergent, reconverges at block 4 (b3 ($L__BB2_3))
+		gcdBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gcdFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_1), PTX lines 175-176
-			gcdBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gcdFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 4
-		case 2:
-			// b2 ($L__BB2_2), PTX lines 179-186; code before the call
-			gcdBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b2 ($L__BB2_2), PTX line 178
-			if next, budget = w.CallInline(pc, &gcdFunc.Blocks[3].Term, m, stop, budget); next != 6 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 4:
-			// b3 ($L__BB2_3), PTX lines 199-200; ret
-			gcdBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 5:
-			// b4, PTX line 172
-			next = 1
-		case 6:
-			// b5, PTX lines 194-196
-			gcdBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_1), PTX lines 175-176
+		gcdBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block2:
+	{
+		// b2 ($L__BB2_2), PTX lines 179-186; code before the call
+		gcdBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB2_2), PTX line 178
+		if pc, budget = w.CallInline(pc, &gcdFunc.Blocks[3].Term, m, stop, budget); pc != 6 {
+			return pc, budget
+		}
+		goto block6
+	}
+block4:
+	{
+		// b3 ($L__BB2_3), PTX lines 199-200; ret
+		gcdBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX line 172
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block6:
+	{
+		// b5, PTX lines 194-196
+		gcdBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -4380,92 +4571,157 @@ func gcdBlock6(w *runtime.Warp, m uint32, budget int) {
 // recursionRun runs blocks of kernel recursion for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 222-254; divergent, reconverges at block 4 (b3 ($L__BB3_3))
-			recursionBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 222-254; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+		recursionBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &recursionFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB3_1), PTX line 257
-			next = 4
-		case 2:
-			// b2 ($L__BB3_2), PTX lines 260-267; code before the call
-			recursionBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &recursionFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2 ($L__BB3_2), PTX line 259
-			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[3].Term, m, stop, budget); next != 6 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 4:
-			// b3 ($L__BB3_3), PTX line 330; ret
-			next = 11
-		case 5:
-			// b4, PTX line 255
-			next = 1
-		case 6:
-			// b5, PTX lines 274-288; code before the call
-			recursionBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b5, PTX line 269
-			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[7].Term, m, stop, budget); next != 8 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 8:
-			// b6, PTX lines 295-314; code before the call
-			recursionBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b6, PTX line 290
-			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[9].Term, m, stop, budget); next != 10 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 10:
-			// b7, PTX lines 322-328
-			recursionBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB3_1), PTX line 257
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 11 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block2:
+	{
+		// b2 ($L__BB3_2), PTX lines 260-267; code before the call
+		recursionBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB3_2), PTX line 259
+		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[3].Term, m, stop, budget); pc != 6 {
+			return pc, budget
+		}
+		goto block6
+	}
+block4:
+	{
+		// b3 ($L__BB3_3), PTX line 330; ret
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX line 255
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block6:
+	{
+		// b5, PTX lines 274-288; code before the call
+		recursionBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b5, PTX line 269
+		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[7].Term, m, stop, budget); pc != 8 {
+			return pc, budget
+		}
+		goto block8
+	}
+block8:
+	{
+		// b6, PTX lines 295-314; code before the call
+		recursionBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b6, PTX line 290
+		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[9].Term, m, stop, budget); pc != 10 {
+			return pc, budget
+		}
+		goto block10
+	}
+block10:
+	{
+		// b7, PTX lines 322-328
+		recursionBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 

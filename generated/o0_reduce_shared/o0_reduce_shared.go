@@ -1439,165 +1439,317 @@ func ReduceMax(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // reduceSumRun runs blocks of kernel reduce_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 30-51; divergent, reconverges at block 3 (b3 ($L__BB0_3))
-			reduceSumBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 30-51; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+		reduceSumBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 14
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 2 || stop == 14 || stop == 1 {
-					return pc, budget
-				}
-				reduceSumBlock2(w, t, budget)
-				reduceSumBlock1(w, m&^t, budget)
-				pc, budget = 1, budget-3
-				next = 3
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX lines 55-60
-			reduceSumBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 2 || stop == 14 || stop == 1 {
+				return pc, budget
 			}
-			next = 3
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 63-64
-			reduceSumBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceSumBlock2(w, t, budget)
+			reduceSumBlock1(w, m&^t, budget)
+			pc, budget = 1, budget-3
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB0_3), PTX lines 67-73; bar.sync at line 74
-			reduceSumBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b3 ($L__BB0_3), PTX lines 75-76
-			reduceSumBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b4 ($L__BB0_4), PTX lines 79-80; divergent, reconverges at block 11 (b9 ($L__BB0_9))
-			reduceSumBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 15
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &reduceSumFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5 ($L__BB0_5), PTX lines 84-86; divergent, reconverges at block 8 (b7 ($L__BB0_7))
-			reduceSumBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 16
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 16 || stop == 7 {
-					return pc, budget
-				}
-				reduceSumBlock7(w, m&^t, budget)
-				pc, budget = 7, budget-2
-				next = 8
-			}
-		case 7:
-			// b6 ($L__BB0_6), PTX lines 90-104
-			reduceSumBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b7 ($L__BB0_7), PTX line 106; bar.sync at line 107
-			return pc, budget
-		case 9:
-			// b7 ($L__BB0_7), PTX line 106
-			next = 10
-		case 10:
-			// b8 ($L__BB0_8), PTX lines 110-112
-			reduceSumBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 11:
-			// b9 ($L__BB0_9), PTX lines 115-116; divergent, reconverges at block 13 (b11 ($L__BB0_11))
-			reduceSumBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 17
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 17 || stop == 12 {
-					return pc, budget
-				}
-				reduceSumBlock12(w, m&^t, budget)
-				pc, budget = 12, budget-2
-				next = 13
-			}
-		case 12:
-			// b10 ($L__BB0_10), PTX lines 120-128
-			reduceSumBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 13:
-			// b11 ($L__BB0_11), PTX line 130; ret
-			next = 18
-		case 14:
-			// b12, PTX line 52
-			next = 1
-		case 15:
-			// b13, PTX line 81
-			next = 6
-		case 16:
-			// b14, PTX line 87
-			next = 7
-		case 17:
-			// b15, PTX line 117
-			next = 12
-		default:
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX lines 55-60
+		reduceSumBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 18 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 63-64
+		reduceSumBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB0_3), PTX lines 67-73; bar.sync at line 74
+		reduceSumBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b3 ($L__BB0_3), PTX lines 75-76
+		reduceSumBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4 ($L__BB0_4), PTX lines 79-80; divergent, reconverges at block 11 (b9 ($L__BB0_9))
+		reduceSumBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &reduceSumFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($L__BB0_5), PTX lines 84-86; divergent, reconverges at block 8 (b7 ($L__BB0_7))
+		reduceSumBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 16 || stop == 7 {
+				return pc, budget
+			}
+			reduceSumBlock7(w, m&^t, budget)
+			pc, budget = 7, budget-2
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		}
+	}
+block7:
+	{
+		// b6 ($L__BB0_6), PTX lines 90-104
+		reduceSumBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b7 ($L__BB0_7), PTX line 106; bar.sync at line 107
+		return pc, budget
+	}
+block9:
+	{
+		// b7 ($L__BB0_7), PTX line 106
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b8 ($L__BB0_8), PTX lines 110-112
+		reduceSumBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block11:
+	{
+		// b9 ($L__BB0_9), PTX lines 115-116; divergent, reconverges at block 13 (b11 ($L__BB0_11))
+		reduceSumBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 17 || stop == 12 {
+				return pc, budget
+			}
+			reduceSumBlock12(w, m&^t, budget)
+			pc, budget = 12, budget-2
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		}
+	}
+block12:
+	{
+		// b10 ($L__BB0_10), PTX lines 120-128
+		reduceSumBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block13:
+	{
+		// b11 ($L__BB0_11), PTX line 130; ret
+		return pc, budget
+	}
+block14:
+	{
+		// b12, PTX line 52
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block15:
+	{
+		// b13, PTX line 81
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block16:
+	{
+		// b14, PTX line 87
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block17:
+	{
+		// b15, PTX line 117
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
 	}
 }
 
@@ -3701,165 +3853,317 @@ func reduceSumBlock12(w *runtime.Warp, m uint32, budget int) {
 // reduceMaxRun runs blocks of kernel reduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 151-172; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			reduceMaxBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 151-172; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+		reduceMaxBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 14
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 2 || stop == 14 || stop == 1 {
-					return pc, budget
-				}
-				reduceMaxBlock2(w, t, budget)
-				reduceMaxBlock1(w, m&^t, budget)
-				pc, budget = 1, budget-3
-				next = 3
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX lines 176-181
-			reduceMaxBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 2 || stop == 14 || stop == 1 {
+				return pc, budget
 			}
-			next = 3
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 184-185
-			reduceMaxBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			reduceMaxBlock2(w, t, budget)
+			reduceMaxBlock1(w, m&^t, budget)
+			pc, budget = 1, budget-3
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB1_3), PTX lines 188-194; bar.sync at line 195
-			reduceMaxBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b3 ($L__BB1_3), PTX lines 196-197
-			reduceMaxBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b4 ($L__BB1_4), PTX lines 200-201; divergent, reconverges at block 11 (b9 ($L__BB1_9))
-			reduceMaxBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 15
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &reduceMaxFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5 ($L__BB1_5), PTX lines 205-207; divergent, reconverges at block 8 (b7 ($L__BB1_7))
-			reduceMaxBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 16
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 16 || stop == 7 {
-					return pc, budget
-				}
-				reduceMaxBlock7(w, m&^t, budget)
-				pc, budget = 7, budget-2
-				next = 8
-			}
-		case 7:
-			// b6 ($L__BB1_6), PTX lines 211-232
-			reduceMaxBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b7 ($L__BB1_7), PTX line 234; bar.sync at line 235
-			return pc, budget
-		case 9:
-			// b7 ($L__BB1_7), PTX line 234
-			next = 10
-		case 10:
-			// b8 ($L__BB1_8), PTX lines 238-240
-			reduceMaxBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 11:
-			// b9 ($L__BB1_9), PTX lines 243-244; divergent, reconverges at block 13 (b11 ($L__BB1_11))
-			reduceMaxBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 17
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 17 || stop == 12 {
-					return pc, budget
-				}
-				reduceMaxBlock12(w, m&^t, budget)
-				pc, budget = 12, budget-2
-				next = 13
-			}
-		case 12:
-			// b10 ($L__BB1_10), PTX lines 248-256
-			reduceMaxBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 13:
-			// b11 ($L__BB1_11), PTX line 258; ret
-			next = 18
-		case 14:
-			// b12, PTX line 173
-			next = 1
-		case 15:
-			// b13, PTX line 202
-			next = 6
-		case 16:
-			// b14, PTX line 208
-			next = 7
-		case 17:
-			// b15, PTX line 245
-			next = 12
-		default:
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX lines 176-181
+		reduceMaxBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 18 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 184-185
+		reduceMaxBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB1_3), PTX lines 188-194; bar.sync at line 195
+		reduceMaxBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b3 ($L__BB1_3), PTX lines 196-197
+		reduceMaxBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4 ($L__BB1_4), PTX lines 200-201; divergent, reconverges at block 11 (b9 ($L__BB1_9))
+		reduceMaxBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &reduceMaxFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($L__BB1_5), PTX lines 205-207; divergent, reconverges at block 8 (b7 ($L__BB1_7))
+		reduceMaxBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 16 || stop == 7 {
+				return pc, budget
+			}
+			reduceMaxBlock7(w, m&^t, budget)
+			pc, budget = 7, budget-2
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		}
+	}
+block7:
+	{
+		// b6 ($L__BB1_6), PTX lines 211-232
+		reduceMaxBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b7 ($L__BB1_7), PTX line 234; bar.sync at line 235
+		return pc, budget
+	}
+block9:
+	{
+		// b7 ($L__BB1_7), PTX line 234
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b8 ($L__BB1_8), PTX lines 238-240
+		reduceMaxBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block11:
+	{
+		// b9 ($L__BB1_9), PTX lines 243-244; divergent, reconverges at block 13 (b11 ($L__BB1_11))
+		reduceMaxBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 17 || stop == 12 {
+				return pc, budget
+			}
+			reduceMaxBlock12(w, m&^t, budget)
+			pc, budget = 12, budget-2
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		}
+	}
+block12:
+	{
+		// b10 ($L__BB1_10), PTX lines 248-256
+		reduceMaxBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block13:
+	{
+		// b11 ($L__BB1_11), PTX line 258; ret
+		return pc, budget
+	}
+block14:
+	{
+		// b12, PTX line 173
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block15:
+	{
+		// b13, PTX line 202
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block16:
+	{
+		// b14, PTX line 208
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block17:
+	{
+		// b15, PTX line 245
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
 	}
 }
 

@@ -1628,23 +1628,19 @@ func MixedParam(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // dot3Run runs blocks of function _Z4dot34Vec3S_ for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 23-34; ret
-			dot3Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 23-34; ret
+		dot3Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1927,23 +1923,19 @@ func dot3Block0(w *runtime.Warp, m uint32, budget int) {
 // cross3Run runs blocks of function _Z6cross34Vec3S_ for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 51-84; ret
-			cross3Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 51-84; ret
+		cross3Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -2695,80 +2687,144 @@ func cross3Block0(w *runtime.Warp, m uint32, budget int) {
 // affineRun runs blocks of kernel affine for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 104-124; divergent, reconverges at block 5 (b5 ($L__BB2_5))
-			affineBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 104-124; divergent, reconverges at block 5 (b5 ($L__BB2_5))
+		affineBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &affineFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_1), PTX line 127
-			next = 5
-		case 2:
-			// b2 ($L__BB2_2), PTX lines 130-144; divergent, reconverges at block 4 (b4 ($L__BB2_4))
-			affineBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &affineFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[4]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 7
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 7 || stop == 3 {
-					return pc, budget
-				}
-				affineBlock3(w, m&^t, budget)
-				pc, budget = 3, budget-2
-				next = 4
-			}
-		case 3:
-			// b3 ($L__BB2_3), PTX lines 148-155
-			affineBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b4 ($L__BB2_4), PTX lines 158-163
-			affineBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($L__BB2_5), PTX line 165; ret
-			next = 8
-		case 6:
-			// b6, PTX line 125
-			next = 1
-		case 7:
-			// b7, PTX line 145
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_1), PTX line 127
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 8 || budget <= 1 {
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block2:
+	{
+		// b2 ($L__BB2_2), PTX lines 130-144; divergent, reconverges at block 4 (b4 ($L__BB2_4))
+		affineBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 7 || stop == 3 {
+				return pc, budget
+			}
+			affineBlock3(w, m&^t, budget)
+			pc, budget = 3, budget-2
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB2_3), PTX lines 148-155
+		affineBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 ($L__BB2_4), PTX lines 158-163
+		affineBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L__BB2_5), PTX line 165; ret
+		return pc, budget
+	}
+block6:
+	{
+		// b6, PTX line 125
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block7:
+	{
+		// b7, PTX line 145
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 
@@ -4071,78 +4127,132 @@ func affineBlock4(w *runtime.Warp, m uint32, budget int) {
 // vecOpsRun runs blocks of kernel vec_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 187-218; divergent, reconverges at block 4 (b3 ($L__BB3_3))
-			vecOpsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 187-218; divergent, reconverges at block 4 (b3 ($L__BB3_3))
+		vecOpsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &vecOpsFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB3_1), PTX line 221
-			next = 4
-		case 2:
-			// b2 ($L__BB3_2), PTX lines 224-260; code before the call
-			vecOpsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &vecOpsFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2 ($L__BB3_2), PTX line 223
-			if next, budget = w.CallInline(pc, &vecOpsFunc.Blocks[3].Term, m, stop, budget); next != 6 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 4:
-			// b3 ($L__BB3_3), PTX line 337; ret
-			next = 9
-		case 5:
-			// b4, PTX line 219
-			next = 1
-		case 6:
-			// b5, PTX lines 268-311; code before the call
-			vecOpsBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b5, PTX line 262
-			if next, budget = w.CallInline(pc, &vecOpsFunc.Blocks[7].Term, m, stop, budget); next != 8 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 8:
-			// b6, PTX lines 319-335
-			vecOpsBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB3_1), PTX line 221
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 9 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block2:
+	{
+		// b2 ($L__BB3_2), PTX lines 224-260; code before the call
+		vecOpsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB3_2), PTX line 223
+		if pc, budget = w.CallInline(pc, &vecOpsFunc.Blocks[3].Term, m, stop, budget); pc != 6 {
+			return pc, budget
+		}
+		goto block6
+	}
+block4:
+	{
+		// b3 ($L__BB3_3), PTX line 337; ret
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX line 219
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block6:
+	{
+		// b5, PTX lines 268-311; code before the call
+		vecOpsBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b5, PTX line 262
+		if pc, budget = w.CallInline(pc, &vecOpsFunc.Blocks[7].Term, m, stop, budget); pc != 8 {
+			return pc, budget
+		}
+		goto block8
+	}
+block8:
+	{
+		// b6, PTX lines 319-335
+		vecOpsBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -7921,52 +8031,88 @@ func vecOpsBlock8(w *runtime.Warp, m uint32, budget int) {
 // mixedParamRun runs blocks of kernel mixed_param for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 358-380; divergent, reconverges at block 3 (b3 ($L__BB4_3))
-			mixedParamBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 358-380; divergent, reconverges at block 3 (b3 ($L__BB4_3))
+		mixedParamBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
-					return pc, budget
-				}
-				mixedParamBlock2(w, t, budget)
-				pc, budget = 1, budget-3
-				next = 3
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB4_1), PTX line 383
-			next = 3
-		case 2:
-			// b2 ($L__BB4_2), PTX lines 386-405
-			mixedParamBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB4_3), PTX line 407; ret
-			next = 5
-		case 4:
-			// b4, PTX line 381
-			next = 1
-		default:
+			mixedParamBlock2(w, t, budget)
+			pc, budget = 1, budget-3
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB4_1), PTX line 383
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b2 ($L__BB4_2), PTX lines 386-405
+		mixedParamBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB4_3), PTX line 407; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX line 381
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

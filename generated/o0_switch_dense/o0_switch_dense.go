@@ -1935,256 +1935,490 @@ func SwitchDefault(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 // switchDenseRun runs blocks of kernel switch_dense for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 28-48; divergent, reconverges at block 18 (b18 ($L__BB0_12))
-			switchDenseBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 28-48; divergent, reconverges at block 18 (b18 ($L__BB0_12))
+		switchDenseBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 19
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX line 51
-			next = 18
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 54-62; divergent, reconverges at block 17 (b17 ($L__BB0_11))
-			switchDenseBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 20
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at block 17 (b17 ($L__BB0_11))
-			switchDenseBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 21
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L__BB0_14), PTX lines 70-70; divergent, reconverges at block 17 (b17 ($L__BB0_11))
-			switchDenseBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 22
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($L__BB0_15), PTX lines 74-74; divergent, reconverges at block 17 (b17 ($L__BB0_11))
-			switchDenseBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 23
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b6 ($L__BB0_16), PTX lines 78-78; divergent, reconverges at block 17 (b17 ($L__BB0_11))
-			switchDenseBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 24
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7 ($L__BB0_17), PTX lines 82-82; divergent, reconverges at block 17 (b17 ($L__BB0_11))
-			switchDenseBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 25
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b8 ($L__BB0_18), PTX lines 86-86; divergent, reconverges at block 17 (b17 ($L__BB0_11))
-			switchDenseBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 26
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 15 || stop == 26 || stop == 16 {
-					return pc, budget
-				}
-				switchDenseBlock15(w, t, budget)
-				switchDenseBlock16(w, m&^t, budget)
-				pc, budget = 16, budget-3
-				next = 17
-			}
-		case 9:
-			// b9 ($L__BB0_3), PTX lines 90-93
-			switchDenseBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 10:
-			// b10 ($L__BB0_4), PTX lines 96-98
-			switchDenseBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 11:
-			// b11 ($L__BB0_5), PTX lines 101-103
-			switchDenseBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 12:
-			// b12 ($L__BB0_6), PTX lines 106-108
-			switchDenseBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 13:
-			// b13 ($L__BB0_7), PTX lines 111-114
-			switchDenseBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 14:
-			// b14 ($L__BB0_8), PTX lines 117-123
-			switchDenseBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 15:
-			// b15 ($L__BB0_9), PTX lines 126-128
-			switchDenseBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 16:
-			// b16 ($L__BB0_10), PTX lines 131-133
-			switchDenseBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 17:
-			// b17 ($L__BB0_11), PTX lines 136-141
-			switchDenseBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 18:
-			// b18 ($L__BB0_12), PTX line 143; ret
-			next = 27
-		case 19:
-			// b19, PTX line 49
-			next = 1
-		case 20:
-			// b20, PTX line 63
-			next = 3
-		case 21:
-			// b21, PTX line 67
-			next = 4
-		case 22:
-			// b22, PTX line 71
-			next = 5
-		case 23:
-			// b23, PTX line 75
-			next = 6
-		case 24:
-			// b24, PTX line 79
-			next = 7
-		case 25:
-			// b25, PTX line 83
-			next = 8
-		case 26:
-			// b26, PTX line 87
-			next = 16
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX line 51
+		if stop == 18 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 27 || budget <= 1 {
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 54-62; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+		switchDenseBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+		switchDenseBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB0_14), PTX lines 70-70; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+		switchDenseBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB0_15), PTX lines 74-74; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+		switchDenseBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($L__BB0_16), PTX lines 78-78; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+		switchDenseBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($L__BB0_17), PTX lines 82-82; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+		switchDenseBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8 ($L__BB0_18), PTX lines 86-86; divergent, reconverges at block 17 (b17 ($L__BB0_11))
+		switchDenseBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 15 || stop == 26 || stop == 16 {
+				return pc, budget
+			}
+			switchDenseBlock15(w, t, budget)
+			switchDenseBlock16(w, m&^t, budget)
+			pc, budget = 16, budget-3
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		}
+	}
+block9:
+	{
+		// b9 ($L__BB0_3), PTX lines 90-93
+		switchDenseBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block10:
+	{
+		// b10 ($L__BB0_4), PTX lines 96-98
+		switchDenseBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block11:
+	{
+		// b11 ($L__BB0_5), PTX lines 101-103
+		switchDenseBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block12:
+	{
+		// b12 ($L__BB0_6), PTX lines 106-108
+		switchDenseBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block13:
+	{
+		// b13 ($L__BB0_7), PTX lines 111-114
+		switchDenseBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block14:
+	{
+		// b14 ($L__BB0_8), PTX lines 117-123
+		switchDenseBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block15:
+	{
+		// b15 ($L__BB0_9), PTX lines 126-128
+		switchDenseBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block16:
+	{
+		// b16 ($L__BB0_10), PTX lines 131-133
+		switchDenseBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block17:
+	{
+		// b17 ($L__BB0_11), PTX lines 136-141
+		switchDenseBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block18:
+	{
+		// b18 ($L__BB0_12), PTX line 143; ret
+		return pc, budget
+	}
+block19:
+	{
+		// b19, PTX line 49
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block20:
+	{
+		// b20, PTX line 63
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block21:
+	{
+		// b21, PTX line 67
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block22:
+	{
+		// b22, PTX line 71
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block23:
+	{
+		// b23, PTX line 75
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block24:
+	{
+		// b24, PTX line 79
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block25:
+	{
+		// b25, PTX line 83
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block26:
+	{
+		// b26, PTX line 87
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
 	}
 }
 
@@ -4837,312 +5071,600 @@ func switchDenseBlock17(w *runtime.Warp, m uint32, budget int) {
 // switchDefaultRun runs blocks of kernel switch_default for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 162-182; divergent, reconverges at block 22 (b22 ($L__BB1_14))
-			switchDefaultBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 162-182; divergent, reconverges at block 22 (b22 ($L__BB1_14))
+		switchDefaultBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 23
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX line 185
-			next = 22
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 188-193; divergent, reconverges at block 21 (b21 ($L__BB1_13))
-			switchDefaultBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 24
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB1_15), PTX lines 197-197; divergent, reconverges at block 21 (b21 ($L__BB1_13))
-			switchDefaultBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 25
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($L__BB1_16), PTX lines 201-201; divergent, reconverges at block 21 (b21 ($L__BB1_13))
-			switchDefaultBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 26
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($L__BB1_17), PTX lines 205-205; divergent, reconverges at block 21 (b21 ($L__BB1_13))
-			switchDefaultBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 27
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b6 ($L__BB1_18), PTX lines 209-209; divergent, reconverges at block 21 (b21 ($L__BB1_13))
-			switchDefaultBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 28
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7 ($L__BB1_19), PTX lines 213-213; divergent, reconverges at block 21 (b21 ($L__BB1_13))
-			switchDefaultBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 16
-			} else if t == 0 {
-				next = 29
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b8 ($L__BB1_20), PTX lines 217-217; divergent, reconverges at block 21 (b21 ($L__BB1_13))
-			switchDefaultBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 17
-			} else if t == 0 {
-				next = 30
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 9:
-			// b9 ($L__BB1_21), PTX lines 221-221; divergent, reconverges at block 21 (b21 ($L__BB1_13))
-			switchDefaultBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 18
-			} else if t == 0 {
-				next = 31
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 10:
-			// b10 ($L__BB1_22), PTX lines 225-225; divergent, reconverges at block 21 (b21 ($L__BB1_13))
-			switchDefaultBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 32
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 19 || stop == 32 || stop == 20 {
-					return pc, budget
-				}
-				switchDefaultBlock19(w, t, budget)
-				switchDefaultBlock20(w, m&^t, budget)
-				pc, budget = 20, budget-3
-				next = 21
-			}
-		case 11:
-			// b11 ($L__BB1_3), PTX lines 229-230
-			switchDefaultBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 12:
-			// b12 ($L__BB1_4), PTX lines 233-234
-			switchDefaultBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 13:
-			// b13 ($L__BB1_5), PTX lines 237-238
-			switchDefaultBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 14:
-			// b14 ($L__BB1_6), PTX lines 241-242
-			switchDefaultBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 15:
-			// b15 ($L__BB1_7), PTX lines 245-246
-			switchDefaultBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 16:
-			// b16 ($L__BB1_8), PTX lines 249-250
-			switchDefaultBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 17:
-			// b17 ($L__BB1_9), PTX lines 253-254
-			switchDefaultBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 18:
-			// b18 ($L__BB1_10), PTX lines 257-258
-			switchDefaultBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 19:
-			// b19 ($L__BB1_11), PTX lines 261-262
-			switchDefaultBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 20:
-			// b20 ($L__BB1_12), PTX lines 265-266
-			switchDefaultBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 21:
-			// b21 ($L__BB1_13), PTX lines 269-274
-			switchDefaultBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 22
-		case 22:
-			// b22 ($L__BB1_14), PTX line 276; ret
-			next = 33
-		case 23:
-			// b23, PTX line 183
-			next = 1
-		case 24:
-			// b24, PTX line 194
-			next = 3
-		case 25:
-			// b25, PTX line 198
-			next = 4
-		case 26:
-			// b26, PTX line 202
-			next = 5
-		case 27:
-			// b27, PTX line 206
-			next = 6
-		case 28:
-			// b28, PTX line 210
-			next = 7
-		case 29:
-			// b29, PTX line 214
-			next = 8
-		case 30:
-			// b30, PTX line 218
-			next = 9
-		case 31:
-			// b31, PTX line 222
-			next = 10
-		case 32:
-			// b32, PTX line 226
-			next = 20
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX line 185
+		if stop == 22 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 33 || budget <= 1 {
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 188-193; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+		switchDefaultBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB1_15), PTX lines 197-197; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+		switchDefaultBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB1_16), PTX lines 201-201; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+		switchDefaultBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB1_17), PTX lines 205-205; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+		switchDefaultBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($L__BB1_18), PTX lines 209-209; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+		switchDefaultBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($L__BB1_19), PTX lines 213-213; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+		switchDefaultBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8 ($L__BB1_20), PTX lines 217-217; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+		switchDefaultBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b9 ($L__BB1_21), PTX lines 221-221; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+		switchDefaultBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else if t == 0 {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[9].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block10:
+	{
+		// b10 ($L__BB1_22), PTX lines 225-225; divergent, reconverges at block 21 (b21 ($L__BB1_13))
+		switchDefaultBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 32, budget-1
+			goto block32
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 19 || stop == 32 || stop == 20 {
+				return pc, budget
+			}
+			switchDefaultBlock19(w, t, budget)
+			switchDefaultBlock20(w, m&^t, budget)
+			pc, budget = 20, budget-3
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		}
+	}
+block11:
+	{
+		// b11 ($L__BB1_3), PTX lines 229-230
+		switchDefaultBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block12:
+	{
+		// b12 ($L__BB1_4), PTX lines 233-234
+		switchDefaultBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block13:
+	{
+		// b13 ($L__BB1_5), PTX lines 237-238
+		switchDefaultBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block14:
+	{
+		// b14 ($L__BB1_6), PTX lines 241-242
+		switchDefaultBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block15:
+	{
+		// b15 ($L__BB1_7), PTX lines 245-246
+		switchDefaultBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block16:
+	{
+		// b16 ($L__BB1_8), PTX lines 249-250
+		switchDefaultBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block17:
+	{
+		// b17 ($L__BB1_9), PTX lines 253-254
+		switchDefaultBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block18:
+	{
+		// b18 ($L__BB1_10), PTX lines 257-258
+		switchDefaultBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block19:
+	{
+		// b19 ($L__BB1_11), PTX lines 261-262
+		switchDefaultBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block20:
+	{
+		// b20 ($L__BB1_12), PTX lines 265-266
+		switchDefaultBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block21:
+	{
+		// b21 ($L__BB1_13), PTX lines 269-274
+		switchDefaultBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block22:
+	{
+		// b22 ($L__BB1_14), PTX line 276; ret
+		return pc, budget
+	}
+block23:
+	{
+		// b23, PTX line 183
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block24:
+	{
+		// b24, PTX line 194
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block25:
+	{
+		// b25, PTX line 198
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block26:
+	{
+		// b26, PTX line 202
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block27:
+	{
+		// b27, PTX line 206
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block28:
+	{
+		// b28, PTX line 210
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block29:
+	{
+		// b29, PTX line 214
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block30:
+	{
+		// b30, PTX line 218
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block31:
+	{
+		// b31, PTX line 222
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block32:
+	{
+		// b32, PTX line 226
+		if stop == 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 20, budget-1
+		goto block20
 	}
 }
 

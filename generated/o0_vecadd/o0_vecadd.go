@@ -306,49 +306,77 @@ func Vecadd(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 // vecaddRun runs blocks of kernel vecadd for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 30-54; divergent, reconverges at block 2 (b2 ($L__BB0_2))
-			vecaddBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 30-54; divergent, reconverges at block 2 (b2 ($L__BB0_2))
+		vecaddBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 3 || stop == 1 {
-					return pc, budget
-				}
-				vecaddBlock1(w, m&^t, budget)
-				pc, budget = 1, budget-2
-				next = 2
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX lines 58-69
-			vecaddBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 3 || stop == 1 {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($L__BB0_2), PTX line 71; ret
-			next = 4
-		case 3:
-			// b3, PTX line 55
-			next = 1
-		default:
+			vecaddBlock1(w, m&^t, budget)
+			pc, budget = 1, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX lines 58-69
+		vecaddBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX line 71; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX line 55
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

@@ -762,52 +762,88 @@ func Swap2(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 // scale4Run runs blocks of kernel scale4 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 31-57; divergent, reconverges at block 3 (b3 ($L__BB0_3))
-			scale4Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 31-57; divergent, reconverges at block 3 (b3 ($L__BB0_3))
+		scale4Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
-					return pc, budget
-				}
-				scale4Block2(w, t, budget)
-				pc, budget = 1, budget-3
-				next = 3
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_1), PTX line 60
-			next = 3
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 63-118
-			scale4Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB0_3), PTX line 120; ret
-			next = 5
-		case 4:
-			// b4, PTX line 58
-			next = 1
-		default:
+			scale4Block2(w, t, budget)
+			pc, budget = 1, budget-3
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX line 60
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 63-118
+		scale4Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB0_3), PTX line 120; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX line 58
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -3277,52 +3313,88 @@ func scale4Block2(w *runtime.Warp, m uint32, budget int) {
 // swap2Run runs blocks of kernel swap2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 139-159; divergent, reconverges at block 3 (b3 ($L__BB1_3))
-			swap2Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 139-159; divergent, reconverges at block 3 (b3 ($L__BB1_3))
+		swap2Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 4
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
-					return pc, budget
-				}
-				swap2Block2(w, t, budget)
-				pc, budget = 1, budget-3
-				next = 3
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX line 162
-			next = 3
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 165-186
-			swap2Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 2 || stop == 4 || stop == 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b3 ($L__BB1_3), PTX line 188; ret
-			next = 5
-		case 4:
-			// b4, PTX line 160
-			next = 1
-		default:
+			swap2Block2(w, t, budget)
+			pc, budget = 1, budget-3
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX line 162
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 165-186
+		swap2Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($L__BB1_3), PTX line 188; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX line 160
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

@@ -2085,98 +2085,174 @@ func WarpVotes(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // warpReduceSumRun runs blocks of kernel warp_reduce_sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpReduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 27-50
-			warpReduceSumBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L__BB0_1), PTX lines 53-54; divergent, reconverges at block 5 (b4 ($L__BB0_4))
-			warpReduceSumBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &warpReduceSumFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2 ($L__BB0_2), PTX lines 58-72; the lanes wait here for those shfl.sync.down.b32 at line 73 names
-			warpReduceSumBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b2 ($L__BB0_2), PTX lines 73-76
-			warpReduceSumBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3 ($L__BB0_3), PTX lines 79-81
-			warpReduceSumBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 5:
-			// b4 ($L__BB0_4), PTX lines 84-86; divergent, reconverges at block 7 (b6 ($L__BB0_6))
-			warpReduceSumBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 9
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 9 || stop == 6 {
-					return pc, budget
-				}
-				warpReduceSumBlock6(w, m&^t, budget)
-				pc, budget = 6, budget-2
-				next = 7
-			}
-		case 6:
-			// b5 ($L__BB0_5), PTX lines 90-100
-			warpReduceSumBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b6 ($L__BB0_6), PTX line 102; ret
-			next = 10
-		case 8:
-			// b7, PTX line 55
-			next = 2
-		case 9:
-			// b8, PTX line 87
-			next = 6
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 27-50
+		warpReduceSumBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 10 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L__BB0_1), PTX lines 53-54; divergent, reconverges at block 5 (b4 ($L__BB0_4))
+		warpReduceSumBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &warpReduceSumFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB0_2), PTX lines 58-72; the lanes wait here for those shfl.sync.down.b32 at line 73 names
+		warpReduceSumBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2 ($L__BB0_2), PTX lines 73-76
+		warpReduceSumBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($L__BB0_3), PTX lines 79-81
+		warpReduceSumBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block5:
+	{
+		// b4 ($L__BB0_4), PTX lines 84-86; divergent, reconverges at block 7 (b6 ($L__BB0_6))
+		warpReduceSumBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 9 || stop == 6 {
+				return pc, budget
+			}
+			warpReduceSumBlock6(w, m&^t, budget)
+			pc, budget = 6, budget-2
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		}
+	}
+block6:
+	{
+		// b5 ($L__BB0_5), PTX lines 90-100
+		warpReduceSumBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b6 ($L__BB0_6), PTX line 102; ret
+		return pc, budget
+	}
+block8:
+	{
+		// b7, PTX line 55
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block9:
+	{
+		// b8, PTX line 87
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
 	}
 }
 
@@ -3944,72 +4020,116 @@ func warpReduceSumBlock6(w *runtime.Warp, m uint32, budget int) {
 // warpAllreduceMaxRun runs blocks of kernel warp_allreduce_max for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpAllreduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 121-144
-			warpAllreduceMaxBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L__BB1_1), PTX lines 147-148; divergent, reconverges at block 5 (b4 ($L__BB1_4))
-			warpAllreduceMaxBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 6
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &warpAllreduceMaxFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 152-166; the lanes wait here for those shfl.sync.bfly.b32 at line 167 names
-			warpAllreduceMaxBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b2 ($L__BB1_2), PTX lines 167-173
-			warpAllreduceMaxBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3 ($L__BB1_3), PTX lines 176-178
-			warpAllreduceMaxBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 5:
-			// b4 ($L__BB1_4), PTX lines 181-186; ret
-			warpAllreduceMaxBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 6:
-			// b5, PTX line 149
-			next = 2
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 121-144
+		warpAllreduceMaxBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX lines 147-148; divergent, reconverges at block 5 (b4 ($L__BB1_4))
+		warpAllreduceMaxBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &warpAllreduceMaxFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 152-166; the lanes wait here for those shfl.sync.bfly.b32 at line 167 names
+		warpAllreduceMaxBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2 ($L__BB1_2), PTX lines 167-173
+		warpAllreduceMaxBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($L__BB1_3), PTX lines 176-178
+		warpAllreduceMaxBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block5:
+	{
+		// b4 ($L__BB1_4), PTX lines 181-186; ret
+		warpAllreduceMaxBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b5, PTX line 149
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -5830,98 +5950,174 @@ func warpAllreduceMaxBlock5(w *runtime.Warp, m uint32, budget int) {
 // warpScanRun runs blocks of kernel warp_scan for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpScanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 204-229
-			warpScanBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L__BB2_1), PTX lines 232-233; divergent, reconverges at block 7 (b6 ($L__BB2_6))
-			warpScanBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &warpScanFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2 ($L__BB2_2), PTX lines 237-250; the lanes wait here for those shfl.sync.up.b32 at line 251 names
-			warpScanBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b2 ($L__BB2_2), PTX lines 251-255; divergent, reconverges at block 5 (b4 ($L__BB2_4))
-			warpScanBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 9
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 9 || stop == 4 {
-					return pc, budget
-				}
-				warpScanBlock4(w, m&^t, budget)
-				pc, budget = 4, budget-2
-				next = 5
-			}
-		case 4:
-			// b3 ($L__BB2_3), PTX lines 259-262
-			warpScanBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b4 ($L__BB2_4), PTX line 264
-			next = 6
-		case 6:
-			// b5 ($L__BB2_5), PTX lines 267-269
-			warpScanBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 7:
-			// b6 ($L__BB2_6), PTX lines 272-277; ret
-			warpScanBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 8:
-			// b7, PTX line 234
-			next = 2
-		case 9:
-			// b8, PTX line 256
-			next = 4
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 204-229
+		warpScanBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 10 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L__BB2_1), PTX lines 232-233; divergent, reconverges at block 7 (b6 ($L__BB2_6))
+		warpScanBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &warpScanFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB2_2), PTX lines 237-250; the lanes wait here for those shfl.sync.up.b32 at line 251 names
+		warpScanBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b2 ($L__BB2_2), PTX lines 251-255; divergent, reconverges at block 5 (b4 ($L__BB2_4))
+		warpScanBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 9 || stop == 4 {
+				return pc, budget
+			}
+			warpScanBlock4(w, m&^t, budget)
+			pc, budget = 4, budget-2
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block4:
+	{
+		// b3 ($L__BB2_3), PTX lines 259-262
+		warpScanBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4 ($L__BB2_4), PTX line 264
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b5 ($L__BB2_5), PTX lines 267-269
+		warpScanBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block7:
+	{
+		// b6 ($L__BB2_6), PTX lines 272-277; ret
+		warpScanBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b7, PTX line 234
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block9:
+	{
+		// b8, PTX line 256
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
 	}
 }
 
@@ -7923,30 +8119,30 @@ func warpScanBlock7(w *runtime.Warp, m uint32, budget int) {
 // warpBroadcastRun runs blocks of kernel warp_broadcast for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpBroadcastRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 294-330; the lanes wait here for those shfl.sync.idx.b32 at line 331 names
-			warpBroadcastBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 331-336; ret
-			warpBroadcastBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 294-330; the lanes wait here for those shfl.sync.idx.b32 at line 331 names
+		warpBroadcastBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 331-336; ret
+		warpBroadcastBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -8867,74 +9063,114 @@ func warpBroadcastBlock1(w *runtime.Warp, m uint32, budget int) {
 // warpVotesRun runs blocks of kernel warp_votes for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func warpVotesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 357-399; the lanes wait here for those vote.sync.ballot.b32 at line 400 names
-			warpVotesBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 357-399; the lanes wait here for those vote.sync.ballot.b32 at line 400 names
+		warpVotesBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 400-403; divergent, reconverges at block 3 (b2 ($L__BB4_2))
+		warpVotesBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 400-403; divergent, reconverges at block 3 (b2 ($L__BB4_2))
-			warpVotesBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 6
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 6 || stop == 2 {
-					return pc, budget
-				}
-				warpVotesBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-2
-				next = 3
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 6 || stop == 2 {
+				return pc, budget
 			}
-		case 2:
-			// b1 ($L__BB4_1), PTX lines 407-417
-			warpVotesBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			warpVotesBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-2
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2 ($L__BB4_2), PTX lines 420-426; the lanes wait here for those vote.sync.any.pred at line 427 names
-			warpVotesBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b2 ($L__BB4_2), PTX lines 427-439; the lanes wait here for those vote.sync.all.pred at line 440 names
-			warpVotesBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b2 ($L__BB4_2), PTX lines 440-457; ret
-			warpVotesBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 6:
-			// b3, PTX line 404
-			next = 2
-		default:
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block2:
+	{
+		// b1 ($L__BB4_1), PTX lines 407-417
+		warpVotesBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L__BB4_2), PTX lines 420-426; the lanes wait here for those vote.sync.any.pred at line 427 names
+		warpVotesBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b2 ($L__BB4_2), PTX lines 427-439; the lanes wait here for those vote.sync.all.pred at line 440 names
+		warpVotesBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b2 ($L__BB4_2), PTX lines 440-457; ret
+		warpVotesBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b3, PTX line 404
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 

@@ -919,37 +919,41 @@ func ReduxOps(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // matchOpsRun runs blocks of kernel match_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func matchOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 29-62; the lanes wait here for those match.any.sync.b32 at line 63 names
-			matchOpsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 63-80; the lanes wait here for those match.all.sync.b32 at line 81 names
-			matchOpsBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 81-94; ret
-			matchOpsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 29-62; the lanes wait here for those match.any.sync.b32 at line 63 names
+		matchOpsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 63-80; the lanes wait here for those match.all.sync.b32 at line 81 names
+		matchOpsBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 81-94; ret
+		matchOpsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -2488,79 +2492,107 @@ func matchOpsBlock2(w *runtime.Warp, m uint32, budget int) {
 // reduxOpsRun runs blocks of kernel redux_ops for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func reduxOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 111-147; the lanes wait here for those redux.sync.add.s32 at line 148 names
-			reduxOpsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 148-155; the lanes wait here for those redux.sync.min.s32 at line 156 names
-			reduxOpsBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 156-163; the lanes wait here for those redux.sync.max.s32 at line 164 names
-			reduxOpsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b0, PTX lines 164-171; the lanes wait here for those redux.sync.min.u32 at line 172 names
-			reduxOpsBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b0, PTX lines 172-179; the lanes wait here for those redux.sync.max.u32 at line 180 names
-			reduxOpsBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b0, PTX lines 180-187; the lanes wait here for those redux.sync.and.b32 at line 188 names
-			reduxOpsBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 6:
-			// b0, PTX lines 188-195; the lanes wait here for those redux.sync.or.b32 at line 196 names
-			reduxOpsBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 7:
-			// b0, PTX lines 196-203; the lanes wait here for those redux.sync.xor.b32 at line 204 names
-			reduxOpsBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 8:
-			// b0, PTX lines 204-206; ret
-			reduxOpsBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 111-147; the lanes wait here for those redux.sync.add.s32 at line 148 names
+		reduxOpsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 9 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 148-155; the lanes wait here for those redux.sync.min.s32 at line 156 names
+		reduxOpsBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 156-163; the lanes wait here for those redux.sync.max.s32 at line 164 names
+		reduxOpsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b0, PTX lines 164-171; the lanes wait here for those redux.sync.min.u32 at line 172 names
+		reduxOpsBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b0, PTX lines 172-179; the lanes wait here for those redux.sync.max.u32 at line 180 names
+		reduxOpsBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b0, PTX lines 180-187; the lanes wait here for those redux.sync.and.b32 at line 188 names
+		reduxOpsBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b0, PTX lines 188-195; the lanes wait here for those redux.sync.or.b32 at line 196 names
+		reduxOpsBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b0, PTX lines 196-203; the lanes wait here for those redux.sync.xor.b32 at line 204 names
+		reduxOpsBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b0, PTX lines 204-206; ret
+		reduxOpsBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

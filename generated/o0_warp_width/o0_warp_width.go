@@ -939,51 +939,63 @@ func DivergentMask(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 // shflWidthRun runs blocks of kernel shfl_width for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func shflWidthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 27-79; the lanes wait here for those shfl.sync.idx.b32 at line 80 names
-			shflWidthBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 80-95; the lanes wait here for those shfl.sync.up.b32 at line 96 names
-			shflWidthBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 2:
-			// b0, PTX lines 96-111; the lanes wait here for those shfl.sync.down.b32 at line 112 names
-			shflWidthBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b0, PTX lines 112-128; the lanes wait here for those shfl.sync.bfly.b32 at line 129 names
-			shflWidthBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 4:
-			// b0, PTX lines 129-131; ret
-			shflWidthBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 27-79; the lanes wait here for those shfl.sync.idx.b32 at line 80 names
+		shflWidthBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 5 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 80-95; the lanes wait here for those shfl.sync.up.b32 at line 96 names
+		shflWidthBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
+	}
+block2:
+	{
+		// b0, PTX lines 96-111; the lanes wait here for those shfl.sync.down.b32 at line 112 names
+		shflWidthBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b0, PTX lines 112-128; the lanes wait here for those shfl.sync.bfly.b32 at line 129 names
+		shflWidthBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b0, PTX lines 129-131; ret
+		shflWidthBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -3690,85 +3702,148 @@ func shflWidthBlock4(w *runtime.Warp, m uint32, budget int) {
 // divergentMaskRun runs blocks of kernel divergent_mask for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func divergentMaskRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 150-170; divergent, reconverges at block 6 (b5 ($L__BB1_5))
-			divergentMaskBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 150-170; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+		divergentMaskBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &divergentMaskFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_1), PTX line 173
-			next = 6
-		case 2:
-			// b2 ($L__BB1_2), PTX lines 176-181; divergent, reconverges at block 6 (b5 ($L__BB1_5))
-			divergentMaskBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &divergentMaskFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &divergentMaskFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB1_3), PTX lines 185-190
-			divergentMaskBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 4:
-			// b4 ($L__BB1_4), PTX lines 193-204; the lanes wait here for those vote.sync.ballot.b32 at line 205 names
-			divergentMaskBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b4 ($L__BB1_4), PTX lines 205-210
-			divergentMaskBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b5 ($L__BB1_5), PTX line 212; ret
-			next = 9
-		case 7:
-			// b6, PTX line 171
-			next = 1
-		case 8:
-			// b7, PTX line 182
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_1), PTX line 173
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 9 || budget <= 1 {
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block2:
+	{
+		// b2 ($L__BB1_2), PTX lines 176-181; divergent, reconverges at block 6 (b5 ($L__BB1_5))
+		divergentMaskBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &divergentMaskFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB1_3), PTX lines 185-190
+		divergentMaskBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block4:
+	{
+		// b4 ($L__BB1_4), PTX lines 193-204; the lanes wait here for those vote.sync.ballot.b32 at line 205 names
+		divergentMaskBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b4 ($L__BB1_4), PTX lines 205-210
+		divergentMaskBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b5 ($L__BB1_5), PTX line 212; ret
+		return pc, budget
+	}
+block7:
+	{
+		// b6, PTX line 171
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block8:
+	{
+		// b7, PTX line 182
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 

@@ -1467,203 +1467,342 @@ func Recursion(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // fibRun runs blocks of function _Z3fibi for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 19-21; divergent, reconverges at block 6 (b4 ($L__BB0_7))
-			fibBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 19-21; divergent, reconverges at block 6 (b4 ($L__BB0_7))
+		fibBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_3), PTX lines 36-39; code before the call
-			fibBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b1 ($L__BB0_3), PTX line 35
-			if next, budget = w.CallInline(pc, &fibFunc.Blocks[2].Term, m, stop, budget); next != 9 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 3:
-			// b2 ($L__BB0_4), PTX lines 94-94; divergent, reconverges at block 6 (b4 ($L__BB0_7))
-			fibBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 17
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b3 ($L__BB0_6), PTX lines 100-104; code before the call
-			fibBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b3 ($L__BB0_6), PTX line 98
-			if next, budget = w.CallInline(pc, &fibFunc.Blocks[5].Term, m, stop, budget); next != 18 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 6:
-			// b4 ($L__BB0_7), PTX lines 119-120; ret
-			fibBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 20
-		case 7:
-			// b5, PTX lines 24-29; divergent, reconverges at block 3 (b2 ($L__BB0_4))
-			fibBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b6, PTX lines 32-34
-			fibBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 9:
-			// b7, PTX lines 46-52; code before the call
-			fibBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b7, PTX line 41
-			if next, budget = w.CallInline(pc, &fibFunc.Blocks[10].Term, m, stop, budget); next != 11 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 11:
-			// b8, PTX lines 59-65; code before the call
-			fibBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 12:
-			// b8, PTX line 54
-			if next, budget = w.CallInline(pc, &fibFunc.Blocks[12].Term, m, stop, budget); next != 13 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 13:
-			// b9, PTX lines 72-79; code before the call
-			fibBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 14:
-			// b9, PTX line 67
-			if next, budget = w.CallInline(pc, &fibFunc.Blocks[14].Term, m, stop, budget); next != 15 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 15:
-			// b10, PTX lines 86-91; divergent, reconverges at block 16 (b11)
-			fibBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 16
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 16:
-			// b11, PTX line 92
-			next = 3
-		case 17:
-			// b12, PTX lines 97-97
-			fibBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 18:
-			// b13, PTX lines 111-116; divergent, reconverges at block 19 (b14)
-			fibBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 19
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[18].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 19:
-			// b14, PTX line 117
-			next = 6
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_3), PTX lines 36-39; code before the call
+		fibBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 20 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1 ($L__BB0_3), PTX line 35
+		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[2].Term, m, stop, budget); pc != 9 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block9
+	}
+block3:
+	{
+		// b2 ($L__BB0_4), PTX lines 94-94; divergent, reconverges at block 6 (b4 ($L__BB0_7))
+		fibBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b3 ($L__BB0_6), PTX lines 100-104; code before the call
+		fibBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b3 ($L__BB0_6), PTX line 98
+		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[5].Term, m, stop, budget); pc != 18 {
+			return pc, budget
+		}
+		goto block18
+	}
+block6:
+	{
+		// b4 ($L__BB0_7), PTX lines 119-120; ret
+		fibBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b5, PTX lines 24-29; divergent, reconverges at block 3 (b2 ($L__BB0_4))
+		fibBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b6, PTX lines 32-34
+		fibBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block9:
+	{
+		// b7, PTX lines 46-52; code before the call
+		fibBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b7, PTX line 41
+		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[10].Term, m, stop, budget); pc != 11 {
+			return pc, budget
+		}
+		goto block11
+	}
+block11:
+	{
+		// b8, PTX lines 59-65; code before the call
+		fibBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block12:
+	{
+		// b8, PTX line 54
+		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[12].Term, m, stop, budget); pc != 13 {
+			return pc, budget
+		}
+		goto block13
+	}
+block13:
+	{
+		// b9, PTX lines 72-79; code before the call
+		fibBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b9, PTX line 67
+		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[14].Term, m, stop, budget); pc != 15 {
+			return pc, budget
+		}
+		goto block15
+	}
+block15:
+	{
+		// b10, PTX lines 86-91; divergent, reconverges at block 16 (b11)
+		fibBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[15].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block16:
+	{
+		// b11, PTX line 92
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block17:
+	{
+		// b12, PTX lines 97-97
+		fibBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block18:
+	{
+		// b13, PTX lines 111-116; divergent, reconverges at block 19 (b14)
+		fibBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fibFunc.Blocks[18].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block19:
+	{
+		// b14, PTX line 117
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
 	}
 }
 
@@ -2479,79 +2618,125 @@ func fibBlock18(w *runtime.Warp, m uint32, budget int) {
 // treeDepthRun runs blocks of function _Z10tree_depthj for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 133-135; divergent, reconverges at block 3 (b2 ($L__BB1_1))
-			treeDepthBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 133-135; divergent, reconverges at block 3 (b2 ($L__BB1_1))
+		treeDepthBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &treeDepthFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_2), PTX lines 139-142; code before the call
-			treeDepthBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &treeDepthFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b1 ($L__BB1_2), PTX line 138
-			if next, budget = w.CallInline(pc, &treeDepthFunc.Blocks[2].Term, m, stop, budget); next != 5 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 3:
-			// b2 ($L__BB1_1), PTX lines 167-167; ret
-			treeDepthBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 4:
-			// b3, PTX line 136
-			next = 3
-		case 5:
-			// b4, PTX lines 149-155; code before the call
-			treeDepthBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b4, PTX line 144
-			if next, budget = w.CallInline(pc, &treeDepthFunc.Blocks[6].Term, m, stop, budget); next != 7 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 7:
-			// b5, PTX lines 162-165
-			treeDepthBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_2), PTX lines 139-142; code before the call
+		treeDepthBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 8 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1 ($L__BB1_2), PTX line 138
+		if pc, budget = w.CallInline(pc, &treeDepthFunc.Blocks[2].Term, m, stop, budget); pc != 5 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block5
+	}
+block3:
+	{
+		// b2 ($L__BB1_1), PTX lines 167-167; ret
+		treeDepthBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX line 136
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block5:
+	{
+		// b4, PTX lines 149-155; code before the call
+		treeDepthBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b4, PTX line 144
+		if pc, budget = w.CallInline(pc, &treeDepthFunc.Blocks[6].Term, m, stop, budget); pc != 7 {
+			return pc, budget
+		}
+		goto block7
+	}
+block7:
+	{
+		// b5, PTX lines 162-165
+		treeDepthBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 
@@ -2841,84 +3026,119 @@ func treeDepthBlock7(w *runtime.Warp, m uint32, budget int) {
 // gcdRun runs blocks of function _Z3gcdjj for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 181-183; divergent, reconverges at block 2 (b2 ($L__BB2_3))
-			gcdBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 181-183; divergent, reconverges at block 2 (b2 ($L__BB2_3))
+		gcdBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				switch stop {
-				case 1, 3, 4:
-				default:
-					return runtime.RunDone, budget - gcdRegion0(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &gcdFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB2_2), PTX lines 188-191; divergent, reconverges at block 4 (b4)
-			gcdBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			switch stop {
+			case 1, 3, 4:
+			default:
+				return runtime.RunDone, budget - gcdRegion0(w, m, pc)
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				switch stop {
-				case 1, 3, 4:
-				default:
-					return runtime.RunDone, budget - gcdRegion0(w, m, pc)
-				}
-				switch stop {
-				case 1:
-				default:
-					return runtime.RunDone, budget - gcdRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &gcdFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			if pc, m, budget = w.DivergeInline(pc, &gcdFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB2_3), PTX lines 194-194; ret
-			gcdBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB2_2), PTX lines 188-191; divergent, reconverges at block 4 (b4)
+		gcdBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 3:
-			// b3, PTX lines 186-186
-			gcdBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		case 4:
-			// b4, PTX line 192
-			next = 2
-		default:
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			switch stop {
+			case 1, 3, 4:
+			default:
+				return runtime.RunDone, budget - gcdRegion0(w, m, pc)
+			}
+			switch stop {
+			case 1:
+			default:
+				return runtime.RunDone, budget - gcdRegion1(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &gcdFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB2_3), PTX lines 194-194; ret
+		gcdBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX lines 186-186
+		gcdBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block4:
+	{
+		// b4, PTX line 192
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -3124,86 +3344,135 @@ func gcdBlock3(w *runtime.Warp, m uint32, budget int) {
 // recursionRun runs blocks of kernel recursion for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 213-218; divergent, reconverges at block 1 (b1 ($L__BB3_2))
-			recursionBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 213-218; divergent, reconverges at block 1 (b1 ($L__BB3_2))
+		recursionBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &recursionFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB3_2), PTX line 280; ret
-			next = 9
-		case 2:
-			// b2, PTX lines 221-236; code before the call
-			recursionBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &recursionFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2, PTX line 219
-			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[3].Term, m, stop, budget); next != 4 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 4:
-			// b3, PTX lines 243-250; code before the call
-			recursionBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b3, PTX line 238
-			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[5].Term, m, stop, budget); next != 6 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 6:
-			// b4, PTX lines 257-268; code before the call
-			recursionBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b4, PTX line 252
-			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[7].Term, m, stop, budget); next != 8 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 8:
-			// b5, PTX lines 276-279
-			recursionBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB3_2), PTX line 280; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 221-236; code before the call
+		recursionBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 9 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2, PTX line 219
+		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[3].Term, m, stop, budget); pc != 4 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3, PTX lines 243-250; code before the call
+		recursionBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b3, PTX line 238
+		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[5].Term, m, stop, budget); pc != 6 {
+			return pc, budget
+		}
+		goto block6
+	}
+block6:
+	{
+		// b4, PTX lines 257-268; code before the call
+		recursionBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b4, PTX line 252
+		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[7].Term, m, stop, budget); pc != 8 {
+			return pc, budget
+		}
+		goto block8
+	}
+block8:
+	{
+		// b5, PTX lines 276-279
+		recursionBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 

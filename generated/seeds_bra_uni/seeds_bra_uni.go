@@ -219,69 +219,105 @@ func BraUni(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 // braUniRun runs blocks of kernel bra_uni for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func braUniRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 (L23))
-			braUniBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 (L23))
+		braUniBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 3
-			} else {
-				switch stop {
-				case 3:
-				default:
-					return runtime.RunDone, budget - braUniRegion0(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 3 {
-					return pc, budget
-				}
-				braUniBlock3(w, m&^t, budget)
-				pc, budget = 3, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (L23), PTX lines 32-32
-			braUniBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			switch stop {
+			case 3:
+			default:
+				return runtime.RunDone, budget - braUniRegion0(w, m, pc)
 			}
-			next = 2
-		case 2:
-			// b2 (L_exit), PTX lines 36-40; ret
-			braUniBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 3 {
+				return pc, budget
 			}
-			next = 5
-		case 3:
-			// b3, PTX lines 30-30
-			braUniBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			braUniBlock3(w, m&^t, budget)
+			pc, budget = 3, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		case 4:
-			// b4, PTX lines 34-34
-			braUniBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 (L23), PTX lines 32-32
+		braUniBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 (L_exit), PTX lines 36-40; ret
+		braUniBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX lines 30-30
+		braUniBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block4:
+	{
+		// b4, PTX lines 34-34
+		braUniBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 

@@ -383,75 +383,127 @@ func BrxIdx(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 // fooRun runs blocks of function foo for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 29-29
-			fooBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 1:
-			// b1 (L1), PTX lines 32-32
-			fooBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 2:
-			// b2 (L2), PTX lines 35-35
-			fooBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 3:
-			// b3 (L3), PTX lines 38-38
-			fooBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 4:
-			// b4 (Ldispatch), PTX lines 41-41; divergent, reconverges at block 5 (b5 (Ldone))
-			fooBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &fooFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 (Ldone), PTX line 45; ret
-			next = 8
-		case 6:
-			// b6, PTX line 43; divergent, reconverges at block 5 (b5 (Ldone))
-			return pc, budget
-		case 7:
-			// b7, PTX lines 44-44
-			fooBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 29-29
+		fooBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 8 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block1:
+	{
+		// b1 (L1), PTX lines 32-32
+		fooBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block2:
+	{
+		// b2 (L2), PTX lines 35-35
+		fooBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block3:
+	{
+		// b3 (L3), PTX lines 38-38
+		fooBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block4:
+	{
+		// b4 (Ldispatch), PTX lines 41-41; divergent, reconverges at block 5 (b5 (Ldone))
+		fooBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &fooFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 (Ldone), PTX line 45; ret
+		return pc, budget
+	}
+block6:
+	{
+		// b6, PTX line 43; divergent, reconverges at block 5 (b5 (Ldone))
+		return pc, budget
+	}
+block7:
+	{
+		// b7, PTX lines 44-44
+		fooBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
 	}
 }
 
@@ -616,37 +668,44 @@ func fooBlock7(w *runtime.Warp, m uint32, budget int) {
 // brxIdxRun runs blocks of kernel brx_idx for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func brxIdxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 56-59; code before the call
-			brxIdxBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 52
-			if next, budget = w.CallInline(pc, &brxIdxFunc.Blocks[1].Term, m, stop, budget); next != 2 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 2:
-			// b1, PTX lines 61-65; ret
-			brxIdxBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 56-59; code before the call
+		brxIdxBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 52
+		if pc, budget = w.CallInline(pc, &brxIdxFunc.Blocks[1].Term, m, stop, budget); pc != 2 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1, PTX lines 61-65; ret
+		brxIdxBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

@@ -419,23 +419,19 @@ func CallDirect(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // initRun runs blocks of function init for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func initRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 26-31; ret
-			initBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 26-31; ret
+		initBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -573,23 +569,19 @@ func initBlock0(w *runtime.Warp, m uint32, budget int) {
 // gRun runs blocks of function g for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 40-46; ret
-			gBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 40-46; ret
+		gBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -805,23 +797,19 @@ func gBlock0(w *runtime.Warp, m uint32, budget int) {
 // hRun runs blocks of function h for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func hRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 55-60; ret
-			hBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 55-60; ret
+		hBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -980,47 +968,61 @@ func hBlock0(w *runtime.Warp, m uint32, budget int) {
 // callDirectRun runs blocks of kernel call_direct for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func callDirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 73-77; code before the call
-			callDirectBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 67
-			if next, budget = w.CallInline(pc, &callDirectFunc.Blocks[1].Term, m, stop, budget); next != 2 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 2:
-			// b1, PTX line 78
-			if next, budget = w.CallInline(pc, &callDirectFunc.Blocks[2].Term, m, stop, budget); next != 3 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 3:
-			// b2, PTX line 79; divergent, reconverges at block 4 (b3)
-			return pc, budget
-		case 4:
-			// b3, PTX lines 81-85; ret
-			callDirectBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 73-77; code before the call
+		callDirectBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 67
+		if pc, budget = w.CallInline(pc, &callDirectFunc.Blocks[1].Term, m, stop, budget); pc != 2 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1, PTX line 78
+		if pc, budget = w.CallInline(pc, &callDirectFunc.Blocks[2].Term, m, stop, budget); pc != 3 {
+			return pc, budget
+		}
+		goto block3
+	}
+block3:
+	{
+		// b2, PTX line 79; divergent, reconverges at block 4 (b3)
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX lines 81-85; ret
+		callDirectBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

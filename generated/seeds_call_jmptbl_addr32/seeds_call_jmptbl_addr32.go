@@ -378,23 +378,19 @@ func CallJmptblAddr32(ctx context.Context, dev *runtime.Device, cfg runtime.Laun
 // fooRun runs blocks of function foo for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func fooRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-21; ret
-			fooBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-21; ret
+		fooBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -426,23 +422,19 @@ func fooBlock0(w *runtime.Warp, m uint32, budget int) {
 // barRun runs blocks of function bar for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func barRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 27-27; ret
-			barBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 27-27; ret
+		barBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -474,23 +466,19 @@ func barBlock0(w *runtime.Warp, m uint32, budget int) {
 // bazRun runs blocks of function baz for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func bazRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 33-33; ret
-			bazBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 33-33; ret
+		bazBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -522,33 +510,41 @@ func bazBlock0(w *runtime.Warp, m uint32, budget int) {
 // callJmptblAddr32Run runs blocks of kernel call_jmptbl_addr32 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func callJmptblAddr32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 48-59; code before the call
-			callJmptblAddr32Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 42; divergent, reconverges at block 2 (b1)
-			return pc, budget
-		case 2:
-			// b1, PTX lines 61-65; ret
-			callJmptblAddr32Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 48-59; code before the call
+		callJmptblAddr32Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 42; divergent, reconverges at block 2 (b1)
+		return pc, budget
+	}
+block2:
+	{
+		// b1, PTX lines 61-65; ret
+		callJmptblAddr32Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

@@ -238,72 +238,103 @@ func ExitBarrier(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 // exitBarrierRun runs blocks of kernel exit_barrier for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func exitBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 30-31; divergent, reconverges at the exit
-			exitBarrierBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &exitBarrierFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 1:
-			// b1, PTX line 32; ret
-			next = 6
-		case 2:
-			// b2, PTX lines 33-33; divergent, reconverges at the exit
-			exitBarrierBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &exitBarrierFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3, PTX line 34
-			return pc, budget
-		case 4:
-			// b4, PTX lines 35-39; bar.sync at line 40
-			exitBarrierBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 5:
-			// b4, PTX lines 41-50; ret
-			exitBarrierBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		default:
-			return pc, budget
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 30-31; divergent, reconverges at the exit
+		exitBarrierBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 6 || budget <= 1 {
-			return pc, budget
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &exitBarrierFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
 		}
-		pc, budget = next, budget-1
+	}
+block1:
+	{
+		// b1, PTX line 32; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 33-33; divergent, reconverges at the exit
+		exitBarrierBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &exitBarrierFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3, PTX line 34
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX lines 35-39; bar.sync at line 40
+		exitBarrierBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX lines 41-50; ret
+		exitBarrierBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

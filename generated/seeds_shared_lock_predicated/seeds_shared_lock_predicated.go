@@ -263,58 +263,82 @@ func SharedLockPredicated(ctx context.Context, dev *runtime.Device, cfg runtime.
 // sharedLockPredicatedRun runs blocks of kernel shared_lock_predicated for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sharedLockPredicatedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 37-42; bar.red.popc.u32 at line 43
-			sharedLockPredicatedBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 44-44
-			sharedLockPredicatedBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 2:
-			// b1 (LOCK_LOOP), PTX lines 46-53; divergent, reconverges at block 3 (b2)
-			sharedLockPredicatedBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sharedLockPredicatedFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b2, PTX line 54; bar.sync at line 55
-			return pc, budget
-		case 4:
-			// b2, PTX lines 56-62; ret
-			sharedLockPredicatedBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 37-42; bar.red.popc.u32 at line 43
+		sharedLockPredicatedBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 44-44
+		sharedLockPredicatedBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
-			return pc, budget
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1 (LOCK_LOOP), PTX lines 46-53; divergent, reconverges at block 3 (b2)
+		sharedLockPredicatedBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		t := m & ^w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sharedLockPredicatedFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2, PTX line 54; bar.sync at line 55
+		return pc, budget
+	}
+block4:
+	{
+		// b2, PTX lines 56-62; ret
+		sharedLockPredicatedBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

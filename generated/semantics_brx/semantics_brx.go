@@ -310,65 +310,105 @@ func BrxDivergent(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 // brxDivergentRun runs blocks of kernel brx_divergent for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func brxDivergentRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 19-24; divergent, reconverges at block 6 (b6 (JOIN))
-			brxDivergentBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b1 (T0), PTX lines 28-30
-			brxDivergentBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 2:
-			// b2 (T1), PTX lines 33-35
-			brxDivergentBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 3:
-			// b3 (T2), PTX lines 38-40
-			brxDivergentBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 4:
-			// b4 (T3), PTX lines 43-45
-			brxDivergentBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 5:
-			// b5 (T4), PTX lines 48-50
-			brxDivergentBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 (JOIN), PTX lines 52-57; ret
-			brxDivergentBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 19-24; divergent, reconverges at block 6 (b6 (JOIN))
+		brxDivergentBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b1 (T0), PTX lines 28-30
+		brxDivergentBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block2:
+	{
+		// b2 (T1), PTX lines 33-35
+		brxDivergentBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block3:
+	{
+		// b3 (T2), PTX lines 38-40
+		brxDivergentBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block4:
+	{
+		// b4 (T3), PTX lines 43-45
+		brxDivergentBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block5:
+	{
+		// b5 (T4), PTX lines 48-50
+		brxDivergentBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 (JOIN), PTX lines 52-57; ret
+		brxDivergentBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

@@ -232,63 +232,91 @@ func CarryUniform(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 // carryUniformRun runs blocks of kernel carry_uniform for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func carryUniformRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 20-31; divergent, reconverges at block 2 (b2 ($L_join))
-			carryUniformBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 20-31; divergent, reconverges at block 2 (b2 ($L_join))
+		carryUniformBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 3
-			} else {
-				switch stop {
-				case 1, 3:
-				default:
-					return runtime.RunDone, budget - carryUniformRegion0(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 1 || stop == 3 {
-					return pc, budget
-				}
-				carryUniformBlock1(w, t, budget)
-				carryUniformBlock3(w, m&^t, budget)
-				pc, budget = 3, budget-2
-				next = 2
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L_carry), PTX lines 36-36
-			carryUniformBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			switch stop {
+			case 1, 3:
+			default:
+				return runtime.RunDone, budget - carryUniformRegion0(w, m, pc)
 			}
-			next = 2
-		case 2:
-			// b2 ($L_join), PTX lines 38-45; ret
-			carryUniformBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 1 || stop == 3 {
+				return pc, budget
 			}
-			next = 4
-		case 3:
-			// b3, PTX lines 33-33
-			carryUniformBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			carryUniformBlock1(w, t, budget)
+			carryUniformBlock3(w, m&^t, budget)
+			pc, budget = 3, budget-2
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			next = 2
-		default:
+			pc, budget = 2, budget-1
+			goto block2
+		}
+	}
+block1:
+	{
+		// b1 ($L_carry), PTX lines 36-36
+		carryUniformBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L_join), PTX lines 38-45; ret
+		carryUniformBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX lines 33-33
+		carryUniformBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 

@@ -422,44 +422,56 @@ func Exitbar(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 // maybeDieRun runs blocks of function maybe_die for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func maybeDieRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 30-36; divergent, reconverges at the exit
-			maybeDieBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &maybeDieFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 1:
-			// b1 (LIVE), PTX line 41; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 38-39
-			maybeDieBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		default:
-			return pc, budget
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 30-36; divergent, reconverges at the exit
+		maybeDieBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		t := m & ^w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &maybeDieFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
 		}
-		pc, budget = next, budget-1
+	}
+block1:
+	{
+		// b1 (LIVE), PTX line 41; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 38-39
+		maybeDieBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -681,64 +693,99 @@ func maybeDieBlock2(w *runtime.Warp, m uint32, budget int) {
 // exitbarRun runs blocks of kernel exitbar for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func exitbarRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 53-54; divergent, reconverges at block 1 (b1 (WRITE))
-			exitbarBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 53-54; divergent, reconverges at block 1 (b1 (WRITE))
+		exitbarBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 3
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &exitbarFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (WRITE), PTX lines 58-72; code before the call
-			exitbarBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &exitbarFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b1 (WRITE), PTX line 57
-			if next, budget = w.CallInline(pc, &exitbarFunc.Blocks[2].Term, m, stop, budget); next != 5 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 3:
-			// b2, PTX line 55; bar.sync at line 56
-			return pc, budget
-		case 4:
-			// b2, PTX line 55
-			next = 1
-		case 5:
-			// b3, PTX line 73; bar.sync at line 75
-			return pc, budget
-		case 6:
-			// b3, PTX lines 76-86; ret
-			exitbarBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 (WRITE), PTX lines 58-72; code before the call
+		exitbarBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1 (WRITE), PTX line 57
+		if pc, budget = w.CallInline(pc, &exitbarFunc.Blocks[2].Term, m, stop, budget); pc != 5 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block5
+	}
+block3:
+	{
+		// b2, PTX line 55; bar.sync at line 56
+		return pc, budget
+	}
+block4:
+	{
+		// b2, PTX line 55
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block5:
+	{
+		// b3, PTX line 73; bar.sync at line 75
+		return pc, budget
+	}
+block6:
+	{
+		// b3, PTX lines 76-86; ret
+		exitbarBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

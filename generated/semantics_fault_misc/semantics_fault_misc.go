@@ -672,23 +672,19 @@ func TrapKernel(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // misalignedRun runs blocks of kernel misaligned for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func misalignedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 27-43; ret
-			misalignedBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 27-43; ret
+		misalignedBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -928,30 +924,30 @@ func misalignedBlock0(w *runtime.Warp, m uint32, budget int) {
 // sharedOobRun runs blocks of kernel shared_oob for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sharedOobRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 56-67; bar.sync at line 68
-			sharedOobBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 69-78; ret
-			sharedOobBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 56-67; bar.sync at line 68
+		sharedOobBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 69-78; ret
+		sharedOobBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1264,58 +1260,90 @@ func sharedOobBlock1(w *runtime.Warp, m uint32, budget int) {
 // brxRangeRun runs blocks of kernel brx_range for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func brxRangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 91-102; divergent, reconverges at block 5 (b5 (JOIN))
-			brxRangeBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b1 (T0), PTX lines 106-106
-			brxRangeBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 2:
-			// b2 (T1), PTX lines 109-109
-			brxRangeBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 3:
-			// b3 (T2), PTX lines 112-112
-			brxRangeBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 4:
-			// b4 (T3), PTX lines 115-115
-			brxRangeBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 (JOIN), PTX lines 117-117; ret
-			brxRangeBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 91-102; divergent, reconverges at block 5 (b5 (JOIN))
+		brxRangeBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b1 (T0), PTX lines 106-106
+		brxRangeBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block2:
+	{
+		// b2 (T1), PTX lines 109-109
+		brxRangeBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block3:
+	{
+		// b3 (T2), PTX lines 112-112
+		brxRangeBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block4:
+	{
+		// b4 (T3), PTX lines 115-115
+		brxRangeBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 (JOIN), PTX lines 117-117; ret
+		brxRangeBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -1636,50 +1664,61 @@ func brxRangeBlock5(w *runtime.Warp, m uint32, budget int) {
 // trapKernelRun runs blocks of kernel trap_kernel for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func trapKernelRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 130-135; divergent, reconverges at the exit
-			if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(1) && w.PassDone(1, trapKernelTrace0(w, m, budget)) {
-				// blocks 0 and 2 ran: on from block 2
-				pc, budget = 2, budget-1
-				next = 3
-				break
-			}
-			trapKernelBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &trapKernelFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 1:
-			// b1, PTX line 136
-			return pc, budget
-		case 2:
-			// b2, PTX lines 137-141; ret
-			trapKernelBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 130-135; divergent, reconverges at the exit
+		if m == 0xffffffff && budget > 1 && stop != 2 && w.PassOK(1) && w.PassDone(1, trapKernelTrace0(w, m, budget)) {
+			// blocks 0 and 2 ran: on from block 2
+			pc, budget = 2, budget-1
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		trapKernelBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &trapKernelFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1, PTX line 136
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 137-141; ret
+		trapKernelBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

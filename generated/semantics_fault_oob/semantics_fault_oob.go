@@ -240,23 +240,19 @@ func OobStore(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // oobLoadRun runs blocks of kernel oob_load for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func oobLoadRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 20-32; ret
-			oobLoadBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 20-32; ret
+		oobLoadBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -445,23 +441,19 @@ func oobLoadBlock0(w *runtime.Warp, m uint32, budget int) {
 // oobStoreRun runs blocks of kernel oob_store for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func oobStoreRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 44-56; ret
-			oobStoreBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 44-56; ret
+		oobStoreBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

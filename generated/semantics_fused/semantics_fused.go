@@ -258,30 +258,30 @@ func Fused(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, o
 // fusedRun runs blocks of kernel fused for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func fusedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 27-51; bar.sync at line 52
-			fusedBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b0, PTX lines 53-69; ret
-			fusedBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 27-51; bar.sync at line 52
+		fusedBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		return pc, budget
+	}
+block1:
+	{
+		// b0, PTX lines 53-69; ret
+		fusedBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 

@@ -374,44 +374,56 @@ func Guarded(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 // gRun runs blocks of function g for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func gRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 24-30; divergent, reconverges at the exit
-			gBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &gFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 1:
-			// b1, PTX line 31; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 32-35; ret
-			gBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
-			return pc, budget
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 24-30; divergent, reconverges at the exit
+		gBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		t := m & ^w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &gFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
 		}
-		pc, budget = next, budget-1
+	}
+block1:
+	{
+		// b1, PTX line 31; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 32-35; ret
+		gBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -674,54 +686,78 @@ func gBlock2(w *runtime.Warp, m uint32, budget int) {
 // guardedRun runs blocks of kernel guarded for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func guardedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 47-63; code before the call
-			guardedBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 42; divergent, reconverges at block 2 (b1)
-			return pc, budget
-		case 2:
-			// b1, PTX lines 65-74; divergent, reconverges at the exit
-			guardedBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &guardedFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b2, PTX line 75; ret
-			next = 5
-		case 4:
-			// b3, PTX lines 76-77; ret
-			guardedBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 47-63; code before the call
+		guardedBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
-			return pc, budget
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 42; divergent, reconverges at block 2 (b1)
+		return pc, budget
+	}
+block2:
+	{
+		// b1, PTX lines 65-74; divergent, reconverges at the exit
+		guardedBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		t := m & ^w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &guardedFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2, PTX line 75; ret
+		return pc, budget
+	}
+block4:
+	{
+		// b3, PTX lines 76-77; ret
+		guardedBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

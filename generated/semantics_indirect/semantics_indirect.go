@@ -671,23 +671,19 @@ func Indirect(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 // f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 24-29; ret
-			f0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 24-29; ret
+		f0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -839,23 +835,19 @@ func f0Block0(w *runtime.Warp, m uint32, budget int) {
 // f1Run runs blocks of function f1 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 37-42; ret
-			f1Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 37-42; ret
+		f1Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1007,23 +999,19 @@ func f1Block0(w *runtime.Warp, m uint32, budget int) {
 // f2Run runs blocks of function f2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 50-55; ret
-			f2Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 50-55; ret
+		f2Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1175,53 +1163,85 @@ func f2Block0(w *runtime.Warp, m uint32, budget int) {
 // indirectRun runs blocks of kernel indirect for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func indirectRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 72-95; code before the call
-			indirectBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 64; divergent, reconverges at block 2 (b1)
-			return pc, budget
-		case 2:
-			// b1, PTX lines 97-122; code before the call
-			indirectBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b1, PTX line 96; divergent, reconverges at block 4 (b2)
-			return pc, budget
-		case 4:
-			// b2, PTX lines 124-148; code before the call
-			indirectBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b2, PTX line 123; divergent, reconverges at block 6 (b3)
-			return pc, budget
-		case 6:
-			// b3, PTX lines 150-157; ret
-			indirectBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 72-95; code before the call
+		indirectBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 64; divergent, reconverges at block 2 (b1)
+		return pc, budget
+	}
+block2:
+	{
+		// b1, PTX lines 97-122; code before the call
+		indirectBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b1, PTX line 96; divergent, reconverges at block 4 (b2)
+		return pc, budget
+	}
+block4:
+	{
+		// b2, PTX lines 124-148; code before the call
+		indirectBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b2, PTX line 123; divergent, reconverges at block 6 (b3)
+		return pc, budget
+	}
+block6:
+	{
+		// b3, PTX lines 150-157; ret
+		indirectBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

@@ -441,119 +441,197 @@ func Nested(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 // nestedRun runs blocks of kernel nested for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func nestedRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 30-42; divergent, reconverges at block 6 (b6 (L1_JOIN))
-			nestedBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 30-42; divergent, reconverges at block 6 (b6 (L1_JOIN))
+		nestedBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[0]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & ^w.P[0]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &nestedFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (L3_ELSE), PTX lines 58-60
-			nestedBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &nestedFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 (L3_JOIN), PTX lines 62-67
-			nestedBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 3:
-			// b3 (L2_ELSE), PTX lines 70-72
-			nestedBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b4 (L2_JOIN), PTX lines 74-78
-			nestedBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 5:
-			// b5 (L1_ELSE), PTX lines 81-83
-			nestedBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 (L1_JOIN), PTX lines 85-90; ret
-			nestedBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 7:
-			// b7, PTX lines 45-47; divergent, reconverges at block 4 (b4 (L2_JOIN))
-			nestedBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &nestedFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b8, PTX lines 49-51; divergent, reconverges at block 2 (b2 (L3_JOIN))
-			nestedBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &nestedFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 9:
-			// b9, PTX lines 53-55
-			nestedBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 (L3_ELSE), PTX lines 58-60
+		nestedBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 10 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 (L3_JOIN), PTX lines 62-67
+		nestedBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block3:
+	{
+		// b3 (L2_ELSE), PTX lines 70-72
+		nestedBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 (L2_JOIN), PTX lines 74-78
+		nestedBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block5:
+	{
+		// b5 (L1_ELSE), PTX lines 81-83
+		nestedBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 (L1_JOIN), PTX lines 85-90; ret
+		nestedBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b7, PTX lines 45-47; divergent, reconverges at block 4 (b4 (L2_JOIN))
+		nestedBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &nestedFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b8, PTX lines 49-51; divergent, reconverges at block 2 (b2 (L3_JOIN))
+		nestedBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &nestedFunc.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b9, PTX lines 53-55
+		nestedBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 

@@ -906,23 +906,19 @@ func Predparams(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // pnotRun runs blocks of function pnot for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func pnotRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 25-25; ret
-			pnotBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 25-25; ret
+		pnotBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -963,23 +959,19 @@ func pnotBlock0(w *runtime.Warp, m uint32, budget int) {
 // pidRun runs blocks of function pid for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func pidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 31-31; ret
-			pidBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 31-31; ret
+		pidBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1020,55 +1012,75 @@ func pidBlock0(w *runtime.Warp, m uint32, budget int) {
 // pmixRun runs blocks of function pmix for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func pmixRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 37-38; divergent, reconverges at block 1 (b1 (SKIP))
-			pmixBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 37-38; divergent, reconverges at block 1 (b1 (SKIP))
+		pmixBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & ^w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				switch stop {
-				case 2:
-				default:
-					return runtime.RunDone, budget - pmixRegion0(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				pmixBlock2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (SKIP), PTX lines 42-42; ret
-			pmixBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			switch stop {
+			case 2:
+			default:
+				return runtime.RunDone, budget - pmixRegion0(w, m, pc)
 			}
-			next = 3
-		case 2:
-			// b2, PTX lines 40-40
-			pmixBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			pmixBlock2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 (SKIP), PTX lines 42-42; ret
+		pmixBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 40-40
+		pmixBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -1171,44 +1183,56 @@ func pmixBlock2(w *runtime.Warp, m uint32, budget int) {
 // pearlyRun runs blocks of function pearly for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func pearlyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 49-49; divergent, reconverges at the exit
-			pearlyBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &pearlyFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 1:
-			// b1, PTX line 50; ret
-			next = 3
-		case 2:
-			// b2, PTX lines 51-52; ret
-			pearlyBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
-			return pc, budget
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 49-49; divergent, reconverges at the exit
+		pearlyBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &pearlyFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
 		}
-		pc, budget = next, budget-1
+	}
+block1:
+	{
+		// b1, PTX line 50; ret
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 51-52; ret
+		pearlyBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -1293,123 +1317,211 @@ func pearlyBlock2(w *runtime.Warp, m uint32, budget int) {
 // predparamsRun runs blocks of kernel predparams for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func predparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 68-76; code before the call
-			predparamsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 59
-			if next, budget = w.CallInline(pc, &predparamsFunc.Blocks[1].Term, m, stop, budget); next != 4 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 2:
-			// b1 (AFTER), PTX lines 94-99; code before the call
-			predparamsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b1 (AFTER), PTX line 93; divergent, reconverges at block 9 (b6)
-			return pc, budget
-		case 4:
-			// b2, PTX lines 79-80; code before the call
-			predparamsBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b2, PTX line 78
-			if next, budget = w.CallInline(pc, &predparamsFunc.Blocks[5].Term, m, stop, budget); next != 6 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 6:
-			// b3, PTX lines 83-90; divergent, reconverges at block 2 (b1 (AFTER))
-			predparamsBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &predparamsFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b4, PTX line 91
-			if next, budget = w.CallInline(pc, &predparamsFunc.Blocks[7].Term, m, stop, budget); next != 8 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 8:
-			// b5, PTX line 92
-			next = 2
-		case 9:
-			// b6, PTX lines 101-102; code before the call
-			predparamsBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b6, PTX line 100
-			if next, budget = w.CallInline(pc, &predparamsFunc.Blocks[10].Term, m, stop, budget); next != 11 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 11:
-			// b7, PTX lines 105-111; code before the call
-			predparamsBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 12:
-			// b7, PTX line 104; divergent, reconverges at block 13 (b8)
-			return pc, budget
-		case 13:
-			// b8, PTX lines 113-117; code before the call
-			predparamsBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 14:
-			// b8, PTX line 112; divergent, reconverges at block 15 (b9)
-			return pc, budget
-		case 15:
-			// b9, PTX lines 119-120; ret
-			predparamsBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 68-76; code before the call
+		predparamsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 16 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 59
+		if pc, budget = w.CallInline(pc, &predparamsFunc.Blocks[1].Term, m, stop, budget); pc != 4 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block4
+	}
+block2:
+	{
+		// b1 (AFTER), PTX lines 94-99; code before the call
+		predparamsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b1 (AFTER), PTX line 93; divergent, reconverges at block 9 (b6)
+		return pc, budget
+	}
+block4:
+	{
+		// b2, PTX lines 79-80; code before the call
+		predparamsBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b2, PTX line 78
+		if pc, budget = w.CallInline(pc, &predparamsFunc.Blocks[5].Term, m, stop, budget); pc != 6 {
+			return pc, budget
+		}
+		goto block6
+	}
+block6:
+	{
+		// b3, PTX lines 83-90; divergent, reconverges at block 2 (b1 (AFTER))
+		predparamsBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &predparamsFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b4, PTX line 91
+		if pc, budget = w.CallInline(pc, &predparamsFunc.Blocks[7].Term, m, stop, budget); pc != 8 {
+			return pc, budget
+		}
+		goto block8
+	}
+block8:
+	{
+		// b5, PTX line 92
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block9:
+	{
+		// b6, PTX lines 101-102; code before the call
+		predparamsBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b6, PTX line 100
+		if pc, budget = w.CallInline(pc, &predparamsFunc.Blocks[10].Term, m, stop, budget); pc != 11 {
+			return pc, budget
+		}
+		goto block11
+	}
+block11:
+	{
+		// b7, PTX lines 105-111; code before the call
+		predparamsBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block12:
+	{
+		// b7, PTX line 104; divergent, reconverges at block 13 (b8)
+		return pc, budget
+	}
+block13:
+	{
+		// b8, PTX lines 113-117; code before the call
+		predparamsBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b8, PTX line 112; divergent, reconverges at block 15 (b9)
+		return pc, budget
+	}
+block15:
+	{
+		// b9, PTX lines 119-120; ret
+		predparamsBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

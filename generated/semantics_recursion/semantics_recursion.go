@@ -448,62 +448,85 @@ func Recursion(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // sumRun runs blocks of function sum for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func sumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 24-29; divergent, reconverges at the exit
-			sumBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 24-29; divergent, reconverges at the exit
+		sumBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &sumFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 (BASE), PTX lines 51-57; ret
-			sumBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &sumFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 5
-		case 2:
-			// b2, PTX lines 31-40; code before the call
-			sumBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b2, PTX line 30
-			if next, budget = w.CallInline(pc, &sumFunc.Blocks[3].Term, m, stop, budget); next != 4 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 4:
-			// b3, PTX lines 42-48; ret
-			sumBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 (BASE), PTX lines 51-57; ret
+		sumBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 31-40; code before the call
+		sumBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2, PTX line 30
+		if pc, budget = w.CallInline(pc, &sumFunc.Blocks[3].Term, m, stop, budget); pc != 4 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3, PTX lines 42-48; ret
+		sumBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -1132,37 +1155,44 @@ func sumBlock4(w *runtime.Warp, m uint32, budget int) {
 // recursionRun runs blocks of kernel recursion for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 68-86; code before the call
-			recursionBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 64
-			if next, budget = w.CallInline(pc, &recursionFunc.Blocks[1].Term, m, stop, budget); next != 2 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 2:
-			// b1, PTX lines 88-95; ret
-			recursionBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 68-86; code before the call
+		recursionBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 64
+		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[1].Term, m, stop, budget); pc != 2 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1, PTX lines 88-95; ret
+		recursionBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

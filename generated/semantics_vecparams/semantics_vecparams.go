@@ -929,23 +929,19 @@ func Vecparams(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 // mix2Run runs blocks of function mix2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func mix2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 29-30; ret
-			mix2Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 29-30; ret
+		mix2Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -985,23 +981,19 @@ func mix2Block0(w *runtime.Warp, m uint32, budget int) {
 // rev2Run runs blocks of function rev2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func rev2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 36-36; ret
-			rev2Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 36-36; ret
+		rev2Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1038,23 +1030,19 @@ func rev2Block0(w *runtime.Warp, m uint32, budget int) {
 // dot4Run runs blocks of function dot4 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func dot4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 43-53; ret
-			dot4Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 43-53; ret
+		dot4Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1152,23 +1140,19 @@ func dot4Block0(w *runtime.Warp, m uint32, budget int) {
 // scale2Run runs blocks of function scale2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func scale2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 59-60; ret
-			scale2Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		default:
-			return pc, budget
+	switch pc {
+	case 0:
+		goto block0
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 59-60; ret
+		scale2Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		if next == stop || next >= 1 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1216,127 +1200,214 @@ func scale2Block0(w *runtime.Warp, m uint32, budget int) {
 // vecparamsRun runs blocks of kernel vecparams for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func vecparamsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 77-83; code before the call
-			vecparamsBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 67
-			if next, budget = w.CallInline(pc, &vecparamsFunc.Blocks[1].Term, m, stop, budget); next != 4 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 2:
-			// b1 (AFTER), PTX lines 108-115; code before the call
-			vecparamsBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b1 (AFTER), PTX line 107; divergent, reconverges at block 11 (b7)
-			return pc, budget
-		case 4:
-			// b2, PTX lines 86-88; code before the call
-			vecparamsBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b2, PTX line 85
-			if next, budget = w.CallInline(pc, &vecparamsFunc.Blocks[5].Term, m, stop, budget); next != 6 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 6:
-			// b3, PTX lines 90-93; code before the call
-			vecparamsBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b3, PTX line 89
-			if next, budget = w.CallInline(pc, &vecparamsFunc.Blocks[7].Term, m, stop, budget); next != 8 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 8:
-			// b4, PTX lines 95-104; divergent, reconverges at block 2 (b1 (AFTER))
-			vecparamsBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &vecparamsFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 9:
-			// b5, PTX line 105
-			if next, budget = w.CallInline(pc, &vecparamsFunc.Blocks[9].Term, m, stop, budget); next != 10 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 10:
-			// b6, PTX line 106
-			next = 2
-		case 11:
-			// b7, PTX lines 117-121; code before the call
-			vecparamsBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 12:
-			// b7, PTX line 116; divergent, reconverges at block 13 (b8)
-			return pc, budget
-		case 13:
-			// b8, PTX lines 123-128; code before the call
-			vecparamsBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 14:
-			// b8, PTX line 122
-			if next, budget = w.CallInline(pc, &vecparamsFunc.Blocks[14].Term, m, stop, budget); next != 15 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 15:
-			// b9, PTX lines 130-131; ret
-			vecparamsBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 77-83; code before the call
+		vecparamsBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 16 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 67
+		if pc, budget = w.CallInline(pc, &vecparamsFunc.Blocks[1].Term, m, stop, budget); pc != 4 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block4
+	}
+block2:
+	{
+		// b1 (AFTER), PTX lines 108-115; code before the call
+		vecparamsBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b1 (AFTER), PTX line 107; divergent, reconverges at block 11 (b7)
+		return pc, budget
+	}
+block4:
+	{
+		// b2, PTX lines 86-88; code before the call
+		vecparamsBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b2, PTX line 85
+		if pc, budget = w.CallInline(pc, &vecparamsFunc.Blocks[5].Term, m, stop, budget); pc != 6 {
+			return pc, budget
+		}
+		goto block6
+	}
+block6:
+	{
+		// b3, PTX lines 90-93; code before the call
+		vecparamsBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b3, PTX line 89
+		if pc, budget = w.CallInline(pc, &vecparamsFunc.Blocks[7].Term, m, stop, budget); pc != 8 {
+			return pc, budget
+		}
+		goto block8
+	}
+block8:
+	{
+		// b4, PTX lines 95-104; divergent, reconverges at block 2 (b1 (AFTER))
+		vecparamsBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &vecparamsFunc.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b5, PTX line 105
+		if pc, budget = w.CallInline(pc, &vecparamsFunc.Blocks[9].Term, m, stop, budget); pc != 10 {
+			return pc, budget
+		}
+		goto block10
+	}
+block10:
+	{
+		// b6, PTX line 106
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block11:
+	{
+		// b7, PTX lines 117-121; code before the call
+		vecparamsBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block12:
+	{
+		// b7, PTX line 116; divergent, reconverges at block 13 (b8)
+		return pc, budget
+	}
+block13:
+	{
+		// b8, PTX lines 123-128; code before the call
+		vecparamsBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b8, PTX line 122
+		if pc, budget = w.CallInline(pc, &vecparamsFunc.Blocks[14].Term, m, stop, budget); pc != 15 {
+			return pc, budget
+		}
+		goto block15
+	}
+block15:
+	{
+		// b9, PTX lines 130-131; ret
+		vecparamsBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 

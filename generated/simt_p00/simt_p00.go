@@ -4500,40 +4500,60 @@ func Simt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, po
 // f4Run runs blocks of function f4 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-34
-			f4Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L1), PTX lines 36-45
-			f4Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 2:
-			// b2 ($L2), PTX line 46
-			next = 3
-		case 3:
-			// b3 ($R3), PTX lines 48-55; ret
-			f4Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-34
+		f4Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L1), PTX lines 36-45
+		f4Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L2), PTX line 46
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($R3), PTX lines 48-55; ret
+		f4Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -4920,101 +4940,172 @@ func f4Block3(w *runtime.Warp, m uint32, budget int) {
 // f3Run runs blocks of function f3 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 73-88
-			f3Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($H4), PTX lines 90-93
-			f3Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 2:
-			// b2 ($C5), PTX lines 95-96; divergent, reconverges at block 9 (b8)
-			f3Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 9
-			} else {
-				switch stop {
-				case 1, 2:
-				default:
-					return runtime.RunDone, budget - f3Region2(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &f3Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($X6), PTX lines 99-113; code before the call
-			f3Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3 ($X6), PTX line 98
-			if next, budget = w.CallInline(pc, &f3Func.Blocks[4].Term, m, stop, budget); next != 10 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 5:
-			// b4 ($T7), PTX lines 122-122
-			f3Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 6:
-			// b5 ($T8), PTX lines 125-132
-			f3Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b6 ($J9), PTX line 133
-			next = 8
-		case 8:
-			// b7 ($R11), PTX lines 135-142; ret
-			f3Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 9:
-			// b8, PTX line 97
-			next = 3
-		case 10:
-			// b9, PTX lines 115-118; divergent, reconverges at block 7 (b6 ($J9))
-			f3Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 73-88
+		f3Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 11 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($H4), PTX lines 90-93
+		f3Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($C5), PTX lines 95-96; divergent, reconverges at block 9 (b8)
+		f3Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			switch stop {
+			case 1, 2:
+			default:
+				return runtime.RunDone, budget - f3Region2(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &f3Func.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($X6), PTX lines 99-113; code before the call
+		f3Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($X6), PTX line 98
+		if pc, budget = w.CallInline(pc, &f3Func.Blocks[4].Term, m, stop, budget); pc != 10 {
+			return pc, budget
+		}
+		goto block10
+	}
+block5:
+	{
+		// b4 ($T7), PTX lines 122-122
+		f3Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block6:
+	{
+		// b5 ($T8), PTX lines 125-132
+		f3Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b6 ($J9), PTX line 133
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b7 ($R11), PTX lines 135-142; ret
+		f3Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block9:
+	{
+		// b8, PTX line 97
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block10:
+	{
+		// b9, PTX lines 115-118; divergent, reconverges at block 7 (b6 ($J9))
+		f3Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -5767,190 +5858,346 @@ func f3Block10(w *runtime.Warp, m uint32, budget int) {
 // f2Run runs blocks of function f2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 160-174; divergent, reconverges at block 11 (b11 ($R22))
-			f2Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 160-174; divergent, reconverges at block 11 (b11 ($R22))
+		f2Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 12
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f2Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L16), PTX lines 197-197
-			f2Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f2Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($H17), PTX lines 199-199; divergent, reconverges at block 5 (b5 ($X19))
-			f2Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 17
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f2Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L20), PTX line 203
-			next = 4
-		case 4:
-			// b4 ($C18), PTX lines 205-205
-			f2Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 5:
-			// b5 ($X19), PTX lines 208-215
-			f2Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 6:
-			// b6 ($E14), PTX lines 218-227
-			f2Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b7 ($J15), PTX line 228
-			next = 8
-		case 8:
-			// b8 ($L21), PTX line 229
-			next = 10
-		case 9:
-			// b9 ($B12), PTX lines 232-233; divergent, reconverges at block 11 (b11 ($R22))
-			f2Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 18
-			} else {
-				switch stop {
-				case 10, 18:
-				default:
-					return runtime.RunDone, budget - f2Region9(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 18 || stop == 10 {
-					return pc, budget
-				}
-				pc, budget = 10, budget-2
-				next = 11
-			}
-		case 10:
-			// b10 ($D13), PTX line 235
-			next = 11
-		case 11:
-			// b11 ($R22), PTX lines 237-244; ret
-			f2Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 19
-		case 12:
-			// b12, PTX lines 176-177; divergent, reconverges at block 7 (b7 ($J15))
-			f2Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f2Func.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 13:
-			// b13, PTX lines 179-188; code before the call
-			f2Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 14:
-			// b13, PTX line 178
-			if next, budget = w.CallInline(pc, &f2Func.Blocks[14].Term, m, stop, budget); next != 15 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 15:
-			// b14, PTX lines 190-193; divergent, reconverges at block 7 (b7 ($J15))
-			f2Block15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[2]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 16
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f2Func.Blocks[15].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 16:
-			// b15, PTX lines 195-195
-			f2Block16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 17:
-			// b16, PTX lines 201-202
-			f2Block17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 18:
-			// b17, PTX line 234
-			next = 10
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L16), PTX lines 197-197
+		f2Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 19 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($H17), PTX lines 199-199; divergent, reconverges at block 5 (b5 ($X19))
+		f2Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f2Func.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L20), PTX line 203
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 ($C18), PTX lines 205-205
+		f2Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block5:
+	{
+		// b5 ($X19), PTX lines 208-215
+		f2Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block6:
+	{
+		// b6 ($E14), PTX lines 218-227
+		f2Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b7 ($J15), PTX line 228
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($L21), PTX line 229
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block9:
+	{
+		// b9 ($B12), PTX lines 232-233; divergent, reconverges at block 11 (b11 ($R22))
+		f2Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			switch stop {
+			case 10, 18:
+			default:
+				return runtime.RunDone, budget - f2Region9(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 18 || stop == 10 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-2
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		}
+	}
+block10:
+	{
+		// b10 ($D13), PTX line 235
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b11 ($R22), PTX lines 237-244; ret
+		f2Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block12:
+	{
+		// b12, PTX lines 176-177; divergent, reconverges at block 7 (b7 ($J15))
+		f2Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f2Func.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b13, PTX lines 179-188; code before the call
+		f2Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b13, PTX line 178
+		if pc, budget = w.CallInline(pc, &f2Func.Blocks[14].Term, m, stop, budget); pc != 15 {
+			return pc, budget
+		}
+		goto block15
+	}
+block15:
+	{
+		// b14, PTX lines 190-193; divergent, reconverges at block 7 (b7 ($J15))
+		f2Block15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[2]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f2Func.Blocks[15].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block16:
+	{
+		// b15, PTX lines 195-195
+		f2Block16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block17:
+	{
+		// b16, PTX lines 201-202
+		f2Block17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block18:
+	{
+		// b17, PTX line 234
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
 	}
 }
 
@@ -7053,30 +7300,34 @@ func f2Block17(w *runtime.Warp, m uint32, budget int) {
 // f1Run runs blocks of function f1 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 262-282
-			f1Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($R23), PTX lines 284-291; ret
-			f1Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 262-282
+		f1Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($R23), PTX lines 284-291; ret
+		f1Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -7422,128 +7673,221 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 // f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 309-326; divergent, reconverges at block 4 (b3 ($E24))
-			f0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 309-326; divergent, reconverges at block 4 (b3 ($E24))
+		f0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[0]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & ^w.P[0]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($E26), PTX lines 339-359; code before the call
-			f0Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b1 ($E26), PTX line 338; divergent, reconverges at block 11 (b9)
-			return pc, budget
-		case 3:
-			// b2 ($J27), PTX line 366
-			next = 4
-		case 4:
-			// b3 ($E24), PTX line 367
-			next = 5
-		case 5:
-			// b4 ($J25), PTX lines 374-378; code before the call
-			f0Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b4 ($J25), PTX line 368
-			if next, budget = w.CallInline(pc, &f0Func.Blocks[6].Term, m, stop, budget); next != 12 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 7:
-			// b5 ($R29), PTX lines 384-391; ret
-			f0Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 8:
-			// b6, PTX lines 328-330
-			f0Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 9:
-			// b7, PTX lines 332-333; divergent, reconverges at block 3 (b2 ($J27))
-			f0Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 10:
-			// b8, PTX lines 335-336
-			f0Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 11:
-			// b9, PTX lines 362-365
-			f0Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 12:
-			// b10, PTX lines 380-382
-			f0Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($E26), PTX lines 339-359; code before the call
+		f0Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 13 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1 ($E26), PTX line 338; divergent, reconverges at block 11 (b9)
+		return pc, budget
+	}
+block3:
+	{
+		// b2 ($J27), PTX line 366
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($E24), PTX line 367
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4 ($J25), PTX lines 374-378; code before the call
+		f0Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b4 ($J25), PTX line 368
+		if pc, budget = w.CallInline(pc, &f0Func.Blocks[6].Term, m, stop, budget); pc != 12 {
+			return pc, budget
+		}
+		goto block12
+	}
+block7:
+	{
+		// b5 ($R29), PTX lines 384-391; ret
+		f0Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b6, PTX lines 328-330
+		f0Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b7, PTX lines 332-333; divergent, reconverges at block 3 (b2 ($J27))
+		f0Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[9].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block10:
+	{
+		// b8, PTX lines 335-336
+		f0Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block11:
+	{
+		// b9, PTX lines 362-365
+		f0Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block12:
+	{
+		// b10, PTX lines 380-382
+		f0Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
 	}
 }
 
@@ -8536,539 +8880,1045 @@ func f0Block12(w *runtime.Warp, m uint32, budget int) {
 // simtRun runs blocks of kernel simt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 409-450; code before the call
-			simtBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 398; divergent, reconverges at block 45 (b36)
-			return pc, budget
-		case 2:
-			// b1 ($H30), PTX lines 457-457; divergent, reconverges at block 20 (b17 ($X40))
-			simtBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 46
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b2 ($E33), PTX lines 472-474
-			simtBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3 ($H35), PTX lines 476-480
-			simtBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b4 ($C36), PTX lines 482-483; divergent, reconverges at block 49 (b40)
-			simtBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 49
-			} else {
-				switch stop {
-				case 4, 5:
-				default:
-					return runtime.RunDone, budget - simtRegion5(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5 ($X37), PTX line 485
-			next = 7
-		case 7:
-			// b6 ($J34), PTX line 486
-			next = 8
-		case 8:
-			// b7 ($C31), PTX lines 488-488
-			simtBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 9:
-			// b8 ($X32), PTX lines 491-493; divergent, reconverges at block 20 (b17 ($X40))
-			simtBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 20
-			} else if t == 0 {
-				next = 50
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 10:
-			// b9 ($H38), PTX lines 506-508; divergent, reconverges at block 18 (b15 ($J46))
-			simtBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 11:
-			// b10 ($T41), PTX lines 512-527; code before the call
-			simtBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 12:
-			// b10 ($T41), PTX line 511; divergent, reconverges at block 51 (b42)
-			return pc, budget
-		case 13:
-			// b11 ($T42), PTX lines 533-546; code before the call
-			simtBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 14:
-			// b11 ($T42), PTX line 532; divergent, reconverges at block 52 (b43)
-			return pc, budget
-		case 15:
-			// b12 ($T43), PTX lines 552-552
-			simtBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 16:
-			// b13 ($T44), PTX lines 555-556
-			simtBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 17:
-			// b14 ($T45), PTX lines 559-561
-			simtBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 18:
-			// b15 ($J46), PTX lines 563-563
-			simtBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 19
-		case 19:
-			// b16 ($C39), PTX lines 565-566; divergent, reconverges at block 53 (b44)
-			simtBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 53
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 20:
-			// b17 ($X40), PTX lines 569-577
-			simtBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 21:
-			// b18 ($R48), PTX line 578; barrier.sync.aligned at line 579
-			return pc, budget
-		case 22:
-			// b18 ($R48), PTX lines 580-591; divergent, reconverges at block 25 (b21 ($R51))
-			simtBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[9]
-			if t == m {
-				next = 23
-			} else if t == 0 {
-				next = 54
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 23:
-			// b19 ($E49), PTX line 598
-			next = 24
-		case 24:
-			// b20 ($J50), PTX lines 600-607
-			simtBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 25
-		case 25:
-			// b21 ($R51), PTX line 608; bar.sync at line 609
-			return pc, budget
-		case 26:
-			// b21 ($R51), PTX lines 610-651; code before the call
-			simtBlock26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 27
-		case 27:
-			// b21 ($R51), PTX line 608; divergent, reconverges at block 56 (b47)
-			return pc, budget
-		case 28:
-			// b22 ($R54), PTX line 696; barrier.sync.aligned at line 697
-			return pc, budget
-		case 29:
-			// b22 ($R54), PTX lines 698-712; divergent, reconverges at block 42 (b33 ($X58))
-			simtBlock29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 42
-			} else if t == 0 {
-				next = 59
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[29].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 30:
-			// b23 ($H56), PTX lines 762-764; divergent, reconverges at block 33 (b26 ($J60))
-			simtBlock30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[11]
-			if t == m {
-				next = 31
-			} else if t == 0 {
-				next = 62
-			} else {
-				switch stop {
-				case 31, 32, 62:
-				default:
-					return runtime.RunDone, budget - simtRegion30(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 31 || stop == 32 || stop == 62 {
-					return pc, budget
-				}
-				simtBlock31(w, t, budget)
-				simtBlock62(w, m&^t, budget)
-				pc, budget = 62, budget-3
-				next = 33
-			}
-		case 31:
-			// b24 ($E59), PTX lines 770-770
-			simtBlock31(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 32
-		case 32:
-			// b25 ($L61), PTX line 771
-			next = 33
-		case 33:
-			// b26 ($J60), PTX lines 773-773; divergent, reconverges at block 40 (b31 ($J65))
-			simtBlock33(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 34:
-			// b27 ($T62), PTX lines 777-787; code before the call
-			simtBlock34(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 35
-		case 35:
-			// b27 ($T62), PTX line 776
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[35].Term, m, stop, budget); next != 63 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 36:
-			// b28 ($L67), PTX line 791
-			next = 40
-		case 37:
-			// b29 ($T63), PTX lines 794-794
-			simtBlock37(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 40
-		case 38:
-			// b30 ($T64), PTX lines 797-807; code before the call
-			simtBlock38(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 39
-		case 39:
-			// b30 ($T64), PTX line 796
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[39].Term, m, stop, budget); next != 64 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 40:
-			// b31 ($J65), PTX lines 812-812
-			simtBlock40(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 41
-		case 41:
-			// b32 ($C57), PTX lines 814-815; divergent, reconverges at block 65 (b54)
-			simtBlock41(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[12]
-			if t == m {
-				next = 30
-			} else if t == 0 {
-				next = 65
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[41].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 42:
-			// b33 ($X58), PTX line 817
-			next = 43
-		case 43:
-			// b34 ($L68), PTX line 818
-			next = 44
-		case 44:
-			// b35 ($R69), PTX lines 820-827; ret
-			simtBlock44(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 66
-		case 45:
-			// b36, PTX lines 452-455
-			simtBlock45(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 46:
-			// b37, PTX lines 459-461; divergent, reconverges at block 20 (b17 ($X40))
-			simtBlock46(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 47
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[46].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 47:
-			// b38, PTX lines 463-465
-			simtBlock47(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 20
-			} else if t == 0 {
-				next = 48
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[47].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 48:
-			// b39, PTX lines 467-469
-			simtBlock48(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 49:
-			// b40, PTX line 484
-			next = 6
-		case 50:
-			// b41, PTX lines 495-504
-			simtBlock50(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 51:
-			// b42, PTX lines 529-529
-			simtBlock51(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 52:
-			// b43, PTX lines 548-548
-			simtBlock52(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 53:
-			// b44, PTX line 567
-			next = 20
-		case 54:
-			// b45, PTX lines 593-595; divergent, reconverges at block 25 (b21 ($R51))
-			simtBlock54(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[10]
-			if t == m {
-				next = 25
-			} else if t == 0 {
-				next = 55
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 55 || stop == 23 || stop == 24 {
-					return pc, budget
-				}
-				simtBlock55(w, m&^t, budget)
-				simtBlock24(w, m&^t, budget)
-				pc, budget = 24, budget-3
-				next = 25
-			}
-		case 55:
-			// b46, PTX lines 597-597
-			simtBlock55(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 23
-		case 56:
-			// b47, PTX lines 654-686; code before the call
-			simtBlock56(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 57
-		case 57:
-			// b47, PTX line 653; divergent, reconverges at block 58 (b48)
-			return pc, budget
-		case 58:
-			// b48, PTX lines 689-695
-			simtBlock58(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 28
-		case 59:
-			// b49, PTX lines 714-754; code before the call
-			simtBlock59(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 60
-		case 60:
-			// b49, PTX line 713; divergent, reconverges at block 61 (b50)
-			return pc, budget
-		case 61:
-			// b50, PTX lines 757-760
-			simtBlock61(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 30
-		case 62:
-			// b51, PTX lines 766-767
-			simtBlock62(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 33
-		case 63:
-			// b52, PTX lines 789-789
-			simtBlock63(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 36
-		case 64:
-			// b53, PTX lines 809-809
-			simtBlock64(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 40
-		case 65:
-			// b54, PTX line 816
-			next = 42
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	case 38:
+		goto block38
+	case 39:
+		goto block39
+	case 40:
+		goto block40
+	case 41:
+		goto block41
+	case 42:
+		goto block42
+	case 43:
+		goto block43
+	case 44:
+		goto block44
+	case 45:
+		goto block45
+	case 46:
+		goto block46
+	case 47:
+		goto block47
+	case 48:
+		goto block48
+	case 49:
+		goto block49
+	case 50:
+		goto block50
+	case 51:
+		goto block51
+	case 52:
+		goto block52
+	case 53:
+		goto block53
+	case 54:
+		goto block54
+	case 55:
+		goto block55
+	case 56:
+		goto block56
+	case 57:
+		goto block57
+	case 58:
+		goto block58
+	case 59:
+		goto block59
+	case 60:
+		goto block60
+	case 61:
+		goto block61
+	case 62:
+		goto block62
+	case 63:
+		goto block63
+	case 64:
+		goto block64
+	case 65:
+		goto block65
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 409-450; code before the call
+		simtBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 66 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 398; divergent, reconverges at block 45 (b36)
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($H30), PTX lines 457-457; divergent, reconverges at block 20 (b17 ($X40))
+		simtBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 46 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 46, budget-1
+			goto block46
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2 ($E33), PTX lines 472-474
+		simtBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($H35), PTX lines 476-480
+		simtBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4 ($C36), PTX lines 482-483; divergent, reconverges at block 49 (b40)
+		simtBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 49 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 49, budget-1
+			goto block49
+		} else {
+			switch stop {
+			case 4, 5:
+			default:
+				return runtime.RunDone, budget - simtRegion5(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($X37), PTX line 485
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b6 ($J34), PTX line 486
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b7 ($C31), PTX lines 488-488
+		simtBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block9:
+	{
+		// b8 ($X32), PTX lines 491-493; divergent, reconverges at block 20 (b17 ($X40))
+		simtBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else if t == 0 {
+			if stop == 50 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 50, budget-1
+			goto block50
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[9].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block10:
+	{
+		// b9 ($H38), PTX lines 506-508; divergent, reconverges at block 18 (b15 ($J46))
+		simtBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block11:
+	{
+		// b10 ($T41), PTX lines 512-527; code before the call
+		simtBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block12:
+	{
+		// b10 ($T41), PTX line 511; divergent, reconverges at block 51 (b42)
+		return pc, budget
+	}
+block13:
+	{
+		// b11 ($T42), PTX lines 533-546; code before the call
+		simtBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b11 ($T42), PTX line 532; divergent, reconverges at block 52 (b43)
+		return pc, budget
+	}
+block15:
+	{
+		// b12 ($T43), PTX lines 552-552
+		simtBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block16:
+	{
+		// b13 ($T44), PTX lines 555-556
+		simtBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block17:
+	{
+		// b14 ($T45), PTX lines 559-561
+		simtBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block18:
+	{
+		// b15 ($J46), PTX lines 563-563
+		simtBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block19:
+	{
+		// b16 ($C39), PTX lines 565-566; divergent, reconverges at block 53 (b44)
+		simtBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 53 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 53, budget-1
+			goto block53
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[19].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block20:
+	{
+		// b17 ($X40), PTX lines 569-577
+		simtBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block21:
+	{
+		// b18 ($R48), PTX line 578; barrier.sync.aligned at line 579
+		return pc, budget
+	}
+block22:
+	{
+		// b18 ($R48), PTX lines 580-591; divergent, reconverges at block 25 (b21 ($R51))
+		simtBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[9]
+		if t == m {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else if t == 0 {
+			if stop == 54 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 54, budget-1
+			goto block54
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[22].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block23:
+	{
+		// b19 ($E49), PTX line 598
+		if stop == 24 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 24, budget-1
+		goto block24
+	}
+block24:
+	{
+		// b20 ($J50), PTX lines 600-607
+		simtBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block25:
+	{
+		// b21 ($R51), PTX line 608; bar.sync at line 609
+		return pc, budget
+	}
+block26:
+	{
+		// b21 ($R51), PTX lines 610-651; code before the call
+		simtBlock26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 27 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 27, budget-1
+		goto block27
+	}
+block27:
+	{
+		// b21 ($R51), PTX line 608; divergent, reconverges at block 56 (b47)
+		return pc, budget
+	}
+block28:
+	{
+		// b22 ($R54), PTX line 696; barrier.sync.aligned at line 697
+		return pc, budget
+	}
+block29:
+	{
+		// b22 ($R54), PTX lines 698-712; divergent, reconverges at block 42 (b33 ($X58))
+		simtBlock29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 42 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 42, budget-1
+			goto block42
+		} else if t == 0 {
+			if stop == 59 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 59, budget-1
+			goto block59
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[29].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block30:
+	{
+		// b23 ($H56), PTX lines 762-764; divergent, reconverges at block 33 (b26 ($J60))
+		simtBlock30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[11]
+		if t == m {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else if t == 0 {
+			if stop == 62 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 62, budget-1
+			goto block62
+		} else {
+			switch stop {
+			case 31, 32, 62:
+			default:
+				return runtime.RunDone, budget - simtRegion30(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 31 || stop == 32 || stop == 62 {
+				return pc, budget
+			}
+			simtBlock31(w, t, budget)
+			simtBlock62(w, m&^t, budget)
+			pc, budget = 62, budget-3
+			if stop == 33 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 33, budget-1
+			goto block33
+		}
+	}
+block31:
+	{
+		// b24 ($E59), PTX lines 770-770
+		simtBlock31(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 32 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 32, budget-1
+		goto block32
+	}
+block32:
+	{
+		// b25 ($L61), PTX line 771
+		if stop == 33 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 33, budget-1
+		goto block33
+	}
+block33:
+	{
+		// b26 ($J60), PTX lines 773-773; divergent, reconverges at block 40 (b31 ($J65))
+		simtBlock33(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block34:
+	{
+		// b27 ($T62), PTX lines 777-787; code before the call
+		simtBlock34(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 35 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 35, budget-1
+		goto block35
+	}
+block35:
+	{
+		// b27 ($T62), PTX line 776
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[35].Term, m, stop, budget); pc != 63 {
+			return pc, budget
+		}
+		goto block63
+	}
+block36:
+	{
+		// b28 ($L67), PTX line 791
+		if stop == 40 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 40, budget-1
+		goto block40
+	}
+block37:
+	{
+		// b29 ($T63), PTX lines 794-794
+		simtBlock37(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 40 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 40, budget-1
+		goto block40
+	}
+block38:
+	{
+		// b30 ($T64), PTX lines 797-807; code before the call
+		simtBlock38(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 39 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 39, budget-1
+		goto block39
+	}
+block39:
+	{
+		// b30 ($T64), PTX line 796
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[39].Term, m, stop, budget); pc != 64 {
+			return pc, budget
+		}
+		goto block64
+	}
+block40:
+	{
+		// b31 ($J65), PTX lines 812-812
+		simtBlock40(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 41 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 41, budget-1
+		goto block41
+	}
+block41:
+	{
+		// b32 ($C57), PTX lines 814-815; divergent, reconverges at block 65 (b54)
+		simtBlock41(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 30, budget-1
+			goto block30
+		} else if t == 0 {
+			if stop == 65 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 65, budget-1
+			goto block65
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[41].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block42:
+	{
+		// b33 ($X58), PTX line 817
+		if stop == 43 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 43, budget-1
+		goto block43
+	}
+block43:
+	{
+		// b34 ($L68), PTX line 818
+		if stop == 44 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 44, budget-1
+		goto block44
+	}
+block44:
+	{
+		// b35 ($R69), PTX lines 820-827; ret
+		simtBlock44(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block45:
+	{
+		// b36, PTX lines 452-455
+		simtBlock45(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block46:
+	{
+		// b37, PTX lines 459-461; divergent, reconverges at block 20 (b17 ($X40))
+		simtBlock46(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 47 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 47, budget-1
+			goto block47
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[46].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block47:
+	{
+		// b38, PTX lines 463-465
+		simtBlock47(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else if t == 0 {
+			if stop == 48 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 48, budget-1
+			goto block48
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[47].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block48:
+	{
+		// b39, PTX lines 467-469
+		simtBlock48(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block49:
+	{
+		// b40, PTX line 484
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block50:
+	{
+		// b41, PTX lines 495-504
+		simtBlock50(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block51:
+	{
+		// b42, PTX lines 529-529
+		simtBlock51(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block52:
+	{
+		// b43, PTX lines 548-548
+		simtBlock52(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block53:
+	{
+		// b44, PTX line 567
+		if stop == 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 20, budget-1
+		goto block20
+	}
+block54:
+	{
+		// b45, PTX lines 593-595; divergent, reconverges at block 25 (b21 ($R51))
+		simtBlock54(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else if t == 0 {
+			if stop == 55 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 55, budget-1
+			goto block55
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 55 || stop == 23 || stop == 24 {
+				return pc, budget
+			}
+			simtBlock55(w, m&^t, budget)
+			simtBlock24(w, m&^t, budget)
+			pc, budget = 24, budget-3
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		}
+	}
+block55:
+	{
+		// b46, PTX lines 597-597
+		simtBlock55(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block56:
+	{
+		// b47, PTX lines 654-686; code before the call
+		simtBlock56(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 57 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 57, budget-1
+		goto block57
+	}
+block57:
+	{
+		// b47, PTX line 653; divergent, reconverges at block 58 (b48)
+		return pc, budget
+	}
+block58:
+	{
+		// b48, PTX lines 689-695
+		simtBlock58(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 28 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 28, budget-1
+		goto block28
+	}
+block59:
+	{
+		// b49, PTX lines 714-754; code before the call
+		simtBlock59(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 60 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 60, budget-1
+		goto block60
+	}
+block60:
+	{
+		// b49, PTX line 713; divergent, reconverges at block 61 (b50)
+		return pc, budget
+	}
+block61:
+	{
+		// b50, PTX lines 757-760
+		simtBlock61(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 30, budget-1
+		goto block30
+	}
+block62:
+	{
+		// b51, PTX lines 766-767
+		simtBlock62(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 33 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 33, budget-1
+		goto block33
+	}
+block63:
+	{
+		// b52, PTX lines 789-789
+		simtBlock63(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 36 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 36, budget-1
+		goto block36
+	}
+block64:
+	{
+		// b53, PTX lines 809-809
+		simtBlock64(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 40 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 40, budget-1
+		goto block40
+	}
+block65:
+	{
+		// b54, PTX line 816
+		if stop == 42 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 42, budget-1
+		goto block42
 	}
 }
 

@@ -2901,193 +2901,340 @@ func Simt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, po
 // f3Run runs blocks of function f3 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-36
-			f3Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($H1), PTX lines 38-40
-			f3Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 2:
-			// b2 ($H4), PTX lines 42-44
-			f3Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b3 ($C5), PTX lines 46-47; divergent, reconverges at block 13 (b13)
-			f3Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 13
-			} else {
-				switch stop {
-				case 1, 2, 3, 4, 5, 13:
-				default:
-					return runtime.RunDone, budget - f3Region5(w, m, pc)
-				}
-				switch stop {
-				case 2, 3:
-				default:
-					return runtime.RunDone, budget - f3Region3(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &f3Func.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b4 ($X6), PTX lines 50-50
-			f3Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($C2), PTX lines 52-53; divergent, reconverges at block 14 (b14)
-			f3Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 14
-			} else {
-				switch stop {
-				case 1, 2, 3, 4, 5, 13:
-				default:
-					return runtime.RunDone, budget - f3Region5(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &f3Func.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b6 ($X3), PTX lines 56-58; divergent, reconverges at block 8 (b8 ($J8))
-			f3Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[2]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 15
-			} else {
-				switch stop {
-				case 7, 15:
-				default:
-					return runtime.RunDone, budget - f3Region6(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 7 || stop == 15 {
-					return pc, budget
-				}
-				f3Block7(w, t, budget)
-				f3Block15(w, m&^t, budget)
-				pc, budget = 15, budget-2
-				next = 8
-			}
-		case 7:
-			// b7 ($E7), PTX lines 64-66
-			f3Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b8 ($J8), PTX lines 68-71; divergent, reconverges at block 10 (b10 ($E9))
-			f3Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[3]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 16
-			} else {
-				switch stop {
-				case 9, 16:
-				default:
-					return runtime.RunDone, budget - f3Region8(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 16 || stop == 9 {
-					return pc, budget
-				}
-				f3Block16(w, m&^t, budget)
-				pc, budget = 9, budget-2
-				next = 10
-			}
-		case 9:
-			// b9 ($L11), PTX line 74
-			next = 10
-		case 10:
-			// b10 ($E9), PTX line 75
-			next = 11
-		case 11:
-			// b11 ($J10), PTX lines 77-77
-			f3Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 12:
-			// b12 ($R12), PTX lines 79-86; ret
-			f3Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 13:
-			// b13, PTX line 48
-			next = 4
-		case 14:
-			// b14, PTX line 54
-			next = 6
-		case 15:
-			// b15, PTX lines 60-61
-			f3Block15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 16:
-			// b16, PTX lines 73-73
-			f3Block16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-36
+		f3Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 17 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($H1), PTX lines 38-40
+		f3Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($H4), PTX lines 42-44
+		f3Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($C5), PTX lines 46-47; divergent, reconverges at block 13 (b13)
+		f3Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			switch stop {
+			case 1, 2, 3, 4, 5, 13:
+			default:
+				return runtime.RunDone, budget - f3Region5(w, m, pc)
+			}
+			switch stop {
+			case 2, 3:
+			default:
+				return runtime.RunDone, budget - f3Region3(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &f3Func.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($X6), PTX lines 50-50
+		f3Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($C2), PTX lines 52-53; divergent, reconverges at block 14 (b14)
+		f3Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			switch stop {
+			case 1, 2, 3, 4, 5, 13:
+			default:
+				return runtime.RunDone, budget - f3Region5(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &f3Func.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($X3), PTX lines 56-58; divergent, reconverges at block 8 (b8 ($J8))
+		f3Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[2]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			switch stop {
+			case 7, 15:
+			default:
+				return runtime.RunDone, budget - f3Region6(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 7 || stop == 15 {
+				return pc, budget
+			}
+			f3Block7(w, t, budget)
+			f3Block15(w, m&^t, budget)
+			pc, budget = 15, budget-2
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		}
+	}
+block7:
+	{
+		// b7 ($E7), PTX lines 64-66
+		f3Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($J8), PTX lines 68-71; divergent, reconverges at block 10 (b10 ($E9))
+		f3Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[3]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			switch stop {
+			case 9, 16:
+			default:
+				return runtime.RunDone, budget - f3Region8(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 16 || stop == 9 {
+				return pc, budget
+			}
+			f3Block16(w, m&^t, budget)
+			pc, budget = 9, budget-2
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		}
+	}
+block9:
+	{
+		// b9 ($L11), PTX line 74
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b10 ($E9), PTX line 75
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b11 ($J10), PTX lines 77-77
+		f3Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block12:
+	{
+		// b12 ($R12), PTX lines 79-86; ret
+		f3Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block13:
+	{
+		// b13, PTX line 48
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block14:
+	{
+		// b14, PTX line 54
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block15:
+	{
+		// b15, PTX lines 60-61
+		f3Block15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block16:
+	{
+		// b16, PTX lines 73-73
+		f3Block16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
 	}
 }
 
@@ -3778,100 +3925,176 @@ func f3Block16(w *runtime.Warp, m uint32, budget int) {
 // f2Run runs blocks of function f2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 104-122; divergent, reconverges at block 8 (b8 ($J14))
-			f2Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 104-122; divergent, reconverges at block 8 (b8 ($J14))
+		f2Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f2Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($E13), PTX lines 128-129; divergent, reconverges at block 7 (b7 ($J20))
-			f2Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f2Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b2 ($T15), PTX lines 133-133
-			f2Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 3:
-			// b3 ($T16), PTX lines 136-137
-			f2Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 4:
-			// b4 ($T17), PTX lines 140-140
-			f2Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 5:
-			// b5 ($T18), PTX lines 143-147
-			f2Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 6:
-			// b6 ($T19), PTX lines 150-152
-			f2Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b7 ($J20), PTX lines 154-157
-			f2Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b8 ($J14), PTX line 158
-			next = 9
-		case 9:
-			// b9 ($R22), PTX lines 160-167; ret
-			f2Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 10:
-			// b10, PTX lines 124-125
-			f2Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($E13), PTX lines 128-129; divergent, reconverges at block 7 (b7 ($J20))
+		f2Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2 ($T15), PTX lines 133-133
+		f2Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 11 || budget <= 1 {
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block3:
+	{
+		// b3 ($T16), PTX lines 136-137
+		f2Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block4:
+	{
+		// b4 ($T17), PTX lines 140-140
+		f2Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block5:
+	{
+		// b5 ($T18), PTX lines 143-147
+		f2Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block6:
+	{
+		// b6 ($T19), PTX lines 150-152
+		f2Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b7 ($J20), PTX lines 154-157
+		f2Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($J14), PTX line 158
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($R22), PTX lines 160-167; ret
+		f2Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block10:
+	{
+		// b10, PTX lines 124-125
+		f2Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
 	}
 }
 
@@ -4465,57 +4688,89 @@ func f2Block10(w *runtime.Warp, m uint32, budget int) {
 // f1Run runs blocks of function f1 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 185-201; divergent, reconverges at the exit
-			f1Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 185-201; divergent, reconverges at the exit
+		f1Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 3
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f1Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($R23), PTX lines 209-216; ret
-			f1Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f1Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 6
-		case 2:
-			// b2, PTX line 202; ret
-			next = 6
-		case 3:
-			// b3, PTX lines 203-206; code before the call
-			f1Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3, PTX line 202; divergent, reconverges at block 5 (b4)
-			return pc, budget
-		case 5:
-			// b4, PTX line 207
-			next = 1
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($R23), PTX lines 209-216; ret
+		f1Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX line 202; ret
+		return pc, budget
+	}
+block3:
+	{
+		// b3, PTX lines 203-206; code before the call
+		f1Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 6 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3, PTX line 202; divergent, reconverges at block 5 (b4)
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX line 207
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -4897,61 +5152,97 @@ func f1Block3(w *runtime.Warp, m uint32, budget int) {
 // f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 234-252; divergent, reconverges at block 1 (b1 ($E24))
-			f0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 234-252; divergent, reconverges at block 1 (b1 ($E24))
+		f0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				switch stop {
-				case 4:
-				default:
-					return runtime.RunDone, budget - f0Region0(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 4 {
-					return pc, budget
-				}
-				f0Block4(w, m&^t, budget)
-				pc, budget = 4, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($E24), PTX line 256
-			next = 2
-		case 2:
-			// b2 ($J25), PTX line 257
-			next = 3
-		case 3:
-			// b3 ($R26), PTX lines 259-266; ret
-			f0Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			switch stop {
+			case 4:
+			default:
+				return runtime.RunDone, budget - f0Region0(w, m, pc)
 			}
-			next = 5
-		case 4:
-			// b4, PTX lines 254-255
-			f0Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 4 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			f0Block4(w, m&^t, budget)
+			pc, budget = 4, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($E24), PTX line 256
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($J25), PTX line 257
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($R26), PTX lines 259-266; ret
+		f0Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX lines 254-255
+		f0Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -5258,364 +5549,688 @@ func f0Block4(w *runtime.Warp, m uint32, budget int) {
 // simtRun runs blocks of kernel simt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 284-318
-			simtBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($R27), PTX line 319; barrier.sync.aligned at line 320
-			return pc, budget
-		case 2:
-			// b1 ($R27), PTX lines 321-332
-			simtBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 24
-			} else if t == 0 {
-				next = 29
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b2 ($L28), PTX lines 336-337
-			simtBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3 ($H29), PTX lines 339-340
-			simtBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b4 ($C30), PTX lines 342-343; divergent, reconverges at block 30 (b26)
-			simtBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 30
-			} else {
-				switch stop {
-				case 4, 5:
-				default:
-					return runtime.RunDone, budget - simtRegion5(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5 ($X31), PTX lines 346-347; divergent, reconverges at block 11 (b9 ($J35))
-			simtBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 7:
-			// b6 ($T32), PTX lines 351-353; code before the call
-			simtBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b6 ($T32), PTX line 350
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[8].Term, m, stop, budget); next != 31 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 9:
-			// b7 ($T33), PTX lines 357-361
-			simtBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 10:
-			// b8 ($T34), PTX lines 364-364
-			simtBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b9 ($J35), PTX lines 366-366; divergent, reconverges at the exit
-			simtBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 12:
-			// b10 ($T37), PTX lines 370-373; divergent, reconverges at the exit
-			simtBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 32
-			} else if t == 0 {
-				next = 33
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 13:
-			// b11 ($T38), PTX lines 377-377
-			simtBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 14:
-			// b12 ($T39), PTX lines 380-381
-			simtBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 15:
-			// b13 ($T40), PTX lines 384-385
-			simtBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 16:
-			// b14 ($T41), PTX lines 388-389
-			simtBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 17:
-			// b15 ($J42), PTX lines 391-391; divergent, reconverges at block 28 (b24 ($R53))
-			simtBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 18:
-			// b16 ($T44), PTX lines 395-396; code before the call
-			simtBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 19
-		case 19:
-			// b16 ($T44), PTX line 394
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[19].Term, m, stop, budget); next != 34 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 20:
-			// b17 ($T45), PTX lines 400-402
-			simtBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 27
-		case 21:
-			// b18 ($T46), PTX lines 405-407
-			simtBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 22
-		case 22:
-			// b19 ($H50), PTX lines 409-413
-			simtBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 27
-			} else if t == 0 {
-				next = 35
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 23:
-			// b20 ($C51), PTX lines 420-421; divergent, reconverges at block 28 (b24 ($R53))
-			simtBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 22
-			} else if t == 0 {
-				next = 39
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[23].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 24:
-			// b21 ($X52), PTX line 423
-			next = 27
-		case 25:
-			// b22 ($T47), PTX lines 426-443; code before the call
-			simtBlock25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 26
-		case 26:
-			// b22 ($T47), PTX line 425; divergent, reconverges at block 40 (b35)
-			return pc, budget
-		case 27:
-			// b23 ($J48), PTX lines 466-468; divergent, reconverges at block 28 (b24 ($R53))
-			simtBlock27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 28
-			} else if t == 0 {
-				next = 43
-			} else {
-				switch stop {
-				case 43:
-				default:
-					return runtime.RunDone, budget - simtRegion27(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 43 {
-					return pc, budget
-				}
-				pc, budget = 43, budget-1
-				next = 28
-			}
-		case 28:
-			// b24 ($R53), PTX lines 471-478; ret
-			simtBlock28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 44
-		case 29:
-			// b25, PTX lines 334-334
-			simtBlock29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 30:
-			// b26, PTX line 344
-			next = 6
-		case 31:
-			// b27, PTX line 354
-			next = 11
-		case 32:
-			// b28, PTX line 374; ret
-			next = 44
-		case 33:
-			// b29, PTX line 374
-			next = 17
-		case 34:
-			// b30, PTX line 397
-			next = 27
-		case 35:
-			// b31, PTX lines 415-415; code before the call
-			simtBlock35(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 36
-		case 36:
-			// b31, PTX line 414
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[36].Term, m, stop, budget); next != 37 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 37:
-			// b32, PTX lines 417-417; divergent, reconverges at block 28 (b24 ($R53))
-			simtBlock37(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 28
-			} else if t == 0 {
-				next = 38
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[37].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 38:
-			// b33, PTX line 418
-			next = 23
-		case 39:
-			// b34, PTX line 422
-			next = 24
-		case 40:
-			// b35, PTX lines 445-461; code before the call
-			simtBlock40(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 41
-		case 41:
-			// b35, PTX line 444; divergent, reconverges at block 42 (b36)
-			return pc, budget
-		case 42:
-			// b36, PTX lines 463-463
-			simtBlock42(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 27
-		case 43:
-			// b37, PTX line 469
-			next = 28
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	case 38:
+		goto block38
+	case 39:
+		goto block39
+	case 40:
+		goto block40
+	case 41:
+		goto block41
+	case 42:
+		goto block42
+	case 43:
+		goto block43
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 284-318
+		simtBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 44 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($R27), PTX line 319; barrier.sync.aligned at line 320
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($R27), PTX lines 321-332
+		simtBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2 ($L28), PTX lines 336-337
+		simtBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($H29), PTX lines 339-340
+		simtBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4 ($C30), PTX lines 342-343; divergent, reconverges at block 30 (b26)
+		simtBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			switch stop {
+			case 4, 5:
+			default:
+				return runtime.RunDone, budget - simtRegion5(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($X31), PTX lines 346-347; divergent, reconverges at block 11 (b9 ($J35))
+		simtBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b6 ($T32), PTX lines 351-353; code before the call
+		simtBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b6 ($T32), PTX line 350
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[8].Term, m, stop, budget); pc != 31 {
+			return pc, budget
+		}
+		goto block31
+	}
+block9:
+	{
+		// b7 ($T33), PTX lines 357-361
+		simtBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block10:
+	{
+		// b8 ($T34), PTX lines 364-364
+		simtBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b9 ($J35), PTX lines 366-366; divergent, reconverges at the exit
+		simtBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block12:
+	{
+		// b10 ($T37), PTX lines 370-373; divergent, reconverges at the exit
+		simtBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 32, budget-1
+			goto block32
+		} else if t == 0 {
+			if stop == 33 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 33, budget-1
+			goto block33
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b11 ($T38), PTX lines 377-377
+		simtBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block14:
+	{
+		// b12 ($T39), PTX lines 380-381
+		simtBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block15:
+	{
+		// b13 ($T40), PTX lines 384-385
+		simtBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block16:
+	{
+		// b14 ($T41), PTX lines 388-389
+		simtBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block17:
+	{
+		// b15 ($J42), PTX lines 391-391; divergent, reconverges at block 28 (b24 ($R53))
+		simtBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block18:
+	{
+		// b16 ($T44), PTX lines 395-396; code before the call
+		simtBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block19:
+	{
+		// b16 ($T44), PTX line 394
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[19].Term, m, stop, budget); pc != 34 {
+			return pc, budget
+		}
+		goto block34
+	}
+block20:
+	{
+		// b17 ($T45), PTX lines 400-402
+		simtBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 27 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 27, budget-1
+		goto block27
+	}
+block21:
+	{
+		// b18 ($T46), PTX lines 405-407
+		simtBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block22:
+	{
+		// b19 ($H50), PTX lines 409-413
+		simtBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 27, budget-1
+			goto block27
+		} else if t == 0 {
+			if stop == 35 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 35, budget-1
+			goto block35
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[22].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block23:
+	{
+		// b20 ($C51), PTX lines 420-421; divergent, reconverges at block 28 (b24 ($R53))
+		simtBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else if t == 0 {
+			if stop == 39 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 39, budget-1
+			goto block39
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[23].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block24:
+	{
+		// b21 ($X52), PTX line 423
+		if stop == 27 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 27, budget-1
+		goto block27
+	}
+block25:
+	{
+		// b22 ($T47), PTX lines 426-443; code before the call
+		simtBlock25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 26 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 26, budget-1
+		goto block26
+	}
+block26:
+	{
+		// b22 ($T47), PTX line 425; divergent, reconverges at block 40 (b35)
+		return pc, budget
+	}
+block27:
+	{
+		// b23 ($J48), PTX lines 466-468; divergent, reconverges at block 28 (b24 ($R53))
+		simtBlock27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else if t == 0 {
+			if stop == 43 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 43, budget-1
+			goto block43
+		} else {
+			switch stop {
+			case 43:
+			default:
+				return runtime.RunDone, budget - simtRegion27(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 43 {
+				return pc, budget
+			}
+			pc, budget = 43, budget-1
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		}
+	}
+block28:
+	{
+		// b24 ($R53), PTX lines 471-478; ret
+		simtBlock28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block29:
+	{
+		// b25, PTX lines 334-334
+		simtBlock29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block30:
+	{
+		// b26, PTX line 344
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block31:
+	{
+		// b27, PTX line 354
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block32:
+	{
+		// b28, PTX line 374; ret
+		return pc, budget
+	}
+block33:
+	{
+		// b29, PTX line 374
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block34:
+	{
+		// b30, PTX line 397
+		if stop == 27 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 27, budget-1
+		goto block27
+	}
+block35:
+	{
+		// b31, PTX lines 415-415; code before the call
+		simtBlock35(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 36 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 36, budget-1
+		goto block36
+	}
+block36:
+	{
+		// b31, PTX line 414
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[36].Term, m, stop, budget); pc != 37 {
+			return pc, budget
+		}
+		goto block37
+	}
+block37:
+	{
+		// b32, PTX lines 417-417; divergent, reconverges at block 28 (b24 ($R53))
+		simtBlock37(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else if t == 0 {
+			if stop == 38 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 38, budget-1
+			goto block38
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[37].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block38:
+	{
+		// b33, PTX line 418
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block39:
+	{
+		// b34, PTX line 422
+		if stop == 24 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 24, budget-1
+		goto block24
+	}
+block40:
+	{
+		// b35, PTX lines 445-461; code before the call
+		simtBlock40(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 41 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 41, budget-1
+		goto block41
+	}
+block41:
+	{
+		// b35, PTX line 444; divergent, reconverges at block 42 (b36)
+		return pc, budget
+	}
+block42:
+	{
+		// b36, PTX lines 463-463
+		simtBlock42(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 27 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 27, budget-1
+		goto block27
+	}
+block43:
+	{
+		// b37, PTX line 469
+		if stop == 28 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 28, budget-1
+		goto block28
 	}
 }
 

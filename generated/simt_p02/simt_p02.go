@@ -3463,72 +3463,115 @@ func Simt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, po
 // f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-35; divergent, reconverges at block 2 (b2 ($D2))
-			f0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-35; divergent, reconverges at block 2 (b2 ($D2))
+		f0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 4
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($B1), PTX lines 56-59
-			f0Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 4, budget-1
+			goto block4
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b2 ($D2), PTX line 60
-			next = 3
-		case 3:
-			// b3 ($R3), PTX lines 62-69; ret
-			f0Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 4:
-			// b4, PTX lines 37-50; code before the call
-			f0Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b4, PTX line 36
-			if next, budget = w.CallInline(pc, &f0Func.Blocks[5].Term, m, stop, budget); next != 6 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 6:
-			// b5, PTX lines 52-52
-			f0Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($B1), PTX lines 56-59
+		f0Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 7 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($D2), PTX line 60
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($R3), PTX lines 62-69; ret
+		f0Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b4, PTX lines 37-50; code before the call
+		f0Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4, PTX line 36
+		if pc, budget = w.CallInline(pc, &f0Func.Blocks[5].Term, m, stop, budget); pc != 6 {
+			return pc, budget
+		}
+		goto block6
+	}
+block6:
+	{
+		// b5, PTX lines 52-52
+		f0Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 
@@ -4099,803 +4142,1556 @@ func f0Block6(w *runtime.Warp, m uint32, budget int) {
 // simtRun runs blocks of kernel simt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 87-123; code before the call
-			simtBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 76
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[1].Term, m, stop, budget); next != 80 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 2:
-			// b1 ($H4), PTX lines 130-130; divergent, reconverges at block 31 (b30 ($R35))
-			simtBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 18
-			} else if t == 0 {
-				next = 81
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b2 ($H7), PTX lines 136-138
-			simtBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3 ($C8), PTX lines 140-141; divergent, reconverges at block 82 (b76)
-			simtBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 82
-			} else {
-				switch stop {
-				case 3, 4:
-				default:
-					return runtime.RunDone, budget - simtRegion4(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b4 ($X9), PTX lines 144-146; divergent, reconverges at block 31 (b30 ($R35))
-			simtBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 83
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5 ($L12), PTX line 149
-			next = 16
-		case 7:
-			// b6 ($E10), PTX lines 152-154; divergent, reconverges at block 31 (b30 ($R35))
-			simtBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 8:
-			// b7 ($T13), PTX lines 158-161; divergent, reconverges at block 31 (b30 ($R35))
-			simtBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 27
-			} else if t == 0 {
-				next = 84
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 9:
-			// b8 ($T14), PTX lines 165-165
-			simtBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 10:
-			// b9 ($T15), PTX lines 168-169
-			simtBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 11:
-			// b10 ($T16), PTX lines 172-174
-			simtBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 12:
-			// b11 ($T17), PTX lines 177-181
-			simtBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 13:
-			// b12 ($J18), PTX lines 183-187; divergent, reconverges at block 15 (b14 ($J21))
-			simtBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[7]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 85
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 14:
-			// b13 ($E20), PTX lines 208-215
-			simtBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 15:
-			// b14 ($J21), PTX line 216
-			next = 16
-		case 16:
-			// b15 ($J11), PTX lines 218-218
-			simtBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 17:
-			// b16 ($C5), PTX lines 220-220
-			simtBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 18:
-			// b17 ($X6), PTX lines 223-223; divergent, reconverges at block 31 (b30 ($R35))
-			simtBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 19:
-			// b18 ($T22), PTX lines 227-229; divergent, reconverges at block 31 (b30 ($R35))
-			simtBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 31
-			} else if t == 0 {
-				next = 88
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 20:
-			// b19 ($T23), PTX lines 234-236
-			simtBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 21:
-			// b20 ($H28), PTX lines 238-241; divergent, reconverges at block 26 (b25 ($X30))
-			simtBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 22
-			} else if t == 0 {
-				next = 89
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 22:
-			// b21 ($E31), PTX line 247
-			next = 23
-		case 23:
-			// b22 ($J32), PTX line 248
-			next = 24
-		case 24:
-			// b23 ($L33), PTX lines 250-250
-			simtBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 25
-		case 25:
-			// b24 ($C29), PTX lines 252-253; divergent, reconverges at block 26 (b25 ($X30))
-			simtBlock25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[11]
-			if t == m {
-				next = 21
-			} else if t == 0 {
-				next = 91
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[25].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 26:
-			// b25 ($X30), PTX line 255
-			next = 27
-		case 27:
-			// b26 ($L34), PTX line 256
-			next = 30
-		case 28:
-			// b27 ($T24), PTX lines 259-263; divergent, reconverges at block 30 (b29 ($J26))
-			simtBlock28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[12]
-			if t == m {
-				next = 30
-			} else if t == 0 {
-				next = 92
-			} else {
-				switch stop {
-				case 92:
-				default:
-					return runtime.RunDone, budget - simtRegion28(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 92 {
-					return pc, budget
-				}
-				pc, budget = 92, budget-1
-				next = 30
-			}
-		case 29:
-			// b28 ($T25), PTX lines 267-267
-			simtBlock29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 30
-		case 30:
-			// b29 ($J26), PTX lines 269-270
-			simtBlock30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[13]
-			if t == m {
-				next = 31
-			} else if t == 0 {
-				next = 93
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[30].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 31:
-			// b30 ($R35), PTX line 279; barrier.sync.aligned at line 280
-			return pc, budget
-		case 32:
-			// b30 ($R35), PTX lines 281-293; divergent, reconverges at block 37 (b35 ($J40))
-			simtBlock32(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 33:
-			// b31 ($T36), PTX lines 297-298
-			simtBlock33(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 37
-		case 34:
-			// b32 ($T37), PTX lines 301-302
-			simtBlock34(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 37
-		case 35:
-			// b33 ($T38), PTX lines 305-306
-			simtBlock35(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 37
-		case 36:
-			// b34 ($T39), PTX lines 309-309
-			simtBlock36(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 37
-		case 37:
-			// b35 ($J40), PTX lines 311-316; divergent, reconverges at block 41 (b39 ($J45))
-			simtBlock37(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 38:
-			// b36 ($T42), PTX lines 320-321
-			simtBlock38(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 41
-		case 39:
-			// b37 ($T43), PTX lines 324-324
-			simtBlock39(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 41
-		case 40:
-			// b38 ($T44), PTX lines 327-328
-			simtBlock40(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 41
-		case 41:
-			// b39 ($J45), PTX lines 330-330
-			simtBlock41(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 42
-		case 42:
-			// b40 ($L47), PTX lines 332-339
-			simtBlock42(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 43
-		case 43:
-			// b41 ($R48), PTX line 340; barrier.sync at line 341
-			return pc, budget
-		case 44:
-			// b41 ($R48), PTX lines 342-354; divergent, reconverges at block 74 (b68 ($J53))
-			simtBlock44(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 60
-			} else if t == 0 {
-				next = 94
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[44].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 45:
-			// b42 ($T49), PTX lines 361-361
-			simtBlock45(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 74
-		case 46:
-			// b43 ($T50), PTX lines 364-366
-			simtBlock46(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 74
-		case 47:
-			// b44 ($T51), PTX lines 369-370
-			simtBlock47(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 74
-		case 48:
-			// b45 ($T52), PTX lines 373-375; divergent, reconverges at block 57 (b53 ($J56))
-			simtBlock48(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[14]
-			if t == m {
-				next = 49
-			} else if t == 0 {
-				next = 95
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[48].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 49:
-			// b46 ($E55), PTX lines 381-383; divergent, reconverges at block 55 (b52 ($J62))
-			simtBlock49(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 50:
-			// b47 ($T57), PTX lines 387-388
-			simtBlock50(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 55
-		case 51:
-			// b48 ($T58), PTX lines 391-392
-			simtBlock51(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 55
-		case 52:
-			// b49 ($T59), PTX lines 395-395
-			simtBlock52(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 55
-		case 53:
-			// b50 ($T60), PTX lines 398-399
-			simtBlock53(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 55
-		case 54:
-			// b51 ($T61), PTX lines 402-402
-			simtBlock54(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 55
-		case 55:
-			// b52 ($J62), PTX lines 404-415; code before the call
-			simtBlock55(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 56
-		case 56:
-			// b52 ($J62), PTX line 403; divergent, reconverges at block 96 (b89)
-			return pc, budget
-		case 57:
-			// b53 ($J56), PTX lines 420-420; divergent, reconverges at block 73 (b67 ($J69))
-			simtBlock57(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 58:
-			// b54 ($T64), PTX lines 424-435; code before the call
-			simtBlock58(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 59
-		case 59:
-			// b54 ($T64), PTX line 423
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[59].Term, m, stop, budget); next != 97 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 60:
-			// b55 ($T65), PTX lines 441-441
-			simtBlock60(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 73
-		case 61:
-			// b56 ($T66), PTX lines 444-444
-			simtBlock61(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 73
-		case 62:
-			// b57 ($T67), PTX lines 447-448; divergent, reconverges at block 67 (b62 ($J75))
-			simtBlock62(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 63:
-			// b58 ($T71), PTX lines 452-454
-			simtBlock63(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 67
-		case 64:
-			// b59 ($T72), PTX lines 457-457
-			simtBlock64(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 67
-		case 65:
-			// b60 ($T73), PTX lines 460-460
-			simtBlock65(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 67
-		case 66:
-			// b61 ($T74), PTX lines 463-465
-			simtBlock66(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 67
-		case 67:
-			// b62 ($J75), PTX lines 467-467; divergent, reconverges at block 71 (b65 ($J79))
-			simtBlock67(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 68:
-			// b63 ($T77), PTX lines 471-481; code before the call
-			simtBlock68(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 69
-		case 69:
-			// b63 ($T77), PTX line 470
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[69].Term, m, stop, budget); next != 98 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 70:
-			// b64 ($T78), PTX lines 487-489
-			simtBlock70(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 71
-		case 71:
-			// b65 ($J79), PTX line 490
-			next = 73
-		case 72:
-			// b66 ($T68), PTX lines 493-499
-			simtBlock72(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 73
-		case 73:
-			// b67 ($J69), PTX line 500
-			next = 74
-		case 74:
-			// b68 ($J53), PTX lines 502-502; divergent, reconverges at block 75 (b69 ($T81))
-			simtBlock74(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 75:
-			// b69 ($T81), PTX lines 506-506
-			simtBlock75(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 78
-		case 76:
-			// b70 ($T82), PTX lines 509-509
-			simtBlock76(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 78
-		case 77:
-			// b71 ($T83), PTX lines 512-514
-			simtBlock77(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 78
-		case 78:
-			// b72 ($J84), PTX lines 516-527
-			simtBlock78(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 79
-		case 79:
-			// b73 ($R86), PTX lines 529-536; ret
-			simtBlock79(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 99
-		case 80:
-			// b74, PTX lines 125-128
-			simtBlock80(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 81:
-			// b75, PTX lines 132-134
-			simtBlock81(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 82:
-			// b76, PTX line 142
-			next = 5
-		case 83:
-			// b77, PTX lines 148-148
-			simtBlock83(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 84:
-			// b78, PTX line 162
-			next = 13
-		case 85:
-			// b79, PTX lines 189-202; code before the call
-			simtBlock85(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 86
-		case 86:
-			// b79, PTX line 188
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[86].Term, m, stop, budget); next != 87 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 87:
-			// b80, PTX lines 204-204
-			simtBlock87(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 88:
-			// b81, PTX lines 231-231
-			simtBlock88(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 30
-		case 89:
-			// b82, PTX lines 243-244; divergent, reconverges at block 26 (b25 ($X30))
-			simtBlock89(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[10]
-			if t == m {
-				next = 26
-			} else if t == 0 {
-				next = 90
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[89].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 90:
-			// b83, PTX lines 246-246
-			simtBlock90(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 22
-		case 91:
-			// b84, PTX line 254
-			next = 26
-		case 92:
-			// b85, PTX line 264
-			next = 30
-		case 93:
-			// b86, PTX lines 272-278
-			simtBlock93(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 31
-		case 94:
-			// b87, PTX lines 356-357; divergent, reconverges at block 74 (b68 ($J53))
-			simtBlock94(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 95:
-			// b88, PTX lines 377-378
-			simtBlock95(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 57
-		case 96:
-			// b89, PTX lines 417-417
-			simtBlock96(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 57
-		case 97:
-			// b90, PTX lines 437-437
-			simtBlock97(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 73
-		case 98:
-			// b91, PTX lines 483-483
-			simtBlock98(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 71
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	case 38:
+		goto block38
+	case 39:
+		goto block39
+	case 40:
+		goto block40
+	case 41:
+		goto block41
+	case 42:
+		goto block42
+	case 43:
+		goto block43
+	case 44:
+		goto block44
+	case 45:
+		goto block45
+	case 46:
+		goto block46
+	case 47:
+		goto block47
+	case 48:
+		goto block48
+	case 49:
+		goto block49
+	case 50:
+		goto block50
+	case 51:
+		goto block51
+	case 52:
+		goto block52
+	case 53:
+		goto block53
+	case 54:
+		goto block54
+	case 55:
+		goto block55
+	case 56:
+		goto block56
+	case 57:
+		goto block57
+	case 58:
+		goto block58
+	case 59:
+		goto block59
+	case 60:
+		goto block60
+	case 61:
+		goto block61
+	case 62:
+		goto block62
+	case 63:
+		goto block63
+	case 64:
+		goto block64
+	case 65:
+		goto block65
+	case 66:
+		goto block66
+	case 67:
+		goto block67
+	case 68:
+		goto block68
+	case 69:
+		goto block69
+	case 70:
+		goto block70
+	case 71:
+		goto block71
+	case 72:
+		goto block72
+	case 73:
+		goto block73
+	case 74:
+		goto block74
+	case 75:
+		goto block75
+	case 76:
+		goto block76
+	case 77:
+		goto block77
+	case 78:
+		goto block78
+	case 79:
+		goto block79
+	case 80:
+		goto block80
+	case 81:
+		goto block81
+	case 82:
+		goto block82
+	case 83:
+		goto block83
+	case 84:
+		goto block84
+	case 85:
+		goto block85
+	case 86:
+		goto block86
+	case 87:
+		goto block87
+	case 88:
+		goto block88
+	case 89:
+		goto block89
+	case 90:
+		goto block90
+	case 91:
+		goto block91
+	case 92:
+		goto block92
+	case 93:
+		goto block93
+	case 94:
+		goto block94
+	case 95:
+		goto block95
+	case 96:
+		goto block96
+	case 97:
+		goto block97
+	case 98:
+		goto block98
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 87-123; code before the call
+		simtBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 99 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 76
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[1].Term, m, stop, budget); pc != 80 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block80
+	}
+block2:
+	{
+		// b1 ($H4), PTX lines 130-130; divergent, reconverges at block 31 (b30 ($R35))
+		simtBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else if t == 0 {
+			if stop == 81 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 81, budget-1
+			goto block81
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2 ($H7), PTX lines 136-138
+		simtBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($C8), PTX lines 140-141; divergent, reconverges at block 82 (b76)
+		simtBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 82 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 82, budget-1
+			goto block82
+		} else {
+			switch stop {
+			case 3, 4:
+			default:
+				return runtime.RunDone, budget - simtRegion4(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b4 ($X9), PTX lines 144-146; divergent, reconverges at block 31 (b30 ($R35))
+		simtBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 83 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 83, budget-1
+			goto block83
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($L12), PTX line 149
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block7:
+	{
+		// b6 ($E10), PTX lines 152-154; divergent, reconverges at block 31 (b30 ($R35))
+		simtBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b7 ($T13), PTX lines 158-161; divergent, reconverges at block 31 (b30 ($R35))
+		simtBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 27, budget-1
+			goto block27
+		} else if t == 0 {
+			if stop == 84 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 84, budget-1
+			goto block84
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b8 ($T14), PTX lines 165-165
+		simtBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block10:
+	{
+		// b9 ($T15), PTX lines 168-169
+		simtBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block11:
+	{
+		// b10 ($T16), PTX lines 172-174
+		simtBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block12:
+	{
+		// b11 ($T17), PTX lines 177-181
+		simtBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block13:
+	{
+		// b12 ($J18), PTX lines 183-187; divergent, reconverges at block 15 (b14 ($J21))
+		simtBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[7]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 85 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 85, budget-1
+			goto block85
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[13].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block14:
+	{
+		// b13 ($E20), PTX lines 208-215
+		simtBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block15:
+	{
+		// b14 ($J21), PTX line 216
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block16:
+	{
+		// b15 ($J11), PTX lines 218-218
+		simtBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block17:
+	{
+		// b16 ($C5), PTX lines 220-220
+		simtBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block18:
+	{
+		// b17 ($X6), PTX lines 223-223; divergent, reconverges at block 31 (b30 ($R35))
+		simtBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block19:
+	{
+		// b18 ($T22), PTX lines 227-229; divergent, reconverges at block 31 (b30 ($R35))
+		simtBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else if t == 0 {
+			if stop == 88 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 88, budget-1
+			goto block88
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[19].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block20:
+	{
+		// b19 ($T23), PTX lines 234-236
+		simtBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block21:
+	{
+		// b20 ($H28), PTX lines 238-241; divergent, reconverges at block 26 (b25 ($X30))
+		simtBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else if t == 0 {
+			if stop == 89 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 89, budget-1
+			goto block89
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[21].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block22:
+	{
+		// b21 ($E31), PTX line 247
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block23:
+	{
+		// b22 ($J32), PTX line 248
+		if stop == 24 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 24, budget-1
+		goto block24
+	}
+block24:
+	{
+		// b23 ($L33), PTX lines 250-250
+		simtBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block25:
+	{
+		// b24 ($C29), PTX lines 252-253; divergent, reconverges at block 26 (b25 ($X30))
+		simtBlock25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else if t == 0 {
+			if stop == 91 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 91, budget-1
+			goto block91
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[25].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block26:
+	{
+		// b25 ($X30), PTX line 255
+		if stop == 27 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 27, budget-1
+		goto block27
+	}
+block27:
+	{
+		// b26 ($L34), PTX line 256
+		if stop == 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 30, budget-1
+		goto block30
+	}
+block28:
+	{
+		// b27 ($T24), PTX lines 259-263; divergent, reconverges at block 30 (b29 ($J26))
+		simtBlock28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 30, budget-1
+			goto block30
+		} else if t == 0 {
+			if stop == 92 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 92, budget-1
+			goto block92
+		} else {
+			switch stop {
+			case 92:
+			default:
+				return runtime.RunDone, budget - simtRegion28(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 92 {
+				return pc, budget
+			}
+			pc, budget = 92, budget-1
+			if stop == 30 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 30, budget-1
+			goto block30
+		}
+	}
+block29:
+	{
+		// b28 ($T25), PTX lines 267-267
+		simtBlock29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 30, budget-1
+		goto block30
+	}
+block30:
+	{
+		// b29 ($J26), PTX lines 269-270
+		simtBlock30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[13]
+		if t == m {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else if t == 0 {
+			if stop == 93 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 93, budget-1
+			goto block93
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[30].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block31:
+	{
+		// b30 ($R35), PTX line 279; barrier.sync.aligned at line 280
+		return pc, budget
+	}
+block32:
+	{
+		// b30 ($R35), PTX lines 281-293; divergent, reconverges at block 37 (b35 ($J40))
+		simtBlock32(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block33:
+	{
+		// b31 ($T36), PTX lines 297-298
+		simtBlock33(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 37 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 37, budget-1
+		goto block37
+	}
+block34:
+	{
+		// b32 ($T37), PTX lines 301-302
+		simtBlock34(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 37 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 37, budget-1
+		goto block37
+	}
+block35:
+	{
+		// b33 ($T38), PTX lines 305-306
+		simtBlock35(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 37 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 37, budget-1
+		goto block37
+	}
+block36:
+	{
+		// b34 ($T39), PTX lines 309-309
+		simtBlock36(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 37 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 37, budget-1
+		goto block37
+	}
+block37:
+	{
+		// b35 ($J40), PTX lines 311-316; divergent, reconverges at block 41 (b39 ($J45))
+		simtBlock37(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block38:
+	{
+		// b36 ($T42), PTX lines 320-321
+		simtBlock38(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 41 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 41, budget-1
+		goto block41
+	}
+block39:
+	{
+		// b37 ($T43), PTX lines 324-324
+		simtBlock39(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 41 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 41, budget-1
+		goto block41
+	}
+block40:
+	{
+		// b38 ($T44), PTX lines 327-328
+		simtBlock40(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 41 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 41, budget-1
+		goto block41
+	}
+block41:
+	{
+		// b39 ($J45), PTX lines 330-330
+		simtBlock41(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 42 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 42, budget-1
+		goto block42
+	}
+block42:
+	{
+		// b40 ($L47), PTX lines 332-339
+		simtBlock42(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 43 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 43, budget-1
+		goto block43
+	}
+block43:
+	{
+		// b41 ($R48), PTX line 340; barrier.sync at line 341
+		return pc, budget
+	}
+block44:
+	{
+		// b41 ($R48), PTX lines 342-354; divergent, reconverges at block 74 (b68 ($J53))
+		simtBlock44(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 60 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 60, budget-1
+			goto block60
+		} else if t == 0 {
+			if stop == 94 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 94, budget-1
+			goto block94
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[44].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block45:
+	{
+		// b42 ($T49), PTX lines 361-361
+		simtBlock45(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 74 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 74, budget-1
+		goto block74
+	}
+block46:
+	{
+		// b43 ($T50), PTX lines 364-366
+		simtBlock46(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 74 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 74, budget-1
+		goto block74
+	}
+block47:
+	{
+		// b44 ($T51), PTX lines 369-370
+		simtBlock47(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 74 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 74, budget-1
+		goto block74
+	}
+block48:
+	{
+		// b45 ($T52), PTX lines 373-375; divergent, reconverges at block 57 (b53 ($J56))
+		simtBlock48(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[14]
+		if t == m {
+			if stop == 49 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 49, budget-1
+			goto block49
+		} else if t == 0 {
+			if stop == 95 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 95, budget-1
+			goto block95
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[48].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block49:
+	{
+		// b46 ($E55), PTX lines 381-383; divergent, reconverges at block 55 (b52 ($J62))
+		simtBlock49(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block50:
+	{
+		// b47 ($T57), PTX lines 387-388
+		simtBlock50(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 55 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 55, budget-1
+		goto block55
+	}
+block51:
+	{
+		// b48 ($T58), PTX lines 391-392
+		simtBlock51(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 55 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 55, budget-1
+		goto block55
+	}
+block52:
+	{
+		// b49 ($T59), PTX lines 395-395
+		simtBlock52(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 55 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 55, budget-1
+		goto block55
+	}
+block53:
+	{
+		// b50 ($T60), PTX lines 398-399
+		simtBlock53(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 55 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 55, budget-1
+		goto block55
+	}
+block54:
+	{
+		// b51 ($T61), PTX lines 402-402
+		simtBlock54(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 55 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 55, budget-1
+		goto block55
+	}
+block55:
+	{
+		// b52 ($J62), PTX lines 404-415; code before the call
+		simtBlock55(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 56 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 56, budget-1
+		goto block56
+	}
+block56:
+	{
+		// b52 ($J62), PTX line 403; divergent, reconverges at block 96 (b89)
+		return pc, budget
+	}
+block57:
+	{
+		// b53 ($J56), PTX lines 420-420; divergent, reconverges at block 73 (b67 ($J69))
+		simtBlock57(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block58:
+	{
+		// b54 ($T64), PTX lines 424-435; code before the call
+		simtBlock58(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 59 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 59, budget-1
+		goto block59
+	}
+block59:
+	{
+		// b54 ($T64), PTX line 423
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[59].Term, m, stop, budget); pc != 97 {
+			return pc, budget
+		}
+		goto block97
+	}
+block60:
+	{
+		// b55 ($T65), PTX lines 441-441
+		simtBlock60(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 73 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 73, budget-1
+		goto block73
+	}
+block61:
+	{
+		// b56 ($T66), PTX lines 444-444
+		simtBlock61(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 73 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 73, budget-1
+		goto block73
+	}
+block62:
+	{
+		// b57 ($T67), PTX lines 447-448; divergent, reconverges at block 67 (b62 ($J75))
+		simtBlock62(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block63:
+	{
+		// b58 ($T71), PTX lines 452-454
+		simtBlock63(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 67 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 67, budget-1
+		goto block67
+	}
+block64:
+	{
+		// b59 ($T72), PTX lines 457-457
+		simtBlock64(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 67 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 67, budget-1
+		goto block67
+	}
+block65:
+	{
+		// b60 ($T73), PTX lines 460-460
+		simtBlock65(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 67 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 67, budget-1
+		goto block67
+	}
+block66:
+	{
+		// b61 ($T74), PTX lines 463-465
+		simtBlock66(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 67 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 67, budget-1
+		goto block67
+	}
+block67:
+	{
+		// b62 ($J75), PTX lines 467-467; divergent, reconverges at block 71 (b65 ($J79))
+		simtBlock67(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block68:
+	{
+		// b63 ($T77), PTX lines 471-481; code before the call
+		simtBlock68(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 69 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 69, budget-1
+		goto block69
+	}
+block69:
+	{
+		// b63 ($T77), PTX line 470
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[69].Term, m, stop, budget); pc != 98 {
+			return pc, budget
+		}
+		goto block98
+	}
+block70:
+	{
+		// b64 ($T78), PTX lines 487-489
+		simtBlock70(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 71 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 71, budget-1
+		goto block71
+	}
+block71:
+	{
+		// b65 ($J79), PTX line 490
+		if stop == 73 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 73, budget-1
+		goto block73
+	}
+block72:
+	{
+		// b66 ($T68), PTX lines 493-499
+		simtBlock72(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 73 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 73, budget-1
+		goto block73
+	}
+block73:
+	{
+		// b67 ($J69), PTX line 500
+		if stop == 74 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 74, budget-1
+		goto block74
+	}
+block74:
+	{
+		// b68 ($J53), PTX lines 502-502; divergent, reconverges at block 75 (b69 ($T81))
+		simtBlock74(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block75:
+	{
+		// b69 ($T81), PTX lines 506-506
+		simtBlock75(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 78 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 78, budget-1
+		goto block78
+	}
+block76:
+	{
+		// b70 ($T82), PTX lines 509-509
+		simtBlock76(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 78 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 78, budget-1
+		goto block78
+	}
+block77:
+	{
+		// b71 ($T83), PTX lines 512-514
+		simtBlock77(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 78 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 78, budget-1
+		goto block78
+	}
+block78:
+	{
+		// b72 ($J84), PTX lines 516-527
+		simtBlock78(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 79 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 79, budget-1
+		goto block79
+	}
+block79:
+	{
+		// b73 ($R86), PTX lines 529-536; ret
+		simtBlock79(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block80:
+	{
+		// b74, PTX lines 125-128
+		simtBlock80(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block81:
+	{
+		// b75, PTX lines 132-134
+		simtBlock81(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block82:
+	{
+		// b76, PTX line 142
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block83:
+	{
+		// b77, PTX lines 148-148
+		simtBlock83(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block84:
+	{
+		// b78, PTX line 162
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block85:
+	{
+		// b79, PTX lines 189-202; code before the call
+		simtBlock85(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 86 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 86, budget-1
+		goto block86
+	}
+block86:
+	{
+		// b79, PTX line 188
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[86].Term, m, stop, budget); pc != 87 {
+			return pc, budget
+		}
+		goto block87
+	}
+block87:
+	{
+		// b80, PTX lines 204-204
+		simtBlock87(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block88:
+	{
+		// b81, PTX lines 231-231
+		simtBlock88(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 30, budget-1
+		goto block30
+	}
+block89:
+	{
+		// b82, PTX lines 243-244; divergent, reconverges at block 26 (b25 ($X30))
+		simtBlock89(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else if t == 0 {
+			if stop == 90 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 90, budget-1
+			goto block90
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[89].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block90:
+	{
+		// b83, PTX lines 246-246
+		simtBlock90(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block91:
+	{
+		// b84, PTX line 254
+		if stop == 26 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 26, budget-1
+		goto block26
+	}
+block92:
+	{
+		// b85, PTX line 264
+		if stop == 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 30, budget-1
+		goto block30
+	}
+block93:
+	{
+		// b86, PTX lines 272-278
+		simtBlock93(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 31 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 31, budget-1
+		goto block31
+	}
+block94:
+	{
+		// b87, PTX lines 356-357; divergent, reconverges at block 74 (b68 ($J53))
+		simtBlock94(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block95:
+	{
+		// b88, PTX lines 377-378
+		simtBlock95(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 57 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 57, budget-1
+		goto block57
+	}
+block96:
+	{
+		// b89, PTX lines 417-417
+		simtBlock96(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 57 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 57, budget-1
+		goto block57
+	}
+block97:
+	{
+		// b90, PTX lines 437-437
+		simtBlock97(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 73 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 73, budget-1
+		goto block73
+	}
+block98:
+	{
+		// b91, PTX lines 483-483
+		simtBlock98(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 71 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 71, budget-1
+		goto block71
 	}
 }
 

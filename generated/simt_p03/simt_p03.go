@@ -2513,30 +2513,34 @@ func Simt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, po
 // f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-37
-			f0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($R1), PTX lines 39-46; ret
-			f0Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-37
+		f0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($R1), PTX lines 39-46; ret
+		f0Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -2820,620 +2824,1189 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 // simtRun runs blocks of kernel simt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 64-91; divergent, reconverges at block 46 (b45 ($J50))
-			simtBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b1 ($T2), PTX lines 95-97; divergent, reconverges at block 46 (b45 ($J50))
-			simtBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 19
-			} else if t == 0 {
-				next = 58
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2 ($T3), PTX lines 101-103
-			simtBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 3:
-			// b3 ($T4), PTX lines 106-107
-			simtBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 4:
-			// b4 ($T5), PTX lines 110-111
-			simtBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 5:
-			// b5 ($T6), PTX lines 114-115
-			simtBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 ($H9), PTX lines 117-117; divergent, reconverges at block 8 (b8 ($X11))
-			simtBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 59
-			} else {
-				switch stop {
-				case 6, 7, 59:
-				default:
-					return runtime.RunDone, budget - simtRegion6(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7 ($C10), PTX lines 122-122
-			simtBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 8:
-			// b8 ($X11), PTX lines 125-126
-			simtBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b9 ($H12), PTX lines 128-129
-			simtBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b10 ($C13), PTX lines 131-132; divergent, reconverges at block 60 (b56)
-			simtBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 60
-			} else {
-				switch stop {
-				case 9, 10:
-				default:
-					return runtime.RunDone, budget - simtRegion10(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 11:
-			// b11 ($X14), PTX line 134
-			next = 12
-		case 12:
-			// b12 ($J7), PTX lines 136-137; divergent, reconverges at block 46 (b45 ($J50))
-			simtBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 39
-			} else if t == 0 {
-				next = 61
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 13:
-			// b13 ($T15), PTX lines 146-148; divergent, reconverges at block 15 (b15 ($J22))
-			simtBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[4]
-			if t == m {
-				next = 14
-			} else if t == 0 {
-				next = 62
-			} else {
-				switch stop {
-				case 14, 62:
-				default:
-					return runtime.RunDone, budget - simtRegion13(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 14 || stop == 62 {
-					return pc, budget
-				}
-				simtBlock14(w, t, budget)
-				simtBlock62(w, m&^t, budget)
-				pc, budget = 62, budget-2
-				next = 15
-			}
-		case 14:
-			// b14 ($E21), PTX lines 157-160
-			simtBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 15:
-			// b15 ($J22), PTX line 161
-			next = 35
-		case 16:
-			// b16 ($T16), PTX lines 164-165
-			simtBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 35
-		case 17:
-			// b17 ($T17), PTX lines 168-173; divergent, reconverges at block 22 (b22 ($J27))
-			simtBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 18:
-			// b18 ($T23), PTX lines 177-177
-			simtBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 22
-		case 19:
-			// b19 ($T24), PTX lines 180-180
-			simtBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 22
-		case 20:
-			// b20 ($T25), PTX lines 183-183
-			simtBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 22
-		case 21:
-			// b21 ($T26), PTX lines 186-186
-			simtBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 22
-		case 22:
-			// b22 ($J27), PTX line 187
-			next = 35
-		case 23:
-			// b23 ($T18), PTX lines 190-192
-			simtBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 24
-		case 24:
-			// b24 ($H29), PTX lines 194-195; divergent, reconverges at block 30 (b30 ($J36))
-			simtBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 25:
-			// b25 ($T32), PTX lines 199-200
-			simtBlock25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 30
-		case 26:
-			// b26 ($T33), PTX lines 203-203
-			simtBlock26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 30
-		case 27:
-			// b27 ($T34), PTX lines 206-207
-			simtBlock27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 30
-		case 28:
-			// b28 ($T35), PTX lines 210-210
-			simtBlock28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 29
-		case 29:
-			// b29 ($L38), PTX line 211
-			next = 30
-		case 30:
-			// b30 ($J36), PTX lines 218-222; code before the call
-			simtBlock30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 31
-		case 31:
-			// b30 ($J36), PTX line 212
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[31].Term, m, stop, budget); next != 63 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 32:
-			// b31 ($C30), PTX lines 229-230; divergent, reconverges at block 64 (b60)
-			simtBlock32(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 24
-			} else if t == 0 {
-				next = 64
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[32].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 33:
-			// b32 ($X31), PTX line 232
-			next = 34
-		case 34:
-			// b33 ($L39), PTX line 233
-			next = 35
-		case 35:
-			// b34 ($J19), PTX lines 235-236; divergent, reconverges at block 46 (b45 ($J50))
-			simtBlock35(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 39
-			} else if t == 0 {
-				next = 65
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[35].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 36:
-			// b35 ($H42), PTX lines 241-241; divergent, reconverges at block 46 (b45 ($J50))
-			simtBlock36(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[10]
-			if t == m {
-				next = 38
-			} else if t == 0 {
-				next = 66
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[36].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 37:
-			// b36 ($C43), PTX lines 255-255
-			simtBlock37(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 36
-		case 38:
-			// b37 ($X44), PTX lines 258-259
-			simtBlock38(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 40
-		case 39:
-			// b38 ($E40), PTX lines 262-264
-			simtBlock39(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 40
-		case 40:
-			// b39 ($J41), PTX lines 266-267; divergent, reconverges at block 46 (b45 ($J50))
-			simtBlock40(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 41:
-			// b40 ($T45), PTX lines 271-274
-			simtBlock41(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[12]
-			if t == m {
-				next = 42
-			} else if t == 0 {
-				next = 68
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[41].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 42:
-			// b41 ($T46), PTX lines 278-278
-			simtBlock42(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 46
-		case 43:
-			// b42 ($T47), PTX lines 281-282
-			simtBlock43(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 46
-		case 44:
-			// b43 ($T48), PTX lines 285-285
-			simtBlock44(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 46
-		case 45:
-			// b44 ($T49), PTX lines 288-290
-			simtBlock45(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 46
-		case 46:
-			// b45 ($J50), PTX lines 292-295
-			simtBlock46(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 47
-		case 47:
-			// b46 ($R52), PTX line 296; barrier.sync at line 297
-			return pc, budget
-		case 48:
-			// b46 ($R52), PTX lines 298-309; divergent, reconverges at block 53 (b51 ($J57))
-			simtBlock48(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 49:
-			// b47 ($T53), PTX lines 313-316
-			simtBlock49(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 53
-		case 50:
-			// b48 ($T54), PTX lines 319-320
-			simtBlock50(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 53
-		case 51:
-			// b49 ($T55), PTX lines 323-323
-			simtBlock51(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 53
-		case 52:
-			// b50 ($T56), PTX lines 326-326
-			simtBlock52(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 53
-		case 53:
-			// b51 ($J57), PTX lines 328-337
-			simtBlock53(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 54
-		case 54:
-			// b52 ($R59), PTX line 338; bar.sync at line 339
-			return pc, budget
-		case 55:
-			// b52 ($R59), PTX lines 340-360; code before the call
-			simtBlock55(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 56
-		case 56:
-			// b52 ($R59), PTX line 338
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[56].Term, m, stop, budget); next != 69 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 57:
-			// b53 ($R60), PTX lines 388-395; ret
-			simtBlock57(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 73
-		case 58:
-			// b54, PTX line 98
-			next = 12
-		case 59:
-			// b55, PTX lines 119-120
-			simtBlock59(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 60:
-			// b56, PTX line 133
-			next = 11
-		case 61:
-			// b57, PTX lines 139-142; divergent, reconverges at block 35 (b34 ($J19))
-			simtBlock61(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 62:
-			// b58, PTX lines 150-154
-			simtBlock62(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 63:
-			// b59, PTX lines 224-227
-			simtBlock63(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 32
-		case 64:
-			// b60, PTX line 231
-			next = 33
-		case 65:
-			// b61, PTX lines 238-239
-			simtBlock65(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 36
-		case 66:
-			// b62, PTX lines 243-246; divergent, reconverges at block 46 (b45 ($J50))
-			simtBlock66(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[11]
-			if t == m {
-				next = 44
-			} else if t == 0 {
-				next = 67
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[66].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 67:
-			// b63, PTX lines 248-253
-			simtBlock67(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 37
-		case 68:
-			// b64, PTX line 275
-			next = 46
-		case 69:
-			// b65, PTX lines 362-374; code before the call
-			simtBlock69(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 70
-		case 70:
-			// b65, PTX line 361
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[70].Term, m, stop, budget); next != 71 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 71:
-			// b66, PTX lines 376-380; divergent, reconverges at block 57 (b53 ($R60))
-			simtBlock71(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[13]
-			if t == m {
-				next = 57
-			} else if t == 0 {
-				next = 72
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 72 {
-					return pc, budget
-				}
-				simtBlock72(w, m&^t, budget)
-				pc, budget = 72, budget-1
-				next = 57
-			}
-		case 72:
-			// b67, PTX lines 382-386
-			simtBlock72(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 57
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	case 38:
+		goto block38
+	case 39:
+		goto block39
+	case 40:
+		goto block40
+	case 41:
+		goto block41
+	case 42:
+		goto block42
+	case 43:
+		goto block43
+	case 44:
+		goto block44
+	case 45:
+		goto block45
+	case 46:
+		goto block46
+	case 47:
+		goto block47
+	case 48:
+		goto block48
+	case 49:
+		goto block49
+	case 50:
+		goto block50
+	case 51:
+		goto block51
+	case 52:
+		goto block52
+	case 53:
+		goto block53
+	case 54:
+		goto block54
+	case 55:
+		goto block55
+	case 56:
+		goto block56
+	case 57:
+		goto block57
+	case 58:
+		goto block58
+	case 59:
+		goto block59
+	case 60:
+		goto block60
+	case 61:
+		goto block61
+	case 62:
+		goto block62
+	case 63:
+		goto block63
+	case 64:
+		goto block64
+	case 65:
+		goto block65
+	case 66:
+		goto block66
+	case 67:
+		goto block67
+	case 68:
+		goto block68
+	case 69:
+		goto block69
+	case 70:
+		goto block70
+	case 71:
+		goto block71
+	case 72:
+		goto block72
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 64-91; divergent, reconverges at block 46 (b45 ($J50))
+		simtBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b1 ($T2), PTX lines 95-97; divergent, reconverges at block 46 (b45 ($J50))
+		simtBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else if t == 0 {
+			if stop == 58 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 58, budget-1
+			goto block58
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($T3), PTX lines 101-103
+		simtBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 73 || budget <= 1 {
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block3:
+	{
+		// b3 ($T4), PTX lines 106-107
+		simtBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block4:
+	{
+		// b4 ($T5), PTX lines 110-111
+		simtBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block5:
+	{
+		// b5 ($T6), PTX lines 114-115
+		simtBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 ($H9), PTX lines 117-117; divergent, reconverges at block 8 (b8 ($X11))
+		simtBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 59 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 59, budget-1
+			goto block59
+		} else {
+			switch stop {
+			case 6, 7, 59:
+			default:
+				return runtime.RunDone, budget - simtRegion6(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($C10), PTX lines 122-122
+		simtBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block8:
+	{
+		// b8 ($X11), PTX lines 125-126
+		simtBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($H12), PTX lines 128-129
+		simtBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b10 ($C13), PTX lines 131-132; divergent, reconverges at block 60 (b56)
+		simtBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 60 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 60, budget-1
+			goto block60
+		} else {
+			switch stop {
+			case 9, 10:
+			default:
+				return runtime.RunDone, budget - simtRegion10(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[10].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block11:
+	{
+		// b11 ($X14), PTX line 134
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block12:
+	{
+		// b12 ($J7), PTX lines 136-137; divergent, reconverges at block 46 (b45 ($J50))
+		simtBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 39 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 39, budget-1
+			goto block39
+		} else if t == 0 {
+			if stop == 61 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 61, budget-1
+			goto block61
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b13 ($T15), PTX lines 146-148; divergent, reconverges at block 15 (b15 ($J22))
+		simtBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[4]
+		if t == m {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else if t == 0 {
+			if stop == 62 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 62, budget-1
+			goto block62
+		} else {
+			switch stop {
+			case 14, 62:
+			default:
+				return runtime.RunDone, budget - simtRegion13(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 14 || stop == 62 {
+				return pc, budget
+			}
+			simtBlock14(w, t, budget)
+			simtBlock62(w, m&^t, budget)
+			pc, budget = 62, budget-2
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		}
+	}
+block14:
+	{
+		// b14 ($E21), PTX lines 157-160
+		simtBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block15:
+	{
+		// b15 ($J22), PTX line 161
+		if stop == 35 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 35, budget-1
+		goto block35
+	}
+block16:
+	{
+		// b16 ($T16), PTX lines 164-165
+		simtBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 35 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 35, budget-1
+		goto block35
+	}
+block17:
+	{
+		// b17 ($T17), PTX lines 168-173; divergent, reconverges at block 22 (b22 ($J27))
+		simtBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block18:
+	{
+		// b18 ($T23), PTX lines 177-177
+		simtBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block19:
+	{
+		// b19 ($T24), PTX lines 180-180
+		simtBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block20:
+	{
+		// b20 ($T25), PTX lines 183-183
+		simtBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block21:
+	{
+		// b21 ($T26), PTX lines 186-186
+		simtBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block22:
+	{
+		// b22 ($J27), PTX line 187
+		if stop == 35 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 35, budget-1
+		goto block35
+	}
+block23:
+	{
+		// b23 ($T18), PTX lines 190-192
+		simtBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 24 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 24, budget-1
+		goto block24
+	}
+block24:
+	{
+		// b24 ($H29), PTX lines 194-195; divergent, reconverges at block 30 (b30 ($J36))
+		simtBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block25:
+	{
+		// b25 ($T32), PTX lines 199-200
+		simtBlock25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 30, budget-1
+		goto block30
+	}
+block26:
+	{
+		// b26 ($T33), PTX lines 203-203
+		simtBlock26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 30, budget-1
+		goto block30
+	}
+block27:
+	{
+		// b27 ($T34), PTX lines 206-207
+		simtBlock27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 30, budget-1
+		goto block30
+	}
+block28:
+	{
+		// b28 ($T35), PTX lines 210-210
+		simtBlock28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 29 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 29, budget-1
+		goto block29
+	}
+block29:
+	{
+		// b29 ($L38), PTX line 211
+		if stop == 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 30, budget-1
+		goto block30
+	}
+block30:
+	{
+		// b30 ($J36), PTX lines 218-222; code before the call
+		simtBlock30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 31 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 31, budget-1
+		goto block31
+	}
+block31:
+	{
+		// b30 ($J36), PTX line 212
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[31].Term, m, stop, budget); pc != 63 {
+			return pc, budget
+		}
+		goto block63
+	}
+block32:
+	{
+		// b31 ($C30), PTX lines 229-230; divergent, reconverges at block 64 (b60)
+		simtBlock32(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else if t == 0 {
+			if stop == 64 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 64, budget-1
+			goto block64
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[32].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block33:
+	{
+		// b32 ($X31), PTX line 232
+		if stop == 34 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 34, budget-1
+		goto block34
+	}
+block34:
+	{
+		// b33 ($L39), PTX line 233
+		if stop == 35 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 35, budget-1
+		goto block35
+	}
+block35:
+	{
+		// b34 ($J19), PTX lines 235-236; divergent, reconverges at block 46 (b45 ($J50))
+		simtBlock35(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 39 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 39, budget-1
+			goto block39
+		} else if t == 0 {
+			if stop == 65 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 65, budget-1
+			goto block65
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[35].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block36:
+	{
+		// b35 ($H42), PTX lines 241-241; divergent, reconverges at block 46 (b45 ($J50))
+		simtBlock36(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 38 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 38, budget-1
+			goto block38
+		} else if t == 0 {
+			if stop == 66 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 66, budget-1
+			goto block66
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[36].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block37:
+	{
+		// b36 ($C43), PTX lines 255-255
+		simtBlock37(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 36 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 36, budget-1
+		goto block36
+	}
+block38:
+	{
+		// b37 ($X44), PTX lines 258-259
+		simtBlock38(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 40 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 40, budget-1
+		goto block40
+	}
+block39:
+	{
+		// b38 ($E40), PTX lines 262-264
+		simtBlock39(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 40 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 40, budget-1
+		goto block40
+	}
+block40:
+	{
+		// b39 ($J41), PTX lines 266-267; divergent, reconverges at block 46 (b45 ($J50))
+		simtBlock40(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block41:
+	{
+		// b40 ($T45), PTX lines 271-274
+		simtBlock41(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 42 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 42, budget-1
+			goto block42
+		} else if t == 0 {
+			if stop == 68 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 68, budget-1
+			goto block68
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[41].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block42:
+	{
+		// b41 ($T46), PTX lines 278-278
+		simtBlock42(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 46 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 46, budget-1
+		goto block46
+	}
+block43:
+	{
+		// b42 ($T47), PTX lines 281-282
+		simtBlock43(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 46 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 46, budget-1
+		goto block46
+	}
+block44:
+	{
+		// b43 ($T48), PTX lines 285-285
+		simtBlock44(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 46 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 46, budget-1
+		goto block46
+	}
+block45:
+	{
+		// b44 ($T49), PTX lines 288-290
+		simtBlock45(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 46 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 46, budget-1
+		goto block46
+	}
+block46:
+	{
+		// b45 ($J50), PTX lines 292-295
+		simtBlock46(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 47 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 47, budget-1
+		goto block47
+	}
+block47:
+	{
+		// b46 ($R52), PTX line 296; barrier.sync at line 297
+		return pc, budget
+	}
+block48:
+	{
+		// b46 ($R52), PTX lines 298-309; divergent, reconverges at block 53 (b51 ($J57))
+		simtBlock48(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block49:
+	{
+		// b47 ($T53), PTX lines 313-316
+		simtBlock49(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 53 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 53, budget-1
+		goto block53
+	}
+block50:
+	{
+		// b48 ($T54), PTX lines 319-320
+		simtBlock50(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 53 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 53, budget-1
+		goto block53
+	}
+block51:
+	{
+		// b49 ($T55), PTX lines 323-323
+		simtBlock51(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 53 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 53, budget-1
+		goto block53
+	}
+block52:
+	{
+		// b50 ($T56), PTX lines 326-326
+		simtBlock52(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 53 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 53, budget-1
+		goto block53
+	}
+block53:
+	{
+		// b51 ($J57), PTX lines 328-337
+		simtBlock53(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 54 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 54, budget-1
+		goto block54
+	}
+block54:
+	{
+		// b52 ($R59), PTX line 338; bar.sync at line 339
+		return pc, budget
+	}
+block55:
+	{
+		// b52 ($R59), PTX lines 340-360; code before the call
+		simtBlock55(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 56 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 56, budget-1
+		goto block56
+	}
+block56:
+	{
+		// b52 ($R59), PTX line 338
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[56].Term, m, stop, budget); pc != 69 {
+			return pc, budget
+		}
+		goto block69
+	}
+block57:
+	{
+		// b53 ($R60), PTX lines 388-395; ret
+		simtBlock57(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block58:
+	{
+		// b54, PTX line 98
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block59:
+	{
+		// b55, PTX lines 119-120
+		simtBlock59(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block60:
+	{
+		// b56, PTX line 133
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block61:
+	{
+		// b57, PTX lines 139-142; divergent, reconverges at block 35 (b34 ($J19))
+		simtBlock61(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block62:
+	{
+		// b58, PTX lines 150-154
+		simtBlock62(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block63:
+	{
+		// b59, PTX lines 224-227
+		simtBlock63(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 32 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 32, budget-1
+		goto block32
+	}
+block64:
+	{
+		// b60, PTX line 231
+		if stop == 33 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 33, budget-1
+		goto block33
+	}
+block65:
+	{
+		// b61, PTX lines 238-239
+		simtBlock65(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 36 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 36, budget-1
+		goto block36
+	}
+block66:
+	{
+		// b62, PTX lines 243-246; divergent, reconverges at block 46 (b45 ($J50))
+		simtBlock66(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 44 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 44, budget-1
+			goto block44
+		} else if t == 0 {
+			if stop == 67 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 67, budget-1
+			goto block67
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[66].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block67:
+	{
+		// b63, PTX lines 248-253
+		simtBlock67(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 37 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 37, budget-1
+		goto block37
+	}
+block68:
+	{
+		// b64, PTX line 275
+		if stop == 46 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 46, budget-1
+		goto block46
+	}
+block69:
+	{
+		// b65, PTX lines 362-374; code before the call
+		simtBlock69(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 70 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 70, budget-1
+		goto block70
+	}
+block70:
+	{
+		// b65, PTX line 361
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[70].Term, m, stop, budget); pc != 71 {
+			return pc, budget
+		}
+		goto block71
+	}
+block71:
+	{
+		// b66, PTX lines 376-380; divergent, reconverges at block 57 (b53 ($R60))
+		simtBlock71(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[13]
+		if t == m {
+			if stop == 57 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 57, budget-1
+			goto block57
+		} else if t == 0 {
+			if stop == 72 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 72, budget-1
+			goto block72
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 72 {
+				return pc, budget
+			}
+			simtBlock72(w, m&^t, budget)
+			pc, budget = 72, budget-1
+			if stop == 57 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 57, budget-1
+			goto block57
+		}
+	}
+block72:
+	{
+		// b67, PTX lines 382-386
+		simtBlock72(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 57 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 57, budget-1
+		goto block57
 	}
 }
 

@@ -1180,73 +1180,105 @@ func Simt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, po
 // f1Run runs blocks of function f1 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-37
-			f1Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-37
+		f1Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f1Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($R1), PTX lines 45-52; ret
-			f1Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f1Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 4
-		case 2:
-			// b2, PTX lines 39-40; divergent, reconverges at block 1 (b1 ($R1))
-			f1Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($R1), PTX lines 45-52; ret
+		f1Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 39-40; divergent, reconverges at block 1 (b1 ($R1))
+		f1Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 3
-			} else {
-				switch stop {
-				case 3:
-				default:
-					return runtime.RunDone, budget - f1Region2(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 3 {
-					return pc, budget
-				}
-				f1Block3(w, m&^t, budget)
-				pc, budget = 3, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
 			}
-		case 3:
-			// b3, PTX lines 42-43
-			f1Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 3, budget-1
+			goto block3
+		} else {
+			switch stop {
+			case 3:
+			default:
+				return runtime.RunDone, budget - f1Region2(w, m, pc)
 			}
-			next = 1
-		default:
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 3 {
+				return pc, budget
+			}
+			f1Block3(w, m&^t, budget)
+			pc, budget = 3, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block3:
+	{
+		// b3, PTX lines 42-43
+		f1Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 4 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -1634,86 +1666,140 @@ func f1Block3(w *runtime.Warp, m uint32, budget int) {
 // f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 70-84; divergent, reconverges at block 3 (b2 ($D3))
-			f0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 70-84; divergent, reconverges at block 3 (b2 ($D3))
+		f0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 5
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($B2), PTX lines 108-112; code before the call
-			f0Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 2
-		case 2:
-			// b1 ($B2), PTX line 102
-			if next, budget = w.CallInline(pc, &f0Func.Blocks[2].Term, m, stop, budget); next != 8 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 3:
-			// b2 ($D3), PTX line 117
-			next = 4
-		case 4:
-			// b3 ($R4), PTX lines 119-126; ret
-			f0Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 5:
-			// b4, PTX lines 86-95; code before the call
-			f0Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b4, PTX line 85
-			if next, budget = w.CallInline(pc, &f0Func.Blocks[6].Term, m, stop, budget); next != 7 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 7:
-			// b5, PTX lines 97-100
-			f0Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 8:
-			// b6, PTX lines 114-116
-			f0Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($B2), PTX lines 108-112; code before the call
+		f0Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 9 || budget <= 1 {
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b1 ($B2), PTX line 102
+		if pc, budget = w.CallInline(pc, &f0Func.Blocks[2].Term, m, stop, budget); pc != 8 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block8
+	}
+block3:
+	{
+		// b2 ($D3), PTX line 117
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($R4), PTX lines 119-126; ret
+		f0Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b4, PTX lines 86-95; code before the call
+		f0Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b4, PTX line 85
+		if pc, budget = w.CallInline(pc, &f0Func.Blocks[6].Term, m, stop, budget); pc != 7 {
+			return pc, budget
+		}
+		goto block7
+	}
+block7:
+	{
+		// b5, PTX lines 97-100
+		f0Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block8:
+	{
+		// b6, PTX lines 114-116
+		f0Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
 	}
 }
 
@@ -2385,139 +2471,242 @@ func f0Block8(w *runtime.Warp, m uint32, budget int) {
 // simtRun runs blocks of kernel simt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 144-172
-			simtBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($H5), PTX lines 174-175
-			simtBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 2:
-			// b2 ($C6), PTX lines 177-178; divergent, reconverges at block 8 (b8)
-			simtBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 8
-			} else {
-				switch stop {
-				case 1, 2:
-				default:
-					return runtime.RunDone, budget - simtRegion2(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($X7), PTX lines 181-181
-			simtBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b4 ($H8), PTX lines 183-183; divergent, reconverges at block 6 (b6 ($X10))
-			simtBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 9
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($C9), PTX lines 212-212
-			simtBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 6:
-			// b6 ($X10), PTX lines 215-215
-			simtBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b7 ($R12), PTX lines 217-224; ret
-			simtBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 8:
-			// b8, PTX line 179
-			next = 3
-		case 9:
-			// b9, PTX lines 185-203; code before the call
-			simtBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b9, PTX line 184; divergent, reconverges at block 11 (b10)
-			return pc, budget
-		case 11:
-			// b10, PTX lines 206-209; divergent, reconverges at block 5 (b5 ($C9))
-			simtBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 12
-			} else {
-				switch stop {
-				case 12:
-				default:
-					return runtime.RunDone, budget - simtRegion11(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 12 {
-					return pc, budget
-				}
-				pc, budget = 12, budget-1
-				next = 5
-			}
-		case 12:
-			// b11, PTX line 210
-			next = 5
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 144-172
+		simtBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 13 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($H5), PTX lines 174-175
+		simtBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($C6), PTX lines 177-178; divergent, reconverges at block 8 (b8)
+		simtBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			switch stop {
+			case 1, 2:
+			default:
+				return runtime.RunDone, budget - simtRegion2(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($X7), PTX lines 181-181
+		simtBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 ($H8), PTX lines 183-183; divergent, reconverges at block 6 (b6 ($X10))
+		simtBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($C9), PTX lines 212-212
+		simtBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block6:
+	{
+		// b6 ($X10), PTX lines 215-215
+		simtBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b7 ($R12), PTX lines 217-224; ret
+		simtBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b8, PTX line 179
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block9:
+	{
+		// b9, PTX lines 185-203; code before the call
+		simtBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b9, PTX line 184; divergent, reconverges at block 11 (b10)
+		return pc, budget
+	}
+block11:
+	{
+		// b10, PTX lines 206-209; divergent, reconverges at block 5 (b5 ($C9))
+		simtBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			switch stop {
+			case 12:
+			default:
+				return runtime.RunDone, budget - simtRegion11(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 12 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block12:
+	{
+		// b11, PTX line 210
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
 	}
 }
 

@@ -2691,55 +2691,75 @@ func Simt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, po
 // f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-43; divergent, reconverges at block 1 (b1 ($R1))
-			f0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-43; divergent, reconverges at block 1 (b1 ($R1))
+		f0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				switch stop {
-				case 2:
-				default:
-					return runtime.RunDone, budget - f0Region0(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				f0Block2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($R1), PTX lines 48-55; ret
-			f0Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			switch stop {
+			case 2:
+			default:
+				return runtime.RunDone, budget - f0Region0(w, m, pc)
 			}
-			next = 3
-		case 2:
-			// b2, PTX lines 45-46
-			f0Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			f0Block2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($R1), PTX lines 48-55; ret
+		f0Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 45-46
+		f0Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -3153,526 +3173,1021 @@ func f0Block2(w *runtime.Warp, m uint32, budget int) {
 // simtRun runs blocks of kernel simt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 73-99
-			simtBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L2), PTX lines 101-104
-			simtBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 2:
-			// b2 ($H3), PTX lines 106-110; divergent, reconverges at block 3 (b3 ($E6))
-			simtBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 49
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($E6), PTX line 128
-			next = 4
-		case 4:
-			// b4 ($J7), PTX lines 130-130
-			simtBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b5 ($C4), PTX lines 132-133; divergent, reconverges at block 52 (b40)
-			simtBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 52
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b6 ($X5), PTX lines 136-138; divergent, reconverges at block 26 (b24 ($E8))
-			simtBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[2]
-			if t == m {
-				next = 26
-			} else if t == 0 {
-				next = 53
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7 ($T10), PTX lines 152-162; code before the call
-			simtBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b7 ($T10), PTX line 151
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[8].Term, m, stop, budget); next != 54 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 9:
-			// b8 ($E17), PTX lines 188-190
-			simtBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b9 ($J18), PTX line 191
-			next = 25
-		case 11:
-			// b10 ($T11), PTX lines 194-196; divergent, reconverges at block 18 (b16 ($J24))
-			simtBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 12:
-			// b11 ($T19), PTX lines 200-201
-			simtBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 13:
-			// b12 ($T20), PTX lines 204-204
-			simtBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 14:
-			// b13 ($T21), PTX lines 207-208
-			simtBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 15:
-			// b14 ($T22), PTX lines 211-221; code before the call
-			simtBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 16:
-			// b14 ($T22), PTX line 210
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[16].Term, m, stop, budget); next != 58 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 17:
-			// b15 ($T23), PTX lines 228-228
-			simtBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 18:
-			// b16 ($J24), PTX line 229
-			next = 25
-		case 19:
-			// b17 ($T12), PTX lines 232-235; divergent, reconverges at block 26 (b24 ($E8))
-			simtBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 26
-			} else if t == 0 {
-				next = 59
-			} else {
-				switch stop {
-				case 25, 59:
-				default:
-					return runtime.RunDone, budget - simtRegion19(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 59 || stop == 25 {
-					return pc, budget
-				}
-				pc, budget = 25, budget-2
-				next = 26
-			}
-		case 20:
-			// b18 ($T13), PTX lines 239-241
-			simtBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 21:
-			// b19 ($H26), PTX lines 243-248
-			simtBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 22
-		case 22:
-			// b20 ($C27), PTX lines 250-251; divergent, reconverges at block 60 (b47)
-			simtBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[10]
-			if t == m {
-				next = 21
-			} else if t == 0 {
-				next = 60
-			} else {
-				switch stop {
-				case 21, 22:
-				default:
-					return runtime.RunDone, budget - simtRegion22(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[22].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 23:
-			// b21 ($X28), PTX line 253
-			next = 25
-		case 24:
-			// b22 ($T14), PTX lines 256-259
-			simtBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[11]
-			if t == m {
-				next = 26
-			} else if t == 0 {
-				next = 61
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[24].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 25:
-			// b23 ($J15), PTX line 261
-			next = 26
-		case 26:
-			// b24 ($E8), PTX line 262
-			next = 27
-		case 27:
-			// b25 ($J9), PTX lines 264-275; code before the call
-			simtBlock27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 28
-		case 28:
-			// b25 ($J9), PTX line 263; divergent, reconverges at block 62 (b49)
-			return pc, budget
-		case 29:
-			// b26 ($R29), PTX line 294; barrier.sync at line 295
-			return pc, budget
-		case 30:
-			// b26 ($R29), PTX lines 296-312; divergent, reconverges at block 34 (b30 ($J32))
-			simtBlock30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 31:
-			// b27 ($T30), PTX lines 316-316
-			simtBlock31(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 32
-		case 32:
-			// b28 ($L34), PTX line 317
-			next = 34
-		case 33:
-			// b29 ($T31), PTX lines 320-321
-			simtBlock33(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 34
-		case 34:
-			// b30 ($J32), PTX lines 323-326
-			simtBlock34(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 35
-		case 35:
-			// b31 ($R35), PTX line 327; barrier.sync.aligned at line 328
-			return pc, budget
-		case 36:
-			// b31 ($R35), PTX lines 329-349; code before the call
-			simtBlock36(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 37
-		case 37:
-			// b31 ($R35), PTX line 327; divergent, reconverges at block 63 (b50)
-			return pc, budget
-		case 38:
-			// b32 ($L36), PTX lines 355-365; code before the call
-			simtBlock38(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 39
-		case 39:
-			// b32 ($L36), PTX line 354
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[39].Term, m, stop, budget); next != 64 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 40:
-			// b33 ($R37), PTX line 376; barrier.sync at line 377
-			return pc, budget
-		case 41:
-			// b33 ($R37), PTX lines 378-397; code before the call
-			simtBlock41(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 42
-		case 42:
-			// b33 ($R37), PTX line 376
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[42].Term, m, stop, budget); next != 65 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 43:
-			// b34 ($T38), PTX lines 406-407
-			simtBlock43(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 46
-		case 44:
-			// b35 ($T39), PTX lines 410-420; code before the call
-			simtBlock44(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 45
-		case 45:
-			// b35 ($T39), PTX line 409
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[45].Term, m, stop, budget); next != 66 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 46:
-			// b36 ($J40), PTX lines 431-435; code before the call
-			simtBlock46(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 47
-		case 47:
-			// b36 ($J40), PTX line 425
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[47].Term, m, stop, budget); next != 67 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 48:
-			// b37 ($R42), PTX lines 459-466; ret
-			simtBlock48(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 70
-		case 49:
-			// b38, PTX lines 112-122; code before the call
-			simtBlock49(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 50
-		case 50:
-			// b38, PTX line 111
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[50].Term, m, stop, budget); next != 51 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 51:
-			// b39, PTX lines 124-127
-			simtBlock51(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 52:
-			// b40, PTX line 134
-			next = 6
-		case 53:
-			// b41, PTX lines 140-148; divergent, reconverges at block 25 (b23 ($J15))
-			simtBlock53(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 54:
-			// b42, PTX lines 164-167; divergent, reconverges at block 10 (b9 ($J18))
-			simtBlock54(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 55
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[54].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 55:
-			// b43, PTX lines 169-182; code before the call
-			simtBlock55(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 56
-		case 56:
-			// b43, PTX line 168; divergent, reconverges at block 57 (b44)
-			return pc, budget
-		case 57:
-			// b44, PTX lines 184-184
-			simtBlock57(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 58:
-			// b45, PTX lines 223-225
-			simtBlock58(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 59:
-			// b46, PTX line 236
-			next = 25
-		case 60:
-			// b47, PTX line 252
-			next = 23
-		case 61:
-			// b48, PTX line 260
-			next = 25
-		case 62:
-			// b49, PTX lines 277-293
-			simtBlock62(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 29
-		case 63:
-			// b50, PTX lines 351-353
-			simtBlock63(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 38
-		case 64:
-			// b51, PTX lines 367-375
-			simtBlock64(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 40
-		case 65:
-			// b52, PTX lines 399-402; divergent, reconverges at block 46 (b36 ($J40))
-			simtBlock65(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 66:
-			// b53, PTX lines 422-424
-			simtBlock66(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 46
-		case 67:
-			// b54, PTX lines 437-448; code before the call
-			simtBlock67(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 68
-		case 68:
-			// b54, PTX line 436
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[68].Term, m, stop, budget); next != 69 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 69:
-			// b55, PTX lines 450-457
-			simtBlock69(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 48
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	case 38:
+		goto block38
+	case 39:
+		goto block39
+	case 40:
+		goto block40
+	case 41:
+		goto block41
+	case 42:
+		goto block42
+	case 43:
+		goto block43
+	case 44:
+		goto block44
+	case 45:
+		goto block45
+	case 46:
+		goto block46
+	case 47:
+		goto block47
+	case 48:
+		goto block48
+	case 49:
+		goto block49
+	case 50:
+		goto block50
+	case 51:
+		goto block51
+	case 52:
+		goto block52
+	case 53:
+		goto block53
+	case 54:
+		goto block54
+	case 55:
+		goto block55
+	case 56:
+		goto block56
+	case 57:
+		goto block57
+	case 58:
+		goto block58
+	case 59:
+		goto block59
+	case 60:
+		goto block60
+	case 61:
+		goto block61
+	case 62:
+		goto block62
+	case 63:
+		goto block63
+	case 64:
+		goto block64
+	case 65:
+		goto block65
+	case 66:
+		goto block66
+	case 67:
+		goto block67
+	case 68:
+		goto block68
+	case 69:
+		goto block69
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 73-99
+		simtBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 70 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L2), PTX lines 101-104
+		simtBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($H3), PTX lines 106-110; divergent, reconverges at block 3 (b3 ($E6))
+		simtBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 49 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 49, budget-1
+			goto block49
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($E6), PTX line 128
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 ($J7), PTX lines 130-130
+		simtBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($C4), PTX lines 132-133; divergent, reconverges at block 52 (b40)
+		simtBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 52 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 52, budget-1
+			goto block52
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b6 ($X5), PTX lines 136-138; divergent, reconverges at block 26 (b24 ($E8))
+		simtBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[2]
+		if t == m {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else if t == 0 {
+			if stop == 53 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 53, budget-1
+			goto block53
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($T10), PTX lines 152-162; code before the call
+		simtBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b7 ($T10), PTX line 151
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[8].Term, m, stop, budget); pc != 54 {
+			return pc, budget
+		}
+		goto block54
+	}
+block9:
+	{
+		// b8 ($E17), PTX lines 188-190
+		simtBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b9 ($J18), PTX line 191
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block11:
+	{
+		// b10 ($T11), PTX lines 194-196; divergent, reconverges at block 18 (b16 ($J24))
+		simtBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block12:
+	{
+		// b11 ($T19), PTX lines 200-201
+		simtBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block13:
+	{
+		// b12 ($T20), PTX lines 204-204
+		simtBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block14:
+	{
+		// b13 ($T21), PTX lines 207-208
+		simtBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block15:
+	{
+		// b14 ($T22), PTX lines 211-221; code before the call
+		simtBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block16:
+	{
+		// b14 ($T22), PTX line 210
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[16].Term, m, stop, budget); pc != 58 {
+			return pc, budget
+		}
+		goto block58
+	}
+block17:
+	{
+		// b15 ($T23), PTX lines 228-228
+		simtBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block18:
+	{
+		// b16 ($J24), PTX line 229
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block19:
+	{
+		// b17 ($T12), PTX lines 232-235; divergent, reconverges at block 26 (b24 ($E8))
+		simtBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else if t == 0 {
+			if stop == 59 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 59, budget-1
+			goto block59
+		} else {
+			switch stop {
+			case 25, 59:
+			default:
+				return runtime.RunDone, budget - simtRegion19(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 59 || stop == 25 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-2
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		}
+	}
+block20:
+	{
+		// b18 ($T13), PTX lines 239-241
+		simtBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block21:
+	{
+		// b19 ($H26), PTX lines 243-248
+		simtBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block22:
+	{
+		// b20 ($C27), PTX lines 250-251; divergent, reconverges at block 60 (b47)
+		simtBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else if t == 0 {
+			if stop == 60 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 60, budget-1
+			goto block60
+		} else {
+			switch stop {
+			case 21, 22:
+			default:
+				return runtime.RunDone, budget - simtRegion22(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[22].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block23:
+	{
+		// b21 ($X28), PTX line 253
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block24:
+	{
+		// b22 ($T14), PTX lines 256-259
+		simtBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else if t == 0 {
+			if stop == 61 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 61, budget-1
+			goto block61
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[24].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block25:
+	{
+		// b23 ($J15), PTX line 261
+		if stop == 26 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 26, budget-1
+		goto block26
+	}
+block26:
+	{
+		// b24 ($E8), PTX line 262
+		if stop == 27 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 27, budget-1
+		goto block27
+	}
+block27:
+	{
+		// b25 ($J9), PTX lines 264-275; code before the call
+		simtBlock27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 28 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 28, budget-1
+		goto block28
+	}
+block28:
+	{
+		// b25 ($J9), PTX line 263; divergent, reconverges at block 62 (b49)
+		return pc, budget
+	}
+block29:
+	{
+		// b26 ($R29), PTX line 294; barrier.sync at line 295
+		return pc, budget
+	}
+block30:
+	{
+		// b26 ($R29), PTX lines 296-312; divergent, reconverges at block 34 (b30 ($J32))
+		simtBlock30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block31:
+	{
+		// b27 ($T30), PTX lines 316-316
+		simtBlock31(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 32 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 32, budget-1
+		goto block32
+	}
+block32:
+	{
+		// b28 ($L34), PTX line 317
+		if stop == 34 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 34, budget-1
+		goto block34
+	}
+block33:
+	{
+		// b29 ($T31), PTX lines 320-321
+		simtBlock33(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 34 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 34, budget-1
+		goto block34
+	}
+block34:
+	{
+		// b30 ($J32), PTX lines 323-326
+		simtBlock34(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 35 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 35, budget-1
+		goto block35
+	}
+block35:
+	{
+		// b31 ($R35), PTX line 327; barrier.sync.aligned at line 328
+		return pc, budget
+	}
+block36:
+	{
+		// b31 ($R35), PTX lines 329-349; code before the call
+		simtBlock36(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 37 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 37, budget-1
+		goto block37
+	}
+block37:
+	{
+		// b31 ($R35), PTX line 327; divergent, reconverges at block 63 (b50)
+		return pc, budget
+	}
+block38:
+	{
+		// b32 ($L36), PTX lines 355-365; code before the call
+		simtBlock38(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 39 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 39, budget-1
+		goto block39
+	}
+block39:
+	{
+		// b32 ($L36), PTX line 354
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[39].Term, m, stop, budget); pc != 64 {
+			return pc, budget
+		}
+		goto block64
+	}
+block40:
+	{
+		// b33 ($R37), PTX line 376; barrier.sync at line 377
+		return pc, budget
+	}
+block41:
+	{
+		// b33 ($R37), PTX lines 378-397; code before the call
+		simtBlock41(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 42 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 42, budget-1
+		goto block42
+	}
+block42:
+	{
+		// b33 ($R37), PTX line 376
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[42].Term, m, stop, budget); pc != 65 {
+			return pc, budget
+		}
+		goto block65
+	}
+block43:
+	{
+		// b34 ($T38), PTX lines 406-407
+		simtBlock43(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 46 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 46, budget-1
+		goto block46
+	}
+block44:
+	{
+		// b35 ($T39), PTX lines 410-420; code before the call
+		simtBlock44(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 45 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 45, budget-1
+		goto block45
+	}
+block45:
+	{
+		// b35 ($T39), PTX line 409
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[45].Term, m, stop, budget); pc != 66 {
+			return pc, budget
+		}
+		goto block66
+	}
+block46:
+	{
+		// b36 ($J40), PTX lines 431-435; code before the call
+		simtBlock46(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 47 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 47, budget-1
+		goto block47
+	}
+block47:
+	{
+		// b36 ($J40), PTX line 425
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[47].Term, m, stop, budget); pc != 67 {
+			return pc, budget
+		}
+		goto block67
+	}
+block48:
+	{
+		// b37 ($R42), PTX lines 459-466; ret
+		simtBlock48(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block49:
+	{
+		// b38, PTX lines 112-122; code before the call
+		simtBlock49(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 50 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 50, budget-1
+		goto block50
+	}
+block50:
+	{
+		// b38, PTX line 111
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[50].Term, m, stop, budget); pc != 51 {
+			return pc, budget
+		}
+		goto block51
+	}
+block51:
+	{
+		// b39, PTX lines 124-127
+		simtBlock51(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block52:
+	{
+		// b40, PTX line 134
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block53:
+	{
+		// b41, PTX lines 140-148; divergent, reconverges at block 25 (b23 ($J15))
+		simtBlock53(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block54:
+	{
+		// b42, PTX lines 164-167; divergent, reconverges at block 10 (b9 ($J18))
+		simtBlock54(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 55 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 55, budget-1
+			goto block55
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[54].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block55:
+	{
+		// b43, PTX lines 169-182; code before the call
+		simtBlock55(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 56 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 56, budget-1
+		goto block56
+	}
+block56:
+	{
+		// b43, PTX line 168; divergent, reconverges at block 57 (b44)
+		return pc, budget
+	}
+block57:
+	{
+		// b44, PTX lines 184-184
+		simtBlock57(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block58:
+	{
+		// b45, PTX lines 223-225
+		simtBlock58(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block59:
+	{
+		// b46, PTX line 236
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block60:
+	{
+		// b47, PTX line 252
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block61:
+	{
+		// b48, PTX line 260
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block62:
+	{
+		// b49, PTX lines 277-293
+		simtBlock62(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 29 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 29, budget-1
+		goto block29
+	}
+block63:
+	{
+		// b50, PTX lines 351-353
+		simtBlock63(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 38 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 38, budget-1
+		goto block38
+	}
+block64:
+	{
+		// b51, PTX lines 367-375
+		simtBlock64(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 40 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 40, budget-1
+		goto block40
+	}
+block65:
+	{
+		// b52, PTX lines 399-402; divergent, reconverges at block 46 (b36 ($J40))
+		simtBlock65(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block66:
+	{
+		// b53, PTX lines 422-424
+		simtBlock66(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 46 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 46, budget-1
+		goto block46
+	}
+block67:
+	{
+		// b54, PTX lines 437-448; code before the call
+		simtBlock67(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 68 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 68, budget-1
+		goto block68
+	}
+block68:
+	{
+		// b54, PTX line 436
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[68].Term, m, stop, budget); pc != 69 {
+			return pc, budget
+		}
+		goto block69
+	}
+block69:
+	{
+		// b55, PTX lines 450-457
+		simtBlock69(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 48 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 48, budget-1
+		goto block48
 	}
 }
 

@@ -1489,50 +1489,70 @@ func Simt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, po
 // f1Run runs blocks of function f1 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-36; divergent, reconverges at block 1 (b1 ($R1))
-			f1Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-36; divergent, reconverges at block 1 (b1 ($R1))
+		f1Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 2
-			} else {
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 2 {
-					return pc, budget
-				}
-				f1Block2(w, m&^t, budget)
-				pc, budget = 2, budget-1
-				next = 1
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($R1), PTX lines 51-58; ret
-			f1Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 2 {
+				return pc, budget
 			}
-			next = 3
-		case 2:
-			// b2, PTX lines 38-49
-			f1Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			f1Block2(w, m&^t, budget)
+			pc, budget = 2, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 1
-		default:
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($R1), PTX lines 51-58; ret
+		f1Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2, PTX lines 38-49
+		f1Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = next, budget-1
+		pc, budget = 1, budget-1
+		goto block1
 	}
 }
 
@@ -2074,210 +2094,382 @@ func f1Block2(w *runtime.Warp, m uint32, budget int) {
 // f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 76-100; code before the call
-			f0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 65
-			if next, budget = w.CallInline(pc, &f0Func.Blocks[1].Term, m, stop, budget); next != 16 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 2:
-			// b1 ($H4), PTX lines 132-132; divergent, reconverges at block 4 (b3 ($X6))
-			f0Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 21
-			} else {
-				switch stop {
-				case 2, 3, 21:
-				default:
-					return runtime.RunDone, budget - f0Region2(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b2 ($C5), PTX lines 138-138
-			f0Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 4:
-			// b3 ($X6), PTX lines 141-141
-			f0Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b4 ($H7), PTX lines 143-143; divergent, reconverges at block 12 (b11 ($X9))
-			f0Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 22
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5 ($T10), PTX lines 150-150
-			f0Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 7:
-			// b6 ($T11), PTX lines 153-153
-			f0Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 8:
-			// b7 ($T12), PTX lines 156-157
-			f0Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 9:
-			// b8 ($T13), PTX lines 160-160
-			f0Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b9 ($J14), PTX line 161
-			next = 11
-		case 11:
-			// b10 ($C8), PTX lines 163-163
-			f0Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 12:
-			// b11 ($X9), PTX line 165
-			next = 13
-		case 13:
-			// b12 ($E2), PTX line 166
-			next = 14
-		case 14:
-			// b13 ($J3), PTX lines 168-169
-			f0Block14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 15:
-			// b14 ($R16), PTX lines 171-178; ret
-			f0Block15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 23
-		case 16:
-			// b15, PTX lines 102-107; divergent, reconverges at block 13 (b12 ($E2))
-			f0Block16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 17
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 17:
-			// b16, PTX lines 109-111; divergent, reconverges at block 13 (b12 ($E2))
-			f0Block17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[1]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 18
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 18:
-			// b17, PTX lines 113-126; code before the call
-			f0Block18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 19
-		case 19:
-			// b17, PTX line 112; divergent, reconverges at block 20 (b18)
-			return pc, budget
-		case 20:
-			// b18, PTX lines 128-130
-			f0Block20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 21:
-			// b19, PTX lines 134-136
-			f0Block21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 22:
-			// b20, PTX lines 145-146; divergent, reconverges at block 10 (b9 ($J14))
-			f0Block22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 76-100; code before the call
+		f0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 23 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 65
+		if pc, budget = w.CallInline(pc, &f0Func.Blocks[1].Term, m, stop, budget); pc != 16 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block16
+	}
+block2:
+	{
+		// b1 ($H4), PTX lines 132-132; divergent, reconverges at block 4 (b3 ($X6))
+		f0Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			switch stop {
+			case 2, 3, 21:
+			default:
+				return runtime.RunDone, budget - f0Region2(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2 ($C5), PTX lines 138-138
+		f0Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block4:
+	{
+		// b3 ($X6), PTX lines 141-141
+		f0Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b4 ($H7), PTX lines 143-143; divergent, reconverges at block 12 (b11 ($X9))
+		f0Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($T10), PTX lines 150-150
+		f0Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block7:
+	{
+		// b6 ($T11), PTX lines 153-153
+		f0Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block8:
+	{
+		// b7 ($T12), PTX lines 156-157
+		f0Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block9:
+	{
+		// b8 ($T13), PTX lines 160-160
+		f0Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b9 ($J14), PTX line 161
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b10 ($C8), PTX lines 163-163
+		f0Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block12:
+	{
+		// b11 ($X9), PTX line 165
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block13:
+	{
+		// b12 ($E2), PTX line 166
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b13 ($J3), PTX lines 168-169
+		f0Block14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block15:
+	{
+		// b14 ($R16), PTX lines 171-178; ret
+		f0Block15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block16:
+	{
+		// b15, PTX lines 102-107; divergent, reconverges at block 13 (b12 ($E2))
+		f0Block16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[16].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block17:
+	{
+		// b16, PTX lines 109-111; divergent, reconverges at block 13 (b12 ($E2))
+		f0Block17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[1]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[17].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block18:
+	{
+		// b17, PTX lines 113-126; code before the call
+		f0Block18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block19:
+	{
+		// b17, PTX line 112; divergent, reconverges at block 20 (b18)
+		return pc, budget
+	}
+block20:
+	{
+		// b18, PTX lines 128-130
+		f0Block20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block21:
+	{
+		// b19, PTX lines 134-136
+		f0Block21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block22:
+	{
+		// b20, PTX lines 145-146; divergent, reconverges at block 10 (b9 ($J14))
+		f0Block22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -3440,94 +3632,162 @@ func f0Block22(w *runtime.Warp, m uint32, budget int) {
 // simtRun runs blocks of kernel simt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 196-224
-			simtBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L17), PTX lines 226-231
-			simtBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 2:
-			// b2 ($R18), PTX line 232; bar.sync at line 233
-			return pc, budget
-		case 3:
-			// b2 ($R18), PTX lines 234-245
-			simtBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b3 ($H19), PTX lines 247-247; divergent, reconverges at block 7 (b6 ($X21))
-			simtBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 9
-			} else {
-				switch stop {
-				case 4, 5, 6, 9:
-				default:
-					return runtime.RunDone, budget - simtRegion4(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b4 ($L22), PTX line 250
-			next = 6
-		case 6:
-			// b5 ($C20), PTX lines 252-252
-			simtBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 7:
-			// b6 ($X21), PTX lines 255-264
-			simtBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b7 ($R23), PTX lines 266-273; ret
-			simtBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 9:
-			// b8, PTX lines 249-249
-			simtBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 196-224
+		simtBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 10 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L17), PTX lines 226-231
+		simtBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($R18), PTX line 232; bar.sync at line 233
+		return pc, budget
+	}
+block3:
+	{
+		// b2 ($R18), PTX lines 234-245
+		simtBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($H19), PTX lines 247-247; divergent, reconverges at block 7 (b6 ($X21))
+		simtBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			switch stop {
+			case 4, 5, 6, 9:
+			default:
+				return runtime.RunDone, budget - simtRegion4(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b4 ($L22), PTX line 250
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b5 ($C20), PTX lines 252-252
+		simtBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block7:
+	{
+		// b6 ($X21), PTX lines 255-264
+		simtBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b7 ($R23), PTX lines 266-273; ret
+		simtBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block9:
+	{
+		// b8, PTX lines 249-249
+		simtBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
 	}
 }
 

@@ -2884,237 +2884,430 @@ func Simt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, po
 // f1Run runs blocks of function f1 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-34
-			f1Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L1), PTX lines 36-36; divergent, reconverges at the exit
-			f1Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 2:
-			// b2 ($T2), PTX lines 40-41
-			f1Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 3:
-			// b3 ($T3), PTX lines 44-44
-			f1Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 4:
-			// b4 ($T4), PTX lines 47-47
-			f1Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 5:
-			// b5 ($T5), PTX lines 50-50
-			f1Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 6:
-			// b6 ($T6), PTX lines 53-55; divergent, reconverges at the exit
-			f1Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 19
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f1Func.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7 ($E11), PTX line 63
-			next = 8
-		case 8:
-			// b8 ($J12), PTX lines 65-67; divergent, reconverges at the exit
-			f1Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[2]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 21
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f1Func.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 9:
-			// b9 ($S13), PTX lines 74-74
-			f1Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b10 ($E9), PTX line 75
-			next = 11
-		case 11:
-			// b11 ($J10), PTX lines 77-78; divergent, reconverges at block 16 (b16 ($J15))
-			f1Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 22
-			} else {
-				switch stop {
-				case 12, 13, 14, 15, 22, 23:
-				default:
-					return runtime.RunDone, budget - f1Region11(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &f1Func.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 12:
-			// b12 ($H16), PTX lines 84-85
-			f1Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 13:
-			// b13 ($C17), PTX lines 87-88; divergent, reconverges at block 23 (b23)
-			f1Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 23
-			} else {
-				switch stop {
-				case 12, 13, 14, 15, 22, 23:
-				default:
-					return runtime.RunDone, budget - f1Region11(w, m, pc)
-				}
-				switch stop {
-				case 12, 13:
-				default:
-					return runtime.RunDone, budget - f1Region13(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &f1Func.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 14:
-			// b14 ($X18), PTX line 90
-			next = 16
-		case 15:
-			// b15 ($E14), PTX lines 93-95
-			f1Block15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 16:
-			// b16 ($J15), PTX line 96
-			next = 17
-		case 17:
-			// b17 ($J7), PTX line 97
-			next = 18
-		case 18:
-			// b18 ($R19), PTX lines 99-106; ret
-			f1Block18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 24
-		case 19:
-			// b19, PTX lines 57-59; divergent, reconverges at block 7 (b7 ($E11))
-			f1Block19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 20
-			} else {
-				switch stop {
-				case 20:
-				default:
-					return runtime.RunDone, budget - f1Region19(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 20 {
-					return pc, budget
-				}
-				f1Block20(w, m&^t, budget)
-				pc, budget = 20, budget-1
-				next = 7
-			}
-		case 20:
-			// b20, PTX lines 61-62
-			f1Block20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 21:
-			// b21, PTX lines 69-71; ret
-			f1Block21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 24
-		case 22:
-			// b22, PTX lines 80-82
-			f1Block22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 23:
-			// b23, PTX line 89
-			next = 14
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-34
+		f1Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 24 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L1), PTX lines 36-36; divergent, reconverges at the exit
+		f1Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2 ($T2), PTX lines 40-41
+		f1Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block3:
+	{
+		// b3 ($T3), PTX lines 44-44
+		f1Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block4:
+	{
+		// b4 ($T4), PTX lines 47-47
+		f1Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block5:
+	{
+		// b5 ($T5), PTX lines 50-50
+		f1Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block6:
+	{
+		// b6 ($T6), PTX lines 53-55; divergent, reconverges at the exit
+		f1Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f1Func.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($E11), PTX line 63
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($J12), PTX lines 65-67; divergent, reconverges at the exit
+		f1Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[2]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f1Func.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b9 ($S13), PTX lines 74-74
+		f1Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b10 ($E9), PTX line 75
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b11 ($J10), PTX lines 77-78; divergent, reconverges at block 16 (b16 ($J15))
+		f1Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			switch stop {
+			case 12, 13, 14, 15, 22, 23:
+			default:
+				return runtime.RunDone, budget - f1Region11(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &f1Func.Blocks[11].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block12:
+	{
+		// b12 ($H16), PTX lines 84-85
+		f1Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block13:
+	{
+		// b13 ($C17), PTX lines 87-88; divergent, reconverges at block 23 (b23)
+		f1Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			switch stop {
+			case 12, 13, 14, 15, 22, 23:
+			default:
+				return runtime.RunDone, budget - f1Region11(w, m, pc)
+			}
+			switch stop {
+			case 12, 13:
+			default:
+				return runtime.RunDone, budget - f1Region13(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &f1Func.Blocks[13].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block14:
+	{
+		// b14 ($X18), PTX line 90
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block15:
+	{
+		// b15 ($E14), PTX lines 93-95
+		f1Block15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block16:
+	{
+		// b16 ($J15), PTX line 96
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block17:
+	{
+		// b17 ($J7), PTX line 97
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block18:
+	{
+		// b18 ($R19), PTX lines 99-106; ret
+		f1Block18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block19:
+	{
+		// b19, PTX lines 57-59; divergent, reconverges at block 7 (b7 ($E11))
+		f1Block19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			switch stop {
+			case 20:
+			default:
+				return runtime.RunDone, budget - f1Region19(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 20 {
+				return pc, budget
+			}
+			f1Block20(w, m&^t, budget)
+			pc, budget = 20, budget-1
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		}
+	}
+block20:
+	{
+		// b20, PTX lines 61-62
+		f1Block20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block21:
+	{
+		// b21, PTX lines 69-71; ret
+		f1Block21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block22:
+	{
+		// b22, PTX lines 80-82
+		f1Block22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block23:
+	{
+		// b23, PTX line 89
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
 	}
 }
 
@@ -4047,164 +4240,297 @@ func f1Block22(w *runtime.Warp, m uint32, budget int) {
 // f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 124-139; divergent, reconverges at block 5 (b5 ($E20))
-			f0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 124-139; divergent, reconverges at block 5 (b5 ($E20))
+		f0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 12
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($H22), PTX lines 145-148; divergent, reconverges at block 5 (b5 ($E20))
-			f0Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 12, budget-1
+			goto block12
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[1]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($H22), PTX lines 145-148; divergent, reconverges at block 5 (b5 ($E20))
+		f0Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($C23), PTX lines 152-153; divergent, reconverges at block 5 (b5 ($E20))
-			f0Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 14
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 3:
-			// b3 ($X24), PTX line 155
-			next = 4
-		case 4:
-			// b4 ($L25), PTX lines 157-158
-			f0Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($C23), PTX lines 152-153; divergent, reconverges at block 5 (b5 ($E20))
+		f0Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			next = 5
-		case 5:
-			// b5 ($E20), PTX line 159
-			next = 6
-		case 6:
-			// b6 ($J21), PTX lines 161-172; code before the call
-			f0Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
 			}
-			next = 7
-		case 7:
-			// b6 ($J21), PTX line 160; divergent, reconverges at block 15 (b14)
-			return pc, budget
-		case 8:
-			// b7 ($H26), PTX lines 186-189
-			f0Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 9
-		case 9:
-			// b8 ($C27), PTX lines 191-192; divergent, reconverges at block 16 (b15)
-			f0Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 16
-			} else {
-				switch stop {
-				case 8, 9:
-				default:
-					return runtime.RunDone, budget - f0Region9(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[9].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 10:
-			// b9 ($X28), PTX lines 195-197
-			f0Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b10 ($R29), PTX lines 199-206; ret
-			f0Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 12:
-			// b11, PTX lines 141-143
-			f0Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 13:
-			// b12, PTX lines 150-150
-			f0Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 14:
-			// b13, PTX line 154
-			next = 3
-		case 15:
-			// b14, PTX lines 174-184
-			f0Block15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 16:
-			// b15, PTX line 193
-			next = 10
-		default:
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($X24), PTX line 155
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 17 || budget <= 1 {
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 ($L25), PTX lines 157-158
+		f0Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($E20), PTX line 159
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 ($J21), PTX lines 161-172; code before the call
+		f0Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b6 ($J21), PTX line 160; divergent, reconverges at block 15 (b14)
+		return pc, budget
+	}
+block8:
+	{
+		// b7 ($H26), PTX lines 186-189
+		f0Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b8 ($C27), PTX lines 191-192; divergent, reconverges at block 16 (b15)
+		f0Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			switch stop {
+			case 8, 9:
+			default:
+				return runtime.RunDone, budget - f0Region9(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[9].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block10:
+	{
+		// b9 ($X28), PTX lines 195-197
+		f0Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b10 ($R29), PTX lines 199-206; ret
+		f0Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block12:
+	{
+		// b11, PTX lines 141-143
+		f0Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block13:
+	{
+		// b12, PTX lines 150-150
+		f0Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block14:
+	{
+		// b13, PTX line 154
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block15:
+	{
+		// b14, PTX lines 174-184
+		f0Block15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block16:
+	{
+		// b15, PTX line 193
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
 	}
 }
 
@@ -5377,335 +5703,641 @@ func f0Block15(w *runtime.Warp, m uint32, budget int) {
 // simtRun runs blocks of kernel simt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 224-250
-			simtBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L30), PTX lines 252-253
-			simtBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 27
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2 ($L31), PTX lines 274-279
-			simtBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b3 ($R32), PTX line 280; bar.sync at line 281
-			return pc, budget
-		case 4:
-			// b3 ($R32), PTX lines 282-307; code before the call
-			simtBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b3 ($R32), PTX line 280; divergent, reconverges at block 30 (b22)
-			return pc, budget
-		case 6:
-			// b4 ($T34), PTX lines 316-316
-			simtBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 7:
-			// b5 ($T35), PTX lines 319-321; divergent, reconverges at block 13 (b10 ($J40))
-			simtBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 31
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[7].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 8:
-			// b6 ($E39), PTX lines 351-353
-			simtBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b7 ($H42), PTX lines 355-377; code before the call
-			simtBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b7 ($H42), PTX line 354; divergent, reconverges at block 35 (b26)
-			return pc, budget
-		case 11:
-			// b8 ($C43), PTX lines 383-384; divergent, reconverges at block 36 (b27)
-			simtBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[11]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 36
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 12:
-			// b9 ($X44), PTX line 386
-			next = 13
-		case 13:
-			// b10 ($J40), PTX line 387
-			next = 16
-		case 14:
-			// b11 ($T36), PTX lines 390-403; code before the call
-			simtBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 15:
-			// b11 ($T36), PTX line 389; divergent, reconverges at block 37 (b28)
-			return pc, budget
-		case 16:
-			// b12 ($J37), PTX lines 408-412
-			simtBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 17:
-			// b13 ($R46), PTX line 413; bar.sync at line 414
-			return pc, budget
-		case 18:
-			// b13 ($R46), PTX lines 415-425
-			simtBlock18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 19
-		case 19:
-			// b14 ($L47), PTX lines 427-444; code before the call
-			simtBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 20
-		case 20:
-			// b14 ($L47), PTX line 426; divergent, reconverges at block 38 (b29)
-			return pc, budget
-		case 21:
-			// b15 ($H49), PTX lines 453-455
-			simtBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 22
-		case 22:
-			// b16 ($L52), PTX line 456
-			next = 23
-		case 23:
-			// b17 ($C50), PTX lines 458-459; divergent, reconverges at block 39 (b30)
-			simtBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 21
-			} else if t == 0 {
-				next = 39
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[23].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 24:
-			// b18 ($X51), PTX lines 467-471; code before the call
-			simtBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 25
-		case 25:
-			// b18 ($X51), PTX line 461
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[25].Term, m, stop, budget); next != 40 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 26:
-			// b19 ($R53), PTX lines 481-488; ret
-			simtBlock26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 42
-		case 27:
-			// b20, PTX lines 255-267; code before the call
-			simtBlock27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 28
-		case 28:
-			// b20, PTX line 254
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[28].Term, m, stop, budget); next != 29 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 29:
-			// b21, PTX lines 269-272
-			simtBlock29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 30:
-			// b22, PTX lines 310-312; divergent, reconverges at block 16 (b12 ($J37))
-			simtBlock30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 31:
-			// b23, PTX lines 323-326; divergent, reconverges at block 13 (b10 ($J40))
-			simtBlock31(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 32
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[31].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 32:
-			// b24, PTX lines 328-344; code before the call
-			simtBlock32(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 33
-		case 33:
-			// b24, PTX line 327; divergent, reconverges at block 34 (b25)
-			return pc, budget
-		case 34:
-			// b25, PTX lines 347-347
-			simtBlock34(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 35:
-			// b26, PTX lines 380-380
-			simtBlock35(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 36:
-			// b27, PTX line 385
-			next = 12
-		case 37:
-			// b28, PTX lines 405-405
-			simtBlock37(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 38:
-			// b29, PTX lines 447-451
-			simtBlock38(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 21
-		case 39:
-			// b30, PTX line 460
-			next = 24
-		case 40:
-			// b31, PTX lines 473-477; divergent, reconverges at block 26 (b19 ($R53))
-			simtBlock40(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 26
-			} else if t == 0 {
-				next = 41
-			} else {
-				switch stop {
-				case 41:
-				default:
-					return runtime.RunDone, budget - simtRegion40(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 41 {
-					return pc, budget
-				}
-				simtBlock41(w, m&^t, budget)
-				pc, budget = 41, budget-1
-				next = 26
-			}
-		case 41:
-			// b32, PTX lines 479-479
-			simtBlock41(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 26
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	case 38:
+		goto block38
+	case 39:
+		goto block39
+	case 40:
+		goto block40
+	case 41:
+		goto block41
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 224-250
+		simtBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 42 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L30), PTX lines 252-253
+		simtBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L31), PTX lines 274-279
+		simtBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($R32), PTX line 280; bar.sync at line 281
+		return pc, budget
+	}
+block4:
+	{
+		// b3 ($R32), PTX lines 282-307; code before the call
+		simtBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b3 ($R32), PTX line 280; divergent, reconverges at block 30 (b22)
+		return pc, budget
+	}
+block6:
+	{
+		// b4 ($T34), PTX lines 316-316
+		simtBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block7:
+	{
+		// b5 ($T35), PTX lines 319-321; divergent, reconverges at block 13 (b10 ($J40))
+		simtBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[7].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block8:
+	{
+		// b6 ($E39), PTX lines 351-353
+		simtBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b7 ($H42), PTX lines 355-377; code before the call
+		simtBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b7 ($H42), PTX line 354; divergent, reconverges at block 35 (b26)
+		return pc, budget
+	}
+block11:
+	{
+		// b8 ($C43), PTX lines 383-384; divergent, reconverges at block 36 (b27)
+		simtBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 36 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 36, budget-1
+			goto block36
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[11].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block12:
+	{
+		// b9 ($X44), PTX line 386
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block13:
+	{
+		// b10 ($J40), PTX line 387
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block14:
+	{
+		// b11 ($T36), PTX lines 390-403; code before the call
+		simtBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block15:
+	{
+		// b11 ($T36), PTX line 389; divergent, reconverges at block 37 (b28)
+		return pc, budget
+	}
+block16:
+	{
+		// b12 ($J37), PTX lines 408-412
+		simtBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block17:
+	{
+		// b13 ($R46), PTX line 413; bar.sync at line 414
+		return pc, budget
+	}
+block18:
+	{
+		// b13 ($R46), PTX lines 415-425
+		simtBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block19:
+	{
+		// b14 ($L47), PTX lines 427-444; code before the call
+		simtBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 20, budget-1
+		goto block20
+	}
+block20:
+	{
+		// b14 ($L47), PTX line 426; divergent, reconverges at block 38 (b29)
+		return pc, budget
+	}
+block21:
+	{
+		// b15 ($H49), PTX lines 453-455
+		simtBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 22 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 22, budget-1
+		goto block22
+	}
+block22:
+	{
+		// b16 ($L52), PTX line 456
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block23:
+	{
+		// b17 ($C50), PTX lines 458-459; divergent, reconverges at block 39 (b30)
+		simtBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else if t == 0 {
+			if stop == 39 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 39, budget-1
+			goto block39
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[23].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block24:
+	{
+		// b18 ($X51), PTX lines 467-471; code before the call
+		simtBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
+	}
+block25:
+	{
+		// b18 ($X51), PTX line 461
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[25].Term, m, stop, budget); pc != 40 {
+			return pc, budget
+		}
+		goto block40
+	}
+block26:
+	{
+		// b19 ($R53), PTX lines 481-488; ret
+		simtBlock26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block27:
+	{
+		// b20, PTX lines 255-267; code before the call
+		simtBlock27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 28 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 28, budget-1
+		goto block28
+	}
+block28:
+	{
+		// b20, PTX line 254
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[28].Term, m, stop, budget); pc != 29 {
+			return pc, budget
+		}
+		goto block29
+	}
+block29:
+	{
+		// b21, PTX lines 269-272
+		simtBlock29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block30:
+	{
+		// b22, PTX lines 310-312; divergent, reconverges at block 16 (b12 ($J37))
+		simtBlock30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block31:
+	{
+		// b23, PTX lines 323-326; divergent, reconverges at block 13 (b10 ($J40))
+		simtBlock31(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 32, budget-1
+			goto block32
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[31].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block32:
+	{
+		// b24, PTX lines 328-344; code before the call
+		simtBlock32(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 33 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 33, budget-1
+		goto block33
+	}
+block33:
+	{
+		// b24, PTX line 327; divergent, reconverges at block 34 (b25)
+		return pc, budget
+	}
+block34:
+	{
+		// b25, PTX lines 347-347
+		simtBlock34(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block35:
+	{
+		// b26, PTX lines 380-380
+		simtBlock35(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block36:
+	{
+		// b27, PTX line 385
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block37:
+	{
+		// b28, PTX lines 405-405
+		simtBlock37(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block38:
+	{
+		// b29, PTX lines 447-451
+		simtBlock38(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 21 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 21, budget-1
+		goto block21
+	}
+block39:
+	{
+		// b30, PTX line 460
+		if stop == 24 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 24, budget-1
+		goto block24
+	}
+block40:
+	{
+		// b31, PTX lines 473-477; divergent, reconverges at block 26 (b19 ($R53))
+		simtBlock40(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else if t == 0 {
+			if stop == 41 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 41, budget-1
+			goto block41
+		} else {
+			switch stop {
+			case 41:
+			default:
+				return runtime.RunDone, budget - simtRegion40(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 41 {
+				return pc, budget
+			}
+			simtBlock41(w, m&^t, budget)
+			pc, budget = 41, budget-1
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		}
+	}
+block41:
+	{
+		// b32, PTX lines 479-479
+		simtBlock41(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 26 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 26, budget-1
+		goto block26
 	}
 }
 

@@ -1908,121 +1908,212 @@ func Simt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, po
 // f2Run runs blocks of function f2 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-35; divergent, reconverges at block 9 (b9 ($D2))
-			f2Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-35; divergent, reconverges at block 9 (b9 ($D2))
+		f2Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f2Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($B1), PTX lines 57-57; divergent, reconverges at block 2 (b2 ($T3))
-			f2Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f2Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			return pc, budget
-		case 2:
-			// b2 ($T3), PTX lines 61-62; divergent, reconverges at block 6 (b6 ($J10))
-			f2Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 3:
-			// b3 ($T7), PTX lines 66-67
-			f2Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 4:
-			// b4 ($T8), PTX lines 70-70
-			f2Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 5:
-			// b5 ($T9), PTX lines 73-73
-			f2Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 ($J10), PTX lines 75-75
-			f2Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 7:
-			// b7 ($T4), PTX lines 78-78
-			f2Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b8 ($J5), PTX lines 80-83
-			f2Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b9 ($D2), PTX line 84
-			next = 10
-		case 10:
-			// b10 ($R12), PTX lines 86-93; ret
-			f2Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 11:
-			// b11, PTX lines 42-45; code before the call
-			f2Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 12:
-			// b11, PTX line 36
-			if next, budget = w.CallInline(pc, &f2Func.Blocks[12].Term, m, stop, budget); next != 13 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 13:
-			// b12, PTX lines 47-54
-			f2Block13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($B1), PTX lines 57-57; divergent, reconverges at block 2 (b2 ($T3))
+		f2Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b2 ($T3), PTX lines 61-62; divergent, reconverges at block 6 (b6 ($J10))
+		f2Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block3:
+	{
+		// b3 ($T7), PTX lines 66-67
+		f2Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 14 || budget <= 1 {
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block4:
+	{
+		// b4 ($T8), PTX lines 70-70
+		f2Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block5:
+	{
+		// b5 ($T9), PTX lines 73-73
+		f2Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 ($J10), PTX lines 75-75
+		f2Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block7:
+	{
+		// b7 ($T4), PTX lines 78-78
+		f2Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b8 ($J5), PTX lines 80-83
+		f2Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($D2), PTX line 84
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b10 ($R12), PTX lines 86-93; ret
+		f2Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block11:
+	{
+		// b11, PTX lines 42-45; code before the call
+		f2Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block12:
+	{
+		// b11, PTX line 36
+		if pc, budget = w.CallInline(pc, &f2Func.Blocks[12].Term, m, stop, budget); pc != 13 {
+			return pc, budget
+		}
+		goto block13
+	}
+block13:
+	{
+		// b12, PTX lines 47-54
+		f2Block13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
 	}
 }
 
@@ -2782,33 +2873,45 @@ func f2Block13(w *runtime.Warp, m uint32, budget int) {
 // f1Run runs blocks of function f1 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 111-126
-			f1Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($L13), PTX line 127
-			next = 2
-		case 2:
-			// b2 ($R14), PTX lines 129-136; ret
-			f1Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 111-126
+		f1Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 3 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L13), PTX line 127
+		if stop == 2 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($R14), PTX lines 129-136; ret
+		f1Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -3083,111 +3186,189 @@ func f1Block2(w *runtime.Warp, m uint32, budget int) {
 // f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 154-170
-			f0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($H15), PTX lines 172-175; divergent, reconverges at block 3 (b3 ($J19))
-			f0Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[0]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 7
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2 ($E18), PTX lines 193-194
-			f0Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b3 ($J19), PTX lines 196-196
-			f0Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b4 ($C16), PTX lines 198-199; divergent, reconverges at block 10 (b9)
-			f0Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 10
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f0Func.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($X17), PTX lines 202-202
-			f0Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 ($R20), PTX lines 204-211; ret
-			f0Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 7:
-			// b7, PTX lines 177-187; code before the call
-			f0Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b7, PTX line 176
-			if next, budget = w.CallInline(pc, &f0Func.Blocks[8].Term, m, stop, budget); next != 9 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 9:
-			// b8, PTX lines 189-189
-			f0Block9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 10:
-			// b9, PTX line 200
-			next = 5
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 154-170
+		f0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 11 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($H15), PTX lines 172-175; divergent, reconverges at block 3 (b3 ($J19))
+		f0Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[0]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($E18), PTX lines 193-194
+		f0Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($J19), PTX lines 196-196
+		f0Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 ($C16), PTX lines 198-199; divergent, reconverges at block 10 (b9)
+		f0Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f0Func.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($X17), PTX lines 202-202
+		f0Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 ($R20), PTX lines 204-211; ret
+		f0Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b7, PTX lines 177-187; code before the call
+		f0Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b7, PTX line 176
+		if pc, budget = w.CallInline(pc, &f0Func.Blocks[8].Term, m, stop, budget); pc != 9 {
+			return pc, budget
+		}
+		goto block9
+	}
+block9:
+	{
+		// b8, PTX lines 189-189
+		f0Block9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block10:
+	{
+		// b9, PTX line 200
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
 	}
 }
 
@@ -3859,173 +4040,287 @@ func f0Block9(w *runtime.Warp, m uint32, budget int) {
 // simtRun runs blocks of kernel simt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 229-275; code before the call
-			simtBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b0, PTX line 218; divergent, reconverges at block 10 (b7)
-			return pc, budget
-		case 2:
-			// b1 ($R22), PTX line 287; barrier.sync at line 288
-			return pc, budget
-		case 3:
-			// b1 ($R22), PTX lines 289-302; divergent, reconverges at the exit
-			simtBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[2]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 11
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[3].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 4:
-			// b2 ($S23), PTX lines 308-312
-			simtBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		case 5:
-			// b3 ($R24), PTX line 313; barrier.sync at line 314
-			return pc, budget
-		case 6:
-			// b3 ($R24), PTX lines 315-328; divergent, reconverges at the exit
-			simtBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 13
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b4 ($E25), PTX lines 338-340; divergent, reconverges at block 8 (b5 ($J26))
-			simtBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 8
-			} else if t == 0 {
-				next = 15
-			} else {
-				switch stop {
-				case 7, 14, 15:
-				default:
-					return runtime.RunDone, budget - simtRegion13(w, m, pc)
-				}
-				switch stop {
-				case 15:
-				default:
-					return runtime.RunDone, budget - simtRegion7(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 15 {
-					return pc, budget
-				}
-				simtBlock15(w, m&^t, budget)
-				pc, budget = 15, budget-1
-				next = 8
-			}
-		case 8:
-			// b5 ($J26), PTX lines 346-351
-			simtBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b6 ($R27), PTX lines 353-360; ret
-			simtBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 10:
-			// b7, PTX lines 278-286
-			simtBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 11:
-			// b8, PTX lines 304-305
-			simtBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 12:
-			// b9, PTX line 329
-			return pc, budget
-		case 13:
-			// b10, PTX lines 330-331; divergent, reconverges at block 8 (b5 ($J26))
-			simtBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[4]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 14
-			} else {
-				switch stop {
-				case 7, 14, 15:
-				default:
-					return runtime.RunDone, budget - simtRegion13(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[13].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 14:
-			// b11, PTX lines 333-335
-			simtBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 15:
-			// b12, PTX lines 342-344
-			simtBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 229-275; code before the call
+		simtBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 16 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b0, PTX line 218; divergent, reconverges at block 10 (b7)
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($R22), PTX line 287; barrier.sync at line 288
+		return pc, budget
+	}
+block3:
+	{
+		// b1 ($R22), PTX lines 289-302; divergent, reconverges at the exit
+		simtBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[2]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b2 ($S23), PTX lines 308-312
+		simtBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b3 ($R24), PTX line 313; barrier.sync at line 314
+		return pc, budget
+	}
+block6:
+	{
+		// b3 ($R24), PTX lines 315-328; divergent, reconverges at the exit
+		simtBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b4 ($E25), PTX lines 338-340; divergent, reconverges at block 8 (b5 ($J26))
+		simtBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			switch stop {
+			case 7, 14, 15:
+			default:
+				return runtime.RunDone, budget - simtRegion13(w, m, pc)
+			}
+			switch stop {
+			case 15:
+			default:
+				return runtime.RunDone, budget - simtRegion7(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 15 {
+				return pc, budget
+			}
+			simtBlock15(w, m&^t, budget)
+			pc, budget = 15, budget-1
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		}
+	}
+block8:
+	{
+		// b5 ($J26), PTX lines 346-351
+		simtBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b6 ($R27), PTX lines 353-360; ret
+		simtBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block10:
+	{
+		// b7, PTX lines 278-286
+		simtBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block11:
+	{
+		// b8, PTX lines 304-305
+		simtBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block12:
+	{
+		// b9, PTX line 329
+		return pc, budget
+	}
+block13:
+	{
+		// b10, PTX lines 330-331; divergent, reconverges at block 8 (b5 ($J26))
+		simtBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[4]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			switch stop {
+			case 7, 14, 15:
+			default:
+				return runtime.RunDone, budget - simtRegion13(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[13].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block14:
+	{
+		// b11, PTX lines 333-335
+		simtBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block15:
+	{
+		// b12, PTX lines 342-344
+		simtBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
 	}
 }
 

@@ -1726,361 +1726,665 @@ func Simt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, po
 // f1Run runs blocks of function f1 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-50; divergent, reconverges at block 26 (b26 ($J2))
-			f1Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-50; divergent, reconverges at block 26 (b26 ($J2))
+		f1Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[5]
-			if t == m {
-				next = 22
-			} else if t == 0 {
-				next = 28
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f1Func.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 22, budget-1
+			goto block22
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($T3), PTX lines 57-57
-			f1Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f1Func.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 11
-		case 2:
-			// b2 ($T4), PTX lines 60-62; divergent, reconverges at block 4 (b4 ($J11))
-			f1Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[6]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 29
-			} else {
-				switch stop {
-				case 3, 29, 30, 31:
-				default:
-					return runtime.RunDone, budget - f1Region2(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &f1Func.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($E10), PTX lines 77-83
-			f1Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b4 ($J11), PTX lines 85-87
-			f1Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 5:
-			// b5 ($T5), PTX lines 90-91
-			f1Block5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 6:
-			// b6 ($T6), PTX lines 94-96; divergent, reconverges at block 9 (b9 ($J14))
-			f1Block6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 7:
-			// b7 ($T12), PTX lines 100-100
-			f1Block7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 8:
-			// b8 ($T13), PTX lines 103-106
-			f1Block8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b9 ($J14), PTX line 107
-			next = 11
-		case 10:
-			// b10 ($T7), PTX lines 110-111
-			f1Block10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 11:
-			// b11 ($J8), PTX lines 113-113
-			f1Block11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 12:
-			// b12 ($H16), PTX lines 115-115; divergent, reconverges at block 21 (b21 ($X18))
-			f1Block12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 21
-			} else if t == 0 {
-				next = 32
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &f1Func.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 13:
-			// b13 ($E19), PTX line 124
-			next = 14
-		case 14:
-			// b14 ($J20), PTX lines 126-127; divergent, reconverges at block 15 (b15 ($E21))
-			f1Block14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[11]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 34
-			} else {
-				switch stop {
-				case 34:
-				default:
-					return runtime.RunDone, budget - f1Region14(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 34 {
-					return pc, budget
-				}
-				f1Block34(w, m&^t, budget)
-				pc, budget = 34, budget-1
-				next = 15
-			}
-		case 15:
-			// b15 ($E21), PTX line 134
-			next = 16
-		case 16:
-			// b16 ($J22), PTX lines 136-137; divergent, reconverges at block 17 (b17 ($T23))
-			f1Block16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 17:
-			// b17 ($T23), PTX lines 141-142
-			f1Block17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 19
-		case 18:
-			// b18 ($T24), PTX lines 145-145
-			f1Block18(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 19
-		case 19:
-			// b19 ($J25), PTX line 146
-			next = 20
-		case 20:
-			// b20 ($C17), PTX lines 148-148
-			f1Block20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 12
-		case 21:
-			// b21 ($X18), PTX line 150
-			next = 26
-		case 22:
-			// b22 ($E1), PTX lines 153-155
-			f1Block22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 23
-		case 23:
-			// b23 ($H27), PTX lines 157-160
-			f1Block23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 24
-		case 24:
-			// b24 ($C28), PTX lines 162-163; divergent, reconverges at block 35 (b35)
-			f1Block24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[12]
-			if t == m {
-				next = 23
-			} else if t == 0 {
-				next = 35
-			} else {
-				switch stop {
-				case 23, 24:
-				default:
-					return runtime.RunDone, budget - f1Region24(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &f1Func.Blocks[24].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 25:
-			// b25 ($X29), PTX line 165
-			next = 26
-		case 26:
-			// b26 ($J2), PTX line 166
-			next = 27
-		case 27:
-			// b27 ($R30), PTX lines 168-175; ret
-			f1Block27(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 36
-		case 28:
-			// b28, PTX lines 52-53; divergent, reconverges at block 11 (b11 ($J8))
-			f1Block28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 29:
-			// b29, PTX lines 64-69
-			f1Block29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 30
-			} else {
-				switch stop {
-				case 3, 29, 30, 31:
-				default:
-					return runtime.RunDone, budget - f1Region2(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &f1Func.Blocks[29].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 30:
-			// b30, PTX lines 71-73; divergent, reconverges at block 4 (b4 ($J11))
-			f1Block30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 31
-			} else {
-				switch stop {
-				case 3, 29, 30, 31:
-				default:
-					return runtime.RunDone, budget - f1Region2(w, m, pc)
-				}
-				switch stop {
-				case 3, 31:
-				default:
-					return runtime.RunDone, budget - f1Region30(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 3 || stop == 3 || stop == 31 {
-					return pc, budget
-				}
-				f1Block3(w, t, budget)
-				pc, budget = 31, budget-2
-				next = 4
-			}
-		case 31:
-			// b31, PTX line 74
-			next = 4
-		case 32:
-			// b32, PTX lines 117-118; divergent, reconverges at block 13 (b13 ($E19))
-			f1Block32(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[10]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 33
-			} else {
-				switch stop {
-				case 33:
-				default:
-					return runtime.RunDone, budget - f1Region32(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 33 {
-					return pc, budget
-				}
-				f1Block33(w, m&^t, budget)
-				pc, budget = 33, budget-1
-				next = 13
-			}
-		case 33:
-			// b33, PTX lines 120-123
-			f1Block33(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 34:
-			// b34, PTX lines 129-133
-			f1Block34(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 35:
-			// b35, PTX line 164
-			next = 25
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($T3), PTX lines 57-57
+		f1Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 36 || budget <= 1 {
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block2:
+	{
+		// b2 ($T4), PTX lines 60-62; divergent, reconverges at block 4 (b4 ($J11))
+		f1Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[6]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			switch stop {
+			case 3, 29, 30, 31:
+			default:
+				return runtime.RunDone, budget - f1Region2(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &f1Func.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($E10), PTX lines 77-83
+		f1Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 ($J11), PTX lines 85-87
+		f1Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block5:
+	{
+		// b5 ($T5), PTX lines 90-91
+		f1Block5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block6:
+	{
+		// b6 ($T6), PTX lines 94-96; divergent, reconverges at block 9 (b9 ($J14))
+		f1Block6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block7:
+	{
+		// b7 ($T12), PTX lines 100-100
+		f1Block7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block8:
+	{
+		// b8 ($T13), PTX lines 103-106
+		f1Block8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b9 ($J14), PTX line 107
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block10:
+	{
+		// b10 ($T7), PTX lines 110-111
+		f1Block10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b11 ($J8), PTX lines 113-113
+		f1Block11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block12:
+	{
+		// b12 ($H16), PTX lines 115-115; divergent, reconverges at block 21 (b21 ($X18))
+		f1Block12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else if t == 0 {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 32, budget-1
+			goto block32
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &f1Func.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b13 ($E19), PTX line 124
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b14 ($J20), PTX lines 126-127; divergent, reconverges at block 15 (b15 ($E21))
+		f1Block14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 34 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 34, budget-1
+			goto block34
+		} else {
+			switch stop {
+			case 34:
+			default:
+				return runtime.RunDone, budget - f1Region14(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 34 {
+				return pc, budget
+			}
+			f1Block34(w, m&^t, budget)
+			pc, budget = 34, budget-1
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		}
+	}
+block15:
+	{
+		// b15 ($E21), PTX line 134
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block16:
+	{
+		// b16 ($J22), PTX lines 136-137; divergent, reconverges at block 17 (b17 ($T23))
+		f1Block16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block17:
+	{
+		// b17 ($T23), PTX lines 141-142
+		f1Block17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block18:
+	{
+		// b18 ($T24), PTX lines 145-145
+		f1Block18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block19:
+	{
+		// b19 ($J25), PTX line 146
+		if stop == 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 20, budget-1
+		goto block20
+	}
+block20:
+	{
+		// b20 ($C17), PTX lines 148-148
+		f1Block20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block21:
+	{
+		// b21 ($X18), PTX line 150
+		if stop == 26 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 26, budget-1
+		goto block26
+	}
+block22:
+	{
+		// b22 ($E1), PTX lines 153-155
+		f1Block22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block23:
+	{
+		// b23 ($H27), PTX lines 157-160
+		f1Block23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 24 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 24, budget-1
+		goto block24
+	}
+block24:
+	{
+		// b24 ($C28), PTX lines 162-163; divergent, reconverges at block 35 (b35)
+		f1Block24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else if t == 0 {
+			if stop == 35 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 35, budget-1
+			goto block35
+		} else {
+			switch stop {
+			case 23, 24:
+			default:
+				return runtime.RunDone, budget - f1Region24(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &f1Func.Blocks[24].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block25:
+	{
+		// b25 ($X29), PTX line 165
+		if stop == 26 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 26, budget-1
+		goto block26
+	}
+block26:
+	{
+		// b26 ($J2), PTX line 166
+		if stop == 27 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 27, budget-1
+		goto block27
+	}
+block27:
+	{
+		// b27 ($R30), PTX lines 168-175; ret
+		f1Block27(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block28:
+	{
+		// b28, PTX lines 52-53; divergent, reconverges at block 11 (b11 ($J8))
+		f1Block28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block29:
+	{
+		// b29, PTX lines 64-69
+		f1Block29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			switch stop {
+			case 3, 29, 30, 31:
+			default:
+				return runtime.RunDone, budget - f1Region2(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &f1Func.Blocks[29].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block30:
+	{
+		// b30, PTX lines 71-73; divergent, reconverges at block 4 (b4 ($J11))
+		f1Block30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else {
+			switch stop {
+			case 3, 29, 30, 31:
+			default:
+				return runtime.RunDone, budget - f1Region2(w, m, pc)
+			}
+			switch stop {
+			case 3, 31:
+			default:
+				return runtime.RunDone, budget - f1Region30(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 3 || stop == 3 || stop == 31 {
+				return pc, budget
+			}
+			f1Block3(w, t, budget)
+			pc, budget = 31, budget-2
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		}
+	}
+block31:
+	{
+		// b31, PTX line 74
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block32:
+	{
+		// b32, PTX lines 117-118; divergent, reconverges at block 13 (b13 ($E19))
+		f1Block32(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[10]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 33 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 33, budget-1
+			goto block33
+		} else {
+			switch stop {
+			case 33:
+			default:
+				return runtime.RunDone, budget - f1Region32(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 33 {
+				return pc, budget
+			}
+			f1Block33(w, m&^t, budget)
+			pc, budget = 33, budget-1
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		}
+	}
+block33:
+	{
+		// b33, PTX lines 120-123
+		f1Block33(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block34:
+	{
+		// b34, PTX lines 129-133
+		f1Block34(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block35:
+	{
+		// b35, PTX line 164
+		if stop == 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 25, budget-1
+		goto block25
 	}
 }
 
@@ -3589,30 +3893,34 @@ func f1Block34(w *runtime.Warp, m uint32, budget int) {
 // f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 191-213
-			f0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($R31), PTX lines 215-222; ret
-			f0Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 191-213
+		f0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($R31), PTX lines 215-222; ret
+		f0Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -3943,96 +4251,171 @@ func f0Block1(w *runtime.Warp, m uint32, budget int) {
 // simtRun runs blocks of kernel simt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 238-265
-			simtBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($H32), PTX lines 267-267; divergent, reconverges at block 4 (b4 ($X34))
-			simtBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[0]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 8
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 2:
-			// b2 ($L35), PTX lines 274-274
-			simtBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b3 ($C33), PTX lines 276-276
-			simtBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 4:
-			// b4 ($X34), PTX line 278
-			next = 5
-		case 5:
-			// b5 ($L36), PTX lines 280-280
-			simtBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 6
-		case 6:
-			// b6 ($L37), PTX lines 282-287
-			simtBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 7
-		case 7:
-			// b7 ($R38), PTX lines 289-296; ret
-			simtBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 11
-		case 8:
-			// b8, PTX lines 269-271; code before the call
-			simtBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 9
-		case 9:
-			// b8, PTX line 268
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[9].Term, m, stop, budget); next != 10 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 10:
-			// b9, PTX line 272
-			next = 2
-		default:
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 238-265
+		simtBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 11 || budget <= 1 {
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($H32), PTX lines 267-267; divergent, reconverges at block 4 (b4 ($X34))
+		simtBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L35), PTX lines 274-274
+		simtBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($C33), PTX lines 276-276
+		simtBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block4:
+	{
+		// b4 ($X34), PTX line 278
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block5:
+	{
+		// b5 ($L36), PTX lines 280-280
+		simtBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b6 ($L37), PTX lines 282-287
+		simtBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b7 ($R38), PTX lines 289-296; ret
+		simtBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block8:
+	{
+		// b8, PTX lines 269-271; code before the call
+		simtBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b8, PTX line 268
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[9].Term, m, stop, budget); pc != 10 {
+			return pc, budget
+		}
+		goto block10
+	}
+block10:
+	{
+		// b9, PTX line 272
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
 	}
 }
 

@@ -1702,30 +1702,34 @@ func Simt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, po
 // f1Run runs blocks of function f1 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f1Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 21-35
-			f1Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 1
-		case 1:
-			// b1 ($R1), PTX lines 37-44; ret
-			f1Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 21-35
+		f1Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 2 || budget <= 1 {
-			return pc, budget
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($R1), PTX lines 37-44; ret
+		f1Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = next, budget-1
+		return pc, budget
 	}
 }
 
@@ -1940,51 +1944,75 @@ func f1Block1(w *runtime.Warp, m uint32, budget int) {
 // f0Run runs blocks of function f0 for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func f0Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 60-75; divergent, reconverges at block 1 (b1 ($T2))
-			f0Block0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 1:
-			// b1 ($T2), PTX lines 79-82
-			f0Block1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 2:
-			// b2 ($T3), PTX lines 85-85
-			f0Block2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 3
-		case 3:
-			// b3 ($J4), PTX lines 87-87
-			f0Block3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 4
-		case 4:
-			// b4 ($R6), PTX lines 89-96; ret
-			f0Block4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 5
-		default:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 60-75; divergent, reconverges at block 1 (b1 ($T2))
+		f0Block0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block1:
+	{
+		// b1 ($T2), PTX lines 79-82
+		f0Block1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 5 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block2:
+	{
+		// b2 ($T3), PTX lines 85-85
+		f0Block2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b3 ($J4), PTX lines 87-87
+		f0Block3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b4 ($R6), PTX lines 89-96; ret
+		f0Block4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
 	}
 }
 
@@ -2348,329 +2376,608 @@ func f0Block4(w *runtime.Warp, m uint32, budget int) {
 // simtRun runs blocks of kernel simt for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func simtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 114-144; divergent, reconverges at the exit
-			simtBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	case 31:
+		goto block31
+	case 32:
+		goto block32
+	case 33:
+		goto block33
+	case 34:
+		goto block34
+	case 35:
+		goto block35
+	case 36:
+		goto block36
+	case 37:
+		goto block37
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 114-144; divergent, reconverges at the exit
+		simtBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & ^w.P[0]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 25
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($E7), PTX lines 151-153; divergent, reconverges at the exit
-			simtBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & ^w.P[1]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 26
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($E7), PTX lines 151-153; divergent, reconverges at the exit
+		simtBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[1]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L11), PTX lines 157-158; code before the call
-			simtBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
 			}
-			next = 3
-		case 3:
-			// b2 ($L11), PTX line 156
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[3].Term, m, stop, budget); next != 27 {
-				return next, budget
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			pc = next
-			continue
-		case 4:
-			// b3 ($L12), PTX line 160
-			next = 7
-		case 5:
-			// b4 ($E9), PTX lines 163-166; divergent, reconverges at the exit
-			simtBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & ^w.P[2]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 28
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 6:
-			// b5 ($S13), PTX line 171
-			next = 7
-		case 7:
-			// b6 ($J10), PTX lines 173-176
-			simtBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 8:
-			// b7 ($J8), PTX line 177
-			next = 9
-		case 9:
-			// b8 ($L14), PTX lines 179-183
-			simtBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 10
-		case 10:
-			// b9 ($R15), PTX line 184; barrier.sync.aligned at line 185
-			return pc, budget
-		case 11:
-			// b9 ($R15), PTX lines 186-197; divergent, reconverges at block 14 (b11 ($J17))
-			simtBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 29
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[11].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 12:
-			// b10 ($E16), PTX lines 203-215; code before the call
-			simtBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 13
-		case 13:
-			// b10 ($E16), PTX line 202
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[13].Term, m, stop, budget); next != 30 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 14:
-			// b11 ($J17), PTX lines 220-226
-			simtBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 15:
-			// b12 ($R18), PTX line 227; bar.sync at line 228
-			return pc, budget
-		case 16:
-			// b12 ($R18), PTX lines 229-240; divergent, reconverges at the exit
-			simtBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 31
-			} else if t == 0 {
-				next = 32
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[16].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 17:
-			// b13 ($T19), PTX lines 253-263; code before the call
-			simtBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 18
-		case 18:
-			// b13 ($T19), PTX line 252
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[18].Term, m, stop, budget); next != 36 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 19:
-			// b14 ($L25), PTX line 267
-			next = 23
-		case 20:
-			// b15 ($T20), PTX lines 270-270
-			simtBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 23
-		case 21:
-			// b16 ($T21), PTX lines 273-273
-			simtBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 23
-		case 22:
-			// b17 ($T22), PTX lines 276-276
-			simtBlock22(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 23
-		case 23:
-			// b18 ($J23), PTX lines 278-278; divergent, reconverges at block 24 (b19 ($R26))
-			simtBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 24
-			} else if t == 0 {
-				next = 37
-			} else {
-				switch stop {
-				case 37:
-				default:
-					return runtime.RunDone, budget - simtRegion23(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 2 || stop == 37 {
-					return pc, budget
-				}
-				pc, budget = 37, budget-1
-				next = 24
-			}
-		case 24:
-			// b19 ($R26), PTX lines 281-288; ret
-			simtBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 38
-		case 25:
-			// b20, PTX lines 146-148
-			simtBlock25(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 8
-		case 26:
-			// b21, PTX lines 155-155
-			simtBlock26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 2
-		case 27:
-			// b22, PTX line 159
-			next = 4
-		case 28:
-			// b23, PTX lines 168-169
-			simtBlock28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 29:
-			// b24, PTX lines 199-200
-			simtBlock29(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 30:
-			// b25, PTX lines 217-217
-			simtBlock30(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 14
-		case 31:
-			// b26, PTX line 241
-			return pc, budget
-		case 32:
-			// b27, PTX lines 242-243
-			simtBlock32(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 23
-			} else if t == 0 {
-				next = 33
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[32].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 33:
-			// b28, PTX lines 245-247; code before the call
-			simtBlock33(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 34
-		case 34:
-			// b28, PTX line 244
-			if next, budget = w.CallInline(pc, &simtFunc.Blocks[34].Term, m, stop, budget); next != 35 {
-				return next, budget
-			}
-			pc = next
-			continue
-		case 35:
-			// b29, PTX lines 249-249; divergent, reconverges at block 23 (b18 ($J23))
-			simtBlock35(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			return pc, budget
-		case 36:
-			// b30, PTX lines 265-265
-			simtBlock36(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 19
-		case 37:
-			// b31, PTX line 279
-			next = 24
-		default:
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L11), PTX lines 157-158; code before the call
+		simtBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 38 || budget <= 1 {
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block3:
+	{
+		// b2 ($L11), PTX line 156
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[3].Term, m, stop, budget); pc != 27 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		goto block27
+	}
+block4:
+	{
+		// b3 ($L12), PTX line 160
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block5:
+	{
+		// b4 ($E9), PTX lines 163-166; divergent, reconverges at the exit
+		simtBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & ^w.P[2]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[5].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block6:
+	{
+		// b5 ($S13), PTX line 171
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b6 ($J10), PTX lines 173-176
+		simtBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block8:
+	{
+		// b7 ($J8), PTX line 177
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b8 ($L14), PTX lines 179-183
+		simtBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block10:
+	{
+		// b9 ($R15), PTX line 184; barrier.sync.aligned at line 185
+		return pc, budget
+	}
+block11:
+	{
+		// b9 ($R15), PTX lines 186-197; divergent, reconverges at block 14 (b11 ($J17))
+		simtBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[11].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block12:
+	{
+		// b10 ($E16), PTX lines 203-215; code before the call
+		simtBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 13 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 13, budget-1
+		goto block13
+	}
+block13:
+	{
+		// b10 ($E16), PTX line 202
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[13].Term, m, stop, budget); pc != 30 {
+			return pc, budget
+		}
+		goto block30
+	}
+block14:
+	{
+		// b11 ($J17), PTX lines 220-226
+		simtBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block15:
+	{
+		// b12 ($R18), PTX line 227; bar.sync at line 228
+		return pc, budget
+	}
+block16:
+	{
+		// b12 ($R18), PTX lines 229-240; divergent, reconverges at the exit
+		simtBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 31 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 31, budget-1
+			goto block31
+		} else if t == 0 {
+			if stop == 32 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 32, budget-1
+			goto block32
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[16].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block17:
+	{
+		// b13 ($T19), PTX lines 253-263; code before the call
+		simtBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block18:
+	{
+		// b13 ($T19), PTX line 252
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[18].Term, m, stop, budget); pc != 36 {
+			return pc, budget
+		}
+		goto block36
+	}
+block19:
+	{
+		// b14 ($L25), PTX line 267
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block20:
+	{
+		// b15 ($T20), PTX lines 270-270
+		simtBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block21:
+	{
+		// b16 ($T21), PTX lines 273-273
+		simtBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block22:
+	{
+		// b17 ($T22), PTX lines 276-276
+		simtBlock22(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 23 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 23, budget-1
+		goto block23
+	}
+block23:
+	{
+		// b18 ($J23), PTX lines 278-278; divergent, reconverges at block 24 (b19 ($R26))
+		simtBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else if t == 0 {
+			if stop == 37 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 37, budget-1
+			goto block37
+		} else {
+			switch stop {
+			case 37:
+			default:
+				return runtime.RunDone, budget - simtRegion23(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 37 {
+				return pc, budget
+			}
+			pc, budget = 37, budget-1
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		}
+	}
+block24:
+	{
+		// b19 ($R26), PTX lines 281-288; ret
+		simtBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block25:
+	{
+		// b20, PTX lines 146-148
+		simtBlock25(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block26:
+	{
+		// b21, PTX lines 155-155
+		simtBlock26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block27:
+	{
+		// b22, PTX line 159
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block28:
+	{
+		// b23, PTX lines 168-169
+		simtBlock28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block29:
+	{
+		// b24, PTX lines 199-200
+		simtBlock29(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block30:
+	{
+		// b25, PTX lines 217-217
+		simtBlock30(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block31:
+	{
+		// b26, PTX line 241
+		return pc, budget
+	}
+block32:
+	{
+		// b27, PTX lines 242-243
+		simtBlock32(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else if t == 0 {
+			if stop == 33 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 33, budget-1
+			goto block33
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &simtFunc.Blocks[32].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block33:
+	{
+		// b28, PTX lines 245-247; code before the call
+		simtBlock33(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 34 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 34, budget-1
+		goto block34
+	}
+block34:
+	{
+		// b28, PTX line 244
+		if pc, budget = w.CallInline(pc, &simtFunc.Blocks[34].Term, m, stop, budget); pc != 35 {
+			return pc, budget
+		}
+		goto block35
+	}
+block35:
+	{
+		// b29, PTX lines 249-249; divergent, reconverges at block 23 (b18 ($J23))
+		simtBlock35(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block36:
+	{
+		// b30, PTX lines 265-265
+		simtBlock36(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 19 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 19, budget-1
+		goto block19
+	}
+block37:
+	{
+		// b31, PTX line 279
+		if stop == 24 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 24, budget-1
+		goto block24
 	}
 }
 

@@ -1784,325 +1784,594 @@ func SwitchDefault(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 // switchDenseRun runs blocks of kernel switch_dense for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 22-27; divergent, reconverges at the exit
-			switchDenseBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	case 30:
+		goto block30
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 22-27; divergent, reconverges at the exit
+		switchDenseBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 17
-			} else if t == 0 {
-				next = 19
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 17, budget-1
+			goto block17
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB0_16), PTX lines 46-46
-			switchDenseBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 16
-		case 2:
-			// b2 ($L__BB0_9), PTX lines 49-49; divergent, reconverges at the exit
-			switchDenseBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 23
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 3:
-			// b3 ($L__BB0_18), PTX lines 56-56
-			switchDenseBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 4:
-			// b4 ($L__BB0_6), PTX lines 59-59; divergent, reconverges at the exit
-			switchDenseBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[6]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 25
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 5:
-			// b5 ($L__BB0_17), PTX lines 63-63
-			switchDenseBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 6:
-			// b6 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at the exit
-			switchDenseBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 26
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 7:
-			// b7 ($L__BB0_19), PTX lines 70-70
-			switchDenseBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 8:
-			// b8 ($L__BB0_4), PTX lines 73-73; divergent, reconverges at the exit
-			switchDenseBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 27
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 9:
-			// b9 ($L__BB0_5), PTX lines 77-77
-			switchDenseBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 10:
-			// b10 ($L__BB0_11), PTX lines 80-80; divergent, reconverges at the exit
-			switchDenseBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[9]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 28
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[10].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 11:
-			// b11 ($L__BB0_12), PTX lines 84-88
-			switchDenseBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 12:
-			// b12 ($L__BB0_7), PTX lines 91-91; divergent, reconverges at the exit
-			switchDenseBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[10]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 29
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[12].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 13:
-			// b13 ($L__BB0_8), PTX lines 95-95
-			switchDenseBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 14:
-			// b14 ($L__BB0_14), PTX lines 98-98; divergent, reconverges at the exit
-			switchDenseBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[11]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 30
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[14].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 15:
-			// b15 ($L__BB0_20), PTX lines 102-102
-			switchDenseBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 16:
-			// b16 ($L__BB0_21), PTX lines 104-109
-			switchDenseBlock16(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 17
-		case 17:
-			// b17 ($L__BB0_22), PTX line 110; ret
-			next = 31
-		case 18:
-			// b18 ($L__BB0_15), PTX line 112
-			return pc, budget
-		case 19:
-			// b19, PTX lines 30-36; divergent, reconverges at the exit
-			switchDenseBlock19(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 20
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[19].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 20:
-			// b20, PTX lines 39-39; divergent, reconverges at the exit
-			switchDenseBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[2]
-			if t == m {
-				next = 4
-			} else if t == 0 {
-				next = 21
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 21:
-			// b21, PTX lines 42-42; divergent, reconverges at the exit
-			switchDenseBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[3]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 22
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[21].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 22:
-			// b22, PTX line 43
-			next = 8
-		case 23:
-			// b23, PTX lines 52-52; divergent, reconverges at the exit
-			switchDenseBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 24
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[23].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 24:
-			// b24, PTX line 53
-			next = 10
-		case 25:
-			// b25, PTX line 60
-			next = 12
-		case 26:
-			// b26, PTX line 67
-			next = 14
-		case 27:
-			// b27, PTX line 74
-			next = 18
-		case 28:
-			// b28, PTX line 81
-			next = 18
-		case 29:
-			// b29, PTX line 92
-			next = 18
-		case 30:
-			// b30, PTX line 99
-			next = 18
-		default:
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB0_16), PTX lines 46-46
+		switchDenseBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 31 || budget <= 1 {
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block2:
+	{
+		// b2 ($L__BB0_9), PTX lines 49-49; divergent, reconverges at the exit
+		switchDenseBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB0_18), PTX lines 56-56
+		switchDenseBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block4:
+	{
+		// b4 ($L__BB0_6), PTX lines 59-59; divergent, reconverges at the exit
+		switchDenseBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB0_17), PTX lines 63-63
+		switchDenseBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block6:
+	{
+		// b6 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at the exit
+		switchDenseBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($L__BB0_19), PTX lines 70-70
+		switchDenseBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block8:
+	{
+		// b8 ($L__BB0_4), PTX lines 73-73; divergent, reconverges at the exit
+		switchDenseBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b9 ($L__BB0_5), PTX lines 77-77
+		switchDenseBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block10:
+	{
+		// b10 ($L__BB0_11), PTX lines 80-80; divergent, reconverges at the exit
+		switchDenseBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[10].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block11:
+	{
+		// b11 ($L__BB0_12), PTX lines 84-88
+		switchDenseBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block12:
+	{
+		// b12 ($L__BB0_7), PTX lines 91-91; divergent, reconverges at the exit
+		switchDenseBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[12].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block13:
+	{
+		// b13 ($L__BB0_8), PTX lines 95-95
+		switchDenseBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block14:
+	{
+		// b14 ($L__BB0_14), PTX lines 98-98; divergent, reconverges at the exit
+		switchDenseBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 30 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 30, budget-1
+			goto block30
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[14].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block15:
+	{
+		// b15 ($L__BB0_20), PTX lines 102-102
+		switchDenseBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block16:
+	{
+		// b16 ($L__BB0_21), PTX lines 104-109
+		switchDenseBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 17 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 17, budget-1
+		goto block17
+	}
+block17:
+	{
+		// b17 ($L__BB0_22), PTX line 110; ret
+		return pc, budget
+	}
+block18:
+	{
+		// b18 ($L__BB0_15), PTX line 112
+		return pc, budget
+	}
+block19:
+	{
+		// b19, PTX lines 30-36; divergent, reconverges at the exit
+		switchDenseBlock19(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[19].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block20:
+	{
+		// b20, PTX lines 39-39; divergent, reconverges at the exit
+		switchDenseBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[20].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block21:
+	{
+		// b21, PTX lines 42-42; divergent, reconverges at the exit
+		switchDenseBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[21].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block22:
+	{
+		// b22, PTX line 43
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block23:
+	{
+		// b23, PTX lines 52-52; divergent, reconverges at the exit
+		switchDenseBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDenseFunc.Blocks[23].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block24:
+	{
+		// b24, PTX line 53
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block25:
+	{
+		// b25, PTX line 60
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block26:
+	{
+		// b26, PTX line 67
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block27:
+	{
+		// b27, PTX line 74
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block28:
+	{
+		// b28, PTX line 81
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block29:
+	{
+		// b29, PTX line 92
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
+	}
+block30:
+	{
+		// b30, PTX line 99
+		if stop == 18 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 18, budget-1
+		goto block18
 	}
 }
 
@@ -3136,453 +3405,741 @@ func switchDenseBlock23(w *runtime.Warp, m uint32, budget int) {
 // switchDefaultRun runs blocks of kernel switch_default for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
-	for {
-		var next int32
-		switch pc {
-		case 0:
-			// b0, PTX lines 130-135; divergent, reconverges at block 16 (b16 ($L__BB1_23))
-			switchDefaultBlock0(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	case 19:
+		goto block19
+	case 20:
+		goto block20
+	case 21:
+		goto block21
+	case 22:
+		goto block22
+	case 23:
+		goto block23
+	case 24:
+		goto block24
+	case 25:
+		goto block25
+	case 26:
+		goto block26
+	case 27:
+		goto block27
+	case 28:
+		goto block28
+	case 29:
+		goto block29
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 130-135; divergent, reconverges at block 16 (b16 ($L__BB1_23))
+		switchDefaultBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[0]
-			if t == m {
-				next = 16
-			} else if t == 0 {
-				next = 17
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[0].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 16, budget-1
+			goto block16
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
 			}
-		case 1:
-			// b1 ($L__BB1_9), PTX lines 150-150; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			switchDefaultBlock1(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			t := m & w.P[2]
-			if t == m {
-				next = 2
-			} else if t == 0 {
-				next = 19
-			} else {
-				switch stop {
-				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[1].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			goto dispatch
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB1_9), PTX lines 150-150; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+		switchDefaultBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 2 || budget <= 1 {
+				return pc, budget
 			}
-		case 2:
-			// b2 ($L__BB1_13), PTX lines 154-154; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			switchDefaultBlock2(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 2, budget-1
+			goto block2
+		} else if t == 0 {
+			if stop == 19 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[3]
-			if t == m {
-				next = 11
-			} else if t == 0 {
-				next = 20
-			} else {
-				switch stop {
-				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
-				}
-				switch stop {
-				case 3, 11, 13, 14, 20, 21, 22:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[2].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 19, budget-1
+			goto block19
+		} else {
+			switch stop {
+			case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
 			}
-		case 3:
-			// b3 ($L__BB1_16), PTX lines 164-164
-			switchDefaultBlock3(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[1].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-			next = 15
-		case 4:
-			// b4 ($L__BB1_2), PTX lines 167-167; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			switchDefaultBlock4(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			goto dispatch
+		}
+	}
+block2:
+	{
+		// b2 ($L__BB1_13), PTX lines 154-154; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+		switchDefaultBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
 			}
-			t := m & w.P[6]
-			if t == m {
-				next = 6
-			} else if t == 0 {
-				next = 23
-			} else {
-				switch stop {
-				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[4].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 20 || budget <= 1 {
+				return pc, budget
 			}
-		case 5:
-			// b5 ($L__BB1_5), PTX lines 178-178
-			switchDefaultBlock5(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			pc, budget = 20, budget-1
+			goto block20
+		} else {
+			switch stop {
+			case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
 			}
-			next = 15
-		case 6:
-			// b6 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			switchDefaultBlock6(w, m, budget)
-			if budget == 0 {
-				return pc, 0
+			switch stop {
+			case 3, 11, 13, 14, 20, 21, 22:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
 			}
-			t := m & w.P[9]
-			if t == m {
-				next = 10
-			} else if t == 0 {
-				next = 26
-			} else {
-				switch stop {
-				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
-				}
-				switch stop {
-				case 7, 10, 14, 26, 27:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion6(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[6].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
 			}
-		case 7:
-			// b7 ($L__BB1_8), PTX lines 188-188
-			switchDefaultBlock7(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 8:
-			// b8 ($L__BB1_10), PTX lines 191-191; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			switchDefaultBlock8(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[11]
-			if t == m {
-				next = 12
-			} else if t == 0 {
-				next = 28
-			} else {
-				switch stop {
-				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
-				}
-				switch stop {
-				case 9, 12, 14, 28, 29:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion8(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[8].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 9:
-			// b9 ($L__BB1_12), PTX lines 198-198
-			switchDefaultBlock9(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 10:
-			// b10 ($L__BB1_17), PTX lines 201-201
-			switchDefaultBlock10(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 11:
-			// b11 ($L__BB1_19), PTX lines 204-204
-			switchDefaultBlock11(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 12:
-			// b12 ($L__BB1_18), PTX lines 207-207
-			switchDefaultBlock12(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 13:
-			// b13 ($L__BB1_20), PTX lines 210-210
-			switchDefaultBlock13(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 14:
-			// b14 ($L__BB1_21), PTX lines 213-213
-			switchDefaultBlock14(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 15
-		case 15:
-			// b15 ($L__BB1_22), PTX lines 215-217
-			switchDefaultBlock15(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			next = 16
-		case 16:
-			// b16 ($L__BB1_23), PTX line 218; ret
-			next = 30
-		case 17:
-			// b17, PTX lines 138-146; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			switchDefaultBlock17(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[1]
-			if t == m {
-				next = 1
-			} else if t == 0 {
-				next = 18
-			} else {
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[17].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 18:
-			// b18, PTX line 147
-			next = 4
-		case 19:
-			// b19, PTX line 151
-			next = 8
-		case 20:
-			// b20, PTX lines 157-157; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			switchDefaultBlock20(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[4]
-			if t == m {
-				next = 13
-			} else if t == 0 {
-				next = 21
-			} else {
-				switch stop {
-				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
-				}
-				switch stop {
-				case 3, 11, 13, 14, 20, 21, 22:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[20].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 21:
-			// b21, PTX lines 160-160; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			switchDefaultBlock21(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[5]
-			if t == m {
-				next = 3
-			} else if t == 0 {
-				next = 22
-			} else {
-				switch stop {
-				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
-				}
-				switch stop {
-				case 3, 11, 13, 14, 20, 21, 22:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 3 || stop == 22 || stop == 14 {
-					return pc, budget
-				}
-				switchDefaultBlock3(w, t, budget)
-				switchDefaultBlock14(w, m&^t, budget)
-				pc, budget = 14, budget-3
-				next = 15
-			}
-		case 22:
-			// b22, PTX line 161
-			next = 14
-		case 23:
-			// b23, PTX lines 170-171; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			switchDefaultBlock23(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[7]
-			if t == m {
-				next = 15
-			} else if t == 0 {
-				next = 24
-			} else {
-				switch stop {
-				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
-				}
-				switch stop {
-				case 5, 14, 24, 25:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion23(w, m, pc)
-				}
-				if next, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[23].Term, m, t, stop, budget); next == runtime.RunDone {
-					return next, budget
-				}
-				pc = next
-				continue
-			}
-		case 24:
-			// b24, PTX lines 174-174; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			switchDefaultBlock24(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[8]
-			if t == m {
-				next = 5
-			} else if t == 0 {
-				next = 25
-			} else {
-				switch stop {
-				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
-				}
-				switch stop {
-				case 5, 14, 24, 25:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion23(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 5 || stop == 25 || stop == 14 {
-					return pc, budget
-				}
-				switchDefaultBlock5(w, t, budget)
-				switchDefaultBlock14(w, m&^t, budget)
-				pc, budget = 14, budget-3
-				next = 15
-			}
-		case 25:
-			// b25, PTX line 175
-			next = 14
-		case 26:
-			// b26, PTX lines 184-184; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			switchDefaultBlock26(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[10]
-			if t == m {
-				next = 7
-			} else if t == 0 {
-				next = 27
-			} else {
-				switch stop {
-				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
-				}
-				switch stop {
-				case 7, 10, 14, 26, 27:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion6(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 7 || stop == 27 || stop == 14 {
-					return pc, budget
-				}
-				switchDefaultBlock7(w, t, budget)
-				switchDefaultBlock14(w, m&^t, budget)
-				pc, budget = 14, budget-3
-				next = 15
-			}
-		case 27:
-			// b27, PTX line 185
-			next = 14
-		case 28:
-			// b28, PTX lines 194-194; divergent, reconverges at block 15 (b15 ($L__BB1_22))
-			switchDefaultBlock28(w, m, budget)
-			if budget == 0 {
-				return pc, 0
-			}
-			t := m & w.P[12]
-			if t == m {
-				next = 9
-			} else if t == 0 {
-				next = 29
-			} else {
-				switch stop {
-				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
-				}
-				switch stop {
-				case 9, 12, 14, 28, 29:
-				default:
-					return runtime.RunDone, budget - switchDefaultRegion8(w, m, pc)
-				}
-				// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-				if budget <= 4 || stop == 9 || stop == 29 || stop == 14 {
-					return pc, budget
-				}
-				switchDefaultBlock9(w, t, budget)
-				switchDefaultBlock14(w, m&^t, budget)
-				pc, budget = 14, budget-3
-				next = 15
-			}
-		case 29:
-			// b29, PTX line 195
-			next = 14
-		default:
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB1_16), PTX lines 164-164
+		switchDefaultBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
 			return pc, budget
 		}
-		if next == stop || next >= 30 || budget <= 1 {
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block4:
+	{
+		// b4 ($L__BB1_2), PTX lines 167-167; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+		switchDefaultBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[6]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 23 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 23, budget-1
+			goto block23
+		} else {
+			switch stop {
+			case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b5 ($L__BB1_5), PTX lines 178-178
+		switchDefaultBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
 			return pc, budget
 		}
-		pc, budget = next, budget-1
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block6:
+	{
+		// b6 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+		switchDefaultBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[9]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 26 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 26, budget-1
+			goto block26
+		} else {
+			switch stop {
+			case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+			}
+			switch stop {
+			case 7, 10, 14, 26, 27:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion6(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[6].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block7:
+	{
+		// b7 ($L__BB1_8), PTX lines 188-188
+		switchDefaultBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block8:
+	{
+		// b8 ($L__BB1_10), PTX lines 191-191; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+		switchDefaultBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[11]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 28 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 28, budget-1
+			goto block28
+		} else {
+			switch stop {
+			case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+			}
+			switch stop {
+			case 9, 12, 14, 28, 29:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion8(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[8].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block9:
+	{
+		// b9 ($L__BB1_12), PTX lines 198-198
+		switchDefaultBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block10:
+	{
+		// b10 ($L__BB1_17), PTX lines 201-201
+		switchDefaultBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block11:
+	{
+		// b11 ($L__BB1_19), PTX lines 204-204
+		switchDefaultBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block12:
+	{
+		// b12 ($L__BB1_18), PTX lines 207-207
+		switchDefaultBlock12(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block13:
+	{
+		// b13 ($L__BB1_20), PTX lines 210-210
+		switchDefaultBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block14:
+	{
+		// b14 ($L__BB1_21), PTX lines 213-213
+		switchDefaultBlock14(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 15, budget-1
+		goto block15
+	}
+block15:
+	{
+		// b15 ($L__BB1_22), PTX lines 215-217
+		switchDefaultBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 16 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 16, budget-1
+		goto block16
+	}
+block16:
+	{
+		// b16 ($L__BB1_23), PTX line 218; ret
+		return pc, budget
+	}
+block17:
+	{
+		// b17, PTX lines 138-146; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+		switchDefaultBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[17].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block18:
+	{
+		// b18, PTX line 147
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block19:
+	{
+		// b19, PTX line 151
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block20:
+	{
+		// b20, PTX lines 157-157; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+		switchDefaultBlock20(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[4]
+		if t == m {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else if t == 0 {
+			if stop == 21 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 21, budget-1
+			goto block21
+		} else {
+			switch stop {
+			case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+			}
+			switch stop {
+			case 3, 11, 13, 14, 20, 21, 22:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[20].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block21:
+	{
+		// b21, PTX lines 160-160; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+		switchDefaultBlock21(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[5]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 22 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 22, budget-1
+			goto block22
+		} else {
+			switch stop {
+			case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+			}
+			switch stop {
+			case 3, 11, 13, 14, 20, 21, 22:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 3 || stop == 22 || stop == 14 {
+				return pc, budget
+			}
+			switchDefaultBlock3(w, t, budget)
+			switchDefaultBlock14(w, m&^t, budget)
+			pc, budget = 14, budget-3
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		}
+	}
+block22:
+	{
+		// b22, PTX line 161
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block23:
+	{
+		// b23, PTX lines 170-171; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+		switchDefaultBlock23(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[7]
+		if t == m {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else if t == 0 {
+			if stop == 24 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 24, budget-1
+			goto block24
+		} else {
+			switch stop {
+			case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+			}
+			switch stop {
+			case 5, 14, 24, 25:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion23(w, m, pc)
+			}
+			if pc, m, budget = w.DivergeInline(pc, &switchDefaultFunc.Blocks[23].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block24:
+	{
+		// b24, PTX lines 174-174; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+		switchDefaultBlock24(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[8]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 25 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 25, budget-1
+			goto block25
+		} else {
+			switch stop {
+			case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+			}
+			switch stop {
+			case 5, 14, 24, 25:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion23(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 5 || stop == 25 || stop == 14 {
+				return pc, budget
+			}
+			switchDefaultBlock5(w, t, budget)
+			switchDefaultBlock14(w, m&^t, budget)
+			pc, budget = 14, budget-3
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		}
+	}
+block25:
+	{
+		// b25, PTX line 175
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block26:
+	{
+		// b26, PTX lines 184-184; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+		switchDefaultBlock26(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[10]
+		if t == m {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else if t == 0 {
+			if stop == 27 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 27, budget-1
+			goto block27
+		} else {
+			switch stop {
+			case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+			}
+			switch stop {
+			case 7, 10, 14, 26, 27:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion6(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 7 || stop == 27 || stop == 14 {
+				return pc, budget
+			}
+			switchDefaultBlock7(w, t, budget)
+			switchDefaultBlock14(w, m&^t, budget)
+			pc, budget = 14, budget-3
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		}
+	}
+block27:
+	{
+		// b27, PTX line 185
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block28:
+	{
+		// b28, PTX lines 194-194; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+		switchDefaultBlock28(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[12]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 29 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 29, budget-1
+			goto block29
+		} else {
+			switch stop {
+			case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+			}
+			switch stop {
+			case 9, 12, 14, 28, 29:
+			default:
+				return runtime.RunDone, budget - switchDefaultRegion8(w, m, pc)
+			}
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 9 || stop == 29 || stop == 14 {
+				return pc, budget
+			}
+			switchDefaultBlock9(w, t, budget)
+			switchDefaultBlock14(w, m&^t, budget)
+			pc, budget = 14, budget-3
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		}
+	}
+block29:
+	{
+		// b29, PTX line 195
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
 	}
 }
 
