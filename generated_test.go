@@ -135,6 +135,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/nvcc_divergent_loop"
 	"github.com/ptx2go/ptx2go/generated/nvcc_dynamic_shared"
 	"github.com/ptx2go/ptx2go/generated/nvcc_early_exit"
+	"github.com/ptx2go/ptx2go/generated/nvcc_everyday"
 	"github.com/ptx2go/ptx2go/generated/nvcc_fapprox"
 	"github.com/ptx2go/ptx2go/generated/nvcc_fminmax"
 	"github.com/ptx2go/ptx2go/generated/nvcc_fp64_math"
@@ -453,6 +454,7 @@ var generatedModules = map[string]*runtime.Module{
 	"nvcc/divergent_loop":          nvcc_divergent_loop.Module,
 	"nvcc/dynamic_shared":          nvcc_dynamic_shared.Module,
 	"nvcc/early_exit":              nvcc_early_exit.Module,
+	"nvcc/everyday":                nvcc_everyday.Module,
 	"nvcc/fapprox":                 nvcc_fapprox.Module,
 	"nvcc/fminmax":                 nvcc_fminmax.Module,
 	"nvcc/fp64_math":               nvcc_fp64_math.Module,
