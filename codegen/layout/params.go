@@ -147,7 +147,7 @@ func (a *paramFlow) solve() []byteSet {
 			out := slices.Clone(in[b.ID])
 			a.run(b, out, false)
 			for _, s := range b.Succs {
-				if s.ID == 0 || s == fn.Exit {
+				if s == fn.Exit {
 					continue
 				}
 				for i, w := range out {

@@ -140,6 +140,21 @@ $L_loop:
 	st.param.b32 [r], %r2;
 	ret;
 }`, true},
+		{"loop back to the entry block", `
+.func (.param .b32 r) f(.param .b32 a)
+{
+	.reg .pred %p1;
+	.reg .b32 %r<3>;
+	.param .b32 t;
+$L_top:
+	ld.param.b32 %r1, [a];
+	st.param.b32 [t], %r1;
+	ld.param.b32 %r2, [t];
+	setp.gt.s32 %p1, %r2, 100;
+	@%p1 bra $L_top;
+	st.param.b32 [r], %r2;
+	ret;
+}`, false},
 		{"call reads an argument never stored", `
 .func (.param .b32 r) g(.param .b32 a)
 {
