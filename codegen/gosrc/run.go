@@ -30,7 +30,13 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 			blockFns[i] = f.g.names.unique(fmt.Sprintf("%sBlock%d", base, i))
 		}
 	}
-	var cases, sections, blockDecls []jen.Code
+	// blockBody is the chain's code for block pc.
+	type blockBody struct {
+		pc   int
+		code []jen.Code
+	}
+	var bodies []blockBody
+	var blockDecls []jen.Code
 	follows := false    // whether any block goes on to another within the chain
 	dispatched := false // whether a block goes on at a block the runtime chose
 	label := func(i int32) string { return fmt.Sprintf("block%d", i) }
@@ -140,28 +146,28 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 		default:
 			body = append(body, jen.Return(jen.Id("pc"), jen.Id("budget")))
 		}
-		cases = append(cases, jen.Case(jen.Lit(i)).Block(body...))
-		sections = append(sections, jen.Id(label(int32(i))).Op(":").Block(body...))
+		bodies = append(bodies, blockBody{i, body})
 	}
-	cases = append(cases, jen.Default().Block(jen.Return(jen.Id("pc"), jen.Id("budget"))))
 	// Where every block hands back to the runtime (no jumps or branches), the chain is one
 	// block long: a switch runs it. Otherwise the switch only finds the first block: each
 	// block's code is a labelled section that goes on to the next with a goto, and a divergent
 	// branch run by the runtime comes back to the switch for the block it goes on at.
-	code := []jen.Code{jen.Switch(jen.Id("pc")).Block(cases...)}
+	var cases, code []jen.Code
+	for _, b := range bodies {
+		if follows {
+			cases = append(cases, jen.Case(jen.Lit(b.pc)).Block(jen.Goto().Id(label(int32(b.pc)))))
+		} else {
+			cases = append(cases, jen.Case(jen.Lit(b.pc)).Block(b.code...))
+		}
+	}
+	if dispatched {
+		code = append(code, jen.Id("dispatch").Op(":"))
+	}
+	code = append(code, jen.Switch(jen.Id("pc")).Block(cases...), jen.Return(jen.Id("pc"), jen.Id("budget")))
 	if follows {
-		var jumps []jen.Code
-		for i, b := range f.blocks {
-			if b.rt.Kind != runtime.TermNone {
-				jumps = append(jumps, jen.Case(jen.Lit(i)).Block(jen.Goto().Id(label(int32(i)))))
-			}
+		for _, b := range bodies {
+			code = append(code, jen.Id(label(int32(b.pc))).Op(":").Block(b.code...))
 		}
-		code = nil
-		if dispatched {
-			code = append(code, jen.Id("dispatch").Op(":"))
-		}
-		code = append(code, jen.Switch(jen.Id("pc")).Block(jumps...), jen.Return(jen.Id("pc"), jen.Id("budget")))
-		code = append(code, sections...)
 	}
 	return name, append([]jen.Code{jen.Comment(fmt.Sprintf("%s runs blocks of %s %s for the lanes m from block pc, following jumps and branches all of them take", name, kindName(f.Fn), f.Fn.Name)).Line().
 		Comment("(runtime.Func.Run).").Line().

@@ -723,9 +723,8 @@ func finishRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			return pc, 0
 		}
 		return pc, budget
-	default:
-		return pc, budget
 	}
+	return pc, budget
 }
 
 // finishBlock0 runs block 0 of function finish for the lanes m (budget 0: counting statistics).
