@@ -154,7 +154,7 @@ GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round dev
 	hand/exit_in_func hand/immediates hand/isspacep hand/its_rejoin hand/initializers hand/legacy_sm10 hand/legacy_sm20 hand/legacy_warp hand/mbarrier hand/mem_qualifiers hand/mma hand/mma_f64 hand/mma_int hand/param_groups hand/param_unwritten hand/scopes hand/shared_layout \
 	hand/setp_two_dest hand/sink_vector hand/sm90_sync hand/step_pred hand/trace hand/warp_guarded hand/warp_pass hand/warp_sz nvcc/atomics \
 	nvcc/barrier_exit nvcc/bf16 nvcc/bitops nvcc/cg_tiles nvcc/constant_data nvcc/convert nvcc/cp_async \
-	nvcc/cvt_round nvcc/curand nvcc/device_assert nvcc/device_malloc nvcc/device_printf nvcc/divergent_loop \
+	nvcc/cub nvcc/cvt_round nvcc/curand nvcc/device_assert nvcc/device_malloc nvcc/device_printf nvcc/divergent_loop \
 	nvcc/dynamic_shared nvcc/early_exit nvcc/everyday nvcc/fapprox nvcc/fminmax nvcc/fp64_math nvcc/fround nvcc/grid_constant \
 	nvcc/funcptr nvcc/grid_stride nvcc/half nvcc/int64_math nvcc/intmisc nvcc/intops nvcc/its \
 	nvcc/local_array nvcc/matmul_2d nvcc/mbarrier nvcc/mma nvcc/recursion nvcc/reduce_shared nvcc/saxpy_math nvcc/shfl_partial \

@@ -128,6 +128,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/nvcc_constant_data"
 	"github.com/ptx2go/ptx2go/generated/nvcc_convert"
 	"github.com/ptx2go/ptx2go/generated/nvcc_cp_async"
+	"github.com/ptx2go/ptx2go/generated/nvcc_cub"
 	"github.com/ptx2go/ptx2go/generated/nvcc_curand"
 	"github.com/ptx2go/ptx2go/generated/nvcc_cvt_round"
 	"github.com/ptx2go/ptx2go/generated/nvcc_device_assert"
@@ -448,6 +449,7 @@ var generatedModules = map[string]*runtime.Module{
 	"nvcc/constant_data":           nvcc_constant_data.Module,
 	"nvcc/convert":                 nvcc_convert.Module,
 	"nvcc/cp_async":                nvcc_cp_async.Module,
+	"nvcc/cub":                     nvcc_cub.Module,
 	"nvcc/curand":                  nvcc_curand.Module,
 	"nvcc/cvt_round":               nvcc_cvt_round.Module,
 	"nvcc/device_assert":           nvcc_device_assert.Module,

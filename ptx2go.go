@@ -128,9 +128,9 @@ func (m *Module) params(kernel string) []Param {
 	if m.prog == nil {
 		for _, f := range m.rt.Funcs {
 			if f.Name == kernel && f.Kernel {
-				out := make([]Param, len(f.KernelArgs))
-				for i, p := range f.KernelArgs {
-					out[i] = Param(p)
+				var out []Param // nil for none, as from the SSA program below
+				for _, p := range f.KernelArgs {
+					out = append(out, Param(p))
 				}
 				return out
 			}
@@ -169,7 +169,7 @@ type Kernel struct {
 // Name is the kernel's PTX name.
 func (k *Kernel) Name() string { return k.fn.Name }
 
-// Params describes the kernel's parameters in declaration order.
+// Params describes the kernel's parameters in declaration order (nil for none, on either engine).
 func (k *Kernel) Params() []Param { return slices.Clone(k.params) }
 
 // Launch runs the kernel on a grid of CTAs with no dynamic shared memory. Arguments follow

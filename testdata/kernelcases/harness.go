@@ -50,7 +50,7 @@ func RunGenerated(t *testing.T, gen *runtime.Module) {
 	level := levelName(gen.Name)
 	require.NotEmpty(t, level, "%s is not a compilation of a testdata/cuda source", gen.Name)
 	var cases []kernelCase
-	for _, c := range slices.Concat(kernelCases, isaKernelCases, everydayCases, curandCases) {
+	for _, c := range slices.Concat(kernelCases, isaKernelCases, everydayCases, curandCases, cubCases) {
 		if c.file == file {
 			cases = append(cases, c)
 		}

@@ -35,7 +35,7 @@ import (
 // must leave the same bytes in every output buffer whose contents do not depend on the order
 // in which atomics happen.
 func RunClosure(t *testing.T) {
-	for _, c := range slices.Concat(kernelCases, isaKernelCases, everydayCases, curandCases) {
+	for _, c := range slices.Concat(kernelCases, isaKernelCases, everydayCases, curandCases, cubCases) {
 		for _, level := range Levels(c.file) {
 			t.Run(level.Name+"/"+c.file+"/"+c.kernel, func(t *testing.T) {
 				t.Parallel()
@@ -82,7 +82,7 @@ func CheckCoverage(t *testing.T) {
 	sources = append(sources, nvccOnly...)
 	require.NotEmpty(t, sources)
 	tested := map[string][]string{}
-	for _, c := range slices.Concat(kernelCases, isaKernelCases, everydayCases, curandCases) {
+	for _, c := range slices.Concat(kernelCases, isaKernelCases, everydayCases, curandCases, cubCases) {
 		tested[c.file] = append(tested[c.file], c.kernel)
 	}
 	for _, src := range sources {
