@@ -245,7 +245,7 @@ cuda-stubs:
 # PTX only through the device link step (vectoradd_rdc: -rdc=true, which adds libcudadevrt), and the
 # driver API program with -lcuda; the driver program's kernels as PTX and as a fat binary
 # holding only (compressed) PTX.
-CUDART_PROGRAMS = vectoradd reduction streams fault bench threads info printf assert managed coop graphs pools
+CUDART_PROGRAMS = vectoradd reduction streams fault bench threads info printf assert managed coop graphs pools thrust
 cuda-programs:
 	@mkdir -p testdata/cudart/bin
 	@set -e; for n in $(CUDART_PROGRAMS); do \

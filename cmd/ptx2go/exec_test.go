@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -113,6 +114,41 @@ func TestExec(t *testing.T) {
 			"captured graph: last=1299,1299\n" +
 			"allocation node: mismatches=0\n" +
 			"done\n"
+		if code != 0 || out != want {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)
+		}
+	})
+
+	// Thrust: sort (CUB's radix sort, whose CTAs wait on each other through decoupled
+	// look-back), reduce, transform, inclusive_scan and sort_by_key on 100000 ints; the
+	// program checks each against the C++ library, and this test recomputes what it prints.
+	t.Run("thrust", func(t *testing.T) {
+		const n = 100000
+		in := make([]int32, n)
+		r := uint32(1)
+		for i := range in {
+			r = r*1103515245 + 12345
+			in[i] = int32(r>>8)%100000 - 50000
+		}
+		sorted := slices.Clone(in)
+		slices.Sort(sorted)
+		var sum int64
+		scan := make([]int32, n)
+		var acc int32
+		for i, x := range sorted {
+			sum += int64(x)
+			acc += (x % 1000) * (x % 1000) % 1000
+			scan[i] = acc
+		}
+		type pair struct{ key, val int32 }
+		pairs := make([]pair, n)
+		for i := range pairs {
+			pairs[i] = pair{scan[i] % 97, sorted[i]}
+		}
+		slices.SortStableFunc(pairs, func(a, b pair) int { return cmp.Compare(b.key, a.key) })
+		want := fmt.Sprintf("sort ok min=%d median=%d max=%d\nreduce ok sum=%d\ntransform+scan ok last=%d\nsort_by_key ok first=%d,%d\n",
+			sorted[0], sorted[n/2], sorted[n-1], sum, scan[n-1], pairs[0].key, pairs[0].val)
+		code, out, errOut := execProgram(t, libs, "thrust")
 		if code != 0 || out != want {
 			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)
 		}
