@@ -154,6 +154,25 @@ func TestExec(t *testing.T) {
 		}
 	})
 
+	// perthread is built with --default-stream per-thread, so it calls the _ptsz and _ptds
+	// entry points: four host threads each fill, scale and sum a vector of their own.
+	t.Run("perthread", func(t *testing.T) {
+		var want strings.Builder
+		for th := range 4 {
+			n := 10000 + th*1000
+			var sum uint64
+			for i := range n {
+				sum += uint64(3 * (th*100 + i%10))
+			}
+			fmt.Fprintf(&want, "thread %d sum=%d\n", th, sum)
+		}
+		want.WriteString("cudaSuccess\n")
+		code, out, errOut := execProgram(t, libs, "perthread")
+		if code != 0 || out != want.String() || strings.Contains(errOut, "not supported") {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want.String(), errOut)
+		}
+	})
+
 	t.Run("reduction", func(t *testing.T) {
 		const n = 100000
 		coef := []uint64{3, 1, 4, 1}
@@ -397,6 +416,7 @@ func TestExec(t *testing.T) {
 			"last error: cudaErrorInvalidDevicePointer, then cudaSuccess\n" +
 			"launch 2048 threads: peek cudaErrorInvalidConfiguration, last cudaErrorInvalidConfiguration, peek cudaSuccess\n" +
 			"managed of 0 bytes: cudaErrorInvalidValue\narray: cudaErrorNotSupported cudaErrorNotSupported\n" +
+			"after the unsupported call, last error: cudaErrorNotSupported, then cudaSuccess\n" +
 			"error 700: cudaErrorIllegalAddress / an illegal memory access was encountered\n" +
 			"bad arguments: cudaErrorInvalidValue cudaErrorInvalidValue\nsync: cudaSuccess\n"
 		code, out, errOut := execProgram(t, libs, "info")

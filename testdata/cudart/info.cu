@@ -80,6 +80,8 @@ int main() {
     cudaChannelFormatDesc desc = {32, 0, 0, 0, cudaChannelFormatKindFloat};
     cudaError_t a1 = cudaMallocArray(&arr, &desc, 16, 16), a2 = cudaMallocArray(&arr, &desc, 16, 16);
     printf("array: %s %s\n", cudaGetErrorName(a1), cudaGetErrorName(a2));
+    cudaError_t u1 = cudaGetLastError(), u2 = cudaGetLastError();
+    printf("after the unsupported call, last error: %s, then %s\n", cudaGetErrorName(u1), cudaGetErrorName(u2));
     printf("error 700: %s / %s\n", cudaGetErrorName((cudaError_t)700), cudaGetErrorString((cudaError_t)700));
     // Bad arguments: a NULL out-parameter and a wild host pointer are errors, not crashes.
     float *dd;

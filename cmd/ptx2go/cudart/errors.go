@@ -167,6 +167,12 @@ func ret(e cudaError) cudaError {
 	return e
 }
 
+// ptx2goUnsupportedCall records cudaErrorNotSupported as the calling thread's last error: the
+// program called a runtime API function the drop-in does not implement (unimplemented.h).
+//
+//export ptx2goUnsupportedCall
+func ptx2goUnsupportedCall() { ret(errNotSupported) }
+
 // check returns the sticky error, recorded as the last error, or success: the start of every
 // call that uses the device.
 func check() cudaError {
