@@ -243,9 +243,9 @@ cuda-stubs:
 # TestExec) with nvcc 11.8: each runtime API program with -cudart shared for sm_80 (SASS and
 # PTX), vectoradd also with SASS only (vectoradd_sass, which the drop-in cannot run) and with
 # PTX only through the device link step (vectoradd_rdc: -rdc=true, which adds libcudadevrt), and the
-# driver API program with -lcuda; perthread with --default-stream per-thread (the _ptsz and
-# _ptds entry points); the driver program's kernels as PTX and as a fat binary holding only
-# (compressed) PTX.
+# driver API program with -lcuda, also with CUDA_API_PER_THREAD_DEFAULT_STREAM (driver_ptsz);
+# perthread with --default-stream per-thread (both call the _ptsz and _ptds entry points); the
+# driver program's kernels as PTX and as a fat binary holding only (compressed) PTX.
 CUDART_PROGRAMS = vectoradd reduction streams fault bench threads info printf assert managed coop graphs pools thrust
 cuda-programs:
 	@mkdir -p testdata/cudart/bin
@@ -257,6 +257,7 @@ cuda-programs:
 	$(NVCC) -cudart shared -rdc=true -arch=compute_52 -O2 testdata/cudart/vectoradd.cu -o testdata/cudart/bin/vectoradd_rdc
 	$(NVCC) -cudart shared -rdc=true -arch=sm_80 -O2 testdata/cudart/sepcomp.cu testdata/cudart/sepcomp_lib.cu -o testdata/cudart/bin/sepcomp
 	$(NVCC) -cudart shared -O2 testdata/cudart/driver.cu -o testdata/cudart/bin/driver -lcuda
+	$(NVCC) -cudart shared -O2 -DCUDA_API_PER_THREAD_DEFAULT_STREAM testdata/cudart/driver.cu -o testdata/cudart/bin/driver_ptsz -lcuda
 	$(NVCC) -cudart shared -arch=sm_80 -O2 --default-stream per-thread testdata/cudart/perthread.cu -o testdata/cudart/bin/perthread
 	$(NVCC) -ptx -arch=compute_80 -O2 testdata/cudart/drv_kernels.cu -o testdata/cudart/drv_kernels.ptx
 	$(NVCC) -fatbin -gencode arch=compute_80,code=compute_80 -O2 testdata/cudart/drv_kernels.cu -o testdata/cudart/drv_kernels.fatbin

@@ -480,16 +480,19 @@ func TestExec(t *testing.T) {
 		}
 	})
 
-	// The driver API program loads PTX text and a fat binary with compressed PTX.
-	for _, image := range []string{"drv_kernels.ptx", "drv_kernels.fatbin"} {
-		t.Run("driver/"+image, func(t *testing.T) {
+	// The driver API program loads PTX text and a fat binary with compressed PTX; driver_ptsz
+	// is the same program built with CUDA_API_PER_THREAD_DEFAULT_STREAM, which calls the
+	// _ptsz and _ptds entry points.
+	for _, c := range [][2]string{{"driver", "drv_kernels.ptx"}, {"driver", "drv_kernels.fatbin"}, {"driver_ptsz", "drv_kernels.ptx"}} {
+		prog, image := c[0], c[1]
+		t.Run(prog+"/"+image, func(t *testing.T) {
 			const n = 10000
 			y := func(i int) float32 {
 				x, v := float32(i), float32(1)
 				v = 2*x + v
 				return 0.5*x + v
 			}
-			code, out, errOut := execProgram(t, libs, "driver", filepath.Join(cudaCorpus, image))
+			code, out, errOut := execProgram(t, libs, prog, filepath.Join(cudaCorpus, image))
 			want := "cuGetProcAddress: cuMemAlloc is cuMemAlloc_v2, unknown name 500 (NULL)\n" +
 				fmt.Sprintf("address range: base is the allocation, %d bytes; memory type 2\n", n*4) +
 				"devices=1 cc=8.0 driver>=11080: yes\n" +

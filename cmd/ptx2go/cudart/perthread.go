@@ -180,3 +180,92 @@ func cudaStreamSynchronize_ptsz(s unsafe.Pointer) C.int { return cudaStreamSynch
 func cudaStreamWaitEvent_ptsz(s, e unsafe.Pointer, flags C.uint) C.int {
 	return cudaStreamWaitEvent(s, e, flags)
 }
+
+// The driver API's per-thread default stream entry points (CUDA_API_PER_THREAD_DEFAULT_STREAM),
+// likewise its plain ones.
+
+//export cuEventRecord_ptsz
+func cuEventRecord_ptsz(e, s unsafe.Pointer) C.int { return cuEventRecord(e, s) }
+
+//export cuLaunchCooperativeKernel_ptsz
+func cuLaunchCooperativeKernel_ptsz(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s unsafe.Pointer, params *unsafe.Pointer) C.int {
+	return cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared, s, params)
+}
+
+//export cuLaunchKernel_ptsz
+func cuLaunchKernel_ptsz(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s unsafe.Pointer, params, extra *unsafe.Pointer) C.int {
+	return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, s, params, extra)
+}
+
+//export cuMemcpyAsync_ptsz
+func cuMemcpyAsync_ptsz(dst, src C.ulonglong, n C.size_t, s unsafe.Pointer) C.int {
+	return cuMemcpyAsync(dst, src, n, s)
+}
+
+//export cuMemcpyDtoDAsync_v2_ptsz
+func cuMemcpyDtoDAsync_v2_ptsz(dst, src C.ulonglong, n C.size_t, s unsafe.Pointer) C.int {
+	return cuMemcpyDtoDAsync_v2(dst, src, n, s)
+}
+
+//export cuMemcpyDtoD_v2_ptds
+func cuMemcpyDtoD_v2_ptds(dst, src C.ulonglong, n C.size_t) C.int {
+	return cuMemcpyDtoD_v2(dst, src, n)
+}
+
+//export cuMemcpyDtoHAsync_v2_ptsz
+func cuMemcpyDtoHAsync_v2_ptsz(dst unsafe.Pointer, src C.ulonglong, n C.size_t, s unsafe.Pointer) C.int {
+	return cuMemcpyDtoHAsync_v2(dst, src, n, s)
+}
+
+//export cuMemcpyDtoH_v2_ptds
+func cuMemcpyDtoH_v2_ptds(dst unsafe.Pointer, src C.ulonglong, n C.size_t) C.int {
+	return cuMemcpyDtoH_v2(dst, src, n)
+}
+
+//export cuMemcpyHtoDAsync_v2_ptsz
+func cuMemcpyHtoDAsync_v2_ptsz(dst C.ulonglong, src unsafe.Pointer, n C.size_t, s unsafe.Pointer) C.int {
+	return cuMemcpyHtoDAsync_v2(dst, src, n, s)
+}
+
+//export cuMemcpyHtoD_v2_ptds
+func cuMemcpyHtoD_v2_ptds(dst C.ulonglong, src unsafe.Pointer, n C.size_t) C.int {
+	return cuMemcpyHtoD_v2(dst, src, n)
+}
+
+//export cuMemcpy_ptds
+func cuMemcpy_ptds(dst, src C.ulonglong, n C.size_t) C.int { return cuMemcpy(dst, src, n) }
+
+//export cuMemsetD16Async_ptsz
+func cuMemsetD16Async_ptsz(p C.ulonglong, v C.ushort, n C.size_t, s unsafe.Pointer) C.int {
+	return cuMemsetD16Async(p, v, n, s)
+}
+
+//export cuMemsetD16_v2_ptds
+func cuMemsetD16_v2_ptds(p C.ulonglong, v C.ushort, n C.size_t) C.int { return cuMemsetD16_v2(p, v, n) }
+
+//export cuMemsetD32Async_ptsz
+func cuMemsetD32Async_ptsz(p C.ulonglong, v C.uint, n C.size_t, s unsafe.Pointer) C.int {
+	return cuMemsetD32Async(p, v, n, s)
+}
+
+//export cuMemsetD32_v2_ptds
+func cuMemsetD32_v2_ptds(p C.ulonglong, v C.uint, n C.size_t) C.int { return cuMemsetD32_v2(p, v, n) }
+
+//export cuMemsetD8Async_ptsz
+func cuMemsetD8Async_ptsz(p C.ulonglong, v C.uchar, n C.size_t, s unsafe.Pointer) C.int {
+	return cuMemsetD8Async(p, v, n, s)
+}
+
+//export cuMemsetD8_v2_ptds
+func cuMemsetD8_v2_ptds(p C.ulonglong, v C.uchar, n C.size_t) C.int { return cuMemsetD8_v2(p, v, n) }
+
+//export cuStreamQuery_ptsz
+func cuStreamQuery_ptsz(s unsafe.Pointer) C.int { return cuStreamQuery(s) }
+
+//export cuStreamSynchronize_ptsz
+func cuStreamSynchronize_ptsz(s unsafe.Pointer) C.int { return cuStreamSynchronize(s) }
+
+//export cuStreamWaitEvent_ptsz
+func cuStreamWaitEvent_ptsz(s, e unsafe.Pointer, flags C.uint) C.int {
+	return cuStreamWaitEvent(s, e, flags)
+}
