@@ -63,37 +63,50 @@ func (s byteSet) has(lo, hi int64) bool {
 	return true
 }
 
-// span is the bytes [lo, hi) of the area an operand names; ok is false for an operand that
-// names no variable of the frame's area.
+// span is the bytes [lo, hi) of the area that size bytes at offset off of v name; ok is false
+// where v is no variable of the frame's area. (escapes has checked that accesses stay inside
+// their variables.)
 func (a *paramFlow) span(v *ssa.Variable, off, size int64) (lo, hi int64, ok bool) {
 	base, ok := a.f.Param[v]
-	if !ok || v == nil {
-		return 0, 0, false
-	}
-	lo, hi = base+off, base+off+size
-	return lo, min(hi, int64(a.f.RF.ParamSize)), lo >= 0 && size >= 0
+	return base + off, base + off + size, ok
 }
 
-// escapes reports whether the code takes a .param variable's address or accesses the area
-// other than by ld, ldu and st of a named variable at a constant offset.
+// escapes reports whether the code takes a .param variable's address, accesses the area
+// other than by ld, ldu and st of a named variable at a constant offset, or names bytes
+// outside the variable (a negative offset, or past its end), which the analysis does not
+// follow.
 func (a *paramFlow) escapes() bool {
 	f := a.f
 	deviceParam := func(in *ssa.Instr) bool {
 		return f.Fn.Kind != frontend.Entry && InstrSpace(in) == frontend.SpaceParam
 	}
+	// outside reports whether the n bytes at offset off of v, a variable of the frame, leave it.
+	outside := func(v *ssa.Variable, off, n int64) bool { return off < 0 || n <= 0 || off+n > v.Size }
 	for _, b := range f.Fn.Blocks {
 		for _, in := range b.Instrs {
 			for _, x := range append(in.Args[:len(in.Args):len(in.Args)], in.Dsts...) {
-				switch {
-				case x.Kind == ssa.ArgSym && x.Var != nil && x.Var.Space == frontend.SpaceParam:
-					if _, ok := f.Param[x.Var]; ok {
+				if x.Var == nil || x.Var.Space != frontend.SpaceParam {
+					if x.Kind == ssa.ArgAddr && x.Var == nil && deviceParam(in) {
 						return true
 					}
-				case x.Kind == ssa.ArgAddr && x.Var != nil && x.Var.Space == frontend.SpaceParam:
-					if _, ok := f.Param[x.Var]; ok && (in.Op != frontend.OpLd && in.Op != frontend.OpLdu && in.Op != frontend.OpSt || accessBytes(in) == 0) {
+					continue
+				}
+				if _, ok := f.Param[x.Var]; !ok {
+					continue
+				}
+				switch x.Kind {
+				case ssa.ArgSym:
+					return true
+				case ssa.ArgAddr:
+					if in.Op != frontend.OpLd && in.Op != frontend.OpLdu && in.Op != frontend.OpSt || outside(x.Var, x.Offset, accessBytes(in)) {
 						return true
 					}
-				case x.Kind == ssa.ArgAddr && x.Var == nil && deviceParam(in):
+				}
+			}
+		}
+		if t := &b.Term; t.Kind == ssa.TermCall {
+			for _, x := range slices.Concat(flatArgs(t.Call.Args), flatArgs(t.Call.Results)) {
+				if _, ok := f.Param[x.Var]; ok && outside(x.Var, x.Offset, x.Var.Size-x.Offset) {
 					return true
 				}
 			}

@@ -155,6 +155,28 @@ $L_top:
 	st.param.b32 [r], %r2;
 	ret;
 }`, false},
+		{"read below the variable", `
+.func (.param .b32 r) f()
+{
+	.reg .b32 %r1;
+	.param .b32 t;
+	.param .b32 u;
+	st.param.b32 [u], 1;
+	ld.param.b32 %r1, [u+-4];
+	st.param.b32 [r], %r1;
+	ret;
+}`, true},
+		{"read past the variable", `
+.func (.param .b32 r) f()
+{
+	.reg .b32 %r1;
+	.param .b32 t;
+	.param .b32 u;
+	st.param.b32 [t], 1;
+	ld.param.b32 %r1, [t+4];
+	st.param.b32 [r], %r1;
+	ret;
+}`, true},
 		{"call reads an argument never stored", `
 .func (.param .b32 r) g(.param .b32 a)
 {
