@@ -509,7 +509,10 @@ func matchSlot(a *Arg, want ParamType, result bool) string {
 		if a.Var == nil || a.Var.Space != frontend.SpaceParam {
 			return "must be a .param variable or a register"
 		}
-		size = a.Var.Size
+		if a.Offset < 0 || a.Offset >= a.Var.Size {
+			return fmt.Sprintf("starts at offset %d, outside the %d bytes of %s", a.Offset, a.Var.Size, a.Var.Name)
+		}
+		size = a.Var.Size - a.Offset
 	case ArgValue:
 		if a.Not {
 			return "cannot be negated"
