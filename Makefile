@@ -164,7 +164,7 @@ GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round dev
 	seeds/exit_barrier seeds/group_scope seeds/min_max_abs seeds/pred_manip seeds/predicated_div \
 	seeds/ret seeds/selp seeds/setp_branch seeds/setp_comparisons seeds/setp_predication \
 	seeds/shared_lock_predicated semantics/brauni semantics/brx semantics/carry_uniform semantics/exitbar \
-	semantics/fault_calls semantics/fault_misc semantics/fault_oob semantics/fault_sync \
+	semantics/fault_calls semantics/fault_misc semantics/fault_oob semantics/fault_param semantics/fault_sync \
 	semantics/fused semantics/guarded semantics/indirect semantics/loops semantics/nested \
 	semantics/partial semantics/predication semantics/predparams semantics/recursion \
 	semantics/retloop semantics/stats semantics/uniform_ops semantics/vecparams \

@@ -724,3 +724,43 @@ func TestFaultConstStore(t *testing.T) {
 		})
 	}
 }
+
+// TestFaultParamBelowArea checks .param accesses at negative offsets that leave the area: a
+// device function's store below its frame's .param area and a kernel's load before its
+// parameter buffer are out-of-bounds faults of the thread that makes them on both engines,
+// and the other threads' results stand. (The Go engine once took a wrapped-around negative
+// offset for an aligned one inside the frame and stored before the area unchecked.)
+func TestFaultParamBelowArea(t *testing.T) {
+	const file = "fault_param.ptx"
+	for _, c := range []struct {
+		kernel, fn string
+		want       func(gid uint32) uint32
+	}{
+		{"func_below", "g", func(gid uint32) uint32 { return 2 * gid }},
+		{"kernel_below", "", func(gid uint32) uint32 { return gid + 5 }},
+	} {
+		t.Run(c.kernel, func(t *testing.T) {
+			onEngines(t, filepath.Join(semDir, file), func(t *testing.T) {
+				const grid, block, bad = 2, 64, 77
+				dev := runtime.NewDevice()
+				out := semFilled(t, dev, grid*block, semSentinel)
+				canary := semCanary(t, dev)
+				err := faultLaunch(t, file, c.kernel, dev, grid, block, out, uint32(bad))
+				checkFault(t, err, faultWant{
+					kind: runtime.FaultOutOfBounds, kernel: c.kernel, fn: c.fn, loc: faultLoc(t, file, c.kernel),
+					cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block}, space: "param",
+				})
+				canary()
+				got := semDownload(t, dev, out, grid*block)
+				for i := range uint32(block) {
+					if got[i] != c.want(i) {
+						t.Errorf("out[%d] = %d, want %d", i, got[i], c.want(i))
+					}
+				}
+				if got[bad] != semSentinel {
+					t.Errorf("out[%d] = %#x, want it unwritten", bad, got[bad])
+				}
+			})
+		})
+	}
+}

@@ -233,6 +233,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/semantics_fault_calls"
 	"github.com/ptx2go/ptx2go/generated/semantics_fault_misc"
 	"github.com/ptx2go/ptx2go/generated/semantics_fault_oob"
+	"github.com/ptx2go/ptx2go/generated/semantics_fault_param"
 	"github.com/ptx2go/ptx2go/generated/semantics_fault_sync"
 	"github.com/ptx2go/ptx2go/generated/semantics_fused"
 	"github.com/ptx2go/ptx2go/generated/semantics_guarded"
@@ -515,6 +516,7 @@ var generatedModules = map[string]*runtime.Module{
 	"semantics/fault_calls":        semantics_fault_calls.Module,
 	"semantics/fault_misc":         semantics_fault_misc.Module,
 	"semantics/fault_oob":          semantics_fault_oob.Module,
+	"semantics/fault_param":        semantics_fault_param.Module,
 	"semantics/fault_sync":         semantics_fault_sync.Module,
 	"semantics/fused":              semantics_fused.Module,
 	"semantics/guarded":            semantics_guarded.Module,

@@ -138,7 +138,8 @@ func (c ctx) access(ad *memAddr, a string, n int, fast func(mem, o jen.Code, pri
 // needs no bounds test and cannot fault.
 func (c ctx) frameParam(ad *memAddr, n int) bool {
 	ps, sz := uint64(c.e.f.RF.ParamSize), uint64(n)
-	return ad.space == "SpaceParam" && ad.paramOK && ad.param%sz == 0 && ps%sz == 0 && ad.param+sz <= ps
+	// ad.param may be a negative offset wrapped around: compare without overflowing.
+	return ad.space == "SpaceParam" && ad.paramOK && ad.param%sz == 0 && ps%sz == 0 && sz <= ps && ad.param <= ps-sz
 }
 
 // window returns the Window variable of the instruction whose address local is a: each

@@ -30,6 +30,10 @@ type memAddr struct {
 
 func hexLit(v uint64) jen.Code { return jen.Id(fmt.Sprintf("%#x", v)) }
 
+// maxKernelParamOffset bounds the kernel parameter offsets read directly from the launch's
+// buffer; larger ones (a negative offset wrapped around) take the runtime's checked load.
+const maxKernelParamOffset = 1 << 20
+
 func (e *blockEmit) memOperand(in *ssa.Instr, a ssa.Arg) *memAddr {
 	return e.memOperandIn(a, layout.InstrSpace(in))
 }
@@ -158,9 +162,10 @@ func (e *blockEmit) load(in *ssa.Instr) {
 		e.guarded(in, func(mask string) []jen.Code {
 			v := jen.Id("w").Dot("LoadUniform").Call(sp, ad.addr, jen.Lit(es), jen.Id(mask), lc)
 			out := []jen.Code{jen.Id(u).Op(":=").Add(v)}
-			if ad.kparamOK {
+			if ad.kparamOK && ad.kparam < maxKernelParamOffset {
 				// A kernel parameter: read from the launch's buffer directly; the runtime
-				// reports the fault of one past its end.
+				// reports the fault of one past its end (or before its start: a negative
+				// offset wraps around, past any buffer).
 				out = []jen.Code{
 					jen.Var().Id(u).Uint64(),
 					jen.If(jen.Id("kp").Op(":=").Id("w").Dot("KernelParams").Call(), jen.Len(jen.Id("kp")).Op(">=").Lit(int(ad.kparam)+es)).Block(
