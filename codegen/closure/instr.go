@@ -124,13 +124,7 @@ func (e *emitter) types() []frontend.Type {
 }
 
 // typ is the instruction's (last) type.
-func (e *emitter) typ() frontend.Type {
-	ts := e.types()
-	if len(ts) == 0 {
-		return frontend.TypeNone
-	}
-	return ts[len(ts)-1]
-}
+func (e *emitter) typ() frontend.Type { return layout.InstrType(e.in) }
 
 // space is the instruction's state space, SpaceNone for generic addressing.
 func (e *emitter) space() frontend.Space { return layout.InstrSpace(e.in) }

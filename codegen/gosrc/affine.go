@@ -67,7 +67,7 @@ func (ls *laneSteps) instr(v *ssa.Value) laneStep {
 	if d.Guard != nil || len(d.Defs) != 1 || len(d.Dsts) != 1 || d.Dsts[0].Kind != ssa.ArgValue {
 		return unknownStep
 	}
-	t := typeOf(d)
+	t := layout.InstrType(d)
 	bits := t.Bits()
 	if d.Op != frontend.OpCvt && (!t.IsInteger() && t != frontend.B16 && t != frontend.B32 && t != frontend.B64 || bits < 16) {
 		return unknownStep
@@ -202,7 +202,7 @@ func constArg(a ssa.Arg) (uint64, bool) {
 	case a.Kind == ssa.ArgValue && !a.Not && a.Value.Kind == ssa.DefInstr:
 		d := a.Value.Instr
 		if d.Op == frontend.OpMov && d.Guard == nil && len(d.Args) == 1 && d.Args[0].Kind == ssa.ArgImm {
-			return truncate(d.Args[0].Imm, typeOf(d)), true
+			return truncate(d.Args[0].Imm, layout.InstrType(d)), true
 		}
 	}
 	return 0, false

@@ -144,7 +144,7 @@ func (e *blockEmit) atom(in *ssa.Instr) {
 			nops++
 		}
 	}
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	if nops == 1 && vectorLen(in) > 0 {
 		e.atomVector(in, op, t)
 		return

@@ -37,7 +37,7 @@ func rejectsB128(in *ssa.Instr) bool {
 			return true
 		}
 	}
-	if len(types(in)) != 1 || typeOf(in) != frontend.B128 {
+	if len(types(in)) != 1 || layout.InstrType(in) != frontend.B128 {
 		return true
 	}
 	switch in.Op {

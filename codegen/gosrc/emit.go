@@ -412,7 +412,7 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		e.unsupported(in)
 		return
 	}
-	if typeOf(in) == frontend.B128 && in.Op != frontend.OpMov {
+	if layout.InstrType(in) == frontend.B128 && in.Op != frontend.OpMov {
 		e.flush()
 		e.memB128(in)
 		return
@@ -689,17 +689,6 @@ func (c ctx) pred(a ssa.Arg) jen.Code {
 
 // ---- instruction forms ----
 
-// typeOf is the instruction's (last) type modifier.
-func typeOf(in *ssa.Instr) frontend.Type {
-	t := frontend.TypeNone
-	for _, m := range in.Mods {
-		if x, ok := m.Type(); ok {
-			t = x
-		}
-	}
-	return t
-}
-
 func types(in *ssa.Instr) []frontend.Type {
 	var ts []frontend.Type
 	for _, m := range in.Mods {
@@ -939,7 +928,7 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 // latency in the Go code, so a chain of them in one lane's loop body runs at the latency
 // of the chain.
 func floatArith(in *ssa.Instr) bool {
-	if t := typeOf(in); t != frontend.F32 && t != frontend.F64 {
+	if t := layout.InstrType(in); t != frontend.F32 && t != frontend.F64 {
 		return false
 	}
 	switch in.Op {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -236,12 +237,14 @@ func compareMod(in *ssa.Instr) frontend.Mod {
 
 // halfPair reports whether a setp writes p|q with q an independent result: the packed
 // half-precision forms, where p tests the low halves and q the high halves.
-func halfPair(in *ssa.Instr) bool { return in.Op == frontend.OpSetp && isHalfPacked(typeOf(in)) }
+func halfPair(in *ssa.Instr) bool {
+	return in.Op == frontend.OpSetp && isHalfPacked(layout.InstrType(in))
+}
 
 // halfSetp defines n (and n+"q" for a packed type) as setp's results on .f16/.bf16 and
 // .f16x2/.bf16x2 operands, each combined with the optional predicate c by .and/.or/.xor.
 func (c ctx) halfSetp(in *ssa.Instr, n string) []jen.Code {
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	if len(types(in)) != 1 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
@@ -43,7 +44,7 @@ func hasPackedInt(in *ssa.Instr) bool {
 // valueExt returns statements defining n for the forms this file and half.go lower; ok is
 // false for the forms ops.go lowers itself. A nil result with ok is a form neither handles.
 func (c ctx) valueExt(in *ssa.Instr, n string) (code []jen.Code, ok bool) {
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	switch {
 	case len(in.Dsts) != 1:
 		return nil, false
@@ -557,7 +558,7 @@ func intTest(cmp frontend.Mod, t frontend.Type, a, b jen.Code) jen.Code {
 
 // testp defines n as testp.property.{f32,f64} a.
 func (c ctx) testp(in *ssa.Instr, n string) []jen.Code {
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	if t != frontend.F32 && t != frontend.F64 || len(in.Args) != 1 {
 		return nil
 	}

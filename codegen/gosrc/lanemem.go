@@ -31,7 +31,7 @@ const (
 
 // laneMemOK reports whether a scalar ld/ldu/st can run inside a lane loop.
 func (e *blockEmit) laneMemOK(in *ssa.Instr) bool {
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	if t.Bits() > 64 || t.Bits() == 0 || t == frontend.Pred || len(memArgs(in)) == 0 || isHalf(t) {
 		return false
 	}
@@ -172,7 +172,7 @@ func (c ctx) load(in *ssa.Instr, n string) []jen.Code {
 	if e.pass != nil {
 		return c.passLoad(in, n)
 	}
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	ad := e.memOperand(in, memArgs(in)[0])
 	es := t.Bytes()
 	a := n + "a"
@@ -208,7 +208,7 @@ func (c ctx) load(in *ssa.Instr, n string) []jen.Code {
 
 // loadExtend sign-extends n, the bytes a signed scalar load read, to its destination's width.
 func (c ctx) loadExtend(in *ssa.Instr, n string) []jen.Code {
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	es := t.Bytes()
 	if !t.IsSigned() || 8*es >= 64 {
 		return nil
@@ -234,7 +234,7 @@ func (c ctx) store(in *ssa.Instr) []jen.Code {
 	if e.pass != nil {
 		return c.passStore(in)
 	}
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	ad := e.memOperand(in, memArgs(in)[0])
 	es := t.Bytes()
 	a := e.fresh("s")

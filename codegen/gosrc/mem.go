@@ -134,7 +134,7 @@ func (e *blockEmit) guarded(in *ssa.Instr, body func(mask string) []jen.Code) {
 }
 
 func (e *blockEmit) load(in *ssa.Instr) {
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	d := firstDst(in)
 	if t.Bits() > 64 || t == frontend.Pred || d.Kind != ssa.ArgValue || len(memArgs(in)) != 1 || d.Value.Reg.Type == frontend.Pred {
 		e.unsupported(in)
@@ -196,7 +196,7 @@ func (e *blockEmit) load(in *ssa.Instr) {
 }
 
 func (e *blockEmit) store(in *ssa.Instr) {
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	if t.Bits() > 64 || t == frontend.Pred || len(memArgs(in)) != 2 {
 		e.unsupported(in)
 		return
@@ -236,7 +236,7 @@ func (e *blockEmit) store(in *ssa.Instr) {
 // loadVector lowers ld.v2/.v4 (runtime.Warp.LoadVector): one access of the whole vector per
 // lane; an element written as _ is not kept.
 func (e *blockEmit) loadVector(in *ssa.Instr) {
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	d := firstDst(in)
 	if t.Bits() > 64 || t == frontend.Pred || len(memArgs(in)) != 1 {
 		e.unsupported(in)
@@ -277,7 +277,7 @@ func (e *blockEmit) loadVector(in *ssa.Instr) {
 // storeVector lowers st.v2/.v4 (runtime.Warp.StoreVector); an element written as _ is not
 // stored.
 func (e *blockEmit) storeVector(in *ssa.Instr) {
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	if t.Bits() > 64 || t == frontend.Pred || len(memArgs(in)) != 2 {
 		e.unsupported(in)
 		return

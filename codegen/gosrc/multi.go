@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -26,7 +27,7 @@ func carryForm(in *ssa.Instr) bool {
 
 // multiDst reports whether laneMulti lowers the instruction.
 func multiDst(in *ssa.Instr) bool {
-	return in.Op == frontend.OpMov && (firstDst(in).Kind == ssa.ArgVector || typeOf(in) == frontend.B128) || carryForm(in) ||
+	return in.Op == frontend.OpMov && (firstDst(in).Kind == ssa.ArgVector || layout.InstrType(in) == frontend.B128) || carryForm(in) ||
 		in.Op == frontend.OpLop3 && firstDst(in).Kind == ssa.ArgPair
 }
 
@@ -47,14 +48,14 @@ func (e *blockEmit) laneMulti(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	if carryForm(in) {
 		return e.carry(in, c)
 	}
-	if typeOf(in) == frontend.B128 {
+	if layout.InstrType(in) == frontend.B128 {
 		return e.movB128(in, c)
 	}
 	if in.Op == frontend.OpLop3 {
 		return e.lop3Pair(in, c)
 	}
 	d, a := in.Dsts[0], in.Args[0]
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	if t.Bits() == 0 || t.Bits() > 64 || len(in.Args) != 1 {
 		return nil, nil
 	}
@@ -108,7 +109,7 @@ func (e *blockEmit) laneMulti(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 // subtraction is a + ^b + carry-in (1 for sub.cc, CC.CF for subc) and leaves its carry-out,
 // NOT borrow, in the flag, as NVIDIA GPUs do.
 func (e *blockEmit) carry(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	bits := t.Bits()
 	if !t.IsInteger() || bits != 32 && bits != 64 || has(in, frontend.ModSat) || has(in, frontend.ModWide) ||
 		in.Dsts[0].Kind != ssa.ArgValue {
@@ -179,7 +180,7 @@ func (e *blockEmit) lop3Pair(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 		op = "||"
 	}
 	d := in.Dsts[0]
-	if op == "" || typeOf(in) != frontend.B32 || len(in.Args) != 5 || len(d.Elems) != 2 || !isPred(d.Elems[1]) ||
+	if op == "" || layout.InstrType(in) != frontend.B32 || len(in.Args) != 5 || len(d.Elems) != 2 || !isPred(d.Elems[1]) ||
 		d.Elems[0].Kind != ssa.ArgValue || isPred(d.Elems[0]) || !onlyMods(in, frontend.ModAnd, frontend.ModOr) {
 		return nil, nil
 	}

@@ -72,7 +72,7 @@ func (c ctx) value(in *ssa.Instr, n string) []jen.Code {
 	if code, ok := c.valueExt(in, n); ok {
 		return code
 	}
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	src := func(i int, t frontend.Type) jen.Code { return c.src(in, in.Args[i], t) }
 	switch in.Op {
 	case frontend.OpMov:
@@ -552,7 +552,7 @@ func (c ctx) cvt(in *ssa.Instr, n string) []jen.Code {
 func (c ctx) predValue(in *ssa.Instr, n string) []jen.Code {
 	switch in.Op {
 	case frontend.OpSetp:
-		if isHalf(typeOf(in)) {
+		if isHalf(layout.InstrType(in)) {
 			return c.halfSetp(in, n)
 		}
 		return c.setp(in, n)
@@ -575,7 +575,7 @@ func (c ctx) predValue(in *ssa.Instr, n string) []jen.Code {
 
 // setp: p = (a cmp b) BOP c and, with p|q, q = !(a cmp b) BOP c.
 func (c ctx) setp(in *ssa.Instr, n string) []jen.Code {
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	var cmp frontend.Mod
 	for _, m := range in.Mods {
 		if m.Kind() == frontend.ModKindCompare {

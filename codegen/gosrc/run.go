@@ -10,12 +10,11 @@ import (
 // runFunc generates the function's block chain (runtime.Func.Run): a switch on the first
 // block, then each block's code, which follows its jump, or its branch when every lane goes
 // the same way, with a goto to the next block's code, without going back to the runtime's
-// trampoline. A divergent branch runs
-// each path's chain in turn through the runtime (Warp.DivergeInline), and goes on with all
-// the lanes at the reconvergence point. A direct call goes on into the callee's chain through
-// the runtime (Warp.CallInline), and on after it when every lane returns. Whatever else needs
-// the SIMT stack (a barrier, the exit, the end of the time slice) returns to the runtime,
-// which runs the last block's terminator.
+// trampoline. A divergent branch runs each path's chain in turn through the runtime
+// (Warp.DivergeInline), and goes on with all the lanes at the reconvergence point. A direct
+// call goes on into the callee's chain through the runtime (Warp.CallInline), and on after it
+// when every lane returns. Whatever else needs the SIMT stack (a barrier, the exit, the end of
+// the time slice) returns to the runtime, which runs the last block's terminator.
 //
 // Each block's code is a function of its own, called from the chain: the Go compiler inlines
 // small helpers (loads, stores, float operations) only into functions of moderate size, and
@@ -39,7 +38,7 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 	var blockDecls []jen.Code
 	follows := false    // whether any block goes on to another within the chain
 	dispatched := false // whether a block goes on at a block the runtime chose
-	label := func(i int32) string { return fmt.Sprintf("block%d", i) }
+	label := func(i int) string { return fmt.Sprintf("block%d", i) }
 	// goOn is the code that goes on from the block the chain stands at (pc) to block k,
 	// unless k is the running SIMT entry's end (stop) or the exit, or the time slice ends.
 	goOn := func(k int32) []jen.Code {
@@ -50,7 +49,7 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 		return []jen.Code{
 			jen.If(jen.Id("stop").Op("==").Lit(int(k)).Op("||").Id("budget").Op("<=").Lit(1)).Block(jen.Return(jen.Id("pc"), jen.Id("budget"))),
 			jen.List(jen.Id("pc"), jen.Id("budget")).Op("=").List(jen.Lit(int(k)), jen.Id("budget").Op("-").Lit(1)),
-			jen.Goto().Id(label(k)),
+			jen.Goto().Id(label(int(k))),
 		}
 	}
 	for i, b := range f.blocks {
@@ -142,7 +141,7 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 			body = append(body,
 				jen.If(jen.List(jen.Id("pc"), jen.Id("budget")).Op("=").Id("w").Dot("CallInline").Call(jen.Id("pc"), term, jen.Id("m"), jen.Id("stop"), jen.Id("budget")),
 					jen.Id("pc").Op("!=").Lit(int(b.rt.Succ))).Block(jen.Return(jen.Id("pc"), jen.Id("budget"))),
-				jen.Goto().Id(label(b.rt.Succ)))
+				jen.Goto().Id(label(int(b.rt.Succ))))
 		default:
 			body = append(body, jen.Return(jen.Id("pc"), jen.Id("budget")))
 		}
@@ -155,7 +154,7 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 	var cases, code []jen.Code
 	for _, b := range bodies {
 		if follows {
-			cases = append(cases, jen.Case(jen.Lit(b.pc)).Block(jen.Goto().Id(label(int32(b.pc)))))
+			cases = append(cases, jen.Case(jen.Lit(b.pc)).Block(jen.Goto().Id(label(b.pc))))
 		} else {
 			cases = append(cases, jen.Case(jen.Lit(b.pc)).Block(b.code...))
 		}
@@ -166,7 +165,7 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 	code = append(code, jen.Switch(jen.Id("pc")).Block(cases...), jen.Return(jen.Id("pc"), jen.Id("budget")))
 	if follows {
 		for _, b := range bodies {
-			code = append(code, jen.Id(label(int32(b.pc))).Op(":").Block(b.code...))
+			code = append(code, jen.Id(label(b.pc)).Op(":").Block(b.code...))
 		}
 	}
 	return name, append([]jen.Code{jen.Comment(fmt.Sprintf("%s runs blocks of %s %s for the lanes m from block pc, following jumps and branches all of them take", name, kindName(f.Fn), f.Fn.Name)).Line().

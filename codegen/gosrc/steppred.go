@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -47,7 +48,7 @@ func (e *blockEmit) stepCompare(s *segment, in *ssa.Instr) (stepCompare, bool) {
 	if e.f.steps == nil {
 		e.f.steps = newLaneSteps()
 	}
-	t := typeOf(in)
+	t := layout.InstrType(in)
 	cmp := ""
 	for _, m := range in.Mods {
 		if m.Kind() == frontend.ModKindCompare {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -111,7 +112,7 @@ func (e *blockEmit) passPlan(instrs []*ssa.Instr, guard *passGuard) *warpPass {
 		switch {
 		case in.Op == frontend.OpMembar || in.Op == frontend.OpFence:
 		case in.Op == frontend.OpLd || in.Op == frontend.OpLdu || in.Op == frontend.OpSt:
-			if typeOf(in) == frontend.B128 || len(memArgs(in)) == 0 {
+			if layout.InstrType(in) == frontend.B128 || len(memArgs(in)) == 0 {
 				return nil
 			}
 			ad := e.memOperand(in, memArgs(in)[0])
@@ -138,8 +139,8 @@ func (e *blockEmit) passPlan(instrs []*ssa.Instr, guard *passGuard) *warpPass {
 				return nil
 			}
 			fp.index[in] = len(fp.ops)
-			fp.ops = append(fp.ops, passOp{in: in, ad: ad, size: typeOf(in).Bytes(), store: in.Op == frontend.OpSt, window: win})
-		case laneLocal(in) && !rejectsB128(in) && typeOf(in) != frontend.B128:
+			fp.ops = append(fp.ops, passOp{in: in, ad: ad, size: layout.InstrType(in).Bytes(), store: in.Op == frontend.OpSt, window: win})
+		case laneLocal(in) && !rejectsB128(in) && layout.InstrType(in) != frontend.B128:
 		default:
 			return nil
 		}
@@ -317,7 +318,7 @@ func (e *blockEmit) passSplit(op passOp) (*ssa.Value, string) {
 		return nil, ""
 	}
 	d := v.Instr
-	if d.Op != frontend.OpAdd || typeOf(d).Bits() != 64 || len(d.Args) != 2 || len(d.Mods) != 1 {
+	if d.Op != frontend.OpAdd || layout.InstrType(d).Bits() != 64 || len(d.Args) != 2 || len(d.Mods) != 1 {
 		return nil, ""
 	}
 	for i, a := range d.Args {
@@ -451,7 +452,7 @@ func passFirst(k int) string { return fmt.Sprintf("fa%d", k) }
 func (c ctx) passLoad(in *ssa.Instr, n string) []jen.Code {
 	k := c.e.pass.index[in]
 	op := c.e.pass.ops[k]
-	if typeOf(in) == frontend.F32 && op.size == 4 {
+	if layout.InstrType(in) == frontend.F32 && op.size == 4 {
 		// Straight into a float32 local that f32 arithmetic reads (blockEmit.shadow).
 		c.e.shadow(n)
 		return []jen.Code{
@@ -468,7 +469,7 @@ func (c ctx) passLoad(in *ssa.Instr, n string) []jen.Code {
 func (c ctx) passStore(in *ssa.Instr) []jen.Code {
 	k := c.e.pass.index[in]
 	op := c.e.pass.ops[k]
-	return []jen.Code{jen.Qual(rtPath, storeFn[op.size]).Call(jen.Id(passFirst(k)), passOffset(op.size), u64(c.src(in, memArgs(in)[1], typeOf(in))))}
+	return []jen.Code{jen.Qual(rtPath, storeFn[op.size]).Call(jen.Id(passFirst(k)), passOffset(op.size), u64(c.src(in, memArgs(in)[1], layout.InstrType(in))))}
 }
 
 // passOffset is lane l's offset from lane 0's element of an access of the given size.

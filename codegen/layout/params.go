@@ -118,12 +118,7 @@ func (a *paramFlow) escapes() bool {
 // accessBytes is the size of an ld, ldu or st: its type's times the vector's length; 0 when
 // it has no type.
 func accessBytes(in *ssa.Instr) int64 {
-	var t frontend.Type = frontend.TypeNone
-	for _, m := range in.Mods {
-		if x, ok := m.Type(); ok {
-			t = x
-		}
-	}
+	t := InstrType(in)
 	if t == frontend.TypeNone {
 		return 0
 	}
@@ -250,14 +245,4 @@ func sizeOf(v *ssa.Variable) int64 {
 		return 0
 	}
 	return v.Size
-}
-
-// InstrSpace is an instruction's state space, SpaceNone for generic addressing.
-func InstrSpace(in *ssa.Instr) frontend.Space {
-	for _, m := range in.Mods {
-		if s, ok := m.Space(); ok {
-			return s
-		}
-	}
-	return frontend.SpaceNone
 }

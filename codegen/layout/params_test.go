@@ -155,24 +155,26 @@ $L_top:
 	st.param.b32 [r], %r2;
 	ret;
 }`, false},
-		{"read below the variable", `
-.func (.param .b32 r) f()
-{
-	.reg .b32 %r1;
-	.param .b32 t;
-	.param .b32 u;
-	st.param.b32 [u], 1;
-	ld.param.b32 %r1, [u+-4];
-	st.param.b32 [r], %r1;
-	ret;
-}`, true},
-		{"read past the variable", `
+		{"read below the variable, though the bytes there are written", `
 .func (.param .b32 r) f()
 {
 	.reg .b32 %r1;
 	.param .b32 t;
 	.param .b32 u;
 	st.param.b32 [t], 1;
+	st.param.b32 [u], 2;
+	ld.param.b32 %r1, [u+-4];
+	st.param.b32 [r], %r1;
+	ret;
+}`, true},
+		{"read past the variable, though the bytes there are written", `
+.func (.param .b32 r) f()
+{
+	.reg .b32 %r1;
+	.param .b32 t;
+	.param .b32 u;
+	st.param.b32 [t], 1;
+	st.param.b32 [u], 2;
 	ld.param.b32 %r1, [t+4];
 	st.param.b32 [r], %r1;
 	ret;
