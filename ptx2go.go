@@ -4,9 +4,20 @@
 //
 //	mod, err := ptx2go.Compile(src, ptx2go.Options{File: "vecadd.ptx"})
 //	k, err := mod.Kernel("vecadd")
-//	dev := runtime.NewDevice()
-//	a, _ := runtime.Upload(dev, []float32{1, 2, 3})
-//	err = k.Launch(ctx, dev, runtime.D1(1), runtime.D1(3), a, b, c, uint32(3))
+//	dev := ptx2go.NewDevice()
+//	a, _ := ptx2go.Upload(dev, []float32{1, 2, 3})
+//	b, _ := ptx2go.Upload(dev, []float32{10, 20, 30})
+//	c, _ := dev.Malloc(3 * 4)
+//	err = k.Launch(ctx, dev, ptx2go.D1(1), ptx2go.D1(32), c, a, b, uint32(3))
+//	out := make([]float32, 3)
+//	err = ptx2go.Download(dev, out, c)
+//
+// This package is the whole user API: besides compiling, it re-exports what launches need
+// from package runtime (Device, Ptr, Upload, Download, Dim3, LaunchConfig, Fault, Stats, ...),
+// so programs import ptx2go alone. A failing kernel returns a *Fault; LaunchConfig sets the
+// worker count, the scheduling model, limits, printf output and the Stats to collect. Packages
+// that `ptx2go generate` writes launch through Load, or through their typed launch functions,
+// which take the same Device, LaunchConfig and Ptr.
 package ptx2go
 
 import (
@@ -102,7 +113,7 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 }
 
 // GlobalAddr returns the device address of a module-scope .global or .const variable on dev.
-func (m *Module) GlobalAddr(dev *runtime.Device, name string) (runtime.Ptr, error) {
+func (m *Module) GlobalAddr(dev *Device, name string) (Ptr, error) {
 	return dev.GlobalAddr(m.rt, name)
 }
 
@@ -173,17 +184,17 @@ func (k *Kernel) Name() string { return k.fn.Name }
 func (k *Kernel) Params() []Param { return slices.Clone(k.params) }
 
 // Launch runs the kernel on a grid of CTAs with no dynamic shared memory. Arguments follow
-// the kernel's parameters in order: runtime.Ptr for device addresses, Go integers and floats
+// the kernel's parameters in order: Ptr for device addresses, Go integers and floats
 // converted to the parameter's type (an error if they do not fit), []byte for aggregates and
 // .b128 parameters, or for an aggregate any fixed-size array or struct of numbers, in
 // encoding/binary's little-endian layout (which has no padding: blank _ fields give a C
-// struct's).
-func (k *Kernel) Launch(ctx context.Context, dev *runtime.Device, grid, block runtime.Dim3, args ...any) error {
-	return k.LaunchConfig(ctx, dev, runtime.LaunchConfig{Grid: grid, Block: block}, args...)
+// struct's). A kernel that fails returns a *Fault; other errors are about the launch itself.
+func (k *Kernel) Launch(ctx context.Context, dev *Device, grid, block Dim3, args ...any) error {
+	return k.LaunchConfig(ctx, dev, LaunchConfig{Grid: grid, Block: block}, args...)
 }
 
 // LaunchConfig runs the kernel with a full launch configuration.
-func (k *Kernel) LaunchConfig(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, args ...any) error {
+func (k *Kernel) LaunchConfig(ctx context.Context, dev *Device, cfg LaunchConfig, args ...any) error {
 	buf, err := k.PackArgs(args...)
 	if err != nil {
 		return err
