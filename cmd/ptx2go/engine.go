@@ -18,9 +18,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ptx2go/ptx2go/cmd/ptx2go/runner"
 	"github.com/ptx2go/ptx2go/codegen/gosrc"
 	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime/runner"
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
@@ -36,7 +36,7 @@ import (
 	"os"
 
 	"github.com/ptx2go/ptx2go"
-	"github.com/ptx2go/ptx2go/cmd/ptx2go/runner"
+	"github.com/ptx2go/ptx2go/runtime/runner"
 
 	"ptx2gorun/kernels"
 )

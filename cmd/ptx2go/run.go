@@ -4,7 +4,7 @@ import (
 	"io"
 
 	"github.com/ptx2go/ptx2go"
-	"github.com/ptx2go/ptx2go/cmd/ptx2go/runner"
+	"github.com/ptx2go/ptx2go/runtime/runner"
 )
 
 // runUsage is the help text of run, which lives with its code in package runner.

@@ -1,3 +1,9 @@
+// Package runner is the command-line driver of `ptx2go run`: it parses the command line,
+// prepares the kernel's arguments (files, .npy arrays, zero-filled buffers, numbers), launches
+// the kernel, writes the output buffers and prints the summary and the statistics. The ptx2go
+// command runs it with the closure engine, and the programs that `ptx2go run -engine go`
+// builds run it over a module's generated Go source, so both engines have one interface and
+// the same output.
 package runner
 
 import (
