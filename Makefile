@@ -10,15 +10,17 @@ CUDA_SRCS = $(wildcard testdata/cuda/*.cu)
 # Sources that need CUDA's own headers (cooperative groups): nvcc only, with -lineinfo.
 NVCC_SRCS = $(wildcard testdata/cuda/nvcc/*.cu)
 
-.PHONY: build test demo ptx fmt-check fuzz bench cuda-libs cuda-stubs cuda-programs
+.PHONY: build test demo ptx fmt-check fuzz bench cuda-libs cuda-stubs cuda-programs gocorpus generate
 
 build:
 	$(GO) build ./...
 
-test:
+# make test first writes the Go source engine's corpus packages (make gocorpus): every suite
+# then runs every case on both engines, and a missing package is a failure, not a skip.
+test: gocorpus
 	$(GO) vet ./... ./testdata/kernelcases
-	$(GO) test ./...
-	$(GO) test -race -run 'TestConcurrentLaunches|TestParallelAtomics' .
+	PTX2GO_GOCORPUS=require $(GO) test ./...
+	$(GO) test -race -run 'TestConcurrentLaunches|TestParallelAtomics' ./internal/e2e/semantics
 
 # Runs the vecadd kernel on the CPU: c = a + b for the 1000 float32 values of
 # testdata/demo/a.npy and b.npy (made by `go run ./testdata/demo -gen testdata/demo`), on 4
@@ -62,11 +64,11 @@ fmt-check:
 # under a deadline): no input may panic or hang.
 fuzz:
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=5m ./frontend
-	$(GO) test -run '^$$' -fuzz=FuzzCompileLaunch -fuzztime=5m .
-	$(GO) test -run '^$$' -fuzz=FuzzSIMT -fuzztime=5m .
+	$(GO) test -run '^$$' -fuzz=FuzzCompileLaunch -fuzztime=5m ./internal/e2e/fuzz
+	$(GO) test -run '^$$' -fuzz=FuzzSIMT -fuzztime=5m ./internal/e2e/fuzz
 
 # Parse and build throughput on >= 5 MB modules made from the corpus (MB/s and allocations),
-# and kernel execution against hand-written Go (bench_test.go: ns/op, ns/lane-instr).
+# and kernel execution against hand-written Go (internal/e2e/bench: ns/op, ns/lane-instr).
 # Parse and build throughput (frontend, ssa), then one table of kernel timings with one worker:
 # hand-written Go, the generated Go engine and the closure engine, and their ratios, all from
 # the same `go test -bench` run, in process CPU time per run (cpu-ns/op). Each benchmark runs
@@ -76,7 +78,7 @@ BENCH_KERNELS = VecAdd|Saxpy|Collatz|MatmulTiled|Reduce|Fib
 BENCH_COUNT = 5
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./frontend ./ssa
-	@$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_KERNELS))' -count $(BENCH_COUNT) . | tee /dev/stderr | awk ' \
+	@$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_KERNELS))' -count $(BENCH_COUNT) ./internal/e2e/bench | tee /dev/stderr | awk ' \
 		function least(a, k, v) { if (!(k in a) || v < a[k]) a[k] = v } \
 		/^Benchmark/ { \
 			name = $$1; sub(/^Benchmark/, "", name); sub(/-[0-9]+$$/, "", name); ns = $$3 + 0; \
@@ -123,98 +125,32 @@ gcc-ptx:
 	$(GCC12) -fopenacc -foffload=nvptx-none -O2 -c testdata/gcc/acc_vecadd.c -o $$tmp/acc_vecadd.o; \
 	$(GCC_NVPTX) $(GCC_NVPTX_FLAGS) -misa=sm_80 $(GCC_ACC) $$tmp/acc_vecadd.o -o testdata/ptx/gcc/acc_vecadd.ptx
 
-# The test-corpus modules the Go source back end compiles, as paths under testdata/ptx without
-# .ptx: every one but gcc/omp_saxpy, whose libgomp calls have no body in the module. `make
-# generate` writes generated/PKG/PKG.go for each with `ptx2go generate`, where PKG is the path
-# lowercased with / made _: testdata/ptx/vecadd.ptx becomes generated/vecadd,
-# testdata/ptx/O0/vecadd.ptx generated/o0_vecadd and testdata/ptx/hand/brx_idx.ptx
-# generated/hand_brx_idx. A module compiled from testdata/cuda (clang -O2, -O0, fast, nvcc)
-# also gets generated/PKG/PKG_test.go, which runs its kernel cases (testdata/kernelcases) on it
-# and on the closure engine. TestGeneratedUpToDate (cmd/ptx2go) and CI fail when regenerating
-# would change a file, and when two modules would share a package name.
-GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round device_assert \
-	device_malloc device_printf divergent_loop dynamic_shared early_exit fapprox fminmax fp64_math \
-	fround funcptr grid_stride half int64_math intmisc intops its lane_faults local_array matmul_2d \
-	recursion reduce_shared saxpy_math struct_byval switch_dense vecadd vector_types warp_ops \
-	warp_sync warp_width O0/atomics O0/barrier_exit O0/bf16 O0/bitops O0/constant_data O0/convert \
-	O0/cvt_round O0/device_assert O0/device_malloc O0/device_printf O0/divergent_loop \
-	O0/dynamic_shared O0/early_exit O0/fapprox O0/fminmax O0/fp64_math O0/fround O0/funcptr \
-	O0/grid_stride O0/half O0/int64_math O0/intmisc O0/intops O0/its O0/local_array O0/matmul_2d \
-	O0/recursion O0/reduce_shared O0/saxpy_math O0/struct_byval O0/switch_dense O0/vecadd \
-	O0/vector_types O0/warp_ops O0/warp_sync O0/warp_width conf/forms fast/atomics \
-	fast/barrier_exit fast/bf16 fast/bitops fast/constant_data fast/convert fast/cvt_round \
-	fast/device_assert fast/device_malloc fast/device_printf fast/divergent_loop \
-	fast/dynamic_shared fast/early_exit fast/fapprox fast/fminmax fast/fp64_math fast/fround \
-	fast/funcptr fast/grid_stride fast/half fast/int64_math fast/intmisc fast/intops fast/its \
-	fast/local_array fast/matmul_2d fast/recursion fast/reduce_shared fast/saxpy_math \
-	fast/struct_byval fast/switch_dense fast/vecadd fast/vector_types fast/warp_ops fast/warp_sync \
-	fast/warp_width gcc/acc_vecadd gcc/funcs gcc/funcs_sm80 hand/brx_idx hand/callprototype \
-	hand/cache_policy hand/calltable hand/calltargets hand/const_store hand/cp_async hand/cvta_param hand/cvt_sat_int hand/directives hand/diverge hand/divergent_ret \
-	hand/fma_chain hand/half_chunks hand/half_set hand/hints hand/region_multi hand/region_park \
-	hand/exit_in_func hand/immediates hand/isspacep hand/its_rejoin hand/initializers hand/legacy_sm10 hand/legacy_sm20 hand/legacy_warp hand/mbarrier hand/mem_qualifiers hand/mma hand/mma_f64 hand/mma_int hand/param_groups hand/param_unwritten hand/scopes hand/shared_layout \
-	hand/setp_two_dest hand/sink_vector hand/sm90_sync hand/step_pred hand/trace hand/warp_guarded hand/warp_pass hand/warp_sz nvcc/atomics \
-	nvcc/barrier_exit nvcc/bf16 nvcc/bitops nvcc/cg_tiles nvcc/constant_data nvcc/convert nvcc/cp_async \
-	nvcc/cub nvcc/cvt_round nvcc/curand nvcc/device_assert nvcc/device_malloc nvcc/device_printf nvcc/divergent_loop \
-	nvcc/dynamic_shared nvcc/early_exit nvcc/everyday nvcc/fapprox nvcc/fminmax nvcc/fp64_math nvcc/fround nvcc/grid_constant \
-	nvcc/funcptr nvcc/grid_stride nvcc/half nvcc/int64_math nvcc/intmisc nvcc/intops nvcc/its \
-	nvcc/local_array nvcc/matmul_2d nvcc/mbarrier nvcc/mma nvcc/recursion nvcc/reduce_shared nvcc/saxpy_math nvcc/shfl_partial \
-	nvcc/struct_byval nvcc/switch_dense nvcc/vecadd nvcc/vector_types nvcc/warp_ops nvcc/warp_sync \
-	nvcc/warp_width nvcc/wmma_int nvcc/wmma_shapes seeds/bra_uni seeds/brx_idx seeds/call_callprototype seeds/call_calltargets \
-	seeds/call_direct seeds/call_jmptbl seeds/call_jmptbl_addr32 seeds/crs_recursion seeds/exit \
-	seeds/exit_barrier seeds/group_scope seeds/min_max_abs seeds/pred_manip seeds/predicated_div \
-	seeds/ret seeds/selp seeds/setp_branch seeds/setp_comparisons seeds/setp_predication \
-	seeds/shared_lock_predicated semantics/brauni semantics/brx semantics/carry_uniform semantics/exitbar \
-	semantics/fault_calls semantics/fault_misc semantics/fault_oob semantics/fault_param semantics/fault_sync \
-	semantics/fused semantics/guarded semantics/indirect semantics/loops semantics/nested \
-	semantics/partial semantics/predication semantics/predparams semantics/recursion \
-	semantics/retloop semantics/stats semantics/uniform_ops semantics/vecparams \
-	$(SIMT_PROGRAMS)
+# The Go source engine's packages for every module of testdata/ptx (internal/gencorpus, which
+# holds the one list of them): a few curated ones under generated/, checked in, and the rest
+# under internal/e2e/gocorpus/, which git ignores and the tests need. TestGeneratedUpToDate
+# (cmd/ptx2go) and CI fail when regenerating would change a file under generated/.
+gocorpus generate:
+	$(GO) run ./internal/gencorpus
 
-# The first random SIMT programs of fuzz_simt_test.go (simtGoPrograms), which `make simt-ptx`
-# writes to testdata/ptx/simt: TestSIMTRandom also runs them on the Go source engine.
-SIMT_PROGRAMS = simt/p00 simt/p01 simt/p02 simt/p03 simt/p04 simt/p05 simt/p06 simt/p07 \
-	simt/p08 simt/p09 simt/p10 simt/p11
-
-# Rewrites testdata/ptx/simt from the generator of fuzz_simt_test.go; run `make generate` after it.
+# Rewrites testdata/ptx/simt from the generator of internal/e2e/fuzz/fuzz_simt_test.go; run
+# `make generate` after it.
 .PHONY: simt-ptx
 simt-ptx:
-	PTX2GO_SIMT_DUMP=1 $(GO) test -count=1 -run '^TestSIMTPrograms$$' .
+	PTX2GO_SIMT_DUMP=1 $(GO) test -count=1 -run '^TestSIMTPrograms$$' ./internal/e2e/fuzz
 
-
-# Collects the conformance tests' kernels (confRun in conformance_test.go) that the Go source
-# back end compiles into testdata/ptx/conf/forms.ptx, one entry conf_HASH per kernel; run
-# `make generate` after it. confRun runs each kernel found in generated/conf_forms on both
-# engines.
+# Collects the conformance tests' kernels (confRun in internal/e2e/conformance) that the Go
+# source back end compiles into testdata/ptx/conf/forms.ptx, one entry conf_HASH per kernel;
+# run `make generate` after it. confRun runs each kernel found in its generated package on
+# both engines.
 .PHONY: conf-ptx
 conf-ptx:
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	PTX2GO_CONF_DUMP=$$tmp $(GO) test -count=1 -run '^Test(Conf|Fp8)' . ; \
+	PTX2GO_CONF_DUMP=$$tmp $(GO) test -count=1 -run '^Test(Conf|Fp8)' ./internal/e2e/conformance ; \
 	mkdir -p testdata/ptx/conf; \
 	{ printf '// The conformance kernels of the ptx2go tests that the Go source back end compiles,\n'; \
 	  printf '// collected by make conf-ptx (see conformance_gen_test.go). DO NOT EDIT.\n'; \
 	  printf '.version 8.0\n.target sm_80\n.address_size 64\n'; \
 	  for f in $$tmp/*.ptx; do echo; cat $$f; done; } > testdata/ptx/conf/forms.ptx
-
-.PHONY: generate
-generate:
-	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	$(GO) build -o $$tmp/ptx2go ./cmd/ptx2go; \
-	for m in $(GENERATED); do \
-		n=$$(echo $$m | tr 'A-Z/' 'a-z_'); \
-		mkdir -p generated/$$n; \
-		echo "ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/$$m.ptx"; \
-		$$tmp/ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/$$m.ptx; \
-		base=$${m##*/}; \
-		case $$m in */*) dir=$${m%/*};; *) dir=O2;; esac; \
-		if { [ -f testdata/cuda/$$base.cu ] || [ -f testdata/cuda/nvcc/$$base.cu ]; } && \
-			{ [ $$dir = O2 ] || [ $$dir = O0 ] || [ $$dir = fast ] || [ $$dir = nvcc ]; }; then \
-			printf '%s\n' '// Code generated by make generate. DO NOT EDIT.' '' "package $${n}_test" '' 'import (' \
-				'	"testing"' '' "	\"github.com/ptx2go/ptx2go/generated/$$n\"" \
-				'	"github.com/ptx2go/ptx2go/testdata/kernelcases"' ')' '' \
-				"// TestKernels runs the kernel cases of testdata/ptx/$$m.ptx on this package and on the closure engine." \
-				"func TestKernels(t *testing.T) { kernelcases.RunGenerated(t, $$n.Module) }" > generated/$$n/$${n}_test.go; \
-		fi; \
-	done
 
 # The CUDA drop-in (cmd/ptx2go/cudart): libptx2go-cuda.so built with -buildmode=c-shared (needs
 # cgo and a C compiler), and libcudart.so.11.0, libcudart.so.12 and libcuda.so.1, small
