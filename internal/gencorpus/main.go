@@ -34,14 +34,14 @@ import (
 // curated are the modules whose packages are checked in under generated/, by PTX path under
 // testdata/ptx without .ptx: one of each kind of kernel a reader of generated code looks for.
 var curated = []string{
-	"vecadd",        // the smallest kernel
-	"reduce_shared", // shared memory and bar.sync in a loop
-	"matmul_2d",     // tiled matrix multiply
-	"recursion",     // device calls and recursion
-	"funcptr",       // indirect calls through function pointers
-	"warp_ops",      // shuffles, votes and warp reductions
-	"device_printf", // device-side printf
-	"nvcc/mma",      // tensor-core mma through nvcc's WMMA
+	"vecadd",           // the smallest kernel
+	"reduce_shared",    // shared memory and bar.sync in a loop
+	"matmul_2d",        // tiled matrix multiply
+	"recursion",        // device calls and recursion
+	"funcptr",          // indirect calls through function pointers
+	"warp_ops",         // shuffles, votes and warp reductions
+	"device_printf",    // device-side printf
+	"nvcc/wmma_shapes", // tensor-core mma through nvcc's WMMA (m32n8k16, m8n32k16)
 	// Legacy PTX with 32-bit pointers and no .address_size: its typed launch function checks
 	// that a pointer argument fits (TestLegacyPointerAbove4GiB).
 	"hand/legacy_sm20",
