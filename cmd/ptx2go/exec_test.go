@@ -398,7 +398,7 @@ func TestExec(t *testing.T) {
 	})
 
 	// info checks the device description against the emulated device's specification
-	// (README: compute capability 8.0, ptx2go's limits, GOMAXPROCS multiprocessors), each
+	// (docs/cuda.md: compute capability 8.0, ptx2go's limits, GOMAXPROCS multiprocessors), each
 	// kernel's sharedSizeBytes (its own shared arrays only), the occupancy calculator (2048 threads and 32 blocks per multiprocessor), pitched copies and
 	// the error paths: a double free, cudaGetLastError and cudaPeekAtLastError after a launch
 	// with too many threads, an unsupported entry point and a managed allocation of 0 bytes.

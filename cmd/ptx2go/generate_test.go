@@ -100,7 +100,7 @@ func TestGeneratedTypeChecks(t *testing.T) {
 
 // TestGenerateErrors checks that a module with an instruction the Go source back end does not
 // handle fails with its PTX line and writes nothing. stacksave is rejected by every engine
-// (README's list), so the case stays an error as the back end grows.
+// (docs/coverage.md's list), so the case stays an error as the back end grows.
 func TestGenerateErrors(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "stacksave.ptx")
 	src := ".version 7.5\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n" +
