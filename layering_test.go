@@ -12,8 +12,8 @@ import (
 // layeringModule is this module's path.
 const layeringModule = "github.com/ptx2go/ptx2go"
 
-// layeringRule is the import rule of one package (ARCHITECTURE.md, "Packages and who may import
-// whom"). The rule applies to the package's transitive dependencies (go list -deps) of its
+// layeringRule is the import rule of one package (docs/ARCHITECTURE.md, "Packages" and "The import
+// rules"). The rule applies to the package's transitive dependencies (go list -deps) of its
 // non-test code: the standard library is always allowed; module packages only if listed in
 // mod (or anyModule); third-party packages only if they match a prefix in thirdParty (or
 // anyThirdParty).
@@ -111,9 +111,9 @@ func (l layeringRule) allows(self, dep string) bool {
 	return false
 }
 
-// TestLayering enforces ARCHITECTURE.md's import rules with `go list -deps` on every package of
+// TestLayering enforces docs/ARCHITECTURE.md's import rules with `go list -deps` on every package of
 // the module. A package with non-test Go files and no rule is an error: add it to layeringRules (and
-// to ARCHITECTURE.md).
+// to docs/ARCHITECTURE.md).
 func TestLayering(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
