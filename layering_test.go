@@ -159,7 +159,7 @@ func TestLayering(t *testing.T) {
 		rule, ok := layeringRuleFor(rel)
 		if !ok {
 			if p.nonTest {
-				t.Errorf("package %s has no layering rule: add it to layeringRules in layering_test.go and to ARCHITECTURE.md", p.path)
+				t.Errorf("package %s has no layering rule: add it to layeringRules in layering_test.go and to docs/ARCHITECTURE.md", p.path)
 			} else {
 				t.Logf("package %s has only test files; not checked", p.path)
 			}
@@ -173,7 +173,7 @@ func TestLayering(t *testing.T) {
 		}
 		sort.Strings(bad)
 		for _, dep := range bad {
-			t.Errorf("%s depends on %s, which ARCHITECTURE.md does not allow (see `go list -deps %s`)", p.path, dep, p.path)
+			t.Errorf("%s depends on %s, which docs/ARCHITECTURE.md does not allow (see `go list -deps %s`)", p.path, dep, p.path)
 		}
 		checked++
 	}
