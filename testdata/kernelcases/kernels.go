@@ -33,7 +33,9 @@ import (
 //
 // Every launch shape runs twice, with one worker and with four, on the same inputs; both runs
 // must leave the same bytes in every output buffer whose contents do not depend on the order
-// in which atomics happen.
+// in which atomics happen. It then runs once more on the reference interpreter
+// (codegen/reference, subtest engine=reference) where that covers the kernel's instructions:
+// checked against the Go reference, and byte for byte against the closure engine.
 func RunClosure(t *testing.T) {
 	for _, c := range slices.Concat(kernelCases, isaKernelCases, everydayCases, curandCases, cubCases) {
 		for _, level := range Levels(c.file) {
@@ -64,6 +66,21 @@ func RunClosure(t *testing.T) {
 						if len(outs) == 2 {
 							require.Equal(t, outs[0], outs[1], "outputs differ between 1 and 4 workers")
 						}
+						t.Run("engine=reference", func(t *testing.T) {
+							if c.waitsInWarp {
+								t.Skip("the threads wait for each other within a warp: the reference interpreter does not apply")
+							}
+							if n := s.grid.Count() * s.block.Count(); n > referenceMaxThreads {
+								t.Skipf("%d threads: the reference interpreter runs shapes of at most %d", n, referenceMaxThreads)
+							}
+							f := newKernelFixture(t, seed)
+							f.level = level.Name
+							l := c.setup(f, s)
+							runReference(t, level.Path, k, f, l, s)
+							if len(outs) > 0 {
+								require.Equal(t, outs[0], f.outputs(), "outputs differ from the closure engine's")
+							}
+						})
 					})
 				}
 			})
@@ -127,7 +144,12 @@ type kernelCase struct {
 	// off by %globaltimer (libcu++'s cuda::barrier), so the engines' statistics differ from
 	// run to run while their outputs do not.
 	clocked bool
-	shapes  []kernelShape
+	// waitsInWarp marks kernels whose threads wait for each other through memory, not only
+	// at barriers (a lane hand-off, a spin on a flag another lane of the warp or tile sets):
+	// the reference interpreter, which runs one thread at a time until a barrier, does not
+	// apply to them.
+	waitsInWarp bool
+	shapes      []kernelShape
 	// setup uploads random inputs for shape s, allocates the outputs and returns the launch:
 	// its arguments and a check that compares the outputs with the Go reference.
 	setup func(f *kernelFixture, s kernelShape) kernelLaunch
@@ -591,7 +613,7 @@ var kernelCases = []kernelCase{
 			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
 		}}
 	}},
-	{file: "barrier_exit", kernel: "warp_handoff", shapes: warpShapes[1:], setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+	{file: "barrier_exit", kernel: "warp_handoff", waitsInWarp: true, shapes: warpShapes[1:], setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
 		bd := int(s.block.X)
 		out := outputBuf[int32](f, s.n)
 		return kernelLaunch{args: []any{out}, check: func(t *testing.T) {
@@ -778,7 +800,7 @@ var kernelCases = []kernelCase{
 	{file: "cg_tiles", kernel: "tile_reduce128", shapes: cgTileShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
 		return cgTileReduce(f, s, 128)
 	}},
-	{file: "cg_tiles", kernel: "tile_shuffle", shapes: cgTileShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+	{file: "cg_tiles", kernel: "tile_shuffle", waitsInWarp: true, shapes: cgTileShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
 		threads := int(s.grid.X * s.block.X)
 		in := f.i32(threads, math.MinInt32, math.MaxInt32)
 		out, ranks := outputBuf[int32](f, threads), outputBuf[int32](f, threads)
@@ -810,7 +832,7 @@ var kernelCases = []kernelCase{
 			requireElems(t, "sum", []int32{n * (n - 1) / 2}, readBuf[int32](f, sum, 1))
 		}}
 	}},
-	{file: "its", kernel: "lane_handoff", shapes: itsShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+	{file: "its", kernel: "lane_handoff", waitsInWarp: true, shapes: itsShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
 		nb := int(s.grid.X)
 		flags := inoutBuf(f, make([]int32, 2*nb))
 		out := outputBuf[int32](f, 2*nb)
@@ -827,7 +849,7 @@ var kernelCases = []kernelCase{
 			requireElems(t, "flags", flagsWant, readBuf[int32](f, flags, 2*nb))
 		}}
 	}},
-	{file: "its", kernel: "syncwarp_both_sides", shapes: warpShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+	{file: "its", kernel: "syncwarp_both_sides", waitsInWarp: true, shapes: warpShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
 		in := f.i32(s.n, -1<<20, 1<<20)
 		out := outputBuf[int32](f, s.n)
 		return kernelLaunch{args: []any{out, inputBuf(f, in)}, check: func(t *testing.T) {
