@@ -9,10 +9,15 @@ import (
 	"github.com/ptx2go/ptx2go/frontend"
 )
 
-// Error is a lowering or verification error at a PTX source position.
+// Error is a lowering or verification error at a PTX source position. The SSA builder and
+// verifier, codegen/forms and both back ends report errors of this type, so callers format
+// them from their fields.
 type Error struct {
 	Pos frontend.Pos
 	Msg string
+	// Unsupported is set for an instruction form the back ends do not lower: its spelling,
+	// the opcode with its modifiers as written (Msg says "unsupported instruction" and it).
+	Unsupported string
 }
 
 func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }

@@ -19,10 +19,16 @@ import (
 )
 
 // Compile lowers every function of p into a runtime module. Errors, such as an unsupported
-// instruction, come as an ssa.ErrorList in source order.
+// instruction, come as an ssa.ErrorList in source order. An instruction form the table of
+// forms (layout.CheckForms) rejects stops compilation before any is lowered, as in
+// codegen/gosrc.
 func Compile(p *ssa.Program) (*runtime.Module, error) {
 	c := &compiler{}
 	c.Module = layout.New(p, c.errorf)
+	if errs, _ := layout.CheckForms(p); len(errs) > 0 {
+		c.errs = append(c.errs, errs...)
+		return nil, c.sorted()
+	}
 	for _, fn := range p.Funcs {
 		if !fn.Decl {
 			c.function(fn)
@@ -30,15 +36,20 @@ func Compile(p *ssa.Program) (*runtime.Module, error) {
 	}
 	c.StackBytes()
 	if len(c.errs) > 0 {
-		slices.SortStableFunc(c.errs, func(a, b *ssa.Error) int {
-			if a.Pos.Line != b.Pos.Line {
-				return int(a.Pos.Line - b.Pos.Line)
-			}
-			return int(a.Pos.Col - b.Pos.Col)
-		})
-		return nil, c.errs
+		return nil, c.sorted()
 	}
 	return c.Mod, nil
+}
+
+// sorted returns the errors in source order.
+func (c *compiler) sorted() ssa.ErrorList {
+	slices.SortStableFunc(c.errs, func(a, b *ssa.Error) int {
+		if a.Pos.Line != b.Pos.Line {
+			return int(a.Pos.Line - b.Pos.Line)
+		}
+		return int(a.Pos.Col - b.Pos.Col)
+	})
+	return c.errs
 }
 
 // compiler lowers a program laid out by codegen/layout.

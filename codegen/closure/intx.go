@@ -39,7 +39,7 @@ func (e *emitter) intExt() (code runtime.Instr, ok bool) {
 		switch {
 		case e.has(frontend.ModCc):
 			return e.carryArith(), true
-		case e.has(frontend.ModSat):
+		case e.has(frontend.ModSat) && !e.typ().IsFloat():
 			if e.typ() != frontend.S32 || !e.has(frontend.ModHi) {
 				return e.unsupported(), true
 			}

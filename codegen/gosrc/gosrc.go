@@ -44,18 +44,15 @@ type Options struct {
 	Package string
 }
 
-// Error is a generation error at a PTX position.
-type Error struct {
-	Pos frontend.Pos
-	Msg string
-}
+// Error is a generation error at a PTX position: the type the SSA verifier, the table of
+// instruction forms (layout.CheckForms) and codegen/closure report.
+type Error = ssa.Error
 
-func (e *Error) Error() string {
-	return fmt.Sprintf("gosrc: %s:%d:%d: %s", e.Pos.File, e.Pos.Line, e.Pos.Col, e.Msg)
-}
-
-// ErrorList is the generation errors in source order.
-type ErrorList []*Error
+// ErrorList is the generation errors in source order. Its text names this back end, one line
+// an error: "gosrc: FILE:LINE:COL: message", where an unsupported instruction form reads
+// "instruction X is not supported by the Go source back end yet". ssa.ErrorList(l) is the
+// same errors as the other stages write them.
+type ErrorList ssa.ErrorList
 
 func (l ErrorList) Error() string {
 	var b strings.Builder
@@ -63,7 +60,11 @@ func (l ErrorList) Error() string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(e.Error())
+		msg := e.Msg
+		if e.Unsupported != "" {
+			msg = "instruction " + e.Unsupported + " is not supported by the Go source back end yet"
+		}
+		fmt.Fprintf(&b, "gosrc: %s: %s", e.Pos, msg)
 	}
 	return b.String()
 }
@@ -74,7 +75,7 @@ type gen struct {
 	pkg    string
 	funcs  map[*ssa.Function]*fnGen
 	fnList []*fnGen // in the order of Mod.Funcs
-	errs   ErrorList
+	errs   ssa.ErrorList
 	names  namer
 	decls  []jen.Code // block functions, in order
 	// nwin counts the global-memory windows of inline accesses (runtime.Module.NumWindows).
@@ -154,6 +155,10 @@ func Generate(p *ssa.Program, opts Options) ([]byte, error) {
 		names: namer{},
 	}
 	g.Module = layout.New(p, g.errorf)
+	if errs, _ := layout.CheckForms(p); len(errs) > 0 {
+		g.errs = append(g.errs, errs...)
+		return nil, g.sortedErrors()
+	}
 	if g.pkg == "" {
 		g.pkg = PackageName(p.File)
 	}
@@ -184,15 +189,20 @@ func Generate(p *ssa.Program, opts Options) ([]byte, error) {
 	}
 	g.StackBytes()
 	if len(g.errs) > 0 {
-		slices.SortStableFunc(g.errs, func(a, b *Error) int {
-			if a.Pos.Line != b.Pos.Line {
-				return int(a.Pos.Line - b.Pos.Line)
-			}
-			return int(a.Pos.Col - b.Pos.Col)
-		})
-		return nil, g.errs
+		return nil, g.sortedErrors()
 	}
 	return g.render()
+}
+
+// sortedErrors returns the errors in source order.
+func (g *gen) sortedErrors() ErrorList {
+	slices.SortStableFunc(g.errs, func(a, b *ssa.Error) int {
+		if a.Pos.Line != b.Pos.Line {
+			return int(a.Pos.Line - b.Pos.Line)
+		}
+		return int(a.Pos.Col - b.Pos.Col)
+	})
+	return ErrorList(g.errs)
 }
 
 // render writes the file.
