@@ -174,9 +174,12 @@ func generateModule(file string, src []byte) ([]byte, error) {
 	}
 	gen, err := gosrc.Generate(p, gosrc.Options{Package: "kernels"})
 	if err != nil {
-		// "gosrc: FILE:LINE: message" loses its package prefix to read like the other errors.
-		msg, _, _ := strings.Cut(err.Error(), "\n")
-		return nil, runner.CompileError(file, errors.New(strings.TrimPrefix(msg, "gosrc: ")))
+		// The positioned errors are the ones the closure engine reports (ssa.Error), which
+		// CompileError formats as it does the closure engine's.
+		if l, ok := errors.AsType[gosrc.ErrorList](err); ok {
+			err = ssa.ErrorList(l)
+		}
+		return nil, runner.CompileError(file, err)
 	}
 	return gen, nil
 }
