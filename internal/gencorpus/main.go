@@ -37,6 +37,7 @@ var curated = []string{
 	"vecadd",           // the smallest kernel
 	"reduce_shared",    // shared memory and bar.sync in a loop
 	"matmul_2d",        // tiled matrix multiply
+	"atomics",          // integer and float atomics, CAS loops (the race detector's launches)
 	"recursion",        // device calls and recursion
 	"funcptr",          // indirect calls through function pointers
 	"warp_ops",         // shuffles, votes and warp reductions

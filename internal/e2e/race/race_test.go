@@ -1,15 +1,21 @@
-package semantics_test
+// Package race_test holds the launches that make test runs again under the race detector:
+// many CTAs on many workers, and many launches at once. It uses the curated packages of
+// generated/ for the Go source engine, not the harness and its corpus, so that the race
+// build compiles only the runtime, the closure back end and two small generated packages.
+package race_test
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptx2go/ptx2go"
-	"github.com/ptx2go/ptx2go/internal/e2e/harness"
+	"github.com/ptx2go/ptx2go/generated/atomics"
+	"github.com/ptx2go/ptx2go/generated/vecadd"
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
@@ -17,9 +23,7 @@ import (
 // words with atom.add (integer and float) and a CAS loop; totals must be exact. Run with -race
 // it also shows the CTAs share memory without data races.
 func TestParallelAtomics(t *testing.T) {
-	harness.OnEngines(t, "testdata/ptx/atomics.ptx", func(t *testing.T) {
-		mod, err := harness.LoadModule(t, "testdata/ptx/atomics.ptx")
-		require.NoError(t, err)
+	onEngines(t, "atomics.ptx", atomics.Module, func(t *testing.T, mod *ptx2go.Module) {
 		dev := runtime.NewDevice()
 		const blocks, threads = 64, 128
 		const n = blocks * threads
@@ -77,9 +81,7 @@ func TestParallelAtomics(t *testing.T) {
 // device, the others have one each. Run with -race it also shows that launches, copies,
 // Malloc and Free on one device may overlap.
 func TestConcurrentLaunches(t *testing.T) {
-	harness.OnEngines(t, "testdata/ptx/vecadd.ptx", func(t *testing.T) {
-		mod, err := harness.LoadModule(t, "testdata/ptx/vecadd.ptx")
-		require.NoError(t, err)
+	onEngines(t, "vecadd.ptx", vecadd.Module, func(t *testing.T, mod *ptx2go.Module) {
 		k, err := mod.Kernel("vecadd")
 		require.NoError(t, err)
 		shared := runtime.NewDevice()
@@ -141,4 +143,19 @@ func concurrentVecadd(dev *runtime.Device, k *ptx2go.Kernel, seed uint64, rounds
 		}
 	}
 	return nil
+}
+
+// onEngines runs f as the subtests engine=closure, on testdata/ptx/file compiled, and
+// engine=go, on gen, the module's curated package under generated/.
+func onEngines(t *testing.T, file string, gen *runtime.Module, f func(t *testing.T, mod *ptx2go.Module)) {
+	t.Run("engine=closure", func(t *testing.T) {
+		mod, err := ptx2go.CompileFile(filepath.Join("..", "..", "..", "testdata", "ptx", file))
+		require.NoError(t, err)
+		f(t, mod)
+	})
+	t.Run("engine=go", func(t *testing.T) {
+		mod, err := ptx2go.Load(gen)
+		require.NoError(t, err)
+		f(t, mod)
+	})
 }
