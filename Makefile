@@ -139,14 +139,14 @@ gocorpus generate:
 simt-ptx:
 	PTX2GO_SIMT_DUMP=1 $(GO) test -count=1 -run '^TestSIMTPrograms$$' ./internal/e2e/fuzz
 
-# Collects the conformance tests' kernels (confRun in internal/e2e/conformance) that the Go
+# Collects the conformance tests' kernels (harness.ConfRun, internal/e2e/conformance/...) that the Go
 # source back end compiles into testdata/ptx/conf/forms.ptx, one entry conf_HASH per kernel;
-# run `make generate` after it. confRun runs each kernel found in its generated package on
+# run `make generate` after it. harness.ConfRun runs each kernel found in its generated package on
 # both engines.
 .PHONY: conf-ptx
 conf-ptx:
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	PTX2GO_CONF_DUMP=$$tmp $(GO) test -count=1 -run '^Test(Conf|Fp8)' ./internal/e2e/conformance ; \
+	PTX2GO_CONF_DUMP=$$tmp $(GO) test -count=1 -run '^Test(Conf|Fp8)' ./internal/e2e/conformance/... ; \
 	mkdir -p testdata/ptx/conf; \
 	{ printf '// The conformance kernels of the ptx2go tests that the Go source back end compiles,\n'; \
 	  printf '// collected by make conf-ptx (see conformance_gen_test.go). DO NOT EDIT.\n'; \

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ptx2go/ptx2go"
+	"github.com/ptx2go/ptx2go/internal/e2e/harness"
 )
 
 // Conformance tests of the integer instructions. Every form runs on edge values (crossed over
@@ -22,7 +23,7 @@ import (
 // confIntCase is one instruction form and its reference: ref maps a row of raw inputs to its
 // outputs, each zero-extended from the output's width (preds 0 or 1).
 type confIntCase struct {
-	op  confOp
+	op  harness.ConfOp
 	ref func(x []uint64) []uint64
 }
 
@@ -170,7 +171,7 @@ func confIntCheck(t *testing.T, c confIntCase) {
 	t.Helper()
 	seed := uint64(len(c.op.Body))*7919 + uint64(strings.Count(c.op.Body, "."))
 	cols := confIntRows(c.op.In, seed)
-	outs := confRun(t, c.op, cols...)
+	outs := harness.ConfRun(t, c.op, cols...)
 	bad := 0
 	x := make([]uint64, len(cols))
 	for i := range cols[0] {
@@ -252,7 +253,7 @@ var confIntTypes = []string{"u16", "s16", "u32", "s32", "u64", "s64"}
 func TestConfIntAddSubMul(t *testing.T) {
 	var cases []confIntCase
 	one := func(body string, in, out []string, ref func(x []uint64) []uint64) {
-		cases = append(cases, confIntCase{confOp{Body: body, In: in, Out: out}, ref})
+		cases = append(cases, confIntCase{harness.ConfOp{Body: body, In: in, Out: out}, ref})
 	}
 	for _, ty := range confIntTypes {
 		n, sg := confIntWidth(ty), confIntSigned(ty)
@@ -323,7 +324,7 @@ func TestConfIntAddSubMul(t *testing.T) {
 func TestConfIntDivMinMax(t *testing.T) {
 	var cases []confIntCase
 	one := func(body string, in, out []string, ref func(x []uint64) []uint64) {
-		cases = append(cases, confIntCase{confOp{Body: body, In: in, Out: out}, ref})
+		cases = append(cases, confIntCase{harness.ConfOp{Body: body, In: in, Out: out}, ref})
 	}
 	for _, ty := range confIntTypes {
 		n, sg := confIntWidth(ty), confIntSigned(ty)
@@ -385,7 +386,7 @@ func TestConfIntDivMinMax(t *testing.T) {
 func TestConfIntBits(t *testing.T) {
 	var cases []confIntCase
 	one := func(body string, in, out []string, ref func(x []uint64) []uint64) {
-		cases = append(cases, confIntCase{confOp{Body: body, In: in, Out: out}, ref})
+		cases = append(cases, confIntCase{harness.ConfOp{Body: body, In: in, Out: out}, ref})
 	}
 	bit := func(v uint64, i int) uint64 { return v >> i & 1 }
 	for _, n := range []int{32, 64} {
@@ -589,7 +590,7 @@ func TestConfIntBits(t *testing.T) {
 func TestConfIntLogic(t *testing.T) {
 	var cases []confIntCase
 	one := func(body string, in, out []string, ref func(x []uint64) []uint64) {
-		cases = append(cases, confIntCase{confOp{Body: body, In: in, Out: out}, ref})
+		cases = append(cases, confIntCase{harness.ConfOp{Body: body, In: in, Out: out}, ref})
 	}
 	for _, b := range []string{"b16", "b32", "b64", "pred"} {
 		n := confIntWidth(b)
@@ -724,7 +725,7 @@ func TestConfIntDot(t *testing.T) {
 				ct = "u32"
 			}
 			in := []string{at, bt, ct}
-			cases = append(cases, confIntCase{confOp{Body: "dp4a." + at + "." + bt + " %d0, %a0, %a1, %a2;", In: in, Out: []string{ct}},
+			cases = append(cases, confIntCase{harness.ConfOp{Body: "dp4a." + at + "." + bt + " %d0, %a0, %a1, %a2;", In: in, Out: []string{ct}},
 				func(x []uint64) []uint64 {
 					d := int64(x[2])
 					for i := range 4 {
@@ -733,7 +734,7 @@ func TestConfIntDot(t *testing.T) {
 					return []uint64{uint64(d)}
 				}})
 			for sel, mode := range []string{"lo", "hi"} {
-				cases = append(cases, confIntCase{confOp{Body: "dp2a." + mode + "." + at + "." + bt + " %d0, %a0, %a1, %a2;", In: in, Out: []string{ct}},
+				cases = append(cases, confIntCase{harness.ConfOp{Body: "dp2a." + mode + "." + at + "." + bt + " %d0, %a0, %a1, %a2;", In: in, Out: []string{ct}},
 					func(x []uint64) []uint64 {
 						d := int64(x[2])
 						for i := range 2 {
@@ -805,7 +806,7 @@ func TestConfIntSetp(t *testing.T) {
 				set.%[1]s.or.f32.%[2]s %%d9, %%a0, %%a1, !%%a2;
 				set.%[1]s.xor.u32.%[2]s %%d10, %%a0, %%a1, %%a2;`, cmp, ty)
 			out := []string{"pred", "pred", "pred", "pred", "pred", "pred", "pred", "u32", "s32", "f32", "u32"}
-			cases = append(cases, confIntCase{confOp{Body: body, In: []string{ty, ty, "pred"}, Out: out}, func(x []uint64) []uint64 {
+			cases = append(cases, confIntCase{harness.ConfOp{Body: body, In: []string{ty, ty, "pred"}, Out: out}, func(x []uint64) []uint64 {
 				r, c := confIntCompare(cmp, ty, x[0], x[1]), x[2] != 0
 				mask := func(v bool) uint64 {
 					if v {
@@ -829,7 +830,7 @@ func TestConfIntSetp(t *testing.T) {
 		return v
 	}
 	// set.ftz.f32 flushes subnormal inputs to zero before comparing.
-	cases = append(cases, confIntCase{confOp{Body: "set.lt.ftz.u32.f32 %d0, %a0, %a1;", In: []string{"f32", "f32"}, Out: []string{"u32"}},
+	cases = append(cases, confIntCase{harness.ConfOp{Body: "set.lt.ftz.u32.f32 %d0, %a0, %a1;", In: []string{"f32", "f32"}, Out: []string{"u32"}},
 		func(x []uint64) []uint64 {
 			if confIntCompare("lt", "f32", flush(x[0]), flush(x[1])) {
 				return []uint64{0xffffffff}
@@ -838,7 +839,7 @@ func TestConfIntSetp(t *testing.T) {
 		}})
 	// setp.ftz.f32 too, for every comparison.
 	for _, cmp := range cmps["f"] {
-		cases = append(cases, confIntCase{confOp{Body: "setp." + cmp + ".ftz.f32 %d0, %a0, %a1;", In: []string{"f32", "f32"}, Out: []string{"pred"}},
+		cases = append(cases, confIntCase{harness.ConfOp{Body: "setp." + cmp + ".ftz.f32 %d0, %a0, %a1;", In: []string{"f32", "f32"}, Out: []string{"pred"}},
 			func(x []uint64) []uint64 {
 				return []uint64{confIntB(confIntCompare(cmp, "f32", flush(x[0]), flush(x[1])))}
 			}})
@@ -857,7 +858,7 @@ func TestConfIntSlct(t *testing.T) {
 			if ftz {
 				mods = ".ftz" + mods
 			}
-			cases = append(cases, confIntCase{confOp{Body: "slct" + mods + " %d0, %a0, %a1, %a2;", In: []string{dt, dt, cty}, Out: []string{dt}},
+			cases = append(cases, confIntCase{harness.ConfOp{Body: "slct" + mods + " %d0, %a0, %a1, %a2;", In: []string{dt, dt, cty}, Out: []string{dt}},
 				func(x []uint64) []uint64 {
 					var ge bool
 					if cty == "s32" {
@@ -883,7 +884,7 @@ func TestConfIntSlct(t *testing.T) {
 // carry flag: add.cc/addc, sub.cc/subc and mad.cc/madc chains on 32- and 64-bit words.
 func TestConfIntCarry(t *testing.T) {
 	cases := []confIntCase{
-		{confOp{Body: `{
+		{harness.ConfOp{Body: `{
 			.reg .u32 %x<2>, %y<2>, %z<2>, %c;
 			mov.b64 {%x0, %x1}, %a0;
 			mov.b64 {%y0, %y1}, %a1;
@@ -902,7 +903,7 @@ func TestConfIntCarry(t *testing.T) {
 			d, b := bits.Sub64(x[0], x[1], 0)
 			return []uint64{s, c, d, uint64(uint32(-b))}
 		}},
-		{confOp{Body: `{
+		{harness.ConfOp{Body: `{
 			.reg .u64 %c;
 			add.cc.u64 %d0, %a0, %a2;
 			addc.cc.s64 %d1, %a1, %a3;
@@ -919,7 +920,7 @@ func TestConfIntCarry(t *testing.T) {
 			return []uint64{s0, s1, c, d0, d1, -b}
 		}},
 		// The ISA's extended-precision multiply: [r3,r2,r1,r0] = [r5,r4] * [r7,r6].
-		{confOp{Body: `{
+		{harness.ConfOp{Body: `{
 			.reg .u32 %r<8>;
 			mov.b64 {%r4, %r5}, %a0;
 			mov.b64 {%r6, %r7}, %a1;
@@ -939,7 +940,7 @@ func TestConfIntCarry(t *testing.T) {
 			return []uint64{lo, hi}
 		}},
 		// 64-bit and signed forms, with a carry-in from the preceding instruction.
-		{confOp{Body: `{
+		{harness.ConfOp{Body: `{
 			.reg .u64 %c;
 			.reg .s32 %s<4>;
 			add.cc.u64 %c, %a3, %a3;
@@ -989,7 +990,7 @@ func confHWSub64(a, b, cf uint64) (uint64, uint64) {
 // sub.cc then madc, on 32- and 64-bit words.
 func TestConfIntCarryMixed(t *testing.T) {
 	cases := []confIntCase{
-		{confOp{Body: `{
+		{harness.ConfOp{Body: `{
 			.reg .u32 %x<2>, %y<2>, %z<2>, %c, %s;
 			mov.b64 {%x0, %x1}, %a0;
 			mov.b64 {%y0, %y1}, %a1;
@@ -1025,7 +1026,7 @@ func TestConfIntCarryMixed(t *testing.T) {
 			s, _ = bits.Add32(hi, s, cf)
 			return []uint64{d0, d1, d2, uint64(z0) | uint64(z1)<<32, uint64(c) | uint64(s)<<32}
 		}},
-		{confOp{Body: `{
+		{harness.ConfOp{Body: `{
 			.reg .u64 %c, %z;
 			sub.cc.u64 %z, %a0, %a1;
 			madc.lo.u64 %d0, %a2, %a3, %a0;
@@ -1081,7 +1082,7 @@ func TestConfIntRejected(t *testing.T) {
 		if strings.Contains(body, ".u16 ") {
 			ty = "u16"
 		}
-		src := confKernel(confOp{Body: body, In: []string{ty}, Out: []string{ty}})
+		src := harness.ConfKernel(harness.ConfOp{Body: body, In: []string{ty}, Out: []string{ty}})
 		_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "conf.ptx"})
 		if err == nil {
 			t.Errorf("%s: compiled, want an error", body)
@@ -1118,7 +1119,7 @@ func TestConfIntVideo(t *testing.T) {
 								body = vop + mods + "." + sec + " %d0, %a0, %a1, %a2;"
 								in = append(in, "b32")
 							}
-							cases = append(cases, confIntCase{confOp{Body: body, In: in, Out: []string{"b32"}},
+							cases = append(cases, confIntCase{harness.ConfOp{Body: body, In: in, Out: []string{"b32"}},
 								func(x []uint64) []uint64 {
 									ta, tb := confIntBig(x[0], 32, at == "s32"), confIntBig(x[1], 32, bt == "s32")
 									r := new(big.Int)

@@ -3,13 +3,15 @@ package conformance_test
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/ptx2go/ptx2go/internal/e2e/harness"
 )
 
 // Conformance tests of instructions whose vector destination may name the registers of their
 // vector source: every source element is read before any destination element is written, as
 // on the GPU, so that `mov.v2.u32 {a, b}, {b, a}` swaps. The inputs are split into element
 // registers with unpacking movs, permuted by the instruction under test, and packed back; the
-// references permute the elements in Go. confRun checks partial warps as well as full ones.
+// references permute the elements in Go. harness.ConfRun checks partial warps as well as full ones.
 
 // confMovSplit returns the n elements of width bits each of the words of x, first element
 // lowest, as mov.b64 {..} unpacks them.
@@ -127,7 +129,7 @@ func TestConfMovVectorOverlap(t *testing.T) {
 		for k := range out {
 			out[k] = "u64"
 		}
-		confIntCheck(t, confIntCase{confOp{Body: f.body, In: f.in, Out: out}, func(x []uint64) []uint64 {
+		confIntCheck(t, confIntCase{harness.ConfOp{Body: f.body, In: f.in, Out: out}, func(x []uint64) []uint64 {
 			return confMovJoin(confMovRun(confMovSplit(x, f.width), f.steps), f.width)
 		}})
 	}
@@ -145,7 +147,7 @@ func TestConfAtomVectorOverlap(t *testing.T) {
 		vals[i] = uint64(f[4*i]) | uint64(f[4*i+1])<<32
 		mem[i] = uint64(f[4*i+2]) | uint64(f[4*i+3])<<32
 	}
-	outs := confRun(t, confOp{Body: `{
+	outs := harness.ConfRun(t, harness.ConfOp{Body: `{
 		.reg .f32 %f<2>;
 		mov.b64 {%f0, %f1}, %a0;
 		atom.global.add.v2.f32 {%f1, %f0}, [%ptr], {%f0, %f1};

@@ -15,7 +15,7 @@ import (
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
-// Warp-level instructions under conformance test. confRun puts rows 0..31 of every 32 into the
+// Warp-level instructions under conformance test. harness.ConfRun puts rows 0..31 of every 32 into the
 // lanes of one warp, and with a row count that is a multiple of its block size every lane of
 // every warp executes the instruction, so lane-dependent inputs give the whole warp's state.
 
@@ -108,7 +108,7 @@ func TestConfWarpShfl(t *testing.T) {
 		}
 	}
 	for _, mode := range []string{"up", "down", "bfly", "idx"} {
-		outs := confRun(t, confOp{WholeWarps: true,
+		outs := harness.ConfRun(t, harness.ConfOp{WholeWarps: true,
 			Body: fmt.Sprintf("shfl.sync.%s.b32 %%d0|%%d1, %%a0, %%a1, %%a2, 0xffffffff;", mode),
 			In:   []string{"b32", "b32", "b32"}, Out: []string{"b32", "pred"},
 		}, a, b, c)
@@ -183,7 +183,7 @@ func TestConfWarpVote(t *testing.T) {
 			if mode == "ballot" {
 				typ, out = "b32", "b32"
 			}
-			outs := confRun(t, confOp{WholeWarps: true,
+			outs := harness.ConfRun(t, harness.ConfOp{WholeWarps: true,
 				Body: fmt.Sprintf("vote.sync.%s.%s %%d0, %s%%a0, %%a1;", mode, typ, neg),
 				In:   []string{"pred", "b32"}, Out: []string{out},
 			}, p, masks)
@@ -234,7 +234,7 @@ func TestConfWarpMatch(t *testing.T) {
 				vals[i] = vals[i^1] ^ 1<<40
 			}
 		}
-		outs := confRun(t, confOp{WholeWarps: true,
+		outs := harness.ConfRun(t, harness.ConfOp{WholeWarps: true,
 			Body: fmt.Sprintf("match.any.sync.%s %%d0, %%a0, %%a1;\nmatch.all.sync.%s %%d1|%%d2, %%a0, %%a1;", typ, typ),
 			In:   []string{typ, "b32"}, Out: []string{"b32", "b32", "pred"},
 		}, vals, masks)
@@ -278,7 +278,7 @@ func TestConfWarpRedux(t *testing.T) {
 		{"xor", "b32", func(x, y uint32) uint32 { return x ^ y }},
 	}
 	for _, form := range forms {
-		outs := confRun(t, confOp{WholeWarps: true,
+		outs := harness.ConfRun(t, harness.ConfOp{WholeWarps: true,
 			Body: fmt.Sprintf("redux.sync.%s.%s %%d0, %%a0, %%a1;", form.op, form.typ),
 			In:   []string{form.typ, "b32"}, Out: []string{form.typ},
 		}, vals, masks)
@@ -297,7 +297,7 @@ func TestConfWarpElectActivemask(t *testing.T) {
 	r := confWarpRand()
 	n := confWarpRows
 	masks := confWarpPartition(r, n)
-	outs := confRun(t, confOp{WholeWarps: true,
+	outs := harness.ConfRun(t, harness.ConfOp{WholeWarps: true,
 		Body: "elect.sync %d0|%d1, %a0;\nelect.sync _|%d2, %a0;\nactivemask.b32 %d3;\nbar.warp.sync %a0;",
 		In:   []string{"b32"}, Out: []string{"b32", "pred", "pred", "b32"},
 	}, masks)

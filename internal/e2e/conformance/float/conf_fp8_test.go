@@ -1,4 +1,4 @@
-package conformance_test
+package float_test
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptx2go/ptx2go"
+	"github.com/ptx2go/ptx2go/internal/e2e/harness"
 )
 
 // Conformance tests of the narrow-float conversions (cvt to and from .e4m3x2, .e5m2x2,
@@ -205,7 +206,7 @@ func TestFp8FromF32(t *testing.T) {
 		a := fp8F32Inputs(f, rng)
 		b := fp8Reversed(a)
 		rt := fp8RegType(f)
-		outs := confRun(t, confOp{
+		outs := harness.ConfRun(t, harness.ConfOp{
 			Body: fmt.Sprintf("cvt.rn.satfinite.%[1]s.f32 %%d0, %%a0, %%a1;\ncvt.rn.satfinite.relu.%[1]s.f32 %%d1, %%a0, %%a1;", f.name),
 			In:   []string{"f32", "f32"}, Out: []string{rt, rt},
 		}, a, b)
@@ -235,7 +236,7 @@ func TestFp8FromHalfPair(t *testing.T) {
 	for _, src := range []string{"f16", "bf16"} {
 		for _, f := range fp8Fmts {
 			rt := fp8RegType(f)
-			outs := confRun(t, confOp{
+			outs := harness.ConfRun(t, harness.ConfOp{
 				Body: fmt.Sprintf("cvt.rn.satfinite.%[1]s.%[2]sx2 %%d0, %%a0;\ncvt.rn.satfinite.relu.%[1]s.%[2]sx2 %%d1, %%a0;", f.name, src),
 				In:   []string{"b32"}, Out: []string{rt, rt},
 			}, a)
@@ -280,7 +281,7 @@ func TestFp8ToF16x2(t *testing.T) {
 		for i := range a {
 			a[i] = uint64(i)
 		}
-		outs := confRun(t, confOp{
+		outs := harness.ConfRun(t, harness.ConfOp{
 			Body: fmt.Sprintf("cvt.rn.f16x2.%[1]s %%d0, %%a0;\ncvt.rn.relu.f16x2.%[1]s %%d1, %%a0;", f.name),
 			In:   []string{fp8RegType(f)}, Out: []string{"b32", "b32"},
 		}, a)
@@ -357,7 +358,7 @@ func TestFp8UE8M0(t *testing.T) {
 		body += fmt.Sprintf("cvt%s.ue8m0x2.f32 %%d%d, %%a0, %%a1;\n", fm.mods, k)
 		outT = append(outT, "b16")
 	}
-	outs := confRun(t, confOp{Body: body, In: []string{"f32", "f32"}, Out: outT}, a, b)
+	outs := harness.ConfRun(t, harness.ConfOp{Body: body, In: []string{"f32", "f32"}, Out: outT}, a, b)
 	f32v := func(x uint64) float64 { return float64(math.Float32frombits(uint32(x))) }
 	for k, fm := range forms {
 		for i := range a {
@@ -374,7 +375,7 @@ func TestFp8UE8M0(t *testing.T) {
 	for k, fm := range forms {
 		body += fmt.Sprintf("cvt%s.ue8m0x2.bf16x2 %%d%d, %%a0;\n", fm.mods, k)
 	}
-	outs = confRun(t, confOp{Body: body, In: []string{"b32"}, Out: outT}, all)
+	outs = harness.ConfRun(t, harness.ConfOp{Body: body, In: []string{"b32"}, Out: outT}, all)
 	bf := func(h uint64) float64 { return f32v(h << 16) }
 	for k, fm := range forms {
 		for i, x := range all {
@@ -386,7 +387,7 @@ func TestFp8UE8M0(t *testing.T) {
 	for i := range all {
 		all[i] = uint64(i)
 	}
-	out := confRun(t, confOp{Body: "cvt.rn.bf16x2.ue8m0x2 %d0, %a0;", In: []string{"b16"}, Out: []string{"b32"}}, all)[0]
+	out := harness.ConfRun(t, harness.ConfOp{Body: "cvt.rn.bf16x2.ue8m0x2 %d0, %a0;", In: []string{"b16"}, Out: []string{"b32"}}, all)[0]
 	toBF16 := func(c uint64) uint64 {
 		if c == 0xff {
 			return 0x7fff
@@ -465,7 +466,7 @@ func TestFp8PackedInt(t *testing.T) {
 		body += fmt.Sprintf("%s.%s %%d%d, %%a0, %%a1;\n", fm.op, fm.typ, k)
 		outT = append(outT, "b32")
 	}
-	outs := confRun(t, confOp{Body: body, In: []string{"b32", "b32"}, Out: outT}, a, b)
+	outs := harness.ConfRun(t, harness.ConfOp{Body: body, In: []string{"b32", "b32"}, Out: outT}, a, b)
 	for k, fm := range forms {
 		for i := range a {
 			want := fp8PackedRef(fm.op[:3], a[i], b[i], fm.w, fm.signed, fm.relu)
@@ -512,7 +513,7 @@ func TestFp8Rejected(t *testing.T) {
 		{"cvt.rn.satfinite.s2f6x2.f32 %d0, %a0, %a0;", "f32", "b16"},                  // not a known type
 		{"cvt.rs.satfinite.e4m3x4.f32 %d0, {%a0, %a0, %a0, %a0}, %a0;", "f32", "b32"}, // x4 forms
 	} {
-		src := confKernel(confOp{Body: c.body, In: []string{c.in}, Out: []string{c.out}})
+		src := harness.ConfKernel(harness.ConfOp{Body: c.body, In: []string{c.in}, Out: []string{c.out}})
 		_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "conf.ptx"})
 		require.Error(t, err, c.body)
 		require.Regexp(t, `conf\.ptx:\d+:\d+: (unsupported instruction|cvt takes|unknown modifier)`, err.Error(), c.body)
@@ -551,7 +552,7 @@ func TestFp8CvtPackNarrow(t *testing.T) {
 		body += fmt.Sprintf("cvt.pack.sat.%s.s32.b32 %%d%d, %%a0, %%a1, %%a2;\n", ty.name, k)
 		outT = append(outT, "b32")
 	}
-	outs := confRun(t, confOp{Body: body, In: []string{"s32", "s32", "b32"}, Out: outT}, a, b, c)
+	outs := harness.ConfRun(t, harness.ConfOp{Body: body, In: []string{"s32", "s32", "b32"}, Out: outT}, a, b, c)
 	for k, ty := range types {
 		lo, hi := int64(0), int64(1)<<ty.n-1
 		if ty.signed {
@@ -593,7 +594,7 @@ func TestFp8HalfApprox(t *testing.T) {
 		{"tanh.approx.bf16", confHalfBF16, math.Tanh, false},
 	}
 	for _, fm := range forms {
-		outs := confRun(t, confOp{
+		outs := harness.ConfRun(t, harness.ConfOp{
 			Body: fmt.Sprintf("%[1]s %%d0, %%a0;\n%[1]sx2 %%d1, %%a1;", fm.body),
 			In:   []string{"b16", "b32"}, Out: []string{"b16", "b32"},
 		}, all, all)

@@ -1,4 +1,4 @@
-package conformance_test
+package float_test
 
 import (
 	"math"
@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptx2go/ptx2go"
+	"github.com/ptx2go/ptx2go/internal/e2e/harness"
 )
 
 // confFltPairs returns two operand columns: every pair of edge values, then n random pairs.
@@ -78,7 +79,7 @@ func TestConfFltMinMax(t *testing.T) {
 		for _, op := range []string{"min", "max"} {
 			for _, m := range mods {
 				body := op + m + "." + f.name + " %d0, %a0, %a1;"
-				out := confRun(t, confOp{Body: body, In: []string{f.name, f.name}, Out: []string{f.name}}, a, b)[0]
+				out := harness.ConfRun(t, harness.ConfOp{Body: body, In: []string{f.name, f.name}, Out: []string{f.name}}, a, b)[0]
 				for i := range a {
 					x, y := a[i], b[i]
 					if strings.Contains(m, ".ftz") {
@@ -111,7 +112,7 @@ func TestConfFltBits(t *testing.T) {
 				if ftz {
 					body = name + ".ftz." + f.name
 				}
-				out := confRun(t, confOp{Body: body + " %d0, %a0;", In: []string{f.name}, Out: []string{f.name}}, a)[0]
+				out := harness.ConfRun(t, harness.ConfOp{Body: body + " %d0, %a0;", In: []string{f.name}, Out: []string{f.name}}, a)[0]
 				for i, x := range a {
 					if ftz {
 						x = f.ftz(x)
@@ -120,7 +121,7 @@ func TestConfFltBits(t *testing.T) {
 				}
 			}
 		}
-		out := confRun(t, confOp{Body: "copysign." + f.name + " %d0, %a0, %a1;", In: []string{f.name, f.name}, Out: []string{f.name}}, a, b)[0]
+		out := harness.ConfRun(t, harness.ConfOp{Body: "copysign." + f.name + " %d0, %a0, %a1;", In: []string{f.name, f.name}, Out: []string{f.name}}, a, b)[0]
 		for i := range a {
 			require.Equal(t, b[i]&^sb|a[i]&sb, out[i], "copysign %#x %#x", a[i], b[i])
 		}
@@ -135,7 +136,7 @@ func TestConfFltBits(t *testing.T) {
 		}
 		for class, ref := range classes {
 			body := "testp." + class + "." + f.name + " %d0, %a0;"
-			out := confRun(t, confOp{Body: body, In: []string{f.name}, Out: []string{"pred"}}, a)[0]
+			out := harness.ConfRun(t, harness.ConfOp{Body: body, In: []string{f.name}, Out: []string{"pred"}}, a)[0]
 			for i, x := range a {
 				want := uint64(0)
 				if ref(f.float64(x)) {
@@ -156,7 +157,7 @@ func TestConfFltDivForms(t *testing.T) {
 	a, b := confFltPairs(rng, confFlt32, 10000)
 	for _, body := range []string{"div.approx.f32", "div.approx.ftz.f32", "div.full.f32", "div.full.ftz.f32"} {
 		ftz := strings.Contains(body, ".ftz")
-		out := confRun(t, confOp{Body: body + " %d0, %a0, %a1;", In: []string{"f32", "f32"}, Out: []string{"f32"}}, a, b)[0]
+		out := harness.ConfRun(t, harness.ConfOp{Body: body + " %d0, %a0, %a1;", In: []string{"f32", "f32"}, Out: []string{"f32"}}, a, b)[0]
 		for i := range a {
 			x, y := a[i], b[i]
 			if ftz {
@@ -178,14 +179,14 @@ func TestConfFltDivForms(t *testing.T) {
 
 	f := confFlt64
 	x, _ := confFltPairs(rng, f, 10000)
-	out := confRun(t, confOp{Body: "rcp.approx.ftz.f64 %d0, %a0;", In: []string{"f64"}, Out: []string{"f64"}}, x)[0]
+	out := harness.ConfRun(t, harness.ConfOp{Body: "rcp.approx.ftz.f64 %d0, %a0;", In: []string{"f64"}, Out: []string{"f64"}}, x)[0]
 	for i, v := range x {
 		want := f.ftz(confFltRef(f, "rcp", big.ToNearestEven, []uint64{f.ftz(v)}))
 		require.Equal(t, want, out[i], "rcp.approx.ftz.f64 %#x", v)
 	}
 	for _, body := range []string{"rsqrt.approx.f64", "rsqrt.approx.ftz.f64"} {
 		ftz := strings.Contains(body, ".ftz")
-		out := confRun(t, confOp{Body: body + " %d0, %a0;", In: []string{"f64"}, Out: []string{"f64"}}, x)[0]
+		out := harness.ConfRun(t, harness.ConfOp{Body: body + " %d0, %a0;", In: []string{"f64"}, Out: []string{"f64"}}, x)[0]
 		worst := 0.0
 		for i, v := range x {
 			if ftz {
@@ -230,7 +231,7 @@ func TestConfFltRejected(t *testing.T) {
 		if strings.Contains(body, ".f64") {
 			typ = "f64"
 		}
-		src := confKernel(confOp{Body: body, In: []string{typ}, Out: []string{typ}})
+		src := harness.ConfKernel(harness.ConfOp{Body: body, In: []string{typ}, Out: []string{typ}})
 		_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "conf.ptx"})
 		require.Error(t, err, body)
 		// The parser rejects some modifier combinations itself; the rest reach the back end.

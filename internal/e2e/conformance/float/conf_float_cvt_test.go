@@ -1,4 +1,4 @@
-package conformance_test
+package float_test
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptx2go/ptx2go/internal/e2e/harness"
 	"github.com/stretchr/testify/require"
 )
 
@@ -92,7 +93,7 @@ func TestConfFltCvtToInt(t *testing.T) {
 				}
 				for _, m := range mods {
 					body := "cvt." + mode + m + "." + typ + "." + f.name
-					out := confRun(t, confOp{Body: body + " %d0, %a0;", In: []string{f.name}, Out: []string{typ}}, in)[0]
+					out := harness.ConfRun(t, harness.ConfOp{Body: body + " %d0, %a0;", In: []string{f.name}, Out: []string{typ}}, in)[0]
 					for i, v := range in {
 						if m == ".ftz" {
 							v = f.ftz(v)
@@ -130,7 +131,7 @@ func TestConfFltCvtFromInt(t *testing.T) {
 		for _, f := range []confFltFmt{confFlt32, confFlt64} {
 			for _, mode := range []string{"rn", "rz", "rm", "rp", "rn.sat"} {
 				body := "cvt." + mode + "." + f.name + "." + typ
-				out := confRun(t, confOp{Body: body + " %d0, %a0;", In: []string{typ}, Out: []string{f.name}}, in)[0]
+				out := harness.ConfRun(t, harness.ConfOp{Body: body + " %d0, %a0;", In: []string{typ}, Out: []string{f.name}}, in)[0]
 				for i, v := range in {
 					x := new(big.Float).SetPrec(64)
 					if typ[0] == 's' {
@@ -187,7 +188,7 @@ func TestConfFltCvtFloat(t *testing.T) {
 	for _, mode := range []string{"rn", "rz", "rm", "rp"} {
 		for _, m := range []string{"", ".ftz", ".sat", ".ftz.sat"} {
 			body := "cvt." + mode + m + ".f32.f64"
-			out := confRun(t, confOp{Body: body + " %d0, %a0;", In: []string{"f64"}, Out: []string{"f32"}}, in64)[0]
+			out := harness.ConfRun(t, harness.ConfOp{Body: body + " %d0, %a0;", In: []string{"f64"}, Out: []string{"f32"}}, in64)[0]
 			for i, v := range in64 {
 				want := narrow(v, mode)
 				if strings.Contains(m, "ftz") {
@@ -202,7 +203,7 @@ func TestConfFltCvtFloat(t *testing.T) {
 	}
 	for _, m := range []string{"", ".ftz", ".sat"} {
 		body := "cvt" + m + ".f64.f32"
-		out := confRun(t, confOp{Body: body + " %d0, %a0;", In: []string{"f32"}, Out: []string{"f64"}}, in32)[0]
+		out := harness.ConfRun(t, harness.ConfOp{Body: body + " %d0, %a0;", In: []string{"f32"}, Out: []string{"f64"}}, in32)[0]
 		for i, v := range in32 {
 			if m == ".ftz" {
 				v = confFlt32.ftz(v)
@@ -222,7 +223,7 @@ func TestConfFltCvtFloat(t *testing.T) {
 			m  string
 		}{{confFlt32, in32, ""}, {confFlt32, in32, ".ftz"}, {confFlt32, in32, ".sat"}, {confFlt64, in64, ""}} {
 			body := "cvt." + mode + c.m + "." + c.f.name + "." + c.f.name
-			out := confRun(t, confOp{Body: body + " %d0, %a0;", In: []string{c.f.name}, Out: []string{c.f.name}}, c.in)[0]
+			out := harness.ConfRun(t, harness.ConfOp{Body: body + " %d0, %a0;", In: []string{c.f.name}, Out: []string{c.f.name}}, c.in)[0]
 			for i, v := range c.in {
 				if c.m == ".ftz" {
 					v = c.f.ftz(v)

@@ -1,4 +1,4 @@
-package conformance_test
+package float_test
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptx2go/ptx2go/internal/e2e/harness"
 	"github.com/stretchr/testify/require"
 )
 
@@ -330,7 +331,7 @@ func confFltCheck(t *testing.T, f confFltFmt, op, mode string, ftz, sat bool, ra
 	in := confFltInputs(rng, f, op, arity, random)
 	args := []string{"%a0", "%a1", "%a2"}[:arity]
 	types := []string{f.name, f.name, f.name}[:arity]
-	out := confRun(t, confOp{Body: name + " %d0, " + strings.Join(args, ", ") + ";", In: types, Out: []string{f.name}}, in...)[0]
+	out := harness.ConfRun(t, harness.ConfOp{Body: name + " %d0, " + strings.Join(args, ", ") + ";", In: types, Out: []string{f.name}}, in...)[0]
 	refOp := op
 	if op == "mad" {
 		refOp = "fma"
@@ -438,7 +439,7 @@ func TestConfFltApprox(t *testing.T) {
 			}
 		}
 		ftz := strings.Contains(fm.body, ".ftz")
-		out := confRun(t, confOp{Body: fm.body + " %d0, %a0;", In: []string{"f32"}, Out: []string{"f32"}}, in)[0]
+		out := harness.ConfRun(t, harness.ConfOp{Body: fm.body + " %d0, %a0;", In: []string{"f32"}, Out: []string{"f32"}}, in)[0]
 		worst := 0.0
 		for i, v := range in {
 			if ftz {
@@ -498,7 +499,7 @@ func TestConfFltApprox(t *testing.T) {
 		for i, x := range c.in {
 			in[i] = uint64(math.Float32bits(float32(x)))
 		}
-		out := confRun(t, confOp{Body: c.body + " %d0, %a0;", In: []string{"f32"}, Out: []string{"f32"}}, in)[0]
+		out := harness.ConfRun(t, harness.ConfOp{Body: c.body + " %d0, %a0;", In: []string{"f32"}, Out: []string{"f32"}}, in)[0]
 		for i, w := range c.want {
 			require.Equal(t, confFlt32.fromFloat64(w), out[i], "%s(%g)", c.body, c.in[i])
 		}

@@ -1,4 +1,4 @@
-package conformance_test
+package float_test
 
 import (
 	"fmt"
@@ -286,7 +286,7 @@ func TestConfHalfArith(t *testing.T) {
 			if op == "mul" {
 				rnd = "" // the default rounding is .rn
 			}
-			outs := confRun(t, confOp{Body: fmt.Sprintf("%s%s.%s %%d0, %%a0, %%a1;", op, rnd, f.name), In: []string{f.name, f.name}, Out: []string{f.name}}, a, b)
+			outs := harness.ConfRun(t, harness.ConfOp{Body: fmt.Sprintf("%s%s.%s %%d0, %%a0, %%a1;", op, rnd, f.name), In: []string{f.name, f.name}, Out: []string{f.name}}, a, b)
 			confHalfCheck(t, op+"."+f.name, outs[0], func(i int) uint64 { return want1(a[i], b[i]) },
 				func(i int) string { return fmt.Sprintf("%#04x %s %#04x", a[i], op, b[i]) })
 			// Packed: the low half crosses all a with a sample, the high half runs the same
@@ -300,7 +300,7 @@ func TestConfHalfArith(t *testing.T) {
 					b = append(b, bs[k]|bs[len(bs)-1-k]<<16)
 				}
 			}
-			outs = confRun(t, confOp{Body: fmt.Sprintf("%s.rn.%sx2 %%d0, %%a0, %%a1;", op, f.name), In: []string{f.name + "x2", f.name + "x2"}, Out: []string{f.name + "x2"}}, a, b)
+			outs = harness.ConfRun(t, harness.ConfOp{Body: fmt.Sprintf("%s.rn.%sx2 %%d0, %%a0, %%a1;", op, f.name), In: []string{f.name + "x2", f.name + "x2"}, Out: []string{f.name + "x2"}}, a, b)
 			confHalfCheck(t, op+"."+f.name+"x2", outs[0], func(i int) uint64 {
 				return want1(a[i]&0xffff, b[i]&0xffff) | want1(a[i]>>16, b[i]>>16)<<16
 			}, func(i int) string { return fmt.Sprintf("%#08x %s %#08x", a[i], op, b[i]) })
@@ -332,7 +332,7 @@ func TestConfHalfArithMods(t *testing.T) {
 	}
 	for _, op := range []string{"add", "sub", "mul"} {
 		ref := confHalfBinOps[op]
-		outs := confRun(t, confOp{
+		outs := harness.ConfRun(t, harness.ConfOp{
 			Body: fmt.Sprintf("%[1]s.rn.ftz.f16 %%d0, %%a0, %%a1;\n%[1]s.rn.sat.f16 %%d1, %%a0, %%a1;\n%[1]s.ftz.sat.f16 %%d2, %%a0, %%a1;\n%[1]s.ftz.f16x2 %%d3, %%a2, %%a3;", op),
 			In:   []string{"f16", "f16", "f16x2", "f16x2"}, Out: []string{"f16", "f16", "f16", "f16x2"},
 		}, a, b, confHalfPairs(a, b), confHalfPairs(b, a))
@@ -396,7 +396,7 @@ func TestConfHalfFma(t *testing.T) {
 		}
 		x2 := f.name + "x2"
 		// The packed lanes: the high half permutes the operands so it differs from the low.
-		outs := confRun(t, confOp{Body: body, In: []string{f.name, f.name, f.name, x2, x2, x2}, Out: outT},
+		outs := harness.ConfRun(t, harness.ConfOp{Body: body, In: []string{f.name, f.name, f.name, x2, x2, x2}, Out: outT},
 			a, b, c, confHalfPairs(a, c), confHalfPairs(b, a), confHalfPairs(c, b))
 		row := func(i int) string { return fmt.Sprintf("fma(%#04x, %#04x, %#04x)", a[i], b[i], c[i]) }
 		confHalfCheck(t, "fma."+f.name, outs[0], func(i int) uint64 { return fma(a[i], b[i], c[i]) }, row)
@@ -442,7 +442,7 @@ func TestConfHalfUnary(t *testing.T) {
 			body += "\nneg.ftz.f16 %d4, %a0;\nabs.ftz.f16x2 %d5, %a1;"
 			outT = append(outT, "f16", "f16x2")
 		}
-		outs := confRun(t, confOp{Body: body, In: []string{f.name, f.name + "x2"}, Out: outT}, all, packed)
+		outs := harness.ConfRun(t, harness.ConfOp{Body: body, In: []string{f.name, f.name + "x2"}, Out: outT}, all, packed)
 		row := func(i int) string { return fmt.Sprintf("%#04x", all[i]) }
 		neg := func(h uint64) uint64 { return h ^ 0x8000 }
 		abs := func(h uint64) uint64 { return h &^ 0x8000 }
@@ -528,7 +528,7 @@ func TestConfHalfMinMax(t *testing.T) {
 				body = append(body, fmt.Sprintf("%s.ftz.NaN.f16 %%d8, %%a0, %%a1;", op), fmt.Sprintf("%s.ftz.f16x2 %%d9, %%a2, %%a3;", op))
 				outT = append(outT, "f16", "f16x2")
 			}
-			outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{f.name, f.name, x2, x2}, Out: outT}, a, b, pa, pb)
+			outs := harness.ConfRun(t, harness.ConfOp{Body: strings.Join(body, "\n"), In: []string{f.name, f.name, x2, x2}, Out: outT}, a, b, pa, pb)
 			isMax := op == "max"
 			row := func(i int) string { return fmt.Sprintf("%s(%#04x, %#04x)", op, a[i], b[i]) }
 			for k, fm := range forms {
@@ -559,7 +559,7 @@ func TestConfHalfMovSelp(t *testing.T) {
 		rev[i] = all[len(all)-1-i]
 		p[i] = uint64(i % 3 & 1)
 	}
-	outs := confRun(t, confOp{
+	outs := harness.ConfRun(t, harness.ConfOp{
 		Body: ".reg .f16 %h<4>;\n.reg .f16x2 %hh;\n.reg .bf16 %bb;\nmov.b16 %h0, %a0;\nmov.f16 %h1, %h0;\n" +
 			"selp.f16 %h2, %h1, %a1, %a2;\nmov.b32 %hh, {%h0, %h2};\nmov.b32 %d0, %hh;\nmov.b32 {%h3, %d1}, %hh;\n" +
 			"mov.f16 %d2, %h3;\nmov.b16 %bb, %a1;\nselp.bf16 %d3, %bb, %a0, %a2;",
@@ -635,7 +635,7 @@ func TestConfHalfSetp(t *testing.T) {
 				body += fmt.Sprintf("\nsetp.%s.ftz.f16x2 %%d7|%%d8, %%a2, %%a3;", cmp.name)
 				outT = append(outT, "pred", "pred")
 			}
-			outs := confRun(t, confOp{Body: body, In: []string{f.name, f.name, x2, x2, "pred"}, Out: outT}, a, b, pa, pb, c)
+			outs := harness.ConfRun(t, harness.ConfOp{Body: body, In: []string{f.name, f.name, x2, x2, "pred"}, Out: outT}, a, b, pa, pb, c)
 			test := func(x, y uint64) bool { return cmp.test(f.decode(x), f.decode(y)) }
 			row := func(i int) string { return fmt.Sprintf("setp.%s %#04x, %#04x, c=%d", cmp.name, a[i], b[i], c[i]) }
 			confHalfCheck(t, "setp."+cmp.name+"."+f.name, outs[0], func(i int) uint64 { return bit(test(a[i], b[i])) }, row)
@@ -670,7 +670,7 @@ func confHalfF32Sat(x uint64) uint64 {
 func TestConfHalfCvtWiden(t *testing.T) {
 	all := confHalfAll16()
 	for _, f := range []*confHalfFmt{confHalfF16, confHalfBF16} {
-		outs := confRun(t, confOp{
+		outs := harness.ConfRun(t, harness.ConfOp{
 			Body: fmt.Sprintf("cvt.f32.%[1]s %%d0, %%a0;\ncvt.f64.%[1]s %%d1, %%a0;\ncvt.ftz.f32.%[1]s %%d2, %%a0;\ncvt.sat.f32.%[1]s %%d3, %%a0;\ncvt.sat.f64.%[1]s %%d4, %%a0;", f.name),
 			In:   []string{f.name}, Out: []string{"f32", "f64", "f32", "f32", "f64"},
 		}, all)
@@ -824,7 +824,7 @@ func TestConfHalfCvtNarrow(t *testing.T) {
 			}
 			return sat(confHalfBF16.round(val(x), 0, confHalfRP, 0x7fff), 0x3f80)
 		}})
-	outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{"f32", "f32"}, Out: outT}, in, other)
+	outs := harness.ConfRun(t, harness.ConfOp{Body: strings.Join(body, "\n"), In: []string{"f32", "f32"}, Out: outT}, in, other)
 	for k, c := range checks {
 		confHalfCheck(t, c.name, outs[k], func(i int) uint64 { return c.want(in[i], other[i]) },
 			func(i int) string { return fmt.Sprintf("%s(%#08x, %#08x)", c.name, in[i], other[i]) })
@@ -859,7 +859,7 @@ func TestConfHalfCvtF64(t *testing.T) {
 			outT = append(outT, f.name)
 		}
 	}
-	outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{"f64"}, Out: outT}, in)
+	outs := harness.ConfRun(t, harness.ConfOp{Body: strings.Join(body, "\n"), In: []string{"f64"}, Out: outT}, in)
 	k := 0
 	for _, f := range []*confHalfFmt{confHalfF16, confHalfBF16} {
 		for mode := confHalfRN; mode <= confHalfRP; mode++ {
@@ -919,7 +919,7 @@ func TestConfHalfCvtToInt(t *testing.T) {
 				body = append(body, fmt.Sprintf("cvt.%s.%s.%s %%d%d, %%a0;", rnd.name, it.name, f.name, k))
 				outT = append(outT, it.name)
 			}
-			outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{f.name}, Out: outT}, all)
+			outs := harness.ConfRun(t, harness.ConfOp{Body: strings.Join(body, "\n"), In: []string{f.name}, Out: outT}, all)
 			for k, it := range confHalfIntTypes {
 				confHalfCheck(t, "cvt to int", outs[k], func(i int) uint64 { return confHalfToInt(rnd.f(f.decode(all[i])), it.bits, it.signed) },
 					func(i int) string { return fmt.Sprintf("cvt.%s.%s.%s %#04x", rnd.name, it.name, f.name, all[i]) })
@@ -963,7 +963,7 @@ func TestConfHalfCvtFromInt(t *testing.T) {
 			body = append(body, fmt.Sprintf("cvt.rn.sat.%s.%s %%d%d, %%a0;", f.name, it.name, len(outT)))
 			outT = append(outT, f.name)
 		}
-		outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{it.name}, Out: outT}, col)
+		outs := harness.ConfRun(t, harness.ConfOp{Body: strings.Join(body, "\n"), In: []string{it.name}, Out: outT}, col)
 		// exact returns the input as a float64 and the sign of its rounding error.
 		exact := func(x uint64) (float64, float64) {
 			var b big.Float
@@ -1021,7 +1021,7 @@ func TestConfHalfCvtHalf(t *testing.T) {
 		body = append(body, fmt.Sprintf("cvt.sat.%s.%s %%d%d, %%a0;", src.name, src.name, len(outT)),
 			fmt.Sprintf("cvt.rzi.sat.%s.%s %%d%d, %%a0;", src.name, src.name, len(outT)+1))
 		outT = append(outT, src.name, src.name)
-		outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{src.name}, Out: outT}, all)
+		outs := harness.ConfRun(t, harness.ConfOp{Body: strings.Join(body, "\n"), In: []string{src.name}, Out: outT}, all)
 		k := 0
 		for mode := confHalfRN; mode <= confHalfRP; mode++ {
 			confHalfCheck(t, "cvt half", outs[k], func(i int) uint64 { return dst.round(src.decode(all[i]), 0, mode, 0x7fff) },
@@ -1079,7 +1079,7 @@ func TestConfHalfTF32(t *testing.T) {
 		body = append(body, fmt.Sprintf("cvt%s.tf32.f32 %%d%d, %%a0;", fm.mods, k))
 		outT = append(outT, "b32")
 	}
-	outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{"f32"}, Out: outT}, in)
+	outs := harness.ConfRun(t, harness.ConfOp{Body: strings.Join(body, "\n"), In: []string{"f32"}, Out: outT}, in)
 	f := confHalfTF32
 	for k, fm := range forms {
 		confHalfCheck(t, "cvt"+fm.mods+".tf32.f32", outs[k], func(i int) uint64 {
@@ -1116,7 +1116,7 @@ func TestConfHalfCvtPack(t *testing.T) {
 		}
 		a, b, c = append(a, uint64(uint32(x))), append(b, uint64(uint32(y))), append(c, uint64(r.Uint32()))
 	}
-	outs := confRun(t, confOp{
+	outs := harness.ConfRun(t, harness.ConfOp{
 		Body: "cvt.pack.sat.u16.s32 %d0, %a0, %a1;\ncvt.pack.sat.s16.s32 %d1, %a0, %a1;\ncvt.pack.sat.u8.s32.b32 %d2, %a0, %a1, %a2;\ncvt.pack.sat.s8.s32.b32 %d3, %a0, %a1, %a2;",
 		In:   []string{"s32", "s32", "b32"}, Out: []string{"b32", "b32", "b32", "b32"},
 	}, a, b, c)
@@ -1195,7 +1195,7 @@ func TestConfHalfRejects(t *testing.T) {
 		{"cvt.pack.sat.u8.s32 %d0, %a0, %a1;", []string{"s32", "s32"}, []string{"b32"}},
 		{"cvt.pack.sat.u32.s32 %d0, %a0, %a1;", []string{"s32", "s32"}, []string{"b32"}},
 	} {
-		_, err := ptx2go.Compile([]byte(confKernel(confOp{Body: c.body, In: c.in, Out: c.out})), ptx2go.Options{File: "conf.ptx"})
+		_, err := ptx2go.Compile([]byte(harness.ConfKernel(harness.ConfOp{Body: c.body, In: c.in, Out: c.out})), ptx2go.Options{File: "conf.ptx"})
 		require.Error(t, err, "%s must not compile", c.body)
 		require.Contains(t, err.Error(), "conf.ptx:", "%s", c.body)
 	}
@@ -1210,7 +1210,7 @@ func TestConfHalfAtomAdd(t *testing.T) {
 	in := confHalfPairs(lo, hi)
 	for _, f := range []*confHalfFmt{confHalfF16, confHalfBF16} {
 		x2 := f.name + "x2"
-		outs := confRun(t, confOp{
+		outs := harness.ConfRun(t, harness.ConfOp{
 			Body: fmt.Sprintf("atom.global.add.noftz.%s %%d0, [%%ptr], %%a0;\nld.global.b32 %%d1, [%%ptr];", x2),
 			In:   []string{x2}, Out: []string{x2, x2},
 		}, in)
@@ -1228,7 +1228,7 @@ func TestConfHalfAtomAdd(t *testing.T) {
 // the global word its input was loaded from.
 func TestConfHalfLoadStore(t *testing.T) {
 	all := confHalfAll16()
-	outs := confRun(t, confOp{
+	outs := harness.ConfRun(t, harness.ConfOp{
 		Body: ".reg .f16 %h<2>;\n.reg .f16x2 %hh;\nld.global.f16 %h0, [%ptr];\nst.global.f16 [%ptr+2], %h0;\n" +
 			"ld.global.v2.f16 {%h0, %h1}, [%ptr];\nmov.b32 %d0, {%h0, %h1};\nld.global.f16x2 %hh, [%ptr];\n" +
 			"st.global.f16x2 [%ptr+4], %hh;\nld.global.b64 %d1, [%ptr];",
@@ -1374,7 +1374,7 @@ func TestConfHalfMixed(t *testing.T) {
 		fma(".rn.sat", func(i int) uint64 {
 			return confHalfF32Sat(confHalfSumF32(f.decode(a[i])*f.decode(b[i]), val(c[i]), confHalfRN))
 		})
-		outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{f.name, f.name, "f32"}, Out: outT}, a, b, c)
+		outs := harness.ConfRun(t, harness.ConfOp{Body: strings.Join(body, "\n"), In: []string{f.name, f.name, "f32"}, Out: outT}, a, b, c)
 		for k, ch := range checks {
 			confHalfCheck(t, ch.name+".f32."+f.name, outs[k], ch.want,
 				func(i int) string {
