@@ -41,6 +41,12 @@ type FormRow struct {
 	// of %0 registers as long as the .v2/.v4/.v8 modifier says, [a] an address; anything
 	// else stands for itself.
 	Operands string
+	tokens   []string // Operands split at its top-level commas
+	// HalfOperands says the row's operands of a 16-bit float type are registers: the ISA
+	// defines no immediates of these types.
+	HalfOperands bool
+	// SinkDst says the row's scalar destination may be the sink _.
+	SinkDst bool
 	// AnyMods says the row leaves its types and modifiers to Rule, as the decoders of the
 	// instructions with many modifiers do (DecodeWarp, Matrix, Mbarrier, ...); such a row
 	// lists the forms forms_test.go builds in Examples, whole instructions with operands.
@@ -72,6 +78,7 @@ var (
 // addForms registers rows.
 func addForms(rows ...*FormRow) {
 	for _, r := range rows {
+		r.tokens = splitOperands(r.Operands)
 		formRows = append(formRows, r)
 		for _, op := range r.Ops {
 			formTable[op] = append(formTable[op], r)
@@ -103,10 +110,13 @@ func CheckForm(in *ssa.Instr) *ssa.Error {
 		if !r.Matches(in) {
 			continue
 		}
-		if r.Rule == nil {
-			return nil
+		ok, msg := true, ""
+		if r.Rule != nil {
+			ok, msg = r.Rule(in)
 		}
-		ok, msg := r.Rule(in)
+		if ok {
+			ok, msg = r.operandsOK(in)
+		}
 		if ok {
 			return nil
 		}
@@ -266,10 +276,172 @@ func rules(rs ...func(*ssa.Instr) (bool, string)) func(*ssa.Instr) (bool, string
 }
 
 // checkOperands checks what every form shares, before the rows: instructions with .b128
-// operands are the few forms b128Rule accepts.
+// operands are the few forms b128Rule accepts, and a source is never the sink _ (but an
+// element of st's vector, which is not stored).
 func checkOperands(in *ssa.Instr) (bool, string) {
 	if usesB128(in) {
-		return b128Rule(in)
+		if ok, msg := b128Rule(in); !ok {
+			return ok, msg
+		}
+	}
+	for i, a := range in.Args {
+		if a.Kind == ssa.ArgSink || a.Kind == ssa.ArgVector && slices.ContainsFunc(a.Elems, isSink) && !(in.Op == frontend.OpSt && i == 1) {
+			return rejectf("unsupported operand _ (a sink) as a source of %s", Spelling(in))
+		}
 	}
 	return true, ""
+}
+
+func isSink(a ssa.Arg) bool { return a.Kind == ssa.ArgSink }
+
+// splitOperands splits an operand list at its top-level commas.
+func splitOperands(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, c := range s {
+		switch c {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if t := strings.TrimSpace(s[start:]); t != "" {
+		out = append(out, t)
+	}
+	return out
+}
+
+// operandsOK checks the instruction's operands against the row's Operands: a floating-point
+// immediate only for a 32- or 64-bit operand (not of a 16-bit float type), no immediate of a
+// 16-bit float type where HalfOperands says so, a predicate (or an immediate) where the row
+// has %pred, and a register as a destination (or, with SinkDst, the sink).
+func (r *FormRow) operandsOK(in *ssa.Instr) (bool, string) {
+	ts := instrTypes(in)
+	n := len(in.Dsts)
+	for i, tok := range r.tokens {
+		var a ssa.Arg
+		switch {
+		case i < n:
+			a = in.Dsts[i]
+		case i-n < len(in.Args):
+			a = in.Args[i-n]
+		default:
+			return true, ""
+		}
+		if ok, msg := r.operandOK(in, tok, a, i < n, ts); !ok {
+			return ok, msg
+		}
+	}
+	return true, ""
+}
+
+// operandOK checks one operand against its placeholder.
+func (r *FormRow) operandOK(in *ssa.Instr, tok string, a ssa.Arg, dst bool, ts []frontend.Type) (bool, string) {
+	if p, q, ok := strings.Cut(tok, "|"); ok || a.Kind == ssa.ArgPair {
+		if !ok {
+			p, q = tok, tok // setp's p|q for its one predicate
+		}
+		if a.Kind != ssa.ArgPair || len(a.Elems) != 2 {
+			return reject()
+		}
+		if ok, msg := r.operandOK(in, p, a.Elems[0], dst, ts); !ok {
+			return ok, msg
+		}
+		return r.operandOK(in, q, a.Elems[1], dst, ts)
+	}
+	t, vector := placeholderType(tok, ts)
+	switch {
+	case t == frontend.TypeNone:
+		return true, ""
+	case t == frontend.Pred && dst:
+		if a.Kind != ssa.ArgValue {
+			return rejectf("unsupported: %s writes to _", Spelling(in))
+		}
+	case t == frontend.Pred:
+		if a.Kind != ssa.ArgValue && a.Kind != ssa.ArgImm {
+			return rejectf("operand must be a predicate")
+		}
+	case a.Kind == ssa.ArgVector:
+		et := t
+		if !vector {
+			// mov packing or unpacking a wide value: the elements divide it.
+			et = bitsType(t.Bits() / max(len(a.Elems), 1))
+		}
+		for _, x := range a.Elems {
+			if x.Kind == ssa.ArgSink {
+				continue
+			}
+			if ok, msg := r.valueOK(in, x, et, dst); !ok {
+				return ok, msg
+			}
+		}
+	default:
+		return r.valueOK(in, a, t, dst)
+	}
+	return true, ""
+}
+
+// valueOK checks a value operand of type t.
+func (r *FormRow) valueOK(in *ssa.Instr, a ssa.Arg, t frontend.Type, dst bool) (bool, string) {
+	switch {
+	case dst && a.Kind == ssa.ArgSink && !r.SinkDst:
+		return rejectf("unsupported: %s writes to _", Spelling(in))
+	case dst:
+		return true, ""
+	case r.HalfOperands && isHalf(t) && (a.Kind == ssa.ArgImm || a.Kind == ssa.ArgFloat):
+		return rejectf("immediate operand for a %s instruction", t)
+	case a.Kind == ssa.ArgFloat && (isHalf(t) || t.Bits() != 32 && t.Bits() != 64):
+		return rejectf("floating-point immediate for a %s operand", t)
+	}
+	return true, ""
+}
+
+// placeholderType is the type of an operand placeholder of Operands for an instruction with
+// types ts (TypeNone for an address, a literal, or one not given), and whether it is a
+// vector (%0v).
+func placeholderType(tok string, ts []frontend.Type) (frontend.Type, bool) {
+	name, ok := strings.CutPrefix(tok, "%")
+	if !ok || name == "" {
+		return frontend.TypeNone, false
+	}
+	if c := name[0]; c >= '0' && c <= '9' {
+		k := int(c - '0')
+		if k >= len(ts) {
+			return frontend.TypeNone, false
+		}
+		switch name[1:] {
+		case "w":
+			return bitsType(2 * ts[k].Bits()), false
+		case "v":
+			return ts[k], true
+		}
+		return ts[k], false
+	}
+	if t, ok := frontend.LookupType("." + name); ok {
+		return t, false
+	}
+	return frontend.TypeNone, false
+}
+
+// bitsType is the .bN type of n bits, TypeNone for another width.
+func bitsType(n int) frontend.Type {
+	switch n {
+	case 8:
+		return frontend.B8
+	case 16:
+		return frontend.B16
+	case 32:
+		return frontend.B32
+	case 64:
+		return frontend.B64
+	case 128:
+		return frontend.B128
+	}
+	return frontend.TypeNone
 }

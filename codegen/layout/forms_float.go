@@ -1,6 +1,8 @@
 package layout
 
 import (
+	"slices"
+
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -55,45 +57,65 @@ func init() {
 		// The 16-bit float types: add, sub, mul {.rn}{.ftz}{.sat} (.f16 types) or {.rn} (.bf16
 		// types); fma.rn{.ftz}{.sat|.relu}; neg and abs {.ftz}; min and max
 		// {.ftz}{.NaN}{.xorsign.abs}; ex2.approx, ex2.approx.ftz (.bf16 types), tanh.approx.
-		&FormRow{Ops: opl(frontend.OpAdd, frontend.OpSub, frontend.OpMul), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{opt(frontend.ModRn), opt(f), opt(frontend.ModSat)}, Operands: "%0, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpAdd, frontend.OpSub, frontend.OpMul), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{opt(frontend.ModRn)}, Operands: "%0, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpFma), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{need(frontend.ModRn), opt(f), opt(frontend.ModSat, frontend.ModRelu)}, Operands: "%0, %0, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpFma), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{need(frontend.ModRn), opt(frontend.ModRelu)}, Operands: "%0, %0, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpNeg, frontend.OpAbs), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{opt(f)}, Operands: "%0, %0"},
-		&FormRow{Ops: opl(frontend.OpNeg, frontend.OpAbs), Types: [][]frontend.Type{bf16s}, Operands: "%0, %0"},
-		&FormRow{Ops: opl(frontend.OpMin, frontend.OpMax), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{opt(f), opt(frontend.ModNaN), opt(frontend.ModXorsign), opt(frontend.ModAbs)}, Rule: xorsignAbs, Operands: "%0, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpMin, frontend.OpMax), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{opt(frontend.ModNaN), opt(frontend.ModXorsign), opt(frontend.ModAbs)}, Rule: xorsignAbs, Operands: "%0, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpEx2), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{need(frontend.ModApprox)}, Operands: "%0, %0"},
-		&FormRow{Ops: opl(frontend.OpEx2), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{need(frontend.ModApprox), need(f)}, Operands: "%0, %0"},
-		&FormRow{Ops: opl(frontend.OpTanh), Types: [][]frontend.Type{halfTypes}, Mods: []ModGroup{need(frontend.ModApprox)}, Operands: "%0, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpAdd, frontend.OpSub, frontend.OpMul), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{opt(frontend.ModRn), opt(f), opt(frontend.ModSat)}, Operands: "%0, %0, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpAdd, frontend.OpSub, frontend.OpMul), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{opt(frontend.ModRn)}, Operands: "%0, %0, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpFma), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{need(frontend.ModRn), opt(f), opt(frontend.ModSat, frontend.ModRelu)}, Operands: "%0, %0, %0, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpFma), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{need(frontend.ModRn), opt(frontend.ModRelu)}, Operands: "%0, %0, %0, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpNeg, frontend.OpAbs), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{opt(f)}, Operands: "%0, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpNeg, frontend.OpAbs), Types: [][]frontend.Type{bf16s}, Operands: "%0, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpMin, frontend.OpMax), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{opt(f), opt(frontend.ModNaN), opt(frontend.ModXorsign), opt(frontend.ModAbs)}, Rule: xorsignAbs, Operands: "%0, %0, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpMin, frontend.OpMax), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{opt(frontend.ModNaN), opt(frontend.ModXorsign), opt(frontend.ModAbs)}, Rule: xorsignAbs, Operands: "%0, %0, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpEx2), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{need(frontend.ModApprox)}, Operands: "%0, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpEx2), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{need(frontend.ModApprox), need(f)}, Operands: "%0, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpTanh), Types: [][]frontend.Type{halfTypes}, Mods: []ModGroup{need(frontend.ModApprox)}, Operands: "%0, %0"},
 		// Mixed precision: add/sub{.rnd}{.sat}.f32.{f16,bf16} d, a, c and
 		// fma.rnd{.sat}.f32.{f16,bf16} d, a, b, c.
-		&FormRow{Ops: opl(frontend.OpAdd, frontend.OpSub), Types: [][]frontend.Type{f32, {frontend.F16, frontend.BF16}}, Mods: []ModGroup{opt(rnds...), opt(frontend.ModSat)}, Operands: "%0, %1, %0"},
-		&FormRow{Ops: opl(frontend.OpFma), Types: [][]frontend.Type{f32, {frontend.F16, frontend.BF16}}, Mods: []ModGroup{need(rnds...), opt(frontend.ModSat)}, Operands: "%0, %1, %1, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpAdd, frontend.OpSub), Types: [][]frontend.Type{f32, {frontend.F16, frontend.BF16}}, Mods: []ModGroup{opt(rnds...), opt(frontend.ModSat)}, Operands: "%0, %1, %0"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpFma), Types: [][]frontend.Type{f32, {frontend.F16, frontend.BF16}}, Mods: []ModGroup{need(rnds...), opt(frontend.ModSat)}, Operands: "%0, %1, %1, %0"},
 
 		// setp.CmpOp{.ftz}{.BoolOp}.type p{|q}, a, b{, {!}c}: the comparisons each type
 		// defines (.lo, .ls, .hi, .hs on unsigned integers; the unordered ones, .num and .nan
 		// on floats), .ftz on .f32 and the .f16 types; the packed types write p|q.
-		&FormRow{Ops: opl(frontend.OpSetp), Types: [][]frontend.Type{intTypes}, Mods: []ModGroup{need(frontend.ModEq, frontend.ModNe), opt(boolOps...)}, Rule: setpRule, Operands: "%pred, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpSetp), Types: [][]frontend.Type{orderedInts}, Mods: []ModGroup{need(frontend.ModLt, frontend.ModLe, frontend.ModGt, frontend.ModGe), opt(boolOps...)}, Rule: setpRule, Operands: "%pred, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpSetp), Types: [][]frontend.Type{unsigned}, Mods: []ModGroup{need(frontend.ModLo, frontend.ModLs, frontend.ModHi, frontend.ModHs), opt(boolOps...)}, Rule: setpRule, Operands: "%pred, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpSetp), Types: [][]frontend.Type{f64}, Mods: []ModGroup{need(floatCmps...), opt(boolOps...)}, Rule: setpRule, Operands: "%pred, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpSetp), Types: [][]frontend.Type{append(f32, f16s...)}, Mods: []ModGroup{need(floatCmps...), opt(f), opt(boolOps...)}, Rule: setpRule, Operands: "%pred, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpSetp), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{need(floatCmps...), opt(boolOps...)}, Rule: setpRule, Operands: "%pred, %0, %0"},
 		// set.CmpOp{.ftz}{.BoolOp}.dtype.stype d, a, b{, {!}c}: d is all ones (1.0 for a
-		// float dtype) where the comparison holds.
-		&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{setTypes, intTypes}, Mods: []ModGroup{need(frontend.ModEq, frontend.ModNe), opt(boolOps...)}, Rule: setRule, Operands: "%0, %1, %1"},
-		&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{setTypes, orderedInts}, Mods: []ModGroup{need(frontend.ModLt, frontend.ModLe, frontend.ModGt, frontend.ModGe), opt(boolOps...)}, Rule: setRule, Operands: "%0, %1, %1"},
-		&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{setTypes, unsigned}, Mods: []ModGroup{need(frontend.ModLo, frontend.ModLs, frontend.ModHi, frontend.ModHs), opt(boolOps...)}, Rule: setRule, Operands: "%0, %1, %1"},
-		&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{setTypes, f64}, Mods: []ModGroup{need(floatCmps...), opt(boolOps...)}, Rule: setRule, Operands: "%0, %1, %1"},
-		&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{setTypes, f32}, Mods: []ModGroup{need(floatCmps...), opt(f), opt(boolOps...)}, Rule: setRule, Operands: "%0, %1, %1"},
-		// With a 16-bit float stype, a dtype of .f16/.bf16 (or their pairs) gets 1.0, an
-		// integer one all ones, in each half for the packed types.
-		&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{{frontend.F16, frontend.BF16, frontend.U16, frontend.S16, frontend.U32, frontend.S32}, {frontend.F16}}, Mods: []ModGroup{need(floatCmps...), opt(f), opt(boolOps...)}, Rule: setRule, Operands: "%0, %1, %1"},
-		&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{{frontend.F16, frontend.BF16, frontend.U16, frontend.S16, frontend.U32, frontend.S32}, {frontend.BF16}}, Mods: []ModGroup{need(floatCmps...), opt(boolOps...)}, Rule: setRule, Operands: "%0, %1, %1"},
-		&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{{frontend.F16x2, frontend.BF16x2, frontend.U32, frontend.S32}, {frontend.F16x2}}, Mods: []ModGroup{need(floatCmps...), opt(f), opt(boolOps...)}, Rule: setRule, Operands: "%0, %1, %1"},
-		&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{{frontend.F16x2, frontend.BF16x2, frontend.U32, frontend.S32}, {frontend.BF16x2}}, Mods: []ModGroup{need(floatCmps...), opt(boolOps...)}, Rule: setRule, Operands: "%0, %1, %1"},
+		// float dtype) where the comparison holds; with a 16-bit float stype, a dtype of
+		// .f16/.bf16 (or their pairs) gets 1.0, an integer one all ones, in each half for the
+		// packed types.
 	)
+	type cmpForm struct {
+		st   []frontend.Type
+		cmps []frontend.Mod
+		ftz  bool
+		set  []frontend.Type // set's destination types
+	}
+	eqne := []frontend.Mod{frontend.ModEq, frontend.ModNe}
+	for _, c := range []cmpForm{
+		{intTypes, eqne, false, setTypes},
+		{orderedInts, []frontend.Mod{frontend.ModLt, frontend.ModLe, frontend.ModGt, frontend.ModGe}, false, setTypes},
+		{unsigned, []frontend.Mod{frontend.ModLo, frontend.ModLs, frontend.ModHi, frontend.ModHs}, false, setTypes},
+		{f64, floatCmps, false, setTypes},
+		{f32, floatCmps, true, setTypes},
+		{tl(frontend.F16), floatCmps, true, tl(frontend.F16, frontend.BF16, frontend.U16, frontend.S16, frontend.U32, frontend.S32)},
+		{tl(frontend.BF16), floatCmps, false, tl(frontend.F16, frontend.BF16, frontend.U16, frontend.S16, frontend.U32, frontend.S32)},
+		{tl(frontend.F16x2), floatCmps, true, tl(frontend.F16x2, frontend.BF16x2, frontend.U32, frontend.S32)},
+		{tl(frontend.BF16x2), floatCmps, false, tl(frontend.F16x2, frontend.BF16x2, frontend.U32, frontend.S32)},
+	} {
+		g := []ModGroup{need(c.cmps...)}
+		if c.ftz {
+			g = append(g, opt(f))
+		}
+		withBop := append(slices.Clone(g), need(boolOps...))
+		half := isHalf(c.st[0])
+		p := "%pred"
+		if c.st[0] == frontend.F16x2 || c.st[0] == frontend.BF16x2 {
+			p = "%pred|%pred"
+		}
+		addForms(
+			&FormRow{Ops: opl(frontend.OpSetp), Types: [][]frontend.Type{c.st}, Mods: g, Rule: setpRule, HalfOperands: half, Operands: p + ", %0, %0"},
+			&FormRow{Ops: opl(frontend.OpSetp), Types: [][]frontend.Type{c.st}, Mods: withBop, Rule: setpRule, HalfOperands: half, Operands: p + ", %0, %0, %pred"},
+			&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{c.set, c.st}, Mods: g, Rule: setRule, HalfOperands: half, Operands: "%0, %1, %1"},
+			&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{c.set, c.st}, Mods: withBop, Rule: setRule, HalfOperands: half, Operands: "%0, %1, %1, %pred"},
+		)
+	}
 }
 
 // setTypes are set's destination types for integer, .f32 and .f64 comparisons.

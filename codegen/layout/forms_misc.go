@@ -70,10 +70,7 @@ func init() {
 			"wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%b32, %b32, %b32, %b32, %b32, %b32, %b32, %b32}, [a], 16",
 			"wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [a], {%f32, %f32, %f32, %f32, %f32, %f32, %f32, %f32}, 16",
 		}},
-		&FormRow{Ops: opl(frontend.OpMbarrier), AnyMods: true, Rule: func(in *ssa.Instr) (bool, string) {
-			_, ok := Mbarrier(in)
-			return ok, ""
-		}, Examples: []string{
+		&FormRow{Ops: opl(frontend.OpMbarrier), AnyMods: true, Rule: mbarrierRule, Examples: []string{
 			"mbarrier.init.shared.b64 [a], 32", "mbarrier.arrive.shared.b64 %b64, [a]", "mbarrier.test_wait.shared.b64 %pred, [a], %b64",
 			"mbarrier.try_wait.parity.shared.b64 %pred, [a], %b32", "mbarrier.inval.shared.b64 [a]", "mbarrier.pending_count.b64 %b32, %b64",
 			"mbarrier.arrive.noComplete.shared.b64 %b64, [a], 1", "mbarrier.arrive_drop.release.cta.shared.b64 _, [a]",
@@ -267,6 +264,27 @@ func warpRule(in *ssa.Instr) (bool, string) {
 	}
 	for _, a := range wi.Srcs {
 		if !dataOperand(a, wi.SrcType, 0, false) {
+			return reject()
+		}
+	}
+	if wi.Op == frontend.OpVote && wi.VotePred.Kind != ssa.ArgImm && !isPredArg(wi.VotePred) {
+		return rejectf("operand must be a predicate")
+	}
+	return true, ""
+}
+
+// mbarrierRule checks an mbarrier instruction: Mbarrier's form, with registers or immediates
+// as its sources but the address.
+func mbarrierRule(in *ssa.Instr) (bool, string) {
+	f, ok := Mbarrier(in)
+	if !ok {
+		return reject()
+	}
+	if f.HasB && !dataOperand(f.B, f.BType, 0, false) {
+		return reject()
+	}
+	for _, a := range in.Args {
+		if a.Kind != ssa.ArgAddr && !dataOperand(a, frontend.B64, 0, false) {
 			return reject()
 		}
 	}

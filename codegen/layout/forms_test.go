@@ -258,6 +258,21 @@ func nearMisses(r *layout.FormRow, probes []frontend.Mod) []formInstr {
 	return out
 }
 
+// operandMisses changes one register operand of an instruction: to a sink, an integer or
+// floating-point immediate, or a special register.
+func operandMisses(in formInstr) []formInstr {
+	var out []formInstr
+	for _, loc := range formRegister.FindAllStringIndex(in.text, -1) {
+		for _, x := range []string{"_", "1", "0f3F800000", "%tid.x", "%laneid"} {
+			out = append(out, formInstr{in.text[:loc[0]] + x + in.text[loc[1]:], "operand of " + in.from})
+		}
+	}
+	return out
+}
+
+// formRegister is a register operand as expandOperands writes it.
+var formRegister = regexp.MustCompile(`%(p|c|h|r|rd|q)[0-9]\b`)
+
 // formProbes are the modifiers the near misses add: every one the front end knows but the
 // matrix shapes.
 func formProbes() []frontend.Mod {
@@ -335,12 +350,18 @@ func TestFormTable(t *testing.T) {
 	rowOf := map[string]*layout.FormRow{}
 	for _, r := range layout.FormRows() {
 		rowsWithout[r] = true
-		for _, in := range rowInstrs(r, rng, full) {
+		instrs := rowInstrs(r, rng, full)
+		for _, in := range instrs {
 			cands = append(cands, in)
 			rowOf[in.text] = r
 		}
 		if !testing.Short() {
 			cands = append(cands, nearMisses(r, probes)...)
+			for i, in := range instrs {
+				if i < 8 || r.AnyMods {
+					cands = append(cands, operandMisses(in)...)
+				}
+			}
 		}
 	}
 	// Keep the instructions the verifier takes, each once, with the table's verdict.
