@@ -24,21 +24,6 @@ func boolBit(b bool) uint64 {
 	return 0
 }
 
-// floatOnlyMods are the modifiers that only floating-point arithmetic takes.
-var floatOnlyMods = []frontend.Mod{frontend.ModRn, frontend.ModRz, frontend.ModRm, frontend.ModRp,
-	frontend.ModFtz, frontend.ModApprox, frontend.ModFull}
-
-// hasFloatOnlyMod reports whether the instruction carries a floating-point modifier, which
-// makes an integer form invalid (div.rn.u64 is not an ISA form; ptx2go used to ignore .rn).
-func (e *emitter) hasFloatOnlyMod() bool {
-	for _, m := range floatOnlyMods {
-		if e.has(m) {
-			return true
-		}
-	}
-	return false
-}
-
 func ftz32(v uint64) uint64 {
 	if v&0x7f800000 == 0 {
 		return v & 0x80000000
@@ -53,16 +38,10 @@ func (e *emitter) arith() runtime.Instr {
 	}
 	in := e.in
 	t := e.typ()
-	if len(in.Dsts) != 1 || t == frontend.TypeNone {
-		return e.unsupported()
-	}
 	if t.IsFloat() {
 		return e.floatOp(t)
 	}
 	n := t.Bits()
-	if n > 64 || e.hasFloatOnlyMod() {
-		return e.unsupported()
-	}
 	signed := t.IsSigned()
 	mk := mask(n)
 	wide := e.has(frontend.ModWide)
@@ -72,9 +51,6 @@ func (e *emitter) arith() runtime.Instr {
 	src := func(i int) int { return e.src(in.Args[i], srcT) }
 	switch in.Op {
 	case frontend.OpAdd, frontend.OpSub:
-		if e.has(frontend.ModCc) || e.has(frontend.ModSat) && !(signed && n == 32) {
-			return e.unsupported()
-		}
 		a, b := src(0), src(1)
 		sub := in.Op == frontend.OpSub
 		if e.has(frontend.ModSat) {
@@ -147,9 +123,6 @@ func (e *emitter) arith() runtime.Instr {
 	case frontend.OpMin, frontend.OpMax:
 		a, b := src(0), src(1)
 		isMax := in.Op == frontend.OpMax
-		if e.has(frontend.ModRelu) {
-			return e.unsupported()
-		}
 		switch {
 		case signed && isMax:
 			return typedInt(opMaxS, n, d, a, b)
@@ -197,16 +170,10 @@ func (e *emitter) arith() runtime.Instr {
 	case frontend.OpBrev:
 		return lanes1(d, src(0), func(x uint64) uint64 { return bits.Reverse64(x) >> (64 - n) })
 	case frontend.OpBfe:
-		if n != 32 && n != 64 {
-			return e.unsupported()
-		}
 		a := src(0)
 		b, c := e.src(in.Args[1], frontend.U32), e.src(in.Args[2], frontend.U32)
 		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 { return isa.Bfe(x, uint32(y), uint32(z), n, signed) })
 	case frontend.OpBfi:
-		if n != 32 && n != 64 {
-			return e.unsupported()
-		}
 		a, b := src(0), src(1)
 		c, dd := e.src(in.Args[2], frontend.U32), e.src(in.Args[3], frontend.U32)
 		// bfi has four sources; pack the position and length into one scratch register.
@@ -215,10 +182,7 @@ func (e *emitter) arith() runtime.Instr {
 		return lanes3(d, a, b, pl, func(x, y, z uint64) uint64 { return isa.Bfi(x, y, uint32(z&0xff), uint32(z>>8&0xff), n) })
 	case frontend.OpShf:
 		left := e.has(frontend.ModL)
-		clamp, ok := e.clampOrWrap()
-		if t != frontend.B32 || !ok || left == e.has(frontend.ModR) {
-			return e.unsupported()
-		}
+		clamp, _ := e.clampOrWrap()
 		a, b := e.src(in.Args[0], frontend.B32), e.src(in.Args[1], frontend.B32)
 		c := e.src(in.Args[2], frontend.U32)
 		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 { return uint64(isa.Shf(uint32(x), uint32(y), uint32(z), left, clamp)) })

@@ -12,131 +12,9 @@ import (
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
-// Memory-order and cache qualifiers. This machine has no caches, and its memory is
-// sequentially consistent for atomics (sync/atomic) and ordered per goroutine otherwise, so
-// every qualifier is accepted for what it is and changes nothing; what they constrain is
-// checked (one semantics, one scope, the extra operand of .L2::cache_hint).
-
-// memMod looks up a modifier spelling that has no named constant in frontend.
-func memMod(name string) frontend.Mod {
-	m, ok := frontend.LookupMod(name)
-	if !ok {
-		panic("closure: frontend does not know the modifier " + name)
-	}
-	return m
-}
-
-var (
-	modMmio      = memMod(".mmio")
-	modCacheHint = memMod(".L2::cache_hint")
-	modNoftz     = memMod(".noftz")
-
-	// Cache operators of ld and st.
-	loadCacheOps  = mods(".ca", ".cg", ".cs", ".lu", ".cv")
-	storeCacheOps = mods(".wb", ".cg", ".cs", ".wt")
-	// Eviction priorities and L2 prefetch sizes.
-	evictions = mods(".L1::evict_normal", ".L1::evict_unchanged", ".L1::evict_first", ".L1::evict_last",
-		".L1::no_allocate", ".L2::evict_first", ".L2::evict_last", ".L2::evict_normal", ".L2::evict_unchanged")
-	prefetchSizes = mods(".L2::64B", ".L2::128B", ".L2::256B")
-	scopes        = []frontend.Mod{frontend.ModCta, frontend.ModCluster, frontend.ModGpu, frontend.ModSys}
-)
-
-func mods(names ...string) []frontend.Mod {
-	out := make([]frontend.Mod, len(names))
-	for i, n := range names {
-		out[i] = memMod(n)
-	}
-	return out
-}
-
-// memModsOK checks the modifiers of ld, ldu and st against the ISA's grammar:
-//
-//	ld{.weak|.volatile|.relaxed.scope|.acquire.scope|.mmio.relaxed.sys}{.ss}{.cop}{.level::eviction_priority}{.L2::cache_hint}{.L2::prefetch_size}{.vec}.type
-//	ld.global{.nc}..., ldu{.global}{.vec}.type
-//	st{.weak|.volatile|.relaxed.scope|.release.scope|.mmio.relaxed.sys}{.ss}{.cop}{.level::eviction_priority}{.L2::cache_hint}{.vec}.type
-//
-// .L2::cache_hint takes its cache-policy operand last. Types and vectors are checked by the
-// lowering itself.
-func (e *emitter) memModsOK() bool {
-	in := e.in
-	isStore := in.Op == frontend.OpSt
-	var sems, nScopes, cops, hints int
-	for _, m := range in.Mods {
-		_, isType := m.Type()
-		_, isSpace := m.Space()
-		switch {
-		case isType, isSpace, m.Kind() == frontend.ModKindVector:
-		case m == frontend.ModWeak, m == frontend.ModVolatile, m == frontend.ModRelaxed:
-			sems++
-		case m == frontend.ModAcquire && !isStore, m == frontend.ModRelease && isStore:
-			sems++
-		case m == modMmio:
-		case slices.Contains(scopes, m):
-			nScopes++
-		case !isStore && slices.Contains(loadCacheOps, m), isStore && slices.Contains(storeCacheOps, m):
-			cops++
-		case slices.Contains(evictions, m), !isStore && slices.Contains(prefetchSizes, m):
-		case m == modCacheHint:
-			hints++
-		case m == frontend.ModNc:
-			if in.Op != frontend.OpLd || e.space() != frontend.SpaceGlobal {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	ordered := e.has(frontend.ModRelaxed) || e.has(frontend.ModAcquire) || e.has(frontend.ModRelease)
-	switch {
-	case sems > 1 || nScopes > 1 || cops > 1 || hints > 1:
-		return false
-	case ordered != (nScopes == 1):
-		return false
-	case e.has(modMmio) && !(e.has(frontend.ModRelaxed) && e.has(frontend.ModSys)):
-		return false
-	case in.Op == frontend.OpLdu && e.space() != frontend.SpaceGlobal && e.space() != frontend.SpaceNone:
-		return false
-	}
-	want := 2 // ld: d, [a]; st: [a], b
-	if hints == 1 {
-		want++
-	}
-	if len(in.Dsts)+len(in.Args) != want {
-		return false
-	}
-	if hints == 1 {
-		e.src(in.Args[len(in.Args)-1], frontend.B64)
-	}
-	return true
-}
-
 // atomOps are the operations of atom and red.
 var atomOps = []frontend.Mod{frontend.ModAnd, frontend.ModOr, frontend.ModXor, frontend.ModCas, frontend.ModExch,
 	frontend.ModAdd, frontend.ModInc, frontend.ModDec, frontend.ModMin, frontend.ModMax}
-
-// atomTypeOK is the ISA's table of the types each atom/red operation takes; halves is whether
-// the form is one of the .noftz f16/bf16 additions.
-func atomTypeOK(op frontend.Mod, t frontend.Type) (ok, halves bool) {
-	switch op {
-	case frontend.ModAnd, frontend.ModOr, frontend.ModXor:
-		return t == frontend.B32 || t == frontend.B64, false
-	case frontend.ModCas:
-		return t == frontend.B16 || t == frontend.B32 || t == frontend.B64, false
-	case frontend.ModExch:
-		return t == frontend.B32 || t == frontend.B64, false
-	case frontend.ModInc, frontend.ModDec:
-		return t == frontend.U32, false
-	case frontend.ModMin, frontend.ModMax:
-		return t == frontend.U32 || t == frontend.S32 || t == frontend.U64 || t == frontend.S64, false
-	}
-	switch t {
-	case frontend.U32, frontend.S32, frontend.U64, frontend.F32, frontend.F64:
-		return true, false
-	case frontend.F16, frontend.F16x2, frontend.BF16, frontend.BF16x2:
-		return true, true
-	}
-	return false, false
-}
 
 // atomIsaOp maps an operation on type t to runtime/isa's, by operation, signedness and
 // float format of the type.
@@ -206,49 +84,7 @@ func (e *emitter) atom() runtime.Instr {
 	case e.vectorLen() > 0 && op != 0:
 		return e.atomVector(op, t)
 	}
-	if op == 0 || len(e.types()) != 1 || isRed && (op == frontend.ModCas || op == frontend.ModExch) {
-		return e.unsupported()
-	}
-	ok, halves := atomTypeOK(op, t)
-	if !ok || halves != e.has(modNoftz) {
-		return e.unsupported()
-	}
-	var sems, nScopes, ops int
-	for _, m := range in.Mods {
-		_, isType := m.Type()
-		sp, isSpace := m.Space()
-		switch {
-		case m == op:
-			ops++
-		case isType, m == modNoftz, m == modCacheHint && op != frontend.ModCas:
-		case isSpace:
-			if sp != frontend.SpaceGlobal && sp != frontend.SpaceShared {
-				return e.unsupported()
-			}
-		case m == frontend.ModRelaxed, m == frontend.ModRelease:
-			sems++
-		case (m == frontend.ModAcquire || m == frontend.ModAcqRel) && !isRed:
-			sems++
-		case slices.Contains(scopes, m):
-			nScopes++
-		default:
-			return e.unsupported()
-		}
-	}
 	args := in.Args
-	want := 2 // [a], b
-	if op == frontend.ModCas {
-		want++
-	}
-	if e.has(modCacheHint) {
-		want++
-	}
-	if ops > 1 || sems > 1 || nScopes > 1 || len(args) != want || len(in.Dsts) != btoi(!isRed) {
-		return e.unsupported()
-	}
-	if e.has(modCacheHint) {
-		e.src(args[len(args)-1], frontend.B64)
-	}
 	ad := e.storeOperand(args[0])
 	if ad == nil {
 		return nil
@@ -368,7 +204,7 @@ func (e *emitter) isspacep() runtime.Instr {
 
 // cacheHint lowers applypriority and discard (layout.CheckCacheHint): the L2 cache is not
 // modelled, and memory a discard leaves as it was is one of the values the ISA allows.
-func (e *emitter) cacheHint() runtime.Instr { return e.noOp(layout.CheckCacheHint(e.in)) }
+func (e *emitter) cacheHint() runtime.Instr { return e.noOp() }
 
 // createPolicy lowers createpolicy (layout.CachePolicy): the policy, or the access property
 // createpolicy.cvt converts.
@@ -391,9 +227,4 @@ func (e *emitter) createPolicy() runtime.Instr {
 
 // prefetch and prefetchu only warm caches, and a prefetch of an invalid address is not a
 // fault on a GPU, so they do nothing (layout.CheckHint checks their forms).
-func (e *emitter) prefetch() runtime.Instr {
-	if ok, _ := layout.CheckHint(e.in); !ok {
-		return e.unsupported()
-	}
-	return func(*runtime.Warp, uint32) {}
-}
+func (e *emitter) prefetch() runtime.Instr { return e.noOp() }

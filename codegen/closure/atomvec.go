@@ -2,12 +2,10 @@ package closure
 
 import (
 	"math/bits"
-	"slices"
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/runtime/isa"
-	"github.com/ptx2go/ptx2go/ssa"
 )
 
 // vectorLen is the element count of the instruction's .v2/.v4/.v8 modifier, 0 without one.
@@ -21,22 +19,6 @@ func (e *emitter) vectorLen() int {
 		return 8
 	}
 	return 0
-}
-
-// atomVectorOK is the ISA's table of vector atomics (PTX 8.1, sm_90): .f32 takes .add on .v2
-// and .v4; .f16 and .bf16 take .add, .min and .max on .v2, .v4 and .v8; .f16x2 and .bf16x2
-// take them on .v2 and .v4. The 16-bit forms require .noftz, .f32 does not take it.
-func atomVectorOK(op frontend.Mod, t frontend.Type, n int, noftz bool) bool {
-	minMaxAdd := op == frontend.ModAdd || op == frontend.ModMin || op == frontend.ModMax
-	switch t {
-	case frontend.F32:
-		return op == frontend.ModAdd && n <= 4 && !noftz
-	case frontend.F16, frontend.BF16:
-		return minMaxAdd && noftz
-	case frontend.F16x2, frontend.BF16x2:
-		return minMaxAdd && n <= 4 && noftz
-	}
-	return false
 }
 
 // atomVectorFunc returns the new value of one element of a vector atomic from its old value o
@@ -62,7 +44,8 @@ func atomVectorFunc(op frontend.Mod, t frontend.Type) func(o, b, c uint64) uint6
 //	atom{.sem}{.scope}{.global}.{add,min,max}.noftz{.L2::cache_hint}.{v2,v4}.{f16x2,bf16x2} d, [a], b{, cache-policy}
 //
 // and the same forms of red without d; d and b are vectors {..} of the qualifier's length. The
-// vector must be aligned to its whole size. As the ISA specifies, each element is a separate
+// vector must be aligned to its whole size (the table of forms, layout.CheckForms, says which
+// types and lengths each operation takes). As the ISA specifies, each element is a separate
 // atomic operation (with sync/atomic; a 16-bit element through the 32-bit word holding it),
 // not the vector as a whole. The ISA allows vector atomics only on global memory, so a generic
 // address must reach global memory: one in the shared or local window is reported as an
@@ -71,48 +54,7 @@ func (e *emitter) atomVector(op frontend.Mod, t frontend.Type) runtime.Instr {
 	in := e.in
 	isRed := in.Op == frontend.OpRed
 	n := e.vectorLen()
-	if len(e.types()) != 1 || !atomVectorOK(op, t, n, e.has(modNoftz)) {
-		return e.unsupported()
-	}
-	var sems, nScopes, vecs, ops int
-	for _, m := range in.Mods {
-		_, isType := m.Type()
-		sp, isSpace := m.Space()
-		switch {
-		case m == op:
-			ops++
-		case m.Kind() == frontend.ModKindVector:
-			vecs++
-		case isType, m == modNoftz, m == modCacheHint:
-		case isSpace:
-			if sp != frontend.SpaceGlobal {
-				return e.unsupported()
-			}
-		case m == frontend.ModRelaxed, m == frontend.ModRelease:
-			sems++
-		case (m == frontend.ModAcquire || m == frontend.ModAcqRel) && !isRed:
-			sems++
-		case slices.Contains(scopes, m):
-			nScopes++
-		default:
-			return e.unsupported()
-		}
-	}
 	args := in.Args
-	want := 2 // [a], b
-	if e.has(modCacheHint) {
-		want++
-	}
-	if ops != 1 || vecs != 1 || sems > 1 || nScopes > 1 || len(args) != want || len(in.Dsts) != btoi(!isRed) {
-		return e.unsupported()
-	}
-	isVec := func(a ssa.Arg) bool { return a.Kind == ssa.ArgVector && len(a.Elems) == n }
-	if !isVec(args[1]) || !isRed && !isVec(in.Dsts[0]) {
-		return e.unsupported()
-	}
-	if e.has(modCacheHint) {
-		e.src(args[len(args)-1], frontend.B64)
-	}
 	ad := e.storeOperand(args[0])
 	if ad == nil {
 		return nil

@@ -22,8 +22,9 @@ import (
 //	atom{.sem}{.scope}{.space}.exch{.L2::cache_hint}.b128 d, [a], b{, cache-policy}
 //
 // Anything else that names a .b128 register or the .b128 type (arithmetic, cvt, setp, shfl,
-// vector forms such as ld.v2.b128, ldu.b128, .b128 registers as call arguments or .reg
-// parameters) is rejected at compile time as unsupported.
+// vector forms such as ld.v2.b128, ldu.b128) is not in the table of forms
+// (layout.CheckForms), and .b128 registers as call arguments or .reg parameters are
+// rejected by the layout.
 
 // isB128 reports whether operand a is a .b128 register.
 func isB128(a ssa.Arg) bool { return a.Kind == ssa.ArgValue && a.Value.Reg.Type == frontend.B128 }
@@ -34,31 +35,6 @@ func anyB128(a ssa.Arg) bool {
 		return true
 	}
 	return slices.ContainsFunc(a.Elems, anyB128)
-}
-
-// rejectsB128 reports whether the instruction involves 128-bit values (a .b128 register or
-// the .b128 type) in a form this back end does not implement. The forms it lets through are
-// checked operand by operand by their lowering (movB128, loadB128, storeB128, atomB128).
-func (e *emitter) rejectsB128() bool {
-	in := e.in
-	if !slices.Contains(e.types(), frontend.B128) && !slices.ContainsFunc(in.Dsts, anyB128) && !slices.ContainsFunc(in.Args, anyB128) {
-		return false
-	}
-	for _, m := range in.Mods {
-		if m.Kind() == frontend.ModKindVector {
-			return true
-		}
-	}
-	if len(e.types()) != 1 || e.typ() != frontend.B128 {
-		return true
-	}
-	switch in.Op {
-	case frontend.OpMov, frontend.OpLd, frontend.OpSt:
-		return false
-	case frontend.OpAtom:
-		return !e.has(frontend.ModCas) && !e.has(frontend.ModExch)
-	}
-	return true
 }
 
 // b128Src returns the low slot of the .b128 register a, reporting any other operand.
@@ -205,42 +181,7 @@ func (e *emitter) storeB128() runtime.Instr {
 // place. A misaligned address is a fault.
 func (e *emitter) atomB128(op frontend.Mod) runtime.Instr {
 	in := e.in
-	hint := e.has(modCacheHint)
-	if hint && op != frontend.ModExch {
-		return e.unsupported()
-	}
-	var sems, nScopes int
-	for _, m := range in.Mods {
-		_, isType := m.Type()
-		sp, isSpace := m.Space()
-		switch {
-		case m == op, isType, m == modCacheHint:
-		case isSpace:
-			if sp != frontend.SpaceGlobal && sp != frontend.SpaceShared {
-				return e.unsupported()
-			}
-		case m == frontend.ModRelaxed, m == frontend.ModRelease, m == frontend.ModAcquire, m == frontend.ModAcqRel:
-			sems++
-		case slices.Contains(scopes, m):
-			nScopes++
-		default:
-			return e.unsupported()
-		}
-	}
-	want := 2 // [a], b
-	if op == frontend.ModCas {
-		want++
-	}
-	if hint {
-		want++
-	}
 	args := in.Args
-	if sems > 1 || nScopes > 1 || len(args) != want || len(in.Dsts) != 1 {
-		return e.unsupported()
-	}
-	if hint {
-		e.src(args[len(args)-1], frontend.B64)
-	}
 	ad := e.b128Address(args[0], true)
 	b := e.b128Src(args[1])
 	c := b

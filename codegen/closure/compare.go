@@ -119,9 +119,6 @@ func (e *emitter) setp() runtime.Instr {
 	in := e.in
 	t := e.typ()
 	test := comparison(e.compare(), t)
-	if test == nil || e.has(frontend.ModFtz) && t != frontend.F32 {
-		return e.unsupported()
-	}
 	if e.has(frontend.ModFtz) {
 		inner := test
 		test = func(x, y uint64) bool { return inner(ftz32(x), ftz32(y)) }

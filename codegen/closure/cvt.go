@@ -7,7 +7,8 @@ import (
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
-// cvt lowers cvt between integer, f32 and f64 types with every rounding mode, .sat and .ftz.
+// cvt lowers cvt between integer, f32 and f64 types with every rounding mode, .sat and .ftz,
+// in the forms of the table of forms (layout.CheckForms).
 func (e *emitter) cvt() runtime.Instr {
 	if e.isNarrowCvt() {
 		return e.cvtNarrow()
@@ -16,14 +17,8 @@ func (e *emitter) cvt() runtime.Instr {
 		return e.cvtHalf()
 	}
 	ts := e.types()
-	if len(ts) != 2 || len(e.in.Args) != 1 {
-		return e.unsupported()
-	}
 	dt, st := ts[0], ts[1]
 	fl := func(t frontend.Type) bool { return t == frontend.F32 || t == frontend.F64 }
-	if dt.IsFloat() && !fl(dt) || st.IsFloat() && !fl(st) || dt.Bits() > 64 || st.Bits() > 64 {
-		return e.unsupported()
-	}
 	d := e.dst(e.in.Dsts[0])
 	a := e.src(e.in.Args[0], st)
 	rnd := e.rounding()
@@ -58,9 +53,6 @@ func (e *emitter) cvt() runtime.Instr {
 	}
 	switch {
 	case !fl(dt) && !fl(st):
-		if rnd != 0 {
-			return e.errorf("cvt between integer types takes no rounding modifier")
-		}
 		if !sat {
 			if code := typedConvert(dt, st, regBits, d, a); code != nil {
 				return code
@@ -82,19 +74,13 @@ func (e *emitter) cvt() runtime.Instr {
 		})
 	case !fl(dt):
 		// float → integer: round to an integer, then saturate; NaN becomes 0.
-		round, ok := intRounding(rnd)
-		if !ok {
-			return e.errorf("cvt from .%s to an integer type needs .rni, .rzi, .rmi or .rpi", st.String()[1:])
-		}
+		round, _ := intRounding(rnd)
 		return lanes1(d, a, func(x uint64) uint64 {
 			return finish(isa.FloatToInt(readFloat(x), round, dn, dt.IsSigned()))
 		})
 	case !fl(st):
 		// integer → float.
 		mode := floatRounding(rnd)
-		if mode < 0 {
-			return e.unsupported()
-		}
 		return lanes1(d, a, func(x uint64) uint64 {
 			var r uint64
 			if st.IsSigned() {
@@ -107,15 +93,8 @@ func (e *emitter) cvt() runtime.Instr {
 	}
 	// float → float.
 	round, toInt := intRounding(rnd)
-	if toInt && dt != st {
-		return e.errorf("cvt with an integer rounding mode needs equal source and destination types")
-	}
 	if !toInt {
-		mode := floatRounding(rnd)
-		if mode < 0 {
-			return e.unsupported()
-		}
-		round = isa.Rounding(mode)
+		round = isa.Rounding(floatRounding(rnd))
 	}
 	return lanes1(d, a, func(x uint64) uint64 {
 		return isa.CvtFloat(x, dn, sn, round, toInt, ftz, sat)

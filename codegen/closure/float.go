@@ -20,16 +20,10 @@ func (e *emitter) floatOp(t frontend.Type) runtime.Instr {
 	if isHalf(t) {
 		return e.halfOp(t)
 	}
-	if t != frontend.F32 && t != frontend.F64 {
-		return e.unsupported()
-	}
 	switch in.Op {
 	case frontend.OpTestp:
 		return e.testp(t)
 	case frontend.OpCopysign:
-		if !e.onlyMods() {
-			return e.unsupported()
-		}
 		if t == frontend.F32 {
 			return e.lanesF32(false, false, func(a, b uint32) uint32 { return isa.CopysignF32(a, b) })
 		}
@@ -39,34 +33,6 @@ func (e *emitter) floatOp(t frontend.Type) runtime.Instr {
 		return e.floatOp32()
 	}
 	return e.floatOp64()
-}
-
-// Modifier sets of the f32 and f64 forms.
-var (
-	modsRounding = []frontend.Mod{frontend.ModRn, frontend.ModRz, frontend.ModRm, frontend.ModRp}
-	modsFtz      = []frontend.Mod{frontend.ModFtz}
-	modsFtzSat   = []frontend.Mod{frontend.ModFtz, frontend.ModSat}
-	modsApprox   = []frontend.Mod{frontend.ModApprox}
-)
-
-// onlyMods reports whether every modifier of the instruction other than its type is in one
-// of the given sets.
-func (e *emitter) onlyMods(sets ...[]frontend.Mod) bool {
-	for _, m := range e.in.Mods {
-		if m.Kind() == frontend.ModKindType {
-			continue
-		}
-		found := false
-		for _, s := range sets {
-			for _, x := range s {
-				found = found || x == m
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
 }
 
 // isaRounding is the rounding direction of the instruction's .rn/.rz/.rm/.rp (none means .rn).
@@ -89,9 +55,6 @@ func (e *emitter) floatOp32() runtime.Instr {
 	approx := e.has(frontend.ModApprox)
 	switch e.in.Op {
 	case frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpFma, frontend.OpMad:
-		if !e.onlyMods(modsRounding, modsFtzSat) {
-			return e.unsupported()
-		}
 		if r == isa.RN && !sat {
 			return e.fastFloat(frontend.F32, ftz)
 		}
@@ -106,39 +69,27 @@ func (e *emitter) floatOp32() runtime.Instr {
 		return e.lanesF32(ftz, sat, func(a, b, c uint32) uint32 { return isa.FmaF32(a, b, c, r) })
 	case frontend.OpDiv:
 		switch {
-		case approx && e.onlyMods(modsApprox, modsFtz):
+		case approx:
 			return e.lanesF32(ftz, false, isa.DivApproxF32)
-		case e.has(frontend.ModFull) && e.onlyMods([]frontend.Mod{frontend.ModFull}, modsFtz):
+		case e.has(frontend.ModFull):
 			return e.lanesF32(ftz, false, func(a, b uint32) uint32 { return isa.DivF32(a, b, isa.RN) })
-		case e.onlyMods(modsRounding, modsFtz):
-			return e.lanesF32(ftz, false, func(a, b uint32) uint32 { return isa.DivF32(a, b, r) })
 		}
+		return e.lanesF32(ftz, false, func(a, b uint32) uint32 { return isa.DivF32(a, b, r) })
 	case frontend.OpRcp, frontend.OpSqrt:
-		if !e.onlyMods(modsApprox, modsFtz) && !e.onlyMods(modsRounding, modsFtz) {
-			break
-		}
 		// The .approx forms are correctly rounded to nearest (r is RN for them).
 		if e.in.Op == frontend.OpRcp {
 			return e.lanesF32(ftz, false, func(a uint32) uint32 { return isa.RcpF32(a, r) })
 		}
 		return e.lanesF32(ftz, false, func(a uint32) uint32 { return isa.SqrtF32(a, r) })
 	case frontend.OpRsqrt, frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2:
-		if !approx || !e.onlyMods(modsApprox, modsFtz) {
-			break
-		}
 		fn := map[frontend.Opcode]func(uint32) uint32{
 			frontend.OpRsqrt: isa.RsqrtApproxF32, frontend.OpSin: isa.SinApproxF32,
 			frontend.OpCos: isa.CosApproxF32, frontend.OpLg2: isa.Lg2ApproxF32, frontend.OpEx2: isa.Ex2ApproxF32,
 		}[e.in.Op]
 		return e.lanesF32(ftz, false, fn)
 	case frontend.OpTanh:
-		if approx && e.onlyMods(modsApprox) {
-			return e.lanesF32(false, false, isa.TanhApproxF32)
-		}
+		return e.lanesF32(false, false, isa.TanhApproxF32)
 	case frontend.OpNeg, frontend.OpAbs:
-		if !e.onlyMods(modsFtz) {
-			break
-		}
 		// The result of neg/abs is not flushed: it is subnormal only when the operand was.
 		// Without .ftz they only flip or clear the sign bit.
 		if !ftz {
@@ -153,10 +104,6 @@ func (e *emitter) floatOp32() runtime.Instr {
 		}
 		return e.lanesF32(false, false, func(a uint32) uint32 { return isa.AbsF32(ftzIf(ftz, a)) })
 	case frontend.OpMin, frontend.OpMax:
-		if len(e.in.Args) != 2 || !e.onlyMods(modsFtz, []frontend.Mod{frontend.ModNaN, frontend.ModXorsign, frontend.ModAbs}) ||
-			e.has(frontend.ModXorsign) != e.has(frontend.ModAbs) {
-			break
-		}
 		nanProp := e.has(frontend.ModNaN)
 		op := isa.MinF32
 		if e.in.Op == frontend.OpMax {
@@ -191,12 +138,9 @@ func (e *emitter) floatOp64() runtime.Instr {
 	switch e.in.Op {
 	case frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpFma, frontend.OpMad, frontend.OpDiv,
 		frontend.OpRcp, frontend.OpSqrt:
-		if !e.onlyMods(modsRounding) {
-			if e.in.Op == frontend.OpRcp && e.has(frontend.ModApprox) && e.has(frontend.ModFtz) && e.onlyMods(modsApprox, modsFtz) {
-				// rcp.approx.ftz.f64: correctly rounded to nearest, subnormals flushed.
-				return e.lanesF64(false, func(a uint64) uint64 { return isa.Ftz64(isa.RcpF64(isa.Ftz64(a), isa.RN)) })
-			}
-			break
+		if e.has(frontend.ModApprox) {
+			// rcp.approx.ftz.f64: correctly rounded to nearest, subnormals flushed.
+			return e.lanesF64(false, func(a uint64) uint64 { return isa.Ftz64(isa.RcpF64(isa.Ftz64(a), isa.RN)) })
 		}
 		if r == isa.RN && e.in.Op != frontend.OpDiv && e.in.Op != frontend.OpRcp && e.in.Op != frontend.OpSqrt {
 			return e.fastFloat(frontend.F64, false)
@@ -217,21 +161,13 @@ func (e *emitter) floatOp64() runtime.Instr {
 		}
 		return e.lanesF64(false, func(a, b, c uint64) uint64 { return isa.FmaF64(a, b, c, r) })
 	case frontend.OpRsqrt:
-		if e.has(frontend.ModApprox) && e.onlyMods(modsApprox, modsFtz) {
-			return e.lanesF64(e.has(frontend.ModFtz), isa.RsqrtApproxF64)
-		}
+		return e.lanesF64(e.has(frontend.ModFtz), isa.RsqrtApproxF64)
 	case frontend.OpNeg, frontend.OpAbs:
-		if !e.onlyMods() {
-			break
-		}
 		if e.in.Op == frontend.OpNeg {
 			return e.lanesF64(false, isa.NegF64)
 		}
 		return e.lanesF64(false, isa.AbsF64)
 	case frontend.OpMin, frontend.OpMax:
-		if len(e.in.Args) != 2 || !e.onlyMods([]frontend.Mod{frontend.ModNaN}) {
-			break
-		}
 		nanProp := e.has(frontend.ModNaN)
 		if e.in.Op == frontend.OpMax {
 			return e.lanesF64(false, func(a, b uint64) uint64 { return isa.MaxF64(a, b, nanProp) })
@@ -304,19 +240,11 @@ func (e *emitter) lanesF64(ftz bool, op any) runtime.Instr {
 
 // testp lowers testp.op.type p, a.
 func (e *emitter) testp(t frontend.Type) runtime.Instr {
-	class, ok := isa.FloatClass(0), false
+	var class isa.FloatClass
 	for _, m := range e.in.Mods {
-		if m.Kind() == frontend.ModKindType {
-			continue
+		if c, known := testpClasses[m.String()]; known {
+			class = c
 		}
-		if c, known := testpClasses[m.String()]; known && !ok {
-			class, ok = c, true
-			continue
-		}
-		return e.unsupported()
-	}
-	if !ok {
-		return e.unsupported()
 	}
 	p := e.predDst(e.in.Dsts[0])
 	a := e.src(e.in.Args[0], t)

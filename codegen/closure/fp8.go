@@ -65,26 +65,18 @@ func (e *emitter) isNarrowCvt() bool {
 //	cvt.rn.bf16x2.ue8m0x2                                                  d, a
 //
 // Everything else involving these types (scalar .e4m3/.e5m2, other rounding modes, a missing
-// mandatory .satfinite, other partner types) is rejected.
+// mandatory .satfinite, other partner types) is not in the table of forms
+// (layout.CheckForms).
 func (e *emitter) cvtNarrow() runtime.Instr {
 	in := e.in
 	ts := e.types()
-	if len(ts) != 2 || len(in.Dsts) != 1 {
-		return e.unsupported()
-	}
 	dt, st := ts[0], ts[1]
 	rnd := e.rounding()
 	relu, sf := e.has(frontend.ModRelu), e.has(frontend.ModSatfinite)
 	if n, ok := narrowOf(dt); ok {
-		if rnd != frontend.ModRn || !sf || !e.halfModsOnly(rnd, frontend.ModSatfinite, frontend.ModRelu) {
-			return e.unsupported()
-		}
 		return e.narrowPack(st, narrowField(n), func(x float64) uint64 { return uint64(isa.NarrowFromF64(n, x, relu)) })
 	}
 	if n, ok := narrowOf(st); ok {
-		if dt != frontend.F16x2 || rnd != frontend.ModRn || len(in.Args) != 1 || !e.halfModsOnly(rnd, frontend.ModRelu) {
-			return e.unsupported()
-		}
 		w := narrowField(n)
 		d, a := e.dst(in.Dsts[0]), e.src(in.Args[0], st)
 		return lanes1(d, a, func(x uint64) uint64 {
@@ -95,18 +87,12 @@ func (e *emitter) cvtNarrow() runtime.Instr {
 	}
 	switch {
 	case dt == frontend.UE8M0x2:
-		if rnd != frontend.ModRz && rnd != frontend.ModRp || !e.halfModsOnly(rnd, frontend.ModSatfinite) {
-			return e.unsupported()
-		}
 		r := isa.RZ
 		if rnd == frontend.ModRp {
 			r = isa.RP
 		}
 		return e.narrowPack(st, 8, func(x float64) uint64 { return uint64(isa.UE8M0FromF64(x, r, sf)) })
 	case st == frontend.UE8M0x2:
-		if dt != frontend.BF16x2 || rnd != frontend.ModRn || len(in.Args) != 1 || !e.halfModsOnly(rnd) {
-			return e.unsupported()
-		}
 		d, a := e.dst(in.Dsts[0]), e.src(in.Args[0], st)
 		return lanes1(d, a, func(x uint64) uint64 {
 			return uint64(isa.UE8M0ToBF16(uint8(x>>8)))<<16 | uint64(isa.UE8M0ToBF16(uint8(x)))

@@ -24,24 +24,6 @@ func isBF16(t frontend.Type) bool { return t == frontend.BF16 || t == frontend.B
 // isHalfPacked reports whether t holds two 16-bit lanes.
 func isHalfPacked(t frontend.Type) bool { return t == frontend.F16x2 || t == frontend.BF16x2 }
 
-// halfModsOnly reports whether every modifier of the instruction is a type or one of allowed; the
-// half-precision forms accept few modifiers and anything else must be rejected, not ignored.
-func (e *emitter) halfModsOnly(allowed ...frontend.Mod) bool {
-next:
-	for _, m := range e.in.Mods {
-		if m.Kind() == frontend.ModKindType {
-			continue
-		}
-		for _, a := range allowed {
-			if m == a {
-				continue next
-			}
-		}
-		return false
-	}
-	return true
-}
-
 // halfSrc returns the register of a source operand of a half-precision instruction. The ISA
 // defines no immediate operands for them (ptxas rejects `max.bf16x2 d, 0, b`), so immediates
 // of a 16-bit float type are rejected rather than given a guessed meaning.
@@ -82,14 +64,8 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 	if in.Op == frontend.OpEx2 || in.Op == frontend.OpTanh {
 		return e.halfApprox(t)
 	}
-	if len(e.types()) != 1 || len(in.Dsts) != 1 {
-		return e.unsupported()
-	}
 	bf, packed := isBF16(t), isHalfPacked(t)
 	ftz, sat, relu := e.has(frontend.ModFtz), e.has(frontend.ModSat), e.has(frontend.ModRelu)
-	if bf && (ftz || sat) {
-		return e.unsupported()
-	}
 	in16 := func(h uint16) uint16 { return h }
 	if ftz {
 		in16 = isa.FtzF16
@@ -117,9 +93,6 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 	d := e.dst(in.Dsts[0])
 	src := func(i int) int { return e.halfSrc(in.Args[i], t) }
 	bin := func(f16, bf16 func(a, b uint16) uint16) runtime.Instr {
-		if !e.halfModsOnly(frontend.ModRn, frontend.ModFtz, frontend.ModSat) {
-			return e.unsupported()
-		}
 		op := f16
 		if bf {
 			op = bf16
@@ -138,9 +111,6 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 	case frontend.OpMul:
 		return bin(isa.MulF16, isa.MulBF16)
 	case frontend.OpFma:
-		if e.rounding() != frontend.ModRn || !e.halfModsOnly(frontend.ModRn, frontend.ModFtz, frontend.ModSat, frontend.ModRelu) || sat && relu {
-			return e.unsupported()
-		}
 		op := isa.FmaF16
 		if bf {
 			op = isa.FmaBF16
@@ -151,9 +121,6 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 		}
 		return halfLanes(d, a, b, c, packed, func(x, y, z uint16) uint16 { return out(op(in16(x), in16(y), in16(z))) })
 	case frontend.OpNeg, frontend.OpAbs:
-		if !e.halfModsOnly(frontend.ModFtz) {
-			return e.unsupported()
-		}
 		a := src(0)
 		if in.Op == frontend.OpNeg {
 			return halfLanes(d, a, a, a, packed, func(x, _, _ uint16) uint16 { return isa.NegHalf(in16(x)) })
@@ -162,9 +129,6 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 	case frontend.OpMin, frontend.OpMax:
 		// .xorsign and .abs only come together.
 		xs := e.has(frontend.ModXorsign)
-		if xs != e.has(frontend.ModAbs) || !e.halfModsOnly(frontend.ModFtz, frontend.ModNaN, frontend.ModXorsign, frontend.ModAbs) || len(in.Args) != 2 {
-			return e.unsupported()
-		}
 		nan := e.has(frontend.ModNaN)
 		var op func(a, b uint16, nan, xorsignAbs bool) uint16
 		switch {
@@ -188,11 +152,7 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 // result is rounded once to f32 (.rn by default for add and sub; fma needs the modifier).
 func (e *emitter) halfMixed(t frontend.Type) runtime.Instr {
 	in := e.in
-	rnd := e.rounding()
-	r, ok := halfRounding(rnd)
-	if !ok || in.Op == frontend.OpFma && rnd == 0 || !e.halfModsOnly(rnd, frontend.ModSat) {
-		return e.unsupported()
-	}
+	r, _ := halfRounding(e.rounding())
 	value := isa.F16Value
 	if isBF16(t) {
 		value = isa.BF16Value
@@ -227,19 +187,9 @@ func (e *emitter) halfSetp() runtime.Instr {
 	in := e.in
 	t := e.typ()
 	packed := isHalfPacked(t)
-	if len(e.types()) != 1 {
-		return e.unsupported()
-	}
 	cmp := e.halfCompare(t)
-	if cmp == nil {
-		return e.unsupported()
-	}
 	p, q := -1, -1
 	switch d := in.Dsts[0]; {
-	case packed && d.Kind != ssa.ArgPair:
-		return e.errorf("setp%s needs a predicate pair destination p|q", t)
-	case !packed && d.Kind == ssa.ArgPair:
-		return e.errorf("setp%s takes one predicate destination, not p|q", t)
 	case packed:
 		p, q = e.predDst(d.Elems[0]), e.predDst(d.Elems[1])
 	default:
@@ -262,10 +212,6 @@ func (e *emitter) halfCompare(t frontend.Type) func(w *runtime.Warp, m uint32) (
 	bf, packed := isBF16(t), isHalfPacked(t)
 	ftz := e.has(frontend.ModFtz)
 	test := comparison(e.compare(), frontend.F64)
-	if test == nil || bf && ftz || len(in.Args) < 2 ||
-		!e.halfModsOnly(e.compare(), frontend.ModFtz, frontend.ModAnd, frontend.ModOr, frontend.ModXor) {
-		return nil
-	}
 	widen := isa.F16ToF64
 	if bf {
 		widen = isa.BF16ToF64
@@ -280,9 +226,6 @@ func (e *emitter) halfCompare(t frontend.Type) func(w *runtime.Warp, m uint32) (
 	bop := e.combineOp()
 	c, cneg := -1, false
 	if bop != 0 {
-		if len(in.Args) != 3 {
-			return nil
-		}
 		c, cneg = e.pred(in.Args[2])
 	}
 	return func(w *runtime.Warp, m uint32) (lo, hi uint32) {
@@ -331,9 +274,6 @@ func (e *emitter) halfSet(dt, st frontend.Type) runtime.Instr {
 		return e.unsupported()
 	}
 	cmp := e.halfCompare(st)
-	if cmp == nil {
-		return e.unsupported()
-	}
 	d := e.dst(e.in.Dsts[0])
 	return func(w *runtime.Warp, m uint32) {
 		lo, hi := cmp(w, m)
@@ -389,21 +329,15 @@ func (e *emitter) cvtHalf() runtime.Instr {
 	if e.has(halfPackMod) {
 		return e.cvtPack(ts)
 	}
-	if len(ts) != 2 || len(e.in.Dsts) != 1 {
-		return e.unsupported()
-	}
 	dt, st := ts[0], ts[1]
 	relu, satfinite := e.has(frontend.ModRelu), e.has(frontend.ModSatfinite)
 	switch {
-	case isHalfPacked(dt) != (len(e.in.Args) == 2) || len(e.in.Args) > 2:
-		// Only the packed conversions take two sources.
-		return e.unsupported()
 	case dt == frontend.TF32:
 		return e.cvtTF32(st)
 	case isHalfPacked(dt) || isHalfPacked(st):
-		return e.cvtPair(dt, st)
+		return e.cvtPair(dt)
 	case relu || satfinite:
-		return e.cvtNarrowSat(dt, st)
+		return e.cvtNarrowSat(dt)
 	}
 	return e.cvtScalarHalf(dt, st)
 }
@@ -438,19 +372,10 @@ func halfF32In(ftz bool) func(uint64) uint64 {
 func (e *emitter) cvtTF32(st frontend.Type) runtime.Instr {
 	r := isa.RNA
 	switch e.rounding() {
-	case frontend.ModRna:
-		if e.has(frontend.ModRelu) {
-			return e.unsupported()
-		}
 	case frontend.ModRn:
 		r = isa.RN
 	case frontend.ModRz:
 		r = isa.RZ
-	default:
-		return e.unsupported()
-	}
-	if st != frontend.F32 || !e.halfModsOnly(e.rounding(), frontend.ModSatfinite, frontend.ModRelu) {
-		return e.unsupported()
 	}
 	sf, relu := e.has(frontend.ModSatfinite), e.has(frontend.ModRelu)
 	d, a := e.dst(e.in.Dsts[0]), e.src(e.in.Args[0], frontend.F32)
@@ -459,14 +384,8 @@ func (e *emitter) cvtTF32(st frontend.Type) runtime.Instr {
 
 // cvtPair is cvt.{rn,rz}{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a is converted into
 // the upper half of d and b into the lower half.
-func (e *emitter) cvtPair(dt, st frontend.Type) runtime.Instr {
-	if !isHalfPacked(dt) || st != frontend.F32 || len(e.in.Args) != 2 {
-		return e.unsupported()
-	}
+func (e *emitter) cvtPair(dt frontend.Type) runtime.Instr {
 	conv := e.narrowF32(dt)
-	if conv == nil {
-		return nil
-	}
 	d := e.dst(e.in.Dsts[0])
 	a, b := e.src(e.in.Args[0], frontend.F32), e.src(e.in.Args[1], frontend.F32)
 	return lanes2(d, a, b, func(x, y uint64) uint64 {
@@ -475,14 +394,8 @@ func (e *emitter) cvtPair(dt, st frontend.Type) runtime.Instr {
 }
 
 // cvtNarrowSat is cvt.{rn,rz}{.relu}{.satfinite}.{f16,bf16}.f32 with .relu or .satfinite.
-func (e *emitter) cvtNarrowSat(dt, st frontend.Type) runtime.Instr {
-	if !isHalf(dt) || st != frontend.F32 {
-		return e.unsupported()
-	}
+func (e *emitter) cvtNarrowSat(dt frontend.Type) runtime.Instr {
 	conv := e.narrowF32(dt)
-	if conv == nil {
-		return nil
-	}
 	d, a := e.dst(e.in.Dsts[0]), e.src(e.in.Args[0], frontend.F32)
 	return lanes1(d, a, func(x uint64) uint64 { return uint64(conv(uint32(x))) })
 }
@@ -490,12 +403,7 @@ func (e *emitter) cvtNarrowSat(dt, st frontend.Type) runtime.Instr {
 // narrowF32 returns the f32 → 16-bit conversion of cvt.frnd2{.relu}{.satfinite}, where frnd2
 // is .rn or .rz; nil (reported) for other modifiers.
 func (e *emitter) narrowF32(dt frontend.Type) func(uint32) uint16 {
-	rnd := e.rounding()
-	if rnd != frontend.ModRn && rnd != frontend.ModRz || !e.halfModsOnly(rnd, frontend.ModRelu, frontend.ModSatfinite) {
-		e.unsupported()
-		return nil
-	}
-	r, _ := halfRounding(rnd)
+	r, _ := halfRounding(e.rounding())
 	bf := isBF16(dt)
 	relu, sf := e.has(frontend.ModRelu), e.has(frontend.ModSatfinite)
 	return func(x uint32) uint16 { return isa.NarrowF32(x, bf, r, sf, relu) }
@@ -505,16 +413,11 @@ func (e *emitter) narrowF32(dt frontend.Type) func(uint32) uint16 {
 // the other an integer, .f16, .bf16, .f32 or .f64 type. As the ISA requires, narrowing a float
 // needs .rn/.rz/.rm/.rp, a float-to-integer conversion or a same-type rounding to an integral
 // value needs .rni/.rzi/.rmi/.rpi, and exact conversions take no rounding modifier; an integer
-// source rounds to nearest unless told otherwise. .ftz applies to .f32 operands only.
+// source rounds to nearest unless told otherwise. .ftz applies to .f32 operands only (the
+// table of forms, layout.CheckForms, holds the rules).
 func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
-	valid := func(t frontend.Type) bool {
-		return t == frontend.F16 || t == frontend.BF16 || t == frontend.F32 || t == frontend.F64 || t.IsInteger()
-	}
 	rnd := e.rounding()
 	ftz, sat := e.has(frontend.ModFtz), e.has(frontend.ModSat)
-	if !valid(dt) || !valid(st) || !e.halfModsOnly(rnd, frontend.ModFtz, frontend.ModSat) || ftz && dt != frontend.F32 && st != frontend.F32 {
-		return e.unsupported()
-	}
 	d := e.dst(e.in.Dsts[0])
 	a := e.halfSrc(e.in.Args[0], st)
 	// read decodes the source exactly as a float64 (integers go through readInt instead).
@@ -532,17 +435,11 @@ func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 	if !isHalf(dt) {
 		// From a 16-bit float to an integer, f32 or f64: the value is exact in float64.
 		if dt.IsInteger() {
-			round, ok := intRounding(rnd)
-			if !ok {
-				return e.errorf("cvt from %s to an integer type needs .rni, .rzi, .rmi or .rpi", st)
-			}
+			round, _ := intRounding(rnd)
 			toInt := e.floatToInt(dt)
 			return lanes1(d, a, func(x uint64) uint64 { return toInt(isa.RoundToInt(read(x), round)) })
 		}
-		if rnd != 0 {
-			// Widening is exact: the ISA allows no rounding modifier.
-			return e.errorf("cvt from %s to %s takes no rounding modifier", st, dt)
-		}
+		// Widening is exact: the ISA allows no rounding modifier.
 		widen64, widen32 := isa.F16ToF64, isa.F16ToF32
 		if isBF16(st) {
 			widen64, widen32 = isa.BF16ToF64, isa.BF16ToF32
@@ -562,17 +459,11 @@ func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 	}
 	if round, ok := intRounding(rnd); ok {
 		// cvt.rni.f16.f16: round to an integral value in the same format.
-		if dt != st {
-			return e.errorf("cvt with an integer rounding mode needs equal source and destination types")
-		}
 		return lanes1(d, a, func(x uint64) uint64 {
 			return fin(k.fromF64(b64(isa.RoundToInt(read(x), round)), isa.RN))
 		})
 	}
-	r, ok := halfRounding(rnd)
-	if !ok {
-		return e.unsupported()
-	}
+	r, _ := halfRounding(rnd)
 	if st.IsInteger() {
 		sn := st.Bits()
 		var conv func(uint64) uint16
@@ -588,15 +479,10 @@ func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 		}
 		return lanes1(d, a, func(x uint64) uint64 { return fin(conv(x)) })
 	}
-	switch {
-	case st == dt && rnd != 0:
-		return e.errorf("cvt from %s to %s takes no floating-point rounding modifier", st, dt)
-	case st == dt:
+	if st == dt {
 		return lanes1(d, a, func(x uint64) uint64 { return fin(uint16(x)) })
-	case rnd == 0:
-		// Narrowing a float loses precision: the ISA makes the rounding modifier mandatory.
-		return e.errorf("cvt from %s to %s needs a rounding modifier .rn, .rz, .rm or .rp", st, dt)
 	}
+	// Narrowing a float loses precision: the ISA makes the rounding modifier mandatory.
 	return lanes1(d, a, func(x uint64) uint64 { return fin(k.fromF64(b64(read(x)), r)) })
 }
 
@@ -624,23 +510,8 @@ func (e *emitter) floatToInt(dt frontend.Type) func(float64) uint64 {
 // d, a, b, c.
 func (e *emitter) cvtPack(ts []frontend.Type) runtime.Instr {
 	in := e.in
-	if len(ts) < 2 || ts[1] != frontend.S32 || !e.has(frontend.ModSat) || !e.halfModsOnly(halfPackMod, frontend.ModSat) {
-		return e.unsupported()
-	}
 	ct := ts[0]
 	n := ct.Bits()
-	switch ct {
-	case frontend.U16, frontend.S16:
-		if len(ts) != 2 || len(in.Args) != 2 {
-			return e.unsupported()
-		}
-	case frontend.U8, frontend.S8, frontend.U4, frontend.S4, frontend.U2, frontend.S2:
-		if len(ts) != 3 || ts[2] != frontend.B32 || len(in.Args) != 3 {
-			return e.unsupported()
-		}
-	default:
-		return e.unsupported()
-	}
 	signed := ct == frontend.S16 || ct == frontend.S8 || ct == frontend.S4 || ct == frontend.S2
 	d := e.dst(in.Dsts[0])
 	a, b := e.src(in.Args[0], frontend.S32), e.src(in.Args[1], frontend.S32)

@@ -11,21 +11,16 @@ import (
 func (e *emitter) halfApprox(t frontend.Type) runtime.Instr {
 	in := e.in
 	bf := isBF16(t)
-	if !e.has(frontend.ModApprox) || len(e.types()) != 1 || len(in.Dsts) != 1 || len(in.Args) != 1 {
-		return e.unsupported()
-	}
 	var op func(uint16) uint16
 	switch {
-	case in.Op == frontend.OpEx2 && bf && e.has(frontend.ModFtz) && e.halfModsOnly(frontend.ModApprox, frontend.ModFtz):
+	case in.Op == frontend.OpEx2 && bf:
 		op = isa.Ex2ApproxFtzBF16
-	case in.Op == frontend.OpEx2 && !bf && e.halfModsOnly(frontend.ModApprox):
+	case in.Op == frontend.OpEx2:
 		op = isa.Ex2ApproxF16
-	case in.Op == frontend.OpTanh && bf && e.halfModsOnly(frontend.ModApprox):
+	case bf:
 		op = isa.TanhApproxBF16
-	case in.Op == frontend.OpTanh && !bf && e.halfModsOnly(frontend.ModApprox):
-		op = isa.TanhApproxF16
 	default:
-		return e.unsupported()
+		op = isa.TanhApproxF16
 	}
 	d, a := e.dst(in.Dsts[0]), e.halfSrc(in.Args[0], t)
 	return halfLanes(d, a, a, a, isHalfPacked(t), func(x, _, _ uint16) uint16 { return op(x) })

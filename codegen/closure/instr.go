@@ -347,11 +347,9 @@ func (e *emitter) uniform(get func(w *runtime.Warp) uint64) int {
 	return d
 }
 
-// lower dispatches on the opcode.
+// lower dispatches on the opcode. The form is one the table of forms accepts
+// (layout.CheckForms), which Compile checked before lowering any instruction.
 func (e *emitter) lower() runtime.Instr {
-	if e.rejectsB128() {
-		return e.unsupported()
-	}
 	if e.hasPackedInt() {
 		return e.packedInt()
 	}
@@ -359,14 +357,8 @@ func (e *emitter) lower() runtime.Instr {
 	case frontend.OpMov:
 		return e.mov()
 	case frontend.OpLd, frontend.OpLdu:
-		if !e.memModsOK() {
-			return e.unsupported()
-		}
 		return e.load()
 	case frontend.OpSt:
-		if !e.memModsOK() {
-			return e.unsupported()
-		}
 		return e.store()
 	case frontend.OpCvta:
 		return e.cvta()
@@ -462,12 +454,6 @@ func (e *emitter) mov() runtime.Instr {
 // moveVector is mov.v2/.v4. Every source is read before any destination is written, as on
 // the GPU: destinations may name sources in another order (`mov.v2.u32 {a, b}, {b, a}` swaps).
 func (e *emitter) moveVector(dsts, srcs []ssa.Arg, t frontend.Type) runtime.Instr {
-	if len(dsts) != len(srcs) {
-		return e.errorf("vector mov with %d destinations and %d sources", len(dsts), len(srcs))
-	}
-	if len(dsts) > 4 {
-		return e.errorf("vector mov with %d elements; mov takes .v2 and .v4", len(dsts))
-	}
 	src := make([]int, len(srcs))
 	for i, a := range srcs {
 		src[i] = e.src(a, t)
@@ -498,9 +484,6 @@ func (e *emitter) moveVector(dsts, srcs []ssa.Arg, t frontend.Type) runtime.Inst
 // pack concatenates element registers into one wide value, first element lowest.
 func (e *emitter) pack(d int, elems []ssa.Arg, t frontend.Type) runtime.Instr {
 	n := len(elems)
-	if n == 0 || t.Bits()%n != 0 {
-		return e.errorf("cannot pack %d elements into .%s", n, strings.TrimPrefix(t.String(), "."))
-	}
 	eb := t.Bits() / n
 	et := typeOfBits(eb)
 	src := make([]int, n)
@@ -565,12 +548,7 @@ func (e *emitter) cvta() runtime.Instr {
 	case frontend.SpaceLocal:
 		base = uint64(runtime.LocalWindow)
 	case frontend.SpaceParam:
-		if e.f.Fn.Kind != frontend.Entry {
-			return e.errorf("%s: only a kernel's parameters have generic addresses (cvta.param in a .func)", e.spelling())
-		}
 		base = uint64(runtime.ParamWindow)
-	default:
-		return e.unsupported()
 	}
 	width := e.typ()
 	if base == 0 {
@@ -647,14 +625,11 @@ func (e *emitter) predLogic() runtime.Instr {
 	}
 }
 
-// barrier lowers bar/barrier into a barrier terminator's operands.
+// barrier lowers bar/barrier into a barrier terminator's operands: the table of forms
+// (layout.CheckForms) admits no guard and only registers and immediates as operands.
 func (f *fnCompiler) barrier(in *ssa.Instr) *runtime.Barrier {
 	e := &emitter{f: f, in: in}
 	b := &runtime.Barrier{Kind: runtime.BarSync, Count: -1}
-	if layout.IsClusterBarrier(in) {
-		e.unsupported()
-		return b
-	}
 	args := in.Args
 	switch {
 	case e.has(frontend.ModArrive):
@@ -674,16 +649,9 @@ func (f *fnCompiler) barrier(in *ssa.Instr) *runtime.Barrier {
 		case e.has(frontend.ModAnd):
 			b.Kind = runtime.BarRedAnd
 			b.Dst = e.predDst(dst)
-		case e.has(frontend.ModOr):
+		default:
 			b.Kind = runtime.BarRedOr
 			b.Dst = e.predDst(dst)
-		default:
-			e.unsupported()
-			return b
-		}
-		if len(args) == 0 {
-			e.errorf("bar.red needs a predicate operand")
-			return b
 		}
 		last := args[len(args)-1]
 		b.Pred, b.PredNeg = e.pred(last)
@@ -699,9 +667,6 @@ func (f *fnCompiler) barrier(in *ssa.Instr) *runtime.Barrier {
 	}
 	if len(args) > 1 {
 		b.Count = e.src(args[1], frontend.U32)
-	}
-	if len(e.pre) > 0 || in.Guard != nil {
-		e.errorf("unsupported: %s with a guard or special-register operands", e.spelling())
 	}
 	return b
 }

@@ -18,22 +18,15 @@ func (e *emitter) hasPackedInt() bool {
 }
 
 // packedInt lowers min.{u16x2,u8x4}, min{.relu}.{s16x2,s8x4}, the same forms of max, and
-// add.{u16x2,s16x2}, on .b32 operands; every other instruction on these types is rejected.
+// add.{u16x2,s16x2}, on .b32 operands: the forms of these types in the table of forms.
 func (e *emitter) packedInt() runtime.Instr {
 	in := e.in
 	t := e.typ()
 	if in.Op == frontend.OpAdd {
-		if (t != frontend.U16x2 && t != frontend.S16x2) || len(e.types()) != 1 || !e.halfModsOnly() {
-			return e.unsupported()
-		}
 		return e.lanes2Of(t, isa.AddPacked)
 	}
 	relu := e.has(frontend.ModRelu)
 	signed := t == frontend.S16x2 || t == frontend.S8x4
-	if in.Op != frontend.OpMin && in.Op != frontend.OpMax || len(e.types()) != 1 || relu && !signed ||
-		!e.halfModsOnly(frontend.ModRelu) {
-		return e.unsupported()
-	}
 	lanes := 2
 	if t == frontend.U8x4 || t == frontend.S8x4 {
 		lanes = 4

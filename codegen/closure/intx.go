@@ -40,18 +40,12 @@ func (e *emitter) intExt() (code runtime.Instr, ok bool) {
 		case e.has(frontend.ModCc):
 			return e.carryArith(), true
 		case e.has(frontend.ModSat) && !e.typ().IsFloat():
-			if e.typ() != frontend.S32 || !e.has(frontend.ModHi) {
-				return e.unsupported(), true
-			}
 			return e.lanes3Of(frontend.S32, isa.MadHiSat32), true
 		}
 		return nil, false
 	case frontend.OpMin, frontend.OpMax:
-		if !e.has(frontend.ModRelu) {
+		if !e.has(frontend.ModRelu) || e.typ() != frontend.S32 {
 			return nil, false
-		}
-		if e.typ() != frontend.S32 {
-			return e.unsupported(), true
 		}
 		isMax := in.Op == frontend.OpMax
 		return e.lanes2Of(frontend.S32, func(x, y uint32) uint32 { return isa.MinMaxRelu32(x, y, isMax) }), true
@@ -62,23 +56,14 @@ func (e *emitter) intExt() (code runtime.Instr, ok bool) {
 	case frontend.OpBfind:
 		return e.bfind(), true
 	case frontend.OpFns:
-		if e.typ() != frontend.B32 {
-			return e.unsupported(), true
-		}
 		return e.lanes3Of(frontend.B32, isa.Fns), true
 	case frontend.OpSzext:
 		t := e.typ()
-		clamp, ok := e.clampOrWrap()
-		if !ok || t != frontend.U32 && t != frontend.S32 {
-			return e.unsupported(), true
-		}
+		clamp, _ := e.clampOrWrap()
 		signed := t == frontend.S32
 		return e.lanes2Of(t, func(x, y uint32) uint32 { return isa.Szext(x, y, signed, clamp) }), true
 	case frontend.OpBmsk:
-		clamp, ok := e.clampOrWrap()
-		if !ok || e.typ() != frontend.B32 {
-			return e.unsupported(), true
-		}
+		clamp, _ := e.clampOrWrap()
 		return e.lanes2Of(frontend.B32, func(x, y uint32) uint32 { return isa.Bmsk(x, y, clamp) }), true
 	case frontend.OpDp4a, frontend.OpDp2a:
 		return e.dot(), true
@@ -129,17 +114,11 @@ func (e *emitter) carryArith() runtime.Instr {
 	in := e.in
 	t := e.typ()
 	n := t.Bits()
-	if !t.IsInteger() || n != 32 && n != 64 || len(in.Dsts) != 1 || e.has(frontend.ModSat) || e.has(frontend.ModWide) {
-		return e.unsupported()
-	}
 	op := in.Op
 	readCF := op == frontend.OpAddc || op == frontend.OpSubc || op == frontend.OpMadc
 	writeCF := e.has(frontend.ModCc)
 	isMad := op == frontend.OpMad || op == frontend.OpMadc
 	hi := e.has(frontend.ModHi)
-	if isMad != (hi || e.has(frontend.ModLo)) {
-		return e.unsupported()
-	}
 	signed := t.IsSigned()
 	d := e.dst(in.Dsts[0])
 	a, b := e.src(in.Args[0], t), e.src(in.Args[1], t)
@@ -189,17 +168,11 @@ func (e *emitter) carryArith() runtime.Instr {
 func (e *emitter) mul24() runtime.Instr {
 	t := e.typ()
 	hi := e.has(frontend.ModHi)
-	if t != frontend.U32 && t != frontend.S32 || hi == e.has(frontend.ModLo) {
-		return e.unsupported()
-	}
 	signed := t == frontend.S32
 	if e.in.Op == frontend.OpMul24 {
 		return e.lanes2Of(t, func(x, y uint32) uint32 { return isa.Mul24(x, y, hi, signed) })
 	}
 	if e.has(frontend.ModSat) {
-		if !hi || !signed {
-			return e.unsupported()
-		}
 		return e.lanes3Of(t, isa.Mad24HiSat)
 	}
 	return e.lanes3Of(t, func(x, y, z uint32) uint32 { return isa.Mul24(x, y, hi, signed) + z })
@@ -210,9 +183,6 @@ func (e *emitter) sad() runtime.Instr {
 	in := e.in
 	t := e.typ()
 	n := t.Bits()
-	if !t.IsInteger() || n < 16 || len(in.Dsts) != 1 {
-		return e.unsupported()
-	}
 	signed := t.IsSigned()
 	d := e.dst(in.Dsts[0])
 	a, b, c := e.src(in.Args[0], t), e.src(in.Args[1], t), e.src(in.Args[2], t)
@@ -224,9 +194,6 @@ func (e *emitter) bfind() runtime.Instr {
 	in := e.in
 	t := e.typ()
 	n := t.Bits()
-	if !t.IsInteger() || n != 32 && n != 64 || len(in.Dsts) != 1 {
-		return e.unsupported()
-	}
 	signed, shift := t.IsSigned(), e.has(frontend.ModShiftamt)
 	return lanes1(e.dst(in.Dsts[0]), e.src(in.Args[0], t), func(x uint64) uint64 {
 		return uint64(isa.Bfind(x, n, signed, shift))
@@ -236,22 +203,11 @@ func (e *emitter) bfind() runtime.Instr {
 // dot lowers dp4a.atype.btype and dp2a.{lo,hi}.atype.btype with .u32/.s32 types.
 func (e *emitter) dot() runtime.Instr {
 	ts := e.types()
-	if len(ts) != 2 || len(e.in.Dsts) != 1 {
-		return e.unsupported()
-	}
-	for _, t := range ts {
-		if t != frontend.U32 && t != frontend.S32 {
-			return e.unsupported()
-		}
-	}
 	as, bs := ts[0] == frontend.S32, ts[1] == frontend.S32
 	if e.in.Op == frontend.OpDp4a {
 		return e.lanes3Of(frontend.B32, func(x, y, z uint32) uint32 { return isa.Dp4a(x, y, z, as, bs) })
 	}
 	hi := e.has(frontend.ModHi)
-	if hi == e.has(frontend.ModLo) {
-		return e.unsupported()
-	}
 	return e.lanes3Of(frontend.B32, func(x, y, z uint32) uint32 { return isa.Dp2a(x, y, z, as, bs, hi) })
 }
 
@@ -273,9 +229,6 @@ var prmtModes = func() map[frontend.Mod]isa.PrmtMode {
 
 // prmt lowers prmt.b32{.mode}.
 func (e *emitter) prmt() runtime.Instr {
-	if e.typ() != frontend.B32 {
-		return e.unsupported()
-	}
 	mode := isa.PrmtGeneric
 	for _, m := range e.in.Mods {
 		if pm, ok := prmtModes[m]; ok {
@@ -290,26 +243,11 @@ func (e *emitter) prmt() runtime.Instr {
 func (e *emitter) lop3() runtime.Instr {
 	in := e.in
 	bop := e.combineOp()
-	if e.typ() != frontend.B32 || len(in.Dsts) != 1 || bop == frontend.ModXor {
-		return e.unsupported()
-	}
-	if len(in.Args) != 4+boolBitInt(bop != 0) {
-		return e.errorf("%s takes %d source operands", e.spelling(), 4+boolBitInt(bop != 0))
-	}
-	lutArg := in.Args[3]
-	if lutArg.Kind != ssa.ArgImm || lutArg.Imm > 0xff {
-		return e.errorf("lop3 immLut must be an integer constant from 0 to 255")
-	}
-	lut := uint8(lutArg.Imm)
+	lut := uint8(in.Args[3].Imm)
 	dd := in.Dsts[0]
 	p := -1
 	if dd.Kind == ssa.ArgPair {
-		if bop == 0 {
-			return e.errorf("lop3 with a d|p destination needs .or or .and")
-		}
 		dd, p = dd.Elems[0], e.predDst(dd.Elems[1])
-	} else if bop != 0 {
-		return e.errorf("lop3.BoolOp needs a d|p destination")
 	}
 	d := e.dst(dd)
 	a, b, c := e.src(in.Args[0], frontend.B32), e.src(in.Args[1], frontend.B32), e.src(in.Args[2], frontend.B32)
@@ -334,35 +272,21 @@ func (e *emitter) lop3() runtime.Instr {
 	}
 }
 
-// boolBitInt is 1 for true and 0 for false.
-func boolBitInt(b bool) int { return int(boolBit(b)) }
-
 // set lowers set.CmpOp{.BoolOp}{.ftz}.dtype.stype: d is all ones (1.0f for .f32) when
 // (a CmpOp b) BoolOp c holds, else 0; halfSet lowers a 16-bit float stype.
 func (e *emitter) set() runtime.Instr {
 	in := e.in
 	ts := e.types()
-	if len(ts) != 2 || len(in.Dsts) != 1 || isPred(in.Dsts[0]) {
-		return e.unsupported()
-	}
 	dt, st := ts[0], ts[1]
 	if isHalf(st) {
 		return e.halfSet(dt, st)
 	}
-	var one uint64
-	switch dt {
-	case frontend.U32, frontend.S32:
-		one = 0xffffffff
-	case frontend.F32:
+	one := uint64(0xffffffff)
+	if dt == frontend.F32 {
 		one = 0x3f800000
-	default:
-		return e.unsupported()
 	}
 	test := comparison(e.compare(), st)
 	ftz := e.has(frontend.ModFtz)
-	if test == nil || st.IsFloat() && st != frontend.F32 && st != frontend.F64 || ftz && st != frontend.F32 {
-		return e.unsupported()
-	}
 	if ftz {
 		inner := test
 		test = func(x, y uint64) bool { return inner(ftz32(x), ftz32(y)) }
@@ -372,9 +296,6 @@ func (e *emitter) set() runtime.Instr {
 	bop := e.combineOp()
 	c, cneg := -1, false
 	if bop != 0 {
-		if len(in.Args) != 3 {
-			return e.errorf("%s needs a predicate operand c", e.spelling())
-		}
 		c, cneg = e.pred(in.Args[2])
 	}
 	cond := setLanes(0, a, b, test)
@@ -400,15 +321,8 @@ func (e *emitter) set() runtime.Instr {
 func (e *emitter) slct() runtime.Instr {
 	in := e.in
 	ts := e.types()
-	if len(ts) != 2 || len(in.Dsts) != 1 {
-		return e.unsupported()
-	}
 	dt, ct := ts[0], ts[1]
 	ftz := e.has(frontend.ModFtz)
-	if dt.Bits() < 16 || dt.Bits() > 64 || dt.IsFloat() && dt != frontend.F32 && dt != frontend.F64 ||
-		ct != frontend.S32 && ct != frontend.F32 || ftz && ct != frontend.F32 {
-		return e.unsupported()
-	}
 	var nonNeg func(v uint64) bool
 	switch {
 	case ct == frontend.S32:
@@ -434,36 +348,22 @@ func (e *emitter) slct() runtime.Instr {
 func (e *emitter) video() runtime.Instr {
 	in := e.in
 	ts := e.types()
-	if len(ts) != 3 || len(in.Dsts) != 1 {
-		return e.unsupported()
-	}
-	for _, t := range ts {
-		if t != frontend.U32 && t != frontend.S32 {
-			return e.unsupported()
-		}
-	}
 	op := map[frontend.Opcode]isa.VideoOp{frontend.OpVadd: isa.VideoAdd, frontend.OpVsub: isa.VideoSub,
 		frontend.OpVabsdiff: isa.VideoAbsdiff, frontend.OpVmin: isa.VideoMin, frontend.OpVmax: isa.VideoMax}[in.Op]
 	sec := isa.VideoSecNone
 	for m, s := range map[frontend.Mod]isa.VideoSecOp{frontend.ModAdd: isa.VideoSecAdd, frontend.ModMin: isa.VideoSecMin, frontend.ModMax: isa.VideoSecMax} {
 		if e.has(m) {
-			if sec != isa.VideoSecNone {
-				return e.unsupported()
-			}
 			sec = s
 		}
 	}
 	sat := e.has(frontend.ModSat)
 	signed := [3]bool{ts[0] == frontend.S32, ts[1] == frontend.S32, ts[2] == frontend.S32}
-	switch {
-	case sec == isa.VideoSecNone && len(in.Args) == 2:
+	if sec == isa.VideoSecNone {
 		return e.lanes2Of(frontend.B32, func(x, y uint32) uint32 {
 			return isa.Video(op, sec, signed[0], signed[1], signed[2], sat, x, y, 0)
 		})
-	case sec != isa.VideoSecNone && len(in.Args) == 3:
-		return e.lanes3Of(frontend.B32, func(x, y, z uint32) uint32 {
-			return isa.Video(op, sec, signed[0], signed[1], signed[2], sat, x, y, z)
-		})
 	}
-	return e.unsupported()
+	return e.lanes3Of(frontend.B32, func(x, y, z uint32) uint32 {
+		return isa.Video(op, sec, signed[0], signed[1], signed[2], sat, x, y, z)
+	})
 }

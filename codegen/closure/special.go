@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -105,34 +104,19 @@ func envReg(name string) (int, bool) {
 // ISA; here it yields the processor once, which keeps spin-wait loops that poll memory written
 // by other CTAs fair, and never sleeps.
 func (e *emitter) nanosleep() runtime.Instr {
-	if ok, _ := layout.CheckHint(e.in); !ok {
-		return e.unsupported()
-	}
 	return func(*runtime.Warp, uint32) { goruntime.Gosched() }
 }
 
 // pmevent a and pmevent.mask a signal performance-monitor events; there are no counters to
 // raise here, so they do nothing. The operand must be an immediate (an event 0-15, or a
 // 16-bit mask). griddepcontrol and setmaxnreg do nothing here either (see layout.CheckHint).
-func (e *emitter) pmevent() runtime.Instr { return e.noOp(layout.CheckHint(e.in)) }
+func (e *emitter) pmevent() runtime.Instr { return e.noOp() }
 
-// noOp is an instruction that does nothing once its form check passed (ok), or the check's
-// error (msg), or unsupported.
-func (e *emitter) noOp(ok bool, msg string) runtime.Instr {
-	switch {
-	case msg != "":
-		return e.errorf("%s", msg)
-	case !ok:
-		return e.unsupported()
-	}
-	return func(*runtime.Warp, uint32) {}
-}
+// noOp is an instruction that does nothing.
+func (e *emitter) noOp() runtime.Instr { return func(*runtime.Warp, uint32) {} }
 
 // brkpt stops the launch with a breakpoint fault at the first executing lane.
 func (e *emitter) brkpt() runtime.Instr {
-	if ok, _ := layout.CheckHint(e.in); !ok {
-		return e.unsupported()
-	}
 	loc := e.loc()
 	return func(w *runtime.Warp, m uint32) {
 		w.Fault(runtime.FaultBreakpoint, loc, bits.TrailingZeros32(m), "")

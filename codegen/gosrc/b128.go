@@ -26,29 +26,6 @@ func anyB128(a ssa.Arg) bool {
 	return slices.ContainsFunc(a.Elems, anyB128)
 }
 
-// rejectsB128 reports whether the instruction involves 128-bit values in a form codegen/closure
-// does not implement (its rejectsB128).
-func rejectsB128(in *ssa.Instr) bool {
-	if !slices.Contains(types(in), frontend.B128) && !slices.ContainsFunc(in.Dsts, anyB128) && !slices.ContainsFunc(in.Args, anyB128) {
-		return false
-	}
-	for _, m := range in.Mods {
-		if m.Kind() == frontend.ModKindVector {
-			return true
-		}
-	}
-	if len(types(in)) != 1 || layout.InstrType(in) != frontend.B128 {
-		return true
-	}
-	switch in.Op {
-	case frontend.OpMov, frontend.OpLd, frontend.OpSt:
-		return false
-	case frontend.OpAtom:
-		return !has(in, frontend.ModCas) && !has(in, frontend.ModExch)
-	}
-	return true
-}
-
 // b128Regs returns the register arrays of the two halves of a .b128 register operand, ok false
 // for another operand.
 func (e *blockEmit) b128Regs(a ssa.Arg) (lo, hi jen.Code, ok bool) {
@@ -191,44 +168,7 @@ func (e *blockEmit) atomB128(in *ssa.Instr, sp, A, amask, off, lc jen.Code) (fun
 	if has(in, frontend.ModCas) {
 		op = frontend.ModCas
 	}
-	hint := has(in, modCacheHint)
-	if hint && op != frontend.ModExch {
-		return nil, false
-	}
-	var sems, nScopes int
-	for _, m := range in.Mods {
-		_, isType := m.Type()
-		s, isSpace := m.Space()
-		switch {
-		case m == op, isType, m == modCacheHint:
-		case isSpace:
-			if s != frontend.SpaceGlobal && s != frontend.SpaceShared {
-				return nil, false
-			}
-		case m == frontend.ModRelaxed, m == frontend.ModRelease, m == frontend.ModAcquire, m == frontend.ModAcqRel:
-			sems++
-		case slices.Contains(scopes, m):
-			nScopes++
-		default:
-			return nil, false
-		}
-	}
-	want := 2
-	if op == frontend.ModCas {
-		want++
-	}
-	if hint {
-		want++
-	}
 	args := in.Args
-	if sems > 1 || nScopes > 1 || len(args) != want || len(in.Dsts) != 1 {
-		return nil, false
-	}
-	if hint {
-		if _, ok := e.operandSlot(args[len(args)-1], frontend.B64); !ok {
-			return nil, false
-		}
-	}
 	b0, b1, okb := e.b128Regs(args[1])
 	c0, c1, okc := b0, b1, okb
 	if op == frontend.ModCas {

@@ -401,17 +401,14 @@ func laneLocal(in *ssa.Instr) bool {
 	return laneLocalExt(in.Op)
 }
 
-// instr lowers one instruction.
+// instr lowers one instruction, of a form the table of forms accepts (layout.CheckForms,
+// which Generate checked before lowering any).
 func (e *blockEmit) instr(in *ssa.Instr) {
 	defer func() {
 		if r := recover(); r != nil {
 			e.errorf(in, "%s: malformed operands (%v)", spelling(in), r)
 		}
 	}()
-	if rejectsB128(in) {
-		e.unsupported(in)
-		return
-	}
 	if layout.InstrType(in) == frontend.B128 && in.Op != frontend.OpMov {
 		e.flush()
 		e.memB128(in)

@@ -57,11 +57,7 @@ func (f *fnGen) block(b *ssa.Block) {
 		if mask, ok := layout.WarpSyncMask(in); ok {
 			// The synchronization starts a block of its own, as in codegen/closure: under
 			// independent thread scheduling the lanes reaching it wait there (runtime.TermWarpSync).
-			ws, ok := f.WarpSync(in, mask)
-			if !ok {
-				f.g.errorf(in.Pos, "unsupported membermask operand of %s", spelling(in))
-				return
-			}
+			ws, _ := f.WarpSync(in, mask) // the table of forms admits registers and immediates only
 			term := jen.Dict{
 				jen.Id("Kind"):     jen.Qual(rtPath, "TermWarpSync"),
 				jen.Id("Loc"):      jen.Lit(layout.Loc(in.Pos)),
@@ -197,31 +193,20 @@ func (f *fnGen) barrier(in *ssa.Instr) jen.Code {
 		}
 		return false
 	}
-	if layout.IsClusterBarrier(in) {
-		f.g.errorf(in.Pos, "instruction %s is not supported by the Go source back end yet", spelling(in))
-		return jen.Nil()
-	}
 	args := in.Args
 	switch {
 	case has(frontend.ModArrive):
 		d[jen.Id("Kind")] = jen.Qual(rtPath, "BarArrive")
 	case has(frontend.ModRed):
-		if args = f.barRed(in, d); args == nil {
-			return jen.Nil()
-		}
+		args = f.barRed(in, d)
 	}
-	if in.Guard != nil {
-		f.g.errorf(in.Pos, "unsupported: %s with a guard", spelling(in))
-	}
+	// The table of forms (layout.CheckForms) admits no guard and only registers and
+	// immediates as operands.
 	slot := func(a ssa.Arg) int {
-		switch a.Kind {
-		case ssa.ArgValue:
-			return f.Regs[a.Value.Reg.ID]
-		case ssa.ArgImm:
+		if a.Kind == ssa.ArgImm {
 			return f.ConstSlot(a.Imm & 0xffffffff)
 		}
-		f.g.errorf(in.Pos, "unsupported: %s with special-register operands", spelling(in))
-		return 0
+		return f.Regs[a.Value.Reg.ID]
 	}
 	switch {
 	case len(args) == 0:

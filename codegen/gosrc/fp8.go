@@ -35,7 +35,7 @@ func isNarrowCvt(in *ssa.Instr) bool {
 	return false
 }
 
-// cvtNarrow lowers the forms codegen/closure's cvtNarrow accepts:
+// cvtNarrow lowers the forms of the table of forms (layout.CheckForms), as codegen/closure's cvtNarrow does:
 //
 //	cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2,e2m1x2,e2m3x2,e3m2x2}.f32       d, a, b
 //	cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2,e2m1x2,e2m3x2,e3m2x2}.{f16x2,bf16x2} d, a
@@ -45,24 +45,15 @@ func isNarrowCvt(in *ssa.Instr) bool {
 //	cvt.rn.bf16x2.ue8m0x2                                                  d, a
 func (c ctx) cvtNarrow(in *ssa.Instr, n string) []jen.Code {
 	ts := types(in)
-	if len(ts) != 2 || len(in.Dsts) != 1 {
-		return nil
-	}
 	dt, st := ts[0], ts[1]
 	rnd := rounding(in)
 	relu, sf := has(in, frontend.ModRelu), has(in, frontend.ModSatfinite)
 	if name := narrowName(dt); name != "" {
-		if rnd != frontend.ModRn || !sf || !onlyMods(in, rnd, frontend.ModSatfinite, frontend.ModRelu) {
-			return nil
-		}
 		return c.narrowPack(in, n, dt, st, narrowFieldBits(name), func(x jen.Code) jen.Code {
 			return u64(isaFn("NarrowFromF64", jen.Qual(isaPath, name), x, jen.Lit(relu)))
 		})
 	}
 	if name := narrowName(st); name != "" {
-		if dt != frontend.F16x2 || rnd != frontend.ModRn || len(in.Args) != 1 || !onlyMods(in, rnd, frontend.ModRelu) {
-			return nil
-		}
 		w := narrowFieldBits(name)
 		a := n + "a"
 		elem := func(shift int) jen.Code {
@@ -75,17 +66,11 @@ func (c ctx) cvtNarrow(in *ssa.Instr, n string) []jen.Code {
 	}
 	switch {
 	case dt == frontend.UE8M0x2:
-		if rnd != frontend.ModRz && rnd != frontend.ModRp || !onlyMods(in, rnd, frontend.ModSatfinite) {
-			return nil
-		}
 		r := roundingName[rnd]
 		return c.narrowPack(in, n, dt, st, 8, func(x jen.Code) jen.Code {
 			return u64(isaFn("UE8M0FromF64", x, jen.Qual(isaPath, r), jen.Lit(sf)))
 		})
 	case st == frontend.UE8M0x2:
-		if dt != frontend.BF16x2 || rnd != frontend.ModRn || len(in.Args) != 1 || !onlyMods(in, rnd) {
-			return nil
-		}
 		a := n + "a"
 		return []jen.Code{
 			jen.Id(a).Op(":=").Add(c.src(in, in.Args[0], st)),

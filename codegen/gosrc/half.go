@@ -69,14 +69,8 @@ func halfLanes(n string, args []jen.Code, packed bool, op func(xs []jen.Code) je
 // modifiers codegen/closure accepts.
 func (c ctx) halfOp(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 	ts := types(in)
-	if len(in.Dsts) != 1 {
-		return nil
-	}
 	if len(ts) == 2 && ts[0] == frontend.F32 && !isHalfPacked(t) {
 		return c.halfMixed(in, n, t)
-	}
-	if len(ts) != 1 {
-		return nil
 	}
 	args := c.halfSrcs(in, t)
 	if args == nil {
@@ -86,26 +80,16 @@ func (c ctx) halfOp(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 	hn := halfName(t)
 	lanes := func(op func(xs []jen.Code) jen.Code) []jen.Code { return halfLanes(n, args, packed, op) }
 	if in.Op == frontend.OpEx2 || in.Op == frontend.OpTanh {
-		if !has(in, frontend.ModApprox) || len(args) != 1 {
-			return nil
-		}
-		var fn string
+		fn := "TanhApprox" + hn
 		switch {
-		case in.Op == frontend.OpEx2 && bf && has(in, frontend.ModFtz) && onlyMods(in, frontend.ModApprox, frontend.ModFtz):
+		case in.Op == frontend.OpEx2 && bf:
 			fn = "Ex2ApproxFtzBF16"
-		case in.Op == frontend.OpEx2 && !bf && onlyMods(in, frontend.ModApprox):
+		case in.Op == frontend.OpEx2:
 			fn = "Ex2ApproxF16"
-		case in.Op == frontend.OpTanh && onlyMods(in, frontend.ModApprox):
-			fn = "TanhApprox" + hn
-		default:
-			return nil
 		}
 		return lanes(func(xs []jen.Code) jen.Code { return isaFn(fn, xs[0]) })
 	}
 	ftz, sat, relu := has(in, frontend.ModFtz), has(in, frontend.ModSat), has(in, frontend.ModRelu)
-	if bf && (ftz || sat) {
-		return nil
-	}
 	in16 := func(x jen.Code) jen.Code {
 		if ftz {
 			return isaFn("FtzF16", x)
@@ -126,20 +110,11 @@ func (c ctx) halfOp(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 	}
 	switch in.Op {
 	case frontend.OpAdd, frontend.OpSub, frontend.OpMul:
-		if !onlyMods(in, frontend.ModRn, frontend.ModFtz, frontend.ModSat) || len(args) != 2 {
-			return nil
-		}
 		fn := map[frontend.Opcode]string{frontend.OpAdd: "Add", frontend.OpSub: "Sub", frontend.OpMul: "Mul"}[in.Op] + hn
 		return lanes(func(xs []jen.Code) jen.Code { return out(isaFn(fn, in16(xs[0]), in16(xs[1]))) })
 	case frontend.OpFma:
-		if rounding(in) != frontend.ModRn || !onlyMods(in, frontend.ModRn, frontend.ModFtz, frontend.ModSat, frontend.ModRelu) || sat && relu || len(args) != 3 {
-			return nil
-		}
 		return lanes(func(xs []jen.Code) jen.Code { return out(isaFn("Fma"+hn, in16(xs[0]), in16(xs[1]), in16(xs[2]))) })
 	case frontend.OpNeg, frontend.OpAbs:
-		if !onlyMods(in, frontend.ModFtz) || len(args) != 1 {
-			return nil
-		}
 		fn := "NegHalf"
 		if in.Op == frontend.OpAbs {
 			fn = "AbsHalf"
@@ -147,9 +122,6 @@ func (c ctx) halfOp(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 		return lanes(func(xs []jen.Code) jen.Code { return isaFn(fn, in16(xs[0])) })
 	case frontend.OpMin, frontend.OpMax:
 		xs := has(in, frontend.ModXorsign)
-		if xs != has(in, frontend.ModAbs) || !onlyMods(in, frontend.ModFtz, frontend.ModNaN, frontend.ModXorsign, frontend.ModAbs) || len(args) != 2 {
-			return nil
-		}
 		fn := "Min" + hn
 		if in.Op == frontend.OpMax {
 			fn = "Max" + hn
@@ -163,16 +135,9 @@ func (c ctx) halfOp(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 // halfMixed lowers add/sub{.rnd}{.sat}.f32.{f16,bf16} d, a, c and fma.rnd{.sat}.f32.{f16,bf16}
 // d, a, b, c: the 16-bit operands widened exactly, the result rounded once to f32.
 func (c ctx) halfMixed(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
-	rnd := rounding(in)
 	r := "RN"
-	if rnd != 0 && rnd != frontend.ModRn {
-		var ok bool
-		if r, ok = roundingName[rnd]; !ok {
-			return nil
-		}
-	}
-	if in.Op == frontend.OpFma && rnd == 0 || !onlyMods(in, rnd, frontend.ModSat) {
-		return nil
+	if name, ok := roundingName[rounding(in)]; ok {
+		r = name
 	}
 	value := func(i int) jen.Code {
 		if a := in.Args[i]; a.Kind == ssa.ArgImm || a.Kind == ssa.ArgFloat {
@@ -244,29 +209,16 @@ func halfPair(in *ssa.Instr) bool {
 // halfSetp defines n (and n+"q" for a packed type) as setp's results on .f16/.bf16 and
 // .f16x2/.bf16x2 operands, each combined with the optional predicate c by .and/.or/.xor.
 func (c ctx) halfSetp(in *ssa.Instr, n string) []jen.Code {
-	t := layout.InstrType(in)
-	if len(types(in)) != 1 {
-		return nil
-	}
-	if d := in.Dsts[0]; isHalfPacked(t) != (d.Kind == ssa.ArgPair) {
-		return nil
-	}
-	return c.halfCompare(in, n, t)
+	return c.halfCompare(in, n, layout.InstrType(in))
 }
 
 // halfCompare returns statements defining n as (a CmpOp b) BoolOp c on the low halves of the
 // 16-bit float type t and, for a packed t, n+"q" as the same on the high halves, for setp and
-// set; nil for a form codegen/closure rejects.
+// set.
 func (c ctx) halfCompare(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
-	bf, packed := isBF16(t), isHalfPacked(t)
+	packed := isHalfPacked(t)
 	ftz := has(in, frontend.ModFtz)
 	cmp := compareMod(in)
-	if bf && ftz || !onlyMods(in, cmp, frontend.ModFtz, frontend.ModAnd, frontend.ModOr, frontend.ModXor) {
-		return nil
-	}
-	if len(in.Args) < 2 {
-		return nil
-	}
 	var args []jen.Code
 	for _, a := range in.Args[:2] {
 		if a.Kind == ssa.ArgImm || a.Kind == ssa.ArgFloat {
@@ -353,46 +305,28 @@ func isHalfCvt(in *ssa.Instr) bool {
 }
 
 // cvtHalf lowers the conversions that involve .f16, .bf16, .f16x2, .bf16x2 or .tf32, and
-// cvt.pack, accepting the forms codegen/closure's cvtHalf accepts.
+// cvt.pack, as codegen/closure's cvtHalf does.
 func (c ctx) cvtHalf(in *ssa.Instr, n string) []jen.Code {
 	ts := types(in)
 	if has(in, packMod) {
 		return c.cvtPack(in, n, ts)
 	}
-	if len(ts) != 2 || len(in.Dsts) != 1 {
-		return nil
-	}
 	dt, st := ts[0], ts[1]
 	relu, satfinite := has(in, frontend.ModRelu), has(in, frontend.ModSatfinite)
 	rnd := rounding(in)
 	switch {
-	case isHalfPacked(dt) != (len(in.Args) == 2) || len(in.Args) > 2:
-		return nil
 	case dt == frontend.TF32:
 		r := "RNA"
 		switch rnd {
-		case frontend.ModRna:
-			if relu {
-				return nil
-			}
 		case frontend.ModRn:
 			r = "RN"
 		case frontend.ModRz:
 			r = "RZ"
-		default:
-			return nil
-		}
-		if st != frontend.F32 || !onlyMods(in, rnd, frontend.ModSatfinite, frontend.ModRelu) {
-			return nil
 		}
 		return define(n, u64(isaFn("CvtTF32", conv("uint32", c.src(in, in.Args[0], st)), jen.Qual(isaPath, r), jen.Lit(satfinite), jen.Lit(relu))))
 	case isHalfPacked(dt) || isHalfPacked(st) || relu || satfinite:
 		// cvt.{rn,rz}{.relu}{.satfinite}.{f16,bf16}{x2}.f32: for the packed types a goes to
 		// the upper half and b to the lower.
-		if !isHalf(dt) || st != frontend.F32 || isHalfPacked(st) || rnd != frontend.ModRn && rnd != frontend.ModRz ||
-			!onlyMods(in, rnd, frontend.ModRelu, frontend.ModSatfinite) {
-			return nil
-		}
 		narrow := func(i int) jen.Code {
 			return u64(isaFn("NarrowF32", conv("uint32", c.src(in, in.Args[i], frontend.F32)), jen.Lit(isBF16(dt)),
 				jen.Qual(isaPath, roundName(rnd)), jen.Lit(satfinite), jen.Lit(relu)))
@@ -408,14 +342,8 @@ func (c ctx) cvtHalf(in *ssa.Instr, n string) []jen.Code {
 // cvtScalarHalf lowers cvt{.rnd}{.ftz}{.sat}.dtype.atype where one side is .f16 or .bf16 and
 // the other an integer, .f16, .bf16, .f32 or .f64 type (codegen/closure's cvtScalarHalf).
 func (c ctx) cvtScalarHalf(in *ssa.Instr, n string, dt, st frontend.Type) []jen.Code {
-	valid := func(t frontend.Type) bool {
-		return t == frontend.F16 || t == frontend.BF16 || t == frontend.F32 || t == frontend.F64 || t.IsInteger()
-	}
 	rnd := rounding(in)
 	ftz, sat := has(in, frontend.ModFtz), has(in, frontend.ModSat)
-	if !valid(dt) || !valid(st) || !onlyMods(in, rnd, frontend.ModFtz, frontend.ModSat) || ftz && dt != frontend.F32 && st != frontend.F32 {
-		return nil
-	}
 	if a := in.Args[0]; isHalf(st) && (a.Kind == ssa.ArgImm || a.Kind == ssa.ArgFloat) {
 		return nil
 	}
@@ -442,19 +370,13 @@ func (c ctx) cvtScalarHalf(in *ssa.Instr, n string, dt, st frontend.Type) []jen.
 	if !isHalf(dt) {
 		// From a 16-bit float to an integer, f32 or f64: the value is exact in float64.
 		if dt.IsInteger() {
-			r, ok := intRoundingName[rnd]
-			if !ok {
-				return nil
-			}
+			r := intRoundingName[rnd]
 			dn := dt.Bits()
 			v := isaFn("FloatToInt", isaFn("RoundToInt", read(), jen.Qual(isaPath, r)), jen.Qual(isaPath, "RZ"), jen.Lit(dn), jen.Lit(dt.IsSigned()))
 			if dt.IsSigned() && regBits > dn {
 				v = u64(conv(utype(regBits), conv(stype(regBits), conv(stype(dn), v))))
 			}
 			return append(stmts, jen.Id(n).Op(":=").Add(v))
-		}
-		if rnd != 0 {
-			return nil
 		}
 		if dt == frontend.F64 {
 			v := isaFn(halfName(st)+"ToF64", jen.Uint16().Call(jen.Id(a)))
@@ -484,31 +406,17 @@ func (c ctx) cvtScalarHalf(in *ssa.Instr, n string, dt, st frontend.Type) []jen.
 	}
 	if r, ok := intRoundingName[rnd]; ok {
 		// cvt.rni.f16.f16: round to an integral value in the same format.
-		if dt != st {
-			return nil
-		}
 		return fin(fromF64(isaFn("RoundToInt", read(), jen.Qual(isaPath, r)), "RN"))
 	}
-	r := "RN"
-	if rnd != 0 && rnd != frontend.ModRn {
-		var ok bool
-		if r, ok = roundingName[rnd]; !ok {
-			return nil
-		}
-	}
+	r := roundName(rnd)
 	if st.IsInteger() {
 		if st.IsSigned() {
 			return fin(isaFn("S64To"+hn, isaFn("Sext", jen.Id(a), jen.Lit(st.Bits())), jen.Qual(isaPath, r)))
 		}
 		return fin(isaFn("U64To"+hn, jen.Id(a).Op("&").Add(isaFn("Mask", jen.Lit(st.Bits()))), jen.Qual(isaPath, r)))
 	}
-	switch {
-	case st == dt && rnd != 0:
-		return nil
-	case st == dt:
+	if st == dt {
 		return fin(jen.Uint16().Call(jen.Id(a)))
-	case rnd == 0:
-		return nil
 	}
 	return fin(fromF64(read(), r))
 }
@@ -516,22 +424,7 @@ func (c ctx) cvtScalarHalf(in *ssa.Instr, n string, dt, st frontend.Type) []jen.
 // cvtPack lowers cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32
 // d, a, b, c.
 func (c ctx) cvtPack(in *ssa.Instr, n string, ts []frontend.Type) []jen.Code {
-	if len(ts) < 2 || ts[1] != frontend.S32 || !has(in, frontend.ModSat) || !onlyMods(in, packMod, frontend.ModSat) {
-		return nil
-	}
 	ct := ts[0]
-	switch ct {
-	case frontend.U16, frontend.S16:
-		if len(ts) != 2 || len(in.Args) != 2 {
-			return nil
-		}
-	case frontend.U8, frontend.S8, frontend.U4, frontend.S4, frontend.U2, frontend.S2:
-		if len(ts) != 3 || ts[2] != frontend.B32 || len(in.Args) != 3 {
-			return nil
-		}
-	default:
-		return nil
-	}
 	signed := ct == frontend.S16 || ct == frontend.S8 || ct == frontend.S4 || ct == frontend.S2
 	a, b := c.src(in, in.Args[0], frontend.S32), c.src(in, in.Args[1], frontend.S32)
 	var z jen.Code = jen.Lit(0) // c: unused by the 16-bit forms, which fill all 32 bits

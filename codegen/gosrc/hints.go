@@ -13,21 +13,9 @@ import (
 // in codegen/closure.
 
 // hint lowers prefetch, prefetchu, nanosleep, pmevent, brkpt, griddepcontrol and setmaxnreg,
-// whose forms layout.CheckHint checks for both back ends, and applypriority and discard
+// whose forms layout.CheckHint checks for the table of forms, and applypriority and discard
 // (layout.CheckCacheHint), which do nothing: the L2 cache is not modelled.
 func (e *blockEmit) hint(in *ssa.Instr) {
-	check := layout.CheckHint
-	if in.Op == frontend.OpApplypriority || in.Op == frontend.OpDiscard {
-		check = layout.CheckCacheHint
-	}
-	switch ok, msg := check(in); {
-	case msg != "":
-		e.errorf(in, "%s", msg)
-		return
-	case !ok:
-		e.unsupported(in)
-		return
-	}
 	switch in.Op {
 	case frontend.OpNanosleep:
 		e.flush()

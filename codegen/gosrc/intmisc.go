@@ -101,32 +101,17 @@ func (c ctx) pack(in *ssa.Instr, n string, elems []ssa.Arg, t frontend.Type) []j
 // packedInt lowers min.{u16x2,u8x4}, min{.relu}.{s16x2,s8x4}, the same forms of max, and
 // add.{u16x2,s16x2}.
 func (c ctx) packedInt(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
-	if len(types(in)) != 1 || len(in.Args) != 2 {
-		return nil
-	}
 	a, b := conv("uint32", c.src(in, in.Args[0], t)), conv("uint32", c.src(in, in.Args[1], t))
 	if in.Op == frontend.OpAdd {
-		if t != frontend.U16x2 && t != frontend.S16x2 || !onlyMods(in) {
-			return nil
-		}
 		return define(n, u64(isaFn("AddPacked", a, b)))
 	}
 	relu := has(in, frontend.ModRelu)
 	signed := t == frontend.S16x2 || t == frontend.S8x4
-	if in.Op != frontend.OpMin && in.Op != frontend.OpMax || relu && !signed || !onlyMods(in, frontend.ModRelu) {
-		return nil
-	}
 	lanes := 2
 	if t == frontend.U8x4 || t == frontend.S8x4 {
 		lanes = 4
 	}
 	return define(n, u64(isaFn("MinMaxPacked", a, b, jen.Lit(lanes), jen.Lit(signed), jen.Lit(in.Op == frontend.OpMax), jen.Lit(relu))))
-}
-
-// clampOrWrap reads the mandatory .clamp or .wrap mode of shf, szext and bmsk.
-func clampOrWrap(in *ssa.Instr) (clamp, ok bool) {
-	cl, w := has(in, frontend.ModClamp), has(in, frontend.ModWrap)
-	return cl, cl != w
 }
 
 // prmtModeNames maps prmt's mode modifiers to the names of their isa.PrmtMode constants.
@@ -151,7 +136,6 @@ var testpClasses = map[string]string{
 func (c ctx) intExt(in *ssa.Instr, n string, t frontend.Type) ([]jen.Code, bool) {
 	src := func(i int, t frontend.Type) jen.Code { return c.src(in, in.Args[i], t) }
 	u32 := func(i int, t frontend.Type) jen.Code { return conv("uint32", src(i, t)) }
-	nargs := func(k int) bool { return len(in.Args) == k }
 	isa32 := func(fn string, args ...jen.Code) []jen.Code { return define(n, u64(isaFn(fn, args...))) }
 	if t == frontend.F64 && (in.Op == frontend.OpRcp || in.Op == frontend.OpRsqrt) && has(in, frontend.ModApprox) {
 		return c.approx64(in, n), true
@@ -164,30 +148,18 @@ func (c ctx) intExt(in *ssa.Instr, n string, t frontend.Type) ([]jen.Code, bool)
 		if !has(in, frontend.ModSat) || has(in, frontend.ModCc) {
 			return nil, false
 		}
-		if t != frontend.S32 || !onlyMods(in, frontend.ModSat) || !nargs(2) {
-			return nil, true
-		}
 		return isa32("AddSat32", u32(0, t), u32(1, t), jen.Lit(in.Op == frontend.OpSub)), true
 	case frontend.OpMad:
 		if !has(in, frontend.ModSat) || has(in, frontend.ModCc) {
 			return nil, false
 		}
-		if t != frontend.S32 || !has(in, frontend.ModHi) || !onlyMods(in, frontend.ModSat, frontend.ModHi) || !nargs(3) {
-			return nil, true
-		}
 		return isa32("MadHiSat32", u32(0, t), u32(1, t), u32(2, t)), true
 	case frontend.OpMin, frontend.OpMax:
 		switch {
 		case has(in, frontend.ModRelu):
-			if t != frontend.S32 || !onlyMods(in, frontend.ModRelu) || !nargs(2) {
-				return nil, true
-			}
 			return isa32("MinMaxRelu32", u32(0, t), u32(1, t), jen.Lit(in.Op == frontend.OpMax)), true
 		case has(in, frontend.ModXorsign):
 			// min/max{.ftz}{.NaN}.xorsign.abs.f32.
-			if t != frontend.F32 || !has(in, frontend.ModAbs) || !onlyMods(in, frontend.ModFtz, frontend.ModNaN, frontend.ModXorsign, frontend.ModAbs) || !nargs(2) {
-				return nil, true
-			}
 			x, y := u32(0, t), u32(1, t)
 			if has(in, frontend.ModFtz) {
 				x, y = isaFn("Ftz32", x), isaFn("Ftz32", y)
@@ -204,130 +176,58 @@ func (c ctx) intExt(in *ssa.Instr, n string, t frontend.Type) ([]jen.Code, bool)
 		}
 		return nil, false
 	case frontend.OpCopysign:
-		if !onlyMods(in) || !nargs(2) {
-			return nil, true
-		}
 		if t == frontend.F32 {
 			return isa32("CopysignF32", u32(0, t), u32(1, t)), true
 		}
-		if t == frontend.F64 {
-			return define(n, isaFn("CopysignF64", src(0, t), src(1, t))), true
-		}
-		return nil, true
+		return define(n, isaFn("CopysignF64", src(0, t), src(1, t))), true
 	case frontend.OpMul24, frontend.OpMad24:
 		hi := has(in, frontend.ModHi)
-		if t != frontend.U32 && t != frontend.S32 || hi == has(in, frontend.ModLo) || !onlyMods(in, frontend.ModHi, frontend.ModLo, frontend.ModSat) {
-			return nil, true
-		}
 		signed := t == frontend.S32
 		if in.Op == frontend.OpMul24 {
-			if has(in, frontend.ModSat) || !nargs(2) {
-				return nil, true
-			}
 			return isa32("Mul24", u32(0, t), u32(1, t), jen.Lit(hi), jen.Lit(signed)), true
 		}
-		if !nargs(3) {
-			return nil, true
-		}
 		if has(in, frontend.ModSat) {
-			if !hi || !signed {
-				return nil, true
-			}
 			return isa32("Mad24HiSat", u32(0, t), u32(1, t), u32(2, t)), true
 		}
 		return define(n, u64(isaFn("Mul24", u32(0, t), u32(1, t), jen.Lit(hi), jen.Lit(signed)).Op("+").Add(u32(2, t)))), true
 	case frontend.OpSad:
-		if !t.IsInteger() || t.Bits() < 16 || !onlyMods(in) || !nargs(3) {
-			return nil, true
-		}
 		return define(n, isaFn("Sad", src(0, t), src(1, t), src(2, t), jen.Lit(t.Bits()), jen.Lit(t.IsSigned()))), true
 	case frontend.OpBfind:
-		if !t.IsInteger() || t.Bits() != 32 && t.Bits() != 64 || !onlyMods(in, frontend.ModShiftamt) || !nargs(1) {
-			return nil, true
-		}
 		return isa32("Bfind", src(0, t), jen.Lit(t.Bits()), jen.Lit(t.IsSigned()), jen.Lit(has(in, frontend.ModShiftamt))), true
 	case frontend.OpFns:
-		if t != frontend.B32 || !onlyMods(in) || !nargs(3) {
-			return nil, true
-		}
 		return isa32("Fns", u32(0, t), u32(1, t), u32(2, t)), true
 	case frontend.OpSzext:
-		clamp, ok := clampOrWrap(in)
-		if !ok || t != frontend.U32 && t != frontend.S32 || !onlyMods(in, frontend.ModClamp, frontend.ModWrap) || !nargs(2) {
-			return nil, true
-		}
+		clamp := has(in, frontend.ModClamp)
 		return isa32("Szext", u32(0, t), u32(1, t), jen.Lit(t == frontend.S32), jen.Lit(clamp)), true
 	case frontend.OpBmsk:
-		clamp, ok := clampOrWrap(in)
-		if !ok || t != frontend.B32 || !onlyMods(in, frontend.ModClamp, frontend.ModWrap) || !nargs(2) {
-			return nil, true
-		}
+		clamp := has(in, frontend.ModClamp)
 		return isa32("Bmsk", u32(0, t), u32(1, t), jen.Lit(clamp)), true
 	case frontend.OpDp4a, frontend.OpDp2a:
 		ts := types(in)
-		if len(ts) != 2 || !nargs(3) {
-			return nil, true
-		}
-		for _, x := range ts {
-			if x != frontend.U32 && x != frontend.S32 {
-				return nil, true
-			}
-		}
 		as, bs := jen.Lit(ts[0] == frontend.S32), jen.Lit(ts[1] == frontend.S32)
 		a, b, z := u32(0, frontend.B32), u32(1, frontend.B32), u32(2, frontend.B32)
 		if in.Op == frontend.OpDp4a {
-			if !onlyMods(in) {
-				return nil, true
-			}
 			return isa32("Dp4a", a, b, z, as, bs), true
 		}
 		hi := has(in, frontend.ModHi)
-		if hi == has(in, frontend.ModLo) || !onlyMods(in, frontend.ModHi, frontend.ModLo) {
-			return nil, true
-		}
 		return isa32("Dp2a", a, b, z, as, bs, jen.Lit(hi)), true
 	case frontend.OpPrmt:
-		if t != frontend.B32 || !nargs(3) {
-			return nil, true
-		}
 		mode := "PrmtGeneric"
 		for _, m := range in.Mods {
-			if m.Kind() == frontend.ModKindType {
-				continue
+			if pm, ok := prmtModeNames[m]; ok {
+				mode = pm
 			}
-			pm, ok := prmtModeNames[m]
-			if !ok || mode != "PrmtGeneric" {
-				return nil, true
-			}
-			mode = pm
 		}
 		return isa32("Prmt", u32(0, t), u32(1, t), u32(2, t), jen.Qual(isaPath, mode)), true
 	case frontend.OpLop3:
-		if t != frontend.B32 || !onlyMods(in) || !nargs(4) || in.Dsts[0].Kind != ssa.ArgValue {
-			return nil, true
-		}
 		lut := in.Args[3]
-		if lut.Kind != ssa.ArgImm || lut.Imm > 0xff {
-			return nil, true
-		}
 		return isa32("Lop3", u32(0, t), u32(1, t), u32(2, t), jen.Lit(int(lut.Imm))), true
 	case frontend.OpShf:
-		left := has(in, frontend.ModL)
-		clamp, ok := clampOrWrap(in)
-		if t != frontend.B32 || !ok || left == has(in, frontend.ModR) || !nargs(3) ||
-			!onlyMods(in, frontend.ModL, frontend.ModR, frontend.ModClamp, frontend.ModWrap) {
-			return nil, true
-		}
+		left, clamp := has(in, frontend.ModL), has(in, frontend.ModClamp)
 		return isa32("Shf", u32(0, t), u32(1, t), u32(2, frontend.U32), jen.Lit(left), jen.Lit(clamp)), true
 	case frontend.OpBfi:
-		if t.Bits() != 32 && t.Bits() != 64 || !nargs(4) || !onlyMods(in) {
-			return nil, true
-		}
 		return define(n, isaFn("Bfi", src(0, t), src(1, t), u32(2, frontend.U32), u32(3, frontend.U32), jen.Lit(t.Bits()))), true
 	case frontend.OpCnot:
-		if !t.IsInteger() && !t.IsBits() || t.Bits() > 64 || !nargs(1) || !onlyMods(in) {
-			return nil, true
-		}
 		return []jen.Code{
 			jen.Var().Id(n).Uint64(),
 			jen.If(jen.Add(src(0, t)).Op("&").Add(isaFn("Mask", jen.Lit(t.Bits()))).Op("==").Lit(0)).Block(jen.Id(n).Op("=").Lit(1)),
@@ -346,14 +246,6 @@ func (c ctx) intExt(in *ssa.Instr, n string, t frontend.Type) ([]jen.Code, bool)
 // .add, .min or .max.
 func (c ctx) video(in *ssa.Instr, n string) []jen.Code {
 	ts := types(in)
-	if len(ts) != 3 {
-		return nil
-	}
-	for _, t := range ts {
-		if t != frontend.U32 && t != frontend.S32 {
-			return nil
-		}
-	}
 	op := map[frontend.Opcode]string{frontend.OpVadd: "VideoAdd", frontend.OpVsub: "VideoSub",
 		frontend.OpVabsdiff: "VideoAbsdiff", frontend.OpVmin: "VideoMin", frontend.OpVmax: "VideoMax"}[in.Op]
 	sec := "VideoSecNone"
@@ -362,24 +254,13 @@ func (c ctx) video(in *ssa.Instr, n string) []jen.Code {
 		name string
 	}{{frontend.ModAdd, "VideoSecAdd"}, {frontend.ModMin, "VideoSecMin"}, {frontend.ModMax, "VideoSecMax"}} {
 		if has(in, s.m) {
-			if sec != "VideoSecNone" {
-				return nil
-			}
 			sec = s.name
 		}
 	}
-	if !onlyMods(in, frontend.ModSat, frontend.ModAdd, frontend.ModMin, frontend.ModMax) {
-		return nil
-	}
 	arg := func(i int) jen.Code { return conv("uint32", c.src(in, in.Args[i], frontend.B32)) }
-	var z jen.Code
-	switch {
-	case sec == "VideoSecNone" && len(in.Args) == 2:
-		z = jen.Lit(0)
-	case sec != "VideoSecNone" && len(in.Args) == 3:
+	var z jen.Code = jen.Lit(0)
+	if sec != "VideoSecNone" {
 		z = arg(2)
-	default:
-		return nil
 	}
 	return define(n, u64(isaFn("Video", jen.Qual(isaPath, op), jen.Qual(isaPath, sec), jen.Lit(ts[0] == frontend.S32),
 		jen.Lit(ts[1] == frontend.S32), jen.Lit(ts[2] == frontend.S32), jen.Lit(has(in, frontend.ModSat)), arg(0), arg(1), z)))
@@ -389,15 +270,8 @@ func (c ctx) video(in *ssa.Instr, n string) []jen.Code {
 // selects a, NaN selects b, and .ftz reads a subnormal c as zero.
 func (c ctx) slct(in *ssa.Instr, n string) []jen.Code {
 	ts := types(in)
-	if len(ts) != 2 || len(in.Args) != 3 {
-		return nil
-	}
 	dt, ct := ts[0], ts[1]
 	ftz := has(in, frontend.ModFtz)
-	if dt.Bits() < 16 || dt.Bits() > 64 || dt.IsFloat() && dt != frontend.F32 && dt != frontend.F64 ||
-		ct != frontend.S32 && ct != frontend.F32 || ftz && ct != frontend.F32 || !onlyMods(in, frontend.ModFtz) {
-		return nil
-	}
 	z := conv("uint32", c.src(in, in.Args[2], ct))
 	var nonNeg jen.Code
 	switch {
@@ -418,20 +292,13 @@ func (c ctx) slct(in *ssa.Instr, n string) []jen.Code {
 // (a CmpOp b) BoolOp c holds, else 0.
 func (c ctx) set(in *ssa.Instr, n string) []jen.Code {
 	ts := types(in)
-	if len(ts) != 2 || isPred(in.Dsts[0]) {
-		return nil
-	}
 	dt, st := ts[0], ts[1]
 	if isHalf(st) {
 		return c.halfSet(in, n, dt, st)
 	}
 	one := uint64(0xffffffff)
-	switch dt {
-	case frontend.U32, frontend.S32:
-	case frontend.F32:
+	if dt == frontend.F32 {
 		one = 0x3f800000
-	default:
-		return nil
 	}
 	stmts := c.compare(in, n, st)
 	if stmts == nil {
@@ -482,9 +349,6 @@ func (c ctx) halfSet(in *ssa.Instr, n string, dt, st frontend.Type) []jen.Code {
 func (c ctx) compare(in *ssa.Instr, n string, st frontend.Type) []jen.Code {
 	cmp := compareMod(in)
 	ftz := has(in, frontend.ModFtz)
-	if st.IsFloat() && st != frontend.F32 && st != frontend.F64 || ftz && st != frontend.F32 || st.Bits() > 64 || len(in.Args) < 2 {
-		return nil
-	}
 	a, b := c.src(in, in.Args[0], st), c.src(in, in.Args[1], st)
 	var stmts []jen.Code
 	var test jen.Code
@@ -516,9 +380,6 @@ func (c ctx) compare(in *ssa.Instr, n string, st frontend.Type) []jen.Code {
 	}
 	if op == "" {
 		return append(stmts, jen.Id(n+"t").Op(":=").Add(test))
-	}
-	if len(in.Args) != 3 {
-		return nil
 	}
 	gop := map[string]string{".and": "&&", ".or": "||", ".xor": "!="}[op]
 	return append(stmts, jen.Id(n+"t").Op(":=").Parens(test).Op(gop).Parens(c.pred(in.Args[2])))
@@ -559,22 +420,11 @@ func intTest(cmp frontend.Mod, t frontend.Type, a, b jen.Code) jen.Code {
 // testp defines n as testp.property.{f32,f64} a.
 func (c ctx) testp(in *ssa.Instr, n string) []jen.Code {
 	t := layout.InstrType(in)
-	if t != frontend.F32 && t != frontend.F64 || len(in.Args) != 1 {
-		return nil
-	}
 	class := ""
 	for _, m := range in.Mods {
-		if m.Kind() == frontend.ModKindType {
-			continue
+		if cl, known := testpClasses[m.String()]; known {
+			class = cl
 		}
-		cl, known := testpClasses[m.String()]
-		if !known || class != "" {
-			return nil
-		}
-		class = cl
-	}
-	if class == "" {
-		return nil
 	}
 	if t == frontend.F32 {
 		return define(n, isaFn("TestpF32", jen.Qual(isaPath, class), conv("uint32", c.src(in, in.Args[0], t))))
@@ -587,9 +437,6 @@ func (c ctx) testp(in *ssa.Instr, n string) []jen.Code {
 // or the thread's local memory or the launch's kernel parameters, in a .const variable of the
 // module, or, for .global, in none of those nor among the function addresses.
 func (c ctx) isspacep(in *ssa.Instr, n string) []jen.Code {
-	if len(in.Mods) != 1 || len(in.Args) != 1 {
-		return nil
-	}
 	sp, _ := in.Mods[0].Space()
 	a := in.Args[0]
 	var addr jen.Code
@@ -640,8 +487,7 @@ func (c ctx) isspacep(in *ssa.Instr, n string) []jen.Code {
 }
 
 // barRed fills in bar.red's kind, destination and source predicate (as codegen/closure's
-// barrier does) and returns the remaining operands, the barrier number and thread count;
-// nil (reported) for a malformed bar.red.
+// barrier does) and returns the remaining operands, the barrier number and thread count.
 func (f *fnGen) barRed(in *ssa.Instr, d jen.Dict) []ssa.Arg {
 	args := in.Args
 	// bar.red writes its first operand; the SSA builder lists it with the sources.
@@ -651,21 +497,14 @@ func (f *fnGen) barRed(in *ssa.Instr, d jen.Dict) []ssa.Arg {
 	} else if len(args) > 0 {
 		dst, args = args[0], args[1:]
 	}
-	var kind string
+	kind := "BarRedOr"
 	switch {
 	case has(in, frontend.ModPopc):
 		kind = "BarRedPopc"
 	case has(in, frontend.ModAnd):
 		kind = "BarRedAnd"
-	case has(in, frontend.ModOr):
-		kind = "BarRedOr"
 	}
 	last := len(args) - 1
-	if kind == "" || last < 0 || dst.Kind != ssa.ArgValue || args[last].Kind != ssa.ArgValue || !isPred(args[last]) ||
-		(kind == "BarRedPopc") == isPred(dst) {
-		f.g.errorf(in.Pos, "instruction %s is not supported by the Go source back end yet", spelling(in))
-		return nil
-	}
 	d[jen.Id("Kind")] = jen.Qual(rtPath, kind)
 	d[jen.Id("Dst")] = jen.Lit(f.Regs[dst.Value.Reg.ID])
 	d[jen.Id("Pred")] = jen.Lit(f.Regs[args[last].Value.Reg.ID])
@@ -741,9 +580,6 @@ func laneSpecialExt(name string) jen.Code {
 // approx64 lowers rcp.approx.ftz.f64 (correctly rounded to nearest, subnormals flushed) and
 // rsqrt.approx{.ftz}.f64, as codegen/closure does.
 func (c ctx) approx64(in *ssa.Instr, n string) []jen.Code {
-	if len(in.Args) != 1 || !onlyMods(in, frontend.ModApprox, frontend.ModFtz) {
-		return nil
-	}
 	a := c.src(in, in.Args[0], frontend.F64)
 	ftz := has(in, frontend.ModFtz)
 	if ftz {

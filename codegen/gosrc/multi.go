@@ -111,8 +111,7 @@ func (e *blockEmit) laneMulti(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 func (e *blockEmit) carry(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	t := layout.InstrType(in)
 	bits := t.Bits()
-	if !t.IsInteger() || bits != 32 && bits != 64 || has(in, frontend.ModSat) || has(in, frontend.ModWide) ||
-		in.Dsts[0].Kind != ssa.ArgValue {
+	if in.Dsts[0].Kind != ssa.ArgValue {
 		return nil, nil
 	}
 	op := in.Op
@@ -120,10 +119,6 @@ func (e *blockEmit) carry(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	writeCF := has(in, frontend.ModCc)
 	isMad := op == frontend.OpMad || op == frontend.OpMadc
 	hi := has(in, frontend.ModHi)
-	if isMad != (hi || has(in, frontend.ModLo)) || len(in.Args) != 2+boolInt(isMad) ||
-		!onlyMods(in, frontend.ModCc, frontend.ModHi, frontend.ModLo) {
-		return nil, nil
-	}
 	n := e.fresh("cc")
 	cf := e.f.carrySlot()
 	x, y := jen.Id(n+"x"), jen.Id(n+"y")
@@ -162,32 +157,15 @@ func (e *blockEmit) carry(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	return code, slots
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // lop3Pair lowers lop3.{or,and}.b32 d|p, a, b, c, immLut, q: d = lop3(a, b, c) and
 // p = (d != 0) BoolOp q, written into the loop's copy of the predicate mask.
 func (e *blockEmit) lop3Pair(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
-	op := ""
-	switch {
-	case has(in, frontend.ModAnd) && !has(in, frontend.ModOr):
+	op := "||"
+	if has(in, frontend.ModAnd) {
 		op = "&&"
-	case has(in, frontend.ModOr) && !has(in, frontend.ModAnd):
-		op = "||"
 	}
 	d := in.Dsts[0]
-	if op == "" || layout.InstrType(in) != frontend.B32 || len(in.Args) != 5 || len(d.Elems) != 2 || !isPred(d.Elems[1]) ||
-		d.Elems[0].Kind != ssa.ArgValue || isPred(d.Elems[0]) || !onlyMods(in, frontend.ModAnd, frontend.ModOr) {
-		return nil, nil
-	}
 	lut := in.Args[3]
-	if lut.Kind != ssa.ArgImm || lut.Imm > 0xff {
-		return nil, nil
-	}
 	n := e.fresh("lp")
 	arg := func(i int) jen.Code { return conv("uint32", c.src(in, in.Args[i], frontend.B32)) }
 	slot := e.f.Regs[d.Elems[0].Value.Reg.ID]

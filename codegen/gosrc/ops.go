@@ -11,9 +11,10 @@ import (
 )
 
 // The lowering decisions below follow codegen/closure's (which isa function for which opcode,
-// type and modifiers, and which forms are rejected); the operations Go's operators define
-// exactly (integer arithmetic, logic, shifts, comparisons, integer/float conversions) are
-// written as Go expressions, as closure's typed lane loops do.
+// type and modifiers); which forms are accepted is the table of forms' (layout.CheckForms),
+// which Generate checks before lowering. The operations Go's operators define exactly (integer
+// arithmetic, logic, shifts, comparisons, integer/float conversions) are written as Go
+// expressions, as closure's typed lane loops do.
 
 func utype(n int) string { return fmt.Sprintf("uint%d", n) }
 func stype(n int) string { return fmt.Sprintf("int%d", n) }
@@ -61,11 +62,6 @@ func onlyMods(in *ssa.Instr, allowed ...frontend.Mod) bool {
 	return true
 }
 
-var (
-	rnds    = []frontend.Mod{frontend.ModRn, frontend.ModRz, frontend.ModRm, frontend.ModRp}
-	withFtz = append([]frontend.Mod{frontend.ModFtz}, rnds...)
-)
-
 // value returns statements that define n as the uint64 register value the instruction
 // writes, or nil for a form the back end does not handle.
 func (c ctx) value(in *ssa.Instr, n string) []jen.Code {
@@ -81,9 +77,6 @@ func (c ctx) value(in *ssa.Instr, n string) []jen.Code {
 		}
 		return define(n, u64(src(0, t)))
 	case frontend.OpCvta:
-		if t.Bits() != 32 && t.Bits() != 64 {
-			return nil
-		}
 		var base uint64
 		switch layout.InstrSpace(in) {
 		case frontend.SpaceGlobal, frontend.SpaceConst:
@@ -93,13 +86,7 @@ func (c ctx) value(in *ssa.Instr, n string) []jen.Code {
 		case frontend.SpaceLocal:
 			base = uint64(runtime.LocalWindow)
 		case frontend.SpaceParam:
-			if c.e.f.Fn.Kind != frontend.Entry {
-				c.e.errorf(in, "%s: only a kernel's parameters have generic addresses (cvta.param in a .func)", spelling(in))
-				return nil
-			}
 			base = uint64(runtime.ParamWindow)
-		default:
-			return nil
 		}
 		op := "+"
 		if has(in, frontend.ModTo) {
@@ -138,9 +125,6 @@ func (c ctx) value(in *ssa.Instr, n string) []jen.Code {
 // integer lowers integer arithmetic and logic on n-bit values.
 func (c ctx) integer(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 	bits := t.Bits()
-	if bits == 0 || bits > 64 || len(in.Dsts) != 1 || !onlyMods(in, frontend.ModLo, frontend.ModWide, frontend.ModHi) {
-		return nil
-	}
 	signed := t.IsSigned()
 	U, S := utype(bits), stype(bits)
 	a := func(i int) jen.Code { return c.src(in, in.Args[i], t) }
@@ -148,9 +132,6 @@ func (c ctx) integer(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 		return define(n, u64(conv(U, a(i)).Op(op).Add(conv(U, a(j)))))
 	}
 	wide, hi := has(in, frontend.ModWide), has(in, frontend.ModHi)
-	if (wide || hi) && in.Op != frontend.OpMul && in.Op != frontend.OpMad {
-		return nil
-	}
 	switch in.Op {
 	case frontend.OpAdd:
 		return uop("+", 0, 1)
@@ -160,8 +141,6 @@ func (c ctx) integer(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 		var prod jen.Code
 		cn := bits
 		switch {
-		case wide && bits > 32:
-			return nil
 		case wide && signed:
 			cn = 2 * bits
 			prod = conv(utype(cn), jen.Int64().Call(conv(S, a(0))).Op("*").Int64().Call(conv(S, a(1))))
@@ -225,9 +204,6 @@ func (c ctx) integer(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 	case frontend.OpBrev:
 		return define(n, jen.Qual("math/bits", "Reverse64").Call(a(0)).Op(">>").Lit(64-bits))
 	case frontend.OpBfe:
-		if bits != 32 && bits != 64 {
-			return nil
-		}
 		return define(n, isaFn("Bfe", a(0), conv("uint32", c.src(in, in.Args[1], frontend.U32)), conv("uint32", c.src(in, in.Args[2], frontend.U32)), jen.Lit(bits), jen.Lit(signed)))
 	}
 	return nil
@@ -261,9 +237,6 @@ func (c ctx) srcF32(in *ssa.Instr, i int) jen.Code {
 
 // float lowers f32 and f64 arithmetic.
 func (c ctx) float(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
-	if t != frontend.F32 && t != frontend.F64 || len(in.Dsts) != 1 {
-		return nil
-	}
 	f32 := t == frontend.F32
 	var args []jen.Code
 	ftz, sat := has(in, frontend.ModFtz), has(in, frontend.ModSat)
@@ -306,9 +279,6 @@ func (c ctx) float(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 	names := map[frontend.Opcode]string{frontend.OpAdd: "Add", frontend.OpSub: "Sub", frontend.OpMul: "Mul", frontend.OpFma: "Fma", frontend.OpMad: "Fma"}
 	switch in.Op {
 	case frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpFma, frontend.OpMad:
-		if f32 && !onlyMods(in, append(withFtz, frontend.ModSat)...) || !f32 && !onlyMods(in, rnds...) {
-			return nil
-		}
 		if rn && !sat {
 			if f32 && !ftz {
 				// The result also as a float32 local, nF, which later f32 arithmetic in the
@@ -347,52 +317,36 @@ func (c ctx) float(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 		return post(isaFn(names[in.Op]+suffix, append(args, isaRounding(in))...))
 	case frontend.OpDiv:
 		switch {
-		case f32 && approx && onlyMods(in, frontend.ModApprox, frontend.ModFtz):
+		case approx:
 			return post(isaFn("DivApproxF32", args...))
-		case f32 && has(in, frontend.ModFull) && onlyMods(in, frontend.ModFull, frontend.ModFtz):
+		case has(in, frontend.ModFull):
 			return post(isaFn("DivF32", append(args, jen.Qual(isaPath, "RN"))...))
-		case f32 && onlyMods(in, withFtz...) || !f32 && onlyMods(in, rnds...):
-			return post(isaFn("Div"+suffix, append(args, isaRounding(in))...))
 		}
+		return post(isaFn("Div"+suffix, append(args, isaRounding(in))...))
 	case frontend.OpRcp, frontend.OpSqrt:
 		name := "Rcp"
 		if in.Op == frontend.OpSqrt {
 			name = "Sqrt"
 		}
-		if f32 && (onlyMods(in, frontend.ModApprox, frontend.ModFtz) || onlyMods(in, withFtz...)) || !f32 && onlyMods(in, rnds...) {
-			return post(isaFn(name+suffix, append(args, isaRounding(in))...))
-		}
+		return post(isaFn(name+suffix, append(args, isaRounding(in))...))
 	case frontend.OpRsqrt, frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2:
-		if !f32 || !approx || !onlyMods(in, frontend.ModApprox, frontend.ModFtz) {
-			return nil
-		}
 		fn := map[frontend.Opcode]string{frontend.OpRsqrt: "RsqrtApproxF32", frontend.OpSin: "SinApproxF32",
 			frontend.OpCos: "CosApproxF32", frontend.OpLg2: "Lg2ApproxF32", frontend.OpEx2: "Ex2ApproxF32"}[in.Op]
 		return post(isaFn(fn, args...))
 	case frontend.OpTanh:
-		if f32 && approx && onlyMods(in, frontend.ModApprox) {
-			return post(isaFn("TanhApproxF32", args...))
-		}
+		return post(isaFn("TanhApproxF32", args...))
 	case frontend.OpNeg, frontend.OpAbs:
 		name := "Neg"
 		if in.Op == frontend.OpAbs {
 			name = "Abs"
 		}
-		if f32 && onlyMods(in, frontend.ModFtz) || !f32 && onlyMods(in) {
-			// The result of neg/abs is not flushed: it is subnormal only when the operand was.
-			x := isaFn(name+suffix, args...)
-			if f32 {
-				return define(n, u64(x))
-			}
-			return define(n, x)
+		// The result of neg/abs is not flushed: it is subnormal only when the operand was.
+		x := isaFn(name+suffix, args...)
+		if f32 {
+			return define(n, u64(x))
 		}
+		return define(n, x)
 	case frontend.OpMin, frontend.OpMax:
-		if len(in.Args) != 2 || has(in, frontend.ModXorsign) || has(in, frontend.ModAbs) {
-			return nil
-		}
-		if f32 && !onlyMods(in, frontend.ModFtz, frontend.ModNaN) || !f32 && !onlyMods(in, frontend.ModNaN) {
-			return nil
-		}
 		name := "Min"
 		if in.Op == frontend.OpMax {
 			name = "Max"
@@ -411,15 +365,8 @@ var intRoundingName = map[frontend.Mod]string{frontend.ModRni: "RN", frontend.Mo
 // .sat, .ftz).
 func (c ctx) cvt(in *ssa.Instr, n string) []jen.Code {
 	ts := types(in)
-	if len(ts) != 2 || len(in.Args) != 1 {
-		return nil
-	}
 	dt, st := ts[0], ts[1]
 	sat, ftz := has(in, frontend.ModSat), has(in, frontend.ModFtz)
-	fl := func(t frontend.Type) bool { return t == frontend.F32 || t == frontend.F64 }
-	if dt.IsFloat() && !fl(dt) || st.IsFloat() && !fl(st) || dt.Bits() > 64 || st.Bits() > 64 {
-		return nil
-	}
 	regBits := 64
 	if x := in.Dsts[0]; x.Kind == ssa.ArgValue && x.Value != nil {
 		regBits = x.Value.Reg.Type.Bits()
@@ -439,9 +386,6 @@ func (c ctx) cvt(in *ssa.Instr, n string) []jen.Code {
 	}
 	switch {
 	case !dt.IsFloat() && !st.IsFloat():
-		if ftz || rounding(in) != 0 {
-			return nil
-		}
 		// Read the source as its type, convert to the destination type, and keep a signed
 		// result sign-extended to the register's width.
 		var v jen.Code
@@ -482,10 +426,7 @@ func (c ctx) cvt(in *ssa.Instr, n string) []jen.Code {
 		return append(code, define(n, u64(conv(utype(dn), v)))...)
 	case !dt.IsFloat():
 		// float → integer: round to an integer, then saturate; NaN becomes 0.
-		r, ok := intRoundingName[rounding(in)]
-		if !ok {
-			return nil
-		}
+		r := intRoundingName[rounding(in)]
 		v := isaFn("FloatToInt", readFloat(), jen.Qual(isaPath, r), jen.Lit(dn), jen.Lit(dt.IsSigned()))
 		if dt.IsSigned() && regBits > dn {
 			return define(n, u64(conv(utype(regBits), conv(stype(regBits), conv(stype(dn), v)))))
@@ -510,10 +451,8 @@ func (c ctx) cvt(in *ssa.Instr, n string) []jen.Code {
 				}
 				return define(n, jen.Qual("math", "Float64bits").Call(jen.Float64().Call(v)))
 			}
-		case roundingName[rounding(in)] != "":
-			r = jen.Qual(isaPath, roundingName[rounding(in)])
 		default:
-			return nil
+			r = jen.Qual(isaPath, roundingName[rounding(in)])
 		}
 		var x jen.Code
 		if st.IsSigned() {
@@ -530,18 +469,12 @@ func (c ctx) cvt(in *ssa.Instr, n string) []jen.Code {
 	}
 	// float → float.
 	r, toInt := intRoundingName[rounding(in)]
-	if toInt && dt != st {
-		return nil
-	}
 	if !toInt {
 		switch rounding(in) {
 		case 0, frontend.ModRn:
 			r = "RN"
 		default:
-			var ok bool
-			if r, ok = roundingName[rounding(in)]; !ok {
-				return nil
-			}
+			r = roundingName[rounding(in)]
 		}
 	}
 	return define(n, isaFn("CvtFloat", a, jen.Lit(dn), jen.Lit(st.Bits()), jen.Qual(isaPath, r), jen.Lit(toInt), jen.Lit(ftz), jen.Lit(sat)))
@@ -583,9 +516,6 @@ func (c ctx) setp(in *ssa.Instr, n string) []jen.Code {
 		}
 	}
 	ftz := has(in, frontend.ModFtz)
-	if ftz && t != frontend.F32 {
-		return nil
-	}
 	a, b := c.src(in, in.Args[0], t), c.src(in, in.Args[1], t)
 	var test jen.Code
 	if t == frontend.F32 || t == frontend.F64 {
@@ -623,9 +553,6 @@ func (c ctx) setp(in *ssa.Instr, n string) []jen.Code {
 		return c.combine(in, n, append(pre, jen.Id(n+"t").Op(":=").Add(test)))
 	}
 	bits := t.Bits()
-	if t.IsFloat() || bits == 0 || bits > 64 {
-		return nil
-	}
 	U, S := utype(bits), stype(bits)
 	ua, ub := conv(U, a), conv(U, b)
 	sa, sb := conv(S, a), conv(S, b)
@@ -638,8 +565,6 @@ func (c ctx) setp(in *ssa.Instr, n string) []jen.Code {
 		test = jen.Add(ua).Op("==").Add(ub)
 	case cmp == frontend.ModNe:
 		test = jen.Add(ua).Op("!=").Add(ub)
-	case t.IsBits():
-		return nil
 	case cmp == frontend.ModLt || cmp == frontend.ModLo && !t.IsSigned():
 		test = jen.Add(x).Op("<").Add(y)
 	case cmp == frontend.ModLe || cmp == frontend.ModLs && !t.IsSigned():

@@ -19,15 +19,7 @@ import (
 // with register slots as literals, m the lanes that reach it and exec those that execute it
 // (m and the guard, for the instructions that apply their own guard).
 func (e *blockEmit) warp(in *ssa.Instr) {
-	wi, msg := layout.DecodeWarp(in)
-	switch {
-	case msg != "":
-		e.errorf(in, "%s", msg)
-		return
-	case wi == nil:
-		e.unsupported(in)
-		return
-	}
+	wi, _ := layout.DecodeWarp(in)
 	ok := true
 	src := func(a ssa.Arg, t frontend.Type) jen.Code {
 		s, good := e.operandSlot(a, t)

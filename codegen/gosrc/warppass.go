@@ -140,7 +140,7 @@ func (e *blockEmit) passPlan(instrs []*ssa.Instr, guard *passGuard) *warpPass {
 			}
 			fp.index[in] = len(fp.ops)
 			fp.ops = append(fp.ops, passOp{in: in, ad: ad, size: layout.InstrType(in).Bytes(), store: in.Op == frontend.OpSt, window: win})
-		case laneLocal(in) && !rejectsB128(in) && layout.InstrType(in) != frontend.B128:
+		case laneLocal(in) && layout.InstrType(in) != frontend.B128: // (an accepted form with .b128 registers is of type .b128)
 		default:
 			return nil
 		}
