@@ -55,8 +55,9 @@ var layeringRules = map[string]layeringRule{
 	// registry, which imports them and generated/.
 	"internal/e2e/gocorpus":     {mod: []string{"runtime", "runtime/isa", "generated/...", "internal/e2e/gocorpus/..."}},
 	"internal/e2e/gocorpus/...": {mod: []string{"runtime", "runtime/isa"}},
-	// The end-to-end suites' shared harness: the public API, the engines and the corpus.
-	"internal/e2e/harness": {mod: []string{"", "frontend", "ssa", "runtime", "runtime/isa", "codegen/...", "internal/e2e/gocorpus", "internal/e2e/gocorpus/...", "generated/..."}, thirdParty: []string{"github.com/stretchr/testify", "github.com/davecgh/go-spew", "github.com/pmezard/go-difflib", "go.yaml.in/yaml/v3"}},
+	// The end-to-end suites' shared harness: the public API, the engines (the conformance
+	// harness generates Go source for make conf-ptx, hence jennifer) and the corpus.
+	"internal/e2e/harness": {mod: []string{"", "frontend", "ssa", "runtime", "runtime/isa", "codegen/...", "internal/e2e/gocorpus", "internal/e2e/gocorpus/...", "generated/..."}, thirdParty: []string{"github.com/dave/jennifer", "github.com/stretchr/testify", "github.com/davecgh/go-spew", "github.com/pmezard/go-difflib", "go.yaml.in/yaml/v3"}},
 }
 
 // layeringRuleFor returns the rule of the package rel (relative to the module root).
