@@ -3,6 +3,7 @@ package layout
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ptx2go/ptx2go/frontend"
@@ -276,8 +277,9 @@ func rules(rs ...func(*ssa.Instr) (bool, string)) func(*ssa.Instr) (bool, string
 }
 
 // checkOperands checks what every form shares, before the rows: instructions with .b128
-// operands are the few forms b128Rule accepts, and a source is never the sink _ (but an
-// element of st's vector, which is not stored).
+// operands are the few forms b128Rule accepts, a source is never the sink _ (but an element
+// of st's vector, which is not stored), a special register is one the back ends read, and the
+// address of a function or variable one they have.
 func checkOperands(in *ssa.Instr) (bool, string) {
 	if usesB128(in) {
 		if ok, msg := b128Rule(in); !ok {
@@ -288,8 +290,41 @@ func checkOperands(in *ssa.Instr) (bool, string) {
 		if a.Kind == ssa.ArgSink || a.Kind == ssa.ArgVector && slices.ContainsFunc(a.Elems, isSink) && !(in.Op == frontend.OpSt && i == 1) {
 			return rejectf("unsupported operand _ (a sink) as a source of %s", Spelling(in))
 		}
+		for _, x := range append([]ssa.Arg{a}, a.Elems...) {
+			switch {
+			case x.Kind == ssa.ArgSpecial && !SpecialSupported(x.Name):
+				return rejectf("unsupported special register %s", x.Name)
+			case x.Kind == ssa.ArgSym && x.Fn != nil && x.Fn.Decl:
+				return rejectf("unsupported: address of %s, which has no body in this module", x.Fn.Name)
+			case x.Kind == ssa.ArgSym && x.Var != nil:
+				switch x.Var.Space {
+				case frontend.SpaceGlobal, frontend.SpaceConst, frontend.SpaceShared, frontend.SpaceLocal, frontend.SpaceParam:
+				default:
+					return rejectf("unsupported: the address of %s variable %s", x.Var.Space, x.Var.Name)
+				}
+			}
+		}
 	}
 	return true, ""
+}
+
+// SpecialSupported reports whether the back ends read the special register name (one the SSA
+// builder takes): all but the shared-memory sizes and reservations, the graph handle, and
+// %envreg and %pm names beyond %envreg31 and %pm7_64.
+func SpecialSupported(name string) bool {
+	switch name {
+	case "%total_smem_size", "%aggr_smem_size", "%reserved_smem_offset_begin", "%reserved_smem_offset_end",
+		"%reserved_smem_offset_cap", "%current_graph_exec":
+		return false
+	}
+	if n, ok := strings.CutPrefix(name, "%envreg"); ok {
+		i, err := strconv.Atoi(n)
+		return err == nil && i >= 0 && i < 32 && strconv.Itoa(i) == n
+	}
+	if strings.HasPrefix(name, "%pm") {
+		return ssa.PerfMonitorRegister(name)
+	}
+	return true
 }
 
 func isSink(a ssa.Arg) bool { return a.Kind == ssa.ArgSink }
@@ -318,7 +353,7 @@ func splitOperands(s string) []string {
 }
 
 // operandsOK checks the instruction's operands against the row's Operands: a floating-point
-// immediate only for a 32- or 64-bit operand (not of a 16-bit float type), no immediate of a
+// immediate only for a float operand (not of a 16-bit float type) or a 32- or 64-bit one, no immediate of a
 // 16-bit float type where HalfOperands says so, a predicate (or an immediate) where the row
 // has %pred, and a register as a destination (or, with SinkDst, the sink).
 func (r *FormRow) operandsOK(in *ssa.Instr) (bool, string) {
@@ -360,7 +395,8 @@ func (r *FormRow) operandOK(in *ssa.Instr, tok string, a ssa.Arg, dst bool, ts [
 	case t == frontend.TypeNone:
 		return true, ""
 	case t == frontend.Pred && dst:
-		if a.Kind != ssa.ArgValue {
+		// setp and testp may drop their result; the other predicate writers may not.
+		if a.Kind != ssa.ArgValue && !(a.Kind == ssa.ArgSink && (in.Op == frontend.OpSetp || in.Op == frontend.OpTestp)) {
 			return rejectf("unsupported: %s writes to _", Spelling(in))
 		}
 	case t == frontend.Pred:
@@ -396,7 +432,7 @@ func (r *FormRow) valueOK(in *ssa.Instr, a ssa.Arg, t frontend.Type, dst bool) (
 		return true, ""
 	case r.HalfOperands && isHalf(t) && (a.Kind == ssa.ArgImm || a.Kind == ssa.ArgFloat):
 		return rejectf("immediate operand for a %s instruction", t)
-	case a.Kind == ssa.ArgFloat && (isHalf(t) || t.Bits() != 32 && t.Bits() != 64):
+	case a.Kind == ssa.ArgFloat && (isHalf(t) || !t.IsFloat() && t.Bits() != 32 && t.Bits() != 64):
 		return rejectf("floating-point immediate for a %s operand", t)
 	}
 	return true, ""

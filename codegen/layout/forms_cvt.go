@@ -66,12 +66,12 @@ func init() {
 		// from two .f32 (d, a, b) or one .f16x2/.bf16x2, and cvt.rn{.relu}.f16x2 from them;
 		// cvt.{rz,rp}{.satfinite}.ue8m0x2 from two .f32 or one .bf16x2, and
 		// cvt.rn.bf16x2.ue8m0x2.
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpCvt), Types: [][]frontend.Type{narrowPairs, f32}, Mods: []ModGroup{need(frontend.ModRn), need(satf), opt(relu)}, Rule: nargs(2), Operands: "%b16, %1, %1"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpCvt), Types: [][]frontend.Type{narrowPairs, halfPairs}, Mods: []ModGroup{need(frontend.ModRn), need(satf), opt(relu)}, Rule: nargs(1), Operands: "%b16, %1"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpCvt), Types: [][]frontend.Type{{frontend.F16x2}, narrowPairs}, Mods: []ModGroup{need(frontend.ModRn), opt(relu)}, Rule: nargs(1), Operands: "%0, %b16"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpCvt), Types: [][]frontend.Type{{frontend.UE8M0x2}, f32}, Mods: []ModGroup{need(frontend.ModRz, frontend.ModRp), opt(satf)}, Rule: nargs(2), Operands: "%b16, %1, %1"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpCvt), Types: [][]frontend.Type{{frontend.UE8M0x2}, {frontend.BF16x2}}, Mods: []ModGroup{need(frontend.ModRz, frontend.ModRp), opt(satf)}, Rule: nargs(1), Operands: "%b16, %1"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpCvt), Types: [][]frontend.Type{{frontend.BF16x2}, {frontend.UE8M0x2}}, Mods: []ModGroup{need(frontend.ModRn)}, Rule: nargs(1), Operands: "%0, %b16"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpCvt), Types: [][]frontend.Type{narrowPairs, f32}, Mods: []ModGroup{need(frontend.ModRn), need(satf), opt(relu)}, Rule: nargs(2), Operands: "%0, %1, %1"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpCvt), Types: [][]frontend.Type{narrowPairs, halfPairs}, Mods: []ModGroup{need(frontend.ModRn), need(satf), opt(relu)}, Rule: nargs(1), Operands: "%0, %1"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpCvt), Types: [][]frontend.Type{{frontend.F16x2}, narrowPairs}, Mods: []ModGroup{need(frontend.ModRn), opt(relu)}, Rule: nargs(1), Operands: "%0, %1"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpCvt), Types: [][]frontend.Type{{frontend.UE8M0x2}, f32}, Mods: []ModGroup{need(frontend.ModRz, frontend.ModRp), opt(satf)}, Rule: nargs(2), Operands: "%0, %1, %1"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpCvt), Types: [][]frontend.Type{{frontend.UE8M0x2}, {frontend.BF16x2}}, Mods: []ModGroup{need(frontend.ModRz, frontend.ModRp), opt(satf)}, Rule: nargs(1), Operands: "%0, %1"},
+		&FormRow{HalfOperands: true, Ops: opl(frontend.OpCvt), Types: [][]frontend.Type{{frontend.BF16x2}, {frontend.UE8M0x2}}, Mods: []ModGroup{need(frontend.ModRn)}, Rule: nargs(1), Operands: "%0, %1"},
 	)
 }
 

@@ -135,7 +135,7 @@ func memRule(in *ssa.Instr) (bool, string) {
 		return ok, msg
 	}
 	d := in.Dsts[0]
-	if !dataOperand(d, t, n, true) {
+	if !dataOperand(d, t, n, true) && !(t == frontend.B128 && d.Kind == ssa.ArgSink) {
 		return reject()
 	}
 	if n > 0 && t.IsSigned() {

@@ -32,10 +32,10 @@ func init() {
 
 		// The .b128 forms: ld, st (without vectors), atom.cas and atom.exch, and mov copying,
 		// packing two 64-bit halves or unpacking them.
-		&FormRow{Ops: opl(frontend.OpLd), Types: b128, Mods: ldMods[:len(ldMods)-1], Rule: memRule, Operands: "%b128, [a]"},
+		&FormRow{Ops: opl(frontend.OpLd), Types: b128, Mods: ldMods[:len(ldMods)-1], Rule: memRule, SinkDst: true, Operands: "%b128, [a]"},
 		&FormRow{Ops: opl(frontend.OpSt), Types: b128, Mods: stMods[:len(stMods)-1], Rule: memRule, Operands: "[a], %b128"},
-		&FormRow{Ops: opl(frontend.OpAtom), Types: b128, Mods: b128AtomMods(frontend.ModExch, modCacheHint), Rule: atomRule, Operands: "%b128, [a], %b128"},
-		&FormRow{Ops: opl(frontend.OpAtom), Types: b128, Mods: b128AtomMods(frontend.ModCas), Rule: atomRule, Operands: "%b128, [a], %b128, %b128"},
+		&FormRow{Ops: opl(frontend.OpAtom), Types: b128, Mods: b128AtomMods(frontend.ModExch, modCacheHint), Rule: atomRule, SinkDst: true, Operands: "%b128, [a], %b128"},
+		&FormRow{Ops: opl(frontend.OpAtom), Types: b128, Mods: b128AtomMods(frontend.ModCas), Rule: atomRule, SinkDst: true, Operands: "%b128, [a], %b128, %b128"},
 		&FormRow{Ops: opl(frontend.OpMov), Types: b128, Rule: movB128Rule, Operands: "%b128, %b128"},
 
 		// Fences order memory this machine keeps sequentially consistent: every form is
