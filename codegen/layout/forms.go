@@ -19,10 +19,17 @@ import (
 // A row names the opcodes it covers, the types of the instruction's type modifiers in order,
 // and groups of its other modifiers, at most one of each group (exactly one of a group that
 // is required). A row's Rule checks what the lists cannot say: combinations of modifiers,
-// operand counts and shapes; it may reject with a message of its own. An instruction is
-// accepted when some row of its opcode matches it. The verifier (ssa) has already checked
-// operand counts and register types for the opcodes it knows. The rows are in the
-// forms_*.go files, by family.
+// operand counts and shapes; it may reject with a message of its own. Its Operands give the
+// type of each operand, against which the operand kinds are checked (immediates, sinks,
+// predicates). An instruction is accepted when some row of its opcode matches it. The
+// verifier (ssa) has already checked operand counts and register types for the opcodes it
+// knows. The rows are in the forms_*.go files, by family; the complex families (warp-level,
+// matrix, mbarrier, cp.async, hints) are rows whose Rule is this package's decoder of them.
+//
+// What the back ends still decide alone is how to lower an accepted form (which runtime/isa
+// function, which lane loop), and what depends on more than the instruction: the layout's
+// errors (parameters, initializers, calls to functions without a body) and gosrc's kernel
+// parameter types.
 
 // A FormRow is one family of accepted forms of its opcodes.
 type FormRow struct {
@@ -36,11 +43,12 @@ type FormRow struct {
 	// Rule, when set, checks the rest. It returns ok, or why not: an empty message makes the
 	// instruction an unsupported one, any other is reported as it is.
 	Rule func(in *ssa.Instr) (ok bool, msg string)
-	// Operands are the operands of a representative instruction of the row, written with the
-	// placeholders forms_test.go expands: %0, %1, %2 a register of that type modifier's type,
-	// %u32, %b64, %pred, ... one of the type named, %0w one twice as wide as %0, %0v a vector
-	// of %0 registers as long as the .v2/.v4/.v8 modifier says, [a] an address; anything
-	// else stands for itself.
+	// Operands are the operands of the row's forms in order, destinations first as in PTX,
+	// written with placeholders: %0, %1, %2 one of that type modifier's type, %u32, %b64,
+	// %pred, ... one of the type named, %0w one twice as wide as %0, %0v a vector of %0 as
+	// long as the .v2/.v4/.v8 modifier says (else one %0), p|q a pair, [a] an address;
+	// anything else (an immediate) stands for itself. CheckForm checks the operand kinds
+	// against them (operandsOK); forms_test.go writes instructions with them.
 	Operands string
 	tokens   []string // Operands split at its top-level commas
 	// HalfOperands says the row's operands of a 16-bit float type are registers: the ISA

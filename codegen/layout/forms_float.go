@@ -28,50 +28,215 @@ func init() {
 	f := frontend.ModFtz
 	addForms(
 		// f32: {.rnd}{.ftz}{.sat}; f64: {.rnd}.
-		&FormRow{Ops: opl(frontend.OpAdd, frontend.OpSub, frontend.OpMul), Types: [][]frontend.Type{f32}, Mods: []ModGroup{opt(rnds...), opt(f), opt(frontend.ModSat)}, Operands: "%0, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpFma, frontend.OpMad), Types: [][]frontend.Type{f32}, Mods: []ModGroup{opt(rnds...), opt(f), opt(frontend.ModSat)}, Operands: "%0, %0, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpDiv), Types: [][]frontend.Type{f64}, Mods: []ModGroup{opt(rnds...)}, Operands: "%0, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpFma, frontend.OpMad), Types: [][]frontend.Type{f64}, Mods: []ModGroup{opt(rnds...)}, Operands: "%0, %0, %0, %0"},
+		&FormRow{
+			Ops:      opl(frontend.OpAdd, frontend.OpSub, frontend.OpMul),
+			Types:    [][]frontend.Type{f32},
+			Mods:     []ModGroup{opt(rnds...), opt(f), opt(frontend.ModSat)},
+			Operands: "%0, %0, %0",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpFma, frontend.OpMad),
+			Types:    [][]frontend.Type{f32},
+			Mods:     []ModGroup{opt(rnds...), opt(f), opt(frontend.ModSat)},
+			Operands: "%0, %0, %0, %0",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpDiv),
+			Types:    [][]frontend.Type{f64},
+			Mods:     []ModGroup{opt(rnds...)},
+			Operands: "%0, %0, %0",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpFma, frontend.OpMad),
+			Types:    [][]frontend.Type{f64},
+			Mods:     []ModGroup{opt(rnds...)},
+			Operands: "%0, %0, %0, %0",
+		},
 		// div.approx{.ftz}.f32, div.full{.ftz}.f32, div{.rnd}{.ftz}.f32.
-		&FormRow{Ops: opl(frontend.OpDiv), Types: [][]frontend.Type{f32}, Mods: []ModGroup{need(frontend.ModApprox, frontend.ModFull), opt(f)}, Operands: "%0, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpDiv), Types: [][]frontend.Type{f32}, Mods: []ModGroup{opt(rnds...), opt(f)}, Operands: "%0, %0, %0"},
+		&FormRow{
+			Ops:      opl(frontend.OpDiv),
+			Types:    [][]frontend.Type{f32},
+			Mods:     []ModGroup{need(frontend.ModApprox, frontend.ModFull), opt(f)},
+			Operands: "%0, %0, %0",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpDiv),
+			Types:    [][]frontend.Type{f32},
+			Mods:     []ModGroup{opt(rnds...), opt(f)},
+			Operands: "%0, %0, %0",
+		},
 		// rcp and sqrt: .approx{.ftz}.f32, {.rnd}{.ftz}.f32, {.rnd}.f64, rcp.approx.ftz.f64.
-		&FormRow{Ops: opl(frontend.OpRcp, frontend.OpSqrt), Types: [][]frontend.Type{f32}, Mods: []ModGroup{need(frontend.ModApprox), opt(f)}, Operands: "%0, %0"},
-		&FormRow{Ops: opl(frontend.OpRcp, frontend.OpSqrt), Types: [][]frontend.Type{f32}, Mods: []ModGroup{opt(rnds...), opt(f)}, Operands: "%0, %0"},
-		&FormRow{Ops: opl(frontend.OpRcp, frontend.OpSqrt), Types: [][]frontend.Type{f64}, Mods: []ModGroup{opt(rnds...)}, Operands: "%0, %0"},
-		&FormRow{Ops: opl(frontend.OpRcp), Types: [][]frontend.Type{f64}, Mods: []ModGroup{need(frontend.ModApprox), need(f)}, Operands: "%0, %0"},
+		&FormRow{
+			Ops:      opl(frontend.OpRcp, frontend.OpSqrt),
+			Types:    [][]frontend.Type{f32},
+			Mods:     []ModGroup{need(frontend.ModApprox), opt(f)},
+			Operands: "%0, %0",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpRcp, frontend.OpSqrt),
+			Types:    [][]frontend.Type{f32},
+			Mods:     []ModGroup{opt(rnds...), opt(f)},
+			Operands: "%0, %0",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpRcp, frontend.OpSqrt),
+			Types:    [][]frontend.Type{f64},
+			Mods:     []ModGroup{opt(rnds...)},
+			Operands: "%0, %0",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpRcp),
+			Types:    [][]frontend.Type{f64},
+			Mods:     []ModGroup{need(frontend.ModApprox), need(f)},
+			Operands: "%0, %0",
+		},
 		// The approximations: rsqrt, sin, cos, lg2, ex2 .approx{.ftz}.f32, tanh.approx.f32,
 		// rsqrt.approx{.ftz}.f64.
-		&FormRow{Ops: opl(frontend.OpRsqrt, frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2), Types: [][]frontend.Type{f32}, Mods: []ModGroup{need(frontend.ModApprox), opt(f)}, Operands: "%0, %0"},
-		&FormRow{Ops: opl(frontend.OpTanh), Types: [][]frontend.Type{f32}, Mods: []ModGroup{need(frontend.ModApprox)}, Operands: "%0, %0"},
-		&FormRow{Ops: opl(frontend.OpRsqrt), Types: [][]frontend.Type{f64}, Mods: []ModGroup{need(frontend.ModApprox), opt(f)}, Operands: "%0, %0"},
+		&FormRow{
+			Ops:      opl(frontend.OpRsqrt, frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2),
+			Types:    [][]frontend.Type{f32},
+			Mods:     []ModGroup{need(frontend.ModApprox), opt(f)},
+			Operands: "%0, %0",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpTanh),
+			Types:    [][]frontend.Type{f32},
+			Mods:     []ModGroup{need(frontend.ModApprox)},
+			Operands: "%0, %0",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpRsqrt),
+			Types:    [][]frontend.Type{f64},
+			Mods:     []ModGroup{need(frontend.ModApprox), opt(f)},
+			Operands: "%0, %0",
+		},
 		// neg{.ftz}.f32, abs{.ftz}.f32, neg.f64, abs.f64.
-		&FormRow{Ops: opl(frontend.OpNeg, frontend.OpAbs), Types: [][]frontend.Type{f32}, Mods: []ModGroup{opt(f)}, Operands: "%0, %0"},
+		&FormRow{
+			Ops:      opl(frontend.OpNeg, frontend.OpAbs),
+			Types:    [][]frontend.Type{f32},
+			Mods:     []ModGroup{opt(f)},
+			Operands: "%0, %0",
+		},
 		&FormRow{Ops: opl(frontend.OpNeg, frontend.OpAbs), Types: [][]frontend.Type{f64}, Operands: "%0, %0"},
 		// min/max{.ftz}{.NaN}{.xorsign.abs}.f32, min/max{.NaN}.f64.
-		&FormRow{Ops: opl(frontend.OpMin, frontend.OpMax), Types: [][]frontend.Type{f32}, Mods: []ModGroup{opt(f), opt(frontend.ModNaN), opt(frontend.ModXorsign), opt(frontend.ModAbs)}, Rule: xorsignAbs, Operands: "%0, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpMin, frontend.OpMax), Types: [][]frontend.Type{f64}, Mods: []ModGroup{opt(frontend.ModNaN)}, Operands: "%0, %0, %0"},
+		&FormRow{
+			Ops:      opl(frontend.OpMin, frontend.OpMax),
+			Types:    [][]frontend.Type{f32},
+			Mods:     []ModGroup{opt(f), opt(frontend.ModNaN), opt(frontend.ModXorsign), opt(frontend.ModAbs)},
+			Rule:     xorsignAbs,
+			Operands: "%0, %0, %0",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpMin, frontend.OpMax),
+			Types:    [][]frontend.Type{f64},
+			Mods:     []ModGroup{opt(frontend.ModNaN)},
+			Operands: "%0, %0, %0",
+		},
 		&FormRow{Ops: opl(frontend.OpCopysign), Types: [][]frontend.Type{f32f64}, Operands: "%0, %0, %0"},
-		&FormRow{Ops: opl(frontend.OpTestp), Types: [][]frontend.Type{f32f64}, Mods: []ModGroup{need(testpKinds...)}, Operands: "%pred, %0"},
+		&FormRow{
+			Ops:      opl(frontend.OpTestp),
+			Types:    [][]frontend.Type{f32f64},
+			Mods:     []ModGroup{need(testpKinds...)},
+			Operands: "%pred, %0",
+		},
 
 		// The 16-bit float types: add, sub, mul {.rn}{.ftz}{.sat} (.f16 types) or {.rn} (.bf16
 		// types); fma.rn{.ftz}{.sat|.relu}; neg and abs {.ftz}; min and max
 		// {.ftz}{.NaN}{.xorsign.abs}; ex2.approx, ex2.approx.ftz (.bf16 types), tanh.approx.
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpAdd, frontend.OpSub, frontend.OpMul), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{opt(frontend.ModRn), opt(f), opt(frontend.ModSat)}, Operands: "%0, %0, %0"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpAdd, frontend.OpSub, frontend.OpMul), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{opt(frontend.ModRn)}, Operands: "%0, %0, %0"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpFma), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{need(frontend.ModRn), opt(f), opt(frontend.ModSat, frontend.ModRelu)}, Operands: "%0, %0, %0, %0"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpFma), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{need(frontend.ModRn), opt(frontend.ModRelu)}, Operands: "%0, %0, %0, %0"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpNeg, frontend.OpAbs), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{opt(f)}, Operands: "%0, %0"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpNeg, frontend.OpAbs), Types: [][]frontend.Type{bf16s}, Operands: "%0, %0"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpMin, frontend.OpMax), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{opt(f), opt(frontend.ModNaN), opt(frontend.ModXorsign), opt(frontend.ModAbs)}, Rule: xorsignAbs, Operands: "%0, %0, %0"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpMin, frontend.OpMax), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{opt(frontend.ModNaN), opt(frontend.ModXorsign), opt(frontend.ModAbs)}, Rule: xorsignAbs, Operands: "%0, %0, %0"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpEx2), Types: [][]frontend.Type{f16s}, Mods: []ModGroup{need(frontend.ModApprox)}, Operands: "%0, %0"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpEx2), Types: [][]frontend.Type{bf16s}, Mods: []ModGroup{need(frontend.ModApprox), need(f)}, Operands: "%0, %0"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpTanh), Types: [][]frontend.Type{halfTypes}, Mods: []ModGroup{need(frontend.ModApprox)}, Operands: "%0, %0"},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpAdd, frontend.OpSub, frontend.OpMul),
+			Types:        [][]frontend.Type{f16s},
+			Mods:         []ModGroup{opt(frontend.ModRn), opt(f), opt(frontend.ModSat)},
+			Operands:     "%0, %0, %0",
+		},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpAdd, frontend.OpSub, frontend.OpMul),
+			Types:        [][]frontend.Type{bf16s},
+			Mods:         []ModGroup{opt(frontend.ModRn)},
+			Operands:     "%0, %0, %0",
+		},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpFma),
+			Types:        [][]frontend.Type{f16s},
+			Mods:         []ModGroup{need(frontend.ModRn), opt(f), opt(frontend.ModSat, frontend.ModRelu)},
+			Operands:     "%0, %0, %0, %0",
+		},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpFma),
+			Types:        [][]frontend.Type{bf16s},
+			Mods:         []ModGroup{need(frontend.ModRn), opt(frontend.ModRelu)},
+			Operands:     "%0, %0, %0, %0",
+		},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpNeg, frontend.OpAbs),
+			Types:        [][]frontend.Type{f16s},
+			Mods:         []ModGroup{opt(f)},
+			Operands:     "%0, %0",
+		},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpNeg, frontend.OpAbs),
+			Types:        [][]frontend.Type{bf16s},
+			Operands:     "%0, %0",
+		},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpMin, frontend.OpMax),
+			Types:        [][]frontend.Type{f16s},
+			Mods:         []ModGroup{opt(f), opt(frontend.ModNaN), opt(frontend.ModXorsign), opt(frontend.ModAbs)},
+			Rule:         xorsignAbs,
+			Operands:     "%0, %0, %0",
+		},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpMin, frontend.OpMax),
+			Types:        [][]frontend.Type{bf16s},
+			Mods:         []ModGroup{opt(frontend.ModNaN), opt(frontend.ModXorsign), opt(frontend.ModAbs)},
+			Rule:         xorsignAbs,
+			Operands:     "%0, %0, %0",
+		},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpEx2),
+			Types:        [][]frontend.Type{f16s},
+			Mods:         []ModGroup{need(frontend.ModApprox)},
+			Operands:     "%0, %0",
+		},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpEx2),
+			Types:        [][]frontend.Type{bf16s},
+			Mods:         []ModGroup{need(frontend.ModApprox), need(f)},
+			Operands:     "%0, %0",
+		},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpTanh),
+			Types:        [][]frontend.Type{halfTypes},
+			Mods:         []ModGroup{need(frontend.ModApprox)},
+			Operands:     "%0, %0",
+		},
 		// Mixed precision: add/sub{.rnd}{.sat}.f32.{f16,bf16} d, a, c and
 		// fma.rnd{.sat}.f32.{f16,bf16} d, a, b, c.
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpAdd, frontend.OpSub), Types: [][]frontend.Type{f32, {frontend.F16, frontend.BF16}}, Mods: []ModGroup{opt(rnds...), opt(frontend.ModSat)}, Operands: "%0, %1, %0"},
-		&FormRow{HalfOperands: true, Ops: opl(frontend.OpFma), Types: [][]frontend.Type{f32, {frontend.F16, frontend.BF16}}, Mods: []ModGroup{need(rnds...), opt(frontend.ModSat)}, Operands: "%0, %1, %1, %0"},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpAdd, frontend.OpSub),
+			Types:        [][]frontend.Type{f32, {frontend.F16, frontend.BF16}},
+			Mods:         []ModGroup{opt(rnds...), opt(frontend.ModSat)},
+			Operands:     "%0, %1, %0",
+		},
+		&FormRow{
+			HalfOperands: true,
+			Ops:          opl(frontend.OpFma),
+			Types:        [][]frontend.Type{f32, {frontend.F16, frontend.BF16}},
+			Mods:         []ModGroup{need(rnds...), opt(frontend.ModSat)},
+			Operands:     "%0, %1, %1, %0",
+		},
 
 		// setp.CmpOp{.ftz}{.BoolOp}.type p{|q}, a, b{, {!}c}: the comparisons each type
 		// defines (.lo, .ls, .hi, .hs on unsigned integers; the unordered ones, .num and .nan
@@ -110,10 +275,38 @@ func init() {
 			p = "%pred|%pred"
 		}
 		addForms(
-			&FormRow{Ops: opl(frontend.OpSetp), Types: [][]frontend.Type{c.st}, Mods: g, Rule: setpRule, HalfOperands: half, Operands: p + ", %0, %0"},
-			&FormRow{Ops: opl(frontend.OpSetp), Types: [][]frontend.Type{c.st}, Mods: withBop, Rule: setpRule, HalfOperands: half, Operands: p + ", %0, %0, %pred"},
-			&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{c.set, c.st}, Mods: g, Rule: setRule, HalfOperands: half, Operands: "%0, %1, %1"},
-			&FormRow{Ops: opl(frontend.OpSet), Types: [][]frontend.Type{c.set, c.st}, Mods: withBop, Rule: setRule, HalfOperands: half, Operands: "%0, %1, %1, %pred"},
+			&FormRow{
+				Ops:          opl(frontend.OpSetp),
+				Types:        [][]frontend.Type{c.st},
+				Mods:         g,
+				Rule:         setpRule,
+				HalfOperands: half,
+				Operands:     p + ", %0, %0",
+			},
+			&FormRow{
+				Ops:          opl(frontend.OpSetp),
+				Types:        [][]frontend.Type{c.st},
+				Mods:         withBop,
+				Rule:         setpRule,
+				HalfOperands: half,
+				Operands:     p + ", %0, %0, %pred",
+			},
+			&FormRow{
+				Ops:          opl(frontend.OpSet),
+				Types:        [][]frontend.Type{c.set, c.st},
+				Mods:         g,
+				Rule:         setRule,
+				HalfOperands: half,
+				Operands:     "%0, %1, %1",
+			},
+			&FormRow{
+				Ops:          opl(frontend.OpSet),
+				Types:        [][]frontend.Type{c.set, c.st},
+				Mods:         withBop,
+				Rule:         setRule,
+				HalfOperands: half,
+				Operands:     "%0, %1, %1, %pred",
+			},
 		)
 	}
 }

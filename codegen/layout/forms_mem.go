@@ -57,26 +57,117 @@ func init() {
 		return []ModGroup{need(ops...), opt(frontend.ModRelaxed, frontend.ModRelease, frontend.ModAcquire, frontend.ModAcqRel), opt(scopeMods...), opt(atomSpaces...), opt(modCacheHint)}
 	}
 	addForms(
-		&FormRow{Ops: opl(frontend.OpLd), Types: [][]frontend.Type{memTypes}, Mods: ldMods, Rule: memRule, Operands: "%0v, [a]"},
-		&FormRow{Ops: opl(frontend.OpLdu), Types: [][]frontend.Type{memTypes}, Mods: []ModGroup{opt(global), opt(vectors...)}, Rule: memRule, Operands: "%0v, [a]"},
-		&FormRow{Ops: opl(frontend.OpSt), Types: [][]frontend.Type{memTypes}, Mods: stMods, Rule: memRule, Operands: "[a], %0v"},
-		&FormRow{SinkDst: true, Ops: opl(frontend.OpAtom, frontend.OpRed), Types: [][]frontend.Type{{frontend.B32, frontend.B64}}, Mods: atomMods(frontend.ModAnd, frontend.ModOr, frontend.ModXor), Rule: atomRule, Operands: "%0, [a], %0"},
-		&FormRow{SinkDst: true, Ops: opl(frontend.OpAtom), Types: [][]frontend.Type{{frontend.B32, frontend.B64}}, Mods: atomMods(frontend.ModExch), Rule: atomRule, Operands: "%0, [a], %0"},
-		&FormRow{SinkDst: true, Ops: opl(frontend.OpAtom), Types: [][]frontend.Type{{frontend.B16, frontend.B32, frontend.B64}}, Mods: atomMods(frontend.ModCas)[:4], Rule: atomRule, Operands: "%0, [a], %0, %0"},
-		&FormRow{SinkDst: true, Ops: opl(frontend.OpAtom, frontend.OpRed), Types: [][]frontend.Type{{frontend.U32}}, Mods: atomMods(frontend.ModInc, frontend.ModDec), Rule: atomRule, Operands: "%0, [a], %0"},
-		&FormRow{SinkDst: true, Ops: opl(frontend.OpAtom, frontend.OpRed), Types: [][]frontend.Type{int3264}, Mods: atomMods(frontend.ModMin, frontend.ModMax), Rule: atomRule, Operands: "%0, [a], %0"},
-		&FormRow{SinkDst: true, Ops: opl(frontend.OpAtom, frontend.OpRed), Types: [][]frontend.Type{{frontend.U32, frontend.S32, frontend.U64, frontend.F32, frontend.F64}}, Mods: atomMods(frontend.ModAdd), Rule: atomRule, Operands: "%0, [a], %0"},
-		&FormRow{SinkDst: true, Ops: opl(frontend.OpAtom, frontend.OpRed), Types: [][]frontend.Type{halfTypes}, Mods: append(atomMods(frontend.ModAdd), need(modNoftz)), Rule: atomRule, Operands: "%0, [a], %0"},
+		&FormRow{
+			Ops:      opl(frontend.OpLd),
+			Types:    [][]frontend.Type{memTypes},
+			Mods:     ldMods,
+			Rule:     memRule,
+			Operands: "%0v, [a]",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpLdu),
+			Types:    [][]frontend.Type{memTypes},
+			Mods:     []ModGroup{opt(global), opt(vectors...)},
+			Rule:     memRule,
+			Operands: "%0v, [a]",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpSt),
+			Types:    [][]frontend.Type{memTypes},
+			Mods:     stMods,
+			Rule:     memRule,
+			Operands: "[a], %0v",
+		},
+		&FormRow{
+			SinkDst:  true,
+			Ops:      opl(frontend.OpAtom, frontend.OpRed),
+			Types:    [][]frontend.Type{{frontend.B32, frontend.B64}},
+			Mods:     atomMods(frontend.ModAnd, frontend.ModOr, frontend.ModXor),
+			Rule:     atomRule,
+			Operands: "%0, [a], %0",
+		},
+		&FormRow{
+			SinkDst:  true,
+			Ops:      opl(frontend.OpAtom),
+			Types:    [][]frontend.Type{{frontend.B32, frontend.B64}},
+			Mods:     atomMods(frontend.ModExch),
+			Rule:     atomRule,
+			Operands: "%0, [a], %0",
+		},
+		&FormRow{
+			SinkDst:  true,
+			Ops:      opl(frontend.OpAtom),
+			Types:    [][]frontend.Type{{frontend.B16, frontend.B32, frontend.B64}},
+			Mods:     atomMods(frontend.ModCas)[:4],
+			Rule:     atomRule,
+			Operands: "%0, [a], %0, %0",
+		},
+		&FormRow{
+			SinkDst:  true,
+			Ops:      opl(frontend.OpAtom, frontend.OpRed),
+			Types:    [][]frontend.Type{{frontend.U32}},
+			Mods:     atomMods(frontend.ModInc, frontend.ModDec),
+			Rule:     atomRule,
+			Operands: "%0, [a], %0",
+		},
+		&FormRow{
+			SinkDst:  true,
+			Ops:      opl(frontend.OpAtom, frontend.OpRed),
+			Types:    [][]frontend.Type{int3264},
+			Mods:     atomMods(frontend.ModMin, frontend.ModMax),
+			Rule:     atomRule,
+			Operands: "%0, [a], %0",
+		},
+		&FormRow{
+			SinkDst:  true,
+			Ops:      opl(frontend.OpAtom, frontend.OpRed),
+			Types:    [][]frontend.Type{{frontend.U32, frontend.S32, frontend.U64, frontend.F32, frontend.F64}},
+			Mods:     atomMods(frontend.ModAdd),
+			Rule:     atomRule,
+			Operands: "%0, [a], %0",
+		},
+		&FormRow{
+			SinkDst:  true,
+			Ops:      opl(frontend.OpAtom, frontend.OpRed),
+			Types:    [][]frontend.Type{halfTypes},
+			Mods:     append(atomMods(frontend.ModAdd), need(modNoftz)),
+			Rule:     atomRule,
+			Operands: "%0, [a], %0",
+		},
 		// The vector atomics on global memory, each element a separate atomic:
 		// atom.add{.L2::cache_hint}.{v2,v4}.f32, atom.{add,min,max}.noftz.{v2,v4,v8}.{f16,bf16}
 		// and .{v2,v4}.{f16x2,bf16x2}, and the same forms of red.
-		&FormRow{Ops: opl(frontend.OpAtom, frontend.OpRed), Types: [][]frontend.Type{f32}, Mods: atomVectorMods(false, frontend.ModV2, frontend.ModV4), Rule: atomRule, Operands: "%0v, [a], %0v"},
-		&FormRow{Ops: opl(frontend.OpAtom, frontend.OpRed), Types: [][]frontend.Type{halfScalars}, Mods: atomVectorMods(true, vectors...), Rule: atomRule, Operands: "%0v, [a], %0v"},
-		&FormRow{Ops: opl(frontend.OpAtom, frontend.OpRed), Types: [][]frontend.Type{halfPairs}, Mods: atomVectorMods(true, frontend.ModV2, frontend.ModV4), Rule: atomRule, Operands: "%0v, [a], %0v"},
+		&FormRow{
+			Ops:      opl(frontend.OpAtom, frontend.OpRed),
+			Types:    [][]frontend.Type{f32},
+			Mods:     atomVectorMods(false, frontend.ModV2, frontend.ModV4),
+			Rule:     atomRule,
+			Operands: "%0v, [a], %0v",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpAtom, frontend.OpRed),
+			Types:    [][]frontend.Type{halfScalars},
+			Mods:     atomVectorMods(true, vectors...),
+			Rule:     atomRule,
+			Operands: "%0v, [a], %0v",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpAtom, frontend.OpRed),
+			Types:    [][]frontend.Type{halfPairs},
+			Mods:     atomVectorMods(true, frontend.ModV2, frontend.ModV4),
+			Rule:     atomRule,
+			Operands: "%0v, [a], %0v",
+		},
 
 		// cvta{.to}.space.size: .param only in a kernel, whose parameters have generic
 		// addresses.
-		&FormRow{Ops: opl(frontend.OpCvta), Types: [][]frontend.Type{{frontend.U32, frontend.U64}}, Mods: []ModGroup{opt(frontend.ModTo), need(cvtaSpaces...)}, Rule: cvtaRule, Operands: "%0, %0"},
+		&FormRow{
+			Ops:      opl(frontend.OpCvta),
+			Types:    [][]frontend.Type{{frontend.U32, frontend.U64}},
+			Mods:     []ModGroup{opt(frontend.ModTo), need(cvtaSpaces...)},
+			Rule:     cvtaRule,
+			Operands: "%0, %0",
+		},
 		// isspacep.space p, a.
 		&FormRow{Ops: opl(frontend.OpIsspacep), Mods: []ModGroup{need(isspacepSpaces...)}, Operands: "%pred, %b64"},
 	)

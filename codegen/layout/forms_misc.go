@@ -26,26 +26,85 @@ func init() {
 		// mov.type d, a; mov.pred; mov.type d, {a, b, ...} packing the elements into d, first
 		// lowest, and mov.type {a, b, ...}, d unpacking; mov.v2/.v4.type between vectors.
 		&FormRow{Ops: opl(frontend.OpMov), Types: [][]frontend.Type{movTypes}, Rule: movRule, Operands: "%0, %0"},
-		&FormRow{Ops: opl(frontend.OpMov), Types: [][]frontend.Type{{frontend.Pred}}, Rule: movRule, Operands: "%pred, %pred"},
-		&FormRow{Ops: opl(frontend.OpMov), Types: [][]frontend.Type{movTypes}, Mods: []ModGroup{need(frontend.ModV2, frontend.ModV4)}, Rule: movRule, Operands: "%0v, %0v"},
+		&FormRow{
+			Ops:      opl(frontend.OpMov),
+			Types:    [][]frontend.Type{{frontend.Pred}},
+			Rule:     movRule,
+			Operands: "%pred, %pred",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpMov),
+			Types:    [][]frontend.Type{movTypes},
+			Mods:     []ModGroup{need(frontend.ModV2, frontend.ModV4)},
+			Rule:     movRule,
+			Operands: "%0v, %0v",
+		},
 		&FormRow{Ops: opl(frontend.OpSelp), Types: [][]frontend.Type{selpTypes}, Operands: "%0, %0, %0, %pred"},
 
 		// The .b128 forms: ld, st (without vectors), atom.cas and atom.exch, and mov copying,
 		// packing two 64-bit halves or unpacking them.
-		&FormRow{Ops: opl(frontend.OpLd), Types: b128, Mods: ldMods[:len(ldMods)-1], Rule: memRule, SinkDst: true, Operands: "%b128, [a]"},
-		&FormRow{Ops: opl(frontend.OpSt), Types: b128, Mods: stMods[:len(stMods)-1], Rule: memRule, Operands: "[a], %b128"},
-		&FormRow{Ops: opl(frontend.OpAtom), Types: b128, Mods: b128AtomMods(frontend.ModExch, modCacheHint), Rule: atomRule, SinkDst: true, Operands: "%b128, [a], %b128"},
-		&FormRow{Ops: opl(frontend.OpAtom), Types: b128, Mods: b128AtomMods(frontend.ModCas), Rule: atomRule, SinkDst: true, Operands: "%b128, [a], %b128, %b128"},
+		&FormRow{
+			Ops:      opl(frontend.OpLd),
+			Types:    b128,
+			Mods:     ldMods[:len(ldMods)-1],
+			Rule:     memRule,
+			SinkDst:  true,
+			Operands: "%b128, [a]",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpSt),
+			Types:    b128,
+			Mods:     stMods[:len(stMods)-1],
+			Rule:     memRule,
+			Operands: "[a], %b128",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpAtom),
+			Types:    b128,
+			Mods:     b128AtomMods(frontend.ModExch, modCacheHint),
+			Rule:     atomRule,
+			SinkDst:  true,
+			Operands: "%b128, [a], %b128",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpAtom),
+			Types:    b128,
+			Mods:     b128AtomMods(frontend.ModCas),
+			Rule:     atomRule,
+			SinkDst:  true,
+			Operands: "%b128, [a], %b128, %b128",
+		},
 		&FormRow{Ops: opl(frontend.OpMov), Types: b128, Rule: movB128Rule, Operands: "%b128, %b128"},
 
 		// Fences order memory this machine keeps sequentially consistent: every form is
 		// accepted (and is nothing).
-		&FormRow{Ops: opl(frontend.OpMembar, frontend.OpFence), AnyMods: true, Examples: []string{"membar.gl", "membar.cta", "fence.sc.gpu", "fence.acq_rel.sys", "fence.proxy.async"}},
+		&FormRow{
+			Ops:      opl(frontend.OpMembar, frontend.OpFence),
+			AnyMods:  true,
+			Examples: []string{"membar.gl", "membar.cta", "fence.sc.gpu", "fence.acq_rel.sys", "fence.proxy.async"},
+		},
 		// CTA barriers: bar{.cta}.sync, bar{.cta}.arrive, barrier{.cta}.sync{.aligned} ... a{, b},
 		// bar.red.popc.u32 d, a{, b}, {!}c and bar.red.{and,or}.pred p, a{, b}, {!}c.
-		&FormRow{Ops: opl(frontend.OpBar, frontend.OpBarrier), Mods: []ModGroup{need(frontend.ModSync, frontend.ModArrive), opt(modAligned), opt(frontend.ModCta)}, Rule: barRule, Operands: "0"},
-		&FormRow{Ops: opl(frontend.OpBar, frontend.OpBarrier), Types: [][]frontend.Type{{frontend.U32}}, Mods: []ModGroup{need(frontend.ModRed), need(frontend.ModPopc), opt(modAligned), opt(frontend.ModCta)}, Rule: barRule, Operands: "%0, 0, %pred"},
-		&FormRow{Ops: opl(frontend.OpBar, frontend.OpBarrier), Types: [][]frontend.Type{{frontend.Pred}}, Mods: []ModGroup{need(frontend.ModRed), need(frontend.ModAnd, frontend.ModOr), opt(modAligned), opt(frontend.ModCta)}, Rule: barRule, Operands: "%pred, 0, %pred"},
+		&FormRow{
+			Ops:      opl(frontend.OpBar, frontend.OpBarrier),
+			Mods:     []ModGroup{need(frontend.ModSync, frontend.ModArrive), opt(modAligned), opt(frontend.ModCta)},
+			Rule:     barRule,
+			Operands: "0",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpBar, frontend.OpBarrier),
+			Types:    [][]frontend.Type{{frontend.U32}},
+			Mods:     []ModGroup{need(frontend.ModRed), need(frontend.ModPopc), opt(modAligned), opt(frontend.ModCta)},
+			Rule:     barRule,
+			Operands: "%0, 0, %pred",
+		},
+		&FormRow{
+			Ops:      opl(frontend.OpBar, frontend.OpBarrier),
+			Types:    [][]frontend.Type{{frontend.Pred}},
+			Mods:     []ModGroup{need(frontend.ModRed), need(frontend.ModAnd, frontend.ModOr), opt(modAligned), opt(frontend.ModCta)},
+			Rule:     barRule,
+			Operands: "%pred, 0, %pred",
+		},
 		// The warp-level instructions (DecodeWarp) and bar.warp.sync.
 		&FormRow{Ops: opl(frontend.OpShfl, frontend.OpVote, frontend.OpMatch, frontend.OpRedux, frontend.OpElect, frontend.OpActivemask, frontend.OpBar, frontend.OpBarrier), AnyMods: true, Rule: warpRule, Examples: []string{
 			"shfl.sync.idx.b32 %b32, %b32, %b32, 31, -1", "shfl.sync.bfly.b32 %b32|%pred, %b32, 1, 31, %b32", "shfl.up.b32 %b32, %b32, 1, 0",
