@@ -13,8 +13,8 @@ const (
 )
 
 // floatOp lowers f32 and f64 arithmetic, min/max, neg/abs, testp and copysign. The scalar
-// semantics live in runtime/isa; this checks the modifiers against the forms the ISA defines
-// (anything else is rejected) and binds the matching isa function into a lane loop.
+// semantics live in runtime/isa; this picks the isa function of the modifiers (the table of
+// forms, layout.CheckForms, has accepted them) and binds it into a lane loop.
 func (e *emitter) floatOp(t frontend.Type) runtime.Instr {
 	in := e.in
 	if isHalf(t) {

@@ -26,7 +26,8 @@ func isHalfPacked(t frontend.Type) bool { return t == frontend.F16x2 || t == fro
 
 // halfSrc returns the register of a source operand of a half-precision instruction. The ISA
 // defines no immediate operands for them (ptxas rejects `max.bf16x2 d, 0, b`), so immediates
-// of a 16-bit float type are rejected rather than given a guessed meaning.
+// of a 16-bit float type are rejected (by the table of forms) rather than given a guessed
+// meaning.
 func (e *emitter) halfSrc(a ssa.Arg, t frontend.Type) int {
 	if isHalf(t) && (a.Kind == ssa.ArgFloat || a.Kind == ssa.ArgImm) {
 		e.errorf("immediate operand for a %s instruction", t)

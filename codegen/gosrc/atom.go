@@ -27,8 +27,8 @@ func lookupMod(name string) frontend.Mod {
 }
 
 // atomIsaOp is runtime/isa's operation (the AtomOp constant's name) for an atom/red
-// operation on type t, as codegen/closure picks it; "" for a form it rejects (the ISA's
-// table of types per operation).
+// operation on type t, as codegen/closure picks it, for the forms the table of forms
+// (layout.CheckForms) accepts.
 func atomIsaOp(op frontend.Mod, t frontend.Type) string {
 	switch op {
 	case frontend.ModAnd, frontend.ModOr, frontend.ModXor, frontend.ModExch:

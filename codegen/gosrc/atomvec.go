@@ -21,7 +21,7 @@ func vectorLen(in *ssa.Instr) int {
 }
 
 // atomVectorIsaOp is runtime/isa's operation (the AtomOp constant's name) of a vector atomic,
-// as codegen/closure accepts them: .add on .v2/.v4 .f32 (without .noftz); .add, .min and .max
+// as the table of forms (layout.CheckForms) accepts them: .add on .v2/.v4 .f32 (without .noftz); .add, .min and .max
 // .noftz on .v2/.v4/.v8 .f16 and .bf16 and on .v2/.v4 .f16x2 and .bf16x2; "" for another form.
 func atomVectorIsaOp(op frontend.Mod, t frontend.Type, n int, noftz bool) string {
 	name := map[frontend.Mod]string{frontend.ModAdd: "AtomAdd", frontend.ModMin: "AtomMin", frontend.ModMax: "AtomMax"}[op]

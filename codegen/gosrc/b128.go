@@ -13,7 +13,7 @@ import (
 // consecutive register slots, its low 64 bits first. The forms are mov.b128 (pack {lo, hi},
 // unpack, copy; lowered with the lane-local instructions in multi.go), ld.b128, st.b128,
 // atom.cas.b128 and atom.exch.b128 (runtime.Warp.LoadLanes128, StoreLanes128, AtomLanes128);
-// anything else involving .b128 is rejected.
+// the table of forms (layout.CheckForms) has no other form involving .b128.
 
 // isB128 reports whether operand a is a .b128 register.
 func isB128(a ssa.Arg) bool { return a.Kind == ssa.ArgValue && a.Value.Reg.Type == frontend.B128 }
@@ -160,7 +160,7 @@ func (e *blockEmit) memB128(in *ssa.Instr) {
 	e.guarded(in, func(mask string) []jen.Code { return []jen.Code{call(mask)} })
 }
 
-// atomB128 returns the call of atom.cas.b128 or atom.exch.b128, as codegen/closure accepts
+// atomB128 returns the call of atom.cas.b128 or atom.exch.b128, as the table of forms accepts
 // them: on global, shared and generic addresses, with one optional memory order and scope,
 // and .L2::cache_hint (with its cache-policy operand) only on exch.
 func (e *blockEmit) atomB128(in *ssa.Instr, sp, A, amask, off, lc jen.Code) (func(mask string) jen.Code, bool) {

@@ -26,7 +26,7 @@ func halfName(t frontend.Type) string {
 }
 
 // halfSrcs are the source operands of a half-precision instruction, or nil when one is an
-// immediate: the ISA defines none for these types and codegen/closure rejects them.
+// immediate: the ISA defines none for these types, and the table of forms rejects them.
 func (c ctx) halfSrcs(in *ssa.Instr, t frontend.Type) []jen.Code {
 	var xs []jen.Code
 	for _, a := range in.Args {
@@ -66,7 +66,7 @@ func halfLanes(n string, args []jen.Code, packed bool, op func(xs []jen.Code) je
 
 // halfOp lowers add, sub, mul, fma, neg, abs, min, max, ex2.approx and tanh.approx on .f16,
 // .f16x2, .bf16 and .bf16x2, and the mixed-precision forms with an .f32 result, with the
-// modifiers codegen/closure accepts.
+// modifiers the table of forms (layout.CheckForms) accepts.
 func (c ctx) halfOp(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 	ts := types(in)
 	if len(ts) == 2 && ts[0] == frontend.F32 && !isHalfPacked(t) {

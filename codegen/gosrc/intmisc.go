@@ -345,7 +345,7 @@ func (c ctx) halfSet(in *ssa.Instr, n string, dt, st frontend.Type) []jen.Code {
 }
 
 // compare returns statements defining n+"t" as (a CmpOp b) BoolOp c for set and testp-free
-// comparisons of type st, or nil for a form codegen/closure rejects.
+// comparisons of type st.
 func (c ctx) compare(in *ssa.Instr, n string, st frontend.Type) []jen.Code {
 	cmp := compareMod(in)
 	ftz := has(in, frontend.ModFtz)

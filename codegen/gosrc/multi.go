@@ -40,7 +40,7 @@ func (f *fnGen) carrySlot() int {
 }
 
 // laneMulti returns the statements of one lane of the instruction, which write the register
-// file directly, and the slots they write; nil for a form codegen/closure rejects.
+// file directly, and the slots they write; nil for a destination it cannot write.
 func (e *blockEmit) laneMulti(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
 	if len(in.Dsts) != 1 {
 		return nil, nil
