@@ -63,7 +63,7 @@ fmt-check:
 
 # Fuzzes the parser (print/parse round trip) and the whole pipeline (compile, then launch
 # under a deadline): no input may panic or hang.
-fuzz:
+fuzz: gocorpus
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=5m ./frontend
 	$(GO) test -run '^$$' -fuzz=FuzzCompileLaunch -fuzztime=5m ./internal/e2e/fuzz
 	$(GO) test -run '^$$' -fuzz=FuzzSIMT -fuzztime=5m ./internal/e2e/fuzz
@@ -77,7 +77,7 @@ fuzz:
 # its least time: on a shared machine neighbours only ever add time.
 BENCH_KERNELS = VecAdd|Saxpy|Collatz|MatmulTiled|Reduce|Fib
 BENCH_COUNT = 5
-bench:
+bench: gocorpus
 	$(GO) test -run '^$$' -bench . -benchmem ./frontend ./ssa
 	@$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_KERNELS))' -count $(BENCH_COUNT) ./internal/e2e/bench | tee /dev/stderr | awk ' \
 		function least(a, k, v) { if (!(k in a) || v < a[k]) a[k] = v } \
