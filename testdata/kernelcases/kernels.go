@@ -13,12 +13,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
 )
 
 // RunClosure runs every kernel of every CUDA source in testdata/cuda, compiled to PTX at -O2
@@ -48,6 +50,7 @@ func RunClosure(t *testing.T) {
 				require.NoError(t, err)
 				k, err := mod.Kernel(c.kernel)
 				require.NoError(t, err)
+				refProg := sync.OnceValues(func() (*ssa.Program, error) { return buildSSA(level.Path) })
 				for i, s := range c.shapes {
 					seed := kernelSeed(c.file, c.kernel, i)
 					t.Run(s.String(), func(t *testing.T) {
@@ -76,7 +79,9 @@ func RunClosure(t *testing.T) {
 							f := newKernelFixture(t, seed)
 							f.level = level.Name
 							l := c.setup(f, s)
-							runReference(t, level.Path, k, f, l, s)
+							prog, err := refProg()
+							require.NoError(t, err)
+							runReference(t, prog, k, f, l, s)
 							if len(outs) > 0 {
 								require.Equal(t, outs[0], f.outputs(), "outputs differ from the closure engine's")
 							}

@@ -20,19 +20,27 @@ import (
 // several CTAs, but not the largest grids.
 const referenceMaxThreads = 512
 
-// runReference launches the kernel of k, from the PTX file at path, on the reference
-// interpreter with the launch l of shape s on f's device, and checks it against the Go
-// reference. A kernel that reaches an instruction the interpreter does not cover (floating
-// point, warp-level operations, a call to a function without a body such as vprintf or
-// malloc) is skipped: the reference does not apply to it.
-func runReference(t *testing.T, path string, k *ptx2go.Kernel, f *kernelFixture, l kernelLaunch, s kernelShape) {
-	t.Helper()
+// buildSSA parses and builds the PTX file at path (relative to the repository root), the
+// program the reference interpreter runs.
+func buildSSA(path string) (*ssa.Program, error) {
 	src, err := os.ReadFile(filepath.Join(root, path))
-	require.NoError(t, err)
+	if err != nil {
+		return nil, err
+	}
 	m, err := frontend.Parse(path, src)
-	require.NoError(t, err)
-	prog, err := ssa.Build(m)
-	require.NoError(t, err)
+	if err != nil {
+		return nil, err
+	}
+	return ssa.Build(m)
+}
+
+// runReference launches the kernel of k, in prog, on the reference interpreter with the
+// launch l of shape s on f's device, and checks it against the Go reference. A kernel that
+// reaches an instruction the interpreter does not cover (floating point, warp-level
+// operations, a call to a function without a body such as vprintf or malloc) is skipped: the
+// reference does not apply to it.
+func runReference(t *testing.T, prog *ssa.Program, k *ptx2go.Kernel, f *kernelFixture, l kernelLaunch, s kernelShape) {
+	t.Helper()
 	params, err := k.PackArgs(l.args...)
 	require.NoError(t, err)
 	cfg := reference.Config{Grid: s.grid, Block: s.block, DynamicShared: l.shared}

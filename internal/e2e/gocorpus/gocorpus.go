@@ -15,10 +15,12 @@ import (
 // modules maps a module's PTX path under testdata/ptx, without .ptx and with slashes
 // ("O0/vecadd"), to its generated Module; duplicates maps the path of a module whose bytes
 // repeat another's (clang's -ffp-contract=fast output equals its -O2 output) to that other's
-// path, and such a module has no package of its own. modules_gen.go fills both.
+// path, and such a module has no package of its own; excluded maps the path of a module the
+// Go source back end cannot compile to the reason. modules_gen.go fills all three.
 var (
 	modules    map[string]*runtime.Module
 	duplicates map[string]string
+	excluded   map[string]string
 )
 
 // Generated reports whether the generator has run, so that Lookup knows every module.
@@ -36,6 +38,13 @@ func Lookup(path string) (*runtime.Module, bool) {
 func DuplicateOf(path string) (string, bool) {
 	p, ok := duplicates[key(path)]
 	return p, ok
+}
+
+// Excluded returns why the module at path has no generated package, if gencorpus leaves it
+// out.
+func Excluded(path string) (string, bool) {
+	r, ok := excluded[key(path)]
+	return r, ok
 }
 
 // key is the registry's key for a module path.
