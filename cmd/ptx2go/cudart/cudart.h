@@ -95,6 +95,11 @@ unsigned long ptx2go_thread_id(void);
 // ptx2go_self_symbol looks name up among the drop-in library's own symbols (cuGetProcAddress).
 void *ptx2go_self_symbol(const char *name);
 
+// The driver's private tables for NVIDIA's static runtime (exporttable.c): the table with the
+// given UUID and its name, or NULL; and a call through a context-local storage destructor.
+const void *ptx2go_export_table(const unsigned char *uuid, const char **name);
+void ptx2go_call_storage_dtor(void *dtor, void *ctx, void *key, void *value);
+
 // Device printf and assert output, written with C's stdio so that it interleaves with the
 // program's own (calls.c).
 void ptx2go_write_stdout(const void *p, size_t n);

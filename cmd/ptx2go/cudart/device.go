@@ -21,6 +21,9 @@ import (
 // priorities are not there and report 0.
 // Clock rates and cache sizes of a CPU mean nothing to a CUDA program's tuning: the clock rate is
 // a nominal 1 GHz, the memory figures 0.
+// deviceUUID is the device's UUID (cudaDeviceProp.uuid, cuDeviceGetUuid).
+var deviceUUID = [16]byte([]byte("ptx2go-emulated!"))
+
 const (
 	deviceName        = "ptx2go CPU emulation (sm_80)"
 	ccMajor, ccMinor  = 8, 0
@@ -98,8 +101,12 @@ func deviceAttr(a int) (int, bool) {
 		return blocksPerSM, true
 	case 115: // MemoryPoolsSupported (mempool.go)
 		return 1, true
+	case 126: // MemSyncDomainCount: one domain, as before Hopper
+		return 1, true
+	case 131, 134: // NumaId, HostNumaId: the device is no NUMA node of its own
+		return -1, true
 	}
-	if a >= 1 && a <= 121 {
+	if a >= 1 && a <= 134 { // CUDA 12.4's last attribute
 		return 0, true
 	}
 	return 0, false
@@ -110,7 +117,7 @@ func fillProps(p *C.struct_cudaDeviceProp) {
 	C.memset(unsafe.Pointer(p), 0, C.sizeof_struct_cudaDeviceProp)
 	name := unsafe.Slice((*byte)(unsafe.Pointer(&p.name[0])), len(p.name))
 	copy(name[:len(name)-1], deviceName)
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(&p.uuid[0])), 16), "ptx2go-emulated!")
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&p.uuid[0])), 16), deviceUUID[:])
 	p.totalGlobalMem = C.size_t(totalMem())
 	p.sharedMemPerBlock = sharedPerBlock
 	p.regsPerBlock = regsPerBlock

@@ -135,7 +135,7 @@ func cuDeviceComputeCapability(major, minor *C.int, d C.int) (r C.int) {
 //export cuDeviceGetUuid
 func cuDeviceGetUuid(uuid *C.char, d C.int) (r C.int) {
 	defer guard("cuDeviceGetUuid", &r)()
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(uuid)), 16), "ptx2go-emulated!")
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(uuid)), 16), deviceUUID[:])
 	return success
 }
 
@@ -163,9 +163,35 @@ func cuDevicePrimaryCtxRelease_v2(d C.int) (r C.int) {
 	return success
 }
 
+// cuDevicePrimaryCtxRelease is the entry point of CUDA 7 to 10, which CUDA 11's cuda.h renamed
+// cuDevicePrimaryCtxRelease_v2 (same arguments); older runtimes still ask for it.
+//
+//export cuDevicePrimaryCtxRelease
+func cuDevicePrimaryCtxRelease(d C.int) (r C.int) {
+	defer guard("cuDevicePrimaryCtxRelease", &r)()
+	return cuDevicePrimaryCtxRelease_v2(d)
+}
+
+// cuDevicePrimaryCtxReset is CUDA 7 to 10's cuDevicePrimaryCtxReset_v2.
+//
+//export cuDevicePrimaryCtxReset
+func cuDevicePrimaryCtxReset(d C.int) (r C.int) {
+	defer guard("cuDevicePrimaryCtxReset", &r)()
+	return cuDevicePrimaryCtxReset_v2(d)
+}
+
+// cuDevicePrimaryCtxSetFlags is CUDA 7 to 10's cuDevicePrimaryCtxSetFlags_v2.
+//
+//export cuDevicePrimaryCtxSetFlags
+func cuDevicePrimaryCtxSetFlags(d C.int, flags C.uint) (r C.int) {
+	defer guard("cuDevicePrimaryCtxSetFlags", &r)()
+	return cuDevicePrimaryCtxSetFlags_v2(d, flags)
+}
+
 //export cuDevicePrimaryCtxReset_v2
 func cuDevicePrimaryCtxReset_v2(d C.int) (r C.int) {
 	defer guard("cuDevicePrimaryCtxReset_v2", &r)()
+	releaseContextStorage(ctxs.primary)
 	return cudaDeviceReset()
 }
 
@@ -210,6 +236,9 @@ func cuCtxDestroy_v2(c unsafe.Pointer) (r C.int) {
 		return errInvalidContext
 	}
 	delete(ctxs.created, uintptr(c))
+	state.mu.Unlock()
+	releaseContextStorage(c)
+	state.mu.Lock()
 	for i := len(ctxs.stack) - 1; i >= 0; i-- {
 		if ctxs.stack[i] == c {
 			ctxs.stack = append(ctxs.stack[:i], ctxs.stack[i+1:]...)
@@ -342,14 +371,12 @@ func loadModule(out *unsafe.Pointer, image []byte, name string) C.int {
 	return success
 }
 
-// imageAt reads a module image from memory: a fat binary wrapper's or container's size is in
-// its header, PTX text ends at its NUL.
+// imageAt reads a module image from memory: the containers of nvcc's fat binary wrapper, or
+// a container (its size is in its header), or PTX text, which ends at its NUL.
 func imageAt(p unsafe.Pointer) []byte {
 	hdr := unsafe.Slice((*byte)(p), 16)
 	if binary.LittleEndian.Uint32(hdr) == fatbin.WrapperMagic {
-		w := (*C.ptx2go_fatbin_wrapper)(p)
-		p = unsafe.Pointer(w.data)
-		hdr = unsafe.Slice((*byte)(p), 16)
+		return wrapperContainers((*C.ptx2go_fatbin_wrapper)(p))
 	}
 	if binary.LittleEndian.Uint32(hdr) == fatbin.Magic {
 		if n, err := fatbin.Size(hdr); err == nil {
@@ -937,69 +964,98 @@ func cuGetErrorName(e C.int, s **C.char) (r C.int) {
 	return success
 }
 
-// versioned lists the driver entry points the drop-in implements as NAME_v2 with the CUDA
-// version from which cuGetProcAddress(NAME) means NAME_v2 (cuda.h maps NAME to NAME_v2 from
-// then on). Before that version NAME is the older entry point, with another signature.
-var versioned = map[string]int{
-	"cuMemAlloc": 3020, "cuMemFree": 3020, "cuMemGetInfo": 3020, "cuMemAllocPitch": 3020, "cuMemAllocHost": 3020,
-	"cuMemcpyHtoD": 3020, "cuMemcpyDtoH": 3020, "cuMemcpyDtoD": 3020, "cuMemcpyHtoDAsync": 3020,
-	"cuMemcpyDtoHAsync": 3020, "cuMemcpyDtoDAsync": 3020, "cuMemsetD8": 3020, "cuMemsetD16": 3020,
-	"cuMemsetD32": 3020, "cuMemGetAddressRange": 3020, "cuDeviceTotalMem": 3020, "cuModuleGetGlobal": 3020, "cuCtxCreate": 3020,
-	"cuCtxDestroy": 4000, "cuCtxPushCurrent": 4000, "cuCtxPopCurrent": 4000, "cuStreamDestroy": 4000,
-	"cuEventDestroy": 4000, "cuDevicePrimaryCtxRelease": 11000, "cuDevicePrimaryCtxReset": 11000,
-	"cuDevicePrimaryCtxSetFlags": 11000, "cuDeviceGetUuid": 11040, "cuGetProcAddress": 12000,
-	"cuMemHostGetDevicePointer": 3020, "cuMemHostRegister": 6050,
-}
-
 // cuGetProcAddress finds a driver entry point by its base name for a CUDA version, as the
-// driver does: NAME_v2 from the version versioned gives, else NAME (which may be a stub).
+// driver does: the newest signature of NAME at that version (NAME, NAME_v2, NAME_v3: see
+// procVersions), and with CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM its per-thread
+// default stream variant (_ptsz, _ptds) where there is one. An entry point the drop-in does not
+// implement is a stub that says so when called (unimplemented.c).
 //
 //export cuGetProcAddress
 func cuGetProcAddress(symbol *C.char, pfn *unsafe.Pointer, version C.int, flags C.ulonglong) (r C.int) {
 	defer guard("cuGetProcAddress", &r)()
-	name := C.GoString(symbol)
-	if v, ok := versioned[name]; ok && int(version) >= v {
-		name += "_v2"
-	}
-	cs := C.CString(name)
-	p := C.ptx2go_self_symbol(cs)
-	C.free(unsafe.Pointer(cs))
-	*pfn = p
-	if p == nil {
-		return errSymbolNotFound
-	}
-	return success
+	var status C.int
+	return cuGetProcAddress_v2(symbol, pfn, version, flags, &status)
 }
 
-// cuGetExportTable hands out the driver's private function tables, identified by UUIDs, that
-// NVIDIA's own runtime uses: a program linked with nvcc's default -cudart static asks for them
-// at its first CUDA call. They are undocumented and not implemented: the call says which table
-// was asked for and what to do, and the static runtime then fails the program's CUDA calls with
-// cudaErrorNotSupported.
-//
-//export cuGetExportTable
-func cuGetExportTable(table *unsafe.Pointer, id *C.uchar) (r C.int) {
-	defer guard("cuGetExportTable", &r)()
-	if table != nil {
-		*table = nil
+// The flags and statuses of cuGetProcAddress.
+const (
+	procPerThreadStream = 2 // CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+	procFound           = 0 // CU_GET_PROC_ADDRESS_SUCCESS
+	procNotFound        = 1 // CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
+	procVersionTooLow   = 2 // CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
+)
+
+// procSymbol names the library symbol of entry point name at CUDA version, or says why there
+// is none.
+func procSymbol(name string, version int) (string, C.int) {
+	vs, ok := procVersions[name]
+	if !ok {
+		return name, procFound
 	}
-	uuid := "nil"
-	if id != nil {
-		uuid = fmt.Sprintf("%x", unsafe.Slice((*byte)(unsafe.Pointer(id)), 16))
+	k := -1
+	for i, v := range vs {
+		if v <= version {
+			k = i
+		}
 	}
-	warnOnce(fmt.Sprintf("cuGetExportTable(%s): the CUDA runtime's private driver tables are not implemented; a program linked with -cudart static (nvcc's default) needs them: build it with -cudart shared", uuid))
-	return errNotSupported
+	switch {
+	case k < 0:
+		return "", procVersionTooLow
+	case k == 0:
+		return name, procFound
+	}
+	return fmt.Sprintf("%s_v%d", name, k+1), procFound
 }
 
 //export cuGetProcAddress_v2
 func cuGetProcAddress_v2(symbol *C.char, pfn *unsafe.Pointer, version C.int, flags C.ulonglong, status *C.int) (r C.int) {
 	defer guard("cuGetProcAddress_v2", &r)()
-	e := cuGetProcAddress(symbol, pfn, version, flags)
-	if status != nil {
-		*status = 0 // CU_GET_PROC_ADDRESS_SUCCESS
-		if e != success {
-			*status = 1 // CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
+	if symbol == nil || pfn == nil {
+		return errInvalidValue
+	}
+	*pfn = nil
+	name := C.GoString(symbol)
+	sym, st := procSymbol(name, int(version))
+	var p unsafe.Pointer
+	if st == procFound {
+		candidates := []string{sym}
+		if flags&procPerThreadStream != 0 {
+			candidates = []string{sym + "_ptsz", sym + "_ptds", sym}
+		}
+		for _, c := range candidates {
+			cs := C.CString(c)
+			p = C.ptx2go_self_symbol(cs)
+			C.free(unsafe.Pointer(cs))
+			if p != nil {
+				sym = c
+				break
+			}
+		}
+		if p == nil {
+			st = procNotFound
 		}
 	}
-	return e
+	if status != nil {
+		*status = st
+	}
+	if p == nil {
+		traceDriver("cuGetProcAddress(%s, %d, %d): not found", name, version, flags)
+		return errSymbolNotFound
+	}
+	traceDriver("cuGetProcAddress(%s, %d, %d) = %s", name, version, flags, sym)
+	*pfn = p
+	return success
+}
+
+// cuModuleGetLoadingMode says modules load eagerly: a module's PTX is parsed when it is loaded
+// and each kernel compiled at its first launch, whatever CUDA_MODULE_LOADING asks.
+//
+//export cuModuleGetLoadingMode
+func cuModuleGetLoadingMode(mode *C.int) (r C.int) {
+	defer guard("cuModuleGetLoadingMode", &r)()
+	if mode == nil {
+		return errInvalidValue
+	}
+	*mode = 1 // CU_MODULE_EAGER_LOADING
+	return success
 }

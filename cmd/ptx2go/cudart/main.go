@@ -587,6 +587,9 @@ func firstLines(msg string, n int) string {
 // CUDA_ERROR_INVALID_VALUE and a message, instead of ending the process. Every exported
 // function returning an error code starts with defer guard(NAME, &r)().
 func guard(name string, r *C.int) func() {
+	if traceEnabled {
+		traceDriver("%s", name)
+	}
 	old := debug.SetPanicOnFault(true)
 	return func() {
 		debug.SetPanicOnFault(old)

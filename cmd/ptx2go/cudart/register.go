@@ -4,7 +4,6 @@ package main
 import "C"
 
 import (
-	"fmt"
 	"unsafe"
 
 	"github.com/ptx2go/ptx2go/cmd/ptx2go/cudart/fatbin"
@@ -20,27 +19,10 @@ func __cudaRegisterFatBinary(fatCubin unsafe.Pointer) unsafe.Pointer {
 	h := handle()
 	m := &module{}
 	if w != nil && uint32(w.magic) == fatbin.WrapperMagic && w.data != nil {
-		// A wrapper of version 2 comes from nvcc's device link step (-rdc): its data is the
-		// linked image with libcudadevrt's relocatable code (PTX for the newest architecture,
-		// never launched), and filename_or_fatbins a NULL-terminated list of the translation
-		// units' own fat binaries, which hold the program's PTX.
-		if w.version == 2 && w.filename_or_fatbins != nil {
-			for _, p := range unsafe.Slice((*unsafe.Pointer)(w.filename_or_fatbins), 1<<16) {
-				if p == nil {
-					break
-				}
-				m.image = append(m.image, containerAt(p)...)
-			}
-		} else {
-			m.image = containerAt(unsafe.Pointer(w.data))
-		}
+		m.image = wrapperContainers(w)
 	}
+	m.name = nextModuleName()
 	state.mu.Lock()
-	state.nmods++
-	m.name = programName()
-	if state.nmods > 1 {
-		m.name = fmt.Sprintf("%s.%d", m.name, state.nmods)
-	}
 	state.modules[uintptr(h)] = m
 	state.mu.Unlock()
 	return h
@@ -149,6 +131,28 @@ func __cudaPopCallConfiguration(grid, block *C.ptx2go_dim3, shared *C.size_t, st
 	state.configs[id] = cs[:n-1]
 	*grid, *block, *shared, *stream = c.grid, c.block, c.shared, c.stream
 	return success
+}
+
+// wrapperContainers copies the fat binary containers nvcc's fat binary wrapper w points to. A
+// wrapper of version 2 comes from nvcc's device link step (-rdc): its data is the linked image
+// with libcudadevrt's relocatable code (PTX for the newest architecture, never launched), and
+// filename_or_fatbins a NULL-terminated list of the translation units' own fat binaries, which
+// hold the program's PTX.
+func wrapperContainers(w *C.ptx2go_fatbin_wrapper) []byte {
+	if w.data == nil {
+		return nil
+	}
+	if w.version != 2 || w.filename_or_fatbins == nil {
+		return containerAt(unsafe.Pointer(w.data))
+	}
+	var image []byte
+	for _, p := range unsafe.Slice((*unsafe.Pointer)(w.filename_or_fatbins), 1<<16) {
+		if p == nil {
+			break
+		}
+		image = append(image, containerAt(p)...)
+	}
+	return image
 }
 
 // containerAt copies the fat binary container at p, whose size is in its header; nil if there
