@@ -10,7 +10,7 @@ CUDA_SRCS = $(wildcard testdata/cuda/*.cu)
 # Sources that need CUDA's own headers (cooperative groups): nvcc only, with -lineinfo.
 NVCC_SRCS = $(wildcard testdata/cuda/nvcc/*.cu)
 
-.PHONY: build test demo ptx fmt-check fuzz bench cuda-libs cuda-stubs cuda-programs gocorpus generate
+.PHONY: build test demo ptx fmt-check fuzz bench cuda-libs cuda-stubs cuda-programs cuda11-programs cuda12-programs gocorpus generate
 
 build:
 	$(GO) build ./...
@@ -197,18 +197,32 @@ cuda-stubs:
 	echo "cmd/ptx2go/cudart/procversions_gen.go: $$(grep -c '^	"cu' cmd/ptx2go/cudart/procversions_gen.go) entry points"
 
 # Rebuilds the CUDA test programs of testdata/cudart (run under the drop-in by cmd/ptx2go's
-# TestExec) with nvcc 11.8: each runtime API program with -cudart shared for sm_80 (SASS and
-# PTX), vectoradd also with SASS only (vectoradd_sass, which the drop-in cannot run) and with
-# PTX only through the device link step (vectoradd_rdc: -rdc=true, which adds libcudadevrt), and the
-# driver API program with -lcuda, also with CUDA_API_PER_THREAD_DEFAULT_STREAM (driver_ptsz);
-# perthread with --default-stream per-thread (both call the _ptsz and _ptds entry points); the
-# driver program's kernels as PTX and as a fat binary holding only (compressed) PTX.
+# TestExec, which runs every build of a program and requires them to agree) with nvcc 11.8
+# into bin/ and with nvcc 12.4 (NVCC12: the chroot of ../shared/tools/cuda12/setup.sh; needs
+# root) into bin12/: each runtime API program with -cudart shared for sm_80 (SASS and PTX);
+# STATIC_PROGRAMS also with nvcc's default flags (-cudart static: NVIDIA's runtime linked in;
+# PTX and SASS for nvcc's default architecture) into bin/static/ and bin12/static/. vectoradd also with SASS only (vectoradd_sass,
+# which the drop-in cannot run) and with PTX only through the device link step (vectoradd_rdc:
+# -rdc=true, which adds libcudadevrt); the driver API program with -lcuda, also with
+# CUDA_API_PER_THREAD_DEFAULT_STREAM (driver_ptsz); perthread with --default-stream per-thread
+# (both call the _ptsz and _ptds entry points); the driver program's kernels as PTX and as a fat
+# binary holding only (compressed) PTX. CUDA 12.4's builds link glibc236.c and libstdc++
+# statically so that they run on glibc 2.36 (Debian 12).
 CUDART_PROGRAMS = vectoradd reduction streams fault bench threads info printf assert managed coop graphs pools thrust
-cuda-programs:
-	@mkdir -p testdata/cudart/bin
+STATIC_PROGRAMS = vectoradd reduction streams graphs printf managed
+NVCC12 ?= testdata/cudart/nvcc12
+CUDA12_LINK = -Xcompiler -static-libstdc++ testdata/cudart/glibc236.c
+cuda-programs: cuda11-programs cuda12-programs
+
+cuda11-programs:
+	@mkdir -p testdata/cudart/bin/static
 	@set -e; for n in $(CUDART_PROGRAMS); do \
 		echo "nvcc -cudart shared -arch=sm_80 testdata/cudart/$$n.cu"; \
 		$(NVCC) -cudart shared -arch=sm_80 -O2 testdata/cudart/$$n.cu -o testdata/cudart/bin/$$n; \
+	done
+	@set -e; for n in $(STATIC_PROGRAMS); do \
+		echo "nvcc testdata/cudart/$$n.cu"; \
+		$(NVCC) -O2 testdata/cudart/$$n.cu -o testdata/cudart/bin/static/$$n; \
 	done
 	$(NVCC) -cudart shared -gencode arch=compute_80,code=sm_80 -O2 testdata/cudart/vectoradd.cu -o testdata/cudart/bin/vectoradd_sass
 	$(NVCC) -cudart shared -rdc=true -arch=compute_52 -O2 testdata/cudart/vectoradd.cu -o testdata/cudart/bin/vectoradd_rdc
@@ -218,3 +232,19 @@ cuda-programs:
 	$(NVCC) -cudart shared -arch=sm_80 -O2 --default-stream per-thread testdata/cudart/perthread.cu -o testdata/cudart/bin/perthread
 	$(NVCC) -ptx -arch=compute_80 -O2 testdata/cudart/drv_kernels.cu -o testdata/cudart/drv_kernels.ptx
 	$(NVCC) -fatbin -gencode arch=compute_80,code=compute_80 -O2 testdata/cudart/drv_kernels.cu -o testdata/cudart/drv_kernels.fatbin
+
+cuda12-programs:
+	@mkdir -p testdata/cudart/bin12/static
+	@set -e; for n in $(CUDART_PROGRAMS); do \
+		echo "nvcc12 -cudart shared -arch=sm_80 testdata/cudart/$$n.cu"; \
+		$(NVCC12) -cudart shared -arch=sm_80 -O2 testdata/cudart/$$n.cu $(CUDA12_LINK) -o testdata/cudart/bin12/$$n; \
+	done
+	@set -e; for n in $(STATIC_PROGRAMS); do \
+		echo "nvcc12 testdata/cudart/$$n.cu"; \
+		$(NVCC12) -O2 testdata/cudart/$$n.cu $(CUDA12_LINK) -o testdata/cudart/bin12/static/$$n; \
+	done
+	$(NVCC12) -cudart shared -rdc=true -arch=compute_52 -O2 testdata/cudart/vectoradd.cu $(CUDA12_LINK) -o testdata/cudart/bin12/vectoradd_rdc
+	$(NVCC12) -cudart shared -rdc=true -arch=sm_80 -O2 testdata/cudart/sepcomp.cu testdata/cudart/sepcomp_lib.cu $(CUDA12_LINK) -o testdata/cudart/bin12/sepcomp
+	$(NVCC12) -cudart shared -O2 testdata/cudart/driver.cu $(CUDA12_LINK) -o testdata/cudart/bin12/driver -lcuda
+	$(NVCC12) -cudart shared -O2 -DCUDA_API_PER_THREAD_DEFAULT_STREAM testdata/cudart/driver.cu $(CUDA12_LINK) -o testdata/cudart/bin12/driver_ptsz -lcuda
+	$(NVCC12) -cudart shared -arch=sm_80 -O2 --default-stream per-thread testdata/cudart/perthread.cu $(CUDA12_LINK) -o testdata/cudart/bin12/perthread

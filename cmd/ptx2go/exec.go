@@ -189,7 +189,9 @@ func cudaLibs(out string) (string, error) {
 // soname, a version definition of the same name (nvcc's programs ask for
 // cudaMalloc@libcudart.so.11.0) and libptx2go-cuda.so as a dependency, found next to it. The
 // program's references resolve to libptx2go-cuda.so's unversioned definitions, and however many
-// of the names a program loads, they share one libptx2go-cuda.so and one Go runtime.
+// of the names a program loads, they share one libptx2go-cuda.so and one Go runtime. A library
+// whose CUDA version gave some names other arguments defines those itself, from
+// cmd/ptx2go/cudart/sonames/NAME.c (libcudart.so.12).
 func buildCudaLibs(goCmd, cc, dir string) error {
 	modDir, err := moduleDir(goCmd)
 	if err != nil {
@@ -220,11 +222,15 @@ func buildCudaLibs(goCmd, cc, dir string) error {
 		return err
 	}
 	for _, name := range cudaLibNames {
+		src, exports := empty, ""
+		if own := filepath.Join(modDir, "cmd", "ptx2go", "cudart", "sonames", name+".c"); fileExists(own) {
+			src, exports = own, " global: cuda*;"
+		}
 		vmap := filepath.Join(tmp, name+".map")
-		if err := os.WriteFile(vmap, []byte(name+" { local: *; };\n"), 0o666); err != nil {
+		if err := os.WriteFile(vmap, []byte(name+" {"+exports+" local: *; };\n"), 0o666); err != nil {
 			return err
 		}
-		link := exec.Command(cc, "-shared", "-o", filepath.Join(abs, name), empty,
+		link := exec.Command(cc, "-shared", "-fPIC", "-o", filepath.Join(abs, name), src,
 			"-Wl,-soname,"+name, "-Wl,--version-script="+vmap, "-Wl,--no-as-needed",
 			"-L"+abs, "-lptx2go-cuda", "-Wl,-rpath,$ORIGIN")
 		if msg, err := link.CombinedOutput(); err != nil {
@@ -232,4 +238,10 @@ func buildCudaLibs(goCmd, cc, dir string) error {
 		}
 	}
 	return nil
+}
+
+// fileExists reports whether path is a regular file.
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

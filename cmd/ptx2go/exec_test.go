@@ -46,16 +46,66 @@ func needCudaLibs(t *testing.T) string {
 	return dir
 }
 
-// execProgram runs a test program under the drop-in and returns its exit status and output.
-func execProgram(t *testing.T, libs, prog string, args ...string) (int, string, string) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code := run(append([]string{"exec", "-libs", libs, filepath.Join(cudaCorpus, "bin", prog)}, args...), &stdout, &stderr)
-	return code, stdout.String(), stderr.String()
+// cudaBuilds are the builds of the CUDA test programs (make cuda-programs): nvcc 11.8 and 12.4,
+// with -cudart shared (the drop-in's libcudart) and, for some programs, with nvcc's default
+// -cudart static (NVIDIA's runtime linked in, talking to the drop-in's libcuda). The first is
+// the reference the others must agree with.
+var cudaBuilds = []struct {
+	name    string
+	dir     string // under testdata/cudart
+	version int    // what cudaRuntimeGetVersion answers
+}{
+	{"cuda11.8", "bin", 11080},
+	{"cuda12.4", "bin12", 12040},
+	{"cuda11.8-static", "bin/static", 11080},
+	{"cuda12.4-static", "bin12/static", 12040},
 }
 
-// TestExec runs each CUDA test program (nvcc 11.8, -cudart shared) under the drop-in and checks
-// its output against values computed here.
+// buildRun is the outcome of one build of a test program under the drop-in.
+type buildRun struct {
+	build       string
+	version     int
+	code        int
+	out, errOut string
+}
+
+// execBuilds runs every build there is of a test program under the drop-in.
+func execBuilds(t *testing.T, libs, prog string, args ...string) []buildRun {
+	t.Helper()
+	var runs []buildRun
+	for _, b := range cudaBuilds {
+		path := filepath.Join(cudaCorpus, b.dir, prog)
+		if _, err := os.Stat(path); err != nil {
+			if b.dir == cudaBuilds[0].dir {
+				t.Fatalf("%s: %v (make cuda-programs builds it)", prog, err)
+			}
+			continue
+		}
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"exec", "-libs", libs, path}, args...), &stdout, &stderr)
+		runs = append(runs, buildRun{b.name, b.version, code, stdout.String(), stderr.String()})
+	}
+	return runs
+}
+
+// execProgram runs every build of a test program under the drop-in, requires them all to
+// exit and print as the CUDA 11.8 -cudart shared build does, and returns that build's exit
+// status and output.
+func execProgram(t *testing.T, libs, prog string, args ...string) (int, string, string) {
+	t.Helper()
+	runs := execBuilds(t, libs, prog, args...)
+	ref := runs[0]
+	for _, r := range runs[1:] {
+		if r.code != ref.code || r.out != ref.out {
+			t.Errorf("%s %s: the %s build exits %d with output %q; the %s build exits %d with %q; its stderr:\n%s", prog, strings.Join(args, " "), r.build, r.code, r.out, ref.build, ref.code, ref.out, r.errOut)
+		}
+	}
+	return ref.code, ref.out, ref.errOut
+}
+
+// TestExec runs each CUDA test program under the drop-in, every build of it there is (nvcc 11.8
+// and 12.4, -cudart shared and static: cudaBuilds), and checks its output against values
+// computed here.
 func TestExec(t *testing.T) {
 	libs := needCudaLibs(t)
 	for _, name := range []string{"libptx2go-cuda.so", "libcudart.so.11.0", "libcudart.so.12", "libcuda.so.1"} {
@@ -191,7 +241,6 @@ func TestExec(t *testing.T) {
 	// (after the host's own output before it; a blocking copy is one, and so is the end of the
 	// program), the limits, and kernels' malloc and free.
 	t.Run("printf", func(t *testing.T) {
-		code, out, errOut := execProgram(t, libs, "printf")
 		d, u := 12345.6789, 300
 		var want strings.Builder
 		fmt.Fprintf(&want, "limits printf=%d heap=%d\n", 1<<20, 8<<20)
@@ -213,24 +262,26 @@ func TestExec(t *testing.T) {
 		}
 		fmt.Fprintf(&want, "heap sums total=%d out[5]=%d out[63]=%d\nhost done\nprinted at exit\n", total, sum(5), sum(63))
 		// The CTAs of a launch run in parallel, so the grid's lines come in any CTA order, each
-		// CTA's in thread order.
-		lines := strings.Split(out, "\n")
-		if i := slices.Index(lines, "-- grid"); i >= 0 && i+len(grid) < len(lines) {
-			got := slices.Clone(lines[i+1 : i+1+len(grid)])
-			for b := range 3 {
-				j := slices.Index(got, grid[4*b])
-				if j < 0 || j+4 > len(got) || !slices.Equal(got[j:j+4], grid[4*b:4*b+4]) {
-					t.Errorf("CTA %d's lines are not in thread order: %q", b, got)
+		// CTA's in thread order; so each build is checked on its own.
+		for _, r := range execBuilds(t, libs, "printf") {
+			lines := strings.Split(r.out, "\n")
+			if i := slices.Index(lines, "-- grid"); i >= 0 && i+len(grid) < len(lines) {
+				got := slices.Clone(lines[i+1 : i+1+len(grid)])
+				for b := range 3 {
+					j := slices.Index(got, grid[4*b])
+					if j < 0 || j+4 > len(got) || !slices.Equal(got[j:j+4], grid[4*b:4*b+4]) {
+						t.Errorf("%s build: CTA %d's lines are not in thread order: %q", r.build, b, got)
+					}
+				}
+				slices.Sort(got)
+				lines = slices.Replace(lines, i+1, i+1+len(grid), "\x00grid")
+				if !slices.Equal(got, grid) {
+					t.Errorf("%s build: grid lines %q, want %q in any CTA order", r.build, got, grid)
 				}
 			}
-			slices.Sort(got)
-			lines = slices.Replace(lines, i+1, i+1+len(grid), "\x00grid")
-			if !slices.Equal(got, grid) {
-				t.Errorf("grid lines %q, want %q in any CTA order", got, grid)
+			if got := strings.Join(lines, "\n"); r.code != 0 || got != want.String() {
+				t.Errorf("%s build: exit %d, output %q, want 0 and %q; stderr:\n%s", r.build, r.code, got, want.String(), r.errOut)
 			}
-		}
-		if got := strings.Join(lines, "\n"); code != 0 || got != want.String() {
-			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, got, want.String(), errOut)
 		}
 	})
 
@@ -404,7 +455,7 @@ func TestExec(t *testing.T) {
 	// with too many threads, an unsupported entry point and a managed allocation of 0 bytes.
 	t.Run("info", func(t *testing.T) {
 		sms := goruntime.GOMAXPROCS(0)
-		want := "devices=1 current=0 runtime=11080 driver>=runtime:1\n" +
+		want := "devices=1 current=0 runtime=%d driver>=runtime:1\n" +
 			"name=ptx2go CPU emulation (sm_80) cc=8.0 warp=32 maxThreads=1024 dims=1024,1024,64 grid=2147483647,65535,65535\n" +
 			fmt.Sprintf("shared=49152 optin=%d sms=%d managed=1 map=1 concurrent=0 reserved=0\n", 227<<10, sms) +
 			fmt.Sprintf("attr cc major=8 sms=%d bad device=cudaErrorInvalidDevice\n", sms) +
@@ -419,12 +470,14 @@ func TestExec(t *testing.T) {
 			"after the unsupported call, last error: cudaErrorNotSupported, then cudaSuccess\n" +
 			"error 700: cudaErrorIllegalAddress / an illegal memory access was encountered\n" +
 			"bad arguments: cudaErrorInvalidValue cudaErrorInvalidValue\nsync: cudaSuccess\n"
-		code, out, errOut := execProgram(t, libs, "info")
-		if code != 0 || out != want {
-			t.Errorf("exit %d, output\n%s\nwant\n%s\nstderr:\n%s", code, out, want, errOut)
-		}
-		if n := strings.Count(errOut, "cudaMallocArray is not supported"); n != 1 {
-			t.Errorf("the unsupported cudaMallocArray is reported %d times, want once:\n%s", n, errOut)
+		// Each build reports its own runtime's version.
+		for _, r := range execBuilds(t, libs, "info") {
+			if w := fmt.Sprintf(want, r.version); r.code != 0 || r.out != w {
+				t.Errorf("%s build: exit %d, output\n%s\nwant\n%s\nstderr:\n%s", r.build, r.code, r.out, w, r.errOut)
+			}
+			if n := strings.Count(r.errOut, "cudaMallocArray is not supported"); n != 1 {
+				t.Errorf("%s build: the unsupported cudaMallocArray is reported %d times, want once:\n%s", r.build, n, r.errOut)
+			}
 		}
 	})
 
@@ -471,12 +524,13 @@ func TestExec(t *testing.T) {
 
 	// bench measures; here it only has to run and report every figure.
 	t.Run("bench", func(t *testing.T) {
-		code, out, errOut := execProgram(t, libs, "bench", "20")
 		re := regexp.MustCompile(`^empty kernel launch \+ synchronize: [0-9.]+ us \(20 launches\)\n` +
 			`cudaMemcpy 256 MiB host to device: [0-9.]+ GB/s\ncudaMemcpy 256 MiB device to host: [0-9.]+ GB/s\n` +
 			`cudaMemcpy 256 MiB device to device: [0-9.]+ GB/s\n$`)
-		if code != 0 || !re.MatchString(out) {
-			t.Errorf("exit %d, output %q; stderr:\n%s", code, out, errOut)
+		for _, r := range execBuilds(t, libs, "bench", "20") {
+			if r.code != 0 || !re.MatchString(r.out) {
+				t.Errorf("%s build: exit %d, output %q; stderr:\n%s", r.build, r.code, r.out, r.errOut)
+			}
 		}
 	})
 

@@ -72,11 +72,6 @@ func generatedSources(t *testing.T, pkg string) []string {
 	return srcs
 }
 
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
-}
-
 // TestGeneratedTypeChecks loads the generated packages with go/packages and fails on any
 // parse or type error.
 func TestGeneratedTypeChecks(t *testing.T) {

@@ -62,12 +62,18 @@ int main(int argc, char **argv) {
         y[i] = 1.0f;
     }
     // cuMemAlloc through cuGetProcAddress, as runtimes look entry points up: for CUDA 11.8 the
-    // name means cuMemAlloc_v2 (64-bit sizes and pointers).
+    // name means cuMemAlloc_v2 (64-bit sizes and pointers). CUDA 12's cuda.h makes
+    // cuGetProcAddress cuGetProcAddress_v2, which also reports how the lookup went.
+#if CUDA_VERSION >= 12000
+#define GET_PROC(name, fn) cuGetProcAddress(name, fn, 11080, CU_GET_PROC_ADDRESS_DEFAULT, NULL)
+#else
+#define GET_PROC(name, fn) cuGetProcAddress(name, fn, 11080, CU_GET_PROC_ADDRESS_DEFAULT)
+#endif
     typedef CUresult (*memAlloc)(CUdeviceptr *, size_t);
     memAlloc alloc = NULL;
-    CHECK(cuGetProcAddress("cuMemAlloc", (void **)&alloc, 11080, CU_GET_PROC_ADDRESS_DEFAULT));
+    CHECK(GET_PROC("cuMemAlloc", (void **)&alloc));
     void *missing = &missing;
-    CUresult notFound = cuGetProcAddress("cuNoSuchFunction", &missing, 11080, CU_GET_PROC_ADDRESS_DEFAULT);
+    CUresult notFound = GET_PROC("cuNoSuchFunction", &missing);
     printf("cuGetProcAddress: cuMemAlloc %s, unknown name %d (%s)\n", alloc == (memAlloc)cuMemAlloc ? "is cuMemAlloc_v2" : "differs", (int)notFound, missing ? "set" : "NULL");
     CUdeviceptr dx, dy;
     CHECK(alloc(&dx, n * sizeof(float)));

@@ -194,4 +194,59 @@ struct cudaDeviceProp
     size_t       reservedSharedMemPerBlock;
 };
 
+// CUDA 12's cudaDeviceProp (cudaGetDeviceProperties_v2): CUDA 11's, then these fields.
+struct cudaDeviceProp12 {
+    struct cudaDeviceProp base;
+    int hostRegisterSupported;
+    int sparseCudaArraySupported;
+    int hostRegisterReadOnlySupported;
+    int timelineSemaphoreInteropSupported;
+    int memoryPoolsSupported;
+    int gpuDirectRDMASupported;
+    unsigned int gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering;
+    unsigned int memoryPoolSupportedHandleTypes;
+    int deferredMappingCudaArraySupported;
+    int ipcEventSupported;
+    int clusterLaunch;
+    int unifiedFunctionPointers;
+    int reserved2[2];
+    int reserved1[1];
+    int reserved[60];
+};
+
+// cudaLaunchKernelExC's configuration and launch attributes (CUDA 12).
+struct cudaLaunchAttribute {
+    int id;
+    char pad[4];
+    union {
+        char pad[64];
+        int cooperative;
+        struct { unsigned x, y, z; } clusterDim;
+    } val;
+};
+struct cudaLaunchConfig {
+    ptx2go_dim3 gridDim;
+    ptx2go_dim3 blockDim;
+    size_t dynamicSmemBytes;
+    void *stream;
+    struct cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+};
+
+// cudaGraphInstantiateWithParams's parameters (CUDA 12).
+struct cudaGraphInstantiateParams {
+    unsigned long long flags;
+    void *uploadStream;
+    void *errNode_out;
+    int result_out;
+};
+
+// CUDA 12's cudaGraphExecUpdate reports into this.
+struct cudaGraphExecUpdateResultInfo {
+    int result;
+    void *errorNode;
+    void *errorFromNode;
+};
+
 #endif

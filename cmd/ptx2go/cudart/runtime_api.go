@@ -248,14 +248,14 @@ func cudaMemGetInfo(free, total *C.size_t) (r C.int) {
 //export cudaDriverGetVersion
 func cudaDriverGetVersion(v *C.int) (r C.int) {
 	defer guard("cudaDriverGetVersion", &r)()
-	*v = 12020
+	*v = cuda12Version
 	return success
 }
 
 //export cudaRuntimeGetVersion
 func cudaRuntimeGetVersion(v *C.int) (r C.int) {
 	defer guard("cudaRuntimeGetVersion", &r)()
-	*v = 11080
+	*v = cuda11Version
 	return success
 }
 
